@@ -1,0 +1,128 @@
+"""GM actions on games and players: creating a game, signing a player up."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import unicodedata
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlmodel import Session
+
+from moderator import jsonio
+from moderator.config import Config
+from moderator.dice import Dice
+from moderator.games import find_engine
+from moderator.passwords import hash_password, new_password
+from moderator.publish import outgoing
+from moderator.store import repo
+from moderator.store.models import Game, Player, PlayerAddress, Turn
+from moderator.tables import load_tables
+
+_GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+
+
+class AdminError(ValueError):
+    """A GM command that cannot be carried out, with the reason."""
+
+
+def slug(name: str) -> str:
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-") or "character"
+
+
+def create_game(
+    session: Session,
+    config: Config,
+    name: str,
+    kind: str,
+    *,
+    seed: int | None = None,
+    deadline: datetime | None = None,
+) -> Game:
+    """A new game with its first turn open for orders."""
+    name = name.lower()
+    if not _GAME_NAME.match(name):
+        raise AdminError(f"game name {name!r}: use letters, digits, '-' or '_' (max 40)")
+    if repo.find_game(session, name) is not None:
+        raise AdminError(f"a game named {name!r} already exists")
+    engine = find_engine(kind)
+    tables = load_tables(config.data_dir, engine.kind)
+    game = Game(
+        name=name,
+        kind=engine.kind,
+        seed=secrets.randbelow(2**31) if seed is None else seed,
+        time_zone=config.zone.key,
+    )
+    session.add(game)
+    session.flush()
+    state = engine.new_game(name, tables, Dice.for_turn(game.seed, 0))
+    session.add(
+        Turn(
+            game_id=game.id,  # type: ignore[arg-type]
+            number=1,
+            label=engine.turn_label(state),
+            seed=game.seed,
+            deadline=deadline,
+            state_before=jsonio.dumps(state),
+        )
+    )
+    repo.log_gm(session, "game.created", f"{engine.title} game {name} (seed {game.seed})", game=game)
+    return game
+
+
+@dataclass(frozen=True)
+class NewPlayer:
+    player: Player
+    password: str
+
+
+def add_player(
+    session: Session,
+    config: Config,
+    game_name: str,
+    email: str,
+    name: str,
+    *,
+    password: str | None = None,
+) -> NewPlayer:
+    """Sign a player up: create the character in the open turn and mail a welcome."""
+    game = repo.game_by_name(session, game_name)
+    email = email.strip().lower()
+    if "@" not in email:
+        raise AdminError(f"{email!r} is not an email address")
+    if repo.player_by_address(session, game, email) is not None:
+        raise AdminError(f"{email} already plays in {game.name}")
+    engine = find_engine(game.kind)
+    tables = load_tables(config.data_dir, game.kind)
+    turn = repo.open_turn(session, game)
+    state = jsonio.loads(turn.state_before)
+    key = _free_key(slug(name), {p.character_key for p in repo.players(session, game)})
+    dice = Dice.for_turn(game.seed, 0)
+    state, _events = engine.add_character(state, key, name, tables, dice)
+    turn.state_before = jsonio.dumps(state)
+    session.add(turn)
+    password = password or new_password()
+    player = Player(
+        game_id=game.id,  # type: ignore[arg-type]
+        name=name,
+        character_key=key,
+        email=email,
+        password_hash=hash_password(password),
+    )
+    session.add(player)
+    session.flush()
+    session.add(PlayerAddress(game_id=game.id, player_id=player.id, email=email))  # type: ignore[arg-type]
+    rolls = "; ".join(roll.describe() for roll in dice.log)
+    repo.log_gm(session, "player.added", f"{name} <{email}> as {key}: {rolls}", game=game)
+    form = engine.order_form(state, key, tables)
+    outgoing.queue_welcome(session, config, game, player, password, form, turn.label)
+    return NewPlayer(player, password)
+
+
+def _free_key(base: str, taken: set[str]) -> str:
+    key, n = base, 2
+    while key in taken:
+        key, n = f"{base}-{n}", n + 1
+    return key

@@ -1,0 +1,301 @@
+"""Intake: one raw email in, a stored submission and a receipt out.
+
+The order of the steps is the point of this module (Mailman's incoming runner and
+Eressea's accept-orders are the models):
+
+1. the raw bytes are written to the spool and stored in the database, committed,
+   before anything can go wrong with them;
+2. a message seen before (same Message-ID) stops here: it is processed once;
+3. mail from robots (bounces, vacation replies, lists) is never answered;
+4. game, player and password are checked; a refusal is answered and logged;
+5. the text is extracted and parsed, every version of the orders is kept, and a
+   receipt reads them back.
+
+Any unexpected exception rolls back that one message, marks it failed, tells the
+GM, and returns: the caller goes on with the next message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sqlalchemy import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session
+
+from moderator import jsonio
+from moderator.clock import format_deadline
+from moderator.config import Config
+from moderator.games import find_engine
+from moderator.games.base import Severity
+from moderator.intake.extract import ExtractedMessage, extract_message
+from moderator.intake.route import find_directives, find_game_name
+from moderator.passwords import verify_password
+from moderator.publish import outgoing
+from moderator.publish.render import render
+from moderator.store import repo
+from moderator.store.db import session_scope
+from moderator.store.models import Game, Player, ReceivedMessage, Submission
+from moderator.tables import load_tables
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class IntakeResult:
+    message_id: str
+    status: str  # accepted | refused | ignored | duplicate | failed
+    detail: str = ""
+    submission_id: int | None = None
+
+
+class Refusal(Exception):
+    """The message cannot be used; ``reason`` goes back to the sender."""
+
+    def __init__(self, event: str, reason: str, hint: str | None = None) -> None:
+        super().__init__(reason)
+        self.event = event
+        self.reason = reason
+        self.hint = hint
+
+
+def spool_raw(config: Config, raw: bytes, now: datetime) -> Path:
+    """Write the raw message to the spool (named by content, so rewriting is harmless)."""
+    folder = config.spool_dir / now.strftime("%Y-%m")
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{hashlib.sha256(raw).hexdigest()[:24]}.eml"
+    if not path.exists():
+        tmp = path.with_suffix(".tmp")
+        tmp.write_bytes(raw)
+        tmp.replace(path)
+    return path
+
+
+def process_message(
+    db: Engine, config: Config, raw: bytes, *, now: datetime | None = None
+) -> IntakeResult:
+    """Run one raw email through intake.  Never raises for bad input."""
+    now = now or datetime.now(UTC)
+    spool_path = spool_raw(config, raw, now)
+    message = extract_message(raw)
+    stored = _store_raw(db, message, raw, spool_path, now)
+    if stored is None:
+        return IntakeResult(message.message_id, "duplicate", "already processed")
+    try:
+        with session_scope(db) as session:
+            return _handle(session, config, stored, message, now)
+    except Exception as exc:  # one bad message must never stop the others
+        log.exception("intake failed for %s", message.message_id)
+        _mark_failed(db, config, stored, message, exc)
+        return IntakeResult(message.message_id, "failed", repr(exc))
+
+
+def _store_raw(
+    db: Engine, message: ExtractedMessage, raw: bytes, spool_path: Path, now: datetime
+) -> int | None:
+    """Commit the raw message; None when this Message-ID was stored before."""
+    with Session(db) as session:
+        if repo.message_by_message_id(session, message.message_id) is not None:
+            return None
+        row = ReceivedMessage(
+            message_id=message.message_id,
+            raw=raw,
+            spool_path=str(spool_path),
+            received_at=now,
+            sender=message.sender,
+            subject=message.subject,
+        )
+        session.add(row)
+        try:
+            session.commit()
+        except IntegrityError:  # another worker stored it a moment ago
+            session.rollback()
+            return None
+        return row.id
+
+
+def _handle(
+    session: Session, config: Config, stored_id: int, message: ExtractedMessage, now: datetime
+) -> IntakeResult:
+    stored = session.get(ReceivedMessage, stored_id)
+    assert stored is not None
+    if message.auto_reason:
+        # Answering a robot invites a mail loop; the GM still sees it.
+        stored.status, stored.detail = "ignored", message.auto_reason
+        repo.log_gm(session, "intake.ignored", f"{message.message_id}: {message.auto_reason}")
+        return IntakeResult(message.message_id, "ignored", message.auto_reason)
+    try:
+        game, player, text = _identify(session, config, message)
+    except Refusal as refusal:
+        return _refuse(session, config, stored, message, refusal)
+    stored.game_id, stored.player_id = game.id, player.id
+    submission = _submit(session, config, game, player, stored, message, text, now)
+    stored.status = "accepted" if submission else "refused"
+    stored.detail = "orders stored" if submission else "no valid orders"
+    return IntakeResult(
+        message.message_id, stored.status, stored.detail, submission.id if submission else None
+    )
+
+
+def _identify(
+    session: Session, config: Config, message: ExtractedMessage
+) -> tuple[Game, Player, str]:
+    name = find_game_name(message, config.moderator_address)
+    if name is None:
+        raise Refusal(
+            "intake.no-game",
+            "The moderator could not tell which game your message is for.",
+            "Put the game's name in the subject in brackets, e.g. [paris], or add a line"
+            " 'GAME: paris', or write to the game's own address.",
+        )
+    game = repo.find_game(session, name)
+    if game is None:
+        raise Refusal("intake.unknown-game", f"There is no game called {name!r} here.")
+    player = repo.player_by_address(session, game, message.sender)
+    if player is None:
+        raise Refusal(
+            "intake.unknown-sender",
+            f"{message.sender or 'Your address'} is not registered in {game.name}.",
+            "Send orders from the address you registered with, or ask the GM to add this one.",
+        )
+    directives = find_directives(message.text)
+    if directives.password is None:
+        raise Refusal(
+            "intake.no-password",
+            "Your message has no PASSWORD: line.",
+            "Add a line 'PASSWORD: yourpassword' to your orders.",
+        )
+    if not verify_password(directives.password, player.password_hash):
+        raise Refusal("intake.bad-password", "The password in your message is not correct.")
+    return game, player, directives.text_for_parser
+
+
+def _submit(
+    session: Session,
+    config: Config,
+    game: Game,
+    player: Player,
+    stored: ReceivedMessage,
+    message: ExtractedMessage,
+    text: str,
+    now: datetime,
+) -> Submission | None:
+    engine = find_engine(game.kind)
+    tables = load_tables(config.data_dir, game.kind)
+    turn = repo.open_turn(session, game)
+    state = jsonio.loads(turn.state_before)
+    parsed = engine.parse_orders(text, state, player.character_key, tables)
+    version = len(repo.submissions(session, player, turn.number)) + 1
+    accepted = bool(parsed.normal_form) or not parsed.errors
+    submission = None
+    if accepted:
+        submission = Submission(
+            game_id=game.id,  # type: ignore[arg-type]
+            player_id=player.id,  # type: ignore[arg-type]
+            turn_number=turn.number,
+            version=version,
+            message_id=stored.id,
+            sent_at=message.date,
+            received_at=now,
+            text=text,
+            orders_json=jsonio.dumps(parsed.orders),
+            normal_form_json=jsonio.dumps(list(parsed.normal_form)),
+            errors_json=jsonio.dumps([e.to_dict() for e in parsed.errors]),
+        )
+        session.add(submission)
+    receipt = render(
+        config.templates_dir,
+        "mail/receipt.txt.j2",
+        accepted=accepted,
+        version=version if accepted else len(repo.submissions(session, player, turn.number)),
+        character_name=engine.character_name(state, player.character_key),
+        turn_label=turn.label,
+        game=game,
+        normal_form=parsed.normal_form,
+        errors=[e for e in parsed.errors if e.severity is Severity.ERROR],
+        warnings=[e for e in parsed.errors if e.severity is Severity.WARNING],
+        notes=message.notes,
+        deadline=format_deadline(turn.deadline, game.time_zone),
+    )
+    word = f"Orders v{version}" if accepted else "Orders NOT accepted"
+    outgoing.queue(
+        session,
+        config,
+        game=game,
+        kind="receipt",
+        to=player.email,
+        subject=f"[{game.name}] {word} for {player.name}, {turn.label}",
+        text=receipt,
+        in_reply_to=_bracketed(message.message_id),
+        references=tuple(_bracketed(r) for r in message.references),
+        auto_submitted="auto-replied",
+    )
+    if message.sender != player.email:
+        repo.log_gm(session, "intake.other-address", f"{player.name} wrote from {message.sender}",
+                    game=game)
+    return submission
+
+
+def _refuse(
+    session: Session,
+    config: Config,
+    stored: ReceivedMessage,
+    message: ExtractedMessage,
+    refusal: Refusal,
+) -> IntakeResult:
+    stored.status, stored.detail = "refused", refusal.reason
+    game = repo.find_game(session, find_game_name(message, config.moderator_address) or "")
+    repo.log_gm(
+        session,
+        refusal.event,
+        f"{message.sender or '?'} ({message.message_id}): {refusal.reason}",
+        game=game,
+        level="warning",
+    )
+    if message.sender:
+        text = render(
+            config.templates_dir,
+            "mail/refusal.txt.j2",
+            subject=message.subject or "(no subject)",
+            reason=refusal.reason,
+            hint=refusal.hint,
+        )
+        outgoing.queue(
+            session,
+            config,
+            game=game,
+            kind="refusal",
+            to=message.sender,
+            subject=f"Not accepted: {message.subject or '(no subject)'}",
+            text=text,
+            in_reply_to=_bracketed(message.message_id),
+            auto_submitted="auto-replied",
+        )
+    return IntakeResult(message.message_id, "refused", refusal.reason)
+
+
+def _mark_failed(
+    db: Engine, config: Config, stored_id: int, message: ExtractedMessage, exc: Exception
+) -> None:
+    """Record the failure in a fresh transaction: the message stays, marked failed."""
+    with session_scope(db) as session:
+        stored = session.get(ReceivedMessage, stored_id)
+        if stored is not None:
+            stored.status, stored.detail = "failed", repr(exc)
+        repo.log_gm(session, "intake.failed", f"{message.message_id}: {exc!r}", level="error")
+        outgoing.queue_gm_notice(
+            session,
+            config,
+            None,
+            "A message could not be processed",
+            f"Message {message.message_id} from {message.sender} failed: {exc!r}\n"
+            "It is kept in the store and the spool; nothing was sent to the player.",
+        )
+
+
+def _bracketed(message_id: str) -> str:
+    return message_id if message_id.startswith("<") else f"<{message_id}>"

@@ -1,0 +1,103 @@
+"""Rendering one turn's newsletters: the public gazette and each private turn sheet.
+
+Pure apart from reading templates: the same turn data always renders the same
+bytes, which is what lets `turn rerun` compare newsletters byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from moderator.games.base import Event, GameEngine
+from moderator.publish.render import markdown_to_html, render
+
+
+@dataclass(frozen=True)
+class Rendered:
+    subject: str
+    markdown: str
+    html: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Who a turn sheet is for."""
+
+    player_id: int
+    character: str
+    name: str
+    email: str
+
+
+@dataclass(frozen=True)
+class TurnData:
+    game_name: str
+    turn_number: int
+    turn_label: str
+    next_deadline: str | None
+    before: Mapping[str, Any]
+    after: Mapping[str, Any]
+    events: Sequence[Event]
+    dice: Sequence[Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class RenderedTurn:
+    gazette: Rendered
+    sheets: Mapping[int, Rendered]  # by player id
+
+
+def _finish(subject: str, markdown: str) -> Rendered:
+    return Rendered(subject, markdown, markdown_to_html(markdown, subject), markdown)
+
+
+def render_turn(
+    templates_dir: Path,
+    engine: GameEngine,
+    tables: Any,
+    data: TurnData,
+    readers: Sequence[Reader],
+) -> RenderedTurn:
+    game = {"name": data.game_name, "kind": engine.kind, "title": engine.title}
+    turn = {"number": data.turn_number, "label": data.turn_label}
+    event_dicts = [event.to_dict() for event in data.events]
+    gazette_md = render(
+        templates_dir,
+        f"{engine.kind}/gazette.md.j2",
+        game=game,
+        turn=turn,
+        next_deadline=data.next_deadline,
+        events=[e for e in event_dicts if e["public"]],
+        ctx=engine.gazette_context(
+            dict(data.before), dict(data.after), data.events, tables
+        ),
+    )
+    gazette = _finish(f"[{data.game_name}] {_paper(engine)}, {data.turn_label}", gazette_md)
+    sheets: dict[int, Rendered] = {}
+    for reader in readers:
+        sheet_md = render(
+            templates_dir,
+            f"{engine.kind}/turnsheet.md.j2",
+            game=game,
+            turn=turn,
+            next_deadline=data.next_deadline,
+            character=reader.character,
+            events=[e for e in event_dicts if e["actor"] == reader.character],
+            dice=[d for d in data.dice if d.get("actor") == reader.character],
+            order_form=engine.order_form(dict(data.after), reader.character, tables),
+            ctx=engine.sheet_context(
+                dict(data.before), dict(data.after), data.events, reader.character, tables
+            ),
+        )
+        subject = f"[{data.game_name}] Turn sheet for {reader.name}, {data.turn_label}"
+        sheets[reader.player_id] = _finish(subject, sheet_md)
+    return RenderedTurn(gazette, sheets)
+
+
+def _paper(engine: GameEngine) -> str:
+    """The gazette's name, as the game calls it (``gazette_title`` on the engine)."""
+    return str(getattr(engine, "gazette_title", f"The {engine.title} Gazette"))

@@ -1,0 +1,152 @@
+"""The store's tables (sqlmodel).
+
+JSON payloads (state snapshots, orders, events, dice logs) are kept as text with
+sorted keys so that byte-for-byte comparisons of reruns are meaningful.  Raw email
+bytes are kept verbatim: nothing a player sent is ever lost.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import Column, DateTime, LargeBinary, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _when(nullable: bool = False) -> Column[datetime]:
+    return Column(DateTime(timezone=True), nullable=nullable)
+
+
+class Game(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True, unique=True)
+    kind: str
+    seed: int
+    status: str = "active"  # active | paused | finished
+    time_zone: str = "Europe/Paris"
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_when())
+
+
+class Player(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("game_id", "character_key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    name: str
+    character_key: str
+    email: str  # the address receipts and newsletters go to
+    password_hash: str
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_when())
+
+
+class PlayerAddress(SQLModel, table=True):
+    """Every address a player may send orders from (the first is ``Player.email``)."""
+
+    __table_args__ = (UniqueConstraint("game_id", "email"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    email: str = Field(index=True)
+
+
+class ReceivedMessage(SQLModel, table=True):
+    """An email as it arrived, stored before anything else is done with it."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: str = Field(index=True, unique=True)
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    spool_path: str | None = None
+    received_at: datetime = Field(default_factory=utcnow, sa_column=_when())
+    sender: str | None = None
+    subject: str | None = None
+    game_id: int | None = Field(default=None, foreign_key="game.id")
+    player_id: int | None = Field(default=None, foreign_key="player.id")
+    # received -> accepted | refused | ignored | failed
+    status: str = "received"
+    detail: str | None = Field(default=None, sa_column=Column(Text))
+
+
+class Submission(SQLModel, table=True):
+    """One version of a player's orders for one turn; every version is kept."""
+
+    __table_args__ = (UniqueConstraint("player_id", "turn_number", "version"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    turn_number: int
+    version: int
+    message_id: int | None = Field(default=None, foreign_key="receivedmessage.id")
+    sent_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
+    received_at: datetime = Field(default_factory=utcnow, sa_column=_when())
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    orders_json: str = Field(sa_column=Column(Text, nullable=False))
+    normal_form_json: str = Field(sa_column=Column(Text, nullable=False))
+    errors_json: str = Field(sa_column=Column(Text, nullable=False))
+
+
+class Turn(SQLModel, table=True):
+    """One turn of one game: its inputs, its result, and how it was reached."""
+
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    number: int
+    label: str
+    seed: int
+    status: str = "open"  # open | done
+    deadline: datetime | None = Field(default=None, sa_column=_when(nullable=True))
+    state_before: str = Field(sa_column=Column(Text, nullable=False))
+    state_after: str | None = Field(default=None, sa_column=Column(Text))
+    inputs_json: str | None = Field(default=None, sa_column=Column(Text))
+    events_json: str | None = Field(default=None, sa_column=Column(Text))
+    dice_json: str | None = Field(default=None, sa_column=Column(Text))
+    adjudicated_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
+
+
+class Newsletter(SQLModel, table=True):
+    """A rendered gazette (player_id None) or one player's turn sheet."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    turn_number: int
+    player_id: int | None = Field(default=None, foreign_key="player.id")
+    kind: str  # gazette | turnsheet
+    subject: str
+    markdown: str = Field(sa_column=Column(Text, nullable=False))
+    html: str = Field(sa_column=Column(Text, nullable=False))
+    text: str = Field(sa_column=Column(Text, nullable=False))
+
+
+class Outbox(SQLModel, table=True):
+    """One email to send; its Message-ID is fixed when it is queued."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: str = Field(index=True, unique=True)
+    game_id: int | None = Field(default=None, foreign_key="game.id")
+    kind: str  # receipt | refusal | gazette | turnsheet | gm-notice
+    to_addr: str
+    subject: str
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_when())
+    status: str = "queued"  # queued | sent | failed
+    attempts: int = 0
+    sent_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
+    last_error: str | None = None
+
+
+class GmLog(SQLModel, table=True):
+    """The GM's log: refusals, failures and everything else a GM should see."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int | None = Field(default=None, foreign_key="game.id")
+    at: datetime = Field(default_factory=utcnow, sa_column=_when())
+    level: str = "info"  # info | warning | error
+    event: str
+    detail: str = Field(default="", sa_column=Column(Text, nullable=False))

@@ -1,0 +1,283 @@
+"""The turn runner: adjudicate a turn from stored inputs, persist, publish.
+
+Running a turn is one transaction: the turn's inputs (the winning submission of
+each player), its result (state after, events, dice log), the next open turn, the
+rendered newsletters and the outbox rows all commit together or not at all.  The
+turn row is claimed with a guarded UPDATE (open -> running), so two runs of the
+same turn, even from two processes, adjudicate it once.
+
+`rerun_turn` recomputes a finished turn from exactly what was stored (state before,
+inputs, seed) and reports whether events, state and newsletters come out
+byte-identical.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, update
+from sqlmodel import Session
+
+from moderator import jsonio
+from moderator.clock import add_month, format_deadline
+from moderator.config import Config
+from moderator.dice import Dice
+from moderator.games import find_engine
+from moderator.games.base import Event, GameEngine
+from moderator.publish import outgoing
+from moderator.publish.newsletter import Reader, Rendered, RenderedTurn, TurnData, render_turn
+from moderator.store import repo
+from moderator.store.db import session_scope
+from moderator.store.models import Game, Newsletter, Turn
+from moderator.tables import load_tables
+
+
+class TurnError(RuntimeError):
+    """The turn cannot be run now (already run, game paused ...)."""
+
+
+@dataclass(frozen=True)
+class TurnReport:
+    game: str
+    number: int
+    label: str
+    events: int
+    rolls: int
+    orders_from: tuple[str, ...]
+    no_orders_from: tuple[str, ...]
+    archive: Path
+
+
+@dataclass(frozen=True)
+class Adjudication:
+    state: dict[str, Any]
+    events: tuple[Event, ...]
+    dice: list[dict[str, Any]]
+
+
+def adjudicate(
+    engine: GameEngine, tables: Any, seed: int, number: int, state: dict, orders: dict
+) -> Adjudication:
+    """The pure step: stored inputs in, result out (the same inputs, the same result)."""
+    dice = Dice.for_turn(seed, number)
+    result = engine.adjudicate(state, orders, tables, dice)
+    return Adjudication(result.state, tuple(result.events), dice.log_dicts())
+
+
+def _claim(session: Session, turn: Turn) -> None:
+    claimed = session.execute(
+        update(Turn).where(Turn.id == turn.id, Turn.status == "open").values(status="running")
+    )
+    if claimed.rowcount != 1:  # type: ignore[attr-defined]
+        raise TurnError(f"turn {turn.number} is already being run or was run")
+
+
+def _inputs(session: Session, game: Game, turn: Turn) -> dict[str, dict[str, Any]]:
+    """Each character's standing submission: the latest version before the deadline."""
+    inputs: dict[str, dict[str, Any]] = {}
+    for player in repo.players(session, game):
+        submission = repo.winning_submission(session, player, turn.number, turn.deadline)
+        if submission is not None:
+            inputs[player.character_key] = {
+                "submission": submission.id,
+                "version": submission.version,
+                "orders": jsonio.loads(submission.orders_json),
+            }
+    return inputs
+
+
+def readers(session: Session, game: Game) -> list[Reader]:
+    return [
+        Reader(p.id, p.character_key, p.name, p.email)  # type: ignore[arg-type]
+        for p in repo.players(session, game)
+    ]
+
+
+def render_done_turn(
+    config: Config, engine: GameEngine, tables: Any, game: Game, turn: Turn,
+    next_deadline: datetime | None, result: Adjudication, people: list[Reader],
+) -> RenderedTurn:
+    data = TurnData(
+        game_name=game.name,
+        turn_number=turn.number,
+        turn_label=turn.label,
+        next_deadline=format_deadline(next_deadline, game.time_zone),
+        before=jsonio.loads(turn.state_before),
+        after=result.state,
+        events=result.events,
+        dice=result.dice,
+    )
+    return render_turn(config.templates_dir, engine, tables, data, people)
+
+
+def run_turn(db: Engine, config: Config, game_name: str) -> TurnReport:
+    """Adjudicate the open turn of a game, persist it, and queue its newsletters."""
+    with session_scope(db) as session:
+        game = repo.game_by_name(session, game_name)
+        if game.status != "active":
+            raise TurnError(f"game {game.name} is {game.status}")
+        turn = repo.open_turn(session, game)
+        _claim(session, turn)
+        engine = find_engine(game.kind)
+        tables = load_tables(config.data_dir, game.kind)
+        inputs = _inputs(session, game, turn)
+        orders = {key: value["orders"] for key, value in inputs.items()}
+        result = adjudicate(
+            engine, tables, turn.seed, turn.number, jsonio.loads(turn.state_before), orders
+        )
+        next_deadline = add_month(turn.deadline) if turn.deadline else None
+        _record(session, game, turn, engine, inputs, result, next_deadline)
+        people = readers(session, game)
+        rendered = render_done_turn(
+            config, engine, tables, game, turn, next_deadline, result, people
+        )
+        _store_newsletters(session, config, game, turn.number, rendered, people)
+        report = TurnReport(
+            game=game.name,
+            number=turn.number,
+            label=turn.label,
+            events=len(result.events),
+            rolls=len(result.dice),
+            orders_from=tuple(sorted(inputs)),
+            no_orders_from=tuple(sorted({r.character for r in people} - set(inputs))),
+            archive=archive_dir(config, game.name, turn.number),
+        )
+    write_archive(report.archive, rendered, people)
+    return report
+
+
+def _record(
+    session: Session, game: Game, turn: Turn, engine: GameEngine,
+    inputs: dict, result: Adjudication, next_deadline: datetime | None,
+) -> None:
+    turn.status = "done"
+    turn.inputs_json = jsonio.dumps(inputs)
+    turn.state_after = jsonio.dumps(result.state)
+    turn.events_json = jsonio.dumps([e.to_dict() for e in result.events])
+    turn.dice_json = jsonio.dumps(result.dice)
+    turn.adjudicated_at = datetime.now(UTC)
+    session.add(turn)
+    session.add(
+        Turn(
+            game_id=game.id,  # type: ignore[arg-type]
+            number=turn.number + 1,
+            label=engine.turn_label(result.state),
+            seed=game.seed,
+            deadline=next_deadline,
+            state_before=turn.state_after,
+        )
+    )
+    repo.log_gm(
+        session, "turn.run", f"turn {turn.number} ({turn.label}): {len(result.events)} events,"
+        f" {len(result.dice)} rolls, orders from {len(inputs)}", game=game,
+    )
+
+
+def _store_newsletters(
+    session: Session, config: Config, game: Game, number: int,
+    rendered: RenderedTurn, people: list[Reader],
+) -> None:
+    gazette = rendered.gazette
+    session.add(_newsletter_row(game, number, None, "gazette", gazette))
+    list_id = f"<{game.name}.{config.moderator_address.replace('@', '.')}>"
+    for reader in people:
+        outgoing.queue(
+            session, config, game=game, kind="gazette", to=reader.email,
+            subject=gazette.subject, text=gazette.text, html=gazette.html,
+            extra_headers=(("List-Id", f"{game.name} gazette {list_id}"),),
+        )
+        sheet = rendered.sheets[reader.player_id]
+        session.add(_newsletter_row(game, number, reader.player_id, "turnsheet", sheet))
+        outgoing.queue(
+            session, config, game=game, kind="turnsheet", to=reader.email,
+            subject=sheet.subject, text=sheet.text, html=sheet.html,
+        )
+
+
+def _newsletter_row(
+    game: Game, number: int, player_id: int | None, kind: str, r: Rendered
+) -> Newsletter:
+    return Newsletter(
+        game_id=game.id,  # type: ignore[arg-type]
+        turn_number=number,
+        player_id=player_id,
+        kind=kind,
+        subject=r.subject,
+        markdown=r.markdown,
+        html=r.html,
+        text=r.text,
+    )
+
+
+def archive_dir(config: Config, game_name: str, number: int) -> Path:
+    return config.archive_dir / game_name / f"turn-{number:03d}"
+
+
+def write_archive(folder: Path, rendered: RenderedTurn, people: list[Reader]) -> None:
+    """The newsletters as files (after commit; rewriting them is harmless)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    _write_three(folder / "gazette", rendered.gazette)
+    sheets = folder / "sheets"
+    sheets.mkdir(exist_ok=True)
+    for reader in people:
+        _write_three(sheets / reader.character, rendered.sheets[reader.player_id])
+
+
+def _write_three(stem: Path, r: Rendered) -> None:
+    stem.with_suffix(".md").write_text(r.markdown, encoding="utf-8")
+    stem.with_suffix(".html").write_text(r.html, encoding="utf-8")
+    stem.with_suffix(".txt").write_text(r.text, encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class RerunReport:
+    number: int
+    identical: bool
+    differences: tuple[str, ...]
+
+
+def rerun_turn(db: Engine, config: Config, game_name: str, number: int) -> RerunReport:
+    """Recompute a finished turn from its stored inputs and compare with what was stored."""
+    with Session(db) as session:
+        game = repo.game_by_name(session, game_name)
+        turn = repo.turn_by_number(session, game, number)
+        if turn.status != "done":
+            raise TurnError(f"turn {number} of {game.name} has not been run")
+        engine = find_engine(game.kind)
+        tables = load_tables(config.data_dir, game.kind)
+        inputs = jsonio.loads(turn.inputs_json)
+        orders = {key: value["orders"] for key, value in inputs.items()}
+        result = adjudicate(
+            engine, tables, turn.seed, turn.number, jsonio.loads(turn.state_before), orders
+        )
+        following = repo.turn_by_number(session, game, number + 1)
+        people = readers(session, game)
+        rendered = render_done_turn(
+            config, engine, tables, game, turn, following.deadline, result, people
+        )
+        differences = _compare(session, game, turn, result, rendered, people)
+    return RerunReport(number, not differences, tuple(differences))
+
+
+def _compare(
+    session: Session, game: Game, turn: Turn, result: Adjudication,
+    rendered: RenderedTurn, people: list[Reader],
+) -> list[str]:
+    differences = []
+    if jsonio.dumps([e.to_dict() for e in result.events]) != turn.events_json:
+        differences.append("events")
+    if jsonio.dumps(result.state) != turn.state_after:
+        differences.append("state after")
+    if jsonio.dumps(result.dice) != turn.dice_json:
+        differences.append("dice log")
+    stored = {(n.kind, n.player_id): n for n in repo.newsletters(session, game, turn.number)}
+    fresh = {("gazette", None): rendered.gazette}
+    fresh.update({("turnsheet", r.player_id): rendered.sheets[r.player_id] for r in people})
+    for key, new in fresh.items():
+        old = stored.get(key)
+        if old is None or (old.markdown, old.html, old.text) != (new.markdown, new.html, new.text):
+            differences.append(f"{key[0]} {key[1] or ''}".strip())
+    return differences
