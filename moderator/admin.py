@@ -68,7 +68,8 @@ def create_game(
             state_before=jsonio.dumps(state),
         )
     )
-    repo.log_gm(session, "game.created", f"{engine.title} game {name} (seed {game.seed})", game=game)
+    detail = f"{engine.title} game {name} (seed {game.seed})"
+    repo.log_gm(session, "game.created", detail, game=game)
     return game
 
 

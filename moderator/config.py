@@ -121,7 +121,8 @@ def load_config(path: Path | None = None, *, base_dir: Path | None = None) -> Co
         else:
             values[key] = value
     if values["mail.transport"] not in ("maildir",):
-        problems.append(f"{name}: mail.transport must be 'maildir', not {values['mail.transport']!r}")
+        transport = values["mail.transport"]
+        problems.append(f"{name}: mail.transport must be 'maildir', not {transport!r}")
     zone: ZoneInfo | None = None
     try:
         zone = ZoneInfo(values["time.zone"])

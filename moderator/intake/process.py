@@ -33,7 +33,7 @@ from moderator.config import Config
 from moderator.games import find_engine
 from moderator.games.base import Severity
 from moderator.intake.extract import ExtractedMessage, extract_message
-from moderator.intake.route import find_directives, find_game_name
+from moderator.intake.route import Directives, find_directives, find_game_name
 from moderator.passwords import verify_password
 from moderator.publish import outgoing
 from moderator.publish.render import render
@@ -81,7 +81,7 @@ def process_message(
     """Run one raw email through intake.  Never raises for bad input."""
     now = now or datetime.now(UTC)
     spool_path = spool_raw(config, raw, now)
-    message = extract_message(raw)
+    message = extract_message(raw, config.max_lines)
     stored = _store_raw(db, message, raw, spool_path, now)
     if stored is None:
         return IntakeResult(message.message_id, "duplicate", "already processed")
@@ -129,11 +129,11 @@ def _handle(
         repo.log_gm(session, "intake.ignored", f"{message.message_id}: {message.auto_reason}")
         return IntakeResult(message.message_id, "ignored", message.auto_reason)
     try:
-        game, player, text = _identify(session, config, message)
+        game, player, directives = _identify(session, config, message)
     except Refusal as refusal:
         return _refuse(session, config, stored, message, refusal)
     stored.game_id, stored.player_id = game.id, player.id
-    submission = _submit(session, config, game, player, stored, message, text, now)
+    submission = _submit(session, config, game, player, stored, message, directives, now)
     stored.status = "accepted" if submission else "refused"
     stored.detail = "orders stored" if submission else "no valid orders"
     return IntakeResult(
@@ -143,8 +143,8 @@ def _handle(
 
 def _identify(
     session: Session, config: Config, message: ExtractedMessage
-) -> tuple[Game, Player, str]:
-    name = find_game_name(message, config.moderator_address)
+) -> tuple[Game, Player, Directives]:
+    name = _game_name(session, config, message)
     if name is None:
         raise Refusal(
             "intake.no-game",
@@ -171,7 +171,12 @@ def _identify(
         )
     if not verify_password(directives.password, player.password_hash):
         raise Refusal("intake.bad-password", "The password in your message is not correct.")
-    return game, player, directives.text_for_parser
+    return game, player, directives
+
+
+def _game_name(session: Session, config: Config, message: ExtractedMessage) -> str | None:
+    known = [game.name for game in repo.games(session)]
+    return find_game_name(message, config.moderator_address, known)
 
 
 def _submit(
@@ -181,13 +186,14 @@ def _submit(
     player: Player,
     stored: ReceivedMessage,
     message: ExtractedMessage,
-    text: str,
+    directives: Directives,
     now: datetime,
 ) -> Submission | None:
     engine = find_engine(game.kind)
     tables = load_tables(config.data_dir, game.kind)
     turn = repo.open_turn(session, game)
     state = jsonio.loads(turn.state_before)
+    text = directives.text_for_parser
     parsed = engine.parse_orders(text, state, player.character_key, tables)
     version = len(repo.submissions(session, player, turn.number)) + 1
     accepted = bool(parsed.normal_form) or not parsed.errors
@@ -218,7 +224,7 @@ def _submit(
         normal_form=parsed.normal_form,
         errors=[e for e in parsed.errors if e.severity is Severity.ERROR],
         warnings=[e for e in parsed.errors if e.severity is Severity.WARNING],
-        notes=message.notes,
+        notes=(*message.notes, *directives.notes),
         deadline=format_deadline(turn.deadline, game.time_zone),
     )
     word = f"Orders v{version}" if accepted else "Orders NOT accepted"
@@ -248,7 +254,7 @@ def _refuse(
     refusal: Refusal,
 ) -> IntakeResult:
     stored.status, stored.detail = "refused", refusal.reason
-    game = repo.find_game(session, find_game_name(message, config.moderator_address) or "")
+    game = repo.find_game(session, _game_name(session, config, message) or "")
     repo.log_gm(
         session,
         refusal.event,

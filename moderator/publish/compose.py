@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr, make_msgid
-from datetime import datetime
 
 
 def new_message_id(moderator_address: str) -> str:

@@ -1,0 +1,128 @@
+"""Pure routing helpers the intake orchestrator calls after :mod:`extract`.
+
+No database and no game registry here: these functions only read the message.
+The orchestrator checks the returned game name against the games it runs and
+the password against the player, and reports problems on the receipt.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from email.utils import parseaddr
+
+from moderator.intake.extract import ExtractedMessage
+
+__all__ = ["Directives", "find_directives", "find_game_name", "looks_like_game_name"]
+
+# Letters, digits, "-" and "_", with at least one letter: "[2]" is a counter, not a game.
+_GAME_NAME = re.compile(r"^(?=[a-z0-9_-]*[a-z])[a-z0-9_-]+$")
+# Reply/forward prefixes in several languages, including counted ones ("Re[2]:"),
+# removed first so their brackets are never taken for a game tag.
+_REPLY_PREFIX = re.compile(
+    r"\b(?:re|fwd?|aw|sv|wg|tr|rv|vs|antw|odp|ynt)\s*(?:\[\d+\]|\(\d+\))?\s*:", re.IGNORECASE
+)
+_SUBJECT_TAG = re.compile(r"\[([^\[\]]*)\]")
+# Tags that spam filters and corporate gateways put in subjects.
+_SYSTEM_TAGS = frozenset({
+    "spam", "suspected-spam", "possible-spam", "junk", "bulk", "ext", "external",
+    "caution", "warning", "phishing", "suspicious", "marketing", "secure", "encrypt",
+    "encrypted", "fwd", "fw", "sensitive", "confidential",
+})
+_DIRECTIVE = re.compile(r"^\s*(GAME|PASSWORD|CHARACTER)\s*:\s*(.*?)\s*$", re.IGNORECASE)
+
+
+def looks_like_game_name(name: str) -> bool:
+    """True for ``engarde``, ``dwtk-2``; false for system tags like ``SPAM``."""
+    lowered = name.strip().lower()
+    return bool(_GAME_NAME.match(lowered)) and lowered not in _SYSTEM_TAGS
+
+
+def find_game_name(
+    msg: ExtractedMessage, moderator_address: str, known: Iterable[str] = ()
+) -> str | None:
+    """The game this mail is for, lower-cased, or ``None``.
+
+    Precedence: a subject tag ``[name]`` (our receipts carry it, so replies
+    keep it), then a plus-address ``gm+name@domain``, then a ``GAME: name``
+    line. If ``known`` is given, candidates outside it are skipped, so
+    ``[orders] ...`` to ``gm+engarde@`` still routes to ``engarde``.
+    """
+    allowed = {name.lower() for name in known}
+    candidates = (
+        *_subject_tags(msg.subject),
+        *_plus_tags(msg.to_addrs, moderator_address),
+        find_directives(msg.text).game or "",
+    )
+    for candidate in candidates:
+        name = candidate.strip().lower()
+        if looks_like_game_name(name) and (not allowed or name in allowed):
+            return name
+    return None
+
+
+def _subject_tags(subject: str) -> Iterator[str]:
+    yield from _SUBJECT_TAG.findall(_REPLY_PREFIX.sub(" ", subject))
+
+
+def _plus_tags(addresses: Iterable[str], moderator_address: str) -> Iterator[str]:
+    """``name`` from ``local+name@domain`` when local and domain are the moderator's."""
+    local, _, domain = parseaddr(moderator_address)[1].lower().rpartition("@")
+    for address in addresses:
+        their_local, _, their_domain = address.lower().rpartition("@")
+        base, plus, tag = their_local.partition("+")
+        if plus and base == local and their_domain == domain:
+            yield tag
+
+
+@dataclass(frozen=True)
+class Directives:
+    """``GAME:``/``PASSWORD:``/``CHARACTER:`` values and the text left for the order parser."""
+
+    game: str | None
+    password: str | None
+    character: str | None
+    text_for_parser: str
+    """The input with directive lines made empty: line N is still the player's line N."""
+    lines: tuple[int, ...]
+    """1-based numbers of the lines that held directives."""
+    notes: tuple[str, ...]
+    """E.g. a directive given twice with different values (the first one counts)."""
+
+
+def find_directives(text: str) -> Directives:
+    """Pick out directive lines anywhere in the text; the first value of each counts.
+
+    Lines are blanked rather than removed because the receipt quotes line
+    numbers of the text the player wrote.
+    """
+    values: dict[str, list[str]] = {"game": [], "password": [], "character": []}
+    kept: list[str] = []
+    numbers: list[int] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        match = _DIRECTIVE.match(line)
+        if match is None:
+            kept.append(line)
+            continue
+        numbers.append(number)
+        kept.append("")
+        if match.group(2):
+            values[match.group(1).lower()].append(match.group(2))
+    notes = tuple(
+        f"{key.upper()} was given {len(found)} times with different values; used the first"
+        for key, found in values.items()
+        if len(set(found)) > 1
+    )
+    return Directives(
+        game=_first(values["game"]),
+        password=_first(values["password"]),
+        character=_first(values["character"]),
+        text_for_parser="\n".join(kept),
+        lines=tuple(numbers),
+        notes=notes,
+    )
+
+
+def _first(found: list[str]) -> str | None:
+    return found[0] if found else None

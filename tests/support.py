@@ -1,0 +1,106 @@
+"""Builders shared by the service tests: a game with players, mails, and their mailboxes."""
+
+from __future__ import annotations
+
+import mailbox
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+from pathlib import Path
+
+from sqlalchemy import Engine
+
+from moderator import admin
+from moderator.config import Config
+from moderator.store.db import session_scope
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def write_config(folder: Path, **extra: str) -> Path:
+    lines = [
+        "[database]",
+        f'url = "sqlite:///{folder / "moderator.sqlite"}"',
+        "[paths]",
+        f'data = "{ROOT / "data"}"',
+        f'templates = "{ROOT / "templates"}"',
+        'spool = "spool"',
+        'archive = "archive"',
+        "[mail]",
+        'address = "moderator@paris.example"',
+        'gm_address = "gm@paris.example"',
+        "[mail.maildir]",
+        'inbox = "mail/moderator"',
+        'mailboxes = "mail"',
+    ]
+    path = folder / "config.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+PLAYERS = (
+    ("jacques@lyon.example", "Jacques de Lyon", "rapier"),
+    ("cyrano@bergerac.example", "Cyrano de Bergerac", "panache"),
+    ("porthos@musket.example", "Porthos du Vallon", "wine"),
+)
+
+
+@dataclass(frozen=True)
+class Setup:
+    game: str
+    players: tuple[tuple[str, str, str], ...]
+
+
+def make_game(db: Engine, config: Config, name: str = "paris", seed: int = 1625) -> Setup:
+    with session_scope(db) as session:
+        admin.create_game(session, config, name, "engarde", seed=seed)
+        for email, character, password in PLAYERS:
+            admin.add_player(session, config, name, email, character, password=password)
+    return Setup(name, PLAYERS)
+
+
+def order_mail(
+    sender: str,
+    body: str,
+    *,
+    subject: str = "[paris] my orders",
+    to: str = "moderator@paris.example",
+    message_id: str | None = None,
+    html: bool = False,
+    date: datetime | None = None,
+    headers: dict[str, str] | None = None,
+) -> bytes:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = to
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(date or datetime(2026, 12, 1, 12, 0, tzinfo=UTC))
+    msg["Message-ID"] = message_id or make_msgid(domain="client.example")
+    for name, value in (headers or {}).items():
+        msg[name] = value
+    if html:
+        lines = "".join(f"<div>{line}</div>" for line in body.splitlines())
+        msg.set_content(f"<html><body>{lines}</body></html>", subtype="html")
+    else:
+        msg.set_content(body)
+    return msg.as_bytes()
+
+
+def mailbox_messages(config: Config, address: str) -> list[EmailMessage]:
+    folder = config.mailbox_for(address)
+    if not folder.exists():
+        return []
+    box = mailbox.Maildir(str(folder), factory=None, create=False)
+    found = []
+    for key in sorted(box.keys()):
+        with box.get_file(key) as handle:
+            found.append(message_from_bytes(handle.read(), policy=policy.default))
+    return found
+
+
+def body_text(msg: EmailMessage) -> str:
+    part = msg.get_body(preferencelist=("plain",))
+    assert part is not None
+    return part.get_content()

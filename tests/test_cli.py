@@ -1,0 +1,77 @@
+"""The GM's command line, driven through click's runner against a real store."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from moderator.cli import cli
+from moderator.transport.maildir import open_maildir
+
+from support import order_mail, write_config
+
+
+@pytest.fixture
+def run(tmp_path: Path):  # type: ignore[no-untyped-def]
+    config = write_config(tmp_path)
+    runner = CliRunner()
+
+    def invoke(*args: str, ok: bool = True) -> str:
+        result = runner.invoke(cli, ["--config", str(config), *args], catch_exceptions=False)
+        if ok:
+            assert result.exit_code == 0, result.output
+        return result.output
+
+    invoke.folder = tmp_path  # type: ignore[attr-defined]
+    return invoke
+
+
+def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    found = [prefix]
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            found += _commands(command, (*prefix, name))
+        else:
+            found.append((*prefix, name))
+    return found
+
+
+@pytest.mark.parametrize("path", _commands(cli))
+def test_every_command_has_help(path: tuple[str, ...]) -> None:
+    result = CliRunner().invoke(cli, [*path, "--help"])
+    assert result.exit_code == 0
+    assert "Usage:" in result.output and len(result.output.splitlines()) > 3
+
+
+def test_a_month_through_the_cli(run) -> None:  # type: ignore[no-untyped-def]
+    assert "Created engarde game paris" in run("game", "new", "paris", "--kind", "engarde",
+                                               "--seed", "7", "--deadline", "2026-12-12 18:00")
+    run("player", "add", "paris", "jacques@lyon.example", "--name", "Jacques de Lyon",
+        "--password", "rapier")
+    run("player", "add", "paris", "cyrano@bergerac.example", "--name", "Cyrano de Bergerac",
+        "--password", "panache")
+    assert "jacques@lyon.example" in run("player", "list", "paris")
+    assert "paris" in run("game", "list")
+
+    inbox = open_maildir(run.folder / "mail" / "moderator")
+    inbox.add(order_mail("jacques@lyon.example", "PASSWORD: rapier\nWEEK 1: PRACTICE rapier\n"))
+    assert "accepted" in run("inbox", "process")
+    assert "PRACTICE" in run("orders", "show", "paris").upper()
+    assert "v1" in run("game", "show", "paris")
+
+    assert "Ran turn 1 (April 1625)" in run("turn", "run", "paris")
+    assert "byte-identical" in run("turn", "rerun", "paris", "1")
+    shown = json.loads(run("turn", "show", "paris", "1", "--json"))
+    assert shown["label"] == "April 1625" and shown["events"]
+    assert all("text" in roll for roll in shown["dice"])
+    assert "Le Sport de Paris" in run("newsletter", "show", "paris", "--turn", "1")
+    assert "<html" in run("newsletter", "show", "paris", "--format", "html")
+    sheet = run("newsletter", "show", "paris", "--player", "jacques@lyon.example",
+                "--format", "txt")
+    assert "Jacques de Lyon" in sheet
+    state = json.loads(run("state", "show", "paris", "--json"))
+    assert "jacques-de-lyon" in json.dumps(state)

@@ -1,0 +1,163 @@
+"""Intake end to end on a real SQLite file and real Maildirs: store, check, parse, answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import Engine
+from sqlmodel import Session, select
+
+from moderator.config import Config
+from moderator.intake.process import process_message
+from moderator.store import repo
+from moderator.store.models import ReceivedMessage, Submission
+from moderator.transport.maildir import deliver_outbox, open_maildir, process_inbox
+
+from support import body_text, mailbox_messages, make_game, order_mail
+
+GOOD = "PASSWORD: rapier\nWEEK 1: PRACTICE rapier\nWEEK 2: PRACTICE rapier\n"
+
+
+def receipts(config: Config, address: str) -> list[str]:
+    """Bodies of the mails an address got, leaving out the welcome mail."""
+    mails = mailbox_messages(config, address)
+    return [body_text(m) for m in mails if "Welcome" not in m["Subject"]]
+
+
+def test_orders_are_stored_and_read_back_in_a_receipt(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    result = process_message(db, config, order_mail("Jacques@Lyon.example", GOOD))
+    assert result.status == "accepted"
+    deliver_outbox(db, config)
+    [receipt] = receipts(config, "jacques@lyon.example")
+    assert "Orders v1 for Jacques de Lyon, April 1625" in receipt
+    assert "WEEK 1: PRACTICE rapier" in receipt.upper().replace("RAPIER", "rapier")
+    with Session(db) as session:
+        stored = session.exec(select(ReceivedMessage)).one()
+        assert stored.raw.startswith(b"From: Jacques@Lyon.example") or b"Jacques" in stored.raw
+        assert stored.status == "accepted"
+        assert stored.spool_path and Path(stored.spool_path).read_bytes() == stored.raw
+
+
+def test_second_message_is_version_two_and_every_version_is_kept(
+    db: Engine, config: Config
+) -> None:
+    make_game(db, config)
+    process_message(db, config, order_mail("jacques@lyon.example", GOOD))
+    again = GOOD + "WEEK 3: PRACTICE sabre\n"
+    process_message(db, config, order_mail("jacques@lyon.example", again))
+    deliver_outbox(db, config)
+    assert "Orders v2 for Jacques de Lyon" in receipts(config, "jacques@lyon.example")[-1]
+    with Session(db) as session:
+        versions = session.exec(select(Submission.version).order_by(Submission.version)).all()
+    assert versions == [1, 2]
+
+
+def test_same_message_processed_twice_yields_one_submission(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    raw = order_mail("jacques@lyon.example", GOOD, message_id="<once@client.example>")
+    assert process_message(db, config, raw).status == "accepted"
+    assert process_message(db, config, raw).status == "duplicate"
+    with Session(db) as session:
+        assert len(session.exec(select(Submission)).all()) == 1
+        assert len(session.exec(select(ReceivedMessage)).all()) == 1
+
+
+def test_html_only_email_is_accepted(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    result = process_message(db, config, order_mail("cyrano@bergerac.example",
+                                                    GOOD.replace("rapier", "panache", 1),
+                                                    html=True))
+    assert result.status == "accepted"
+    with Session(db) as session:
+        sub = session.exec(select(Submission)).one()
+    assert "PRACTICE" in sub.normal_form_json.upper()
+
+
+def test_malformed_orders_get_a_receipt_listing_each_bad_line(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    body = ("PASSWORD: rapier\n"
+            "WEEK 1: PRACTICE rapier\n"
+            "WEEK 2: DANCE A JIG\n"
+            "WEEK 3: PRACTICE rapeir\n"
+            "FROBNICATE\n")
+    process_message(db, config, order_mail("jacques@lyon.example", body))
+    deliver_outbox(db, config)
+    [receipt] = receipts(config, "jacques@lyon.example")
+    for number in (3, 4, 5):
+        assert f"line {number}:" in receipt
+    assert "line 2:" not in receipt
+    assert "rapier" in receipt.split("line 4:")[1]  # the hint names the weapon meant
+
+
+def test_unregistered_sender_is_refused_and_logged(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    result = process_message(db, config, order_mail("richelieu@palais.example", GOOD))
+    assert result.status == "refused"
+    deliver_outbox(db, config)
+    [refusal] = mailbox_messages(config, "richelieu@palais.example")
+    assert "not registered" in body_text(refusal)
+    assert refusal["Auto-Submitted"] == "auto-replied"
+    with Session(db) as session:
+        log = repo.gm_log(session)
+        assert any(e.event == "intake.unknown-sender" and "richelieu" in e.detail for e in log)
+        assert session.exec(select(Submission)).all() == []
+
+
+def test_wrong_password_is_refused_and_logged(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    body = GOOD.replace("rapier", "epee", 1)
+    assert process_message(db, config, order_mail("jacques@lyon.example", body)).status == "refused"
+    deliver_outbox(db, config)
+    assert "password" in receipts(config, "jacques@lyon.example")[0]
+    with Session(db) as session:
+        assert [e.event for e in repo.gm_log(session) if e.level == "warning"] == [
+            "intake.bad-password"
+        ]
+
+
+def test_game_found_by_plus_address_and_by_game_line(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    by_plus = order_mail("jacques@lyon.example", GOOD, subject="orders",
+                         to="moderator+paris@paris.example")
+    by_line = order_mail("cyrano@bergerac.example", "GAME: paris\nPASSWORD: panache\n"
+                         "WEEK 1: PRACTICE rapier\n", subject="orders")
+    assert process_message(db, config, by_plus).status == "accepted"
+    assert process_message(db, config, by_line).status == "accepted"
+
+
+def test_robot_mail_is_never_answered(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    raw = order_mail("jacques@lyon.example", "I am on holiday.",
+                     headers={"Auto-Submitted": "auto-replied"})
+    assert process_message(db, config, raw).status == "ignored"
+    deliver_outbox(db, config)
+    assert receipts(config, "jacques@lyon.example") == []
+
+
+def test_one_failing_message_does_not_stop_the_others(
+    db: Engine, config: Config, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """A bug while parsing one message: it is kept, marked failed, the GM is told."""
+    make_game(db, config)
+    from moderator.games.engarde import ENGINE
+
+    real_parse = ENGINE.parse_orders
+
+    def explode_for_cyrano(text, state, character, tables):  # type: ignore[no-untyped-def]
+        if character.startswith("cyrano"):
+            raise RuntimeError("boom")
+        return real_parse(text, state, character, tables)
+
+    monkeypatch.setattr(ENGINE, "parse_orders", explode_for_cyrano)
+    inbox = open_maildir(config.maildir_inbox)
+    inbox.add(order_mail("cyrano@bergerac.example", "PASSWORD: panache\nWEEK 1: PRACTICE rapier\n"))
+    inbox.add(order_mail("jacques@lyon.example", GOOD))
+    results = process_inbox(db, config)
+    assert sorted(r.status for r in results) == ["accepted", "failed"]
+    with Session(db) as session:
+        query = select(ReceivedMessage).where(ReceivedMessage.status == "failed")
+        failed = session.exec(query).one()
+        assert b"panache" in failed.raw
+        assert any(e.event == "intake.failed" for e in repo.gm_log(session))
+    assert len(list(inbox.keys())) == 0
