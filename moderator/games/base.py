@@ -132,6 +132,9 @@ class GameEngine(Protocol):
     title: str
     """Human name, e.g. ``"En Garde!"``."""
 
+    gazette_title: str
+    """The public newsletter's name, e.g. ``"Le Sport de Paris"``."""
+
     def load_tables(self, raw: Mapping[str, Mapping[str, Any]]) -> Any:
         """Validate the game's tables (``{file stem: parsed TOML}``) into frozen values.
 

@@ -39,8 +39,8 @@ class TurnData:
     turn_number: int
     turn_label: str
     next_deadline: str | None
-    before: Mapping[str, Any]
-    after: Mapping[str, Any]
+    before: dict[str, Any]
+    after: dict[str, Any]
     events: Sequence[Event]
     dice: Sequence[Mapping[str, Any]]
 
@@ -72,9 +72,7 @@ def render_turn(
         turn=turn,
         next_deadline=data.next_deadline,
         events=[e for e in event_dicts if e["public"]],
-        ctx=engine.gazette_context(
-            dict(data.before), dict(data.after), data.events, tables
-        ),
+        ctx=engine.gazette_context(data.before, data.after, data.events, tables),
     )
     gazette = _finish(f"[{data.game_name}] {_paper(engine)}, {data.turn_label}", gazette_md)
     sheets: dict[int, Rendered] = {}
@@ -88,9 +86,11 @@ def render_turn(
             character=reader.character,
             events=[e for e in event_dicts if e["actor"] == reader.character],
             dice=[d for d in data.dice if d.get("actor") == reader.character],
-            order_form=engine.order_form(dict(data.after), reader.character, tables),
+            order_form=engine.order_form(data.after, reader.character, tables),
+            # The same before/after/events objects on every call: engines may index
+            # them once per render instead of once per sheet.
             ctx=engine.sheet_context(
-                dict(data.before), dict(data.after), data.events, reader.character, tables
+                data.before, data.after, data.events, reader.character, tables
             ),
         )
         subject = f"[{data.game_name}] Turn sheet for {reader.name}, {data.turn_label}"
@@ -99,5 +99,4 @@ def render_turn(
 
 
 def _paper(engine: GameEngine) -> str:
-    """The gazette's name, as the game calls it (``gazette_title`` on the engine)."""
-    return str(getattr(engine, "gazette_title", f"The {engine.title} Gazette"))
+    return engine.gazette_title

@@ -1,0 +1,12 @@
+"""En Garde! (Elan PBEM variant): a pure game engine (see moderator.games.base).
+
+Imports only the standard library, `moderator.dice` and `moderator.games.base`.
+"""
+
+from __future__ import annotations
+
+from moderator.games.engarde.engine import EnGardeEngine
+
+ENGINE = EnGardeEngine()
+
+__all__ = ["ENGINE", "EnGardeEngine"]

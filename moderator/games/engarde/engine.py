@@ -1,0 +1,131 @@
+"""`EnGardeEngine`: the `GameEngine` the service calls (moderator.games.base).
+
+Pure: plain data in, plain data and events out; dice only from the `Dice` given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from moderator.dice import Dice
+from moderator.games.base import JSON, Event, ParsedOrders, TurnResult
+from moderator.games.engarde import phases, submission
+from moderator.games.engarde.character import roll_character
+from moderator.games.engarde.events import EventId
+from moderator.games.engarde.forms import month_label
+from moderator.games.engarde.forms import order_form as build_form
+from moderator.games.engarde.lookup import character_names
+from moderator.games.engarde.month import Month
+from moderator.games.engarde.orders import Support
+from moderator.games.engarde.orderset import MonthOrders, OrderSet
+from moderator.games.engarde.state import Character, GameState
+from moderator.games.engarde.tables import Tables, load_tables
+from moderator.games.engarde.views import gazette_context, sheet_context
+
+
+def _tables(tables: Any) -> Tables:
+    if not isinstance(tables, Tables):
+        raise TypeError("pass the value returned by ENGINE.load_tables(raw)")
+    return tables
+
+
+def orders_for_month(c: Character, submitted: JSON | None) -> tuple[Character, OrderSet, bool]:
+    """This month's effective orders (EG §D; reference §11 'indisposed').
+
+    Sent orders replace the stored standing/NMR sets when they mention them; with no
+    orders the NMR set is used, and with none of those he is indisposed: no actions,
+    but support (at his standing level), dues and rent are still paid.
+    """
+    standing = OrderSet.from_dict(c.standing)
+    nmr = c.nmr
+    if submitted is not None:
+        sent = MonthOrders.from_dict(submitted)
+        standing = sent.standing if sent.standing is not None else standing
+        if sent.nmr is not None:
+            nmr = None if sent.nmr.is_empty() else sent.nmr.to_dict()
+        month, indisposed, missed = sent.month, False, 0
+    elif nmr:
+        month, indisposed, missed = OrderSet.from_dict(nmr), False, c.missed_months + 1
+    else:
+        support = tuple(o for o in standing.premonth if isinstance(o, Support))
+        month, indisposed, missed = OrderSet(premonth=support), True, c.missed_months + 1
+    effective = month if indisposed else month.filled_from(standing)
+    stored = None if standing.is_empty() else standing.to_dict()
+    return replace(c, standing=stored, nmr=nmr, missed_months=missed), effective, indisposed
+
+
+class EnGardeEngine:
+    """En Garde! (Elan PBEM variant): Paris society, sections A–P in part."""
+
+    kind = "engarde"
+    title = "En Garde!"
+    gazette_title = "Le Sport de Paris"
+
+    def load_tables(self, raw: Mapping[str, Mapping[str, Any]]) -> Tables:
+        return load_tables(raw)
+
+    def new_game(self, name: str, tables: Any, dice: Dice) -> JSON:
+        t = _tables(tables)
+        return GameState(name, t.start_month, t.start_year, 1, {}).to_dict()
+
+    def add_character(self, state: JSON, key: str, name: str, tables: Any,
+                      dice: Dice) -> tuple[JSON, tuple[Event, ...]]:
+        game = GameState.from_dict(state)
+        if key in game.characters:
+            raise ValueError(f"character {key!r} already exists")
+        character, events = roll_character(key, name, _tables(tables),
+                                           dice.stream(f"birth:{key}"))
+        game = replace(game, characters={**game.characters, key: character})
+        return game.to_dict(), events
+
+    def parse_orders(self, text: str, state: JSON, character: str,
+                     tables: Any) -> ParsedOrders:
+        # Only the ordering character is built: parsing stays cheap in a big game.
+        light = dict(state, characters={character: state["characters"][character]})
+        return submission.parse_orders(text, GameState.from_dict(light), character,
+                                       _tables(tables), character_names(state))
+
+    def adjudicate(self, state: JSON, orders: Mapping[str, JSON], tables: Any,
+                   dice: Dice) -> TurnResult:
+        t = _tables(tables)
+        game = GameState.from_dict(state)
+        characters, resolved = {}, {}
+        for key in sorted(game.characters):
+            c, effective, indisposed = orders_for_month(game.characters[key], orders.get(key))
+            characters[key], resolved[key] = c, (effective, indisposed)
+        game = replace(game, characters=characters)
+        m = Month(game, t, dice, resolved)
+        for a in m:
+            if a.indisposed:
+                m.emit(a.key, EventId.CHARACTER_INDISPOSED, {"months": a.c.missed_months})
+        phases.run(m)
+        month, year = (game.month % 12) + 1, game.year + (game.month == 12)
+        new = GameState(game.name, month, year, game.turn + 1, m.characters(), m.theatre)
+        return TurnResult(new.to_dict(), tuple(m.events))
+
+    def turn_label(self, state: JSON) -> str:
+        game = GameState.from_dict(state)
+        months = ("January", "February", "March", "April", "May", "June", "July", "August",
+                  "September", "October", "November", "December")
+        return f"{months[game.month - 1]} {game.year}"
+
+    def character_name(self, state: JSON, character: str) -> str:
+        return str(state["characters"][character]["name"])
+
+    def order_form(self, state: JSON, character: str, tables: Any) -> str:
+        light = dict(state, characters={character: state["characters"][character]})
+        return build_form(GameState.from_dict(light), character, _tables(tables),
+                          character_names(state))
+
+    def gazette_context(self, before: JSON, after: JSON, events: Sequence[Event],
+                        tables: Any) -> JSON:
+        return gazette_context(before, after, events, _tables(tables))
+
+    def sheet_context(self, before: JSON, after: JSON, events: Sequence[Event],
+                      character: str, tables: Any) -> JSON:
+        return sheet_context(before, after, events, character, _tables(tables))
+
+    def month_label(self, state: JSON, tables: Any) -> str:
+        return month_label(GameState.from_dict(state), _tables(tables))

@@ -1,0 +1,60 @@
+"""The order form a player fills in (reference §12), pre-filled with his standing orders."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from moderator.games.engarde.lookup import Lookup
+from moderator.games.engarde.orderset import OrderSet, format_order_set
+from moderator.games.engarde.state import GameState
+from moderator.games.engarde.tables import Tables
+
+
+def month_label(state: GameState, tables: Tables) -> str:
+    return f"{tables.months[state.month - 1]} {state.year}"
+
+
+def order_form(state: GameState, key: str, tables: Tables, names: Mapping[str, str]) -> str:
+    """The canonical form for ``key``'s next month; it parses without errors as it stands.
+
+    ``state`` needs only this character; ``names`` maps every character key to a name.
+    """
+    c = state.characters[key]
+    look = Lookup(names, tables)
+    normal = tables.rule("support", "normal_per_sl") * c.sl
+    concon = tables.rule("support", "conspicuous_per_sl") * c.sl
+    club = look.club(c.club) if c.club else "none"
+    lines = [
+        f"# En Garde! orders for {c.name}, {month_label(state, tables)}",
+        "# One order per line; '#' starts a comment; keywords may be in any case.",
+        "# The full order language is in docs/engarde-orders.md.",
+        f"GAME: {state.name}",
+        f"CHARACTER: {c.name}",
+        f"# SL {c.sl}, {c.crowns} crowns, club: {club}",
+        "",
+        "PREMONTH:",
+        f"# SUPPORT NORMAL ({normal} crowns) or SUPPORT CONSPICUOUS ({concon} crowns, +1 SP)",
+        "# BOX  (a theatre box for the month, 150 crowns)",
+        "ANYTIME:",
+        "# JOIN CLUB <club> | RESIGN CLUB | LET/SELL/STOP LETTING <type> IN <area>",
+    ]
+    for n in range(1, 5):
+        lines += [
+            f"WEEK {n}:",
+            "# CLUB [<club>]; GUEST OF <name>; BRING <names>; TOADY <name>; CAROUSE; "
+            "GAMBLE <stake> x<n> CUT <k>" if n == 1 else
+            "# BAWDYHOUSE | HOST PARTY AT CLUB|HOME | PARTY <host> | PRACTICE <weapon> | MOVE"
+            if n == 2 else "# IF WEEK 1 FAILED THEN <order> ELSE <order> ENDIF" if n == 3
+            else "# REST",
+            f"WEEKEND {n}:",
+            "# THEATRE FIRST NIGHT" if n == 1 else
+            "# THEATRE | RENT <type> IN <area> | BUY <type> IN <area>",
+        ]
+    lines += ["", "# Standing orders: used every month for any slot you leave empty.",
+              "# Write STANDING: NONE to clear them."]
+    standing = format_order_set(OrderSet.from_dict(c.standing), look, "STANDING")
+    lines += standing or ["# STANDING WEEK 4: BAWDYHOUSE"]
+    lines += ["", "# NMR orders: used in a month when you send no orders at all."]
+    lines += format_order_set(OrderSet.from_dict(c.nmr), look, "NMR") or [
+        "# NMR WEEK 1: PRACTICE rapier"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,86 @@
+"""Names <-> keys for characters, clubs, areas, housing types and weapons.
+
+Players type names loosely ("bothwells", "the frog and peach", "cyrano"); we
+match case- and punctuation-insensitively and offer a difflib suggestion when
+nothing matches (reference §12: "did you mean Red Phillips?").
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from moderator.games.engarde.tables import Tables
+
+_THE = re.compile(r"^the\s+")
+_NOT_ALNUM = re.compile(r"[^a-z0-9]")
+
+
+@lru_cache(maxsize=65536)
+def normalise(text: str) -> str:
+    """Lower case, '&' as 'and', no leading 'the', letters and digits only."""
+    text = text.lower().replace("&", " and ").strip()
+    return _NOT_ALNUM.sub("", _THE.sub("", text))
+
+
+@dataclass(frozen=True)
+class Table:
+    """One lookup table: key -> display name, matched loosely."""
+
+    what: str
+    names: Mapping[str, str]
+    _index: dict[str, str] = field(default_factory=dict, init=False, repr=False,
+                                   compare=False)
+
+    def find(self, text: str) -> str | None:
+        if not self._index and self.names:  # built on first use: forms never need it
+            self._index.update({normalise(key): key for key in self.names})
+            self._index.update({normalise(name): key for key, name in self.names.items()})
+        return self._index.get(normalise(text))
+
+    def hint(self, text: str) -> str | None:
+        """``did you mean X?`` for the closest name, if any is close."""
+        by_norm = {normalise(n): n for n in self.names.values()}
+        close = difflib.get_close_matches(normalise(text), list(by_norm), n=1, cutoff=0.5)
+        return f"did you mean {by_norm[close[0]]}?" if close else None
+
+    def name(self, key: str) -> str:
+        return self.names.get(key, key)
+
+
+class Lookup:
+    """All the tables a parser or a view needs, built once per call."""
+
+    def __init__(self, characters: Mapping[str, str], tables: Tables) -> None:
+        """``characters`` maps key -> name (`character_names` builds it from a state)."""
+        self.characters = Table("character", dict(sorted(characters.items())))
+        self.clubs = Table("club", {c.key: c.name for c in tables.clubs})
+        self.areas = Table("area", {a.key: a.name for a in tables.areas})
+        self.houses = Table("housing type", {h.key: h.name for h in tables.housing_types})
+        self.weapons = Table("weapon", {w: w for w in tables.weapons})
+
+    def character(self, key: str) -> str:
+        return self.characters.name(key)
+
+    def club(self, key: str) -> str:
+        return self.clubs.name(key)
+
+    def area(self, key: str) -> str:
+        return self.areas.name(key)
+
+    def housing(self, key: str) -> str:
+        return self.houses.name(key)
+
+
+def character_names(state: Mapping[str, Any]) -> dict[str, str]:
+    """key -> name straight from a state dict (no need to build every `Character`)."""
+    return {key: str(c["name"]) for key, c in state["characters"].items()}
+
+
+def keyword_hint(word: str, keywords: Iterable[str]) -> str | None:
+    close = difflib.get_close_matches(word.upper(), list(keywords), n=1, cutoff=0.6)
+    return f"did you mean {close[0]}?" if close else None

@@ -1,0 +1,108 @@
+"""The working context of one month's adjudication.
+
+`Month` holds a mutable `Actor` per character while the phases run; every
+change to crowns or SP goes through `Month.emit`, so the events are the ledger
+(the sum of a character's event ``sp``/``crowns`` equals his change in state).
+At the end, `Month.characters` freezes the actors back into `Character` values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from moderator.dice import Dice
+from moderator.games.base import Event
+from moderator.games.engarde.events import EventId
+from moderator.games.engarde.orders import Conditional, Order, Outcome
+from moderator.games.engarde.orderset import OrderSet
+from moderator.games.engarde.state import Character, GameState, Theatre
+from moderator.games.engarde.tables import Tables
+
+
+@dataclass
+class Actor:
+    """One character while the month is being resolved."""
+
+    c: Character
+    orders: OrderSet
+    indisposed: bool = False
+    crowns: int = 0
+    sl: int = 0
+    sp: int = 0
+    sl_start: int = 0
+    company: bool = False  # female companionship this month (EG §L)
+    theatre_trip: bool = False  # the weekend-trip SP is earned once a month (EG §O)
+    box: bool = False  # holds a theatre box this month
+    box_seen: bool = False
+    week_ok: dict[int, bool] = field(default_factory=dict)
+
+    @classmethod
+    def start(cls, character: Character, orders: OrderSet, indisposed: bool) -> Actor:
+        return cls(character, orders, indisposed, character.crowns, character.sl, 0,
+                   character.sl)
+
+    @property
+    def key(self) -> str:
+        return self.c.key
+
+    def update(self, **changes: Any) -> None:
+        """Change a non-ledger field of the character (club, home, expertise ...)."""
+        self.c = replace(self.c, **changes)
+
+    def week_order(self, week: int) -> Order | None:
+        """This week's order with any IF resolved against earlier weeks (EG §D)."""
+        order = None if self.indisposed else self.orders.weeks.get(week)
+        if isinstance(order, Conditional):
+            failed = not self.week_ok.get(order.week, True)
+            wanted = failed if order.outcome is Outcome.FAILED else not failed
+            order = order.then if wanted else order.otherwise
+        return order
+
+    def weekend_order(self, weekend: int) -> Order | None:
+        return None if self.indisposed else self.orders.weekends.get(weekend)
+
+    def freeze(self) -> Character:
+        return replace(self.c, crowns=self.crowns, sl=self.sl, sp_month=self.sp,
+                       sl_change=self.sl - self.sl_start)
+
+
+class Month:
+    """State, tables, dice and the growing event list of one month."""
+
+    def __init__(self, state: GameState, tables: Tables, dice: Dice,
+                 orders: Mapping[str, tuple[OrderSet, bool]]) -> None:
+        self.state = state
+        self.tables = tables
+        self.dice = dice
+        self.actors = {k: Actor.start(state.characters[k], *orders[k])
+                       for k in sorted(state.characters)}
+        self.events: list[Event] = []
+        self.theatre: Theatre = state.theatre
+        self.week: int | None = None  # the week (or the weekend after it) being resolved
+        self.reception: str | None = None  # this month's first-night outcome key
+
+    def __iter__(self) -> Iterator[Actor]:
+        """Actors in key order: the order every rule iterates in (determinism)."""
+        return iter(self.actors.values())
+
+    def emit(self, key: str, event: EventId, args: Mapping[str, Any] | None = None, *,
+             sp: int = 0, crowns: int = 0, public: bool = False) -> None:
+        """Record an event for ``key`` and apply its SP and crowns to him."""
+        actor = self.actors[key]
+        actor.sp += sp
+        actor.crowns += crowns
+        self.events.append(Event(event.value, dict(args or {}), key, public, sp, crowns,
+                                 self.week))
+
+    def world(self, event: EventId, args: Mapping[str, Any] | None = None) -> None:
+        """A public event that belongs to no character (the play's reception ...)."""
+        self.events.append(Event(event.value, dict(args or {}), None, True, 0, 0, self.week))
+
+    def now(self) -> int:
+        """The absolute week number (rejoin bars count in these)."""
+        return self.state.week_base + (self.week or 0)
+
+    def characters(self) -> dict[str, Character]:
+        return {k: a.freeze() for k, a in self.actors.items()}

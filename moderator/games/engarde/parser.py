@@ -1,0 +1,348 @@
+"""Order text -> order values; `parse_order` is the inverse of `Order.format`.
+
+One order (or one clause of a week's order) at a time; every problem raises a
+typed `ParseProblem` that `forms_in.parse_orders` turns into an `OrderError` for
+its line, so a player gets every mistake in one receipt (reference §12).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from moderator.games.base import Severity
+from moderator.games.engarde.lookup import Lookup, Table, keyword_hint
+from moderator.games.engarde.orders import (
+    AttendParty,
+    Bawdyhouse,
+    Buy,
+    BuyBox,
+    ClubVisit,
+    Conditional,
+    Gamble,
+    HostParty,
+    JoinClub,
+    Let,
+    Move,
+    Order,
+    Outcome,
+    Practice,
+    Rent,
+    ResignClub,
+    Rest,
+    Sell,
+    StopLetting,
+    Support,
+    SupportLevel,
+    Theatre,
+)
+
+
+class ParseProblem(ValueError):
+    """A problem with one order; ``line`` is set when it is known to be another line."""
+
+    severity = Severity.ERROR
+
+    def __init__(self, message: str, hint: str | None = None, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        self.line = line
+
+
+class ParseProblems(ValueError):
+    """Several problems in one order (a week with more than one bad clause)."""
+
+    def __init__(self, problems: list[ParseProblem]) -> None:
+        super().__init__("; ".join(p.message for p in problems))
+        self.problems = problems
+
+
+class OrderSyntaxError(ParseProblem):
+    """The words do not make an order."""
+
+
+class IllegalOrderError(ParseProblem):
+    """A well-formed order the rules do not allow here."""
+
+
+class UnavailableOrderError(ParseProblem):
+    """A real En Garde! action this game does not run yet (reference §1)."""
+
+
+class OrderWarning(ParseProblem):
+    """Legal, but probably not what the player meant."""
+
+    severity = Severity.WARNING
+
+
+# Actions from the reference §1 list that this game does not run yet.
+UNAVAILABLE = {
+    "COURT": "courting a mistress", "VISIT MISTRESS": "visiting a mistress",
+    "JOIN REGIMENT": "joining a regiment", "REGIMENTAL DUTY": "regimental duty",
+    "DUTY": "regimental duty", "LIAISE": "liaisons", "PROPOSE": "proposing",
+    "MARRY": "marriage", "PURCHASE COMMISSION": "buying commissions",
+    "BUY COMMISSION": "buying commissions", "APPLY": "applying for a position",
+    "INVEST": "investing", "DUEL": "duelling", "USE FAVOUR": "influence",
+    "USE INFLUENCE": "influence", "INFLUENCE": "influence", "BORROW": "loans",
+    "REPAY": "loans", "LOAN": "loans", "BRIBE": "bribery", "PAY MISTRESS": "mistresses",
+    "ANNOUNCE": "announcements (send them to the GM)",
+}
+WEEK_KEYWORDS = ("CLUB", "BAWDYHOUSE", "HOST PARTY", "PARTY", "PRACTICE", "MOVE", "REST", "IF")
+COMBO_KEYWORDS = ("GUEST OF", "BRING", "TOADY", "CAROUSE", "GAMBLE", "EXCLUDE", "BOUNCERS")
+WEEKEND_KEYWORDS = ("THEATRE", "THEATRE FIRST NIGHT", "RENT", "BUY")
+GENERAL_KEYWORDS = ("SUPPORT", "BOX", "JOIN CLUB", "RESIGN CLUB", "LET", "STOP LETTING", "SELL")
+KEYWORDS = (*WEEK_KEYWORDS, *COMBO_KEYWORDS, *WEEKEND_KEYWORDS, *GENERAL_KEYWORDS,
+            "PREMONTH", "ANYTIME", "WEEK", "WEEKEND", "STANDING", "NMR")
+_CONDITIONAL = re.compile(
+    r"^IF\s+WEEK\s+(\d+)\s+(FAILED|FAILS|FAIL|SUCCEEDED|SUCCEEDS|SUCCEED)\s+THEN\s+(.+?)"
+    r"(?:\s+ELSE\s+(.+?))?(?:\s+ENDIF)?\s*$", re.IGNORECASE)
+_GAMBLE = re.compile(r"^(\d+)\s*(?:[x×*]\s*(\d+))?(?:\s+CUT\s+(\d+))?$", re.IGNORECASE)
+_HOUSE = re.compile(r"^(.+?)\s+IN\s+(.+)$", re.IGNORECASE)
+
+Clause = tuple[int, str]
+
+
+def starts(text: str, keyword: str) -> str | None:
+    """The rest of ``text`` after ``keyword`` (whole words, any case), else None."""
+    pattern = re.escape(keyword).replace(r"\ ", " ").replace(" ", r"\s+")
+    match = re.match("^" + pattern + r"\b\s*(.*)$", text, re.IGNORECASE | re.DOTALL)
+    return match.group(1).strip() if match else None
+
+
+def check_unavailable(text: str) -> None:
+    for phrase, topic in UNAVAILABLE.items():
+        if starts(text, phrase) is not None:
+            raise UnavailableOrderError(
+                f"{phrase} ({topic}) is not available yet in this game",
+                "the moderator runs Paris society only for now: clubs, parties, gambling, "
+                "bawdyhouses, practice, theatre and housing")
+
+
+def find(table: Table, text: str) -> str:
+    """The key for a name, or a syntax error with a 'did you mean' hint."""
+    if not text:
+        raise OrderSyntaxError(f"a {table.what} name is missing")
+    key = table.find(text)
+    if key is None:
+        raise OrderSyntaxError(f"unknown {table.what} {text!r}", table.hint(text))
+    return key
+
+
+def names_list(table: Table, text: str) -> tuple[str, ...]:
+    parts = [p for p in re.split(r"\s*,\s*|\s+AND\s+", text, flags=re.IGNORECASE) if p]
+    if not parts:
+        raise OrderSyntaxError(f"a {table.what} name is missing")
+    return tuple(find(table, p) for p in parts)
+
+
+def parse_gamble(text: str) -> Gamble:
+    match = _GAMBLE.match(text)
+    if not match:
+        raise OrderSyntaxError(f"cannot read GAMBLE {text!r}",
+                               "write GAMBLE <stake> x<wagers> CUT <n>, e.g. GAMBLE 50 x6 CUT 4")
+    stake, wagers, cut = int(match.group(1)), int(match.group(2) or 1), match.group(3)
+    if stake < 1 or not 1 <= wagers <= 9:
+        raise IllegalOrderError("stake must be at least 1 and wagers 1-9 (EG §K)")
+    if cut is not None and not 1 <= int(cut) <= 6:
+        raise IllegalOrderError("CUT must be a die face 1-6 (EG §K)")
+    return Gamble(stake, wagers, int(cut) if cut else None)
+
+
+def parse_house(text: str, look: Lookup) -> tuple[str, str]:
+    match = _HOUSE.match(text)
+    if not match:
+        raise OrderSyntaxError(f"cannot read dwelling {text!r}",
+                               "write <housing type> IN <area>, e.g. Town House IN Charonne")
+    return find(look.houses, match.group(1)), find(look.areas, match.group(2))
+
+
+def parse_general(text: str, look: Lookup) -> Order:
+    """A pre-month or anytime order (EG §D, §F, §G, §O, §P)."""
+    check_unavailable(text)
+    if (rest := starts(text, "SUPPORT")) is not None:
+        level = {"NORMAL": SupportLevel.NORMAL, "CONSPICUOUS": SupportLevel.CONSPICUOUS,
+                 "CONCON": SupportLevel.CONSPICUOUS}.get(rest.upper())
+        if level is None:
+            raise OrderSyntaxError(f"unknown support level {rest!r}",
+                                   "write SUPPORT NORMAL or SUPPORT CONSPICUOUS")
+        return Support(level)
+    if starts(text, "CONCON") == "" or starts(text, "CONSPICUOUS CONSUMPTION") == "":
+        return Support(SupportLevel.CONSPICUOUS)
+    if starts(text, "BOX") == "" or starts(text, "BUY BOX") == "":
+        return BuyBox()
+    if (rest := starts(text, "JOIN CLUB")) is not None or (rest := starts(text, "JOIN")):
+        return JoinClub(find(look.clubs, rest))
+    if starts(text, "RESIGN") is not None:
+        return ResignClub()
+    for keyword, cls in (("STOP LETTING", StopLetting), ("LET", Let), ("SELL", Sell)):
+        if (rest := starts(text, keyword)) is not None:
+            return cls(*parse_house(rest, look))
+    raise _unknown(text, GENERAL_KEYWORDS)
+
+
+def parse_weekend(text: str, look: Lookup) -> Order:
+    """A weekend activity (EG §D, §O, §P)."""
+    check_unavailable(text)
+    if starts(text, "THEATRE FIRST NIGHT") == "" or starts(text, "FIRST NIGHT") == "":
+        return Theatre(first_night=True)
+    if starts(text, "THEATRE") == "" or starts(text, "THEATER") == "":
+        return Theatre()
+    if starts(text, "THEATRE BOX") is not None:
+        raise IllegalOrderError("a box is bought for the month with PREMONTH: BOX",
+                                "then attend with WEEKEND n: THEATRE")
+    for keyword, cls in (("RENT", Rent), ("BUY", Buy)):
+        if (rest := starts(text, keyword)) is not None:
+            return cls(*parse_house(rest, look))
+    raise _unknown(text, WEEKEND_KEYWORDS)
+
+
+def parse_week(clauses: list[Clause], look: Lookup) -> Order:
+    """A week's action and its combination actions, ``;``-separated (EG §D, §G–N)."""
+    line, first = clauses[0]
+    joined = "; ".join(c for _, c in clauses)
+    match = _CONDITIONAL.match(joined)
+    if match:
+        return _conditional(match, line, look)
+    if starts(first, "IF") is not None:
+        raise OrderSyntaxError("cannot read this IF",
+                               "write IF WEEK n FAILED THEN <order> ELSE <order> ENDIF")
+    problems: list[ParseProblem] = []
+    main: Order | None = None
+    try:
+        check_unavailable(first)
+        main = _week_main(first, look)
+    except ParseProblem as problem:
+        problem.line = problem.line or line
+        problems.append(problem)
+    combos: dict[str, object] = {}
+    for clause_line, clause in clauses[1:]:
+        try:
+            _combo(clause, look, combos)
+        except ParseProblem as problem:  # keep going: the receipt lists every bad clause
+            problem.line = problem.line or clause_line
+            problems.append(problem)
+    if len(problems) == 1:
+        raise problems[0]
+    if problems:
+        raise ParseProblems(problems)
+    assert main is not None
+    return _combine(main, combos)
+
+
+def _conditional(match: re.Match[str], line: int, look: Lookup) -> Order:
+    outcome = Outcome.FAILED if match.group(2).upper().startswith("FAIL") else Outcome.SUCCEEDED
+    then = parse_week(_split(line, match.group(3)), look)
+    otherwise = parse_week(_split(line, match.group(4)), look) if match.group(4) else None
+    if isinstance(then, Conditional) or isinstance(otherwise, Conditional):
+        raise IllegalOrderError("an IF cannot contain another IF")
+    return Conditional(int(match.group(1)), outcome, then, otherwise)
+
+
+def _week_main(text: str, look: Lookup) -> Order:
+    for keyword in ("VISIT CLUB", "CLUB"):
+        if (rest := starts(text, keyword)) is not None:
+            return ClubVisit(find(look.clubs, rest) if rest else "")
+    if starts(text, "BAWDYHOUSE") == "" or starts(text, "VISIT BAWDYHOUSE") == "":
+        return Bawdyhouse()
+    if (rest := starts(text, "HOST PARTY")) is not None:
+        where = {"AT CLUB": False, "AT HOME": True}.get(re.sub(r"\s+", " ", rest.upper()))
+        if where is None:
+            raise OrderSyntaxError("where is the party?",
+                                   "write HOST PARTY AT CLUB or HOST PARTY AT HOME")
+        return HostParty(at_home=where)
+    for keyword in ("ATTEND PARTY", "PARTY OF", "PARTY"):
+        if (rest := starts(text, keyword)) is not None:
+            return AttendParty(find(look.characters, rest))
+    if (rest := starts(text, "PRACTICE")) is not None:
+        return Practice(find(look.weapons, rest))
+    if starts(text, "MOVE") == "":
+        return Move()
+    if any(starts(text, k) == "" for k in ("REST", "NOTHING", "IDLE")):
+        return Rest()
+    if any(starts(text, k) is not None for k in COMBO_KEYWORDS):
+        raise IllegalOrderError(
+            f"{text.split()[0].upper()} is a combination action: it needs a club, "
+            "bawdyhouse or party in the same week", "e.g. WEEK 1: CLUB Red Phillips; CAROUSE")
+    raise _unknown(text, WEEK_KEYWORDS)
+
+
+def _combo(text: str, look: Lookup, combos: dict[str, object]) -> None:
+    handlers = (
+        ("GUEST OF", lambda r: find(look.characters, r)),
+        ("BRING", lambda r: names_list(look.characters, r)),
+        ("TOADY", lambda r: find(look.characters, r)),
+        ("CAROUSE", lambda r: True),
+        ("GAMBLE", parse_gamble),
+        ("EXCLUDE", lambda r: names_list(look.characters, r)),
+        ("BOUNCERS", lambda r: True),
+    )
+    for keyword, handler in handlers:
+        rest = starts(text, keyword)
+        if rest is None or (rest and keyword in ("CAROUSE", "BOUNCERS")):
+            continue
+        if keyword in combos:
+            raise IllegalOrderError(f"{keyword} given twice in one week")
+        combos[keyword] = handler(rest)
+        return
+    check_unavailable(text)
+    if any(starts(text, k) is not None for k in WEEK_KEYWORDS):
+        raise IllegalOrderError("only one weekly action per week (EG §D)",
+                                "combine only TOADY, CAROUSE, GAMBLE, GUEST OF, BRING")
+    raise _unknown(text, COMBO_KEYWORDS)
+
+
+_ALLOWED = {
+    ClubVisit: {"GUEST OF", "BRING", "TOADY", "CAROUSE", "GAMBLE"},
+    Bawdyhouse: {"TOADY", "CAROUSE", "GAMBLE"},
+    AttendParty: {"TOADY", "CAROUSE"},
+    HostParty: {"EXCLUDE", "BOUNCERS"},
+}
+
+
+def _combine(main: Order, combos: dict[str, object]) -> Order:
+    allowed = _ALLOWED.get(type(main), set())
+    for keyword in combos:
+        if keyword not in allowed:
+            raise IllegalOrderError(f"{keyword} cannot be combined with {main.kind.upper()}",
+                                    "combination actions go with a club, bawdyhouse or party")
+    if isinstance(main, ClubVisit):
+        return ClubVisit(main.club, combos.get("GUEST OF"), combos.get("BRING", ()),  # type: ignore[arg-type]
+                         combos.get("TOADY"), "CAROUSE" in combos, combos.get("GAMBLE"))  # type: ignore[arg-type]
+    if isinstance(main, Bawdyhouse):
+        return Bawdyhouse(combos.get("TOADY"), combos.get("GAMBLE"))  # type: ignore[arg-type]
+    if isinstance(main, AttendParty):
+        return AttendParty(main.host, combos.get("TOADY"), "CAROUSE" in combos)  # type: ignore[arg-type]
+    if isinstance(main, HostParty):
+        exclude = combos.get("EXCLUDE", ())
+        return HostParty(main.at_home, bool(exclude) or "BOUNCERS" in combos, exclude)  # type: ignore[arg-type]
+    return main
+
+
+def _split(line: int, text: str) -> list[Clause]:
+    return [(line, c.strip()) for c in text.split(";") if c.strip()]
+
+
+def _unknown(text: str, keywords: tuple[str, ...]) -> OrderSyntaxError:
+    word = text.split()[0] if text.split() else text
+    return OrderSyntaxError(f"unknown order {text!r}", keyword_hint(word, keywords))
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where an order goes: ``PREMONTH``, ``ANYTIME``, ``WEEK`` n or ``WEEKEND`` n."""
+
+    section: str
+    number: int = 0
+
+    def label(self) -> str:
+        return f"{self.section} {self.number}" if self.number else self.section
+
+
+def parse_order(slot: Slot, text: str, look: Lookup) -> Order:
+    """The inverse of `Order.format` for an order written under ``slot``."""
+    if slot.section == "WEEK":
+        return parse_week(_split(0, text) or [(0, text)], look)
+    if slot.section == "WEEKEND":
+        return parse_weekend(text, look)
+    return parse_general(text, look)

@@ -1,0 +1,113 @@
+"""Templates render every event; the engine imports nothing impure; speed."""
+
+from __future__ import annotations
+
+import ast
+import time
+from pathlib import Path
+
+import jinja2
+
+from moderator.dice import Dice
+from moderator.games.engarde import ENGINE
+from moderator.games.engarde.events import ALL_EVENT_IDS, macro_name
+from tests.engarde.conftest import _TABLES, give_orders, make_char, make_state
+from tests.engarde.test_month import _busy_state
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(ROOT / "templates"),
+                         undefined=jinja2.StrictUndefined, trim_blocks=True,
+                         lstrip_blocks=True)
+
+
+def _run() -> tuple[dict, object]:
+    state, orders = _busy_state()
+    return state, ENGINE.adjudicate(state, orders, _TABLES, Dice.for_turn(7, 1))
+
+
+def test_every_event_id_has_a_macro_that_renders() -> None:
+    """Each id the engine can emit renders with sample args collected from real runs."""
+    module = ENV.get_template("engarde/events.md.j2").module
+    samples: dict[str, dict] = {}
+    for seed in range(30):
+        state, orders = _busy_state()
+        for e in ENGINE.adjudicate(state, orders, _TABLES, Dice.for_turn(seed, 1)).events:
+            samples.setdefault(e.id, e.to_dict())
+    emitted = set(samples)
+    assert emitted <= set(ALL_EVENT_IDS), emitted - set(ALL_EVENT_IDS)
+    for event_id in ALL_EVENT_IDS:
+        assert hasattr(module, macro_name(event_id)), event_id
+    names = {"cyrano": "Cyrano", "jacques": "Jacques"}
+    for event in samples.values():
+        text = str(getattr(module, macro_name(event["id"]))(event, names))
+        assert text.strip() and "\n" not in text.strip(), event
+
+
+def test_gazette_and_turnsheet_render() -> None:
+    state, result = _run()
+    game = {"name": "Paris 1625", "kind": "engarde", "title": "En Garde!"}
+    turn = {"number": 1, "label": ENGINE.turn_label(state)}
+    gazette = ENV.get_template("engarde/gazette.md.j2").render(
+        game=game, turn=turn, next_deadline="1 May 1625",
+        events=[e.to_dict() for e in result.events if e.public],
+        ctx=ENGINE.gazette_context(state, result.state, result.events, _TABLES))
+    assert "# Le Sport de Paris" in gazette and "The Greasy Pole" in gazette
+    assert gazette.index("| Cyrano") < gazette.index("| Jacques")
+    sheet = ENV.get_template("engarde/turnsheet.md.j2").render(
+        game=game, turn=turn, next_deadline=None, character="jacques",
+        events=[e.to_dict() for e in result.events if e.actor == "jacques"],
+        dice=[], order_form=ENGINE.order_form(result.state, "jacques", _TABLES),
+        ctx=ENGINE.sheet_context(state, result.state, result.events, "jacques", _TABLES))
+    assert "Opening balance" in sheet and "Closing balance" in sheet
+    assert "Toadies to Cyrano" not in sheet and "toadies to Cyrano" in sheet
+
+
+def test_sheet_accounts_run_from_opening_to_closing_balance() -> None:
+    state, result = _run()
+    ctx = ENGINE.sheet_context(state, result.state, result.events, "cyrano", _TABLES)
+    lines = ctx["accounts"]["lines"]
+    assert lines[-1]["balance"] == ctx["accounts"]["closing"]
+    assert ctx["sp_ledger"]["total"] == result.state["characters"]["cyrano"]["sp_month"]
+
+
+FORBIDDEN = {"sqlmodel", "sqlalchemy", "jinja2", "email", "smtplib", "imaplib", "imapclient",
+             "apscheduler", "random", "socket", "requests", "click", "rich", "markdown"}
+
+
+def test_engine_is_pure() -> None:
+    """The engine imports only the standard library, moderator.dice and moderator.games.base."""
+    for path in (ROOT / "moderator" / "games" / "engarde").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            for name in names:
+                assert name.split(".")[0] not in FORBIDDEN, (path.name, name)
+                if name.startswith("moderator"):
+                    assert name in ("moderator.dice", "moderator.games.base") or \
+                        name.startswith("moderator.games.engarde"), (path.name, name)
+
+
+def test_a_thousand_character_month_is_fast() -> None:
+    """The service must adjudicate 1,000 characters with full orders quickly (< 2 s total)."""
+    chars = [make_char(f"c{i:04d}", f"Gentleman {i}", sl=3 + i % 12, crowns=5000,
+                       club="red_phillips") for i in range(1000)]
+    state = make_state(*chars)
+    texts = {}
+    for i in range(1000):
+        partner = f"Gentleman {i ^ 1}"
+        texts[f"c{i:04d}"] = (
+            "PREMONTH: SUPPORT CONSPICUOUS\n"
+            f"WEEK 1: CLUB Red Phillips; TOADY {partner}; CAROUSE; GAMBLE 20 x9 CUT 5\n"
+            "WEEK 2: BAWDYHOUSE; GAMBLE 10 x3\nWEEK 3: PRACTICE rapier\n"
+            "WEEK 4: IF WEEK 3 FAILED THEN REST ELSE CLUB; CAROUSE ENDIF\n"
+            "WEEKEND 1: THEATRE FIRST NIGHT\nWEEKEND 2: THEATRE")
+    orders = give_orders(state, **texts)
+    start = time.perf_counter()
+    result = ENGINE.adjudicate(state, orders, _TABLES, Dice.for_turn(1, 1))
+    ENGINE.gazette_context(state, result.state, result.events, _TABLES)
+    elapsed = time.perf_counter() - start
+    assert len(result.state["characters"]) == 1000
+    assert elapsed < 1.5, elapsed
