@@ -6,6 +6,7 @@ bytes, which is what lets `turn rerun` compare newsletters byte for byte.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,6 +76,15 @@ def render_turn(
         ctx=engine.gazette_context(data.before, data.after, data.events, tables),
     )
     gazette = _finish(f"[{data.game_name}] {_paper(engine)}, {data.turn_label}", gazette_md)
+    # Index events and dice by character once: filtering per sheet would be O(n²).
+    own_events: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for e in event_dicts:
+        if e["actor"] is not None:
+            own_events[e["actor"]].append(e)
+    own_dice: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for roll in data.dice:
+        if roll.get("actor") is not None:
+            own_dice[roll["actor"]].append(roll)
     sheets: dict[int, Rendered] = {}
     for reader in readers:
         sheet_md = render(
@@ -84,8 +94,8 @@ def render_turn(
             turn=turn,
             next_deadline=data.next_deadline,
             character=reader.character,
-            events=[e for e in event_dicts if e["actor"] == reader.character],
-            dice=[d for d in data.dice if d.get("actor") == reader.character],
+            events=own_events.get(reader.character, []),
+            dice=own_dice.get(reader.character, []),
             order_form=engine.order_form(data.after, reader.character, tables),
             # The same before/after/events objects on every call: engines may index
             # them once per render instead of once per sheet.

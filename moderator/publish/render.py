@@ -54,7 +54,15 @@ def render(templates_dir: Path, name: str, **context: Any) -> str:
     return environment(templates_dir.resolve()).get_template(name).render(**context)
 
 
+@lru_cache(maxsize=1)
+def _converter() -> md.Markdown:
+    # Building a Markdown instance costs more than converting a turn sheet; reuse one.
+    return md.Markdown(extensions=["tables", "sane_lists", "fenced_code"])
+
+
 def markdown_to_html(text: str, title: str) -> str:
-    body = md.markdown(text, extensions=["tables", "sane_lists", "fenced_code"])
+    converter = _converter()
+    converter.reset()
+    body = converter.convert(text)
     escaped_title = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _HTML_PAGE.format(title=escaped_title, body=body)

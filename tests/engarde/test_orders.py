@@ -182,3 +182,23 @@ def test_example_order_form_file_is_valid() -> None:
     text = (Path(__file__).resolve().parents[2] / "orders" / "forms" / "engarde.txt").read_text()
     parsed = ENGINE.parse_orders(text, STATE, "jacques", _TABLES)
     assert not parsed.hard_errors, parsed.hard_errors
+
+
+def test_every_bad_clause_of_a_week_is_reported() -> None:
+    """EG §D, reference §12: a week with two bad clauses gets two errors, not one."""
+    text = "WEEK 3: PRACTISE rapeir\nFROBNICATE\nWEEK 2: DANCE A JIG; CAROUSE; JUGGLE\n"
+    parsed = ENGINE.parse_orders(text, STATE, "jacques", _TABLES)
+    assert [(e.line, e.text) for e in parsed.hard_errors] == [
+        (1, "WEEK 3: PRACTISE rapeir"),
+        (2, "FROBNICATE"),
+        (3, "WEEK 2: DANCE A JIG; CAROUSE; JUGGLE"),
+        (3, "WEEK 2: DANCE A JIG; CAROUSE; JUGGLE"),
+    ]
+    assert parsed.hard_errors[0].hint == "did you mean rapier?"  # PRACTISE is accepted
+
+
+def test_british_spelling_of_practise_is_read() -> None:
+    """EG §N: 'practise' and 'practice' are the same order."""
+    parsed = ENGINE.parse_orders("WEEK 1: Practise sabre\n", STATE, "jacques", _TABLES)
+    assert parsed.normal_form == ("WEEK 1: PRACTICE sabre",)
+    assert parsed.errors == ()

@@ -254,8 +254,9 @@ def _week_main(text: str, look: Lookup) -> Order:
     for keyword in ("ATTEND PARTY", "PARTY OF", "PARTY"):
         if (rest := starts(text, keyword)) is not None:
             return AttendParty(find(look.characters, rest))
-    if (rest := starts(text, "PRACTICE")) is not None:
-        return Practice(find(look.weapons, rest))
+    for keyword in ("PRACTICE", "PRACTISE"):  # players write both spellings
+        if (rest := starts(text, keyword)) is not None:
+            return Practice(find(look.weapons, rest))
     if starts(text, "MOVE") == "":
         return Move()
     if any(starts(text, k) == "" for k in ("REST", "NOTHING", "IDLE")):

@@ -1,0 +1,190 @@
+"""Benchmark: a 1,000-character En Garde! month, end to end.
+
+Reports the four figures BENCHMARKS.md asks for:
+
+1. adjudication time of the month (all orders resolved by the pure engine);
+2. rendering time of the gazette and every turn sheet (Markdown + HTML);
+3. peak memory (traced Python allocations during 1+2, and the process's max RSS);
+4. intake of 1,000 order emails (spool, store, route, password check, parse, receipt)
+   on a real SQLite file.
+
+Run:  .venv/bin/python benchmarks/bench_month.py [--characters 1000] [--emails 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from moderator import jsonio, mailsamples
+from moderator.config import load_config
+from moderator.dice import Dice
+from moderator.games import find_engine
+from moderator.intake.process import process_message
+from moderator.passwords import hash_password
+from moderator.publish.newsletter import Reader, TurnData, render_turn
+from moderator.store.db import open_store, session_scope
+from moderator.store.models import Game, Player, PlayerAddress, Turn
+from moderator.tables import load_tables
+
+ROOT = Path(__file__).resolve().parents[1]
+CLUBS_BY_SL = ((12, "Bothwell's"), (9, "Hunter's"), (7, "The Blue Gables"),
+               (5, "The Frog & Peach"), (3, "Red Phillips"))
+
+
+def club_for(sl: int) -> str | None:
+    return next((name for need, name in CLUBS_BY_SL if sl >= need), None)
+
+
+def orders_for(key: str, character: dict[str, Any], partner: str | None, rng: random.Random,
+               names: dict[str, str]) -> str:
+    """A full, plausible month for one character (a mix of every kind of action)."""
+    club = club_for(character["sl"])
+    lines = ["PREMONTH: SUPPORT " + rng.choice(["NORMAL", "CONSPICUOUS"])]
+    if club:
+        lines.append(f"ANYTIME: JOIN CLUB {club}")
+        week1 = f"WEEK 1: CLUB {club}; CAROUSE; GAMBLE 10 x{rng.randint(1, 9)} CUT 5"
+        if partner:
+            week1 += f"; TOADY {names[partner]}"
+        lines.append(week1)
+    else:
+        lines.append("WEEK 1: BAWDYHOUSE; GAMBLE 5 x3 CUT 4")
+    lines += [
+        f"WEEK 2: PRACTICE {rng.choice(['rapier', 'sabre', 'cutlass'])}",
+        "WEEK 3: BAWDYHOUSE; CAROUSE",
+        "WEEK 4: IF WEEK 2 FAILED THEN PRACTICE rapier ELSE PRACTICE sabre ENDIF",
+        "WEEKEND 1: THEATRE FIRST NIGHT" if rng.random() < 0.3 else "WEEKEND 2: THEATRE",
+        "STANDING WEEK 4: BAWDYHOUSE",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def timed(label: str, results: dict[str, float], work: Callable[[], Any]) -> Any:
+    start = time.perf_counter()
+    value = work()
+    results[label] = time.perf_counter() - start
+    return value
+
+
+def build_month(n: int) -> tuple[Any, Any, dict[str, Any], dict[str, str]]:
+    engine = find_engine("engarde")
+    tables = load_tables(ROOT / "data", "engarde")
+    dice = Dice.for_turn(1625, 0)
+    state = engine.new_game("bench", tables, dice)
+    for i in range(n):
+        state, _ = engine.add_character(state, f"c{i:04d}", f"Chevalier {i:04d}", tables, dice)
+    rng = random.Random(7)
+    keys = sorted(state["characters"])
+    names = {k: state["characters"][k]["name"] for k in keys}
+    # Pair characters of the same club so a share of the toadying orders match.
+    texts = {}
+    for i, key in enumerate(keys):
+        partner = keys[i ^ 1] if (i ^ 1) < len(keys) else None
+        same = partner and club_for(state["characters"][partner]["sl"]) == club_for(
+            state["characters"][key]["sl"])
+        texts[key] = orders_for(key, state["characters"][key], partner if same else None,
+                                rng, names)
+    return engine, tables, state, texts
+
+
+def bench_month(n: int) -> dict[str, float]:
+    results: dict[str, float] = {}
+    engine, tables, state, texts = build_month(n)
+    parsed = timed("parse all orders (at intake)", results, lambda: {
+        key: engine.parse_orders(text, state, key, tables) for key, text in texts.items()})
+    errors = sum(len(p.hard_errors) for p in parsed.values())
+    orders = {key: p.orders for key, p in parsed.items()}
+    readers = [Reader(i, key, state["characters"][key]["name"], f"{key}@bench.example")
+               for i, key in enumerate(sorted(state["characters"]))]
+
+    def month() -> tuple[Any, Dice, Any]:
+        dice = Dice.for_turn(1625, 1)
+        result = timed("adjudicate the month", results,
+                       lambda: engine.adjudicate(state, orders, tables, dice))
+        data = TurnData("bench", 1, engine.turn_label(state), None, state, result.state,
+                        result.events, dice.log_dicts())
+        rendered = timed("render gazette + all turn sheets", results,
+                         lambda: render_turn(ROOT / "templates", engine, tables, data, readers))
+        return result, dice, rendered
+
+    # Memory is traced in a second, separate run: tracing slows Python down several-fold.
+    tracemalloc.start()
+    month()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    result, dice, rendered = month()
+    results["peak traced memory (MiB)"] = peak / 2**20
+    results["events"] = len(result.events)
+    results["dice rolls"] = len(dice.log)
+    results["order errors"] = errors
+    results["turn sheets"] = len(rendered.sheets)
+    results["gazette bytes (html)"] = len(rendered.gazette.html)
+    return results
+
+
+def bench_intake(n: int) -> dict[str, float]:
+    results: dict[str, float] = {}
+    engine, _tables, state, texts = build_month(n)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "config.toml").write_text(
+            f'[database]\nurl = "sqlite:///{folder}/m.sqlite"\n'
+            f'[paths]\ndata = "{ROOT / "data"}"\ntemplates = "{ROOT / "templates"}"\n'
+            'spool = "spool"\narchive = "archive"\n')
+        config = load_config(folder / "config.toml")
+        db = open_store(config.database_url)
+        password_hash = hash_password("secret")  # one hash: setup, not what is measured
+        with session_scope(db) as session:
+            game = Game(name="bench", kind="engarde", seed=1625)
+            session.add(game)
+            session.flush()
+            session.add(Turn(game_id=game.id, number=1, label=engine.turn_label(state),
+                             seed=1625, state_before=jsonio.dumps(state)))
+            for key, character in state["characters"].items():
+                player = Player(game_id=game.id, name=character["name"], character_key=key,
+                                email=f"{key}@bench.example", password_hash=password_hash)
+                session.add(player)
+                session.flush()
+                session.add(PlayerAddress(game_id=game.id, player_id=player.id,
+                                          email=player.email))
+        when = datetime(2026, 12, 1, tzinfo=UTC)
+        mails = [mailsamples.thunderbird_plain(
+            sender=f"{key}@bench.example", sender_name=key, to=config.moderator_address,
+            subject="[bench] orders", body="PASSWORD: secret\n" + text, date=when,
+            message_id=f"bench-{key}@bench.example") for key, text in texts.items()]
+        statuses = timed(f"intake of {n} order emails", results,
+                         lambda: [process_message(db, config, raw).status for raw in mails])
+        results["accepted"] = statuses.count("accepted")
+        results["per email (ms)"] = results[f"intake of {n} order emails"] / n * 1000
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--characters", type=int, default=1000)
+    parser.add_argument("--emails", type=int, default=1000)
+    args = parser.parse_args()
+    month = bench_month(args.characters)
+    intake = bench_intake(args.emails) if args.emails else {}
+    print(f"| figure ({args.characters} characters) | value |")
+    print("|---|---|")
+    for label, value in {**month, **intake}.items():
+        shown = f"{value:.3f} s" if isinstance(value, float) and "(" not in label else (
+            f"{value:.1f}" if isinstance(value, float) else str(value))
+        print(f"| {label} | {shown} |")
+    total = month["adjudicate the month"] + month["render gazette + all turn sheets"]
+    print(f"| adjudicate + render | {total:.3f} s |")
+    maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"| process max RSS (MiB) | {maxrss:.0f} |")
+
+
+if __name__ == "__main__":
+    main()
