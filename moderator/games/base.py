@@ -123,6 +123,14 @@ class TurnResult:
     events: tuple[Event, ...]
 
 
+@dataclass(frozen=True)
+class NewsletterContext:
+    """Template contexts for one turn: the public gazette and each private turn sheet."""
+
+    gazette: JSON
+    sheets: Mapping[str, JSON]
+
+
 class GameEngine(Protocol):
     """What every game under `moderator/games/` provides (see `games/__init__.py`)."""
 
@@ -173,16 +181,16 @@ class GameEngine(Protocol):
         """A blank (or pre-filled) order form for this character's next turn."""
         ...
 
-    def gazette_context(
-        self, before: JSON, after: JSON, events: Sequence[Event], tables: Any
-    ) -> JSON:
-        """Everything the public gazette template needs (e.g. the greasy pole)."""
-        ...
-
-    def sheet_context(
-        self, before: JSON, after: JSON, events: Sequence[Event], character: str, tables: Any
-    ) -> JSON:
-        """Everything one character's private turn sheet needs (accounts, SP ledger)."""
+    def newsletter_context(
+        self,
+        before: JSON,
+        after: JSON,
+        events: Sequence[Event],
+        characters: Sequence[str],
+        tables: Any,
+    ) -> NewsletterContext:
+        """What the gazette template needs (e.g. the greasy pole) and, for each listed
+        character, what his private turn sheet needs (accounts, SP ledger, notices)."""
         ...
 
 

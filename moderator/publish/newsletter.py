@@ -64,6 +64,9 @@ def render_turn(
     readers: Sequence[Reader],
 ) -> RenderedTurn:
     game = {"name": data.game_name, "kind": engine.kind, "title": engine.title}
+    contexts = engine.newsletter_context(
+        data.before, data.after, data.events, [r.character for r in readers], tables
+    )
     turn = {"number": data.turn_number, "label": data.turn_label}
     event_dicts = [event.to_dict() for event in data.events]
     gazette_md = render(
@@ -73,7 +76,7 @@ def render_turn(
         turn=turn,
         next_deadline=data.next_deadline,
         events=[e for e in event_dicts if e["public"]],
-        ctx=engine.gazette_context(data.before, data.after, data.events, tables),
+        ctx=contexts.gazette,
     )
     gazette = _finish(f"[{data.game_name}] {_paper(engine)}, {data.turn_label}", gazette_md)
     # Index events and dice by character once: filtering per sheet would be O(n²).
@@ -97,11 +100,7 @@ def render_turn(
             events=own_events.get(reader.character, []),
             dice=own_dice.get(reader.character, []),
             order_form=engine.order_form(data.after, reader.character, tables),
-            # The same before/after/events objects on every call: engines may index
-            # them once per render instead of once per sheet.
-            ctx=engine.sheet_context(
-                data.before, data.after, data.events, reader.character, tables
-            ),
+            ctx=contexts.sheets[reader.character],
         )
         subject = f"[{data.game_name}] Turn sheet for {reader.name}, {data.turn_label}"
         sheets[reader.player_id] = _finish(subject, sheet_md)

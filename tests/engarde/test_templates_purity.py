@@ -11,6 +11,7 @@ from pathlib import Path
 import jinja2
 
 from moderator.dice import Dice
+from moderator.games.base import NewsletterContext, TurnResult
 from moderator.games.engarde import ENGINE
 from moderator.games.engarde.events import ALL_EVENT_IDS, macro_name
 from tests.engarde.conftest import _TABLES
@@ -45,6 +46,11 @@ def test_every_event_id_has_a_macro_that_renders() -> None:
         assert text.strip() and "\n" not in text.strip(), event
 
 
+def _contexts(state: dict, result: TurnResult) -> NewsletterContext:
+    return ENGINE.newsletter_context(state, result.state, result.events,
+                                     sorted(result.state["characters"]), _TABLES)
+
+
 def test_gazette_and_turnsheet_render() -> None:
     state, result = _run()
     game = {"name": "Paris 1625", "kind": "engarde", "title": "En Garde!"}
@@ -52,21 +58,21 @@ def test_gazette_and_turnsheet_render() -> None:
     gazette = ENV.get_template("engarde/gazette.md.j2").render(
         game=game, turn=turn, next_deadline="1 May 1625",
         events=[e.to_dict() for e in result.events if e.public],
-        ctx=ENGINE.gazette_context(state, result.state, result.events, _TABLES))
+        ctx=_contexts(state, result).gazette)
     assert "# Le Sport de Paris" in gazette and "The Greasy Pole" in gazette
     assert gazette.index("| Cyrano") < gazette.index("| Jacques")
     sheet = ENV.get_template("engarde/turnsheet.md.j2").render(
         game=game, turn=turn, next_deadline=None, character="jacques",
         events=[e.to_dict() for e in result.events if e.actor == "jacques"],
         dice=[], order_form=ENGINE.order_form(result.state, "jacques", _TABLES),
-        ctx=ENGINE.sheet_context(state, result.state, result.events, "jacques", _TABLES))
+        ctx=_contexts(state, result).sheets["jacques"])
     assert "Opening balance" in sheet and "Closing balance" in sheet
     assert "Toadies to Cyrano" not in sheet and "toadies to Cyrano" in sheet
 
 
 def test_sheet_accounts_run_from_opening_to_closing_balance() -> None:
     state, result = _run()
-    ctx = ENGINE.sheet_context(state, result.state, result.events, "cyrano", _TABLES)
+    ctx = _contexts(state, result).sheets["cyrano"]
     lines = ctx["accounts"]["lines"]
     assert lines[-1]["balance"] == ctx["accounts"]["closing"]
     assert ctx["sp_ledger"]["total"] == result.state["characters"]["cyrano"]["sp_month"]

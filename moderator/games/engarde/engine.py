@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from moderator.dice import Dice
-from moderator.games.base import JSON, Event, ParsedOrders, TurnResult
+from moderator.games.base import JSON, Event, NewsletterContext, ParsedOrders, TurnResult
 from moderator.games.engarde import phases, submission
 from moderator.games.engarde.character import roll_character
 from moderator.games.engarde.events import EventId
@@ -22,7 +22,7 @@ from moderator.games.engarde.orders import Support
 from moderator.games.engarde.orderset import MonthOrders, OrderSet
 from moderator.games.engarde.state import Character, GameState
 from moderator.games.engarde.tables import Tables, load_tables
-from moderator.games.engarde.views import gazette_context, sheet_context
+from moderator.games.engarde.views import newsletter_context
 
 
 def _tables(tables: Any) -> Tables:
@@ -119,13 +119,11 @@ class EnGardeEngine:
         return build_form(GameState.from_dict(light), character, _tables(tables),
                           character_names(state))
 
-    def gazette_context(self, before: JSON, after: JSON, events: Sequence[Event],
-                        tables: Any) -> JSON:
-        return gazette_context(before, after, events, _tables(tables))
-
-    def sheet_context(self, before: JSON, after: JSON, events: Sequence[Event],
-                      character: str, tables: Any) -> JSON:
-        return sheet_context(before, after, events, character, _tables(tables))
+    def newsletter_context(self, before: JSON, after: JSON, events: Sequence[Event],
+                           characters: Sequence[str], tables: Any) -> NewsletterContext:
+        gazette, sheets = newsletter_context(before, after, events, characters,
+                                             _tables(tables))
+        return NewsletterContext(gazette, sheets)
 
     def month_label(self, state: JSON, tables: Any) -> str:
         return month_label(GameState.from_dict(state), _tables(tables))

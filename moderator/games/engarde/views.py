@@ -38,20 +38,24 @@ class _Index:
     look: Lookup
 
 
-_LAST: list[tuple[object, object, object, _Index]] = []
-
-
 def _index(before: JSON, after: JSON, events: Sequence[Event], tables: Tables) -> _Index:
-    """The index for these exact objects (identity-checked, so never stale)."""
-    if _LAST and _LAST[0][0] is before and _LAST[0][1] is after and _LAST[0][2] is events:
-        return _LAST[0][3]
     names = {**character_names(before), **character_names(after)}
     by_actor: dict[str | None, list[Event]] = defaultdict(list)
     for e in events:
         by_actor[e.actor].append(e)
-    index = _Index(dict(sorted(names.items())), dict(by_actor), Lookup(names, tables))
-    _LAST[:] = [(before, after, events, index)]
-    return index
+    return _Index(dict(sorted(names.items())), dict(by_actor), Lookup(names, tables))
+
+
+def newsletter_context(before: JSON, after: JSON, events: Sequence[Event],
+                       characters: Sequence[str], tables: Tables) -> tuple[JSON, dict[str, JSON]]:
+    """The gazette's context and each listed character's turn-sheet context.
+
+    One call for the whole newsletter, so the per-turn index is built once, not per sheet.
+    """
+    idx = _index(before, after, events, tables)
+    game = GameState.from_dict(after)
+    gazette = gazette_context(before, game, events, idx, tables)
+    return gazette, {key: sheet_context(before, after, key, idx, tables) for key in characters}
 
 
 def lodgings(c: Character, tables: Tables) -> str:
@@ -75,9 +79,8 @@ def _month(state: JSON, tables: Tables) -> str:
     return f"{tables.months[state['month'] - 1]} {state['year']}"
 
 
-def gazette_context(before: JSON, after: JSON, events: Sequence[Event], tables: Tables) -> JSON:
-    a = GameState.from_dict(after)
-    idx = _index(before, after, events, tables)
+def gazette_context(before: JSON, a: GameState, events: Sequence[Event], idx: _Index,
+                    tables: Tables) -> JSON:
     pole = []
     for key, c in a.characters.items():
         start = before["characters"].get(key, {}).get("sl", c.sl)
@@ -108,9 +111,7 @@ def gazette_context(before: JSON, after: JSON, events: Sequence[Event], tables: 
     }
 
 
-def sheet_context(before: JSON, after: JSON, events: Sequence[Event], key: str,
-                  tables: Tables) -> JSON:
-    idx = _index(before, after, events, tables)
+def sheet_context(before: JSON, after: JSON, key: str, idx: _Index, tables: Tables) -> JSON:
     c = Character.from_dict(after["characters"][key])
     old = before["characters"].get(key)
     start = Character.from_dict(old) if old else c

@@ -1,0 +1,41 @@
+"""`moderator demo`: the whole month by email, as `make demo` runs it."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from rich.console import Console
+
+from moderator.config import load_config
+from moderator.demo import PLAYERS, run_demo
+from moderator.transport.maildir import open_maildir
+
+from support import body_text, mailbox_messages
+
+
+def test_demo_runs_a_month_and_publishes_to_every_mailbox(tmp_path: Path) -> None:
+    out = io.StringIO()
+    run_demo(tmp_path / "demo", Console(file=out, width=120))
+    printed = out.getvalue()
+    assert "Rerun from stored inputs: byte-identical." in printed
+    config = load_config(tmp_path / "demo" / "config.toml")
+    for player in PLAYERS:
+        subjects = [m["Subject"] for m in mailbox_messages(config, player.email)]
+        assert "[paris] Le Sport de Paris, April 1625" in subjects, player.email
+        assert f"[paris] Turn sheet for {player.name}, April 1625" in subjects
+        assert any("Orders v1" in s for s in subjects)
+    athos = {m["Subject"]: body_text(m) for m in mailbox_messages(config, "athos@lafere.example")}
+    first = athos["[paris] Orders v1 for Athos de la Fère, April 1625"]
+    assert "line 3:" in first and "line 5:" in first  # the two mistakes
+    second = athos["[paris] Orders v2 for Athos de la Fère, April 1625"]
+    assert "quoted" in second and "line" not in second.split("read them:")[1].split("About")[0]
+    refused = mailbox_messages(config, "rochefort@cardinal.example")
+    assert refused and "not registered" in body_text(refused[0])
+    archive = tmp_path / "demo" / "archive" / "paris" / "turn-001"
+    assert (archive / "gazette.html").exists() and (archive / "gazette.txt").exists()
+    assert len(list((archive / "sheets").glob("*.html"))) == len(PLAYERS)
+    assert len(list(open_maildir(config.maildir_inbox).keys())) == 0  # all processed
+    emails = sorted(p.name for p in (tmp_path / "demo" / "emails").iterdir())
+    assert any("gmail" in e for e in emails) and any("outlook" in e for e in emails)
+    assert any("apple-mail-reply" in e for e in emails) and any("signature" in e for e in emails)
