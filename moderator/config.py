@@ -8,6 +8,8 @@ Relative paths are resolved against the directory of the config file.
 
 from __future__ import annotations
 
+import os
+import ssl
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -33,7 +35,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("paths.templates", "templates", "Folder of jinja2 templates (templates/<game>/)."),
     Setting("paths.spool", "orders/spool", "Every received email is written here raw first."),
     Setting("paths.archive", "var/archive", "Published newsletters, as Markdown, HTML and text."),
-    Setting("mail.transport", "maildir", "How mail moves: 'maildir' (local folders)."),
+    Setting(
+        "mail.transport",
+        "maildir",
+        "How mail moves: 'maildir' (local folders) or 'imap' (IMAP in, SMTP out).",
+    ),
     Setting("mail.address", "moderator@paris.example", "The moderator's own address."),
     Setting("mail.gm_address", "gm@paris.example", "Where the GM is told about problems."),
     Setting("mail.maildir.inbox", "var/mail/moderator", "Maildir the moderator reads orders from."),
@@ -42,7 +48,42 @@ SETTINGS: tuple[Setting, ...] = (
         "var/mail",
         "Folder holding one Maildir per recipient address (<mailboxes>/<address>/).",
     ),
+    Setting("mail.imap.host", "127.0.0.1", "IMAP server the moderator reads its mailbox on."),
+    Setting("mail.imap.port", 993, "IMAP port (993 for ssl, 143 for starttls/none)."),
+    Setting("mail.imap.security", "ssl", "'ssl' (implicit TLS), 'starttls' or 'none'."),
+    Setting("mail.imap.username", "", "IMAP login (usually the moderator's address)."),
+    Setting(
+        "mail.imap.password_env",
+        "MODERATOR_IMAP_PASSWORD",
+        "Name of the environment variable holding the IMAP password (never the file).",
+    ),
+    Setting("mail.imap.cafile", "", "Extra CA certificate file to trust (self-signed servers)."),
+    Setting("mail.imap.folder", "INBOX", "Folder new orders arrive in."),
+    Setting("mail.imap.processed_folder", "Processed", "Where handled messages are moved."),
+    Setting("mail.imap.quarantine_folder", "Quarantine", "Where failed messages are moved."),
+    Setting("mail.imap.idle", True, "Wait with IMAP IDLE when the server offers it."),
+    Setting("mail.imap.poll_seconds", 60, "Seconds between polls (and longest IDLE wait)."),
+    Setting("mail.smtp.host", "127.0.0.1", "SMTP server outgoing mail is handed to."),
+    Setting("mail.smtp.port", 465, "SMTP port (465 for ssl, 587 for starttls, 25 for none)."),
+    Setting("mail.smtp.security", "ssl", "'ssl' (implicit TLS), 'starttls' or 'none'."),
+    Setting("mail.smtp.username", "", "SMTP login; empty for no AUTH."),
+    Setting(
+        "mail.smtp.password_env",
+        "MODERATOR_SMTP_PASSWORD",
+        "Name of the environment variable holding the SMTP password (never the file).",
+    ),
+    Setting("mail.smtp.cafile", "", "Extra CA certificate file to trust (self-signed servers)."),
+    Setting("mail.smtp.retry_seconds", 60, "First retry delay after a temporary failure."),
+    Setting("mail.smtp.max_attempts", 8, "Attempts before a mail is given up as failed."),
+    Setting(
+        "mail.smtp.sent_copy",
+        "",
+        "Address that gets a blind copy of every mail (lets a restart tell what was sent).",
+    ),
     Setting("intake.max_lines", 500, "Order lines read from one email; the rest are ignored."),
+    Setting("intake.max_bytes", 1_000_000, "Larger emails are refused with a reply."),
+    Setting("service.outbox_seconds", 5, "How often `serve` sends queued mail."),
+    Setting("service.outage_slide_hours", 24, "Deadlines after an outage move this much."),
     Setting("time.zone", "Europe/Paris", "Default time zone for deadlines (IANA name)."),
 )
 
@@ -55,6 +96,47 @@ class ConfigError(ValueError):
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
         super().__init__("\n".join(problems))
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """How to reach one mail server (IMAP or SMTP)."""
+
+    host: str
+    port: int
+    security: str  # ssl | starttls | none
+    username: str
+    password_env: str
+    cafile: Path | None
+
+    def password(self) -> str:
+        """The password, read from the environment when needed (never stored in a file)."""
+        value = os.environ.get(self.password_env)
+        if value is None and self.username:
+            raise ConfigError([f"environment variable {self.password_env} is not set"])
+        return value or ""
+
+    def ssl_context(self) -> ssl.SSLContext:
+        context = ssl.create_default_context()
+        if self.cafile:
+            context.load_verify_locations(cafile=str(self.cafile))
+        return context
+
+
+@dataclass(frozen=True)
+class ImapSettings(ServerSettings):
+    folder: str = "INBOX"
+    processed_folder: str = "Processed"
+    quarantine_folder: str = "Quarantine"
+    idle: bool = True
+    poll_seconds: int = 60
+
+
+@dataclass(frozen=True)
+class SmtpSettings(ServerSettings):
+    retry_seconds: int = 60
+    max_attempts: int = 8
+    sent_copy: str = ""
 
 
 @dataclass(frozen=True)
@@ -72,7 +154,12 @@ class Config:
     maildir_inbox: Path
     maildir_mailboxes: Path
     max_lines: int
+    max_bytes: int
     zone: ZoneInfo
+    imap: ImapSettings
+    smtp: SmtpSettings
+    outbox_seconds: int
+    outage_slide_hours: int
 
     def mailbox_for(self, address: str) -> Path:
         """The local Maildir of one recipient (maildir transport)."""
@@ -120,9 +207,12 @@ def load_config(path: Path | None = None, *, base_dir: Path | None = None) -> Co
             problems.append(f"{name}: {key} must be {expected}, not {value!r}")
         else:
             values[key] = value
-    if values["mail.transport"] not in ("maildir",):
+    if values["mail.transport"] not in ("maildir", "imap"):
         transport = values["mail.transport"]
-        problems.append(f"{name}: mail.transport must be 'maildir', not {transport!r}")
+        problems.append(f"{name}: mail.transport must be 'maildir' or 'imap', not {transport!r}")
+    for key in ("mail.imap.security", "mail.smtp.security"):
+        if values[key] not in ("ssl", "starttls", "none"):
+            problems.append(f"{name}: {key} must be 'ssl', 'starttls' or 'none'")
     zone: ZoneInfo | None = None
     try:
         zone = ZoneInfo(values["time.zone"])
@@ -148,5 +238,34 @@ def load_config(path: Path | None = None, *, base_dir: Path | None = None) -> Co
         maildir_inbox=rel("mail.maildir.inbox"),
         maildir_mailboxes=rel("mail.maildir.mailboxes"),
         max_lines=values["intake.max_lines"],
+        max_bytes=values["intake.max_bytes"],
         zone=zone,
+        imap=ImapSettings(
+            **_server(values, "mail.imap", base),
+            folder=values["mail.imap.folder"],
+            processed_folder=values["mail.imap.processed_folder"],
+            quarantine_folder=values["mail.imap.quarantine_folder"],
+            idle=values["mail.imap.idle"],
+            poll_seconds=values["mail.imap.poll_seconds"],
+        ),
+        smtp=SmtpSettings(
+            **_server(values, "mail.smtp", base),
+            retry_seconds=values["mail.smtp.retry_seconds"],
+            max_attempts=values["mail.smtp.max_attempts"],
+            sent_copy=values["mail.smtp.sent_copy"].lower(),
+        ),
+        outbox_seconds=values["service.outbox_seconds"],
+        outage_slide_hours=values["service.outage_slide_hours"],
     )
+
+
+def _server(values: dict[str, Any], prefix: str, base: Path) -> dict[str, Any]:
+    cafile = values[f"{prefix}.cafile"]
+    return {
+        "host": values[f"{prefix}.host"],
+        "port": values[f"{prefix}.port"],
+        "security": values[f"{prefix}.security"],
+        "username": values[f"{prefix}.username"],
+        "password_env": values[f"{prefix}.password_env"],
+        "cafile": (base / cafile).resolve() if cafile else None,
+    }

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import sqlalchemy as sa
+from alembic import command
+from alembic.script import ScriptDirectory
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from moderator.store.db import open_store
+from moderator.store.db import alembic_config, open_store
 from moderator.store.models import ReceivedMessage
 
 
@@ -14,7 +16,8 @@ def test_first_run_creates_the_schema_at_a_recorded_version(db: Engine) -> None:
     tables = set(sa.inspect(db).get_table_names())
     assert {"game", "player", "receivedmessage", "submission", "turn", "outbox"} <= tables
     with db.connect() as conn:
-        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        version = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
+    assert version == ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 def test_reopening_keeps_data(db: Engine, config) -> None:  # type: ignore[no-untyped-def]
@@ -38,3 +41,20 @@ def test_message_id_is_unique(db: Engine) -> None:
             session.rollback()
         else:
             raise AssertionError("a second row with the same Message-ID was stored")
+
+
+def test_an_old_schema_is_upgraded_and_keeps_its_data(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A host created at the first schema version keeps its rows when the code moves on."""
+    url = f"sqlite:///{tmp_path / 'old.sqlite'}"
+    old = sa.create_engine(url)
+    config = alembic_config()
+    with old.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0001")
+        connection.execute(sa.text(
+            "INSERT INTO outbox (message_id, kind, to_addr, subject, raw, created_at, status,"
+            " attempts) VALUES ('<m@x>', 'receipt', 'a@b', 's', x'00', '2026-01-01', 'queued', 0)"))
+    new = open_store(url)
+    with new.connect() as connection:
+        row = connection.execute(sa.text("SELECT message_id, next_attempt_at FROM outbox")).one()
+    assert row == ("<m@x>", None)

@@ -30,6 +30,7 @@ from sqlmodel import Session
 from moderator import jsonio
 from moderator.clock import format_deadline
 from moderator.config import Config
+from moderator.faults import crash_point
 from moderator.games import find_engine
 from moderator.games.base import Severity
 from moderator.intake.extract import ExtractedMessage, extract_message
@@ -83,6 +84,7 @@ def process_message(
     spool_path = spool_raw(config, raw, now)
     message = extract_message(raw, config.max_lines)
     stored = _store_raw(db, message, raw, spool_path, now)
+    crash_point("intake.raw-stored")
     if stored is None:
         return IntakeResult(message.message_id, "duplicate", "already processed")
     try:

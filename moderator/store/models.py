@@ -28,6 +28,8 @@ class Game(SQLModel, table=True):
     seed: int
     status: str = "active"  # active | paused | finished
     time_zone: str = "Europe/Paris"
+    # Recurring deadlines (JSON: see moderator.schedule); None = set by hand per turn.
+    schedule_json: str | None = Field(default=None, sa_column=Column(Text))
     created_at: datetime = Field(default_factory=utcnow, sa_column=_when())
 
 
@@ -102,6 +104,9 @@ class Turn(SQLModel, table=True):
     seed: int
     status: str = "open"  # open | done
     deadline: datetime | None = Field(default=None, sa_column=_when(nullable=True))
+    # En Garde! has a first deadline for announcements and challenges (then a gazette).
+    announcement_deadline: datetime | None = Field(default=None, sa_column=_when(nullable=True))
+    reminded_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
     state_before: str = Field(sa_column=Column(Text, nullable=False))
     state_after: str | None = Field(default=None, sa_column=Column(Text))
     inputs_json: str | None = Field(default=None, sa_column=Column(Text))
@@ -135,8 +140,9 @@ class Outbox(SQLModel, table=True):
     subject: str
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     created_at: datetime = Field(default_factory=utcnow, sa_column=_when())
-    status: str = "queued"  # queued | sent | failed
+    status: str = "queued"  # queued | sending | sent | failed | bounced
     attempts: int = 0
+    next_attempt_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
     sent_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
     last_error: str | None = None
 
@@ -150,3 +156,11 @@ class GmLog(SQLModel, table=True):
     level: str = "info"  # info | warning | error
     event: str
     detail: str = Field(default="", sa_column=Column(Text, nullable=False))
+
+
+class ServiceStatus(SQLModel, table=True):
+    """What the running service reports about itself (last poll, last send ...)."""
+
+    key: str = Field(primary_key=True)
+    value: str = Field(sa_column=Column(Text, nullable=False))
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=_when())

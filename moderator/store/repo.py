@@ -13,8 +13,10 @@ from moderator.store.models import (
     Player,
     PlayerAddress,
     ReceivedMessage,
+    ServiceStatus,
     Submission,
     Turn,
+    utcnow,
 )
 
 
@@ -136,3 +138,16 @@ def gm_log(session: Session, game: Game | None = None) -> list[GmLog]:
     if game is not None:
         query = query.where(GmLog.game_id == game.id)
     return list(session.exec(query.order_by(GmLog.id)))
+
+
+def set_status(session: Session, key: str, value: str) -> None:
+    """Record what the running service last did (shown by `moderator status`)."""
+    row = session.get(ServiceStatus, key)
+    if row is None:
+        row = ServiceStatus(key=key, value=value)
+    row.value, row.updated_at = value, utcnow()
+    session.add(row)
+
+
+def service_status(session: Session) -> dict[str, ServiceStatus]:
+    return {row.key: row for row in session.exec(select(ServiceStatus))}
