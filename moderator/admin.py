@@ -127,3 +127,16 @@ def _free_key(base: str, taken: set[str]) -> str:
     while key in taken:
         key, n = f"{base}-{n}", n + 1
     return key
+
+
+def add_address(session: Session, game_name: str, email: str, address: str) -> PlayerAddress:
+    """Let a player also send orders from ``address`` (receipts still go to his main one)."""
+    game = repo.game_by_name(session, game_name)
+    player = repo.player_by_email(session, game, email)
+    address = address.strip().lower()
+    if repo.player_by_address(session, game, address) is not None:
+        raise AdminError(f"{address} is already registered in {game.name}")
+    link = PlayerAddress(game_id=game.id, player_id=player.id, email=address)  # type: ignore[arg-type]
+    session.add(link)
+    repo.log_gm(session, "player.address-added", f"{player.name}: {address}", game=game)
+    return link

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
+from moderator.admin import add_address
 from moderator.config import Config
 from moderator.intake.process import process_message
 from moderator.store import repo
+from moderator.store.db import session_scope
 from moderator.store.models import ReceivedMessage, Submission
 from moderator.transport.maildir import deliver_outbox, open_maildir, process_inbox
 
@@ -161,3 +164,56 @@ def test_one_failing_message_does_not_stop_the_others(
         assert b"panache" in failed.raw
         assert any(e.event == "intake.failed" for e in repo.gm_log(session))
     assert len(list(inbox.keys())) == 0
+
+
+def test_oversized_message_is_refused_with_a_reply(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    big = GOOD + "# " + "x" * (config.max_bytes + 10) + "\n"
+    assert process_message(db, config, order_mail("jacques@lyon.example", big)).status == "refused"
+    deliver_outbox(db, config)
+    assert "at most" in receipts(config, "jacques@lyon.example")[0]
+
+
+def test_dkim_failure_for_the_sender_domain_is_refused(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    raw = order_mail("jacques@lyon.example", GOOD, headers={
+        "Authentication-Results": "mx.paris.example; dkim=fail header.d=lyon.example"})
+    result = process_message(db, config, raw)
+    assert result.status == "refused" and "dkim=fail" in result.detail
+    with Session(db) as session:
+        assert any(e.event == "intake.authentication-failed" for e in repo.gm_log(session))
+
+
+def test_an_older_message_arriving_late_does_not_replace_newer_orders(
+    db: Engine, config: Config
+) -> None:
+    """Mail can overtake mail: the orders written last stand, and the receipt says so."""
+    make_game(db, config)
+    newer = order_mail("jacques@lyon.example", GOOD, date=datetime(2026, 12, 2, 10, tzinfo=UTC))
+    older = order_mail("jacques@lyon.example", "PASSWORD: rapier\nWEEK 1: PRACTICE sabre\n",
+                       date=datetime(2026, 12, 1, 10, tzinfo=UTC))
+    process_message(db, config, newer)
+    process_message(db, config, older)
+    deliver_outbox(db, config)
+    late_receipt = receipts(config, "jacques@lyon.example")[-1]
+    assert "Orders v2" in late_receipt and "orders v1" in late_receipt
+    assert "still stand" in late_receipt
+    with Session(db) as session:
+        game = repo.game_by_name(session, "paris")
+        player = repo.player_by_email(session, game, "jacques@lyon.example")
+        assert repo.winning_submission(session, player, 1, None).version == 1
+
+
+def test_owner_is_told_when_orders_come_from_another_address_of_his(
+    db: Engine, config: Config
+) -> None:
+    make_game(db, config)
+    with session_scope(db) as session:
+        add_address(session, "paris", "jacques@lyon.example", "jacques@work.example")
+    for _ in range(2):
+        process_message(db, config, order_mail("jacques@work.example", GOOD))
+    deliver_outbox(db, config)
+    subjects = [m["Subject"] for m in mailbox_messages(config, "jacques@lyon.example")]
+    notices = [s for s in subjects if "arrived from jacques@work.example" in s]
+    assert len(notices) == 1  # once per new address, not per message
+    assert sum("Orders v" in s for s in subjects) == 2  # receipts go to the main address

@@ -28,13 +28,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from moderator import jsonio
-from moderator.clock import format_deadline
+from moderator.clock import as_utc, format_deadline
 from moderator.config import Config
 from moderator.faults import crash_point
 from moderator.games import find_engine
 from moderator.games.base import Severity
 from moderator.intake.extract import ExtractedMessage, extract_message
 from moderator.intake.route import Directives, find_directives, find_game_name
+from moderator.intake.sender import authentication_failure
 from moderator.passwords import verify_password
 from moderator.publish import outgoing
 from moderator.publish.render import render
@@ -131,7 +132,8 @@ def _handle(
         repo.log_gm(session, "intake.ignored", f"{message.message_id}: {message.auto_reason}")
         return IntakeResult(message.message_id, "ignored", message.auto_reason)
     try:
-        game, player, directives = _identify(session, config, message)
+        _check_size(config, stored)
+        game, player, directives = _identify(session, config, message, stored.raw)
     except Refusal as refusal:
         return _refuse(session, config, stored, message, refusal)
     stored.game_id, stored.player_id = game.id, player.id
@@ -143,8 +145,18 @@ def _handle(
     )
 
 
+def _check_size(config: Config, stored: ReceivedMessage) -> None:
+    if len(stored.raw) > config.max_bytes:
+        raise Refusal(
+            "intake.too-large",
+            f"Your message is {len(stored.raw):,} bytes; the moderator reads at most"
+            f" {config.max_bytes:,}.",
+            "Send your orders as plain text in the body, without attachments.",
+        )
+
+
 def _identify(
-    session: Session, config: Config, message: ExtractedMessage
+    session: Session, config: Config, message: ExtractedMessage, raw: bytes
 ) -> tuple[Game, Player, Directives]:
     name = _game_name(session, config, message)
     if name is None:
@@ -163,6 +175,13 @@ def _identify(
             "intake.unknown-sender",
             f"{message.sender or 'Your address'} is not registered in {game.name}.",
             "Send orders from the address you registered with, or ask the GM to add this one.",
+        )
+    failure = authentication_failure(raw, message.sender)
+    if failure:
+        raise Refusal(
+            "intake.authentication-failed",
+            f"This message may not come from {message.sender}: {failure}.",
+            "If you sent it, check your mail provider's DKIM/DMARC settings or write to the GM.",
         )
     directives = find_directives(message.text)
     if directives.password is None:
@@ -191,13 +210,14 @@ def _submit(
     directives: Directives,
     now: datetime,
 ) -> Submission | None:
+    """Parse, keep the new version, and answer with a receipt."""
     engine = find_engine(game.kind)
     tables = load_tables(config.data_dir, game.kind)
     turn = repo.open_turn(session, game)
     state = jsonio.loads(turn.state_before)
     text = directives.text_for_parser
     parsed = engine.parse_orders(text, state, player.character_key, tables)
-    version = len(repo.submissions(session, player, turn.number)) + 1
+    earlier = repo.submissions(session, player, turn.number)
     accepted = bool(parsed.normal_form) or not parsed.errors
     submission = None
     if accepted:
@@ -205,7 +225,7 @@ def _submit(
             game_id=game.id,  # type: ignore[arg-type]
             player_id=player.id,  # type: ignore[arg-type]
             turn_number=turn.number,
-            version=version,
+            version=len(earlier) + 1,
             message_id=stored.id,
             sent_at=message.date,
             received_at=now,
@@ -219,7 +239,8 @@ def _submit(
         config.templates_dir,
         "mail/receipt.txt.j2",
         accepted=accepted,
-        version=version if accepted else len(repo.submissions(session, player, turn.number)),
+        version=len(earlier) + 1 if accepted else len(earlier),
+        superseded_by=_written_later(earlier, message.date or now) if accepted else None,
         character_name=engine.character_name(state, player.character_key),
         turn_label=turn.label,
         game=game,
@@ -229,7 +250,7 @@ def _submit(
         notes=(*message.notes, *directives.notes),
         deadline=format_deadline(turn.deadline, game.time_zone),
     )
-    word = f"Orders v{version}" if accepted else "Orders NOT accepted"
+    word = f"Orders v{len(earlier) + 1}" if accepted else "Orders NOT accepted"
     outgoing.queue(
         session,
         config,
@@ -242,10 +263,37 @@ def _submit(
         references=tuple(_bracketed(r) for r in message.references),
         auto_submitted="auto-replied",
     )
-    if message.sender != player.email:
-        repo.log_gm(session, "intake.other-address", f"{player.name} wrote from {message.sender}",
-                    game=game)
+    _tell_owner_about_new_address(session, config, game, player, message.sender)
     return submission
+
+
+def _written_later(earlier: list[Submission], written_at: datetime) -> Submission | None:
+    """A version already received that was written after this message, if any.
+
+    Mail can overtake mail: when an older message arrives after a newer one, the newer
+    orders stand (see `repo.winning_submission`) and the receipt says so.
+    """
+    later = [s for s in earlier if repo.written_at(s) > as_utc(written_at)]
+    return max(later, key=repo.written_at) if later else None
+
+
+def _tell_owner_about_new_address(
+    session: Session, config: Config, game: Game, player: Player, sender: str
+) -> None:
+    """Orders from another of the player's registered addresses: tell him, once per address."""
+    if sender == player.email or repo.has_accepted_from(session, player, sender):
+        return
+    repo.log_gm(session, "intake.new-address", f"{player.name} wrote from {sender}", game=game)
+    outgoing.queue(
+        session,
+        config,
+        game=game,
+        kind="notice",
+        to=player.email,
+        subject=f"[{game.name}] Orders for {player.name} arrived from {sender}",
+        text=render(config.templates_dir, "mail/new-address.txt.j2", game=game,
+                    player=player, sender=sender),
+    )
 
 
 def _refuse(

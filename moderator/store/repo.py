@@ -6,6 +6,7 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
+from moderator.clock import as_utc
 from moderator.store.models import (
     Game,
     GmLog,
@@ -102,16 +103,34 @@ def submissions(session: Session, player: Player, turn_number: int) -> list[Subm
     )
 
 
+def written_at(submission: Submission) -> datetime:
+    """When the player wrote these orders: the mail's Date, else when it arrived."""
+    return as_utc(submission.sent_at or submission.received_at)
+
+
 def winning_submission(
     session: Session, player: Player, turn_number: int, deadline: datetime | None
 ) -> Submission | None:
-    """The latest version received before the deadline: the orders that stand."""
+    """The orders that stand: of the versions received before the deadline, the one
+    written last (mail can overtake mail), the later version on a tie."""
     query = select(Submission).where(
         Submission.player_id == player.id, Submission.turn_number == turn_number
     )
     if deadline is not None:
         query = query.where(Submission.received_at <= deadline)
-    return session.exec(query.order_by(col(Submission.version).desc())).first()
+    versions = list(session.exec(query))
+    return max(versions, key=lambda s: (written_at(s), s.version)) if versions else None
+
+
+def has_accepted_from(session: Session, player: Player, address: str) -> bool:
+    """Whether orders from ``address`` were accepted for this player before."""
+    return session.exec(
+        select(ReceivedMessage.id).where(
+            ReceivedMessage.player_id == player.id,
+            ReceivedMessage.sender == address.lower(),
+            ReceivedMessage.status == "accepted",
+        )
+    ).first() is not None
 
 
 def newsletters(
