@@ -18,7 +18,7 @@ from moderator.passwords import hash_password, new_password
 from moderator.publish import outgoing
 from moderator.store import repo
 from moderator.store.models import Game, Player, PlayerAddress, Turn
-from moderator.tables import load_tables
+from moderator.tables import game_tables
 
 _GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 
@@ -48,7 +48,7 @@ def create_game(
     if repo.find_game(session, name) is not None:
         raise AdminError(f"a game named {name!r} already exists")
     engine = find_engine(kind)
-    tables = load_tables(config.data_dir, engine.kind)
+    tables = game_tables(config, name, engine.kind)
     game = Game(
         name=name,
         kind=engine.kind,
@@ -96,7 +96,7 @@ def add_player(
     if repo.player_by_address(session, game, email) is not None:
         raise AdminError(f"{email} already plays in {game.name}")
     engine = find_engine(game.kind)
-    tables = load_tables(config.data_dir, game.kind)
+    tables = game_tables(config, game.name, game.kind)
     turn = repo.open_turn(session, game)
     state = jsonio.loads(turn.state_before)
     key = _free_key(slug(name), {p.character_key for p in repo.players(session, game)})

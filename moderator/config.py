@@ -140,6 +140,14 @@ class SmtpSettings(ServerSettings):
 
 
 @dataclass(frozen=True)
+class GameSettings:
+    """One game's section, ``[games.NAME]``: for now its table overrides."""
+
+    kind: str | None
+    tables: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
 class Config:
     path: Path | None
     base_dir: Path
@@ -160,6 +168,7 @@ class Config:
     smtp: SmtpSettings
     outbox_seconds: int
     outage_slide_hours: int
+    games: Mapping[str, GameSettings]
 
     def mailbox_for(self, address: str) -> Path:
         """The local Maildir of one recipient (maildir transport)."""
@@ -198,6 +207,7 @@ def load_config(path: Path | None = None, *, base_dir: Path | None = None) -> Co
     base = base_dir or (path.parent.resolve() if path else Path.cwd())
     values = {s.key: s.default for s in SETTINGS}
     problems: list[str] = []
+    games = _games(raw.pop("games", {}), name, problems)
     for key, value in _flatten(raw).items():
         setting = _BY_KEY.get(key)
         if setting is None:
@@ -218,6 +228,8 @@ def load_config(path: Path | None = None, *, base_dir: Path | None = None) -> Co
         zone = ZoneInfo(values["time.zone"])
     except (ZoneInfoNotFoundError, ValueError):
         problems.append(f"{name}: time.zone {values['time.zone']!r} is not an IANA time zone")
+    data_dir = (base / values["paths.data"]).resolve()
+    problems += _table_problems(games, data_dir, name)
     if problems or zone is None:
         raise ConfigError(problems)
 
@@ -256,7 +268,44 @@ def load_config(path: Path | None = None, *, base_dir: Path | None = None) -> Co
         ),
         outbox_seconds=values["service.outbox_seconds"],
         outage_slide_hours=values["service.outage_slide_hours"],
+        games=games,
     )
+
+
+def _table_problems(games: Mapping[str, GameSettings], data_dir: Path, name: str) -> list[str]:
+    from moderator.tables import check_overrides  # late: tables needs the game registry
+
+    problems: list[str] = []
+    for game, settings in games.items():
+        if settings.tables:
+            where = f"games.{game}.tables"
+            problems += [f"{name}: {p}" for p in
+                         check_overrides(data_dir, settings.kind, settings.tables, where)]
+    return problems
+
+
+def _games(section: Any, name: str, problems: list[str]) -> dict[str, GameSettings]:
+    """``[games.NAME]`` sections: shape checked here, table contents by moderator.tables."""
+    if not isinstance(section, Mapping):
+        problems.append(f"{name}: games must be a table of game names")
+        return {}
+    games: dict[str, GameSettings] = {}
+    for game, body in section.items():
+        if not isinstance(body, Mapping):
+            problems.append(f"{name}: games.{game} must be a table")
+            continue
+        for key in body:
+            if key not in ("kind", "tables"):
+                problems.append(f"{name}: unknown setting 'games.{game}.{key}'")
+        kind, tables = body.get("kind"), body.get("tables", {})
+        if kind is not None and not isinstance(kind, str):
+            problems.append(f"{name}: games.{game}.kind must be a string")
+            kind = None
+        if not isinstance(tables, Mapping):
+            problems.append(f"{name}: games.{game}.tables must be a table")
+            tables = {}
+        games[game.lower()] = GameSettings(kind, dict(tables))
+    return games
 
 
 def _server(values: dict[str, Any], prefix: str, base: Path) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from moderator.publish.newsletter import Reader, Rendered, RenderedTurn, TurnDat
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Game, Newsletter, Turn
-from moderator.tables import load_tables
+from moderator.tables import game_tables
 
 
 class TurnError(RuntimeError):
@@ -122,7 +122,7 @@ def run_turn(db: Engine, config: Config, game_name: str) -> TurnReport:
         turn = repo.open_turn(session, game)
         _claim(session, turn)
         engine = find_engine(game.kind)
-        tables = load_tables(config.data_dir, game.kind)
+        tables = game_tables(config, game.name, game.kind)
         inputs = _inputs(session, game, turn)
         orders = {key: value["orders"] for key, value in inputs.items()}
         result = adjudicate(
@@ -247,7 +247,7 @@ def rerun_turn(db: Engine, config: Config, game_name: str, number: int) -> Rerun
         if turn.status != "done":
             raise TurnError(f"turn {number} of {game.name} has not been run")
         engine = find_engine(game.kind)
-        tables = load_tables(config.data_dir, game.kind)
+        tables = game_tables(config, game.name, game.kind)
         inputs = jsonio.loads(turn.inputs_json)
         orders = {key: value["orders"] for key, value in inputs.items()}
         result = adjudicate(

@@ -42,7 +42,7 @@ from moderator.publish.render import render
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Game, Player, ReceivedMessage, Submission
-from moderator.tables import load_tables
+from moderator.tables import game_tables
 
 log = logging.getLogger(__name__)
 
@@ -212,7 +212,7 @@ def _submit(
 ) -> Submission | None:
     """Parse, keep the new version, and answer with a receipt."""
     engine = find_engine(game.kind)
-    tables = load_tables(config.data_dir, game.kind)
+    tables = game_tables(config, game.name, game.kind)
     turn = repo.open_turn(session, game)
     state = jsonio.loads(turn.state_before)
     text = directives.text_for_parser
