@@ -12,6 +12,7 @@ from moderator.store import repo
 from moderator.store.db import open_store, session_scope
 from moderator.tables import apply_overrides, read_raw_tables
 from moderator.turns import run_turn
+
 from support import ROOT, make_game, write_config
 
 OVERRIDE = """
