@@ -80,6 +80,17 @@ SETTINGS: tuple[Setting, ...] = (
         "",
         "Address that gets a blind copy of every mail (lets a restart tell what was sent).",
     ),
+    Setting(
+        "mail.smtp.sent_copy_username",
+        "",
+        "IMAP login of the sent_copy mailbox (empty: the sent_copy address itself).",
+    ),
+    Setting(
+        "mail.smtp.sent_copy_password_env",
+        "MODERATOR_SENT_COPY_PASSWORD",
+        "Environment variable holding the sent_copy mailbox's IMAP password.",
+    ),
+    Setting("mail.smtp.sent_copy_folder", "INBOX", "Folder the sent copies arrive in."),
     Setting("intake.max_lines", 500, "Order lines read from one email; the rest are ignored."),
     Setting("intake.max_bytes", 1_000_000, "Larger emails are refused with a reply."),
     Setting("service.outbox_seconds", 5, "How often `serve` sends queued mail."),
@@ -137,6 +148,9 @@ class SmtpSettings(ServerSettings):
     retry_seconds: int = 60
     max_attempts: int = 8
     sent_copy: str = ""
+    sent_copy_username: str = ""
+    sent_copy_password_env: str = "MODERATOR_SENT_COPY_PASSWORD"
+    sent_copy_folder: str = "INBOX"
 
 
 @dataclass(frozen=True)
@@ -265,6 +279,9 @@ def load_config(path: Path | None = None, *, base_dir: Path | None = None) -> Co
             retry_seconds=values["mail.smtp.retry_seconds"],
             max_attempts=values["mail.smtp.max_attempts"],
             sent_copy=values["mail.smtp.sent_copy"].lower(),
+            sent_copy_username=values["mail.smtp.sent_copy_username"],
+            sent_copy_password_env=values["mail.smtp.sent_copy_password_env"],
+            sent_copy_folder=values["mail.smtp.sent_copy_folder"],
         ),
         outbox_seconds=values["service.outbox_seconds"],
         outage_slide_hours=values["service.outage_slide_hours"],

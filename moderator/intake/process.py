@@ -33,6 +33,7 @@ from moderator.config import Config
 from moderator.faults import crash_point
 from moderator.games import find_engine
 from moderator.games.base import Severity
+from moderator.intake.bounces import detect_bounce, record_bounce
 from moderator.intake.extract import ExtractedMessage, extract_message
 from moderator.intake.route import Directives, find_directives, find_game_name
 from moderator.intake.sender import authentication_failure
@@ -127,6 +128,12 @@ def _handle(
     stored = session.get(ReceivedMessage, stored_id)
     assert stored is not None
     if message.auto_reason:
+        bounce = detect_bounce(stored.raw)
+        if bounce is not None:  # a mail of ours came back: the GM must see it
+            record_bounce(session, bounce)
+            stored.status = "ignored"
+            stored.detail = f"bounce: {', '.join(bounce.recipients)}: {bounce.diagnostic}"
+            return IntakeResult(message.message_id, "ignored", stored.detail)
         # Answering a robot invites a mail loop; the GM still sees it.
         stored.status, stored.detail = "ignored", message.auto_reason
         repo.log_gm(session, "intake.ignored", f"{message.message_id}: {message.auto_reason}")
