@@ -101,10 +101,15 @@ def process_message(
 def _store_raw(
     db: Engine, message: ExtractedMessage, raw: bytes, spool_path: Path, now: datetime
 ) -> int | None:
-    """Commit the raw message; None when this Message-ID was stored before."""
+    """Commit the raw message; None when this Message-ID was handled before.
+
+    A row still marked "received" was stored by a run that died before handling it
+    (handling commits the status with its results): it is handled now, not dropped.
+    """
     with Session(db) as session:
-        if repo.message_by_message_id(session, message.message_id) is not None:
-            return None
+        existing = repo.message_by_message_id(session, message.message_id)
+        if existing is not None:
+            return existing.id if existing.status == "received" else None
         row = ReceivedMessage(
             message_id=message.message_id,
             raw=raw,
