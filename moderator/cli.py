@@ -9,22 +9,24 @@ from __future__ import annotations
 
 import json
 import sys
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import click
 from rich.console import Console
 from rich.table import Table
-from sqlalchemy import Engine
-from sqlmodel import Session
+from sqlalchemy import Engine, func
+from sqlmodel import Session, col, select
 
-from moderator import admin, jsonio
+from moderator import admin, jsonio, schedule
 from moderator.clock import as_utc, format_deadline
 from moderator.config import Config, ConfigError, load_config
 from moderator.games import find_engine, game_kinds
 from moderator.store import repo
 from moderator.store.db import open_store, session_scope
+from moderator.store.models import Game, GmLog, Outbox, Turn
 from moderator.transport.maildir import deliver_outbox, process_inbox
 from moderator.turns import TurnError, rerun_turn, run_turn
 
@@ -52,7 +54,7 @@ class App:
     def deliver(self, send: bool) -> None:
         if send:
             for delivery in deliver_outbox(self.db, self.config):
-                console.print(f"  mailed {delivery.to}: {delivery.subject}")
+                console.print(f"  mailed {delivery.to}: {delivery.subject}", markup=False)
 
 
 pass_app = click.make_pass_decorator(App)
@@ -97,6 +99,7 @@ def game_new(app: App, name: str, kind: str, seed: int | None, deadline: datetim
     when = as_utc(deadline.replace(tzinfo=app.config.zone)) if deadline else None
     with session_scope(app.db) as session:
         created = admin.create_game(session, app.config, name, kind, seed=seed, deadline=when)
+        schedule.note_change(session)
         turn = repo.open_turn(session, created)
     console.print(f"Created {kind} game [bold]{created.name}[/] (seed {created.seed}), "
                   f"taking orders for {turn.label}.")
@@ -238,12 +241,18 @@ def turn() -> None:
 def turn_run(app: App, game_name: str, send: bool) -> None:
     """Adjudicate the open turn of GAME and publish its newsletters."""
     report = run_turn(app.db, app.config, game_name)
+    following = schedule.after_turn(app.db, app.config, report.game, report.number)
     console.print(f"Ran turn {report.number} ({report.label}) of {report.game}: "
                   f"{report.events} events, {report.rolls} dice rolls.")
     console.print(f"Orders from: {', '.join(report.orders_from) or 'nobody'}")
     if report.no_orders_from:
         console.print(f"No orders (NMR): {', '.join(report.no_orders_from)}")
     console.print(f"Archive: {report.archive}")
+    if following is not None and following.deadline is not None:
+        with Session(app.db) as session:
+            zone = repo.game_by_name(session, report.game).time_zone
+        console.print(f"Next orders due {format_deadline(following.deadline, zone)} "
+                      f"({following.source})")
     app.deliver(send)
 
 
@@ -351,6 +360,239 @@ def outbox_send(app: App) -> None:
     app.deliver(True)
 
 
+# --- deadlines, the service and its status ----------------------------------------------
+
+WHEN = click.DateTime(["%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M"])
+
+
+@cli.group()
+def deadline() -> None:
+    """Deadlines: one-off dates or a recurring rule, in the game's time zone."""
+
+
+@deadline.command("set")
+@click.argument("game_name", metavar="GAME")
+@click.argument("when", metavar="WHEN", type=WHEN)
+@click.option("--announcements", type=WHEN,
+              help="Announcement and challenge deadline (En Garde!), before WHEN.")
+@pass_app
+def deadline_set(app: App, game_name: str, when: datetime, announcements: datetime | None) -> None:
+    """Set the open turn's orders deadline to WHEN ('2026-12-12 18:00', game's zone)."""
+    with session_scope(app.db) as session:
+        g = repo.game_by_name(session, game_name)
+        turn = schedule.set_deadlines(
+            session, g, schedule.local_to_utc(when, g),
+            schedule.local_to_utc(announcements, g) if announcements else None,
+        )
+        _print_deadlines(g, turn)
+
+
+@deadline.command("rule")
+@click.argument("game_name", metavar="GAME")
+@click.option("--monthly-day", type=click.IntRange(1, 31),
+              help="Day of the month (29-31 mean the last day in shorter months).")
+@click.option("--weekday", type=click.Choice(schedule.WEEKDAYS),
+              help="Or: a weekday of the month, with --week (e.g. --week 2nd --weekday sat).")
+@click.option("--week", type=click.Choice(schedule.WEEKS), help="Which one: 1st ... 4th or last.")
+@click.option("--every-days", type=click.IntRange(1, 366),
+              help="Or: this many days after the previous deadline.")
+@click.option("--time", "at", default="18:00", show_default=True, help="Time of day, HH:MM.")
+@click.option("--announcements-days-before", type=click.IntRange(1, 27),
+              help="Announcement deadline this many days before, same time of day.")
+@click.option("--apply-now", is_flag=True,
+              help="Also replace the open turn's deadlines with the rule's next ones.")
+@click.option("--clear", is_flag=True, help="Remove the rule (deadlines then set by hand).")
+@pass_app
+def deadline_rule(
+    app: App, game_name: str, monthly_day: int | None, weekday: str | None, week: str | None,
+    every_days: int | None, at: str, announcements_days_before: int | None, apply_now: bool,
+    clear: bool,
+) -> None:
+    """Give GAME a recurring deadline; each turn run takes its next deadlines from it.
+
+    \b
+    moderator deadline rule paris --monthly-day 12 --time 18:00 --announcements-days-before 4
+    moderator deadline rule paris --week 2nd --weekday sat --time 18:00
+    moderator deadline rule paris --every-days 14 --time 20:00
+    moderator deadline rule paris --clear
+    """
+    given = sum(x is not None for x in (monthly_day, weekday or week, every_days))
+    if clear == bool(given) or given > 1:
+        raise click.UsageError("give one of --monthly-day, --week/--weekday, --every-days "
+                               "or --clear")
+    rule = None if clear else schedule.Rule(
+        monthly_day=monthly_day, weekday=weekday, week=week, every_days=every_days, time=at,
+        announcements_days_before=announcements_days_before,
+    )
+    with session_scope(app.db) as session:
+        g = repo.game_by_name(session, game_name)
+        turn = schedule.set_rule(session, g, rule, apply_now=apply_now)
+        console.print(f"{g.name}: {rule.describe() if rule else 'no rule'}")
+        _print_deadlines(g, turn)
+
+
+@deadline.command("show")
+@click.argument("game_name", metavar="GAME")
+@click.option("--next", "count", type=click.IntRange(0, 24), default=3, show_default=True,
+              help="Also list this many later deadlines the rule will give.")
+@pass_app
+def deadline_show(app: App, game_name: str, count: int) -> None:
+    """GAME's deadlines and rule, and the rule's next deadlines."""
+    with Session(app.db) as session:
+        g = repo.game_by_name(session, game_name)
+        turn = repo.open_turn(session, g)
+        rule = schedule.rule_of(g)
+        console.print(f"{g.name}: {rule.describe() if rule else 'no rule'} ({g.time_zone})")
+        _print_deadlines(g, turn)
+        if rule and turn.deadline:
+            moment = as_utc(turn.deadline)
+            for _ in range(count):
+                moment = rule.next_after(moment, schedule.game_zone(g))
+                ann = rule.announcements_for(moment, schedule.game_zone(g))
+                extra = f" (announcements {format_deadline(ann, g.time_zone)})" if ann else ""
+                console.print(f"  then {format_deadline(moment, g.time_zone)}{extra}")
+
+
+def _print_deadlines(g: Game, turn: Turn) -> None:
+    if turn.announcement_deadline:
+        console.print(f"Turn {turn.number} ({turn.label}): announcements due "
+                      f"{format_deadline(turn.announcement_deadline, g.time_zone)}")
+    console.print(f"Turn {turn.number} ({turn.label}): orders due "
+                  f"{format_deadline(turn.deadline, g.time_zone) or 'not set'}")
+
+
+@cli.command()
+@pass_app
+def serve(app: App) -> None:
+    """Run the service: read mail, send mail, and act at every deadline (until SIGTERM)."""
+    from moderator.service import serve as run_service
+
+    sys.exit(run_service(app.db, app.config))
+
+
+BACKLOG = ("queued", "sending", "failed", "bounced")
+
+
+@cli.command()
+@click.argument("game_name", metavar="[GAME]", required=False)
+@click.option("--problems", "limit", type=click.IntRange(0, 200), default=10, show_default=True,
+              help="How many recent warnings and errors from the GM log to show.")
+@pass_app
+def status(app: App, game_name: str | None, limit: int) -> None:
+    """Games, deadlines, who has sent orders, the outbox, and the service's last activity."""
+    now = datetime.now(UTC)
+    zone = app.config.zone.key
+    with Session(app.db) as session:
+        found = [repo.game_by_name(session, game_name)] if game_name else repo.games(session)
+        backlog = _backlog(session)
+        jobs = dict(schedule.scheduled(app.db))
+        for g in found:
+            _game_status(session, g, backlog.get(g.id, {}), jobs, now)
+        table = Table("outbox", *BACKLOG, "sent", title="Mail")
+        for key, counts in sorted(backlog.items(), key=lambda kv: str(kv[0])):
+            name = next((g.name for g in found if g.id == key), None)
+            if key is None or name is not None or not game_name:
+                label = name or ("(no game)" if key is None else f"game {key}")
+                table.add_row(label, *(str(counts.get(s, 0)) for s in (*BACKLOG, "sent")))
+        console.print(table if backlog else "Outbox: nothing queued or sent yet.")
+        service = repo.service_status(session)
+        table = Table("service", "last", "ago", "note", title="Service")
+        for key, row in sorted(service.items()):
+            note = "" if _is_timestamp(row.value) else row.value[:60]
+            table.add_row(key, _short(row.updated_at, zone), _ago(now - as_utc(row.updated_at)),
+                          note)
+        console.print(table if service else "The service has not run yet (no `moderator serve`).")
+        query = select(GmLog).where(col(GmLog.level).in_(("warning", "error")))
+        if game_name:
+            query = query.where(GmLog.game_id == found[0].id)
+        problems = list(session.exec(query.order_by(col(GmLog.id).desc()).limit(limit)))
+        if problems:
+            names = {g.id: g.name for g in repo.games(session)}
+            table = Table("when", "level", "game", "event", "detail", title="Recent problems")
+            for entry in problems:
+                table.add_row(_short(entry.at, zone), entry.level,
+                              names.get(entry.game_id, "-"), entry.event, entry.detail[:200])
+            console.print(table)
+        elif limit:
+            console.print("No warnings or errors in the GM log.")
+
+
+def _backlog(session: Session) -> dict[int | None, dict[str, int]]:
+    rows = session.exec(
+        select(Outbox.game_id, Outbox.status, func.count()).group_by(Outbox.game_id, Outbox.status)
+    )
+    counts: dict[int | None, dict[str, int]] = {}
+    for game_id, state, n in rows:
+        counts.setdefault(game_id, {})[state] = n
+    return counts
+
+
+def _game_status(
+    session: Session, g: Game, backlog: dict[str, int], jobs: dict[str, datetime | None],
+    now: datetime,
+) -> None:
+    turn = repo.open_turn(session, g)
+    rule = schedule.rule_of(g)
+    console.print(f"\n[bold]{g.name}[/] ({find_engine(g.kind).title}), {g.status}: "
+                  f"turn {turn.number}, {turn.label}")
+    lines = []
+    if turn.announcement_deadline:
+        lines.append(("announcements due", turn.announcement_deadline))
+    lines.append(("orders due", turn.deadline))
+    for what, when in lines:
+        shown = format_deadline(when, g.time_zone) or "not set"
+        if when is not None:
+            left = as_utc(when) - now
+            shown += f" (in {_ago(left)})" if left > timedelta(0) else f" ({_ago(-left)} ago)"
+        console.print(f"  {what}: {shown}")
+    console.print(f"  rule: {rule.describe() if rule else 'none (deadlines set by hand)'}")
+    if turn.reminded_at:
+        console.print(f"  reminder sent {format_deadline(turn.reminded_at, g.time_zone)}")
+    queued = {k.split(":", 1)[0]: v for k, v in jobs.items() if k.endswith(f":{g.name}")}
+    if queued:
+        console.print("  scheduled: " + ", ".join(
+            f"{kind} {format_deadline(at, g.time_zone) if at else '-'}"
+            for kind, at in queued.items()))
+    pending = sum(backlog.get(s, 0) for s in BACKLOG)
+    console.print(f"  outbox: {pending} not sent "
+                  f"({', '.join(f'{s} {backlog.get(s, 0)}' for s in BACKLOG)})")
+    table = Table("player", "email", "orders", "received")
+    sent = 0
+    for p in repo.players(session, g):
+        subs = repo.submissions(session, p, turn.number)
+        if subs:
+            sent += 1
+            table.add_row(p.name, p.email, f"v{subs[-1].version}",
+                          _short(subs[-1].received_at, g.time_zone))
+        else:
+            table.add_row(p.name, p.email, "[red]none yet[/]", "")
+    table.title = f"Orders for {turn.label}: {sent} of {len(table.rows)} players"
+    console.print(table)
+
+
+def _is_timestamp(value: str) -> bool:
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _short(moment: datetime, zone: str) -> str:
+    return as_utc(moment).astimezone(ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M %Z")
+
+
+def _ago(delta: timedelta) -> str:
+    seconds = int(delta.total_seconds())
+    if seconds < 120:
+        return f"{seconds} s"
+    if seconds < 7200:
+        return f"{seconds // 60} min"
+    if seconds < 172800:
+        return f"{seconds // 3600} h"
+    return f"{seconds // 86400} d {seconds % 86400 // 3600} h"
+
+
 @cli.command()
 @click.option("--dir", "folder", type=click.Path(path_type=Path, file_okay=False),
               default=Path("var/demo"), show_default=True, help="Where the demo lives.")
@@ -371,6 +613,7 @@ def main() -> None:
         sys.exit(exc.exit_code)
     except click.Abort:
         sys.exit(1)
-    except (ConfigError, repo.NotFound, admin.AdminError, TurnError, KeyError) as exc:
+    except (ConfigError, repo.NotFound, admin.AdminError, TurnError, schedule.ScheduleError,
+            KeyError) as exc:
         console.print(f"[red]error:[/] {exc}", markup=True)
         sys.exit(2)

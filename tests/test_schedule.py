@@ -1,0 +1,351 @@
+"""Deadlines: rules in the game's zone, the scheduler's jobs, outages, reminders."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import Engine
+from sqlmodel import Session, select
+
+from moderator import schedule
+from moderator.cli import cli
+from moderator.clock import add_month, as_utc
+from moderator.config import Config
+from moderator.intake.process import process_message
+from moderator.schedule import DeadlineScheduler, Rule, ScheduleError
+from moderator.store import repo
+from moderator.store.db import session_scope
+from moderator.store.models import GmLog, Newsletter, Outbox, ServiceStatus, Turn
+
+from support import body_text, mailbox_messages, make_game, order_mail
+
+PARIS = ZoneInfo("Europe/Paris")
+
+
+def _utc(*args: int) -> datetime:
+    return datetime(*args, tzinfo=UTC)
+
+
+def _paris(*args: int) -> datetime:
+    return as_utc(datetime(*args, tzinfo=PARIS))
+
+
+# --- rules ------------------------------------------------------------------------------
+
+
+def test_monthly_rule_keeps_the_wall_clock_time_across_dst() -> None:
+    rule = Rule(monthly_day=12, time="18:00")
+    march = rule.next_after(_paris(2027, 3, 1), PARIS)
+    april = rule.next_after(march, PARIS)
+    assert march == _utc(2027, 3, 12, 17, 0)  # 18:00 CET
+    assert april == _utc(2027, 4, 12, 16, 0)  # 18:00 CEST
+    november = rule.next_after(_paris(2027, 10, 12, 18, 0), PARIS)
+    assert november == _utc(2027, 11, 12, 17, 0)
+    # "after" is strict: the deadline itself gives the next month's
+    assert rule.next_after(april, PARIS) == _utc(2027, 5, 12, 16, 0)
+
+
+def test_a_day_past_the_months_end_means_its_last_day() -> None:
+    rule = Rule(monthly_day=31, time="20:30")
+    assert rule.next_after(_paris(2027, 2, 1), PARIS) == _paris(2027, 2, 28, 20, 30)
+    assert rule.next_after(_paris(2028, 2, 1), PARIS) == _paris(2028, 2, 29, 20, 30)
+    assert rule.next_after(_paris(2027, 4, 1), PARIS) == _paris(2027, 4, 30, 20, 30)
+
+
+def test_weekday_of_the_month_rule_in_the_games_zone() -> None:
+    rule = Rule(week="2nd", weekday="sat", time="18:00")
+    assert rule.next_after(_paris(2027, 3, 1), PARIS) == _paris(2027, 3, 13, 18, 0)
+    assert rule.next_after(_paris(2027, 3, 13, 18, 0), PARIS) == _utc(2027, 4, 10, 16, 0)
+    last = Rule(week="last", weekday="fri", time="20:00")
+    assert last.next_after(_paris(2027, 10, 1), PARIS) == _paris(2027, 10, 29, 20, 0)
+
+
+def test_every_so_many_days_rule_keeps_the_time_across_dst() -> None:
+    rule = Rule(every_days=14, time="18:00")
+    assert rule.next_after(_paris(2027, 3, 20, 18, 0), PARIS) == _utc(2027, 4, 3, 16, 0)
+
+
+def test_announcements_days_before_keep_the_time_of_day_across_dst() -> None:
+    rule = Rule(monthly_day=30, time="18:00", announcements_days_before=4)
+    deadline = rule.next_after(_paris(2027, 3, 1), PARIS)
+    assert deadline == _utc(2027, 3, 30, 16, 0)  # CEST (DST began 28 March)
+    assert rule.announcements_for(deadline, PARIS) == _utc(2027, 3, 26, 17, 0)  # CET
+
+
+def test_rules_round_trip_and_refuse_nonsense() -> None:
+    rule = Rule(monthly_day=12, time="18:00", announcements_days_before=4)
+    assert Rule.from_json(rule.to_json()) == rule
+    other = Rule(week="last", weekday="fri")
+    assert Rule.from_json(other.to_json()) == other
+    assert "day 12 at 18:00" in rule.describe()
+    assert "the last fri" in other.describe()
+    for bad in ({"monthly_day": 12, "time": "25:00"}, {"week": "5th", "weekday": "sat"},
+                {"weekday": "sat"}, {"monthly_day": 0}, {}, {"monthly_day": 3, "every_days": 7},
+                {"monthly_day": 3, "announcements_days_before": 40},
+                {"every_days": 7, "announcements_days_before": 7}):
+        with pytest.raises(ScheduleError):
+            Rule(**bad)  # type: ignore[arg-type]
+
+
+def test_deadline_commands_read_times_in_the_games_zone(config: Config, db: Engine) -> None:
+    make_game(db, config)
+    assert config.path is not None
+    runner = CliRunner()
+
+    def run(*args: str) -> str:
+        result = runner.invoke(cli, ["--config", str(config.path), *args],
+                               catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    out = run("deadline", "set", "paris", "2027-07-12 18:00", "--announcements", "2027-07-08 18:00")
+    assert "Monday 12 July 2027, 18:00 CEST" in out
+    with Session(db) as session:
+        turn = repo.open_turn(session, repo.game_by_name(session, "paris"))
+        assert as_utc(turn.deadline) == _utc(2027, 7, 12, 16, 0)  # type: ignore[arg-type]
+        assert as_utc(turn.announcement_deadline) == _utc(2027, 7, 8, 16, 0)  # type: ignore[arg-type]
+    out = run("deadline", "rule", "paris", "--monthly-day", "12", "--time", "18:00",
+              "--announcements-days-before", "4")
+    assert "monthly on day 12 at 18:00" in out
+    shown = run("deadline", "show", "paris", "--next", "2")
+    assert "Thursday 12 August 2027, 18:00 CEST" in shown
+    assert "Sunday 12 September 2027, 18:00 CEST" in shown
+    result = runner.invoke(cli, ["--config", str(config.path), "deadline", "rule", "paris"])
+    assert result.exit_code != 0
+
+
+def test_a_rule_wins_over_same_day_next_month(config: Config, db: Engine) -> None:
+    from moderator.turns import run_turn
+
+    make_game(db, config)
+    with session_scope(db) as session:
+        game = repo.game_by_name(session, "paris")
+        schedule.set_deadlines(session, game, _paris(2027, 3, 12, 18, 0),
+                               _paris(2027, 3, 8, 18, 0))
+        game.schedule_json = Rule(monthly_day=12, time="18:00",
+                                  announcements_days_before=4).to_json()
+    run_turn(db, config, "paris")
+    result = schedule.after_turn(db, config, "paris", 1, now=_paris(2027, 3, 12, 18, 0))
+    assert result is not None
+    with Session(db) as session:
+        turn = repo.open_turn(session, repo.game_by_name(session, "paris"))
+        assert as_utc(turn.deadline) == _utc(2027, 4, 12, 16, 0)  # type: ignore[arg-type]
+        assert as_utc(turn.announcement_deadline) == _utc(2027, 4, 8, 16, 0)  # type: ignore[arg-type]
+        log = [e for e in repo.gm_log(session) if e.event == "deadline.next"]
+    # the turn runner wrote 19:00 CEST (same UTC time next month) in the newsletter
+    assert log[-1].level == "warning" and "newsletter said" in log[-1].detail
+
+
+def test_without_a_rule_the_next_deadline_is_the_turn_runners(config: Config, db: Engine) -> None:
+    from moderator.turns import rerun_turn, run_turn
+
+    make_game(db, config)
+    with session_scope(db) as session:
+        schedule.set_deadlines(session, repo.game_by_name(session, "paris"),
+                               _paris(2027, 1, 12, 18, 0))
+    run_turn(db, config, "paris")
+    schedule.after_turn(db, config, "paris", 1, now=_paris(2027, 1, 12, 18, 0))
+    with Session(db) as session:
+        turn = repo.open_turn(session, repo.game_by_name(session, "paris"))
+        assert as_utc(turn.deadline) == _paris(2027, 2, 12, 18, 0)  # type: ignore[arg-type]
+    assert rerun_turn(db, config, "paris", 1).identical
+
+
+# --- the scheduler ----------------------------------------------------------------------
+
+
+def _set(db: Engine, deadline: datetime, announcements: datetime | None = None) -> None:
+    with session_scope(db) as session:
+        schedule.set_deadlines(session, repo.game_by_name(session, "paris"), deadline,
+                               announcements)
+
+
+def _turns(db: Engine) -> list[Turn]:
+    with Session(db) as session:
+        return list(session.exec(select(Turn).order_by(Turn.number)))
+
+
+def _events(db: Engine, event: str) -> list[GmLog]:
+    with Session(db) as session:
+        return list(session.exec(select(GmLog).where(GmLog.event == event)))
+
+
+def _wait_for(check, seconds: float = 10.0) -> None:  # type: ignore[no-untyped-def]
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if check():
+            return
+        time.sleep(0.1)
+    raise AssertionError("timed out")
+
+
+@pytest.fixture
+def scheduler(db: Engine, config: Config):  # type: ignore[no-untyped-def]
+    """Start a DeadlineScheduler with its sync loop in a thread, as `serve` does."""
+    made: list[tuple[DeadlineScheduler, threading.Event, threading.Thread]] = []
+
+    def start(now: datetime | None = None) -> DeadlineScheduler:
+        s = DeadlineScheduler(db, config)
+        s.start(now)
+        stop = threading.Event()
+        loop = threading.Thread(target=s.run, args=(stop,), kwargs={"poll": 0.2}, daemon=True)
+        loop.start()
+        made.append((s, stop, loop))
+        original = s.shutdown
+
+        def shutdown() -> None:
+            stop.set()
+            s.wake()
+            loop.join(5)
+            original()
+
+        s.shutdown = shutdown  # type: ignore[method-assign]
+        return s
+
+    yield start
+    for s, _stop, _loop in made:
+        if s.scheduler.running:
+            s.shutdown()
+
+
+def test_the_deadline_job_runs_the_turn_once(db: Engine, config: Config, scheduler) -> None:  # type: ignore[no-untyped-def]
+    make_game(db, config)
+    deadline = datetime.now(UTC) + timedelta(seconds=1.5)
+    _set(db, deadline)
+    running = scheduler()
+    assert "deadline:paris" in {job.id for job in running.scheduler.get_jobs()}
+    _wait_for(lambda: len(_turns(db)) == 2)
+    _wait_for(lambda: any(j.id == "deadline:paris" for j in running.scheduler.get_jobs()))
+    # A second sync, and the old job firing again, change nothing.
+    running.sync()
+    assert not schedule.run_due_turn(running.runtime, "paris", 1)
+    assert [t.status for t in _turns(db)] == ["done", "open"]
+    assert len(_events(db, "turn.run")) == 1
+    assert not _events(db, "deadline.missed")
+    new = _turns(db)[1]
+    assert as_utc(new.deadline) == add_month(deadline)  # type: ignore[arg-type]
+    job = running.scheduler.get_job("deadline:paris")
+    assert job.args == ("paris", 2) or list(job.args) == ["paris", 2]
+
+
+def test_a_deadline_missed_while_down_runs_once_at_start_and_slides_the_next(
+    db: Engine, config: Config, scheduler,  # type: ignore[no-untyped-def]
+) -> None:
+    make_game(db, config)
+    now = datetime.now(UTC)
+    missed = now - timedelta(hours=2)
+    _set(db, missed)
+    with session_scope(db) as session:  # the service was last alive three hours ago
+        session.add(ServiceStatus(key=schedule.HEARTBEAT, value="", updated_at=now
+                                  - timedelta(hours=3)))
+    first = scheduler()
+    _wait_for(lambda: len(_turns(db)) == 2)
+    _wait_for(lambda: bool(_events(db, "deadline.slid")))
+    first.shutdown()
+    # A restart right away (no outage now) runs nothing more.
+    again = scheduler()
+    again.sync()
+    time.sleep(0.5)
+    again.shutdown()
+
+    turns = _turns(db)
+    assert [t.status for t in turns] == ["done", "open"]
+    assert len(_events(db, "turn.run")) == 1
+    slide = timedelta(hours=config.outage_slide_hours)
+    assert as_utc(turns[1].deadline) == add_month(missed) + slide  # type: ignore[arg-type]
+    assert [e.level for e in _events(db, "service.outage")] == ["warning"]
+    assert "down" in _events(db, "deadline.missed")[0].detail
+    assert "slid 24 h after an outage" in _events(db, "deadline.slid")[0].detail
+
+
+def test_a_failing_turn_is_logged_and_retried_later(
+    db: Engine, config: Config, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import moderator.turns
+
+    make_game(db, config)
+    _set(db, datetime.now(UTC) - timedelta(minutes=1))
+
+    def broken(*_args: object) -> None:
+        raise RuntimeError("engine on fire")
+
+    monkeypatch.setattr(moderator.turns, "run_turn", broken)
+    runtime = schedule.Runtime(db, config)
+    assert not schedule.run_due_turn(runtime, "paris", 1)
+    assert _events(db, "turn.failed")[0].level == "error"
+    spec = next(s for s in schedule.desired_jobs(db, config, runtime) if s.id == "deadline:paris")
+    assert spec.run_date > datetime.now(UTC) + timedelta(minutes=9)
+
+
+def test_jobs_follow_the_database(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    now = datetime.now(UTC)
+    assert schedule.desired_jobs(db, config, now=now) == []
+    _set(db, now + timedelta(days=5), now + timedelta(days=2))
+    jobs = {s.id: s.run_date for s in schedule.desired_jobs(db, config, now=now)}
+    assert jobs == {
+        "deadline:paris": now + timedelta(days=5),
+        "announcements:paris": now + timedelta(days=2),
+        "reminder:paris": now + timedelta(days=5, hours=-schedule.REMINDER_HOURS),
+    }
+    with session_scope(db) as session:
+        repo.game_by_name(session, "paris").status = "paused"
+    assert schedule.desired_jobs(db, config, now=now) == []
+
+
+# --- reminders and announcements ------------------------------------------------------------
+
+
+def test_reminders_go_only_to_players_without_orders_and_only_once(
+    db: Engine, config: Config,
+) -> None:
+    setup = make_game(db, config)
+    now = datetime.now(UTC)
+    _set(db, now + timedelta(hours=20))
+    jacques = setup.players[0]
+    result = process_message(db, config, order_mail(jacques[0], f"PASSWORD: {jacques[2]}\n"
+                                                    "WEEK 1: PRACTICE rapier\n"))
+    assert result.status == "accepted"
+    sent = schedule.send_reminders(db, config, "paris", 1)
+    assert sorted(sent) == sorted(p[0] for p in setup.players[1:])
+    assert schedule.send_reminders(db, config, "paris", 1) == []
+    assert schedule.send_reminders(db, config, "paris", 2) == []
+    assert all(s.id != "reminder:paris" for s in schedule.desired_jobs(db, config))
+    with Session(db) as session:
+        rows = list(session.exec(select(Outbox).where(Outbox.kind == "reminder")))
+    assert sorted(r.to_addr for r in rows) == sorted(sent)
+    from moderator.transport.maildir import deliver_outbox
+
+    deliver_outbox(db, config)
+    text = body_text(mailbox_messages(config, setup.players[1][0])[-1])
+    assert "no orders from you yet for April 1625" in text
+    assert not [m for m in mailbox_messages(config, jacques[0]) if "Reminder" in m["Subject"]]
+
+
+def test_no_reminder_after_the_deadline(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    _set(db, datetime.now(UTC) - timedelta(minutes=5))
+    assert schedule.send_reminders(db, config, "paris", 1) == []
+
+
+def test_the_announcements_gazette_goes_to_every_player_once(db: Engine, config: Config) -> None:
+    setup = make_game(db, config)
+    now = datetime.now(UTC)
+    _set(db, now + timedelta(days=4), now - timedelta(minutes=1))
+    jacques = setup.players[0]
+    process_message(db, config, order_mail(jacques[0], f"PASSWORD: {jacques[2]}\n"
+                                           "WEEK 1: PRACTICE rapier\n"))
+    assert schedule.send_announcements(db, config, "paris", 1) == len(setup.players)
+    assert schedule.send_announcements(db, config, "paris", 1) == 0
+    with Session(db) as session:
+        gazette = session.exec(select(Newsletter).where(Newsletter.kind == "announcements")).one()
+    assert "Le Sport de Paris" in gazette.markdown
+    assert "| Jacques de Lyon | received |" in gazette.markdown
+    assert "| Cyrano de Bergerac | not yet |" in gazette.markdown
+    assert "1 of 3 have sent orders" in gazette.markdown
+    assert all(s.id != "announcements:paris" for s in schedule.desired_jobs(db, config))

@@ -1,0 +1,180 @@
+"""`moderator serve` as a real process, its loops, and `moderator status`."""
+
+from __future__ import annotations
+
+import io
+import json
+import signal
+import subprocess
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import Engine
+
+from moderator import schedule
+from moderator.cli import cli
+from moderator.config import Config
+from moderator.intake.process import process_message
+from moderator.service import JsonLog, Service
+from moderator.store import repo
+from moderator.store.db import session_scope
+from moderator.transport.maildir import open_maildir
+
+from support import ROOT, mailbox_messages, make_game, order_mail
+
+MODERATOR = ROOT / ".venv" / "bin" / "moderator"
+
+
+def _start(config: Config) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [str(MODERATOR), "--config", str(config.path), "serve"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+
+
+def _wait_for(check, seconds: float = 15.0) -> None:  # type: ignore[no-untyped-def]
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if check():
+            return
+        time.sleep(0.1)
+    raise AssertionError("timed out")
+
+
+def _polled(config: Config) -> bool:
+    from moderator.store.db import open_store
+
+    with session_scope(open_store(config.database_url, upgrade=False)) as session:
+        return "maildir.last_poll" in repo.service_status(session)
+
+
+def _stop(proc: subprocess.Popen[str], sig: int) -> tuple[float, list[dict]]:
+    began = time.monotonic()
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=15)
+    took = time.monotonic() - began
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err, err
+    return took, [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def _serve_until(config: Config, check, sig: int, then=None) -> tuple[float, list[dict]]:  # type: ignore[no-untyped-def]
+    """Run `serve` (and ``then()`` once it is up) until ``check()`` holds, then stop it
+    with ``sig``; its log lines."""
+    proc = _start(config)
+    try:
+        if then is not None:
+            _wait_for(lambda: _polled(config))
+            then()
+        _wait_for(check)
+    except AssertionError:
+        proc.kill()
+        out, err = proc.communicate()
+        raise AssertionError(f"timed out; stdout:\n{out}\nstderr:\n{err}") from None
+    return _stop(proc, sig)
+
+
+@pytest.mark.skipif(not MODERATOR.exists(), reason="needs the installed moderator script")
+def test_serve_reads_orders_mails_receipts_and_stops_on_sigterm(
+    config: Config, db: Engine,
+) -> None:
+    setup = make_game(db, config)
+    email, _name, password = setup.players[0]
+
+    def drop_orders() -> None:  # into the inbox of the running service
+        open_maildir(config.maildir_inbox).add(
+            order_mail(email, f"PASSWORD: {password}\nWEEK 1: PRACTICE rapier\n"))
+
+    took, lines = _serve_until(
+        config,
+        lambda: any("Orders v1" in str(m["Subject"]) for m in mailbox_messages(config, email)),
+        signal.SIGTERM,
+        then=drop_orders,
+    )
+    assert took < 5, f"took {took:.1f} s to stop"
+    for line in lines:
+        assert {"time", "level", "component", "event"} <= line.keys()
+        datetime.fromisoformat(line["time"])
+    events = {(line["component"], line["event"]) for line in lines}
+    assert {("service", "ready"), ("service", "signal"), ("service", "stopped"),
+            ("intake", "message"), ("outbox", "delivered")} <= events
+    accepted = [x for x in lines if x["event"] == "message"]
+    assert accepted[0]["status"] == "accepted"
+    with session_scope(db) as session:
+        status = repo.service_status(session)
+    assert {"maildir.last_poll", "maildir.last_send", schedule.HEARTBEAT} <= status.keys()
+
+
+@pytest.mark.skipif(not MODERATOR.exists(), reason="needs the installed moderator script")
+def test_serve_runs_a_deadline_and_stops_on_sigint(config: Config, db: Engine) -> None:
+    make_game(db, config)
+    with session_scope(db) as session:
+        schedule.set_deadlines(session, repo.game_by_name(session, "paris"),
+                               datetime.now(UTC) + timedelta(seconds=2))
+    took, lines = _serve_until(
+        config,
+        lambda: any("Turn sheet" in str(m["Subject"])
+                    for m in mailbox_messages(config, "jacques@lyon.example")),
+        signal.SIGINT,
+    )
+    assert took < 5
+    runs = [x for x in lines if x["event"] == "turn.run"]
+    assert len(runs) == 1 and runs[0]["turn"] == 1 and runs[0]["late"] is False
+
+
+def test_a_failing_loop_is_logged_and_retried(config: Config, db: Engine) -> None:
+    out = io.StringIO()
+    service = Service(db, config, JsonLog(out))
+    calls: list[int] = []
+
+    def body() -> None:
+        calls.append(1)
+        if len(calls) == 1:
+            raise OSError("disk on fire")
+        service.stop.set()
+
+    thread = threading.Thread(target=service._guarded("intake", body))
+    thread.start()
+    thread.join(5)
+    assert not thread.is_alive() and len(calls) == 2
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    failed = [x for x in lines if x["event"] == "failed"]
+    assert failed[0]["component"] == "intake" and "disk on fire" in failed[0]["error"]
+    with session_scope(db) as session:
+        assert [e.event for e in repo.gm_log(session) if e.level == "error"] == ["intake.failed"]
+
+
+def test_status_shows_deadlines_orders_backlog_and_problems(config: Config, db: Engine) -> None:
+    setup = make_game(db, config)  # three welcome mails stay queued
+    email, _name, password = setup.players[0]
+    with session_scope(db) as session:
+        game = repo.game_by_name(session, "paris")
+        deadline = schedule.local_to_utc(datetime(2030, 7, 12, 18), game)
+        schedule.set_deadlines(session, game, deadline)
+        repo.set_status(session, "maildir.last_poll", "0 message(s)")
+        repo.log_gm(session, "mail.bounced", "cyrano@bergerac.example: 550 no such user",
+                    game=game, level="warning")
+    orders = f"PASSWORD: {password}\nWEEK 1: PRACTICE rapier\n"
+    assert process_message(db, config, order_mail(email, orders)).status == "accepted"
+    result = CliRunner().invoke(cli, ["--config", str(config.path), "status"],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "orders due: Friday 12 July 2030, 18:00 CEST" in out
+    assert "Orders for April 1625: 1 of 3 players" in out
+    assert "Jacques de Lyon" in out and "v1" in out and out.count("none yet") == 2
+    assert "outbox: 4 not sent (queued 4, sending 0, failed 0, bounced 0)" in out
+    assert "maildir.last_poll" in out
+    assert "mail.bounced" in out and "550 no such user" in out
+    one = CliRunner().invoke(cli, ["--config", str(config.path), "status", "paris"])
+    assert one.exit_code == 0 and "1 of 3 players" in one.output
+
+
+def test_status_of_a_fresh_store(tmp_path: Path, config: Config) -> None:
+    result = CliRunner().invoke(cli, ["--config", str(config.path), "status"])
+    assert result.exit_code == 0
+    assert "has not run yet" in result.output
