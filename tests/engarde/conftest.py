@@ -7,11 +7,13 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+import jinja2
 import pytest
 
 from moderator.dice import ScriptedDice
 from moderator.games.base import Event, TurnResult
 from moderator.games.engarde import ENGINE
+from moderator.games.engarde.events import macro_name
 from moderator.games.engarde.tables import Tables
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "engarde"
@@ -45,11 +47,24 @@ def make_char(key: str, name: str | None = None, *, sl: int = 5, crowns: int = 5
     return data
 
 
+def make_lady(key: str, name: str | None = None, *, sl: int = 8, loyalty: int = 3,
+              **extra: Any) -> dict[str, Any]:
+    """An NPC lady (EG §L) for ``make_state(..., ladies=[...])``."""
+    data: dict[str, Any] = {"key": key, "name": name or f"Mlle {key.capitalize()}", "sl": sl,
+                            "beautiful": False, "influential": False, "wealthy": False,
+                            "loyalty": loyalty, "listed": 1}
+    data.update(extra)
+    return data
+
+
 def make_state(*characters: dict[str, Any], turn: int = 1, month: int = 4,
-               theatre: dict[str, Any] | None = None) -> dict[str, Any]:
+               theatre: dict[str, Any] | None = None,
+               ladies: Iterable[dict[str, Any]] = (),
+               loans: Iterable[dict[str, Any]] = ()) -> dict[str, Any]:
     return {
         "game": "engarde", "name": "Test game", "month": month, "year": 1625, "turn": turn,
         "characters": {c["key"]: c for c in characters}, "theatre": theatre or {},
+        "ladies": {lady["key"]: lady for lady in ladies}, "loans": list(loans),
     }
 
 
@@ -64,15 +79,31 @@ def give_orders(state: dict[str, Any], **texts: str) -> dict[str, dict[str, Any]
 
 
 def dice(**streams: Iterable[int]) -> ScriptedDice:
-    """Scripted dice; the theatre's first-night roll defaults to an average 3."""
-    script = {"theatre": [3]}
+    """Scripted dice; the theatre's first-night roll defaults to an average 3.
+
+    Next month's list of ladies (EG §L) is drawn from 4s unless a test scripts
+    ``ladies``: SL 12, no attributes, loyalty 4.  No lady conceives (d100 = 100)
+    unless a test scripts ``family``.
+    """
+    script = {"theatre": [3], "ladies": [4] * 400, "family": [100] * 50}
     script.update({k: list(v) for k, v in streams.items()})
     return ScriptedDice(script)
 
 
+_EVENTS = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(DATA.parents[1] / "templates"),
+    undefined=jinja2.StrictUndefined).get_template("engarde/events.md.j2").module
+
+
 def run_month(state: dict[str, Any], orders: Mapping[str, dict[str, Any]] | None = None,
               rolls: ScriptedDice | None = None) -> TurnResult:
-    return ENGINE.adjudicate(state, orders or {}, _TABLES, rolls or dice())
+    """Adjudicate one month; every event emitted must render with its macro (one line)."""
+    result = ENGINE.adjudicate(state, orders or {}, _TABLES, rolls or dice())
+    names = {k: c["name"] for k, c in result.state["characters"].items()}
+    for e in result.events:
+        text = str(getattr(_EVENTS, macro_name(e.id))(e.to_dict(), names)).strip()
+        assert text and "\n" not in text, e
+    return result
 
 
 def events_for(result: TurnResult, actor: str, week: int | str | None = "any") -> list[Event]:

@@ -7,38 +7,55 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from moderator.games.engarde import ENGINE
-from moderator.games.engarde.lookup import Lookup, character_names
+from moderator.games.engarde.lookup import Lookup, character_names, lady_names
 from moderator.games.engarde.orders import (
+    Answer,
     AttendParty,
     Bawdyhouse,
+    Borrow,
+    Bribe,
     Buy,
     BuyBox,
     ClubVisit,
+    CombineFavours,
     Conditional,
+    Court,
+    Demand,
     Gamble,
     HostParty,
     JoinClub,
+    Lend,
     Let,
+    Liaise,
+    Marry,
     Move,
     Order,
     Outcome,
     Practice,
+    PregnancyAnswer,
+    Propose,
     Rent,
+    Repay,
     ResignClub,
     Rest,
     Sell,
+    StayInParis,
     StopLetting,
     Support,
     SupportLevel,
     Theatre,
+    UseFavour,
+    VisitMistress,
     order_from_dict,
 )
 from moderator.games.engarde.parser import Slot, parse_order
-from tests.engarde.conftest import _TABLES, make_char, make_state
+from tests.engarde.conftest import _TABLES, make_char, make_lady, make_state
 
 STATE = make_state(make_char("cyrano", "Cyrano de Bergerac", sl=14, club="bothwells"),
-                   make_char("jacques", "Jacques", sl=4))
-LOOK = Lookup(character_names(STATE), _TABLES)
+                   make_char("jacques", "Jacques", sl=4),
+                   ladies=[make_lady("rox", "Mlle Roxanne de Blois"),
+                           make_lady("cel", "Mme Célestine d'Aubigny", sl=12)])
+LOOK = Lookup(character_names(STATE), _TABLES, lady_names(STATE))
 
 ROUND_TRIP: list[tuple[Slot, Order]] = [
     (Slot("PREMONTH"), Support(SupportLevel.CONSPICUOUS)),
@@ -67,6 +84,35 @@ ROUND_TRIP: list[tuple[Slot, Order]] = [
     (Slot("WEEK", 3), Conditional(2, Outcome.FAILED, Practice("rapier"),
                                   ClubVisit("hunters", carouse=True))),
     (Slot("WEEK", 4), Conditional(1, Outcome.SUCCEEDED, Bawdyhouse(), None)),
+    # EG §L mistresses
+    (Slot("WEEK", 2), Court("rox", 1)),
+    (Slot("WEEK", 2), Court("cel", 0, True)),
+    (Slot("WEEK", 3), VisitMistress()),
+    (Slot("WEEK", 3), ClubVisit("hunters", carouse=True, with_mistress=True)),
+    (Slot("WEEK", 4), Conditional(2, Outcome.FAILED, Court("rox", 2), VisitMistress())),
+    (Slot("WEEKEND", 2), Liaise("cel", True, True)),
+    (Slot("WEEKEND", 2), Liaise("rox")),
+    (Slot("WEEKEND", 3), Propose()),
+    (Slot("WEEKEND", 4), Marry()),
+    (Slot("WEEKEND", 4), Marry(3)),
+    (Slot("WEEKEND", 3), Theatre(with_mistress=True)),
+    (Slot("WEEKEND", 1), Theatre(first_night=True, with_mistress=True)),
+    *[(Slot("ANYTIME"), PregnancyAnswer("rox", a)) for a in Answer],
+    # EG §S influence
+    (Slot("ANYTIME"), CombineFavours(3)),
+    (Slot("ANYTIME"), Bribe("minister", 3)),
+    (Slot("ANYTIME"), Bribe("lieutenant_colonel", 9)),
+    (Slot("ANYTIME"), UseFavour(8, "party", "cyrano", False)),
+    (Slot("ANYTIME"), UseFavour(9, "party", "jacques", True)),
+    (Slot("ANYTIME"), UseFavour(2, "first_night", None, True)),
+    # EG §Q loans
+    (Slot("ANYTIME"), Lend(200, "cyrano")),
+    (Slot("ANYTIME"), Borrow(200, "jacques")),
+    (Slot("ANYTIME"), Borrow(300, None)),
+    (Slot("ANYTIME"), Repay(150, "cyrano")),
+    (Slot("ANYTIME"), Repay(0, None)),
+    (Slot("ANYTIME"), Demand("jacques")),
+    (Slot("ANYTIME"), StayInParis()),
 ]
 
 
@@ -98,7 +144,7 @@ def test_several_errors_collected_with_line_numbers_and_hints() -> None:
         "PREMONTH: SUPORT NORMAL",    # 5 typo
         "ANYTIME: JOIN CLUB Red Philips",  # 6 typo in club
         "WEEK 1: CLUB; TOADY Cyrano; CAROUSE",  # 7 fine for cyrano's club? jacques has none
-        "WEEK 2: COURT Mlle Roxanne",  # 8 not available
+        "WEEK 2: JOIN REGIMENT Gascons",  # 8 not available
         "WEEK 3: PRACTICE rapir",     # 9 typo
         "WEEKEND 2: THEATRE",         # 10 fine
         "week 4: bawdyhouse; toady Cyranno",  # 11 typo in name
@@ -202,3 +248,30 @@ def test_british_spelling_of_practise_is_read() -> None:
     parsed = ENGINE.parse_orders("WEEK 1: Practise sabre\n", STATE, "jacques", _TABLES)
     assert parsed.normal_form == ("WEEK 1: PRACTICE sabre",)
     assert parsed.errors == ()
+
+
+def test_ladies_are_found_by_short_names_and_readable_aliases() -> None:
+    """EG §L: "COURT Mlle Roxanne" names her as the Ladies of Paris list does."""
+    parsed = ENGINE.parse_orders("WEEK 2: COURT Mlle Roxanne EXTRA 1\n"
+                                 "WEEKEND 2: LIAISE celestine gift double reveal\n"
+                                 "WEEK 3: CLUB Red Phillips; VISIT MISTRESS\n"
+                                 "ANYTIME: PREGNANCY Roxanne PAYOFF\n"
+                                 "ANYTIME: USE FAVOR 8 ON party FOR cyrano", STATE, "jacques",
+                                 _TABLES)
+    assert not parsed.hard_errors, parsed.hard_errors
+    assert parsed.normal_form == (
+        "ANYTIME: PREGNANCY Mlle Roxanne de Blois PAY OFF",
+        "ANYTIME: USE FAVOUR 8 ON PARTY FOR Cyrano de Bergerac",
+        "WEEK 2: COURT Mlle Roxanne de Blois EXTRA 1",
+        "WEEKEND 2: LIAISE Mme Célestine d'Aubigny GIFT DOUBLE REVEAL",
+        "WEEK 3: CLUB Red Phillips; WITH MISTRESS")
+    warned = [e.message for e in parsed.errors]
+    assert sum("certainly fail" in w for w in warned) == 1  # Célestine is 8 SL above him
+
+
+def test_courting_far_above_is_a_warning() -> None:
+    """EG §L: more than 6 above always fails: a receipt warning, not an error."""
+    parsed = ENGINE.parse_orders("WEEK 1: COURT Celestine\nWEEKEND 1: LIAISE Celestine",
+                                 STATE, "jacques", _TABLES)
+    assert not parsed.hard_errors
+    assert sum("certainly fail" in e.message for e in parsed.errors) == 2

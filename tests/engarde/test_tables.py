@@ -46,3 +46,24 @@ def test_validation_reports_every_problem() -> None:
     assert "theatre.meta: provenance" in joined
     assert "calendar: file missing" in joined
     assert len(problems) >= 6
+
+
+def test_society_tables_report_every_problem() -> None:
+    """EG §L/§Q/§S tables: provenance per section and bad rows are all reported."""
+    raw = copy.deepcopy(raw_tables())
+    raw["courting"]["row"][1]["min_diff"] = -4         # gap after -6
+    raw["mistresses"]["boredom"]["provenance"] = "hunch"
+    raw["mistresses"]["generation"]["sl"] = "three dice"
+    raw["influence"]["bribe"].pop()                    # class 9 missing
+    raw["family"]["outcome"][-1]["max"] = 99
+    del raw["loans"]
+    with pytest.raises(TableError) as info:
+        ENGINE.load_tables(raw)
+    joined = "\n".join(info.value.problems)
+    for expected in ("courting.row[1]: min_diff should be -5",
+                     "mistresses.boredom: provenance must be one of",
+                     "mistresses.generation: sl must be a dice expression",
+                     "influence.bribe: classes must run 1..9",
+                     "family.outcome: the d100 rows must end at 100",
+                     "loans: file missing"):
+        assert expected in joined, expected

@@ -7,22 +7,36 @@ during the month (money, membership), so these are a courtesy to the player.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
 from moderator.games.engarde.orders import (
     AttendParty,
     Bawdyhouse,
+    Borrow,
+    Bribe,
     Buy,
     ClubVisit,
+    CombineFavours,
     Conditional,
+    Court,
     HostParty,
     HouseOrder,
     JoinClub,
+    Lend,
+    Liaise,
+    Marry,
     Move,
     Order,
     Practice,
+    Propose,
     Rent,
     ResignClub,
     Sell,
     Theatre,
+    UseFavour,
+    VisitMistress,
 )
 from moderator.games.engarde.orderset import OrderSet
 from moderator.games.engarde.parser import IllegalOrderError, OrderWarning, ParseProblem
@@ -70,11 +84,17 @@ def joining(orders: OrderSet, character: Character) -> str | None:
 
 
 def check_set(orders: OrderSet, lines: dict[str, int], state: GameState, key: str,
-              tables: Tables, mode: str) -> tuple[OrderSet, Problems]:
-    """Check every order; return the set without the illegal ones, and the problems."""
+              tables: Tables, mode: str,
+              ladies: Mapping[str, Mapping[str, Any]] | None = None,
+              ) -> tuple[OrderSet, Problems]:
+    """Check every order; return the set without the illegal ones, and the problems.
+
+    ``ladies`` are the state's raw lady dicts (for her SL in courting warnings).
+    """
     character = state.characters.get(key)
     if character is None:
         return orders, []
+    society = SocietyChecks(character, state, tables, ladies or {}, mode)
     problems: Problems = []
     club = joining(orders, character)
 
@@ -84,13 +104,16 @@ def check_set(orders: OrderSet, lines: dict[str, int], state: GameState, key: st
         return not any(not isinstance(p, OrderWarning) for p in checks)
 
     anytime = tuple(o for i, o in enumerate(orders.anytime)
-                    if keep(f"ANYTIME {i}", o, _general(o, character, tables)))
+                    if keep(f"ANYTIME {i}", o, _general(o, character, tables)
+                            + society.general(o)))
     weekends = {n: o for n, o in orders.weekends.items()
-                if keep(f"WEEKEND {n}", o, _weekend(n, o, orders, character, state, tables))}
+                if keep(f"WEEKEND {n}", o, _weekend(n, o, orders, character, state, tables)
+                        + society.weekend(o))}
     weeks = {}
     for n, order in orders.weeks.items():
         order = _default_club(order, club)
-        if keep(f"WEEK {n}", order, _week(n, order, orders, character, club, tables, mode)):
+        if keep(f"WEEK {n}", order, _week(n, order, orders, character, club, tables, mode)
+                + society.week(order)):
             weeks[n] = order
     return OrderSet(orders.premonth, anytime, weekends, weeks), problems
 
@@ -99,7 +122,7 @@ def _default_club(order: Order, club: str | None) -> Order:
     """A bare ``CLUB`` means his own club (the one he will belong to this month)."""
     if isinstance(order, ClubVisit) and not order.club and club:
         return ClubVisit(club, order.guest_of, order.bring, order.toady, order.carouse,
-                         order.gamble)
+                         order.gamble, order.with_mistress)
     if isinstance(order, Conditional):
         otherwise = _default_club(order.otherwise, club) if order.otherwise else None
         return Conditional(order.week, order.outcome, _default_club(order.then, club), otherwise)
@@ -211,3 +234,75 @@ def _club_visit(order: ClubVisit, c: Character, club: str | None,
             found.append(IllegalOrderError(
                 f"{info.name}'s minimum wager is {info.min_wager} (reference §3)"))
     return found
+
+
+@dataclass
+class SocietyChecks:
+    """Receipt checks for mistresses (EG §L), loans (EG §Q) and influence (EG §S)."""
+
+    c: Character
+    state: GameState
+    tables: Tables
+    ladies: Mapping[str, Mapping[str, Any]]
+    mode: str
+
+    def _lady_sl(self, key: str) -> int | None:
+        lady = self.ladies.get(key)
+        return int(lady["sl"]) if lady else None
+
+    def _too_high(self, key: str, what: str) -> list[ParseProblem]:
+        sl = self._lady_sl(key)
+        if sl is not None and sl - self.c.sl > 6:
+            return [OrderWarning(f"she is SL {sl}, more than 6 above you: {what} will "
+                                 "certainly fail (EG §L)")]
+        return []
+
+    def week(self, order: Order) -> list[ParseProblem]:
+        if isinstance(order, Conditional):
+            found = self.week(order.then)
+            return found + (self.week(order.otherwise) if order.otherwise else [])
+        if isinstance(order, Court):
+            if self.c.wife:
+                return [IllegalOrderError("husbands may not court other women openly (EG §L)",
+                                          "a married man may still LIAISE at a weekend")]
+            if order.lady == self.c.mistress:
+                return [IllegalOrderError("she is already your mistress")]
+            return self._too_high(order.lady, "courting")
+        if isinstance(order, VisitMistress) and not (self.c.mistress or self.c.wife):
+            return [OrderWarning("you have no mistress to visit (yet)")]
+        return []
+
+    def weekend(self, order: Order) -> list[ParseProblem]:
+        if isinstance(order, Liaise):
+            if order.lady in (self.c.mistress, self.c.wife):
+                return [IllegalOrderError("a liaison is with another man's lady (EG §L)")]
+            return self._too_high(order.lady, "a liaison")
+        if isinstance(order, Propose | Marry) and not self.c.mistress:
+            return [OrderWarning("you have no mistress (yet) to propose to or marry")]
+        return []
+
+    def general(self, order: Order) -> list[ParseProblem]:
+        s = self.tables.society
+        found: list[ParseProblem] = []
+        if isinstance(order, Borrow) and order.lender is None:
+            owed = sum(loan.amount for loan in self.state.loans
+                       if loan.borrower == self.c.key and loan.shylock)
+            limit = s.loans["shylock_limit_per_sl"] * self.c.sl - owed
+            if order.amount > limit:
+                found.append(OrderWarning(f"a shylock lends at most 100 x SL in all: "
+                                          f"{max(0, limit)} more for you (EG §Q)"))
+        elif (isinstance(order, Borrow) and order.lender == self.c.key) or \
+                (isinstance(order, Lend) and order.to == self.c.key):
+            found.append(IllegalOrderError("you cannot lend to yourself"))
+        elif isinstance(order, Lend) and order.amount > self.c.crowns and self.mode == "month":
+            found.append(OrderWarning(f"you hold {self.c.crowns} crowns"))
+        elif isinstance(order, Bribe) and s.bribes[order.cls] > self.c.crowns \
+                and self.mode == "month":
+            found.append(OrderWarning(f"a class {order.cls} bribe costs "
+                                      f"{s.bribes[order.cls]} crowns; you hold {self.c.crowns}"))
+        elif isinstance(order, UseFavour | CombineFavours):
+            held = sum(1 for f in self.c.favours if f.cls == order.cls)
+            if held < (2 if isinstance(order, CombineFavours) else 1):
+                found.append(OrderWarning(f"you hold {held} class {order.cls} favour(s) now "
+                                          "(more may arrive at the month's start)"))
+        return found

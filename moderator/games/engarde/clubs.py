@@ -28,6 +28,8 @@ def join_refusal(m: Month, a: Actor, club: Club) -> str | None:
     """Why an application fails, as a code for the event template."""
     if club.requires:
         return "requires"
+    if a.c.disgraced:
+        return "disgraced"  # PROPOSED (reference §9): see honour.py
     if a.c.club == club.key:
         return "already"
     if a.c.club:

@@ -1,8 +1,10 @@
-"""Female companionship (EG §L, first paragraph only).
+"""Female companionship (EG §L).
 
-Once a month a gentleman needs female company; in this game only a bawdyhouse
-provides it (mistresses are not in yet).  Lacking it costs 2 SP the first month
-and 2 more each consecutive month (-2, -4, -6 ...).
+Once a month a gentleman needs female company: a bawdyhouse, a visit to his
+mistress (or escorting her to a club or the theatre), winning a mistress, or a
+revealed liaison.  A husband has it without being seen with his wife, and a
+widower of childbirth is excused for three months.  Lacking it costs 2 SP the
+first month and 2 more each consecutive month (-2, -4, -6 ...).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from moderator.games.engarde.month import Month
 def reckon(m: Month) -> None:
     step = m.tables.rule("companionship", "penalty_step")
     for a in m:
-        if a.company:
+        if a.company or a.c.wife or a.c.grieving_until >= m.turn:
             a.c = replace(a.c, lonely_months=0)
             m.emit(a.key, EventId.COMPANIONSHIP_MET)
             continue

@@ -16,7 +16,7 @@ from moderator.games.engarde.character import roll_character
 from moderator.games.engarde.events import EventId
 from moderator.games.engarde.forms import month_label
 from moderator.games.engarde.forms import order_form as build_form
-from moderator.games.engarde.lookup import character_names
+from moderator.games.engarde.lookup import character_names, lady_names
 from moderator.games.engarde.month import Month
 from moderator.games.engarde.orders import Support
 from moderator.games.engarde.orderset import MonthOrders, OrderSet
@@ -29,6 +29,17 @@ def _tables(tables: Any) -> Tables:
     if not isinstance(tables, Tables):
         raise TypeError("pass the value returned by ENGINE.load_tables(raw)")
     return tables
+
+
+def _light(state: JSON, key: str) -> JSON:
+    """The state with only ``key``, his ladies, and his loans (parsing and forms)."""
+    c = state["characters"][key]
+    mine = {c.get("mistress"), c.get("wife")}
+    ladies = {k: v for k, v in state.get("ladies", {}).items()
+              if k in mine or v.get("pregnant_by") == key}
+    loans = [loan for loan in state.get("loans", ())
+             if key in (loan["borrower"], loan.get("lender"))]
+    return dict(state, characters={key: c}, ladies=ladies, loans=loans)
 
 
 def orders_for_month(c: Character, submitted: JSON | None) -> tuple[Character, OrderSet, bool]:
@@ -83,9 +94,9 @@ class EnGardeEngine:
     def parse_orders(self, text: str, state: JSON, character: str,
                      tables: Any) -> ParsedOrders:
         # Only the ordering character is built: parsing stays cheap in a big game.
-        light = dict(state, characters={character: state["characters"][character]})
-        return submission.parse_orders(text, GameState.from_dict(light), character,
-                                       _tables(tables), character_names(state))
+        return submission.parse_orders(text, GameState.from_dict(_light(state, character)),
+                                       character, _tables(tables), character_names(state),
+                                       state.get("ladies", {}))
 
     def adjudicate(self, state: JSON, orders: Mapping[str, JSON], tables: Any,
                    dice: Dice) -> TurnResult:
@@ -102,7 +113,9 @@ class EnGardeEngine:
                 m.emit(a.key, EventId.CHARACTER_INDISPOSED, {"months": a.c.missed_months})
         phases.run(m)
         month, year = (game.month % 12) + 1, game.year + (game.month == 12)
-        new = GameState(game.name, month, year, game.turn + 1, m.characters(), m.theatre)
+        new = GameState(game.name, month, year, game.turn + 1, m.characters(), m.theatre,
+                        m.ladies, m.lady_serial, tuple(m.loans), m.loan_serial,
+                        tuple(m.matters))
         return TurnResult(new.to_dict(), tuple(m.events))
 
     def turn_label(self, state: JSON) -> str:
@@ -115,9 +128,8 @@ class EnGardeEngine:
         return str(state["characters"][character]["name"])
 
     def order_form(self, state: JSON, character: str, tables: Any) -> str:
-        light = dict(state, characters={character: state["characters"][character]})
-        return build_form(GameState.from_dict(light), character, _tables(tables),
-                          character_names(state))
+        return build_form(GameState.from_dict(_light(state, character)), character,
+                          _tables(tables), character_names(state), lady_names(state))
 
     def newsletter_context(self, before: JSON, after: JSON, events: Sequence[Event],
                            characters: Sequence[str], tables: Any) -> NewsletterContext:

@@ -14,16 +14,22 @@ def month_label(state: GameState, tables: Tables) -> str:
     return f"{tables.months[state.month - 1]} {state.year}"
 
 
-def order_form(state: GameState, key: str, tables: Tables, names: Mapping[str, str]) -> str:
+def order_form(state: GameState, key: str, tables: Tables, names: Mapping[str, str],
+               ladies: Mapping[str, str] | None = None) -> str:
     """The canonical form for ``key``'s next month; it parses without errors as it stands.
 
     ``state`` needs only this character; ``names`` maps every character key to a name.
     """
     c = state.characters[key]
-    look = Lookup(names, tables)
+    extra_notes: list[str] = []
+    look = Lookup(names, tables, ladies)
     normal = tables.rule("support", "normal_per_sl") * c.sl
     concon = tables.rule("support", "conspicuous_per_sl") * c.sl
     club = look.club(c.club) if c.club else "none"
+    for lady in state.ladies.values():
+        if lady.pregnant_by == key and not lady.answered:
+            extra_notes.append(f"# {lady.name} is with child by you: answer with ANYTIME: "
+                               f"PREGNANCY {lady.name} <answer>")
     lines = [
         f"# En Garde! orders for {c.name}, {month_label(state, tables)}",
         "# One order per line; '#' starts a comment; keywords may be in any case.",
@@ -31,12 +37,19 @@ def order_form(state: GameState, key: str, tables: Tables, names: Mapping[str, s
         f"GAME: {state.name}",
         f"CHARACTER: {c.name}",
         f"# SL {c.sl}, {c.crowns} crowns, club: {club}",
+        *extra_notes,
         "",
         "PREMONTH:",
         f"# SUPPORT NORMAL ({normal} crowns) or SUPPORT CONSPICUOUS ({concon} crowns, +1 SP)",
         "# BOX  (a theatre box for the month, 150 crowns)",
         "ANYTIME:",
         "# JOIN CLUB <club> | RESIGN CLUB | LET/SELL/STOP LETTING <type> IN <area>",
+        "# USE FAVOUR <class> ON PARTY FOR|AGAINST <host> | USE FAVOUR <class> ON FIRST NIGHT "
+        "FOR|AGAINST",
+        "# COMBINE FAVOURS <class> | BRIBE <position> CLASS <n>",
+        "# LEND <n> TO <name> | BORROW <n> FROM <name>|SHYLOCK | REPAY <n>|ALL TO <name>|SHYLOCK",
+        "# DEMAND REPAYMENT FROM <name> | STAY IN PARIS",
+        "# PREGNANCY <lady> MARRY|PAY OFF|ASSASSINS|ACKNOWLEDGE|IGNORE",
     ]
     for n in range(1, 5):
         lines += [
@@ -45,10 +58,11 @@ def order_form(state: GameState, key: str, tables: Tables, names: Mapping[str, s
             "GAMBLE <stake> x<n> CUT <k>" if n == 1 else
             "# BAWDYHOUSE | HOST PARTY AT CLUB|HOME | PARTY <host> | PRACTICE <weapon> | MOVE"
             if n == 2 else "# IF WEEK 1 FAILED THEN <order> ELSE <order> ENDIF" if n == 3
-            else "# REST",
+            else "# COURT <lady> [EXTRA n] [WITHDRAW] | VISIT MISTRESS | CLUB ...; WITH MISTRESS",
             f"WEEKEND {n}:",
-            "# THEATRE FIRST NIGHT" if n == 1 else
-            "# THEATRE | RENT <type> IN <area> | BUY <type> IN <area>",
+            "# THEATRE FIRST NIGHT [WITH MISTRESS]" if n == 1 else
+            "# THEATRE [WITH MISTRESS] | RENT <type> IN <area> | BUY <type> IN <area>" if n == 2
+            else "# LIAISE <lady> [GIFT DOUBLE] [REVEAL] | PROPOSE | MARRY [x<n>]",
         ]
     lines += ["", "# Standing orders: used every month for any slot you leave empty.",
               "# Write STANDING: NONE to clear them."]

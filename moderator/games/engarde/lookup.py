@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -22,7 +23,8 @@ _NOT_ALNUM = re.compile(r"[^a-z0-9]")
 
 @lru_cache(maxsize=65536)
 def normalise(text: str) -> str:
-    """Lower case, '&' as 'and', no leading 'the', letters and digits only."""
+    """Lower case, no accents, '&' as 'and', no leading 'the', letters and digits only."""
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     text = text.lower().replace("&", " and ").strip()
     return _NOT_ALNUM.sub("", _THE.sub("", text))
 
@@ -52,12 +54,36 @@ class Table:
         return self.names.get(key, key)
 
 
+@dataclass(frozen=True)
+class LadyTable(Table):
+    """Ladies are found by full name, or by "Mlle Roxanne" / "Roxanne" when unique."""
+
+    def find(self, text: str) -> str | None:
+        if not self._index and self.names:
+            counts: dict[str, int] = {}
+            aliases: dict[str, str] = {}
+            for key, name in self.names.items():
+                words = name.split()
+                for alias in {" ".join(words[:2]), " ".join(words[1:2])}:
+                    norm = normalise(alias)
+                    counts[norm] = counts.get(norm, 0) + 1
+                    aliases[norm] = key
+            self._index.update({a: k for a, k in aliases.items() if counts[a] == 1})
+            self._index.update({normalise(key): key for key in self.names})
+            self._index.update({normalise(name): key for key, name in self.names.items()})
+        return self._index.get(normalise(text))
+
+
 class Lookup:
     """All the tables a parser or a view needs, built once per call."""
 
-    def __init__(self, characters: Mapping[str, str], tables: Tables) -> None:
-        """``characters`` maps key -> name (`character_names` builds it from a state)."""
+    def __init__(self, characters: Mapping[str, str], tables: Tables,
+                 ladies: Mapping[str, str] | None = None) -> None:
+        """``characters`` maps key -> name (`character_names` builds it from a state);
+        ``ladies`` likewise for the NPC ladies (`lady_names`)."""
         self.characters = Table("character", dict(sorted(characters.items())))
+        self.ladies = LadyTable("lady", dict(ladies or {}))
+        self.positions = Table("position", {p.key: p.name for p in tables.society.positions})
         self.clubs = Table("club", {c.key: c.name for c in tables.clubs})
         self.areas = Table("area", {a.key: a.name for a in tables.areas})
         self.houses = Table("housing type", {h.key: h.name for h in tables.housing_types})
@@ -75,10 +101,21 @@ class Lookup:
     def housing(self, key: str) -> str:
         return self.houses.name(key)
 
+    def lady(self, key: str) -> str:
+        return self.ladies.name(key)
+
+    def position(self, key: str) -> str:
+        return self.positions.name(key)
+
 
 def character_names(state: Mapping[str, Any]) -> dict[str, str]:
     """key -> name straight from a state dict (no need to build every `Character`)."""
     return {key: str(c["name"]) for key, c in state["characters"].items()}
+
+
+def lady_names(state: Mapping[str, Any]) -> dict[str, str]:
+    """lady key -> name straight from a state dict."""
+    return {key: str(lady["name"]) for key, lady in state.get("ladies", {}).items()}
 
 
 def keyword_hint(word: str, keywords: Iterable[str]) -> str | None:

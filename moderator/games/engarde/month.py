@@ -17,7 +17,7 @@ from moderator.games.base import Event
 from moderator.games.engarde.events import EventId
 from moderator.games.engarde.orders import Conditional, Order, Outcome
 from moderator.games.engarde.orderset import OrderSet
-from moderator.games.engarde.state import Character, GameState, Theatre
+from moderator.games.engarde.state import Character, GameState, Lady, Loan, Matter, Theatre
 from moderator.games.engarde.tables import Tables
 
 
@@ -37,6 +37,9 @@ class Actor:
     box: bool = False  # holds a theatre box this month
     box_seen: bool = False
     week_ok: dict[int, bool] = field(default_factory=dict)
+    with_mistress: set[int] = field(default_factory=set)  # weeks spent with her (EG §L)
+    guarding: set[int] = field(default_factory=set)  # weekends spent with her (EG §L)
+    with_mistress_theatre: set[int] = field(default_factory=set)  # theatre weekends with her
 
     @classmethod
     def start(cls, character: Character, orders: OrderSet, indisposed: bool) -> Actor:
@@ -53,7 +56,9 @@ class Actor:
 
     def week_order(self, week: int) -> Order | None:
         """This week's order with any IF resolved against earlier weeks (EG §D)."""
-        order = None if self.indisposed else self.orders.weeks.get(week)
+        # EG §Q: a debtor sent away from Paris takes no week actions (EG §D at the front).
+        away = self.indisposed or self.c.sent_away is not None
+        order = None if away else self.orders.weeks.get(week)
         if isinstance(order, Conditional):
             failed = not self.week_ok.get(order.week, True)
             wanted = failed if order.outcome is Outcome.FAILED else not failed
@@ -82,6 +87,21 @@ class Month:
         self.theatre: Theatre = state.theatre
         self.week: int | None = None  # the week (or the weekend after it) being resolved
         self.reception: str | None = None  # this month's first-night outcome key
+        # EG §L: the ladies of Paris, who keeps whom, and the month's encounters.
+        self.ladies: dict[str, Lady] = dict(sorted(state.ladies.items()))
+        self.lady_serial = state.lady_serial
+        self.keepers: dict[str, str] = {}  # lady -> the man who keeps (or married) her
+        for key, a in self.actors.items():
+            for lady in (a.c.mistress, a.c.wife):
+                if lady:
+                    self.keepers[lady] = key
+        self.encounters: dict[str, dict[str, int]] = {}  # lady -> man -> count
+        # EG §Q loans, and business left for the duel and trial engines (honour.py).
+        self.loans: list[Loan] = list(state.loans)
+        self.loan_serial = state.loan_serial
+        self.matters: list[Matter] = list(state.matters)
+        # EG §S: favours pushed on this month's NPC decisions, by decision id.
+        self.pushes: dict[str, list[tuple[str, str, int]]] = {}  # id -> (who, favour id, sign)
 
     def __iter__(self) -> Iterator[Actor]:
         """Actors in key order: the order every rule iterates in (determinism)."""
@@ -103,6 +123,19 @@ class Month:
     def now(self) -> int:
         """The absolute week number (rejoin bars count in these)."""
         return self.state.week_base + (self.week or 0)
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    def encounter(self, lady: str, man: str) -> None:
+        """A romantic encounter this month (EG §L pregnancy; reference §10.4)."""
+        met = self.encounters.setdefault(lady, {})
+        met[man] = met.get(man, 0) + 1
+
+    def matter(self, kind: str, parties: tuple[str, ...], **args: Any) -> None:
+        """Leave business for an engine still to come (see honour.py)."""
+        self.matters.append(Matter(kind, self.turn, parties, args))
 
     def characters(self) -> dict[str, Character]:
         return {k: a.freeze() for k, a in self.actors.items()}

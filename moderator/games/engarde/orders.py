@@ -29,6 +29,24 @@ class Outcome(StrEnum):
     SUCCEEDED = "succeeded"
 
 
+class Answer(StrEnum):
+    """A father's answer to a pregnant mistress (EG §L; reference §10.3)."""
+
+    MARRY = "marry"
+    PAY_OFF = "pay off"
+    ASSASSINS = "assassins"
+    ACKNOWLEDGE = "acknowledge"
+    IGNORE = "ignore"
+
+
+# NPC decisions a favour can be used on (EG §S): key -> the words after ON.  Keys in
+# DECISION_SUBJECT name a character (the party's host ...).  Engines still to come add
+# theirs here (an appointment, a regiment, a trial) and resolve them with
+# influence.resolve_npc_decision.
+DECISIONS = {"party": "PARTY", "first_night": "FIRST NIGHT"}
+DECISION_SUBJECT = frozenset({"party"})
+
+
 class Names(Protocol):
     """Turns keys back into the names a player types."""
 
@@ -36,6 +54,8 @@ class Names(Protocol):
     def club(self, key: str) -> str: ...
     def area(self, key: str) -> str: ...
     def housing(self, key: str) -> str: ...
+    def lady(self, key: str) -> str: ...
+    def position(self, key: str) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -156,10 +176,12 @@ class StopLetting(HouseOrder):
 @dataclass(frozen=True)
 class Theatre(Order):
     first_night: bool = False
+    with_mistress: bool = False  # EG §L: seen with her; guards her that weekend
     kind: str = field(init=False, default="theatre")
 
     def format(self, names: Names) -> str:
-        return "THEATRE FIRST NIGHT" if self.first_night else "THEATRE"
+        text = "THEATRE FIRST NIGHT" if self.first_night else "THEATRE"
+        return text + (" WITH MISTRESS" if self.with_mistress else "")
 
 
 @dataclass(frozen=True)
@@ -172,6 +194,7 @@ class ClubVisit(Order):
     toady: str | None = None
     carouse: bool = False
     gamble: Gamble | None = None
+    with_mistress: bool = False  # EG §L: escorting her counts as the month's visit
     kind: str = field(init=False, default="club")
 
     def format(self, names: Names) -> str:
@@ -181,6 +204,8 @@ class ClubVisit(Order):
         if self.bring:
             parts.append("BRING " + ", ".join(names.character(k) for k in self.bring))
         parts += _combos(self.toady, self.carouse, self.gamble, names)
+        if self.with_mistress:
+            parts.append("WITH MISTRESS")
         return "; ".join(parts)
 
 
@@ -268,6 +293,171 @@ class Conditional(Order):
         return text + " ENDIF"
 
 
+@dataclass(frozen=True)
+class Court(Order):
+    """COURT <lady> [EXTRA n] [WITHDRAW] (EG §L): a week's courting."""
+
+    lady: str = ""
+    extra: int = 0  # further multiples of 3 x her SL, +1 each (not for a Wealthy lady)
+    withdraw: bool = False  # give way if another suitor is at her door that week
+    kind: str = field(init=False, default="court")
+
+    def format(self, names: Names) -> str:
+        return (f"COURT {names.lady(self.lady)}" + (f" EXTRA {self.extra}" if self.extra else "")
+                + (" WITHDRAW" if self.withdraw else ""))
+
+
+@dataclass(frozen=True)
+class VisitMistress(Order):
+    kind: str = field(init=False, default="visit_mistress")
+
+    def format(self, names: Names) -> str:
+        return "VISIT MISTRESS"
+
+
+@dataclass(frozen=True)
+class Liaise(Order):
+    """LIAISE <lady> [GIFT DOUBLE] [REVEAL] (EG §L): a weekend liaison."""
+
+    lady: str = ""
+    double: bool = False
+    reveal: bool = False
+    kind: str = field(init=False, default="liaise")
+
+    def format(self, names: Names) -> str:
+        return (f"LIAISE {names.lady(self.lady)}" + (" GIFT DOUBLE" if self.double else "")
+                + (" REVEAL" if self.reveal else ""))
+
+
+@dataclass(frozen=True)
+class Propose(Order):
+    kind: str = field(init=False, default="propose")
+
+    def format(self, names: Names) -> str:
+        return "PROPOSE"
+
+
+@dataclass(frozen=True)
+class Marry(Order):
+    """MARRY [x<n>] (EG §L): the wedding, spending n x the couple's combined SL."""
+
+    multiples: int = 1
+    kind: str = field(init=False, default="marry")
+
+    def format(self, names: Names) -> str:
+        return "MARRY" + (f" x{self.multiples}" if self.multiples > 1 else "")
+
+
+@dataclass(frozen=True)
+class PregnancyAnswer(Order):
+    """PREGNANCY <lady> MARRY|PAY OFF|ASSASSINS|ACKNOWLEDGE|IGNORE (EG §L)."""
+
+    lady: str = ""
+    answer: Answer = Answer.ACKNOWLEDGE
+    kind: str = field(init=False, default="pregnancy")
+
+    def format(self, names: Names) -> str:
+        return f"PREGNANCY {names.lady(self.lady)} {self.answer.value.upper()}"
+
+
+@dataclass(frozen=True)
+class CombineFavours(Order):
+    """COMBINE FAVOURS <class>: two of a class make one of the next (EG §S)."""
+
+    cls: int = 1
+    kind: str = field(init=False, default="combine_favours")
+
+    def format(self, names: Names) -> str:
+        return f"COMBINE FAVOURS {self.cls}"
+
+
+@dataclass(frozen=True)
+class Bribe(Order):
+    """BRIBE <position> CLASS <n> (EG §S Bribery table)."""
+
+    position: str = ""
+    cls: int = 1
+    kind: str = field(init=False, default="bribe")
+
+    def format(self, names: Names) -> str:
+        return f"BRIBE {names.position(self.position)} CLASS {self.cls}"
+
+
+@dataclass(frozen=True)
+class UseFavour(Order):
+    """USE FAVOUR <class> ON <decision> FOR|AGAINST [<character>] (EG §S)."""
+
+    cls: int = 1
+    decision: str = "party"
+    subject: str | None = None
+    against: bool = False
+    kind: str = field(init=False, default="use_favour")
+
+    def format(self, names: Names) -> str:
+        text = (f"USE FAVOUR {self.cls} ON {DECISIONS[self.decision]} "
+                + ("AGAINST" if self.against else "FOR"))
+        return text + (f" {names.character(self.subject)}" if self.subject else "")
+
+
+@dataclass(frozen=True)
+class Lend(Order):
+    """LEND <crowns> TO <character> (EG §Q): only with his matching BORROW."""
+
+    amount: int = 0
+    to: str = ""
+    kind: str = field(init=False, default="lend")
+
+    def format(self, names: Names) -> str:
+        return f"LEND {self.amount} TO {names.character(self.to)}"
+
+
+@dataclass(frozen=True)
+class Borrow(Order):
+    """BORROW <crowns> FROM <character>|SHYLOCK (EG §Q)."""
+
+    amount: int = 0
+    lender: str | None = None  # None: a shylock
+    kind: str = field(init=False, default="borrow")
+
+    def format(self, names: Names) -> str:
+        who = names.character(self.lender) if self.lender else "SHYLOCK"
+        return f"BORROW {self.amount} FROM {who}"
+
+
+@dataclass(frozen=True)
+class Repay(Order):
+    """REPAY <crowns>|ALL TO <character>|SHYLOCK (EG §Q); 0 = all he owes him."""
+
+    amount: int = 0
+    lender: str | None = None
+    kind: str = field(init=False, default="repay")
+
+    def format(self, names: Names) -> str:
+        who = names.character(self.lender) if self.lender else "SHYLOCK"
+        return f"REPAY {self.amount or 'ALL'} TO {who}"
+
+
+@dataclass(frozen=True)
+class Demand(Order):
+    """DEMAND REPAYMENT FROM <character> (EG §Q): published in the gazette."""
+
+    borrower: str = ""
+    kind: str = field(init=False, default="demand")
+
+    def format(self, names: Names) -> str:
+        return f"DEMAND REPAYMENT FROM {names.character(self.borrower)}"
+
+
+@dataclass(frozen=True)
+class StayInParis(Order):
+    """STAY IN PARIS: a shylock's defaulter who will not flee to the front (EG §Q)."""
+
+    kind: str = field(init=False, default="stay_in_paris")
+
+    def format(self, names: Names) -> str:
+        return "STAY IN PARIS"
+
+
 def _combos(toady: str | None, carouse: bool, gamble: Gamble | None, names: Names) -> list[str]:
     parts = []
     if toady:
@@ -283,7 +473,8 @@ _KINDS: dict[str, type[Order]] = {
     cls().kind: cls
     for cls in (Support, BuyBox, JoinClub, ResignClub, Rent, Buy, Sell, Let, StopLetting,
                 Theatre, ClubVisit, Bawdyhouse, HostParty, AttendParty, Practice, Move, Rest,
-                Conditional)
+                Conditional, Court, VisitMistress, Liaise, Propose, Marry, PregnancyAnswer,
+                CombineFavours, Bribe, UseFavour, Lend, Borrow, Repay, Demand, StayInParis)
 }
 
 
@@ -302,6 +493,8 @@ def order_from_dict(data: Mapping[str, Any]) -> Order:
             value = SupportLevel(value)
         elif name == "outcome":
             value = Outcome(value)
+        elif name == "answer":
+            value = Answer(value)
         elif isinstance(value, list):
             value = tuple(value)
         args[name] = value

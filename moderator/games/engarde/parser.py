@@ -11,30 +11,47 @@ import re
 from dataclasses import dataclass
 
 from moderator.games.base import Severity
-from moderator.games.engarde.lookup import Lookup, Table, keyword_hint
+from moderator.games.engarde.lookup import Lookup, Table, keyword_hint, normalise
 from moderator.games.engarde.orders import (
+    DECISION_SUBJECT,
+    DECISIONS,
+    Answer,
     AttendParty,
     Bawdyhouse,
+    Borrow,
+    Bribe,
     Buy,
     BuyBox,
     ClubVisit,
+    CombineFavours,
     Conditional,
+    Court,
+    Demand,
     Gamble,
     HostParty,
     JoinClub,
+    Lend,
     Let,
+    Liaise,
+    Marry,
     Move,
     Order,
     Outcome,
     Practice,
+    PregnancyAnswer,
+    Propose,
     Rent,
+    Repay,
     ResignClub,
     Rest,
     Sell,
+    StayInParis,
     StopLetting,
     Support,
     SupportLevel,
     Theatre,
+    UseFavour,
+    VisitMistress,
 )
 
 
@@ -78,20 +95,21 @@ class OrderWarning(ParseProblem):
 
 # Actions from the reference §1 list that this game does not run yet.
 UNAVAILABLE = {
-    "COURT": "courting a mistress", "VISIT MISTRESS": "visiting a mistress",
     "JOIN REGIMENT": "joining a regiment", "REGIMENTAL DUTY": "regimental duty",
-    "DUTY": "regimental duty", "LIAISE": "liaisons", "PROPOSE": "proposing",
-    "MARRY": "marriage", "PURCHASE COMMISSION": "buying commissions",
+    "DUTY": "regimental duty", "PURCHASE COMMISSION": "buying commissions",
     "BUY COMMISSION": "buying commissions", "APPLY": "applying for a position",
-    "INVEST": "investing", "DUEL": "duelling", "USE FAVOUR": "influence",
-    "USE INFLUENCE": "influence", "INFLUENCE": "influence", "BORROW": "loans",
-    "REPAY": "loans", "LOAN": "loans", "BRIBE": "bribery", "PAY MISTRESS": "mistresses",
+    "INVEST": "investing", "DUEL": "duelling", "DIVORCE": "divorce",
     "ANNOUNCE": "announcements (send them to the GM)",
 }
-WEEK_KEYWORDS = ("CLUB", "BAWDYHOUSE", "HOST PARTY", "PARTY", "PRACTICE", "MOVE", "REST", "IF")
-COMBO_KEYWORDS = ("GUEST OF", "BRING", "TOADY", "CAROUSE", "GAMBLE", "EXCLUDE", "BOUNCERS")
-WEEKEND_KEYWORDS = ("THEATRE", "THEATRE FIRST NIGHT", "RENT", "BUY")
-GENERAL_KEYWORDS = ("SUPPORT", "BOX", "JOIN CLUB", "RESIGN CLUB", "LET", "STOP LETTING", "SELL")
+WEEK_KEYWORDS = ("CLUB", "BAWDYHOUSE", "HOST PARTY", "PARTY", "PRACTICE", "MOVE", "REST", "IF",
+                 "COURT", "VISIT MISTRESS")
+COMBO_KEYWORDS = ("GUEST OF", "BRING", "TOADY", "CAROUSE", "GAMBLE", "EXCLUDE", "BOUNCERS",
+                  "WITH MISTRESS")
+WEEKEND_KEYWORDS = ("THEATRE", "THEATRE FIRST NIGHT", "RENT", "BUY", "LIAISE", "PROPOSE",
+                    "MARRY")
+GENERAL_KEYWORDS = ("SUPPORT", "BOX", "JOIN CLUB", "RESIGN CLUB", "LET", "STOP LETTING", "SELL",
+                    "PREGNANCY", "COMBINE FAVOURS", "BRIBE", "USE FAVOUR", "LEND", "BORROW",
+                    "REPAY", "DEMAND REPAYMENT FROM", "STAY IN PARIS")
 KEYWORDS = (*WEEK_KEYWORDS, *COMBO_KEYWORDS, *WEEKEND_KEYWORDS, *GENERAL_KEYWORDS,
             "PREMONTH", "ANYTIME", "WEEK", "WEEKEND", "STANDING", "NMR")
 _CONDITIONAL = re.compile(
@@ -99,6 +117,14 @@ _CONDITIONAL = re.compile(
     r"(?:\s+ELSE\s+(.+?))?(?:\s+ENDIF)?\s*$", re.IGNORECASE)
 _GAMBLE = re.compile(r"^(\d+)\s*(?:[x×*]\s*(\d+))?(?:\s+CUT\s+(\d+))?$", re.IGNORECASE)
 _HOUSE = re.compile(r"^(.+?)\s+IN\s+(.+)$", re.IGNORECASE)
+_COURT = re.compile(r"^(.+?)(?:\s+EXTRA\s+(\d+))?(\s+WITHDRAW)?$", re.IGNORECASE)
+_LIAISE = re.compile(r"^(.+?)(\s+GIFT\s+(?:DOUBLE|2X|X2|TWICE))?(\s+REVEAL)?(\s+SECRET)?$",
+                     re.IGNORECASE)
+_ANSWER = re.compile(r"^(.+?)\s+(PAY\s*OFF|MARRY|ASSASSINS|ACKNOWLEDGE|IGNORE)$", re.IGNORECASE)
+_USE = re.compile(r"^(\d+)\s+ON\s+(.+?)\s+(FOR|AGAINST)(?:\s+(.+))?$", re.IGNORECASE)
+_BRIBE = re.compile(r"^(.+?)\s+CLASS\s+(\d+)$", re.IGNORECASE)
+_MONEY = re.compile(r"^(\d+|ALL)\s+(?:TO|FROM)\s+(.+)$", re.IGNORECASE)
+_WITH_MISTRESS = re.compile(r"^(.*?)\s+WITH\s+MISTRESS$", re.IGNORECASE)
 
 Clause = tuple[int, str]
 
@@ -173,6 +199,9 @@ def parse_general(text: str, look: Lookup) -> Order:
         return BuyBox()
     if (rest := starts(text, "JOIN CLUB")) is not None or (rest := starts(text, "JOIN")):
         return JoinClub(find(look.clubs, rest))
+    society = _society_order(text, look)
+    if society is not None:
+        return society
     if starts(text, "RESIGN") is not None:
         return ResignClub()
     for keyword, cls in (("STOP LETTING", StopLetting), ("LET", Let), ("SELL", Sell)):
@@ -181,13 +210,117 @@ def parse_general(text: str, look: Lookup) -> Order:
     raise _unknown(text, GENERAL_KEYWORDS)
 
 
+def _amount(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise OrderSyntaxError(f"{text!r} is not an amount of crowns", "e.g. 200")
+    return int(text)
+
+
+def _class(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 9:
+        raise IllegalOrderError(f"favour class {text!r} must be 1-9 (EG §S)")
+    return int(text)
+
+
+def _lender(text: str, look: Lookup) -> str | None:
+    return None if text.strip().upper() in ("SHYLOCK", "A SHYLOCK", "THE SHYLOCK") \
+        else find(look.characters, text)
+
+
+def _society_order(text: str, look: Lookup) -> Order | None:
+    """Anytime orders for mistresses (EG §L), loans (EG §Q) and influence (EG §S)."""
+    if (rest := starts(text, "PREGNANCY")) is not None:
+        match = _ANSWER.match(rest)
+        if not match:
+            raise OrderSyntaxError("cannot read this answer to a pregnancy",
+                                   "PREGNANCY <lady> MARRY|PAY OFF|ASSASSINS|ACKNOWLEDGE|IGNORE")
+        word = re.sub(r"\s+", " ", match.group(2).upper()).replace("PAYOFF", "PAY OFF")
+        return PregnancyAnswer(find(look.ladies, match.group(1)), Answer(word.lower()))
+    if (rest := starts(text, "COMBINE FAVOURS")) is not None or \
+            (rest := starts(text, "COMBINE FAVORS")) is not None:
+        return CombineFavours(_class(rest))
+    if (rest := starts(text, "BRIBE")) is not None:
+        match = _BRIBE.match(rest)
+        if not match:
+            raise OrderSyntaxError("cannot read this bribe", "BRIBE <position> CLASS <n>, "
+                                   "e.g. BRIBE Minister CLASS 3")
+        return Bribe(find(look.positions, match.group(1)), _class(match.group(2)))
+    for keyword in ("USE FAVOUR", "USE FAVOR", "USE INFLUENCE"):
+        if (rest := starts(text, keyword)) is not None:
+            return _use_favour(rest, look)
+    for keyword, cls in (("LEND", Lend), ("BORROW", Borrow), ("REPAY", Repay)):
+        if (rest := starts(text, keyword)) is not None:
+            match = _MONEY.match(rest)
+            if not match:
+                raise OrderSyntaxError(f"cannot read this {keyword}",
+                                       f"e.g. {keyword} 200 {'TO' if cls is not Borrow else 'FROM'}"
+                                       " Porthos (or SHYLOCK)")
+            amount = 0 if match.group(1).upper() == "ALL" and cls is Repay \
+                else _amount(match.group(1))
+            if cls is Lend:
+                return Lend(amount, find(look.characters, match.group(2)))
+            return cls(amount, _lender(match.group(2), look))  # type: ignore[call-arg]
+    if (rest := starts(text, "DEMAND REPAYMENT FROM")) is not None or \
+            (rest := starts(text, "DEMAND")) is not None:
+        rest = re.sub(r"^(REPAYMENT\s+)?FROM\s+", "", rest, flags=re.IGNORECASE)
+        return Demand(find(look.characters, rest))
+    if starts(text, "STAY IN PARIS") == "":
+        return StayInParis()
+    if starts(text, "PAY MISTRESS") is not None:
+        raise IllegalOrderError("a mistress's support is paid automatically (EG §L)",
+                                "nothing to write: 3 x her SL goes out each month")
+    return None
+
+
+def _use_favour(rest: str, look: Lookup) -> UseFavour:
+    match = _USE.match(rest)
+    if not match:
+        raise OrderSyntaxError("cannot read this USE FAVOUR",
+                               "USE FAVOUR <class> ON <decision> FOR|AGAINST [<character>]")
+    wanted = normalise(match.group(2))
+    decision = next((k for k, words in DECISIONS.items() if normalise(words) == wanted), None)
+    if decision is None:
+        raise OrderSyntaxError(f"unknown decision {match.group(2)!r}",
+                               "decisions: " + ", ".join(DECISIONS.values()))
+    subject = find(look.characters, match.group(4)) if match.group(4) else None
+    if decision in DECISION_SUBJECT and subject is None:
+        raise OrderSyntaxError(f"whose {DECISIONS[decision]}?",
+                               f"e.g. USE FAVOUR 8 ON {DECISIONS[decision]} FOR Cyrano")
+    if decision not in DECISION_SUBJECT and subject is not None:
+        raise IllegalOrderError(f"{DECISIONS[decision]} names no character")
+    return UseFavour(_class(match.group(1)), decision, subject,
+                     match.group(3).upper() == "AGAINST")
+
+
 def parse_weekend(text: str, look: Lookup) -> Order:
-    """A weekend activity (EG §D, §O, §P)."""
+    """A weekend activity (EG §D, §L, §O, §P)."""
     check_unavailable(text)
+    with_mistress = False
+    if match := _WITH_MISTRESS.match(text):
+        text, with_mistress = match.group(1), True
     if starts(text, "THEATRE FIRST NIGHT") == "" or starts(text, "FIRST NIGHT") == "":
-        return Theatre(first_night=True)
+        return Theatre(first_night=True, with_mistress=with_mistress)
     if starts(text, "THEATRE") == "" or starts(text, "THEATER") == "":
-        return Theatre()
+        return Theatre(with_mistress=with_mistress)
+    if with_mistress:
+        raise IllegalOrderError("WITH MISTRESS goes with THEATRE at the weekend (EG §L)")
+    if (rest := starts(text, "LIAISE")) is not None:
+        match = _LIAISE.match(rest)
+        if not match or not rest:
+            raise OrderSyntaxError("with whom?", "LIAISE <lady> [GIFT DOUBLE] [REVEAL]")
+        return Liaise(find(look.ladies, match.group(1)), bool(match.group(2)),
+                      bool(match.group(3)) and not match.group(4))
+    if starts(text, "PROPOSE") == "":
+        return Propose()
+    if (rest := starts(text, "MARRY")) is not None:
+        multiples = re.match(r"^(?:[x×*]\s*(\d+))?$", rest, re.IGNORECASE)
+        if not multiples:
+            raise OrderSyntaxError(f"cannot read MARRY {rest!r}",
+                                   "MARRY, or MARRY x3 to spend 3 x your combined SL")
+        n = int(multiples.group(1) or 1)
+        if n < 1:
+            raise IllegalOrderError("the wedding costs at least the couple's combined SL")
+        return Marry(n)
     if starts(text, "THEATRE BOX") is not None:
         raise IllegalOrderError("a box is bought for the month with PREMONTH: BOX",
                                 "then attend with WEEKEND n: THEATRE")
@@ -259,6 +392,14 @@ def _week_main(text: str, look: Lookup) -> Order:
             return Practice(find(look.weapons, rest))
     if starts(text, "MOVE") == "":
         return Move()
+    if (rest := starts(text, "COURT")) is not None:
+        match = _COURT.match(rest)
+        if not match or not rest:
+            raise OrderSyntaxError("whom do you court?", "COURT <lady> [EXTRA n] [WITHDRAW]")
+        return Court(find(look.ladies, match.group(1)), int(match.group(2) or 0),
+                     bool(match.group(3)))
+    if starts(text, "VISIT MISTRESS") == "":
+        return VisitMistress()
     if any(starts(text, k) == "" for k in ("REST", "NOTHING", "IDLE")):
         return Rest()
     if any(starts(text, k) is not None for k in COMBO_KEYWORDS):
@@ -277,11 +418,15 @@ def _combo(text: str, look: Lookup, combos: dict[str, object]) -> None:
         ("GAMBLE", parse_gamble),
         ("EXCLUDE", lambda r: names_list(look.characters, r)),
         ("BOUNCERS", lambda r: True),
+        ("WITH MISTRESS", lambda r: True),
+        ("VISIT MISTRESS", lambda r: True),
     )
     for keyword, handler in handlers:
         rest = starts(text, keyword)
-        if rest is None or (rest and keyword in ("CAROUSE", "BOUNCERS")):
+        if rest is None or (rest and keyword in ("CAROUSE", "BOUNCERS", "WITH MISTRESS",
+                                                 "VISIT MISTRESS")):
             continue
+        keyword = "WITH MISTRESS" if keyword == "VISIT MISTRESS" else keyword
         if keyword in combos:
             raise IllegalOrderError(f"{keyword} given twice in one week")
         combos[keyword] = handler(rest)
@@ -294,7 +439,7 @@ def _combo(text: str, look: Lookup, combos: dict[str, object]) -> None:
 
 
 _ALLOWED = {
-    ClubVisit: {"GUEST OF", "BRING", "TOADY", "CAROUSE", "GAMBLE"},
+    ClubVisit: {"GUEST OF", "BRING", "TOADY", "CAROUSE", "GAMBLE", "WITH MISTRESS"},
     Bawdyhouse: {"TOADY", "CAROUSE", "GAMBLE"},
     AttendParty: {"TOADY", "CAROUSE"},
     HostParty: {"EXCLUDE", "BOUNCERS"},
@@ -309,7 +454,8 @@ def _combine(main: Order, combos: dict[str, object]) -> Order:
                                     "combination actions go with a club, bawdyhouse or party")
     if isinstance(main, ClubVisit):
         return ClubVisit(main.club, combos.get("GUEST OF"), combos.get("BRING", ()),  # type: ignore[arg-type]
-                         combos.get("TOADY"), "CAROUSE" in combos, combos.get("GAMBLE"))  # type: ignore[arg-type]
+                         combos.get("TOADY"), "CAROUSE" in combos, combos.get("GAMBLE"),  # type: ignore[arg-type]
+                         "WITH MISTRESS" in combos)
     if isinstance(main, Bawdyhouse):
         return Bawdyhouse(combos.get("TOADY"), combos.get("GAMBLE"))  # type: ignore[arg-type]
     if isinstance(main, AttendParty):

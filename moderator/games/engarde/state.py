@@ -59,6 +59,53 @@ class Property:
 
 
 @dataclass(frozen=True)
+class Favour:
+    """One favour held (EG §S): its class, where it came from and when it lapses.
+
+    ``source`` is ``sl`` (Table B, lapses at the season's end), ``mistress`` (Table C,
+    kept while the affair lasts: ``lady`` names her), ``npc`` (bribes; kept for ever),
+    ``combined`` (two of a class made one), or ``appointment`` (a hook for the
+    appointments engine: lapses at the season's end, like SL favours).
+    ``expires`` is the last turn it may be used (None: never lapses).
+    """
+
+    id: str
+    cls: int
+    source: str
+    expires: int | None = None
+    lady: str | None = None
+
+    def to_dict(self) -> JSON:
+        return {"id": self.id, "cls": self.cls, "source": self.source,
+                "expires": self.expires, "lady": self.lady}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Favour:
+        return cls(data["id"], data["cls"], data["source"], data.get("expires"),
+                   data.get("lady"))
+
+
+@dataclass(frozen=True)
+class Child:
+    """A child born to a character (EG §L births)."""
+
+    name: str  # the mother's name: children are listed as "son of Mlle X"
+    sex: str  # "son" | "daughter"
+    born: int  # turn
+    deformed: bool = False
+    resembles: str | None = None  # "father" | "mother" | "both" | None
+
+    def to_dict(self) -> JSON:
+        return {"name": self.name, "sex": self.sex, "born": self.born,
+                "deformed": self.deformed, "resembles": self.resembles}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Child:
+        return cls(data["name"], data["sex"], data["born"], data.get("deformed", False),
+                   data.get("resembles"))
+
+
+@dataclass(frozen=True)
 class Character:
     """One player character (EG §A–B) and what he has accumulated since."""
 
@@ -88,6 +135,20 @@ class Character:
     sl_change: int = 0  # -1, 0, +1 last month
     standing: JSON | None = None  # standing orders, kept until replaced
     nmr: JSON | None = None  # orders used when none arrive
+    # EG §L: the lady he keeps and the lady he married (keys into GameState.ladies).
+    mistress: str | None = None
+    wife: str | None = None
+    children: tuple[Child, ...] = ()
+    public_liaisons: tuple[int, ...] = ()  # turns of his publicised liaisons (EG §L)
+    grieving_until: int = 0  # last turn he is excused female company (EG §L births)
+    favours: tuple[Favour, ...] = ()  # EG §S
+    favour_serial: int = 0  # numbers his favours' ids
+    # PROPOSED (reference §9): why he is disgraced, or None.  See honour.py.
+    disgraced: str | None = None
+    # Sent away from Paris: "front" (player-loan default, EG §Q) or "frontier"
+    # (shylock default).  Until the army engine exists he simply takes no week actions.
+    sent_away: str | None = None
+    stays_in_paris: bool = False  # a shylock defaulter who refused to flee (EG §Q)
 
     @property
     def noble(self) -> bool:
@@ -109,6 +170,14 @@ class Character:
             "lonely_months": self.lonely_months, "missed_months": self.missed_months,
             "sp_month": self.sp_month, "sl_change": self.sl_change,
             "standing": self.standing, "nmr": self.nmr,
+            "mistress": self.mistress, "wife": self.wife,
+            "children": [ch.to_dict() for ch in self.children],
+            "public_liaisons": list(self.public_liaisons),
+            "grieving_until": self.grieving_until,
+            "favours": [f.to_dict() for f in self.favours],
+            "favour_serial": self.favour_serial,
+            "disgraced": self.disgraced, "sent_away": self.sent_away,
+            "stays_in_paris": self.stays_in_paris,
         }
 
     @classmethod
@@ -129,6 +198,14 @@ class Character:
             missed_months=data.get("missed_months", 0),
             sp_month=data.get("sp_month", 0), sl_change=data.get("sl_change", 0),
             standing=data.get("standing"), nmr=data.get("nmr"),
+            mistress=data.get("mistress"), wife=data.get("wife"),
+            children=tuple(Child.from_dict(ch) for ch in data.get("children", ())),
+            public_liaisons=tuple(data.get("public_liaisons", ())),
+            grieving_until=data.get("grieving_until", 0),
+            favours=tuple(Favour.from_dict(f) for f in data.get("favours", ())),
+            favour_serial=data.get("favour_serial", 0),
+            disgraced=data.get("disgraced"), sent_away=data.get("sent_away"),
+            stays_in_paris=data.get("stays_in_paris", False),
         )
 
 
@@ -153,6 +230,96 @@ class Theatre:
 
 
 @dataclass(frozen=True)
+class Lady:
+    """An NPC lady (EG §L; reference §10.1): on the list, kept, or married.
+
+    Who keeps her is stored on the man (`Character.mistress` / `.wife`); a lady no
+    man names is available and appears in "Ladies of Paris".  ``loyalty`` is secret.
+    """
+
+    key: str
+    name: str
+    sl: int
+    beautiful: bool
+    influential: bool
+    wealthy: bool
+    loyalty: int
+    listed: int  # turn she was put on the list
+    since: int | None = None  # turn the present affair (or marriage) began
+    married: bool = False
+    favour_turn: int | None = None  # turn her last yearly favours were given (EG §S)
+    engaged: int | None = None  # last turn the announced wedding may take place
+    pregnant_by: str | None = None  # the father (reference §10.4)
+    conceived: int | None = None  # turn of conception; birth at conceived + 9
+    answered: str | None = None  # the father's answer to the news (EG §L)
+
+    def to_dict(self) -> JSON:
+        return {"key": self.key, "name": self.name, "sl": self.sl,
+                "beautiful": self.beautiful, "influential": self.influential,
+                "wealthy": self.wealthy, "loyalty": self.loyalty, "listed": self.listed,
+                "since": self.since, "married": self.married, "favour_turn": self.favour_turn,
+                "engaged": self.engaged, "pregnant_by": self.pregnant_by,
+                "conceived": self.conceived, "answered": self.answered}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Lady:
+        return cls(data["key"], data["name"], data["sl"], data.get("beautiful", False),
+                   data.get("influential", False), data.get("wealthy", False),
+                   data["loyalty"], data.get("listed", 0), data.get("since"),
+                   data.get("married", False), data.get("favour_turn"), data.get("engaged"),
+                   data.get("pregnant_by"), data.get("conceived"), data.get("answered"))
+
+
+@dataclass(frozen=True)
+class Loan:
+    """A debt (EG §Q): from another character (``lender`` his key) or a shylock (None)."""
+
+    id: int
+    lender: str | None
+    borrower: str
+    amount: int  # still owed (principal)
+    taken: int  # turn
+    demanded: int | None = None  # turn the lender published his demand
+
+    @property
+    def shylock(self) -> bool:
+        return self.lender is None
+
+    def to_dict(self) -> JSON:
+        return {"id": self.id, "lender": self.lender, "borrower": self.borrower,
+                "amount": self.amount, "taken": self.taken, "demanded": self.demanded}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Loan:
+        return cls(data["id"], data.get("lender"), data["borrower"], data["amount"],
+                   data["taken"], data.get("demanded"))
+
+
+@dataclass(frozen=True)
+class Matter:
+    """Business left for engines still to come (see honour.py).
+
+    ``kind`` is ``duel_cause`` (a cause for a duel: the duels engine), ``crime`` (a
+    report to the authorities: the trials engine) or ``arrest`` (a debtor who did not
+    flee: the trials engine).  Those engines read and remove them.
+    """
+
+    kind: str
+    turn: int
+    parties: tuple[str, ...]
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> JSON:
+        return {"kind": self.kind, "turn": self.turn, "parties": list(self.parties),
+                "args": dict(sorted(self.args.items()))}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Matter:
+        return cls(data["kind"], data["turn"], tuple(data["parties"]),
+                   dict(data.get("args", {})))
+
+
+@dataclass(frozen=True)
 class GameState:
     """A whole game between two turns."""
 
@@ -162,6 +329,11 @@ class GameState:
     turn: int  # 1 for the first month played
     characters: Mapping[str, Character]
     theatre: Theatre = Theatre()
+    ladies: Mapping[str, Lady] = field(default_factory=dict)
+    lady_serial: int = 0  # numbers the ladies' keys
+    loans: tuple[Loan, ...] = ()
+    loan_serial: int = 0
+    matters: tuple[Matter, ...] = ()
 
     @property
     def week_base(self) -> int:
@@ -174,6 +346,11 @@ class GameState:
             "name": self.name, "month": self.month, "year": self.year, "turn": self.turn,
             "characters": {k: self.characters[k].to_dict() for k in sorted(self.characters)},
             "theatre": self.theatre.to_dict(),
+            "ladies": {k: self.ladies[k].to_dict() for k in sorted(self.ladies)},
+            "lady_serial": self.lady_serial,
+            "loans": [loan.to_dict() for loan in self.loans],
+            "loan_serial": self.loan_serial,
+            "matters": [m.to_dict() for m in self.matters],
         }
 
     @classmethod
@@ -182,4 +359,9 @@ class GameState:
             name=data["name"], month=data["month"], year=data["year"], turn=data["turn"],
             characters={k: Character.from_dict(v) for k, v in data["characters"].items()},
             theatre=Theatre.from_dict(data.get("theatre", {})),
+            ladies={k: Lady.from_dict(v) for k, v in data.get("ladies", {}).items()},
+            lady_serial=data.get("lady_serial", 0),
+            loans=tuple(Loan.from_dict(v) for v in data.get("loans", ())),
+            loan_serial=data.get("loan_serial", 0),
+            matters=tuple(Matter.from_dict(v) for v in data.get("matters", ())),
         )

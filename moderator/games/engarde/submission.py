@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from moderator.games.base import OrderError, ParsedOrders
 from moderator.games.engarde.checks import check_set
@@ -153,12 +154,16 @@ class _Reader:
 
 
 def parse_orders(text: str, state: GameState, character: str, tables: Tables,
-                 names: Mapping[str, str]) -> ParsedOrders:
+                 names: Mapping[str, str],
+                 ladies: Mapping[str, Mapping[str, Any]] | None = None) -> ParsedOrders:
     """Parse one message of orders for ``character`` against the current state.
 
-    ``state`` needs only this character; ``names`` maps every character key to a name.
+    ``state`` needs only this character (and his ladies and loans); ``names`` maps
+    every character key to a name; ``ladies`` is the state's raw lady dicts (names
+    for the lookup, SLs for the receipt's warnings).
     """
-    reader = _Reader(Lookup(names, tables))
+    ladies = ladies or {}
+    reader = _Reader(Lookup(names, tables, {k: str(v["name"]) for k, v in ladies.items()}))
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         reader.texts[number] = raw.rstrip()
@@ -174,7 +179,7 @@ def parse_orders(text: str, state: GameState, character: str, tables: Tables,
         if mode != "month" and not reader.sets[mode].mentioned:
             sets[mode] = None
             continue
-        orders, problems = check_set(orders, lines, state, character, tables, mode)
+        orders, problems = check_set(orders, lines, state, character, tables, mode, ladies)
         for line, problem in problems:
             reader.error(line, problem)
         sets[mode] = orders

@@ -13,9 +13,11 @@ from typing import Any
 
 from moderator.dice import DiceSpec
 from moderator.games.base import TableError
+from moderator.games.engarde.society_tables import SOCIETY_FILES, Society, load_society
 from moderator.games.engarde.validation import Reader
 
-REQUIRED_FILES = ("birth", "clubs", "toady", "housing", "theatre", "rules", "calendar")
+REQUIRED_FILES = ("birth", "clubs", "toady", "housing", "theatre", "rules", "calendar",
+                  *SOCIETY_FILES)
 PROVENANCES = ("rulebook", "sourced", "PROPOSED")
 
 
@@ -110,6 +112,7 @@ class Tables:
     start_month: int
     start_year: int
     months: tuple[str, ...]
+    society: Society  # EG §L mistresses, §Q loans, §S influence
 
     def club(self, key: str) -> Club:
         return next(c for c in self.clubs if c.key == key)
@@ -293,7 +296,7 @@ _RULES = {
     "support": ("normal_per_sl", "conspicuous_per_sl", "conspicuous_sp"),
     "carousing": ("cost_per_sl", "sp"),
     "gambling": ("max_wagers",),
-    "party": ("sp_divisor", "bouncer_multiple", "royal_needs", "over_limit_sp"),
+    "party": ("sp_divisor", "bouncer_multiple", "royal_needs", "over_limit_sp", "royal_sp"),
     "companionship": ("penalty_step",),
     "bawdyhouse": ("company_cost_per_sl", "drink_cost_per_sl"),
     "practice": ("weeks_per_point", "cost_per_exp"),
@@ -333,6 +336,7 @@ def load_tables(raw: Mapping[str, Mapping[str, Any]]) -> Tables:
         "start_month": start_month,
         "start_year": r.int(calendar, "start_year", "calendar.settings"),
         "months": months,
+        "society": load_society(r, raw),
     }
     homes = {t.key for t in parts["housing_types"]}
     for title in parts["titles"]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from moderator.games.engarde.events import EventId
+from moderator.games.engarde.influence import resolve_npc_decision, take_pushes
 from moderator.games.engarde.month import Actor, Month
 from moderator.games.engarde.orders import Theatre
 
@@ -23,11 +24,31 @@ def opening(m: Month) -> None:
     if m.theatre.long_run:
         m.reception = m.theatre.last_outcome
         return
-    roll = m.dice.stream("theatre").roll("1d6", f"first night of play {m.theatre.play}")
-    outcome = m.tables.outcome(min(6, roll.total))
+    royal = _royals(m)
+    roll = m.dice.stream("theatre").roll("1d6", f"first night of play {m.theatre.play}",
+                                         modifier=royal)
+    outcome = m.tables.outcome(max(1, min(6, roll.total)))
     m.reception = outcome.key
     m.world(EventId.THEATRE_RECEPTION, {"play": m.theatre.play, "face": roll.total,
                                         "outcome": outcome.key, "name": outcome.name})
+
+
+def _royals(m: Month) -> int:
+    """EG §O: +1 if royalty attends; only favours can bring them (EG §S, PROPOSED).
+
+    The attendance decision is rolled only when someone used a favour on it
+    (``USE FAVOUR n ON FIRST NIGHT FOR|AGAINST``), on the ``influence`` stream.
+    """
+    pushes = take_pushes(m, "first_night")
+    if not pushes:
+        return 0
+    decision = resolve_npc_decision(
+        m.tables.society.influence["royal_position"], m.tables.rule("party", "royal_needs"),
+        pushes, m.dice.stream("influence"), m.tables, "royalty at the first night")
+    if not decision.success:
+        return 0
+    m.world(EventId.THEATRE_ROYALS, {"play": m.theatre.play})
+    return int(m.tables.theatre["royal_modifier"])
 
 
 def buy_box(m: Month, a: Actor) -> None:

@@ -26,7 +26,25 @@ NOTICE_IDS = {
     EventId.GAMBLING_STOPPED, EventId.SUPPORT_DOWNGRADED, EventId.CHARACTER_INDISPOSED,
     EventId.THEATRE_NO_FIRST_NIGHT,
 }
+NOTICE_IDS |= {
+    EventId.MISTRESS_COURT_REFUSED, EventId.MISTRESS_NONE, EventId.MISTRESS_UNPAID,
+    EventId.WIFE_UNHOUSED, EventId.LIAISON_REFUSED, EventId.LIAISON_GUARDED,
+    EventId.PROPOSAL_REFUSED, EventId.WEDDING_REFUSED, EventId.FAMILY_UNAFFORDABLE,
+    EventId.LOAN_UNMATCHED, EventId.LOAN_REFUSED, EventId.LOAN_TOO_EARLY,
+    EventId.FAVOUR_MISSING, EventId.FAVOUR_UNUSED, EventId.BRIBE_UNAFFORDABLE,
+}
 NOTICE_VALUES = frozenset(n.value for n in NOTICE_IDS)
+# Private results a player must not miss (reference §13.2: "secret results").
+SECRET_VALUES = frozenset(e.value for e in (
+    EventId.FAMILY_PREGNANT, EventId.FAMILY_PAID_OFF, EventId.FAMILY_ASSASSINATED,
+    EventId.FAMILY_IGNORED, EventId.BRIBE_ACCEPTED, EventId.BRIBE_WASTED,
+    EventId.BRIBE_REPORTED, EventId.LIAISON_SUCCESS, EventId.LIAISON_FAILED,
+    EventId.PROPOSAL_DECLINED, EventId.MISTRESS_COURT_FAILED))
+# Public events the gazette prints as announcements (reference §13.2 item 2).
+ANNOUNCEMENT_VALUES = frozenset(e.value for e in (
+    EventId.PROPOSAL_ACCEPTED, EventId.WEDDING_HELD, EventId.WEDDING_MISSED,
+    EventId.LOAN_DEMANDED, EventId.HONOUR_CAUSE, EventId.HONOUR_DISGRACED,
+    EventId.FAMILY_BIRTH))
 
 
 @dataclass(frozen=True)
@@ -93,11 +111,15 @@ def gazette_context(before: JSON, a: GameState, events: Sequence[Event], idx: _I
     groups: dict[str, list[JSON]] = {}
     seen_weeks = False
     theatre_news = []
+    announcements = []
     for e in events:
         if not e.public:
             continue
         if e.id.startswith("theatre."):
             theatre_news.append(e.to_dict())
+            continue
+        if e.id in ANNOUNCEMENT_VALUES:
+            announcements.append(e.to_dict())
             continue
         seen_weeks = seen_weeks or e.week is not None
         groups.setdefault(_week_label(e.week, seen_weeks), []).append(e.to_dict())
@@ -108,6 +130,57 @@ def gazette_context(before: JSON, a: GameState, events: Sequence[Event], idx: _I
         "paris": [{"label": label, "events": evs} for label, evs in groups.items()],
         "theatre": {"news": theatre_news, "play": a.theatre.play,
                     "long_run": a.theatre.long_run, "run_months": a.theatre.run_months},
+        "announcements": announcements,
+        "ladies": ladies_of_paris(a),
+    }
+
+
+def ladies_of_paris(a: GameState) -> list[JSON]:
+    """EG §L: the available ladies, with SL and attributes; loyalty stays secret."""
+    kept = {k for c in a.characters.values() for k in (c.mistress, c.wife) if k}
+    return [{"name": lady.name, "sl": lady.sl, "beautiful": lady.beautiful,
+             "influential": lady.influential, "wealthy": lady.wealthy}
+            for key, lady in a.ladies.items() if key not in kept and lady.pregnant_by is None]
+
+
+def _turn_label(state: JSON, turn: int, tables: Tables) -> str:
+    """The month a turn number falls in, counted from ``state``."""
+    index = state["month"] - 1 + turn - state["turn"]
+    return f"{tables.months[index % 12]} {state['year'] + index // 12}"
+
+
+def _lady(data: JSON | None) -> JSON | None:
+    if not data:
+        return None
+    return {"name": data["name"], "sl": data["sl"], "beautiful": data.get("beautiful"),
+            "influential": data.get("influential"), "wealthy": data.get("wealthy"),
+            "engaged": data.get("engaged")}
+
+
+def society_sheet(before: JSON, after: JSON, c: Character, tables: Tables,
+                  look: Lookup) -> JSON:
+    """Mistress and family, favours with expiry, debts and status flags (EG §L, §Q, §S)."""
+    ladies = after.get("ladies", {})
+    debts = []
+    for loan in after.get("loans", ()):
+        if c.key not in (loan["borrower"], loan.get("lender")):
+            continue
+        owes = loan["borrower"] == c.key
+        other = loan.get("lender") if owes else loan["borrower"]
+        debts.append({"owes": owes, "other": look.character(other) if other else "a shylock",
+                      "amount": loan["amount"], "since": _turn_label(after, loan["taken"], tables),
+                      "demanded": loan.get("demanded") is not None})
+    return {
+        "mistress": _lady(ladies.get(c.mistress) if c.mistress else None),
+        "wife": _lady(ladies.get(c.wife) if c.wife else None),
+        "children": [ch.to_dict() for ch in c.children],
+        "favours": [{"cls": f.cls, "source": f.source,
+                     "until": _turn_label(after, f.expires, tables) if f.expires
+                     else None, "lady": ladies.get(f.lady, {}).get("name") if f.lady else None}
+                    for f in sorted(c.favours, key=lambda f: (-f.cls, f.id))],
+        "debts": debts,
+        "disgraced": c.disgraced,
+        "sent_away": c.sent_away,
     }
 
 
@@ -145,6 +218,8 @@ def sheet_context(before: JSON, after: JSON, key: str, idx: _Index, tables: Tabl
         "accounts": {"opening": start.crowns, "lines": accounts, "closing": c.crowns},
         "sp_ledger": {"lines": ledger, "total": total},
         "notices": [e.to_dict() for e in mine if e.id in NOTICE_VALUES],
+        "secrets": [e.to_dict() for e in mine if e.id in SECRET_VALUES],
+        "society": society_sheet(before, after, c, tables, look),
     }
 
 

@@ -14,8 +14,10 @@ from moderator.games.engarde import (
     clubs,
     gambling,
     housing,
+    mistresses,
     parties,
     practice,
+    romance,
     theatre,
     toadying,
 )
@@ -27,11 +29,16 @@ from moderator.games.engarde.orders import (
     Bawdyhouse,
     Buy,
     ClubVisit,
+    Court,
     HostParty,
+    Liaise,
+    Marry,
     Order,
     Practice,
+    Propose,
     Rent,
     Theatre,
+    VisitMistress,
 )
 
 
@@ -90,7 +97,7 @@ def resolve_week(m: Month, n: int) -> None:
                 w.place(key, "bawdyhouse", bawdyhouse.VENUE)
             else:
                 w.failed.add(key)
-        elif isinstance(order, Practice) and not practice.practise(m, m.actors[key], order):
+        elif isinstance(order, Practice | VisitMistress) and not _week_alone(m, key, order, n):
             w.failed.add(key)
     _open_club_parties(w)
     for key in sorted(w.venue_of):
@@ -98,14 +105,30 @@ def resolve_week(m: Month, n: int) -> None:
     w.failed |= toadying.resolve(m, orders, w.venue_of, w.labels, w.no_show)
     for host, (order, label) in sorted(w.parties.items()):
         parties.settle(m, m.actors[host], order, w.guests[host], label)
+    # EG §L: courting last, when every lover's whereabouts this week are known.
+    courts = {k: o for k, o in orders.items() if isinstance(o, Court)}
+    if courts:
+        w.failed |= mistresses.resolve_courting(m, n, courts)
     for key in orders:
         m.actors[key].week_ok[n] = key not in w.failed
+
+
+def _week_alone(m: Month, key: str, order: Practice | VisitMistress, n: int) -> bool:
+    """A week's action that needs nobody else: practice, or a visit to her (EG §L, §N)."""
+    if isinstance(order, Practice):
+        return practice.practise(m, m.actors[key], order)
+    return mistresses.visit(m, m.actors[key], n)
 
 
 def _enter_club(w: Week, key: str, order: ClubVisit) -> None:
     """Members walk in; a guest needs his host there naming him (EG §G, §I)."""
     m, club = w.m, w.m.tables.club(order.club)
     member = m.actors[key].c.club == order.club
+    if m.actors[key].c.disgraced:  # PROPOSED (reference §9): no club will have him
+        w.failed.add(key)
+        m.emit(key, EventId.CLUB_REFUSED_ENTRY, {"club": club.name, "host": None,
+                                                 "disgraced": True})
+        return
     for guest in order.bring:
         theirs = w.orders.get(guest)
         if not (isinstance(theirs, ClubVisit) and theirs.club == order.club
@@ -181,6 +204,8 @@ def _at_venue(w: Week, key: str) -> None:
             limit_ok = not club.house_limit or order.gamble.stake <= club.house_limit
             if limit_ok and order.gamble.stake >= club.min_wager:
                 gambling.gamble(m, a, order.gamble, club.name, club.divisor)
+        if order.with_mistress:
+            mistresses.escort(m, a, w.number, club.name)
     elif isinstance(order, AttendParty) and party_host:
         m.emit(key, EventId.PARTY_ATTENDED, {"host": party_host, "venue": w.labels[
             w.venue_of[key]]})
@@ -191,12 +216,26 @@ def _at_venue(w: Week, key: str) -> None:
 
 
 def resolve_weekend(m: Month, n: int) -> None:
-    """Theatre and house hunting (EG §O, §P); the play's reception comes first."""
+    """Theatre, houses, then the heart (EG §L, §O, §P); the play's reception first.
+
+    Lovers who spend the weekend with their lady are known before any liaison.
+    """
     if n == m.tables.theatre["first_night_weekend"]:
         theatre.opening(m)
-    for a in m:
-        order = a.weekend_order(n)
+    orders = {a.key: o for a in m if (o := a.weekend_order(n)) is not None}
+    for key, order in orders.items():
+        romance.guard(m, m.actors[key], n, order)
+    for key, order in orders.items():
+        a = m.actors[key]
         if isinstance(order, Theatre):
             theatre.attend(m, a, order)
         elif isinstance(order, Rent | Buy):
             housing.acquire(m, a, order)
+    for key, order in orders.items():
+        a = m.actors[key]
+        if isinstance(order, Liaise):
+            romance.liaise(m, a, n, order)
+        elif isinstance(order, Propose):
+            romance.propose(m, a)
+        elif isinstance(order, Marry):
+            romance.marry(m, a, order)

@@ -1,0 +1,64 @@
+"""Disgrace, causes for duels and reports to the authorities: the extension points.
+
+The mistress, influence and loan rules produce three kinds of business that the
+engines still to come will settle.  Each is both an `Event` (for the gazette or
+the turn sheet) and a `Matter` kept in `GameState.matters` until an engine
+removes it:
+
+* ``duel_cause`` (`cause_for_duel`): a cause for a duel, e.g. courting another's
+  mistress and being caught, two suitors who would not withdraw (EG §L), a
+  revealed liaison or a betrayed husband.  **Duels engine:** read the matters of
+  kind ``duel_cause`` (``parties`` = offended, offender; ``args.reason``), let the
+  offended challenge, and drop the matter once fought or declined.  Until duels
+  exist, two rival suitors simply do not win the lady that week.
+* ``crime`` (`report_crime`): someone was reported to the authorities (a bribe
+  offered to an honest man, an assassin who took pity; EG §L, §S).  **Trials
+  engine:** publish the charge, try the accused (EG §R) and drop the matter.
+* ``arrest`` (`report_crime` with kind ``arrest``): a shylock's defaulter who did
+  not flee to the front (EG §Q).
+
+Disgrace (`disgrace`; reference §9, PROPOSED): the character loses 1 SL at once,
+is struck off at his club and may neither join nor visit a club while disgraced.
+`Character.disgraced` keeps the reason; a debt disgrace ends when the debt is
+paid (loans.py); the others wait for the trials and army engines (a mention in
+dispatches, a season at the front, a royal pardon).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from moderator.games.engarde.events import EventId
+from moderator.games.engarde.month import Actor, Month
+
+
+def disgrace(m: Month, a: Actor, reason: str, **args: Any) -> None:
+    """Disgrace ``a`` for ``reason`` (PROPOSED effects, see the module docstring)."""
+    before = a.sl
+    a.sl = max(m.tables.rule("status", "min_sl"), a.sl - 1)
+    club = a.c.club
+    a.update(disgraced=reason, club=None)
+    m.emit(a.key, EventId.HONOUR_DISGRACED,
+           {"reason": reason, "sl_before": before, "sl_after": a.sl,
+            "club": m.tables.club(club).name if club else None, **args}, public=True)
+
+
+def end_disgrace(m: Month, a: Actor, reason: str) -> None:
+    """Lift a disgrace of this kind (a repaid debt, EG §Q)."""
+    if a.c.disgraced == reason:
+        a.update(disgraced=None)
+        m.emit(a.key, EventId.HONOUR_RESTORED, {"reason": reason}, public=True)
+
+
+def cause_for_duel(m: Month, offended: str, offender: str, reason: str, **args: Any) -> None:
+    """``offended`` has cause for a duel with ``offender`` (EG §L): a duels-engine matter."""
+    m.matter("duel_cause", (offended, offender), reason=reason, **args)
+    event_args = {"offended": offended, "offender": offender, "reason": reason, **args}
+    m.emit(offended, EventId.HONOUR_CAUSE, event_args, public=True)
+
+
+def report_crime(m: Month, accused: str, crime: str, kind: str = "crime", **args: Any) -> None:
+    """``accused`` is reported to the authorities (EG §R); a matter for the trials engine."""
+    m.matter(kind, (accused,), crime=crime, **args)
+    m.emit(accused, EventId.HONOUR_REPORTED, {"crime": crime, "kind": kind, **args},
+           public=kind == "arrest")

@@ -1,0 +1,120 @@
+"""EG §Q loans: matched player loans, demands, default, shylocks."""
+
+from __future__ import annotations
+
+from tests.engarde.conftest import (
+    assert_event,
+    dice,
+    give_orders,
+    make_char,
+    make_state,
+    no_event,
+    run_month,
+)
+
+
+def loan(lender: str | None, borrower: str, amount: int, taken: int,
+         demanded: int | None = None, lid: int = 1) -> dict:
+    return {"id": lid, "lender": lender, "borrower": borrower, "amount": amount,
+            "taken": taken, "demanded": demanded}
+
+
+def test_player_loan_needs_matching_orders() -> None:
+    """EG §Q/§P: a deal goes through only if both specify the same terms."""
+    state = make_state(make_char("athos", crowns=1000), make_char("porthos", crowns=0))
+    ok = run_month(state, give_orders(state, athos="ANYTIME: LEND 200 TO Porthos",
+                                      porthos="ANYTIME: BORROW 200 FROM Athos"), dice())
+    assert assert_event(ok, "loan.lent", "athos").crowns == -200
+    assert assert_event(ok, "loan.borrowed", "porthos").crowns == 200
+    assert ok.state["loans"] == [loan("athos", "porthos", 200, 1)]
+    bad = run_month(state, give_orders(state, athos="ANYTIME: LEND 200 TO Porthos",
+                                       porthos="ANYTIME: BORROW 300 FROM Athos"), dice())
+    assert_event(bad, "loan.unmatched", "athos", amount=200)
+    assert_event(bad, "loan.unmatched", "porthos", amount=300)
+    assert bad.state["loans"] == []
+
+
+def test_demand_only_after_three_months_and_published() -> None:
+    """EG §Q: "At any time after three months ... the lender may demand payment"."""
+    state = make_state(make_char("athos"), make_char("porthos"), turn=3,
+                       loans=[loan("athos", "porthos", 200, 1)])
+    early = run_month(state, give_orders(state, athos="ANYTIME: DEMAND REPAYMENT FROM "
+                                                      "Porthos"), dice())
+    assert_event(early, "loan.too_early", "athos")
+    later = dict(state, turn=4)
+    ok = run_month(later, give_orders(later, athos="ANYTIME: DEMAND REPAYMENT FROM Porthos"),
+                   dice())
+    assert assert_event(ok, "loan.demanded", "athos").public
+    assert ok.state["loans"][0]["demanded"] == 4
+
+
+def test_demanded_debt_collected_or_disgrace_and_sent_away() -> None:
+    """EG §Q: unable to pay in the following turn: disgraced and sent on campaign."""
+    state = make_state(make_char("athos"), make_char("porthos", crowns=100, club="hunters",
+                                                     sl=9), turn=5,
+                       loans=[loan("athos", "porthos", 200, 1, demanded=4)])
+    result = run_month(state, give_orders(state, porthos="WEEK 1: CLUB; CAROUSE"), dice())
+    assert_event(result, "loan.defaulted", "porthos", away="front")
+    porthos = result.state["characters"]["porthos"]
+    assert (porthos["disgraced"], porthos["sent_away"], porthos["club"]) == ("debt", "front",
+                                                                             None)
+    away = make_state(make_char("p", club="hunters", sl=9, sent_away="front"))
+    no_week = run_month(away, give_orders(away, p="WEEK 1: CLUB; CAROUSE"), dice())
+    no_event(no_week, "club.visit")  # EG §D: no week actions on campaign
+    rich = make_state(make_char("athos", crowns=0), make_char("porthos", crowns=500), turn=5,
+                      loans=[loan("athos", "porthos", 200, 1, demanded=4)])
+    paid = run_month(rich, {}, dice())
+    assert assert_event(paid, "loan.collected", "porthos").crowns == -200
+    assert assert_event(paid, "loan.received", "athos").crowns == 200
+    assert paid.state["loans"] == []
+
+
+def test_repaying_brings_the_debtor_home() -> None:
+    """EG §Q: he remains on campaign until he is able to pay."""
+    state = make_state(make_char("athos"), make_char("porthos", crowns=500, disgraced="debt",
+                                                     sent_away="front"), turn=7,
+                       loans=[loan("athos", "porthos", 200, 1, demanded=4)])
+    result = run_month(state, give_orders(state, porthos="ANYTIME: REPAY 200 TO Athos"),
+                       dice())
+    assert_event(result, "loan.repaid", "porthos", amount=200)
+    assert_event(result, "honour.restored", "porthos")
+    porthos = result.state["characters"]["porthos"]
+    assert (porthos["disgraced"], porthos["sent_away"]) == (None, None)
+
+
+def test_shylock_limit_is_100_times_sl_and_grows_with_sl() -> None:
+    """EG §Q: at most 100 x current SL; after rising he may borrow up to the new limit."""
+    state = make_state(make_char("a", sl=3, crowns=100))
+    over = run_month(state, give_orders(state, a="ANYTIME: BORROW 400 FROM SHYLOCK"), dice())
+    assert_event(over, "loan.refused", "a", limit=300, reason="limit")
+    ok = run_month(state, give_orders(state, a="ANYTIME: BORROW 300 FROM SHYLOCK"), dice())
+    assert assert_event(ok, "loan.borrowed", "a").crowns == 300
+    risen = make_state(make_char("a", sl=4), loans=[loan(None, "a", 300, 1)], turn=2)
+    more = run_month(risen, give_orders(risen, a="ANYTIME: BORROW 100 FROM SHYLOCK"), dice())
+    assert_event(more, "loan.borrowed", "a", amount=100)
+
+
+def test_shylock_ten_percent_after_six_months_or_frontier() -> None:
+    """EG §Q: repay plus 10 % at the end of six months, or join a frontier regiment."""
+    state = make_state(make_char("a", crowns=1000), loans=[loan(None, "a", 300, 1)], turn=7)
+    paid = run_month(state, {}, dice())
+    assert assert_event(paid, "loan.collected", "a").crowns == -330
+    poor = make_state(make_char("a", crowns=10), loans=[loan(None, "a", 300, 1)], turn=7)
+    fled = run_month(poor, {}, dice())
+    assert_event(fled, "loan.defaulted", "a", away="frontier")
+    assert fled.state["characters"]["a"]["sent_away"] == "frontier"
+    stay = run_month(poor, give_orders(poor, a="ANYTIME: STAY IN PARIS"), dice())
+    assert_event(stay, "loan.defaulted", "a", away=None)
+    assert stay.state["matters"][0]["kind"] == "arrest"
+
+
+def test_borrowing_beyond_the_limit_and_gambling_beyond_means_warn() -> None:
+    """Receipt warnings for legal but probably mistaken orders."""
+    from moderator.games.engarde import ENGINE
+    from tests.engarde.conftest import _TABLES
+    state = make_state(make_char("a", sl=3, crowns=10))
+    parsed = ENGINE.parse_orders("ANYTIME: BORROW 500 FROM SHYLOCK\n"
+                                 "WEEK 1: BAWDYHOUSE; GAMBLE 50 x3", state, "a", _TABLES)
+    messages = [e.message for e in parsed.errors]
+    assert not parsed.hard_errors
+    assert any("100 x SL" in m for m in messages) and any("hold 10" in m for m in messages)
