@@ -95,6 +95,17 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("intake.max_bytes", 1_000_000, "Larger emails are refused with a reply."),
     Setting("service.outbox_seconds", 5, "How often `serve` sends queued mail."),
     Setting("service.outage_slide_hours", 24, "Deadlines after an outage move this much."),
+    Setting(
+        "service.reminder_hours",
+        24,
+        "Hours before the orders deadline that players who have sent no orders get a reminder "
+        "(0: no reminders).",
+    ),
+    Setting(
+        "service.maildir_poll_seconds",
+        2,
+        "How often `serve` looks in the Maildir inbox (maildir transport).",
+    ),
     Setting("time.zone", "Europe/Paris", "Default time zone for deadlines (IANA name)."),
 )
 
@@ -182,6 +193,8 @@ class Config:
     smtp: SmtpSettings
     outbox_seconds: int
     outage_slide_hours: int
+    reminder_hours: int
+    maildir_poll_seconds: int
     games: Mapping[str, GameSettings]
 
     def mailbox_for(self, address: str) -> Path:
@@ -237,6 +250,9 @@ def load_config(path: Path | None = None, *, base_dir: Path | None = None) -> Co
     for key in ("mail.imap.security", "mail.smtp.security"):
         if values[key] not in ("ssl", "starttls", "none"):
             problems.append(f"{name}: {key} must be 'ssl', 'starttls' or 'none'")
+    for key, least in (("service.reminder_hours", 0), ("service.maildir_poll_seconds", 1)):
+        if isinstance(values[key], int) and values[key] < least:  # 0 s would spin
+            problems.append(f"{name}: {key} must be at least {least}")
     zone: ZoneInfo | None = None
     try:
         zone = ZoneInfo(values["time.zone"])
@@ -285,6 +301,8 @@ def load_config(path: Path | None = None, *, base_dir: Path | None = None) -> Co
         ),
         outbox_seconds=values["service.outbox_seconds"],
         outage_slide_hours=values["service.outage_slide_hours"],
+        reminder_hours=values["service.reminder_hours"],
+        maildir_poll_seconds=values["service.maildir_poll_seconds"],
         games=games,
     )
 

@@ -1,58 +1,56 @@
-"""Deadlines: the rule that sets them, and the scheduler that acts on them.
-
-A game's deadlines are kept on its open turn (``Turn.deadline`` for orders and, for
-En Garde!, ``Turn.announcement_deadline`` for announcements and challenges), stored in
-UTC and entered and shown in the game's time zone.  They are set by hand for one turn
-(`set_deadlines`) or come from a recurring rule kept in ``Game.schedule_json``
-(`Rule`): when a turn is run, `after_turn` gives the next turn its deadlines from the
-rule (a rule wins over the "same day next month" the turn runner uses).
+"""The service's scheduler: jobs at the deadlines, kept in step with the database.
 
 The scheduler is APScheduler's BackgroundScheduler with its jobs in the store itself
-(SQLAlchemyJobStore, table ``apscheduler_jobs``).  The database is the truth; the jobs
-are derived from it by `sync_jobs` (at start, after every change the service makes,
-within `CHANGE_POLL_SECONDS` of a change a command notes with `note_change`, and every
+(SQLAlchemyJobStore, table ``apscheduler_jobs``).  The database is the truth (the
+deadlines on each open turn, see `moderator.deadlines`); the jobs are derived from it by
+`sync_jobs` (at start, after every change the service makes, within
+`CHANGE_POLL_SECONDS` of a change a command notes with `deadlines.note_change`, and every
 `SYNC_SECONDS`), one job of each kind per active game.  Only the service writes the job
 store; commands only change the database.  The jobs:
 
 * ``deadline:GAME``: at the orders deadline, run the turn (`run_due_turn`);
-* ``announcements:GAME``: at the announcement deadline, mail the announcements gazette;
-* ``reminder:GAME``: `REMINDER_HOURS` before the orders deadline, remind the players who
-  have sent no orders yet (once: ``Turn.reminded_at``).
+* ``announcements:GAME``: at the announcement deadline, mail the announcements gazette
+  (`moderator.reminders.send_announcements`);
+* ``reminder:GAME``: ``service.reminder_hours`` before the orders deadline, remind the
+  players who have sent no orders yet (`moderator.reminders.send_reminders`).
 
 Jobs never expire (``misfire_grace_time=None``) and run once however late they are
 (DateTrigger, ``coalesce``): a deadline passed while the service was down runs when it
 starts.  Each job checks the turn it was made for is still the open one, so a job that
 fires twice, or after the GM ran the turn by hand, does nothing.  A deadline that passed
-during an outage also slides the next turn's deadlines by ``service.outage_slide_hours``.
+during an outage also slides the next turn's deadlines by ``service.outage_slide_hours``
+(the turn runner does it, told ``missed``).
+
+The service writes a heartbeat (`HEARTBEAT`) every `SYNC_SECONDS`; `service_alive` reads
+it, so commands can leave the outbox to a running service.
 """
 
 from __future__ import annotations
 
-import calendar
-import json
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from sqlalchemy import Engine, update
-from sqlmodel import Session, col, select
+from sqlalchemy import Engine
+from sqlmodel import Session
 
-from moderator.clock import add_month, as_utc, format_deadline
+from moderator import turns
+from moderator.clock import as_utc, format_deadline
 from moderator.config import Config
-from moderator.games import find_engine
-from moderator.publish import outgoing
-from moderator.publish.render import markdown_to_html, render
+from moderator.deadlines import CHANGED, current_turn, now_utc
+from moderator.reminders import (
+    announcements_sent,
+    announcements_template,
+    send_announcements,
+    send_reminders,
+)
 from moderator.store import repo
 from moderator.store.db import session_scope
-from moderator.store.models import Game, GmLog, Newsletter, ServiceStatus, Turn
+from moderator.store.models import Game, ServiceStatus, Turn
 
-# Proposed setting ``service.reminder_hours`` (default 24): "Hours before the orders
-# deadline that players who have sent no orders get a reminder (0: no reminders)."
-REMINDER_HOURS = 24
 # How often `serve` re-reads the deadlines from the database (changes made by the CLI in
 # another process are picked up within this time) and writes its heartbeat.
 SYNC_SECONDS = 30
@@ -62,7 +60,7 @@ OUTAGE_AFTER = timedelta(seconds=3 * SYNC_SECONDS)
 RETRY_AFTER = timedelta(minutes=10)
 
 HEARTBEAT = "scheduler.heartbeat"
-CHANGED = "schedule.changed"
+STOPPED = "service.stopped"
 # How often the running service checks for CHANGED (set by commands in other processes).
 CHANGE_POLL_SECONDS = 5
 JOB_KINDS = ("deadline", "announcements", "reminder")
@@ -72,365 +70,6 @@ Log = Callable[..., None]  # log(level, event, **fields)
 
 def _no_log(level: str, event: str, **fields: Any) -> None:
     return None
-
-
-def now_utc() -> datetime:
-    return datetime.now(UTC)
-
-
-class ScheduleError(ValueError):
-    """A deadline or rule the GM gave cannot be used, with the reason."""
-
-
-# --- rules -----------------------------------------------------------------------------
-
-
-WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-WEEKS = ("1st", "2nd", "3rd", "4th", "last")
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A recurring deadline at ``time`` ("HH:MM") in the game's time zone, one of:
-
-    * ``monthly_day``: that day of every month (29-31 mean the last day of a shorter month);
-    * ``weekday`` and ``week``: e.g. the "2nd" "sat" or the "last" "fri" of every month;
-    * ``every_days``: that many days after the previous deadline.
-
-    ``announcements_days_before`` puts the announcement deadline that many days before
-    the orders deadline, at the same wall-clock time.
-    """
-
-    monthly_day: int | None = None
-    weekday: str | None = None
-    week: str | None = None
-    every_days: int | None = None
-    time: str = "18:00"
-    announcements_days_before: int | None = None
-
-    def __post_init__(self) -> None:
-        kinds = [self.monthly_day is not None, self.weekday is not None or self.week is not None,
-                 self.every_days is not None]
-        if sum(kinds) != 1:
-            raise ScheduleError("a rule is one of: a day of the month, a weekday of the month "
-                                "(week and weekday), or every so many days")
-        if self.monthly_day is not None and not 1 <= self.monthly_day <= 31:
-            raise ScheduleError("the day of the month must be 1 to 31")
-        if kinds[1] and (self.weekday not in WEEKDAYS or self.week not in WEEKS):
-            raise ScheduleError(f"weekday is one of {', '.join(WEEKDAYS)} and week one of "
-                                f"{', '.join(WEEKS)}")
-        if self.every_days is not None and not 1 <= self.every_days <= 366:
-            raise ScheduleError("every so many days: 1 to 366")
-        self.hour_minute()
-        days = self.announcements_days_before
-        if days is not None and not 1 <= days <= 27:
-            raise ScheduleError("announcements must be 1 to 27 days before the deadline")
-        if days is not None and self.every_days is not None and days >= self.every_days:
-            raise ScheduleError("announcements must come after the previous deadline")
-
-    def hour_minute(self) -> tuple[int, int]:
-        try:
-            hour, minute = (int(part) for part in self.time.split(":"))
-            if not (0 <= hour <= 23 and 0 <= minute <= 59):
-                raise ValueError
-        except ValueError:
-            raise ScheduleError(f"time {self.time!r}: use HH:MM, e.g. 18:00") from None
-        return hour, minute
-
-    def to_json(self) -> str:
-        data = {key: value for key, value in self.__dict__.items() if value is not None}
-        return json.dumps(data, sort_keys=True)
-
-    @classmethod
-    def from_json(cls, text: str | None) -> Rule | None:
-        return cls(**json.loads(text)) if text else None
-
-    def describe(self) -> str:
-        if self.monthly_day is not None:
-            when = f"monthly on day {self.monthly_day} at {self.time}"
-        elif self.every_days is not None:
-            when = f"every {self.every_days} days at {self.time}"
-        else:
-            when = f"monthly on the {self.week} {self.weekday} at {self.time}"
-        if self.announcements_days_before:
-            when += f", announcements {self.announcements_days_before} days before"
-        return when
-
-    def next_after(self, moment: datetime, zone: ZoneInfo) -> datetime:
-        """The first deadline strictly after ``moment`` (UTC in, UTC out)."""
-        moment = as_utc(moment)
-        hour, minute = self.hour_minute()
-        if self.every_days is not None:
-            day = moment.astimezone(zone).date() + timedelta(days=self.every_days)
-            return as_utc(datetime(day.year, day.month, day.day, hour, minute, tzinfo=zone))
-        if self.weekday is not None:
-            from apscheduler.triggers.cron import CronTrigger
-
-            # APScheduler's "2nd sat" / "last fri" day expression, in the game's zone.
-            trigger = CronTrigger(day=f"{self.week} {self.weekday}", hour=hour, minute=minute,
-                                  timezone=zone)
-            fire = trigger.get_next_fire_time(None, moment + timedelta(microseconds=1))
-            assert fire is not None
-            return as_utc(fire)
-        local = moment.astimezone(zone)
-        year, month = local.year, local.month
-        for _ in range(3):
-            candidate = self._in_month(year, month, zone, hour, minute)
-            if candidate > moment:
-                return candidate
-            year, month = (year + 1, 1) if month == 12 else (year, month + 1)
-        raise AssertionError("unreachable")
-
-    def _in_month(self, year: int, month: int, zone: ZoneInfo, hour: int, minute: int) -> datetime:
-        assert self.monthly_day is not None
-        day = min(self.monthly_day, calendar.monthrange(year, month)[1])
-        # Wall-clock time in the game's zone, so 18:00 stays 18:00 across DST.
-        return as_utc(datetime(year, month, day, hour, minute, tzinfo=zone))
-
-    def announcements_for(self, deadline: datetime, zone: ZoneInfo) -> datetime | None:
-        if not self.announcements_days_before:
-            return None
-        return _local_shift(deadline, zone, days=-self.announcements_days_before)
-
-
-def _local_shift(moment: datetime, zone: ZoneInfo, *, days: int) -> datetime:
-    """Move by whole days keeping the wall-clock time in the zone (DST-correct)."""
-    local = as_utc(moment).astimezone(zone).replace(tzinfo=None) + timedelta(days=days)
-    return as_utc(local.replace(tzinfo=zone))
-
-
-def game_zone(game: Game) -> ZoneInfo:
-    return ZoneInfo(game.time_zone)
-
-
-def local_to_utc(moment: datetime, game: Game) -> datetime:
-    """A naive date and time the GM typed, read in the game's zone."""
-    return as_utc(moment.replace(tzinfo=game_zone(game)))
-
-
-def rule_of(game: Game) -> Rule | None:
-    return Rule.from_json(game.schedule_json)
-
-
-# --- setting deadlines -----------------------------------------------------------------
-
-
-def set_deadlines(
-    session: Session, game: Game, deadline: datetime, announcements: datetime | None = None,
-    *, now: datetime | None = None,
-) -> Turn:
-    """Give the open turn new deadlines (UTC); a moved deadline gets a new reminder."""
-    now = now or now_utc()
-    if announcements is not None and announcements >= deadline:
-        raise ScheduleError("the announcement deadline must come before the orders deadline")
-    turn = repo.open_turn(session, game)
-    if turn.deadline is None or as_utc(turn.deadline) != deadline:
-        turn.reminded_at = None
-    turn.deadline, turn.announcement_deadline = deadline, announcements
-    session.add(turn)
-    zone = game.time_zone
-    detail = f"turn {turn.number}: orders due {format_deadline(deadline, zone)}"
-    if announcements is not None:
-        detail += f", announcements due {format_deadline(announcements, zone)}"
-    if deadline <= now:
-        detail += " (already passed: the turn runs as soon as the service sees it)"
-    repo.log_gm(session, "deadline.set", detail, game=game)
-    note_change(session)
-    return turn
-
-
-def set_rule(
-    session: Session, game: Game, rule: Rule | None, *, apply_now: bool = False,
-    now: datetime | None = None,
-) -> Turn:
-    """Store (or clear) a game's rule; the open turn gets its deadlines from it if it has
-    none yet, or if ``apply_now``."""
-    now = now or now_utc()
-    game.schedule_json = rule.to_json() if rule else None
-    session.add(game)
-    repo.log_gm(session, "deadline.rule", rule.describe() if rule else "cleared", game=game)
-    note_change(session)
-    turn = repo.open_turn(session, game)
-    if rule is not None and (apply_now or turn.deadline is None):
-        deadline = rule.next_after(now, game_zone(game))
-        set_deadlines(session, game, deadline, rule.announcements_for(deadline, game_zone(game)),
-                      now=now)
-    return turn
-
-
-@dataclass(frozen=True)
-class NextDeadlines:
-    deadline: datetime | None
-    announcements: datetime | None
-    source: str
-
-
-def next_deadlines(
-    game: Game, done: Turn, proposed: datetime | None, *, slide: timedelta = timedelta(0),
-    now: datetime | None = None,
-) -> NextDeadlines:
-    """The deadlines of the turn after ``done``: from the rule if there is one, else the
-    turn runner's ``proposed`` one (same day next month); plus ``slide`` after an outage."""
-    now = now or now_utc()
-    zone = game_zone(game)
-    rule = rule_of(game)
-    if rule is not None:
-        start = as_utc(done.deadline) if done.deadline else now
-        deadline = rule.next_after(start, zone)
-        if deadline + slide <= now:  # a long outage: the next one from now, never the past
-            deadline = rule.next_after(now, zone)
-        announcements = rule.announcements_for(deadline, zone)
-        source = f"rule: {rule.describe()}"
-    else:
-        if proposed is None:
-            return NextDeadlines(None, None, "none set")
-        deadline = as_utc(proposed)
-        announcements = (add_month(as_utc(done.announcement_deadline))
-                         if done.announcement_deadline else None)
-        source = "same day next month"
-    if slide:
-        deadline += slide
-        announcements = announcements + slide if announcements else None
-        source += f", slid {_hours(slide)} after an outage"
-    return NextDeadlines(deadline, announcements, source)
-
-
-def _hours(delta: timedelta) -> str:
-    return f"{delta.total_seconds() / 3600:g} h"
-
-
-def after_turn(
-    db: Engine, config: Config, game_name: str, number: int, *, missed: bool = False,
-    now: datetime | None = None,
-) -> NextDeadlines | None:
-    """Once turn ``number`` has run: set the deadlines of the turn now open."""
-    now = now or now_utc()
-    slide = timedelta(hours=config.outage_slide_hours) if missed else timedelta(0)
-    with session_scope(db) as session:
-        game = repo.game_by_name(session, game_name)
-        done = repo.turn_by_number(session, game, number)
-        new = repo.turn_by_number(session, game, number + 1)
-        if new.status != "open":
-            return None
-        said = as_utc(new.deadline) if new.deadline else None
-        result = next_deadlines(game, done, said, slide=slide, now=now)
-        new.deadline, new.announcement_deadline = result.deadline, result.announcements
-        session.add(new)
-        zone = game.time_zone
-        detail = (f"turn {new.number}: orders due "
-                  f"{format_deadline(result.deadline, zone) or 'not set'} ({result.source})")
-        if result.announcements:
-            detail += f", announcements due {format_deadline(result.announcements, zone)}"
-        level = "info"
-        if said != result.deadline:
-            # The turn runner printed its own date in the newsletters before we got here.
-            detail += f"; the newsletter said {format_deadline(said, zone) or 'no deadline'}"
-            level = "warning"
-        repo.log_gm(session, "deadline.slid" if missed else "deadline.next", detail,
-                    game=game, level=level)
-        note_change(session)
-    return result
-
-
-# --- what happens at the deadlines -----------------------------------------------------
-
-
-def _current(session: Session, game_name: str, number: int) -> tuple[Game, Turn] | None:
-    """The game and its open turn, if that turn is still ``number`` and the game active."""
-    game = repo.find_game(session, game_name)
-    if game is None or game.status != "active":
-        return None
-    try:
-        turn = repo.open_turn(session, game)
-    except repo.NotFound:
-        return None
-    return (game, turn) if turn.number == number else None
-
-
-def send_reminders(
-    db: Engine, config: Config, game_name: str, number: int, *, now: datetime | None = None
-) -> list[str]:
-    """Remind the players who have sent no orders for turn ``number`` (once per turn)."""
-    now = now or now_utc()
-    with session_scope(db) as session:
-        found = _current(session, game_name, number)
-        if found is None:
-            return []
-        game, turn = found
-        if turn.deadline is None or as_utc(turn.deadline) <= now:
-            return []
-        claimed = session.execute(
-            update(Turn).where(Turn.id == turn.id, col(Turn.reminded_at).is_(None))
-            .values(reminded_at=now)
-        )
-        if claimed.rowcount != 1:  # type: ignore[attr-defined]
-            return []
-        address = outgoing.game_address(config, game)
-        deadline = format_deadline(turn.deadline, game.time_zone)
-        sent = []
-        for player in repo.players(session, game):
-            if repo.submissions(session, player, turn.number):
-                continue
-            text = render(config.templates_dir, "mail/reminder.txt.j2", game=game,
-                          player=player, turn=turn, deadline=deadline, address=address)
-            outgoing.queue(session, config, game=game, kind="reminder", to=player.email,
-                           subject=f"[{game.name}] Reminder: orders for {turn.label} due "
-                                   f"{deadline}", text=text)
-            sent.append(player.email)
-        repo.log_gm(session, "reminders.sent",
-                    f"turn {turn.number}: {len(sent)} without orders"
-                    + (f" ({', '.join(sent)})" if sent else ""), game=game)
-    return sent
-
-
-def announcements_sent(session: Session, game: Game, number: int) -> bool:
-    return session.exec(
-        select(GmLog).where(
-            GmLog.game_id == game.id, GmLog.event == "announcements.sent",
-            col(GmLog.detail).startswith(f"turn {number}:"),
-        )
-    ).first() is not None
-
-
-def send_announcements(
-    db: Engine, config: Config, game_name: str, number: int, *, now: datetime | None = None
-) -> int:
-    """Mail the announcements gazette of turn ``number`` to every player (once)."""
-    now = now or now_utc()
-    with session_scope(db) as session:
-        found = _current(session, game_name, number)
-        if found is None:
-            return 0
-        game, turn = found
-        if announcements_sent(session, game, number):
-            return 0
-        if turn.deadline is not None and as_utc(turn.deadline) <= now:
-            return 0  # too late to be of use: the orders deadline has passed
-        engine = find_engine(game.kind)
-        template = f"{game.kind}/announcements.md.j2"
-        if not (config.templates_dir / template).exists():
-            return 0
-        people = repo.players(session, game)
-        roster = [(p, bool(repo.submissions(session, p, turn.number))) for p in people]
-        subject = f"{engine.gazette_title}: announcements, {turn.label} ({game.name})"
-        markdown = render(
-            config.templates_dir, template, game=game, title=engine.gazette_title,
-            turn=turn, roster=roster,
-            deadline=format_deadline(turn.deadline, game.time_zone),
-            announcements=format_deadline(turn.announcement_deadline, game.time_zone),
-        )
-        html = markdown_to_html(markdown, subject)
-        session.add(Newsletter(game_id=game.id, turn_number=turn.number,  # type: ignore[arg-type]
-                               kind="announcements", subject=subject, markdown=markdown,
-                               html=html, text=markdown))
-        list_id = f"<{game.name}.{config.moderator_address.replace('@', '.')}>"
-        for player in people:
-            outgoing.queue(session, config, game=game, kind="announcements", to=player.email,
-                           subject=subject, text=markdown, html=html,
-                           extra_headers=(("List-Id", f"{game.name} gazette {list_id}"),))
-        repo.log_gm(session, "announcements.sent",
-                    f"turn {turn.number}: to {len(people)} players", game=game)
-    return len(people)
 
 
 # --- the scheduler ---------------------------------------------------------------------
@@ -451,6 +90,7 @@ class Runtime:
     on_change: Callable[[], None] | None = None
 
     def missed(self, deadline: datetime) -> bool:
+        """Whether ``deadline`` fell in a period the service was not running."""
         return any(start < deadline <= end for start, end in self.outages)
 
 
@@ -458,11 +98,13 @@ _runtime: Runtime | None = None
 
 
 def _job_deadline(game_name: str, number: int) -> None:
+    """A job stores only names: it runs in the service process, which set `_runtime`."""
     if _runtime is not None:
         run_due_turn(_runtime, game_name, number)
 
 
 def _job_announcements(game_name: str, number: int) -> None:
+    """The announcements job (see `_job_deadline` for why it reads `_runtime`)."""
     rt = _runtime
     if rt is not None:
         count = send_announcements(rt.db, rt.config, game_name, number)
@@ -472,6 +114,7 @@ def _job_announcements(game_name: str, number: int) -> None:
 
 
 def _job_reminder(game_name: str, number: int) -> None:
+    """The reminder job (see `_job_deadline` for why it reads `_runtime`)."""
     rt = _runtime
     if rt is not None:
         sent = send_reminders(rt.db, rt.config, game_name, number)
@@ -481,52 +124,69 @@ def _job_reminder(game_name: str, number: int) -> None:
 
 
 def _changed(rt: Runtime) -> None:
+    """Let the service re-sync its jobs and wake its outbox after a job changed things."""
     if rt.on_change is not None:
         rt.on_change()
 
 
 def run_due_turn(rt: Runtime, game_name: str, number: int, *, now: datetime | None = None) -> bool:
     """The deadline job: run turn ``number`` if it is still open and due, exactly once."""
-    from moderator.turns import TurnError, run_turn
-
     with rt.turn_lock:  # one turn at a time in this process
         now = now or now_utc()
-        with Session(rt.db) as session:
-            found = _current(session, game_name, number)
-            if found is None or found[1].deadline is None:
-                rt.log("info", "deadline.skipped", game=game_name, turn=number,
-                       reason="not the open turn any more")
-                return False
-            deadline = as_utc(found[1].deadline)
-        if deadline > now:
-            return False  # moved later since the job was made; the next sync reschedules it
+        deadline = _due_deadline(rt, game_name, number, now)
+        if deadline is None:
+            return False
         missed = rt.missed(deadline)
         try:
-            report = run_turn(rt.db, rt.config, game_name)
-        except TurnError as exc:
+            # `number` makes the runner refuse if a GM ran the turn since the check above.
+            report = turns.run_turn(rt.db, rt.config, game_name, number=number, missed=missed)
+        except turns.TurnError as exc:
             rt.log("info", "turn.skipped", game=game_name, turn=number, reason=str(exc))
             return False
         except Exception as exc:
-            rt.retry_at[(game_name, number)] = now_utc() + RETRY_AFTER
-            rt.log("error", "turn.failed", game=game_name, turn=number, error=repr(exc))
-            with session_scope(rt.db) as session:
-                repo.log_gm(session, "turn.failed", f"turn {number}: {exc!r}; retrying in "
-                            f"{RETRY_AFTER}", game=repo.find_game(session, game_name),
-                            level="error")
+            _turn_failed(rt, game_name, number, exc)
             return False
         rt.retry_at.pop((game_name, number), None)
         if missed:
-            with session_scope(rt.db) as session:
-                repo.log_gm(session, "deadline.missed",
-                            f"turn {number}: deadline {format_deadline(deadline, 'UTC')} passed "
-                            f"while the service was down; run late at {now:%Y-%m-%d %H:%M} UTC",
-                            game=repo.find_game(session, game_name), level="warning")
-        nxt = after_turn(rt.db, rt.config, game_name, report.number, missed=missed)
+            _log_missed(rt, game_name, number, deadline, now)
+        following = report.next_deadlines.deadline
         rt.log("info", "turn.run", game=game_name, turn=report.number, label=report.label,
                events=report.events, late=missed,
-               next_deadline=nxt.deadline.isoformat() if nxt and nxt.deadline else None)
+               next_deadline=following.isoformat() if following else None)
     _changed(rt)
     return True
+
+
+def _due_deadline(rt: Runtime, game_name: str, number: int, now: datetime) -> datetime | None:
+    """Turn ``number``'s deadline if the turn is still open and the deadline has come."""
+    with Session(rt.db) as session:
+        found = current_turn(session, game_name, number)
+        if found is None or found[1].deadline is None:
+            rt.log("info", "deadline.skipped", game=game_name, turn=number,
+                   reason="not the open turn any more")
+            return None
+        deadline = as_utc(found[1].deadline)
+    # Moved later since the job was made: the next sync reschedules it.
+    return deadline if deadline <= now else None
+
+
+def _turn_failed(rt: Runtime, game_name: str, number: int, exc: Exception) -> None:
+    """Log an unexpected failure (stdout and GM log) and have the job retried later."""
+    rt.retry_at[(game_name, number)] = now_utc() + RETRY_AFTER
+    rt.log("error", "turn.failed", game=game_name, turn=number, error=repr(exc))
+    with session_scope(rt.db) as session:
+        repo.log_gm(session, "turn.failed", f"turn {number}: {exc!r}; retrying in "
+                    f"{RETRY_AFTER}", game=repo.find_game(session, game_name), level="error")
+
+
+def _log_missed(rt: Runtime, game_name: str, number: int, deadline: datetime,
+                now: datetime) -> None:
+    """Tell the GM a deadline passed while the service was down and the turn ran late."""
+    with session_scope(rt.db) as session:
+        repo.log_gm(session, "deadline.missed",
+                    f"turn {number}: deadline {format_deadline(deadline, 'UTC')} passed "
+                    f"while the service was down; run late at {now:%Y-%m-%d %H:%M} UTC",
+                    game=repo.find_game(session, game_name), level="warning")
 
 
 @dataclass(frozen=True)
@@ -550,28 +210,37 @@ def desired_jobs(db: Engine, config: Config, runtime: Runtime | None = None,
                 turn = repo.open_turn(session, game)
             except repo.NotFound:
                 continue
-            if turn.deadline is None:
-                continue
-            args = (game.name, turn.number)
-            deadline = as_utc(turn.deadline)
-            retry = runtime.retry_at.get(args) if runtime else None
-            specs.append(JobSpec(f"deadline:{game.name}", _job_deadline,
-                                 max(deadline, retry) if retry else deadline, args))
-            if deadline <= now:
-                continue
-            ann = turn.announcement_deadline
-            template = config.templates_dir / game.kind / "announcements.md.j2"
-            if (ann is not None and template.exists()
-                    and not announcements_sent(session, game, turn.number)):
-                specs.append(JobSpec(f"announcements:{game.name}", _job_announcements,
-                                     as_utc(ann), args))
-            if REMINDER_HOURS > 0 and turn.reminded_at is None:
-                specs.append(JobSpec(f"reminder:{game.name}", _job_reminder,
-                                     deadline - timedelta(hours=REMINDER_HOURS), args))
+            if turn.deadline is not None:
+                specs += _jobs_for(session, config, game, turn, runtime, now)
+    return specs
+
+
+def _jobs_for(session: Session, config: Config, game: Game, turn: Turn,
+              runtime: Runtime | None, now: datetime) -> list[JobSpec]:
+    """One game's jobs: its deadline (or a retry), and, while it is still ahead, its
+    announcements gazette and reminder if they have not gone out."""
+    assert turn.deadline is not None
+    args = (game.name, turn.number)
+    deadline = as_utc(turn.deadline)
+    retry = runtime.retry_at.get(args) if runtime else None
+    specs = [JobSpec(f"deadline:{game.name}", _job_deadline,
+                     max(deadline, retry) if retry else deadline, args)]
+    if deadline <= now:
+        return specs
+    ann = turn.announcement_deadline
+    if (ann is not None and announcements_template(config, game) is not None
+            and not announcements_sent(session, game, turn.number)):
+        specs.append(JobSpec(f"announcements:{game.name}", _job_announcements,
+                             as_utc(ann), args))
+    hours = config.reminder_hours
+    if hours > 0 and turn.reminded_at is None:
+        specs.append(JobSpec(f"reminder:{game.name}", _job_reminder,
+                             deadline - timedelta(hours=hours), args))
     return specs
 
 
 def new_scheduler(db: Engine) -> Any:
+    """A scheduler whose jobs never expire and run once however late (missed deadlines)."""
     from apscheduler.executors.pool import ThreadPoolExecutor
     from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
     from apscheduler.schedulers.background import BackgroundScheduler
@@ -608,9 +277,22 @@ def sync_jobs(scheduler: Any, db: Engine, config: Config, runtime: Runtime | Non
     return counts
 
 
-def note_change(session: Session) -> None:
-    """Tell a running service (perhaps another process) that deadlines changed."""
-    repo.set_status(session, CHANGED, now_utc().isoformat())
+def service_alive(db: Engine, now: datetime | None = None) -> datetime | None:
+    """The last heartbeat of a `serve` that seems to be running, else None.
+
+    A heartbeat within `OUTAGE_AFTER` counts as running unless the service recorded its
+    stop after it (its shutdown writes a last heartbeat, then `STOPPED`).  A service
+    killed outright looks alive for at most `OUTAGE_AFTER`.
+    """
+    now = now or now_utc()
+    with Session(db) as session:
+        status = repo.service_status(session)
+    beat, stopped = status.get(HEARTBEAT), status.get(STOPPED)
+    if beat is None or now - as_utc(beat.updated_at) > OUTAGE_AFTER:
+        return None
+    if stopped is not None and as_utc(stopped.updated_at) >= as_utc(beat.updated_at):
+        return None
+    return as_utc(beat.updated_at)
 
 
 def scheduled(db: Engine) -> list[tuple[str, datetime | None]]:
@@ -637,6 +319,7 @@ class DeadlineScheduler:
         self._synced_at: datetime | None = None
 
     def start(self, now: datetime | None = None) -> None:
+        """Notice an outage since the last heartbeat, then start with the jobs in sync."""
         global _runtime
         now = now or now_utc()
         self.runtime.started_at = now
@@ -662,6 +345,7 @@ class DeadlineScheduler:
         self._sync_wanted.set()
 
     def sync(self) -> dict[str, int]:
+        """Re-derive the jobs from the database now; log when that changed anything."""
         self._sync_wanted.clear()
         self._synced_at = now_utc()
         counts = sync_jobs(self.scheduler, self.db, self.config, self.runtime)
@@ -673,6 +357,7 @@ class DeadlineScheduler:
         return counts
 
     def heartbeat(self, now: datetime | None = None) -> None:
+        """Record that the service is alive; a long gap since the last one was an outage."""
         now = now or now_utc()
         if self._last_beat is not None and now - self._last_beat > OUTAGE_AFTER:
             # The host slept, or this process was stopped: deadlines in the gap were missed.
@@ -704,6 +389,7 @@ class DeadlineScheduler:
                 self.sync()
 
     def _changed_elsewhere(self) -> bool:
+        """Whether a command in another process noted a change since our last sync."""
         with Session(self.db) as session:
             row = session.get(ServiceStatus, CHANGED)
             changed = as_utc(row.updated_at) if row else None
@@ -714,6 +400,7 @@ class DeadlineScheduler:
         self._sync_wanted.set()
 
     def shutdown(self) -> None:
+        """Stop after any running job, and leave a last heartbeat (outage checks start there)."""
         global _runtime
         self.scheduler.shutdown(wait=True)
         with session_scope(self.db) as session:

@@ -3,10 +3,11 @@
 Three loops run in threads, each wrapped so that a failure is logged and retried
 (after a pause that grows to `MAX_BACKOFF` seconds) and never stops the service:
 
-* intake: Maildir transport, `process_inbox` every `MAILDIR_POLL_SECONDS`; IMAP
-  transport, ``ImapPoller(db, config).run(stop)``;
-* outbox: Maildir, `deliver_outbox` every ``service.outbox_seconds`` (and at once after
-  intake or a deadline queued mail); IMAP, ``OutboxSender(db, config).run(stop, seconds)``;
+* intake: Maildir transport, `process_inbox` every ``service.maildir_poll_seconds``; IMAP
+  transport, ``ImapPoller(db, config).run(stop, on_results)``;
+* outbox: Maildir, `deliver_outbox`; IMAP, ``OutboxSender(db, config).run(stop, seconds,
+  wake)``; either every ``service.outbox_seconds``, and at once when intake queued
+  receipts or a deadline queued mail (both set `Service.kick_outbox`);
 * scheduler: `moderator.schedule.DeadlineScheduler` (APScheduler, jobs in the store),
   re-synced from the database every `schedule.SYNC_SECONDS`.
 
@@ -30,13 +31,11 @@ from typing import Any, TextIO
 from sqlalchemy import Engine
 
 from moderator.config import Config
-from moderator.schedule import DeadlineScheduler
+from moderator.intake.process import IntakeResult
+from moderator.schedule import STOPPED, DeadlineScheduler
 from moderator.store import repo
 from moderator.store.db import session_scope
 
-# Proposed setting ``service.maildir_poll_seconds`` (default 2): "How often `serve` looks
-# in the Maildir inbox (maildir transport)."
-MAILDIR_POLL_SECONDS = 2.0
 # "maildir.last_poll" is written when mail came in, else at most this often (fewer writes).
 STATUS_EVERY_SECONDS = 30.0
 MAX_BACKOFF = 60.0
@@ -145,12 +144,16 @@ class Service:
                 with session_scope(self.db) as session:
                     repo.set_status(session, "maildir.last_poll", f"{len(results)} message(s)")
                 noted = time.monotonic()
-            for r in results:
-                self.log("info", "intake", "message", message_id=r.message_id,
-                         status=r.status, detail=r.detail)
-            if results:
-                self.kick_outbox.set()
-            self.stop.wait(MAILDIR_POLL_SECONDS)
+            self._after_intake(results)
+            self.stop.wait(self.config.maildir_poll_seconds)
+
+    def _after_intake(self, results: list[IntakeResult]) -> None:
+        """Log each message read and wake the outbox, so receipts go out at once."""
+        for r in results:
+            self.log("info", "intake", "message", message_id=r.message_id,
+                     status=r.status, detail=r.detail)
+        if results:
+            self.kick_outbox.set()
 
     def _maildir_outbox(self) -> None:
         from moderator.transport.maildir import deliver_outbox
@@ -169,12 +172,13 @@ class Service:
     def _imap_intake(self) -> None:
         from moderator.transport.imap import ImapPoller
 
-        ImapPoller(self.db, self.config).run(self.stop)
+        ImapPoller(self.db, self.config).run(self.stop, on_results=self._after_intake)
 
     def _smtp_outbox(self) -> None:
         from moderator.transport.smtp import OutboxSender
 
-        OutboxSender(self.db, self.config).run(self.stop, self.config.outbox_seconds)
+        OutboxSender(self.db, self.config).run(self.stop, self.config.outbox_seconds,
+                                               wake=self.kick_outbox)
 
     def _scheduler_loop(self) -> None:
         self.scheduler.run(self.stop)
@@ -216,7 +220,7 @@ class Service:
         try:
             self.scheduler.shutdown()
             with session_scope(self.db) as session:
-                repo.set_status(session, "service.stopped", datetime.now(UTC).isoformat())
+                repo.set_status(session, STOPPED, datetime.now(UTC).isoformat())
         except Exception as exc:
             self.log("error", "service", "shutdown.failed", error=repr(exc))
         self.log("info", "service", "stopped")

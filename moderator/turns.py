@@ -6,6 +6,10 @@ rendered newsletters and the outbox rows all commit together or not at all.  The
 turn row is claimed with a guarded UPDATE (open -> running), so two runs of the
 same turn, even from two processes, adjudicate it once.
 
+The runner also gives the next turn its deadlines (`moderator.deadlines.next_deadlines`:
+the game's rule, else the same day next month, slid after an outage) in that same
+transaction, before rendering, so the newsletters print the deadline that is stored.
+
 `rerun_turn` recomputes a finished turn from exactly what was stored (state before,
 inputs, seed) and reports whether events, state and newsletters come out
 byte-identical.
@@ -14,7 +18,7 @@ byte-identical.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +26,9 @@ from sqlalchemy import Engine, update
 from sqlmodel import Session
 
 from moderator import jsonio
-from moderator.clock import add_month, format_deadline
+from moderator.clock import format_deadline
 from moderator.config import Config
+from moderator.deadlines import NextDeadlines, log_next_deadlines, next_deadlines, note_change
 from moderator.dice import Dice
 from moderator.games import find_engine
 from moderator.games.base import Event, GameEngine
@@ -49,6 +54,8 @@ class TurnReport:
     orders_from: tuple[str, ...]
     no_orders_from: tuple[str, ...]
     archive: Path
+    next_deadlines: NextDeadlines  # what the turn now open got (UTC)
+    time_zone: str  # the game's, for showing them
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,7 @@ def adjudicate(
 
 
 def _claim(session: Session, turn: Turn) -> None:
+    """Take the turn (open -> running) so that no other run, in any process, adjudicates it."""
     claimed = session.execute(
         update(Turn).where(Turn.id == turn.id, Turn.status == "open").values(status="running")
     )
@@ -100,6 +108,7 @@ def render_done_turn(
     config: Config, engine: GameEngine, tables: Any, game: Game, turn: Turn,
     next_deadline: datetime | None, result: Adjudication, people: list[Reader],
 ) -> RenderedTurn:
+    """The newsletters of a run turn; shared by `run_turn` and `rerun_turn` so both agree."""
     data = TurnData(
         game_name=game.name,
         turn_number=turn.number,
@@ -113,13 +122,21 @@ def render_done_turn(
     return render_turn(config.templates_dir, engine, tables, data, people)
 
 
-def run_turn(db: Engine, config: Config, game_name: str) -> TurnReport:
-    """Adjudicate the open turn of a game, persist it, and queue its newsletters."""
+def run_turn(
+    db: Engine, config: Config, game_name: str, *, number: int | None = None,
+    missed: bool = False, now: datetime | None = None,
+) -> TurnReport:
+    """Adjudicate the open turn of a game, persist it, give the next turn its deadlines,
+    and queue its newsletters, all in one transaction.
+
+    ``number``: refuse unless the open turn is that one (a scheduler job checked it just
+    before; a GM's ``turn run`` may have got there in between).  ``missed``: the deadline
+    passed while the service was down, so the next deadlines slide by
+    ``service.outage_slide_hours``.  ``now`` is the time the run counts as (tests).
+    """
+    now = now or datetime.now(UTC)
     with session_scope(db) as session:
-        game = repo.game_by_name(session, game_name)
-        if game.status != "active":
-            raise TurnError(f"game {game.name} is {game.status}")
-        turn = repo.open_turn(session, game)
+        game, turn = _open_turn(session, game_name, number)
         _claim(session, turn)
         engine = find_engine(game.kind)
         tables = game_tables(config, game.name, game.kind)
@@ -128,11 +145,14 @@ def run_turn(db: Engine, config: Config, game_name: str) -> TurnReport:
         result = adjudicate(
             engine, tables, turn.seed, turn.number, jsonio.loads(turn.state_before), orders
         )
-        next_deadline = add_month(turn.deadline) if turn.deadline else None
-        _record(session, game, turn, engine, inputs, result, next_deadline)
+        slide = timedelta(hours=config.outage_slide_hours) if missed else timedelta(0)
+        following = next_deadlines(game, turn, slide=slide, now=now)
+        _record(session, game, turn, engine, inputs, result, following, now)
+        log_next_deadlines(session, game, turn.number + 1, following, missed=missed)
+        note_change(session)
         people = readers(session, game)
         rendered = render_done_turn(
-            config, engine, tables, game, turn, next_deadline, result, people
+            config, engine, tables, game, turn, following.deadline, result, people
         )
         _store_newsletters(session, config, game, turn.number, rendered, people)
         report = TurnReport(
@@ -144,21 +164,37 @@ def run_turn(db: Engine, config: Config, game_name: str) -> TurnReport:
             orders_from=tuple(sorted(inputs)),
             no_orders_from=tuple(sorted({r.character for r in people} - set(inputs))),
             archive=archive_dir(config, game.name, turn.number),
+            next_deadlines=following,
+            time_zone=game.time_zone,
         )
     write_archive(report.archive, rendered, people)
     return report
 
 
+def _open_turn(session: Session, game_name: str, number: int | None) -> tuple[Game, Turn]:
+    """The game's open turn, refused if the game is not active or (when ``number`` is
+    given) the open turn is another one: the caller's check is stale."""
+    game = repo.game_by_name(session, game_name)
+    if game.status != "active":
+        raise TurnError(f"game {game.name} is {game.status}")
+    turn = repo.open_turn(session, game)
+    if number is not None and turn.number != number:
+        raise TurnError(f"turn {number} of {game.name} is not the open turn "
+                        f"(turn {turn.number} is)")
+    return game, turn
+
+
 def _record(
     session: Session, game: Game, turn: Turn, engine: GameEngine,
-    inputs: dict, result: Adjudication, next_deadline: datetime | None,
+    inputs: dict, result: Adjudication, following: NextDeadlines, now: datetime,
 ) -> None:
+    """Mark the turn done with its inputs and result, and open the next one."""
     turn.status = "done"
     turn.inputs_json = jsonio.dumps(inputs)
     turn.state_after = jsonio.dumps(result.state)
     turn.events_json = jsonio.dumps([e.to_dict() for e in result.events])
     turn.dice_json = jsonio.dumps(result.dice)
-    turn.adjudicated_at = datetime.now(UTC)
+    turn.adjudicated_at = now
     session.add(turn)
     session.add(
         Turn(
@@ -166,7 +202,8 @@ def _record(
             number=turn.number + 1,
             label=engine.turn_label(result.state),
             seed=game.seed,
-            deadline=next_deadline,
+            deadline=following.deadline,
+            announcement_deadline=following.announcements,
             state_before=turn.state_after,
         )
     )
@@ -266,6 +303,7 @@ def _compare(
     session: Session, game: Game, turn: Turn, result: Adjudication,
     rendered: RenderedTurn, people: list[Reader],
 ) -> list[str]:
+    """What differs between a recomputed turn and what was stored (empty: identical)."""
     differences = []
     if jsonio.dumps([e.to_dict() for e in result.events]) != turn.events_json:
         differences.append("events")

@@ -1,7 +1,9 @@
-"""Deadlines: rules in the game's zone, the scheduler's jobs, outages, reminders."""
+"""Deadlines: rules in the game's zone, the turn runner's next deadlines, the scheduler's
+jobs, outages, reminders."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from datetime import UTC, datetime, timedelta
@@ -12,12 +14,13 @@ from click.testing import CliRunner
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from moderator import schedule
+from moderator import deadlines, reminders, schedule
 from moderator.cli import cli
 from moderator.clock import add_month, as_utc
 from moderator.config import Config
+from moderator.deadlines import Rule, ScheduleError
 from moderator.intake.process import process_message
-from moderator.schedule import DeadlineScheduler, Rule, ScheduleError
+from moderator.schedule import DeadlineScheduler
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import GmLog, Newsletter, Outbox, ServiceStatus, Turn
@@ -119,41 +122,114 @@ def test_deadline_commands_read_times_in_the_games_zone(config: Config, db: Engi
     assert result.exit_code != 0
 
 
-def test_a_rule_wins_over_same_day_next_month(config: Config, db: Engine) -> None:
-    from moderator.turns import run_turn
-
+def _rule_game(db: Engine, config: Config) -> None:
+    """paris with deadlines on 12 March 2027 and a rule: day 12 at 18:00, 4 days' notice."""
     make_game(db, config)
     with session_scope(db) as session:
         game = repo.game_by_name(session, "paris")
-        schedule.set_deadlines(session, game, _paris(2027, 3, 12, 18, 0),
-                               _paris(2027, 3, 8, 18, 0))
+        deadlines.set_deadlines(session, game, _paris(2027, 3, 12, 18, 0),
+                                _paris(2027, 3, 8, 18, 0))
         game.schedule_json = Rule(monthly_day=12, time="18:00",
                                   announcements_days_before=4).to_json()
-    run_turn(db, config, "paris")
-    result = schedule.after_turn(db, config, "paris", 1, now=_paris(2027, 3, 12, 18, 0))
-    assert result is not None
+
+
+def _open_turn(db: Engine) -> Turn:
     with Session(db) as session:
-        turn = repo.open_turn(session, repo.game_by_name(session, "paris"))
-        assert as_utc(turn.deadline) == _utc(2027, 4, 12, 16, 0)  # type: ignore[arg-type]
-        assert as_utc(turn.announcement_deadline) == _utc(2027, 4, 8, 16, 0)  # type: ignore[arg-type]
-        log = [e for e in repo.gm_log(session) if e.event == "deadline.next"]
-    # the turn runner wrote 19:00 CEST (same UTC time next month) in the newsletter
-    assert log[-1].level == "warning" and "newsletter said" in log[-1].detail
+        return repo.open_turn(session, repo.game_by_name(session, "paris"))
 
 
-def test_without_a_rule_the_next_deadline_is_the_turn_runners(config: Config, db: Engine) -> None:
+def test_a_rule_wins_over_same_day_next_month(config: Config, db: Engine) -> None:
+    from moderator.turns import run_turn
+
+    _rule_game(db, config)
+    report = run_turn(db, config, "paris", now=_paris(2027, 3, 12, 18, 0))
+    turn = _open_turn(db)
+    # 18:00 CEST, not the 19:00 CEST that "same UTC time next month" would give
+    assert as_utc(turn.deadline) == _utc(2027, 4, 12, 16, 0)  # type: ignore[arg-type]
+    assert as_utc(turn.announcement_deadline) == _utc(2027, 4, 8, 16, 0)  # type: ignore[arg-type]
+    assert report.next_deadlines.deadline == _utc(2027, 4, 12, 16, 0)
+    assert report.next_deadlines.source.startswith("rule: monthly on day 12")
+    log = _events(db, "deadline.next")
+    assert len(log) == 1 and log[0].level == "info"
+    assert "Monday 12 April 2027, 18:00 CEST" in log[0].detail
+    assert "announcements due Thursday 08 April 2027, 18:00 CEST" in log[0].detail
+
+
+def test_the_rules_deadline_is_printed_in_the_newsletters_and_rerun_is_identical(
+    config: Config, db: Engine,
+) -> None:
+    _rule_game(db, config)
+    assert config.path is not None
+    runner = CliRunner()
+    ran = runner.invoke(cli, ["--config", str(config.path), "turn", "run", "paris"],
+                        catch_exceptions=False)
+    assert ran.exit_code == 0, ran.output
+    assert "Next orders due Monday 12 April 2027, 18:00 CEST (rule: monthly on day 12" \
+        in ran.output
+    with Session(db) as session:
+        printed = list(session.exec(select(Newsletter).where(Newsletter.turn_number == 1)))
+    assert {n.kind for n in printed} == {"gazette", "turnsheet"}
+    for newsletter in printed:
+        assert "next orders due Monday 12 April 2027, 18:00 CEST" in newsletter.markdown
+    rerun = runner.invoke(cli, ["--config", str(config.path), "turn", "rerun", "paris", "1"],
+                          catch_exceptions=False)
+    assert rerun.exit_code == 0 and "byte-identical" in rerun.output
+
+
+def test_without_a_rule_the_next_deadline_is_the_same_day_next_month(
+    config: Config, db: Engine,
+) -> None:
     from moderator.turns import rerun_turn, run_turn
 
     make_game(db, config)
     with session_scope(db) as session:
-        schedule.set_deadlines(session, repo.game_by_name(session, "paris"),
-                               _paris(2027, 1, 12, 18, 0))
-    run_turn(db, config, "paris")
-    schedule.after_turn(db, config, "paris", 1, now=_paris(2027, 1, 12, 18, 0))
-    with Session(db) as session:
-        turn = repo.open_turn(session, repo.game_by_name(session, "paris"))
-        assert as_utc(turn.deadline) == _paris(2027, 2, 12, 18, 0)  # type: ignore[arg-type]
+        deadlines.set_deadlines(session, repo.game_by_name(session, "paris"),
+                                _paris(2027, 1, 12, 18, 0), _paris(2027, 1, 8, 18, 0))
+    report = run_turn(db, config, "paris", now=_paris(2027, 1, 12, 18, 0))
+    turn = _open_turn(db)
+    assert as_utc(turn.deadline) == _paris(2027, 2, 12, 18, 0)  # type: ignore[arg-type]
+    assert as_utc(turn.announcement_deadline) == _paris(2027, 2, 8, 18, 0)  # type: ignore[arg-type]
+    assert report.next_deadlines.source == "same day next month"
     assert rerun_turn(db, config, "paris", 1).identical
+
+
+def test_a_missed_deadline_slides_the_next_ones(config: Config, db: Engine) -> None:
+    from moderator.turns import rerun_turn, run_turn
+
+    _rule_game(db, config)
+    run_turn(db, config, "paris", missed=True, now=_paris(2027, 3, 13, 9, 0))
+    turn = _open_turn(db)
+    slide = timedelta(hours=config.outage_slide_hours)
+    assert as_utc(turn.deadline) == _utc(2027, 4, 12, 16, 0) + slide  # type: ignore[arg-type]
+    assert as_utc(turn.announcement_deadline) == _utc(2027, 4, 8, 16, 0) + slide  # type: ignore[arg-type]
+    slid = _events(db, "deadline.slid")
+    assert len(slid) == 1 and "slid 24 h after an outage" in slid[0].detail
+    assert not _events(db, "deadline.next")
+    assert rerun_turn(db, config, "paris", 1).identical
+
+
+def test_after_a_long_outage_the_next_deadline_is_never_in_the_past(
+    config: Config, db: Engine,
+) -> None:
+    from moderator.turns import run_turn
+
+    _rule_game(db, config)
+    now = _paris(2027, 4, 20, 9, 0)  # past the rule's April date too
+    run_turn(db, config, "paris", missed=True, now=now)
+    slide = timedelta(hours=config.outage_slide_hours)
+    assert as_utc(_open_turn(db).deadline) == _utc(2027, 5, 12, 16, 0) + slide  # type: ignore[arg-type]
+
+
+def test_run_turn_refuses_another_turns_number(config: Config, db: Engine) -> None:
+    from moderator.turns import TurnError, run_turn
+
+    make_game(db, config)
+    with pytest.raises(TurnError, match="not the open turn"):
+        run_turn(db, config, "paris", number=2)
+    assert run_turn(db, config, "paris", number=1).number == 1
+    with pytest.raises(TurnError):
+        run_turn(db, config, "paris", number=1)  # a scheduler job after a GM's `turn run`
+    assert [t.status for t in _turns(db)] == ["done", "open"]
 
 
 # --- the scheduler ----------------------------------------------------------------------
@@ -161,7 +237,7 @@ def test_without_a_rule_the_next_deadline_is_the_turn_runners(config: Config, db
 
 def _set(db: Engine, deadline: datetime, announcements: datetime | None = None) -> None:
     with session_scope(db) as session:
-        schedule.set_deadlines(session, repo.game_by_name(session, "paris"), deadline,
+        deadlines.set_deadlines(session, repo.game_by_name(session, "paris"), deadline,
                                announcements)
 
 
@@ -271,7 +347,7 @@ def test_a_failing_turn_is_logged_and_retried_later(
     make_game(db, config)
     _set(db, datetime.now(UTC) - timedelta(minutes=1))
 
-    def broken(*_args: object) -> None:
+    def broken(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("engine on fire")
 
     monkeypatch.setattr(moderator.turns, "run_turn", broken)
@@ -291,8 +367,10 @@ def test_jobs_follow_the_database(db: Engine, config: Config) -> None:
     assert jobs == {
         "deadline:paris": now + timedelta(days=5),
         "announcements:paris": now + timedelta(days=2),
-        "reminder:paris": now + timedelta(days=5, hours=-schedule.REMINDER_HOURS),
+        "reminder:paris": now + timedelta(days=5, hours=-config.reminder_hours),
     }
+    no_reminders = dataclasses.replace(config, reminder_hours=0)
+    assert "reminder:paris" not in {s.id for s in schedule.desired_jobs(db, no_reminders, now=now)}
     with session_scope(db) as session:
         repo.game_by_name(session, "paris").status = "paused"
     assert schedule.desired_jobs(db, config, now=now) == []
@@ -311,10 +389,10 @@ def test_reminders_go_only_to_players_without_orders_and_only_once(
     result = process_message(db, config, order_mail(jacques[0], f"PASSWORD: {jacques[2]}\n"
                                                     "WEEK 1: PRACTICE rapier\n"))
     assert result.status == "accepted"
-    sent = schedule.send_reminders(db, config, "paris", 1)
+    sent = reminders.send_reminders(db, config, "paris", 1)
     assert sorted(sent) == sorted(p[0] for p in setup.players[1:])
-    assert schedule.send_reminders(db, config, "paris", 1) == []
-    assert schedule.send_reminders(db, config, "paris", 2) == []
+    assert reminders.send_reminders(db, config, "paris", 1) == []
+    assert reminders.send_reminders(db, config, "paris", 2) == []
     assert all(s.id != "reminder:paris" for s in schedule.desired_jobs(db, config))
     with Session(db) as session:
         rows = list(session.exec(select(Outbox).where(Outbox.kind == "reminder")))
@@ -330,7 +408,7 @@ def test_reminders_go_only_to_players_without_orders_and_only_once(
 def test_no_reminder_after_the_deadline(db: Engine, config: Config) -> None:
     make_game(db, config)
     _set(db, datetime.now(UTC) - timedelta(minutes=5))
-    assert schedule.send_reminders(db, config, "paris", 1) == []
+    assert reminders.send_reminders(db, config, "paris", 1) == []
 
 
 def test_the_announcements_gazette_goes_to_every_player_once(db: Engine, config: Config) -> None:
@@ -340,8 +418,8 @@ def test_the_announcements_gazette_goes_to_every_player_once(db: Engine, config:
     jacques = setup.players[0]
     process_message(db, config, order_mail(jacques[0], f"PASSWORD: {jacques[2]}\n"
                                            "WEEK 1: PRACTICE rapier\n"))
-    assert schedule.send_announcements(db, config, "paris", 1) == len(setup.players)
-    assert schedule.send_announcements(db, config, "paris", 1) == 0
+    assert reminders.send_announcements(db, config, "paris", 1) == len(setup.players)
+    assert reminders.send_announcements(db, config, "paris", 1) == 0
     with Session(db) as session:
         gazette = session.exec(select(Newsletter).where(Newsletter.kind == "announcements")).one()
     assert "Le Sport de Paris" in gazette.markdown

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import Engine
 
-from moderator import schedule
+from moderator import deadlines, schedule
 from moderator.cli import cli
 from moderator.config import Config
 from moderator.intake.process import process_message
@@ -113,7 +113,7 @@ def test_serve_reads_orders_mails_receipts_and_stops_on_sigterm(
 def test_serve_runs_a_deadline_and_stops_on_sigint(config: Config, db: Engine) -> None:
     make_game(db, config)
     with session_scope(db) as session:
-        schedule.set_deadlines(session, repo.game_by_name(session, "paris"),
+        deadlines.set_deadlines(session, repo.game_by_name(session, "paris"),
                                datetime.now(UTC) + timedelta(seconds=2))
     took, lines = _serve_until(
         config,
@@ -153,8 +153,8 @@ def test_status_shows_deadlines_orders_backlog_and_problems(config: Config, db: 
     email, _name, password = setup.players[0]
     with session_scope(db) as session:
         game = repo.game_by_name(session, "paris")
-        deadline = schedule.local_to_utc(datetime(2030, 7, 12, 18), game)
-        schedule.set_deadlines(session, game, deadline)
+        deadline = deadlines.local_to_utc(datetime(2030, 7, 12, 18), game)
+        deadlines.set_deadlines(session, game, deadline)
         repo.set_status(session, "maildir.last_poll", "0 message(s)")
         repo.log_gm(session, "mail.bounced", "cyrano@bergerac.example: 550 no such user",
                     game=game, level="warning")
@@ -178,3 +178,61 @@ def test_status_of_a_fresh_store(tmp_path: Path, config: Config) -> None:
     result = CliRunner().invoke(cli, ["--config", str(config.path), "status"])
     assert result.exit_code == 0
     assert "has not run yet" in result.output
+
+
+def test_the_smtp_outbox_sends_at_once_when_woken(
+    config: Config, db: Engine, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from moderator.transport.smtp import OutboxSender, SendReport
+
+    rounds: list[float] = []
+
+    def send_due(self: OutboxSender, now: datetime | None = None) -> SendReport:
+        rounds.append(time.monotonic())
+        return SendReport()
+
+    monkeypatch.setattr(OutboxSender, "send_due", send_due)
+    stop, wake = threading.Event(), threading.Event()
+    loop = threading.Thread(target=OutboxSender(db, config).run, args=(stop, 60.0, wake))
+    loop.start()
+    _wait_for(lambda: len(rounds) == 1, 5)
+    wake.set()  # intake queued receipts: a second round long before the 60 s interval
+    _wait_for(lambda: len(rounds) == 2, 5)
+    began = time.monotonic()
+    stop.set()  # without a wake, the loop still sees stop within a second
+    loop.join(5)
+    assert not loop.is_alive() and time.monotonic() - began < 2
+    assert len(rounds) == 2
+
+
+def test_the_imap_poller_reports_each_poll_with_mail(
+    config: Config, db: Engine, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from moderator.intake.process import IntakeResult
+    from moderator.transport.imap import ImapPoller
+
+    polls = [[IntakeResult("<a@x>", "accepted", "v1")], [], [IntakeResult("<b@x>", "refused", "")]]
+    stop = threading.Event()
+
+    def poll_once(self: ImapPoller) -> list[IntakeResult]:
+        if len(polls) == 1:
+            stop.set()
+        return polls.pop(0)
+
+    monkeypatch.setattr(ImapPoller, "poll_once", poll_once)
+    monkeypatch.setattr(ImapPoller, "_wait", lambda self, stop: None)
+    seen: list[list[str]] = []
+    ImapPoller(db, config).run(stop, on_results=lambda rs: seen.append([r.status for r in rs]))
+    assert seen == [["accepted"], ["refused"]]  # an empty poll wakes nobody
+
+
+def test_imap_intake_wakes_the_outbox_in_serve(config: Config, db: Engine) -> None:
+    from moderator.intake.process import IntakeResult
+
+    out = io.StringIO()
+    service = Service(db, config, JsonLog(out))
+    service._after_intake([])
+    assert not service.kick_outbox.is_set()
+    service._after_intake([IntakeResult("<a@x>", "accepted", "v1")])
+    assert service.kick_outbox.is_set()
+    assert json.loads(out.getvalue())["event"] == "message"

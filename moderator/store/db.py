@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
@@ -17,6 +18,22 @@ from sqlalchemy import Engine, event
 from sqlmodel import Session, create_engine
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+# Tables in the store that belong to a library, not to our models: APScheduler's job
+# store.  Autogenerate must never propose dropping them.
+FOREIGN_TABLES = frozenset({"apscheduler_jobs"})
+
+
+def include_object(
+    obj: Any, name: str | None, type_: str, reflected: bool, compare_to: Any
+) -> bool:
+    """Alembic's autogenerate filter: leave the tables in `FOREIGN_TABLES` (and their
+    indexes) alone, since our metadata does not know them and would drop them."""
+    if type_ == "table" and reflected and compare_to is None:
+        return name not in FOREIGN_TABLES
+    table = getattr(obj, "table", None)
+    if reflected and compare_to is None and table is not None:
+        return table.name not in FOREIGN_TABLES
+    return True
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]

@@ -245,13 +245,22 @@ class ImapPoller:
             repo.set_status(session, STATUS_KEY, value)
 
     # ------------------------------------------------------------------ service loop
-    def run(self, stop: threading.Event) -> None:
-        """Poll and wait until `stop` is set; survive any failure by reconnecting."""
+    def run(
+        self, stop: threading.Event,
+        on_results: Callable[[list[IntakeResult]], None] | None = None,
+    ) -> None:
+        """Poll and wait until `stop` is set; survive any failure by reconnecting.
+
+        ``on_results`` gets each poll's results (the service logs them and wakes its
+        outbox, so receipts go out at once rather than at the next outbox round).
+        """
         failures = 0
         while not stop.is_set():
             try:
-                self.poll_once()
+                results = self.poll_once()
                 failures = 0
+                if on_results is not None and results:
+                    on_results(results)
                 self._wait(stop)
             except Exception as exc:
                 failures += 1

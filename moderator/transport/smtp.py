@@ -58,6 +58,8 @@ log = logging.getLogger(__name__)
 MAX_RETRY_DELAY = timedelta(hours=6)
 SENT_COPY_PASSWORD_ENV = "MODERATOR_SENT_COPY_PASSWORD"
 STATUS_KEY = "smtp.last_send"
+# With a wake event, `OutboxSender.run` looks at its stop event at least this often.
+STOP_CHECK_SECONDS = 1.0
 Clock = Callable[[], datetime]
 
 
@@ -142,10 +144,19 @@ class OutboxSender:
 
     # ---- the service loop
 
-    def run(self, stop: threading.Event, interval_seconds: float | None = None) -> None:
-        """Send due mail every `interval_seconds` until `stop` is set; never raises."""
+    def run(
+        self, stop: threading.Event, interval_seconds: float | None = None,
+        wake: threading.Event | None = None,
+    ) -> None:
+        """Send due mail every `interval_seconds` until `stop` is set; never raises.
+
+        Setting ``wake`` sends at once (the service sets it when intake queued receipts
+        or a deadline queued newsletters, so players need not wait for the next round).
+        """
         interval = self.config.outbox_seconds if interval_seconds is None else interval_seconds
         while not stop.is_set():
+            if wake is not None:
+                wake.clear()  # before sending: a wake during the batch means "send again"
             try:
                 self.send_due()
             except Exception as exc:
@@ -155,7 +166,7 @@ class OutboxSender:
                         repo.set_status(session, STATUS_KEY, f"{self._stamp()}: error: {exc}")
                 except Exception:
                     log.exception("could not record the outbox status")
-            stop.wait(interval)
+            _wait(stop, wake, interval)
 
     # ---- one batch
 
@@ -442,6 +453,23 @@ class OutboxSender:
 
     def _stamp(self) -> str:
         return as_utc(self.clock()).isoformat(timespec="seconds")
+
+
+def _wait(stop: threading.Event, wake: threading.Event | None, seconds: float) -> None:
+    """Wait ``seconds``, or less if `stop` or `wake` is set.
+
+    One thread cannot block on two events, so with a wake event the wait is cut into
+    slices of `STOP_CHECK_SECONDS` to notice `stop` (callers that set `wake` on stop,
+    as the service does, see it at once).
+    """
+    if wake is None:
+        stop.wait(seconds)
+        return
+    end = time.monotonic() + seconds
+    while not stop.is_set():
+        remaining = end - time.monotonic()
+        if remaining <= 0 or wake.wait(min(remaining, STOP_CHECK_SECONDS)):
+            return
 
 
 def _outcome(row: Outbox, status: str, detail: str = "") -> SendOutcome:

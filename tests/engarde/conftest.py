@@ -83,9 +83,10 @@ def dice(**streams: Iterable[int]) -> ScriptedDice:
 
     Next month's list of ladies (EG §L) is drawn from 4s unless a test scripts
     ``ladies``: SL 12, no attributes, loyalty 4.  No lady conceives (d100 = 100)
-    unless a test scripts ``family``.
+    unless a test scripts ``family``.  In June no brigade but the frontier marches
+    (``front`` 6s) unless a test scripts ``front``.
     """
-    script = {"theatre": [3], "ladies": [4] * 400, "family": [100] * 50}
+    script = {"theatre": [3], "ladies": [4] * 400, "family": [100] * 50, "front": [6] * 50}
     script.update({k: list(v) for k, v in streams.items()})
     return ScriptedDice(script)
 

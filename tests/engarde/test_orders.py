@@ -144,7 +144,7 @@ def test_several_errors_collected_with_line_numbers_and_hints() -> None:
         "PREMONTH: SUPORT NORMAL",    # 5 typo
         "ANYTIME: JOIN CLUB Red Philips",  # 6 typo in club
         "WEEK 1: CLUB; TOADY Cyrano; CAROUSE",  # 7 fine for cyrano's club? jacques has none
-        "WEEK 2: JOIN REGIMENT Gascons",  # 8 not available
+        "WEEK 2: JOIN REGIMENT Gascons",  # 8 an anytime order under a week
         "WEEK 3: PRACTICE rapir",     # 9 typo
         "WEEKEND 2: THEATRE",         # 10 fine
         "week 4: bawdyhouse; toady Cyranno",  # 11 typo in name
@@ -154,7 +154,7 @@ def test_several_errors_collected_with_line_numbers_and_hints() -> None:
     assert sorted(by_line) == [5, 6, 7, 8, 9, 11]
     assert by_line[5].hint == "did you mean SUPPORT?"
     assert by_line[6].hint == "did you mean Red Phillips?"
-    assert "not available yet in this game" in by_line[8].message
+    assert "put it under ANYTIME" in by_line[8].message  # reference §4.1: anytime here
     assert by_line[9].hint == "did you mean rapier?"
     assert by_line[11].hint == "did you mean Cyrano de Bergerac?"
     assert by_line[11].text == "week 4: bawdyhouse; toady Cyranno"

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from moderator.games.engarde.orders import (
+    Apply,
     AttendParty,
     Bawdyhouse,
     Borrow,
@@ -21,9 +22,11 @@ from moderator.games.engarde.orders import (
     CombineFavours,
     Conditional,
     Court,
+    DuelOrders,
     HostParty,
     HouseOrder,
     JoinClub,
+    JoinRegiment,
     Lend,
     Liaise,
     Marry,
@@ -32,12 +35,14 @@ from moderator.games.engarde.orders import (
     Practice,
     Propose,
     Rent,
+    RequestWarrant,
     ResignClub,
     Sell,
     Theatre,
     UseFavour,
     VisitMistress,
 )
+from moderator.games.engarde.orders import Challenge as ChallengeOrder
 from moderator.games.engarde.orderset import OrderSet
 from moderator.games.engarde.parser import IllegalOrderError, OrderWarning, ParseProblem
 from moderator.games.engarde.state import Character, GameState, Tenure
@@ -133,9 +138,10 @@ def _general(order: Order, c: Character, tables: Tables) -> list[ParseProblem]:
     found: list[ParseProblem] = []
     if isinstance(order, JoinClub):
         club = tables.club(order.club)
-        if club.requires:
-            found.append(OrderWarning(f"{club.name} needs an {club.requires}: "
-                                      "not available yet in this game"))
+        if club.requires and not (c.regiment and c.rank not in (None, "private") and
+                                  tables.army.regiment(c.regiment).brigade == "horse_guards"):
+            found.append(OrderWarning(f"{club.name} takes only officers of the Horse Guards "
+                                      "Brigade (Dragoon Guards, Queen's Own Carabiniers)"))
         elif c.sl < club.min_sl:
             found.append(OrderWarning(f"{club.name} needs SL {club.min_sl}; you are SL {c.sl}"))
     elif isinstance(order, HouseOrder) and not owns(c, order.house, order.area):
@@ -281,9 +287,41 @@ class SocietyChecks:
             return [OrderWarning("you have no mistress (yet) to propose to or marry")]
         return []
 
+    def army(self, order: Order) -> list[ParseProblem]:
+        """Receipt warnings for the army, duels and offices (reference §4-8, EG §R)."""
+        army, c = self.tables.army, self.c
+        if isinstance(order, JoinRegiment):
+            reg = army.regiment(order.regiment)
+            if army.table_a(c.sl, reg.key) is None:
+                return [OrderWarning(f"the {reg.name} takes no one below SL {reg.first_sl}: "
+                                     "the application will fail (reference §4.3)")]
+            if c.sl < army.cell(order.rank, reg.key, "min_sl"):
+                return [OrderWarning(f"{army.rank_name(order.rank)} in the {reg.name} needs SL "
+                                     f"{army.cell(order.rank, reg.key, 'min_sl')}")]
+        if isinstance(order, ChallengeOrder):
+            if order.target == c.key:
+                return [IllegalOrderError("you cannot challenge yourself")]
+            known = any(m.kind == "duel_cause" and m.parties == (c.key, order.target)
+                        for m in self.state.matters)
+            if not known:
+                return [OrderWarning("no automatic cause is on record: unless he is of an "
+                                     "enemy regiment, the GM judges the cause, and a challenge "
+                                     "without cause costs 2 SP (reference §6)")]
+        if isinstance(order, DuelOrders) and order.weapon:
+            regimental = army.regiment(c.regiment).weapon if c.regiment else None
+            if order.weapon != regimental and not c.practice_weeks.get(order.weapon) \
+                    and c.expertise.get(order.weapon, 0) < max(c.expertise.values(), default=0):
+                return [OrderWarning(f"you have never practised the {order.weapon}: your "
+                                     f"expertise with it is {c.expertise.get(order.weapon, 0)}")]
+        if isinstance(order, Apply) and c.disgraced:
+            return [OrderWarning("a disgraced man is refused every post (reference §9)")]
+        if isinstance(order, RequestWarrant) and not c.title:
+            return [OrderWarning("only a titled noble may ask the King for a warrant (EG §R)")]
+        return []
+
     def general(self, order: Order) -> list[ParseProblem]:
         s = self.tables.society
-        found: list[ParseProblem] = []
+        found: list[ParseProblem] = self.army(order)
         if isinstance(order, Borrow) and order.lender is None:
             owed = sum(loan.amount for loan in self.state.loans
                        if loan.borrower == self.c.key and loan.shylock)

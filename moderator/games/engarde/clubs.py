@@ -10,23 +10,38 @@ from __future__ import annotations
 from moderator.games.engarde.events import EventId
 from moderator.games.engarde.month import Actor, Month
 from moderator.games.engarde.orders import JoinClub, ResignClub
+from moderator.games.engarde.state import Character
 from moderator.games.engarde.tables import Club, Tables
 
 
-def highest_joinable_rank(sl: int, tables: Tables) -> int:
-    """Rank of the best club his SL qualifies him for; 7 = none (EG §I; reference §3)."""
-    ranks = [c.rank for c in tables.clubs if not c.requires and sl >= c.min_sl]
+def horse_guards_officer(c: Character, tables: Tables) -> bool:
+    """EG §G; reference §3: an officer (not a private) of the Horse Guards Brigade."""
+    if not c.regiment or not c.rank or c.rank == "private":
+        return False
+    return tables.army.regiment(c.regiment).brigade == "horse_guards"
+
+
+def qualifies(c: Character, sl: int, club: Club, tables: Tables) -> bool:
+    if club.requires == "horse_guards_officer":
+        return horse_guards_officer(c, tables)
+    return not club.requires and sl >= club.min_sl
+
+
+def highest_joinable_rank(sl: int, tables: Tables, c: Character | None = None) -> int:
+    """Rank of the best club he qualifies for; 7 = none (EG §I; reference §3)."""
+    ranks = [club.rank for club in tables.clubs
+             if (qualifies(c, sl, club, tables) if c else not club.requires and sl >= club.min_sl)]
     return min(ranks, default=tables.no_club_rank)
 
 
-def guest_sp(sl: int, club: Club, tables: Tables) -> int:
+def guest_sp(sl: int, club: Club, tables: Tables, c: Character | None = None) -> int:
     """Guest status points: highest joinable rank minus the rank visited, never below 0."""
-    return max(0, highest_joinable_rank(sl, tables) - club.rank)
+    return max(0, highest_joinable_rank(sl, tables, c) - club.rank)
 
 
 def join_refusal(m: Month, a: Actor, club: Club) -> str | None:
     """Why an application fails, as a code for the event template."""
-    if club.requires:
+    if club.requires and not qualifies(a.c, a.sl, club, m.tables):
         return "requires"
     if a.c.disgraced:
         return "disgraced"  # PROPOSED (reference §9): see honour.py
@@ -34,7 +49,7 @@ def join_refusal(m: Month, a: Actor, club: Club) -> str | None:
         return "already"
     if a.c.club:
         return "other_club"
-    if a.sl < club.min_sl:
+    if not club.requires and a.sl < club.min_sl:
         return "sl"
     if a.c.rejoin_bars.get(club.key, 0) > m.now():
         return "barred"

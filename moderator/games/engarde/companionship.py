@@ -18,7 +18,9 @@ from moderator.games.engarde.month import Month
 def reckon(m: Month) -> None:
     step = m.tables.rule("companionship", "penalty_step")
     for a in m:
-        if a.company or a.c.wife or a.c.grieving_until >= m.turn:
+        # PROPOSED: at the front or in prison the need is waived.
+        if a.company or a.c.wife or a.c.grieving_until >= m.turn or a.c.at_front \
+                or a.c.imprisoned(m.turn) or a.c.dead:
             a.c = replace(a.c, lonely_months=0)
             m.emit(a.key, EventId.COMPANIONSHIP_MET)
             continue

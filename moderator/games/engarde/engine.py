@@ -115,7 +115,8 @@ class EnGardeEngine:
         month, year = (game.month % 12) + 1, game.year + (game.month == 12)
         new = GameState(game.name, month, year, game.turn + 1, m.characters(), m.theatre,
                         m.ladies, m.lady_serial, tuple(m.loans), m.loan_serial,
-                        tuple(m.matters))
+                        tuple(m.matters), tuple(m.challenges), tuple(m.charges),
+                        m.charge_serial, m.decisions, m.campaign)
         return TurnResult(new.to_dict(), tuple(m.events))
 
     def turn_label(self, state: JSON) -> str:

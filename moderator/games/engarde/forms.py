@@ -30,13 +30,21 @@ def order_form(state: GameState, key: str, tables: Tables, names: Mapping[str, s
         if lady.pregnant_by == key and not lady.answered:
             extra_notes.append(f"# {lady.name} is with child by you: answer with ANYTIME: "
                                f"PREGNANCY {lady.name} <answer>")
+    army = tables.army
+    post = f"{army.rank_name(c.rank)}, {army.regiment(c.regiment).name}" if c.regiment \
+        and c.rank else "no regiment"
+    for ch in state.challenges:
+        if ch.challenged == key:
+            extra_notes.append(f"# {names.get(ch.challenger, ch.challenger)} has challenged you:"
+                               f" ANYTIME: ACCEPT|REFUSE CHALLENGE FROM <name>")
     lines = [
         f"# En Garde! orders for {c.name}, {month_label(state, tables)}",
         "# One order per line; '#' starts a comment; keywords may be in any case.",
         "# The full order language is in docs/engarde-orders.md.",
         f"GAME: {state.name}",
         f"CHARACTER: {c.name}",
-        f"# SL {c.sl}, {c.crowns} crowns, club: {club}",
+        f"# SL {c.sl}, {c.crowns} crowns, club: {club}; {post}"
+        + ("; AT THE FRONT: no week actions, two weekends" if c.at_front else ""),
         *extra_notes,
         "",
         "PREMONTH:",
@@ -50,6 +58,14 @@ def order_form(state: GameState, key: str, tables: Tables, names: Mapping[str, s
         "# LEND <n> TO <name> | BORROW <n> FROM <name>|SHYLOCK | REPAY <n>|ALL TO <name>|SHYLOCK",
         "# DEMAND REPAYMENT FROM <name> | STAY IN PARIS",
         "# PREGNANCY <lady> MARRY|PAY OFF|ASSASSINS|ACKNOWLEDGE|IGNORE",
+        "# JOIN REGIMENT <regiment> [AS <rank>] | BUY COMMISSION <rank> | SELL COMMISSION",
+        "# BUY HORSE [n] | VOLUNTEER FOR THE FRONT | APPLY FOR <position> | RESIGN POSITION",
+        "# CHALLENGE <name> [WEAPON w] [WEEK n] [TO THE DEATH] | ACCEPT|REFUSE CHALLENGE FROM "
+        "<name>",
+        "# DUEL <name>: WEAPON w; SECONDS a, b; TO FIRST BLOOD|TO THE DEATH",
+        "# CHARGE <name> WITH <crime> | REQUEST WARRANT AGAINST <name> | TESTIFY FOR|AGAINST "
+        "<name>",
+        "# SUE FOR DIVORCE | CHAMPION <lady> | ANNOUNCE \"...\" [UNSIGNED|AS <alias>]",
     ]
     for n in range(1, 5):
         lines += [
@@ -58,7 +74,7 @@ def order_form(state: GameState, key: str, tables: Tables, names: Mapping[str, s
             "GAMBLE <stake> x<n> CUT <k>" if n == 1 else
             "# BAWDYHOUSE | HOST PARTY AT CLUB|HOME | PARTY <host> | PRACTICE <weapon> | MOVE"
             if n == 2 else "# IF WEEK 1 FAILED THEN <order> ELSE <order> ENDIF" if n == 3
-            else "# COURT <lady> [EXTRA n] [WITHDRAW] | VISIT MISTRESS | CLUB ...; WITH MISTRESS",
+            else "# COURT <lady> [EXTRA n] [WITHDRAW] | VISIT MISTRESS | REGIMENTAL DUTY",
             f"WEEKEND {n}:",
             "# THEATRE FIRST NIGHT [WITH MISTRESS]" if n == 1 else
             "# THEATRE [WITH MISTRESS] | RENT <type> IN <area> | BUY <type> IN <area>" if n == 2

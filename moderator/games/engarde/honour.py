@@ -8,12 +8,12 @@ removes it:
 * ``duel_cause`` (`cause_for_duel`): a cause for a duel, e.g. courting another's
   mistress and being caught, two suitors who would not withdraw (EG §L), a
   revealed liaison or a betrayed husband.  **Duels engine:** read the matters of
-  kind ``duel_cause`` (``parties`` = offended, offender; ``args.reason``), let the
-  offended challenge, and drop the matter once fought or declined.  Until duels
-  exist, two rival suitors simply do not win the lady that week.
+  kind ``duel_cause`` (``parties`` = offended, offender; ``args.reason``): a
+  challenge by the offended uses (removes) it as automatic cause (duels.py).  Two
+  rival suitors still do not win the lady that week.
 * ``crime`` (`report_crime`): someone was reported to the authorities (a bribe
-  offered to an honest man, an assassin who took pity; EG §L, §S).  **Trials
-  engine:** publish the charge, try the accused (EG §R) and drop the matter.
+  offered to an honest man, an assassin who took pity; EG §L, §S).  trials.py
+  turns it into a published charge the month after, tried the month after that.
 * ``arrest`` (`report_crime` with kind ``arrest``): a shylock's defaulter who did
   not flee to the front (EG §Q).
 
@@ -37,7 +37,12 @@ def disgrace(m: Month, a: Actor, reason: str, **args: Any) -> None:
     before = a.sl
     a.sl = max(m.tables.rule("status", "min_sl"), a.sl - 1)
     club = a.c.club
-    a.update(disgraced=reason, club=None)
+    post = a.c.appointment
+    a.update(disgraced=reason, club=None, appointment=None)
+    if post:  # reference §9 (PROPOSED): a disgraced man holds no appointment
+        m.emit(a.key, EventId.APPOINTMENT_LOST,
+               {"position": m.tables.army.appointment(post).name, "reason": "disgraced"},
+               public=True)
     m.emit(a.key, EventId.HONOUR_DISGRACED,
            {"reason": reason, "sl_before": before, "sl_after": a.sl,
             "club": m.tables.club(club).name if club else None, **args}, public=True)

@@ -150,7 +150,8 @@ def take_pushes(m: Month, decision: str, subject: str | None = None) -> list[Pus
         if favour is None:
             continue
         a.update(favours=tuple(f for f in a.c.favours if f.id != fid))
-        m.emit(who, EventId.FAVOUR_USED, {"cls": favour.cls, "decision": decision,
+        m.emit(who, EventId.FAVOUR_USED, {"id": favour.id, "cls": favour.cls,
+                                          "decision": decision,
                                           "subject": subject, "against": sign > 0})
         pushes.append(Push(who, favour.cls, sign > 0))
     return pushes

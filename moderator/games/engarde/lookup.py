@@ -88,6 +88,24 @@ class Lookup:
         self.areas = Table("area", {a.key: a.name for a in tables.areas})
         self.houses = Table("housing type", {h.key: h.name for h in tables.housing_types})
         self.weapons = Table("weapon", {w: w for w in tables.weapons})
+        army = tables.army
+        self.regiments = Table("regiment", {r.key: r.name for r in army.regiments})
+        self.ranks = Table("rank", {k: army.rank_name(k) for k in army.ranks})
+        self.appointments = Table("position", {a.key: a.name for a in army.appointments})
+        self.crimes = Table("crime", {c.key: c.name for c in army.crimes
+                                      if c.kind != "divorce"})
+
+    def regiment(self, key: str) -> str:
+        return self.regiments.name(key)
+
+    def rank(self, key: str) -> str:
+        return self.ranks.name(key)
+
+    def appointment(self, key: str) -> str:
+        return self.appointments.name(key)
+
+    def crime(self, key: str) -> str:
+        return self.crimes.name(key)
 
     def character(self, key: str) -> str:
         return self.characters.name(key)

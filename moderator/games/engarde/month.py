@@ -17,7 +17,16 @@ from moderator.games.base import Event
 from moderator.games.engarde.events import EventId
 from moderator.games.engarde.orders import Conditional, Order, Outcome
 from moderator.games.engarde.orderset import OrderSet
-from moderator.games.engarde.state import Character, GameState, Lady, Loan, Matter, Theatre
+from moderator.games.engarde.state import (
+    Challenge,
+    Character,
+    Charge,
+    GameState,
+    Lady,
+    Loan,
+    Matter,
+    Theatre,
+)
 from moderator.games.engarde.tables import Tables
 
 
@@ -46,6 +55,10 @@ class Actor:
         return cls(character, orders, indisposed, character.crowns, character.sl, 0,
                    character.sl)
 
+    def set_turn(self, turn: int) -> Actor:
+        self.turn = turn
+        return self
+
     @property
     def key(self) -> str:
         return self.c.key
@@ -54,11 +67,17 @@ class Actor:
         """Change a non-ledger field of the character (club, home, expertise ...)."""
         self.c = replace(self.c, **changes)
 
+    turn: int = 0
+
+    def absent(self) -> bool:
+        """Dead, in prison, indisposed or at the front: no week actions (EG §D, §R)."""
+        return (self.indisposed or self.c.dead or self.c.at_front
+                or self.c.sent_away is not None or self.c.imprisoned(self.turn))
+
     def week_order(self, week: int) -> Order | None:
         """This week's order with any IF resolved against earlier weeks (EG §D)."""
-        # EG §Q: a debtor sent away from Paris takes no week actions (EG §D at the front).
-        away = self.indisposed or self.c.sent_away is not None
-        order = None if away else self.orders.weeks.get(week)
+        # EG §D: no weeklong actions on campaign; EG §Q debtors are sent away.
+        order = None if self.absent() else self.orders.weeks.get(week)
         if isinstance(order, Conditional):
             failed = not self.week_ok.get(order.week, True)
             wanted = failed if order.outcome is Outcome.FAILED else not failed
@@ -66,7 +85,12 @@ class Actor:
         return order
 
     def weekend_order(self, weekend: int) -> Order | None:
-        return None if self.indisposed else self.orders.weekends.get(weekend)
+        """EG §D: four weekends in Paris, only the first two he uses at the front."""
+        if self.indisposed or self.c.dead or self.c.imprisoned(self.turn):
+            return None
+        if self.c.at_front and weekend not in sorted(self.orders.weekends)[:2]:
+            return None
+        return self.orders.weekends.get(weekend)
 
     def freeze(self) -> Character:
         return replace(self.c, crowns=self.crowns, sl=self.sl, sp_month=self.sp,
@@ -81,8 +105,10 @@ class Month:
         self.state = state
         self.tables = tables
         self.dice = dice
-        self.actors = {k: Actor.start(state.characters[k], *orders[k])
+        self.actors = {k: Actor.start(state.characters[k], *orders[k]).set_turn(state.turn)
                        for k in sorted(state.characters)}
+        # The dead are out of the game: no phase iterates over them (reference §5.5).
+        self.living = [a for a in self.actors.values() if not a.c.dead]
         self.events: list[Event] = []
         self.theatre: Theatre = state.theatre
         self.week: int | None = None  # the week (or the weekend after it) being resolved
@@ -102,10 +128,17 @@ class Month:
         self.matters: list[Matter] = list(state.matters)
         # EG §S: favours pushed on this month's NPC decisions, by decision id.
         self.pushes: dict[str, list[tuple[str, str, int]]] = {}  # id -> (who, favour id, sign)
+        # Reference §6 duels and EG §R trials; the GM's decisions; the campaign.
+        self.challenges: list[Challenge] = list(state.challenges)
+        self.charges: list[Charge] = list(state.charges)
+        self.charge_serial = state.charge_serial
+        self.decisions: dict[str, str] = dict(state.decisions)
+        self.campaign: dict[str, Any] = dict(state.campaign)
+        self.scratch: dict[str, Any] = {}  # per-month working notes of the rules
 
     def __iter__(self) -> Iterator[Actor]:
         """Actors in key order: the order every rule iterates in (determinism)."""
-        return iter(self.actors.values())
+        return iter(self.living)
 
     def emit(self, key: str, event: EventId, args: Mapping[str, Any] | None = None, *,
              sp: int = 0, crowns: int = 0, public: bool = False) -> None:
@@ -136,6 +169,20 @@ class Month:
     def matter(self, kind: str, parties: tuple[str, ...], **args: Any) -> None:
         """Leave business for an engine still to come (see honour.py)."""
         self.matters.append(Matter(kind, self.turn, parties, args))
+
+    def decide(self, key: str, default: str, actor: str | None, **args: Any) -> str:
+        """A GM decision (GM's desk): the recorded value, else ``default``; the turn
+        sheet of ``actor`` says which applied.  A used decision is removed."""
+        value = self.decisions.pop(key, None)
+        recorded = value is not None
+        if actor is not None and actor in self.actors:
+            self.emit(actor, EventId.DECISION_APPLIED,
+                      {"key": key, "value": value if recorded else default,
+                       "recorded": recorded, **args})
+        return value if recorded else default
+
+    def name(self, key: str | None) -> str:
+        return self.actors[key].c.name if key in self.actors else str(key)
 
     def characters(self) -> dict[str, Character]:
         return {k: a.freeze() for k, a in self.actors.items()}

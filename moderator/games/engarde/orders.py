@@ -43,8 +43,13 @@ class Answer(StrEnum):
 # DECISION_SUBJECT name a character (the party's host ...).  Engines still to come add
 # theirs here (an appointment, a regiment, a trial) and resolve them with
 # influence.resolve_npc_decision.
-DECISIONS = {"party": "PARTY", "first_night": "FIRST NIGHT"}
-DECISION_SUBJECT = frozenset({"party"})
+# FOR pushes a decision towards "yes" (the royals come, he is admitted, the charge is
+# brought ...); on a TRIAL, FOR helps the defendant and AGAINST the prosecution.
+DECISIONS = {"party": "PARTY", "first_night": "FIRST NIGHT", "regiment": "REGIMENT",
+             "appointment": "APPOINTMENT", "charge": "CHARGE", "warrant": "WARRANT",
+             "trial": "TRIAL", "title": "TITLE", "arrest": "ARREST", "divorce": "DIVORCE"}
+DECISION_SUBJECT = frozenset({"party", "regiment", "appointment", "charge", "warrant",
+                              "trial", "title", "arrest", "divorce"})
 
 
 class Names(Protocol):
@@ -56,6 +61,10 @@ class Names(Protocol):
     def housing(self, key: str) -> str: ...
     def lady(self, key: str) -> str: ...
     def position(self, key: str) -> str: ...
+    def regiment(self, key: str) -> str: ...
+    def rank(self, key: str) -> str: ...
+    def appointment(self, key: str) -> str: ...
+    def crime(self, key: str) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -458,6 +467,237 @@ class StayInParis(Order):
         return "STAY IN PARIS"
 
 
+# --- The army (reference §4-5) -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class JoinRegiment(Order):
+    """JOIN REGIMENT <regiment> [AS <rank>] (reference §4.1): up to Major on entry."""
+
+    regiment: str = ""
+    rank: str = "private"
+    kind: str = field(init=False, default="join_regiment")
+
+    def format(self, names: Names) -> str:
+        text = f"JOIN REGIMENT {names.regiment(self.regiment)}"
+        return text + (f" AS {names.rank(self.rank)}" if self.rank != "private" else "")
+
+
+@dataclass(frozen=True)
+class BuyCommission(Order):
+    """BUY COMMISSION <rank>: the next rank(s) in his regiment, each step paid."""
+
+    rank: str = "subaltern"
+    kind: str = field(init=False, default="buy_commission")
+
+    def format(self, names: Names) -> str:
+        return f"BUY COMMISSION {names.rank(self.rank)}"
+
+
+@dataclass(frozen=True)
+class SellCommission(Order):
+    kind: str = field(init=False, default="sell_commission")
+
+    def format(self, names: Names) -> str:
+        return "SELL COMMISSION"
+
+
+@dataclass(frozen=True)
+class BuyHorse(Order):
+    count: int = 1
+    kind: str = field(init=False, default="buy_horse")
+
+    def format(self, names: Names) -> str:
+        return "BUY HORSE" + (f" {self.count}" if self.count != 1 else "")
+
+
+@dataclass(frozen=True)
+class Duty(Order):
+    """WEEK n: REGIMENTAL DUTY (reference §4.5)."""
+
+    kind: str = field(init=False, default="duty")
+
+    def format(self, names: Names) -> str:
+        return "REGIMENTAL DUTY"
+
+
+@dataclass(frozen=True)
+class Volunteer(Order):
+    """VOLUNTEER FOR THE FRONT (reference §5.1)."""
+
+    kind: str = field(init=False, default="volunteer")
+
+    def format(self, names: Names) -> str:
+        return "VOLUNTEER FOR THE FRONT"
+
+
+# --- Duels (reference §6) --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Challenge(Order):
+    """CHALLENGE <name> [WEAPON w] [WEEK n] [TO THE DEATH]: published, fought next month."""
+
+    target: str = ""
+    weapon: str | None = None
+    week: int | None = None
+    to_death: bool = False
+    kind: str = field(init=False, default="challenge")
+
+    def format(self, names: Names) -> str:
+        text = f"CHALLENGE {names.character(self.target)}"
+        text += f" WEAPON {self.weapon}" if self.weapon else ""
+        text += f" WEEK {self.week}" if self.week else ""
+        return text + (" TO THE DEATH" if self.to_death else "")
+
+
+@dataclass(frozen=True)
+class DuelOrders(Order):
+    """DUEL <name>: WEAPON w; SECONDS a, b; TO FIRST BLOOD|TO THE DEATH."""
+
+    opponent: str = ""
+    weapon: str | None = None
+    seconds: tuple[str, ...] = ()
+    to_death: bool | None = None
+    kind: str = field(init=False, default="duel")
+
+    def format(self, names: Names) -> str:
+        parts = []
+        if self.weapon:
+            parts.append(f"WEAPON {self.weapon}")
+        if self.seconds:
+            parts.append("SECONDS " + ", ".join(names.character(k) for k in self.seconds))
+        if self.to_death is not None:
+            parts.append("TO THE DEATH" if self.to_death else "TO FIRST BLOOD")
+        return f"DUEL {names.character(self.opponent)}: " + "; ".join(parts or ["AS CHALLENGED"])
+
+
+@dataclass(frozen=True)
+class AnswerChallenge(Order):
+    """ACCEPT|REFUSE CHALLENGE FROM <name>; no answer = he turns up (accepts)."""
+
+    challenger: str = ""
+    accept: bool = True
+    kind: str = field(init=False, default="answer_challenge")
+
+    def format(self, names: Names) -> str:
+        word = "ACCEPT" if self.accept else "REFUSE"
+        return f"{word} CHALLENGE FROM {names.character(self.challenger)}"
+
+
+# --- Prosecutions (EG §R), appointments (reference §7), divorce (EG §L), press ---------
+
+
+@dataclass(frozen=True)
+class ChargeOrder(Order):
+    """CHARGE <name> WITH <crime>: brought by (or asked of) the right office holder."""
+
+    accused: str = ""
+    crime: str = "treason"
+    kind: str = field(init=False, default="charge")
+
+    def format(self, names: Names) -> str:
+        return f"CHARGE {names.character(self.accused)} WITH {names.crime(self.crime)}"
+
+
+@dataclass(frozen=True)
+class RequestWarrant(Order):
+    """REQUEST WARRANT AGAINST <name> [FOR <crime>]: titled nobles only (EG §R)."""
+
+    accused: str = ""
+    crime: str = "treason"
+    kind: str = field(init=False, default="warrant")
+
+    def format(self, names: Names) -> str:
+        return (f"REQUEST WARRANT AGAINST {names.character(self.accused)} "
+                f"FOR {names.crime(self.crime)}")
+
+
+@dataclass(frozen=True)
+class Testify(Order):
+    """TESTIFY FOR|AGAINST <name> (EG §R): a witness; an affidavit when he cannot attend."""
+
+    accused: str = ""
+    against: bool = True
+    kind: str = field(init=False, default="testify")
+
+    def format(self, names: Names) -> str:
+        return f"TESTIFY {'AGAINST' if self.against else 'FOR'} {names.character(self.accused)}"
+
+
+@dataclass(frozen=True)
+class Apply(Order):
+    """APPLY FOR <position> (reference §7)."""
+
+    position: str = ""
+    kind: str = field(init=False, default="apply")
+
+    def format(self, names: Names) -> str:
+        return f"APPLY FOR {names.appointment(self.position)}"
+
+
+@dataclass(frozen=True)
+class ResignPosition(Order):
+    kind: str = field(init=False, default="resign_position")
+
+    def format(self, names: Names) -> str:
+        return "RESIGN POSITION"
+
+
+@dataclass(frozen=True)
+class SueForDivorce(Order):
+    """SUE FOR DIVORCE (EG §L): a husband whose wife's adultery is public."""
+
+    kind: str = field(init=False, default="divorce")
+
+    def format(self, names: Names) -> str:
+        return "SUE FOR DIVORCE"
+
+
+@dataclass(frozen=True)
+class Champion(Order):
+    """CHAMPION <lady> (EG §L): sue for a wife's divorce from her adulterous husband."""
+
+    lady: str = ""
+    kind: str = field(init=False, default="champion")
+
+    def format(self, names: Names) -> str:
+        return f"CHAMPION {names.lady(self.lady)}"
+
+
+@dataclass(frozen=True)
+class Announce(Order):
+    """ANNOUNCE: "text" [UNSIGNED|AS <alias>]: printed in the gazette (reference §13)."""
+
+    text: str = ""
+    unsigned: bool = False
+    alias: str | None = None
+    kind: str = field(init=False, default="announce")
+
+    def format(self, names: Names) -> str:
+        text = f'ANNOUNCE "{self.text}"'
+        if self.unsigned:
+            return text + " UNSIGNED"
+        return text + (f" AS {self.alias}" if self.alias else "")
+
+
+@dataclass(frozen=True)
+class HouseDeal(Order):
+    """SELL|BUY <type> IN <area> TO|FROM <name> FOR <n> (EG §P): both orders must match."""
+
+    house: str = ""
+    area: str = ""
+    other: str = ""
+    price: int = 0
+    selling: bool = True
+    kind: str = field(init=False, default="house_deal")
+
+    def format(self, names: Names) -> str:
+        verb, word = ("SELL", "TO") if self.selling else ("BUY", "FROM")
+        return (f"{verb} {names.housing(self.house)} IN {names.area(self.area)} {word} "
+                f"{names.character(self.other)} FOR {self.price}")
+
+
 def _combos(toady: str | None, carouse: bool, gamble: Gamble | None, names: Names) -> list[str]:
     parts = []
     if toady:
@@ -474,7 +714,10 @@ _KINDS: dict[str, type[Order]] = {
     for cls in (Support, BuyBox, JoinClub, ResignClub, Rent, Buy, Sell, Let, StopLetting,
                 Theatre, ClubVisit, Bawdyhouse, HostParty, AttendParty, Practice, Move, Rest,
                 Conditional, Court, VisitMistress, Liaise, Propose, Marry, PregnancyAnswer,
-                CombineFavours, Bribe, UseFavour, Lend, Borrow, Repay, Demand, StayInParis)
+                CombineFavours, Bribe, UseFavour, Lend, Borrow, Repay, Demand, StayInParis,
+                JoinRegiment, BuyCommission, SellCommission, BuyHorse, Duty, Volunteer,
+                Challenge, DuelOrders, AnswerChallenge, ChargeOrder, RequestWarrant, Testify,
+                Apply, ResignPosition, SueForDivorce, Champion, Announce, HouseDeal)
 }
 
 

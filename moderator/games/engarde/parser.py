@@ -15,21 +15,33 @@ from moderator.games.engarde.lookup import Lookup, Table, keyword_hint, normalis
 from moderator.games.engarde.orders import (
     DECISION_SUBJECT,
     DECISIONS,
+    Announce,
     Answer,
+    AnswerChallenge,
+    Apply,
     AttendParty,
     Bawdyhouse,
     Borrow,
     Bribe,
     Buy,
     BuyBox,
+    BuyCommission,
+    BuyHorse,
+    Challenge,
+    Champion,
+    ChargeOrder,
     ClubVisit,
     CombineFavours,
     Conditional,
     Court,
     Demand,
+    DuelOrders,
+    Duty,
     Gamble,
     HostParty,
+    HouseDeal,
     JoinClub,
+    JoinRegiment,
     Lend,
     Let,
     Liaise,
@@ -42,16 +54,22 @@ from moderator.games.engarde.orders import (
     Propose,
     Rent,
     Repay,
+    RequestWarrant,
     ResignClub,
+    ResignPosition,
     Rest,
     Sell,
+    SellCommission,
     StayInParis,
     StopLetting,
+    SueForDivorce,
     Support,
     SupportLevel,
+    Testify,
     Theatre,
     UseFavour,
     VisitMistress,
+    Volunteer,
 )
 
 
@@ -94,22 +112,20 @@ class OrderWarning(ParseProblem):
 
 
 # Actions from the reference §1 list that this game does not run yet.
-UNAVAILABLE = {
-    "JOIN REGIMENT": "joining a regiment", "REGIMENTAL DUTY": "regimental duty",
-    "DUTY": "regimental duty", "PURCHASE COMMISSION": "buying commissions",
-    "BUY COMMISSION": "buying commissions", "APPLY": "applying for a position",
-    "INVEST": "investing", "DUEL": "duelling", "DIVORCE": "divorce",
-    "ANNOUNCE": "announcements (send them to the GM)",
-}
+UNAVAILABLE = {"INVEST": "investing"}
 WEEK_KEYWORDS = ("CLUB", "BAWDYHOUSE", "HOST PARTY", "PARTY", "PRACTICE", "MOVE", "REST", "IF",
-                 "COURT", "VISIT MISTRESS")
+                 "COURT", "VISIT MISTRESS", "REGIMENTAL DUTY")
 COMBO_KEYWORDS = ("GUEST OF", "BRING", "TOADY", "CAROUSE", "GAMBLE", "EXCLUDE", "BOUNCERS",
                   "WITH MISTRESS")
 WEEKEND_KEYWORDS = ("THEATRE", "THEATRE FIRST NIGHT", "RENT", "BUY", "LIAISE", "PROPOSE",
                     "MARRY")
 GENERAL_KEYWORDS = ("SUPPORT", "BOX", "JOIN CLUB", "RESIGN CLUB", "LET", "STOP LETTING", "SELL",
                     "PREGNANCY", "COMBINE FAVOURS", "BRIBE", "USE FAVOUR", "LEND", "BORROW",
-                    "REPAY", "DEMAND REPAYMENT FROM", "STAY IN PARIS")
+                    "REPAY", "DEMAND REPAYMENT FROM", "STAY IN PARIS", "JOIN REGIMENT",
+                    "BUY COMMISSION", "SELL COMMISSION", "BUY HORSE", "VOLUNTEER FOR THE FRONT",
+                    "CHALLENGE", "DUEL", "ACCEPT CHALLENGE FROM", "REFUSE CHALLENGE FROM",
+                    "CHARGE", "REQUEST WARRANT AGAINST", "TESTIFY", "APPLY FOR",
+                    "RESIGN POSITION", "SUE FOR DIVORCE", "CHAMPION", "ANNOUNCE")
 KEYWORDS = (*WEEK_KEYWORDS, *COMBO_KEYWORDS, *WEEKEND_KEYWORDS, *GENERAL_KEYWORDS,
             "PREMONTH", "ANYTIME", "WEEK", "WEEKEND", "STANDING", "NMR")
 _CONDITIONAL = re.compile(
@@ -141,8 +157,7 @@ def check_unavailable(text: str) -> None:
         if starts(text, phrase) is not None:
             raise UnavailableOrderError(
                 f"{phrase} ({topic}) is not available yet in this game",
-                "the moderator runs Paris society only for now: clubs, parties, gambling, "
-                "bawdyhouses, practice, theatre and housing")
+                "see docs/engarde-orders.md for the orders this game runs")
 
 
 def find(table: Table, text: str) -> str:
@@ -197,6 +212,9 @@ def parse_general(text: str, look: Lookup) -> Order:
         return Support(SupportLevel.CONSPICUOUS)
     if starts(text, "BOX") == "" or starts(text, "BUY BOX") == "":
         return BuyBox()
+    army = _army_order(text, look)
+    if army is not None:
+        return army
     if (rest := starts(text, "JOIN CLUB")) is not None or (rest := starts(text, "JOIN")):
         return JoinClub(find(look.clubs, rest))
     society = _society_order(text, look)
@@ -208,6 +226,124 @@ def parse_general(text: str, look: Lookup) -> Order:
         if (rest := starts(text, keyword)) is not None:
             return cls(*parse_house(rest, look))
     raise _unknown(text, GENERAL_KEYWORDS)
+
+
+_JOIN_REGIMENT = re.compile(r"^(.+?)(?:\s+AS\s+(?:A\s+|AN\s+)?(.+))?$", re.IGNORECASE)
+_CHALLENGE = re.compile(r"^(.+?)(?:\s+WEAPON\s+(\w+))?(?:\s+WEEK\s+(\d+))?"
+                        r"(\s+TO\s+THE\s+DEATH|\s+TO\s+FIRST\s+BLOOD)?$", re.IGNORECASE)
+_CHARGE = re.compile(r"^(.+?)\s+WITH\s+(.+)$", re.IGNORECASE)
+_WARRANT = re.compile(r"^(.+?)(?:\s+FOR\s+(.+))?$", re.IGNORECASE)
+_ANNOUNCE = re.compile(r'^:?\s*["\u201c](.*)["\u201d]\s*(UNSIGNED|AS\s+(.+))?$',
+                       re.IGNORECASE | re.DOTALL)
+_DEAL = re.compile(r"^(.+?\s+IN\s+.+?)\s+(TO|FROM)\s+(.+?)\s+FOR\s+(\d+)$", re.IGNORECASE)
+
+
+def _army_order(text: str, look: Lookup) -> Order | None:
+    """Regiments and the front (reference §4-5), duels (§6), trials (EG §R),
+    appointments (§7), divorce (EG §L), announcements and player deals (EG §P)."""
+    if (rest := starts(text, "JOIN REGIMENT")) is not None:
+        match = _JOIN_REGIMENT.match(rest)
+        if not rest or not match:
+            raise OrderSyntaxError("which regiment?", "JOIN REGIMENT <regiment> [AS <rank>]")
+        rank = find(look.ranks, match.group(2)) if match.group(2) else "private"
+        return JoinRegiment(find(look.regiments, match.group(1)), rank)
+    for keyword in ("BUY COMMISSION", "PURCHASE COMMISSION"):
+        if (rest := starts(text, keyword)) is not None:
+            return BuyCommission(find(look.ranks, rest))
+    if starts(text, "SELL COMMISSION") == "":
+        return SellCommission()
+    if (rest := starts(text, "BUY HORSES")) is not None or \
+            (rest := starts(text, "BUY HORSE")) is not None:
+        return BuyHorse(_amount(rest) if rest else 1)
+    if starts(text, "VOLUNTEER FOR THE FRONT") == "" or starts(text, "VOLUNTEER") == "":
+        return Volunteer()
+    if (rest := starts(text, "CHALLENGE")) is not None:
+        match = _CHALLENGE.match(rest)
+        if not rest or not match:
+            raise OrderSyntaxError("whom do you challenge?",
+                                   "CHALLENGE <name> [WEAPON w] [WEEK n] [TO THE DEATH]")
+        week = int(match.group(3)) if match.group(3) else None
+        if week is not None and not 1 <= week <= 4:
+            raise IllegalOrderError("a duel is fought in week 1-4")
+        weapon = find(look.weapons, match.group(2)) if match.group(2) else None
+        return Challenge(find(look.characters, match.group(1)), weapon, week,
+                         bool(match.group(4)) and "DEATH" in match.group(4).upper())
+    if (rest := starts(text, "DUEL")) is not None:
+        return _duel(rest, look)
+    for word, accept in (("ACCEPT", True), ("REFUSE", False)):
+        if (rest := starts(text, f"{word} CHALLENGE FROM")) is not None or \
+                (rest := starts(text, f"{word} CHALLENGE")) is not None:
+            return AnswerChallenge(find(look.characters, rest), accept)
+    if (rest := starts(text, "CHARGE")) is not None:
+        match = _CHARGE.match(rest)
+        if not match:
+            raise OrderSyntaxError("cannot read this charge", "CHARGE <name> WITH <crime>, "
+                                   "e.g. CHARGE Cyrano WITH treason")
+        return ChargeOrder(find(look.characters, match.group(1)), find(look.crimes,
+                                                                       match.group(2)))
+    if (rest := starts(text, "REQUEST WARRANT AGAINST")) is not None or \
+            (rest := starts(text, "REQUEST WARRANT")) is not None:
+        match = _WARRANT.match(rest)
+        assert match is not None
+        crime = find(look.crimes, match.group(2)) if match.group(2) else "treason"
+        return RequestWarrant(find(look.characters, match.group(1)), crime)
+    if (rest := starts(text, "TESTIFY")) is not None:
+        side = rest.split(None, 1)
+        if len(side) != 2 or side[0].upper() not in ("FOR", "AGAINST"):
+            raise OrderSyntaxError("cannot read this testimony", "TESTIFY FOR|AGAINST <name>")
+        return Testify(find(look.characters, side[1]), side[0].upper() == "AGAINST")
+    if (rest := starts(text, "APPLY FOR")) is not None or \
+            (rest := starts(text, "APPLY")) is not None:
+        return Apply(find(look.appointments, rest))
+    if starts(text, "RESIGN POSITION") == "" or starts(text, "RESIGN APPOINTMENT") == "":
+        return ResignPosition()
+    if starts(text, "SUE FOR DIVORCE") == "":
+        return SueForDivorce()
+    if (rest := starts(text, "CHAMPION")) is not None:
+        return Champion(find(look.ladies, rest))
+    if (rest := starts(text, "ANNOUNCE")) is not None or \
+            (rest := starts(text, "ANNOUNCEMENT")) is not None:
+        match = _ANNOUNCE.match(rest)
+        if not match or not match.group(1).strip():
+            raise OrderSyntaxError("put the announcement in quotes",
+                                   'ANNOUNCE: "text" [UNSIGNED|AS <alias>]')
+        body = re.sub(r"\s+", " ", match.group(1).replace('"', "'")).strip()
+        alias = match.group(3).strip() if match.group(3) else None
+        unsigned = bool(match.group(2)) and match.group(2).upper() == "UNSIGNED"
+        return Announce(body, unsigned, alias)
+    for keyword, selling in (("SELL", True), ("BUY", False)):
+        if (rest := starts(text, keyword)) is not None and (match := _DEAL.match(rest)):
+            if (match.group(2).upper() == "TO") != selling:
+                raise OrderSyntaxError(f"write {keyword} ... {'TO' if selling else 'FROM'} "
+                                       "<name> FOR <crowns>")
+            house, area = parse_house(match.group(1), look)
+            return HouseDeal(house, area, find(look.characters, match.group(3)),
+                             _amount(match.group(4)), selling)
+    return None
+
+
+def _duel(rest: str, look: Lookup) -> DuelOrders:
+    """DUEL <name>: WEAPON w; SECONDS a, b; TO FIRST BLOOD|TO THE DEATH (reference §6)."""
+    name, _, clauses = rest.partition(":")
+    weapon, seconds, to_death = None, (), None
+    for clause in (c.strip() for c in clauses.split(";") if c.strip()):
+        if (value := starts(clause, "WEAPON")) is not None:
+            weapon = find(look.weapons, value)
+        elif (value := starts(clause, "SECONDS")) is not None or \
+                (value := starts(clause, "SECOND")) is not None:
+            seconds = names_list(look.characters, value)
+        elif re.fullmatch(r"TO\s+THE\s+DEATH", clause, re.IGNORECASE):
+            to_death = True
+        elif re.fullmatch(r"TO\s+FIRST\s+BLOOD", clause, re.IGNORECASE):
+            to_death = False
+        elif re.fullmatch(r"AS\s+CHALLENGED", clause, re.IGNORECASE):
+            continue
+        else:
+            raise OrderSyntaxError(f"cannot read {clause!r} in duelling orders",
+                                   "WEAPON w; SECONDS a, b; TO FIRST BLOOD|TO THE DEATH")
+    if len(seconds) > 2:
+        raise IllegalOrderError("at most two seconds (reference §6)")
+    return DuelOrders(find(look.characters, name.strip()), weapon, seconds, to_death)
 
 
 def _amount(text: str) -> int:
@@ -392,6 +528,8 @@ def _week_main(text: str, look: Lookup) -> Order:
             return Practice(find(look.weapons, rest))
     if starts(text, "MOVE") == "":
         return Move()
+    if starts(text, "REGIMENTAL DUTY") == "" or starts(text, "DUTY") == "":
+        return Duty()
     if (rest := starts(text, "COURT")) is not None:
         match = _COURT.match(rest)
         if not match or not rest:
@@ -402,6 +540,10 @@ def _week_main(text: str, look: Lookup) -> Order:
         return VisitMistress()
     if any(starts(text, k) == "" for k in ("REST", "NOTHING", "IDLE")):
         return Rest()
+    general = next((k for k in GENERAL_KEYWORDS if starts(text, k) is not None), None)
+    if general is not None:
+        raise IllegalOrderError(f"{general} is not a weekly action: put it under ANYTIME:",
+                                f"e.g. ANYTIME: {text}")
     if any(starts(text, k) is not None for k in COMBO_KEYWORDS):
         raise IllegalOrderError(
             f"{text.split()[0].upper()} is a combination action: it needs a club, "

@@ -10,39 +10,73 @@ and works on every character in key order.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from moderator.games.engarde import (
+    army,
     clubs,
     companionship,
+    duels,
     family,
+    front,
     housing,
     influence,
     ladies,
     loans,
     mistresses,
+    offices,
+    press,
     romance,
     status,
     support,
     theatre,
+    trials,
     week,
 )
-from moderator.games.engarde.month import Month
+from moderator.games.engarde.events import EventId
+from moderator.games.engarde.month import Actor, Month
 from moderator.games.engarde.orders import (
+    Announce,
+    AnswerChallenge,
+    Apply,
     Borrow,
     Bribe,
     BuyBox,
+    BuyCommission,
+    BuyHorse,
+    Challenge,
+    Champion,
+    ChargeOrder,
     CombineFavours,
     Demand,
+    DuelOrders,
+    HouseDeal,
     JoinClub,
+    JoinRegiment,
     Let,
+    Order,
     PregnancyAnswer,
     Repay,
+    RequestWarrant,
     ResignClub,
+    ResignPosition,
     Sell,
+    SellCommission,
     StayInParis,
     StopLetting,
+    SueForDivorce,
+    Testify,
     UseFavour,
+    Volunteer,
 )
+
+# Orders his agents carry out while he is in prison (EG §R; EG §D "agents"): money,
+# answers, testimony, announcements.  Everything else waits until he is free.
+_FROM_PRISON = (Repay, PregnancyAnswer, Testify, Announce, AnswerChallenge, DuelOrders,
+                UseFavour, CombineFavours, Demand, SellCommission, ResignPosition, Sell, Let,
+                StopLetting, HouseDeal)
+# Handled by other phases (duels, trials, deals): nothing to do here.
+_LATER = (AnswerChallenge, DuelOrders, Testify, HouseDeal)
 
 
 def anytime(m: Month) -> None:
@@ -50,10 +84,17 @@ def anytime(m: Month) -> None:
     for a in m:
         if a.indisposed:
             continue
+        jailed = a.c.imprisoned(m.turn)
         for order in a.orders.premonth:
-            if isinstance(order, BuyBox):
+            if isinstance(order, BuyBox) and not (jailed or a.c.at_front):
                 theatre.buy_box(m, a)
         for order in a.orders.anytime:
+            if jailed and not isinstance(order, _FROM_PRISON):
+                m.emit(a.key, EventId.ORDERS_SKIPPED, {"order": order.kind.upper(),
+                                                       "reason": "prison"})
+                continue
+            if isinstance(order, _LATER) or _military(m, a, order):
+                continue
             if isinstance(order, JoinClub):
                 clubs.join(m, a, order)
             elif isinstance(order, ResignClub):
@@ -78,6 +119,23 @@ def anytime(m: Month) -> None:
                 a.update(stays_in_paris=True)
 
 
+def _military(m: Month, a: Actor, order: Order) -> bool:
+    """Regiments, the front, duels, trials, offices, the press (reference §4-8, §13)."""
+    handlers: tuple[tuple[type, Callable[[Month, Actor, Any], None]], ...] = (
+        (JoinRegiment, army.join), (BuyCommission, army.buy_commission),
+        (SellCommission, army.sell_commission), (BuyHorse, army.horse_order),
+        (Volunteer, front.volunteer), (Challenge, duels.challenge),
+        (ChargeOrder, trials.charge), (RequestWarrant, trials.warrant),
+        (Apply, offices.apply), (ResignPosition, offices.resign),
+        (SueForDivorce, press.sue), (Champion, press.champion), (Announce, press.announce),
+    )
+    for cls, handler in handlers:
+        if isinstance(order, cls):
+            handler(m, a, order)
+            return True
+    return False
+
+
 Phase = tuple[int, str, Callable[[Month], None]]
 
 PHASES: tuple[Phase, ...] = (
@@ -95,13 +153,28 @@ PHASES: tuple[Phase, ...] = (
     (40, "rent", housing.pay_rent),
     # EG §S: old favours lapse; SL favours at a season's start; ladies' yearly favours.
     (45, "favours", influence.seasonal),
+    # Reference §7 (PROPOSED): each appointment's favour at a season's start.
+    (46, "appointment_favours", offices.seasonal_favours),
     # Joins, resignations, boxes, letting and sales happen before week 1, so a new
     # member can visit his club in week 1 and a box owner can sit in it at the first night.
     (50, "anytime", anytime),
     # EG §Q: loans between characters need both orders to match.
     (55, "loans", loans.match),
+    # EG §P: house sales between players need both orders to match.
+    (56, "deals", press.deals),
+    # Reference §5.1: who comes home, June's deployment, who goes to the front.
+    (57, "front", front.deploy),
+    # EG §R: charges published last month are tried now, before the weeks; last
+    # month's reports to the authorities become charges (published now, tried next).
+    (58, "trials", trials.trials),
+    (59, "reports", trials.reports),
     # Weeks 1-4, each followed by its weekend: venues, mutual actions, theatre, moves.
     (60, "weeks", week.run_weeks),
+    # Reference §5.2-5.5: the month's fighting at the front.
+    (65, "battles", front.battles),
+    # Reference §4: pay, rank SP, missed duty, horses; appointments and pensions (§7-8).
+    (66, "army", army.month_end),
+    (67, "offices", offices.month_end),
     # Tenants answer the adverts once the month's moves are done (EG §P).
     (70, "letting", housing.letting),
     # Membership SP for whoever belongs at the month's end (EG §G).
@@ -121,6 +194,13 @@ PHASES: tuple[Phase, ...] = (
     (105, "debts", loans.reckon),
     # EG §S: favours reserved for decisions never taken are kept.
     (107, "unused_favours", influence.unused),
+    # Reference §8: the King considers this month's qualifications for titles.
+    (108, "titles", offices.titles),
+    # EG §R: sentences served.
+    (109, "prison", trials.release),
+    # PROPOSED: duelling wounds heal; EG §L: old adulteries are forgotten.
+    (109, "wounds", duels.heal),
+    (109, "adultery", press.prune),
     # After every week's visits: did he have female company this month? (EG §L)
     (110, "companionship", companionship.reckon),
     # Last: status needs every SP of the month (EG §E).

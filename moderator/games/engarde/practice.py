@@ -1,6 +1,6 @@
 """Weapon practice (EG §N): four weeks (not necessarily consecutive) give +1 Exp.
 
-Outside a regiment (everyone, in this game) a week costs the character's Exp
+Outside a regiment (or with another weapon than the regiment's) a week costs the character's Exp
 with that weapon in crowns.
 """
 
@@ -15,6 +15,8 @@ def practise(m: Month, a: Actor, order: Practice) -> bool:
     """One week of practice; False if he could not pay for it."""
     exp = a.c.expertise.get(order.weapon, 0)
     cost = exp * m.tables.rule("practice", "cost_per_exp")
+    if a.c.regiment and m.tables.army.regiment(a.c.regiment).weapon == order.weapon:
+        cost = 0  # EG §N: free with the regiment's weapon
     if a.crowns < cost:
         m.emit(a.key, EventId.PRACTICE_UNAFFORDABLE, {"weapon": order.weapon, "cost": cost})
         return False

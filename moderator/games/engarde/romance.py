@@ -93,8 +93,11 @@ def _reveal(m: Month, a: Actor, lady: Lady, keeper: str | None) -> None:
     wife = wife_of(m, a)
     if wife:
         _wife_loyalty(m, wife)
+        m.matter("adultery", (a.key,), lady=wife.key, guilty="husband")  # EG §L divorce
     if keeper and keeper != a.key:
         cause_for_duel(m, keeper, a.key, "liaison", lady=lady.name)
+        if lady.married:
+            m.matter("adultery", (keeper,), lady=lady.key, guilty="wife")
 
 
 def _wife_loyalty(m: Month, wife: Lady) -> None:

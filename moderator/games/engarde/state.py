@@ -149,10 +149,38 @@ class Character:
     # (shylock default).  Until the army engine exists he simply takes no week actions.
     sent_away: str | None = None
     stays_in_paris: bool = False  # a shylock defaulter who refused to flee (EG §Q)
+    # The army (reference §4-5): regiment key and rank key (ranks of army.toml, then the
+    # general ranks); rejections since he last got in (every two: -1 on applications).
+    regiment: str | None = None
+    rank: str | None = None
+    rejections: int = 0
+    horses: int = 0
+    # EG §C-D, reference §5: "paris" or "front"; the last turn he serves (None: until
+    # released: a frontier soldier, a debtor); why he is there.
+    location: str = "paris"
+    front_until: int | None = None
+    front_reason: str | None = None
+    front_months: int = 0  # consecutive months at the front (a season ends a disgrace)
+    mentions: int = 0  # mentions in dispatches, whole career (titles, reference §8)
+    mention_sp_due: int = 0  # SP of mentions credited when he returns to Paris
+    dead: bool = False  # killed at the front or in a duel: out of the game
+    prison_until: int = 0  # last turn in prison (EG §R): no week or weekend actions
+    wounds: int = 0  # Endurance lost (duels); healed at the month's end (PROPOSED)
+    convictions: int = 0  # EG §R: +5 to later trials
+    appointment: str | None = None  # reference §7
+    title_tries: int = 0  # qualifications that brought no title (reference §8: -1 each)
+    qualified: str | None = None  # a title qualification awaiting the King (reference §8)
 
     @property
     def noble(self) -> bool:
         return self.social_class == "noble"
+
+    @property
+    def at_front(self) -> bool:
+        return self.location == "front"
+
+    def imprisoned(self, turn: int) -> bool:
+        return self.prison_until >= turn
 
     def to_dict(self) -> JSON:
         return {
@@ -178,6 +206,13 @@ class Character:
             "favour_serial": self.favour_serial,
             "disgraced": self.disgraced, "sent_away": self.sent_away,
             "stays_in_paris": self.stays_in_paris,
+            "regiment": self.regiment, "rank": self.rank, "rejections": self.rejections,
+            "horses": self.horses, "location": self.location, "front_until": self.front_until,
+            "front_reason": self.front_reason, "front_months": self.front_months,
+            "mentions": self.mentions, "mention_sp_due": self.mention_sp_due,
+            "dead": self.dead, "prison_until": self.prison_until, "wounds": self.wounds,
+            "convictions": self.convictions, "appointment": self.appointment,
+            "title_tries": self.title_tries, "qualified": self.qualified,
         }
 
     @classmethod
@@ -206,6 +241,15 @@ class Character:
             favour_serial=data.get("favour_serial", 0),
             disgraced=data.get("disgraced"), sent_away=data.get("sent_away"),
             stays_in_paris=data.get("stays_in_paris", False),
+            regiment=data.get("regiment"), rank=data.get("rank"),
+            rejections=data.get("rejections", 0), horses=data.get("horses", 0),
+            location=data.get("location", "paris"), front_until=data.get("front_until"),
+            front_reason=data.get("front_reason"), front_months=data.get("front_months", 0),
+            mentions=data.get("mentions", 0), mention_sp_due=data.get("mention_sp_due", 0),
+            dead=data.get("dead", False), prison_until=data.get("prison_until", 0),
+            wounds=data.get("wounds", 0), convictions=data.get("convictions", 0),
+            appointment=data.get("appointment"), title_tries=data.get("title_tries", 0),
+            qualified=data.get("qualified"),
         )
 
 
@@ -320,6 +364,62 @@ class Matter:
 
 
 @dataclass(frozen=True)
+class Challenge:
+    """A challenge to a duel (reference §6), published the month it is issued and
+    fought the month after, in its week.  ``cause`` is the automatic cause (a reason
+    code) or None: a press challenge whose cause the GM decides (``decision``)."""
+
+    challenger: str
+    challenged: str
+    turn: int
+    weapon: str | None = None
+    week: int | None = None
+    to_death: bool = False
+    cause: str | None = None
+
+    @property
+    def decision(self) -> str:
+        return f"cause:{self.challenger}:{self.challenged}"
+
+    def to_dict(self) -> JSON:
+        return {"challenger": self.challenger, "challenged": self.challenged,
+                "turn": self.turn, "weapon": self.weapon, "week": self.week,
+                "to_death": self.to_death, "cause": self.cause}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Challenge:
+        return cls(data["challenger"], data["challenged"], data["turn"], data.get("weapon"),
+                   data.get("week"), data.get("to_death", False), data.get("cause"))
+
+
+@dataclass(frozen=True)
+class Charge:
+    """A criminal charge (EG §R), published the month it is brought and tried the month
+    after.  ``by`` is the accuser (None: the authorities, from a report); ``warrant``
+    when brought by royal warrant; ``guilty`` when the engine knows the truth (a bribe
+    reported by an honest man ...), None when only the GM does."""
+
+    id: int
+    accused: str
+    crime: str
+    turn: int
+    by: str | None = None
+    warrant: bool = False
+    guilty: bool | None = None
+    retrial: bool = False
+
+    def to_dict(self) -> JSON:
+        return {"id": self.id, "accused": self.accused, "crime": self.crime,
+                "turn": self.turn, "by": self.by, "warrant": self.warrant,
+                "guilty": self.guilty, "retrial": self.retrial}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Charge:
+        return cls(data["id"], data["accused"], data["crime"], data["turn"], data.get("by"),
+                   data.get("warrant", False), data.get("guilty"), data.get("retrial", False))
+
+
+@dataclass(frozen=True)
 class GameState:
     """A whole game between two turns."""
 
@@ -334,6 +434,16 @@ class GameState:
     loans: tuple[Loan, ...] = ()
     loan_serial: int = 0
     matters: tuple[Matter, ...] = ()
+    # Duels (reference §6) and trials (EG §R) waiting for next month.
+    challenges: tuple[Challenge, ...] = ()
+    charges: tuple[Charge, ...] = ()
+    charge_serial: int = 0
+    # The GM's decisions (GM's desk: ``moderator decide GAME KEY VALUE``): key -> value.
+    # Each rule that needs one reads it here, uses a documented default when it is
+    # missing, says on the turn sheet which applied, and removes the key it used.
+    decisions: Mapping[str, str] = field(default_factory=dict)
+    # Reference §5: this season's deployed brigades and the NPC commanders' MA.
+    campaign: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def week_base(self) -> int:
@@ -351,6 +461,11 @@ class GameState:
             "loans": [loan.to_dict() for loan in self.loans],
             "loan_serial": self.loan_serial,
             "matters": [m.to_dict() for m in self.matters],
+            "challenges": [c.to_dict() for c in self.challenges],
+            "charges": [c.to_dict() for c in self.charges],
+            "charge_serial": self.charge_serial,
+            "decisions": dict(sorted(self.decisions.items())),
+            "campaign": _sorted(self.campaign),
         }
 
     @classmethod
@@ -364,4 +479,18 @@ class GameState:
             loans=tuple(Loan.from_dict(v) for v in data.get("loans", ())),
             loan_serial=data.get("loan_serial", 0),
             matters=tuple(Matter.from_dict(v) for v in data.get("matters", ())),
+            challenges=tuple(Challenge.from_dict(v) for v in data.get("challenges", ())),
+            charges=tuple(Charge.from_dict(v) for v in data.get("charges", ())),
+            charge_serial=data.get("charge_serial", 0),
+            decisions={str(k): str(v) for k, v in data.get("decisions", {}).items()},
+            campaign=dict(data.get("campaign", {})),
         )
+
+
+def _sorted(value: Any) -> Any:
+    """Dicts with sorted keys, all the way down (deterministic JSON)."""
+    if isinstance(value, Mapping):
+        return {k: _sorted(value[k]) for k in sorted(value)}
+    if isinstance(value, list | tuple):
+        return [_sorted(v) for v in value]
+    return value

@@ -37,6 +37,7 @@ from moderator.games.engarde.parser import (
 from moderator.games.engarde.state import GameState
 from moderator.games.engarde.tables import Tables
 
+_WHOLE = re.compile(r"^(DUEL|ANNOUNCE|ANNOUNCEMENT)\b", re.IGNORECASE)
 _IGNORED = re.compile(r"^(GAME|PASSWORD|CHARACTER|PLAYER|MONTH)\s*:", re.IGNORECASE)
 _MODE = re.compile(r"^(STANDING|NMR)\b\s*:?\s*(.*)$", re.IGNORECASE)
 _HEADER = re.compile(
@@ -86,6 +87,9 @@ class _Reader:
                 return
         else:
             section = self.section if mode == "month" else ("PREMONTH", ())
+        if _WHOLE.match(text):  # duelling orders and announcements: never split on ';'
+            self._general(self.sets[mode], line, text, True)
+            return
         self._file(mode, section, line, text)
 
     def _section(self, match: re.Match[str]) -> tuple[str, tuple[int, ...]]:

@@ -13,11 +13,12 @@ from typing import Any
 
 from moderator.dice import DiceSpec
 from moderator.games.base import TableError
+from moderator.games.engarde.army_tables import ARMY_FILES, Army, load_army
 from moderator.games.engarde.society_tables import SOCIETY_FILES, Society, load_society
 from moderator.games.engarde.validation import Reader
 
 REQUIRED_FILES = ("birth", "clubs", "toady", "housing", "theatre", "rules", "calendar",
-                  *SOCIETY_FILES)
+                  *SOCIETY_FILES, *ARMY_FILES)
 PROVENANCES = ("rulebook", "sourced", "PROPOSED")
 
 
@@ -113,6 +114,7 @@ class Tables:
     start_year: int
     months: tuple[str, ...]
     society: Society  # EG §L mistresses, §Q loans, §S influence
+    army: Army  # reference §4-8, EG §R: regiments, the front, duels, offices, trials
 
     def club(self, key: str) -> Club:
         return next(c for c in self.clubs if c.key == key)
@@ -337,6 +339,7 @@ def load_tables(raw: Mapping[str, Mapping[str, Any]]) -> Tables:
         "start_year": r.int(calendar, "start_year", "calendar.settings"),
         "months": months,
         "society": load_society(r, raw),
+        "army": load_army(r, raw),
     }
     homes = {t.key for t in parts["housing_types"]}
     for title in parts["titles"]:

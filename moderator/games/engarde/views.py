@@ -33,18 +33,26 @@ NOTICE_IDS |= {
     EventId.LOAN_UNMATCHED, EventId.LOAN_REFUSED, EventId.LOAN_TOO_EARLY,
     EventId.FAVOUR_MISSING, EventId.FAVOUR_UNUSED, EventId.BRIBE_UNAFFORDABLE,
 }
+NOTICE_IDS |= {
+    EventId.REGIMENT_REJECTED, EventId.REGIMENT_COMMISSION_REFUSED, EventId.HORSE_LACKING,
+    EventId.DUEL_INVALID, EventId.TRIAL_CHARGE_REFUSED, EventId.APPOINTMENT_REFUSED,
+    EventId.DIVORCE_REFUSED, EventId.HOUSING_DEAL_UNMATCHED, EventId.TITLE_REFUSED,
+}
 NOTICE_VALUES = frozenset(n.value for n in NOTICE_IDS)
 # Private results a player must not miss (reference §13.2: "secret results").
 SECRET_VALUES = frozenset(e.value for e in (
     EventId.FAMILY_PREGNANT, EventId.FAMILY_PAID_OFF, EventId.FAMILY_ASSASSINATED,
     EventId.FAMILY_IGNORED, EventId.BRIBE_ACCEPTED, EventId.BRIBE_WASTED,
     EventId.BRIBE_REPORTED, EventId.LIAISON_SUCCESS, EventId.LIAISON_FAILED,
-    EventId.PROPOSAL_DECLINED, EventId.MISTRESS_COURT_FAILED))
+    EventId.PROPOSAL_DECLINED, EventId.MISTRESS_COURT_FAILED, EventId.TITLE_QUALIFIED))
 # Public events the gazette prints as announcements (reference §13.2 item 2).
 ANNOUNCEMENT_VALUES = frozenset(e.value for e in (
     EventId.PROPOSAL_ACCEPTED, EventId.WEDDING_HELD, EventId.WEDDING_MISSED,
     EventId.LOAN_DEMANDED, EventId.HONOUR_CAUSE, EventId.HONOUR_DISGRACED,
-    EventId.FAMILY_BIRTH))
+    EventId.FAMILY_BIRTH, EventId.PRESS_ANNOUNCEMENT))
+# Gazette sections by event-id prefix (reference §13.2 items 3-7).
+SECTION_PREFIXES = (("duel.", "honour"), ("trial.", "courts"), ("regiment.", "offices"),
+                    ("appointment.", "offices"), ("title.", "offices"), ("front.", "front"))
 
 
 @dataclass(frozen=True)
@@ -100,26 +108,44 @@ def _month(state: JSON, tables: Tables) -> str:
 def gazette_context(before: JSON, a: GameState, events: Sequence[Event], idx: _Index,
                     tables: Tables) -> JSON:
     pole = []
+    army = tables.army
     for key, c in a.characters.items():
         start = before["characters"].get(key, {}).get("sl", c.sl)
+        lady = a.ladies.get(c.wife or c.mistress or "")
         pole.append({
             "key": key, "name": c.name, "title": tables_title(c, tables), "sl": c.sl,
             "change": c.sl - start, "arrow": _arrow(c.sl - start), "sp": c.sp_month,
             "club": idx.look.club(c.club) if c.club else "", "lodgings": lodgings(c, tables),
+            "military": (f"{army.rank_name(c.rank)}, {army.regiment(c.regiment).abbr}"
+                         if c.regiment and c.rank else army.rank_name(c.rank) if c.rank else ""),
+            "appointment": army.appointment(c.appointment).name if c.appointment else "",
+            "lady": (("wife " if c.wife else "") + f"{lady.name} ({lady.sl})") if lady else "",
+            "location": "the front" if c.at_front else "Paris",
+            "flags": ", ".join(f for f, on in (
+                ("dead", c.dead), ("disgraced", bool(c.disgraced)),
+                ("in prison", c.imprisoned(a.turn)), ("indisposed", c.missed_months > 0))
+                if on),
         })
     pole.sort(key=lambda r: (-r["sl"], -r["sp"], r["name"]))
     groups: dict[str, list[JSON]] = {}
     seen_weeks = False
     theatre_news = []
     announcements = []
+    sections: dict[str, list[JSON]] = {"honour": [], "courts": [], "offices": [], "front": []}
     for e in events:
         if not e.public:
             continue
+        seen_weeks = seen_weeks or e.week is not None
         if e.id.startswith("theatre."):
             theatre_news.append(e.to_dict())
             continue
         if e.id in ANNOUNCEMENT_VALUES:
             announcements.append(e.to_dict())
+            continue
+        section = next((name for prefix, name in SECTION_PREFIXES if e.id.startswith(prefix)),
+                       None)
+        if section:
+            sections[section].append(e.to_dict())
             continue
         seen_weeks = seen_weeks or e.week is not None
         groups.setdefault(_week_label(e.week, seen_weeks), []).append(e.to_dict())
@@ -132,7 +158,56 @@ def gazette_context(before: JSON, a: GameState, events: Sequence[Event], idx: _I
                     "long_run": a.theatre.long_run, "run_months": a.theatre.run_months},
         "announcements": announcements,
         "ladies": ladies_of_paris(a),
+        **sections,
+        "regiments": regiment_tables(a, tables),
+        "pending": pending_decisions(a),
     }
+
+
+def _initials(name: str) -> str:
+    return "".join(w[0].upper() for w in name.replace("-", " ").split() if w[0].isalpha())
+
+
+def regiment_tables(a: GameState, tables: Tables) -> list[JSON]:
+    """Reference §13.2 item 5: each regiment's officers, PC initials or N for an NPC."""
+    army = tables.army
+    slots = army.settings["slots"]
+    held: dict[tuple[str, str], list[str]] = defaultdict(list)
+    others: dict[str, list[str]] = defaultdict(list)
+    for c in a.characters.values():
+        if c.dead or not c.regiment or not c.rank:
+            continue
+        if c.rank in slots:
+            held[(c.regiment, c.rank)].append(_initials(c.name))
+        else:
+            others[c.regiment].append(f"{_initials(c.name)} ({army.rank_name(c.rank)})")
+    rows = []
+    for reg in army.regiments:
+        cells = {}
+        for rank, count in slots.items():
+            pcs = sorted(held.get((reg.key, rank), []))
+            cells[rank] = " ".join(pcs + ["N"] * (count - len(pcs)))
+        rows.append({"name": reg.name, "abbr": reg.abbr, "cells": cells,
+                     "others": ", ".join(sorted(others.get(reg.key, [])))})
+    return rows
+
+
+def pending_decisions(a: GameState) -> list[JSON]:
+    """GM decisions next month's run will look for (GM's desk), with their defaults."""
+    out = []
+    for ch in a.challenges:
+        if ch.cause is None:
+            out.append({"key": ch.decision, "default": "no",
+                        "what": "does the challenger have cause?"})
+    for ch in a.charges:
+        tag = f"{ch.id}:{ch.accused}"
+        out.append({"key": f"plea:{tag}", "default": "0",
+                    "what": "witty/plausible/inept plea modifier"})
+        out.append({"key": f"sentence:{tag}", "default": "default",
+                    "what": "sentence if convicted (fine=N,prison=M,disgrace=yes,costs=yes)"})
+        out.append({"key": f"verdict:{tag}", "default": "chart",
+                    "what": "a PC judge's verdict (guilty/innocent)"})
+    return out
 
 
 def ladies_of_paris(a: GameState) -> list[JSON]:
@@ -184,6 +259,25 @@ def society_sheet(before: JSON, after: JSON, c: Character, tables: Tables,
     }
 
 
+def army_sheet(c: Character, tables: Tables, turn: int) -> JSON:
+    """Regiment, rank, pay, horses, wounds, location, post (reference §4-8, §13.2)."""
+    army = tables.army
+    reg = army.regiment(c.regiment) if c.regiment else None
+    return {
+        "regiment": reg.name if reg else None,
+        "rank": army.rank_name(c.rank) if c.rank else None,
+        "pay": army.cell(c.rank, reg.key, "pay") if reg and c.rank else 0,
+        "rank_sp": army.cell(c.rank, reg.key, "sp") if reg and c.rank else 0,
+        "horses": c.horses, "wounds": c.wounds, "endurance": c.endurance,
+        "location": "at the front" if c.at_front else "in Paris",
+        "front_until": c.front_until, "mentions": c.mentions,
+        "mention_sp_due": c.mention_sp_due,
+        "appointment": army.appointment(c.appointment).name if c.appointment else None,
+        "prison_until": c.prison_until if c.imprisoned(turn) else None,
+        "dead": c.dead,
+    }
+
+
 def sheet_context(before: JSON, after: JSON, key: str, idx: _Index, tables: Tables) -> JSON:
     c = Character.from_dict(after["characters"][key])
     old = before["characters"].get(key)
@@ -220,6 +314,8 @@ def sheet_context(before: JSON, after: JSON, key: str, idx: _Index, tables: Tabl
         "notices": [e.to_dict() for e in mine if e.id in NOTICE_VALUES],
         "secrets": [e.to_dict() for e in mine if e.id in SECRET_VALUES],
         "society": society_sheet(before, after, c, tables, look),
+        "army": army_sheet(c, tables, after["turn"]),
+        "decisions": [e.to_dict() for e in mine if e.id == EventId.DECISION_APPLIED.value],
     }
 
 

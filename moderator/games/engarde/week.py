@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from moderator.games.engarde import (
+    army,
     bawdyhouse,
     clubs,
+    duels,
     gambling,
     housing,
     mistresses,
@@ -30,6 +32,7 @@ from moderator.games.engarde.orders import (
     Buy,
     ClubVisit,
     Court,
+    Duty,
     HostParty,
     Liaise,
     Marry,
@@ -76,6 +79,7 @@ def run_weeks(m: Month) -> None:
     """Weeks 1-4, each followed by its weekend (EG §D)."""
     for n in WEEKS:
         m.week = n
+        duels.fight_week(m, n)  # reference §6: duels before the week's other business
         resolve_week(m, n)
         resolve_weekend(m, n)
     m.week = None
@@ -97,9 +101,11 @@ def resolve_week(m: Month, n: int) -> None:
                 w.place(key, "bawdyhouse", bawdyhouse.VENUE)
             else:
                 w.failed.add(key)
-        elif isinstance(order, Practice | VisitMistress) and not _week_alone(m, key, order, n):
+        elif isinstance(order, Practice | VisitMistress | Duty) and \
+                not _week_alone(m, key, order, n):
             w.failed.add(key)
     _open_club_parties(w)
+    duels.meetings(m, w.venue_of)  # reference §6: enemy regiments who meet have cause
     for key in sorted(w.venue_of):
         _at_venue(w, key)
     w.failed |= toadying.resolve(m, orders, w.venue_of, w.labels, w.no_show)
@@ -113,8 +119,10 @@ def resolve_week(m: Month, n: int) -> None:
         m.actors[key].week_ok[n] = key not in w.failed
 
 
-def _week_alone(m: Month, key: str, order: Practice | VisitMistress, n: int) -> bool:
-    """A week's action that needs nobody else: practice, or a visit to her (EG §L, §N)."""
+def _week_alone(m: Month, key: str, order: Practice | VisitMistress | Duty, n: int) -> bool:
+    """A week's action that needs nobody else: practice, a visit to her, duty (EG §L, §N)."""
+    if isinstance(order, Duty):
+        return army.duty(m, m.actors[key])
     if isinstance(order, Practice):
         return practice.practise(m, m.actors[key], order)
     return mistresses.visit(m, m.actors[key], n)
@@ -195,7 +203,7 @@ def _at_venue(w: Week, key: str) -> None:
         if order.guest_of and a.c.club != order.club:
             host_sl = max(a.sl, m.actors[order.guest_of].sl)
             m.emit(key, EventId.CLUB_GUEST, {"club": club.name, "host": order.guest_of},
-                   sp=clubs.guest_sp(a.sl, club, m.tables), public=True)
+                   sp=clubs.guest_sp(a.sl, club, m.tables, a.c), public=True)
         if party_host:
             clubs.carouse(m, a, club.name, m.actors[party_host].sl, paid_by=party_host)
         elif order.carouse:

@@ -1,0 +1,67 @@
+"""The GM's command line: ``moderator [--config PATH] COMMAND ...``.
+
+Thin on purpose: each command parses its arguments, calls one service function and
+prints the result.  Mail queued by a command is delivered at its end (``--no-send``
+keeps it queued), by the configured transport, unless a running `moderator serve`
+owns the outbox.  One module per command group:
+
+* `games` (game), `players` (player), `mail` (inbox, outbox), `orders` (orders),
+  `turns` (turn), `newsletters` (newsletter, state), `deadlines` (deadline),
+  `service` (serve, status), `demo` (demo); `app` holds what they share.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from moderator import admin
+from moderator.cli import deadlines as deadline_commands
+from moderator.cli import demo, games, mail, newsletters, orders, players, service, turns
+from moderator.cli.app import App, console
+from moderator.config import ConfigError
+from moderator.deadlines import ScheduleError
+from moderator.store import repo
+from moderator.turns import TurnError
+
+__all__ = ["App", "cli", "main"]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Settings file (default: ./config.toml if present).",
+)
+@click.pass_context
+def cli(ctx: click.Context, config_path: Path | None) -> None:
+    """moderator: play-by-email games of intrigue, moderated."""
+    ctx.obj = App(config_path)
+
+
+for _command in (
+    games.game, players.player, mail.inbox, orders.orders, turns.turn,
+    newsletters.newsletter, newsletters.state, mail.outbox, deadline_commands.deadline,
+    service.serve, service.status, demo.demo,
+):
+    cli.add_command(_command)
+
+
+def main() -> None:
+    """The console script: expected errors as one red line (exit 2), never a traceback."""
+    try:
+        cli(standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.Abort:
+        sys.exit(1)
+    except (ConfigError, repo.NotFound, admin.AdminError, TurnError, ScheduleError,
+            KeyError) as exc:
+        console.print(f"[red]error:[/] {exc}", markup=True)
+        sys.exit(2)

@@ -1,0 +1,85 @@
+"""What every command shares: the settings and store (`App`), the console, and how queued
+mail is delivered at the end of a command."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import cached_property
+from pathlib import Path
+
+import click
+from rich.console import Console
+from sqlalchemy import Engine
+
+from moderator.config import Config, load_config
+from moderator.store.db import open_store
+
+console = Console(highlight=False)
+DEFAULT_CONFIG = Path("config.toml")
+# Dates and times the GM types for deadlines (read in the game's time zone).
+WHEN = click.DateTime(["%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M"])
+
+
+class App:
+    """What every command needs: the settings and the store, opened on first use."""
+
+    def __init__(self, config_path: Path | None) -> None:
+        self.config_path = config_path
+
+    @cached_property
+    def config(self) -> Config:
+        """config.toml: the --config file, else ./config.toml if present, else defaults."""
+        path = self.config_path
+        if path is None and DEFAULT_CONFIG.exists():
+            path = DEFAULT_CONFIG
+        return load_config(path)
+
+    @cached_property
+    def db(self) -> Engine:
+        """The store, migrated to the newest schema on first use."""
+        return open_store(self.config.database_url)
+
+    def running_service(self) -> datetime | None:
+        """The last heartbeat of a `moderator serve` that seems to be running, else None."""
+        from moderator.schedule import service_alive
+
+        return service_alive(self.db)
+
+    def deliver(self, send: bool) -> None:
+        """Send the queued mail at the end of a command, unless ``--no-send``, or unless
+        a running `serve` owns the outbox: two senders at once could send a mail twice
+        (the SMTP sender's crash recovery takes rows in ``sending`` as interrupted)."""
+        if not send:
+            return
+        if self.running_service() is not None:
+            console.print("Mail queued; the running `moderator serve` sends it.")
+            return
+        send_outbox(self)
+
+
+def send_outbox(app: App) -> None:
+    """Deliver every queued mail with the configured transport and say what happened."""
+    if app.config.transport == "imap":
+        from moderator.transport.smtp import OutboxSender
+
+        report = OutboxSender(app.db, app.config).send_due()
+        for outcome in (*report.recovered, *report.sent, *report.failed, *report.deferred):
+            detail = f" ({outcome.detail})" if outcome.detail and outcome.status != "sent" else ""
+            console.print(f"  {_VERB.get(outcome.status, outcome.status)} {outcome.to}: "
+                          f"{outcome.subject}{detail}", markup=False)
+        if report.error:
+            console.print(f"  {report.error}", style="red", markup=False)
+        return
+    from moderator.transport.maildir import deliver_outbox
+
+    for delivery in deliver_outbox(app.db, app.config):
+        console.print(f"  mailed {delivery.to}: {delivery.subject}", markup=False)
+
+
+_VERB = {"sent": "mailed", "failed": "FAILED", "deferred": "deferred", "requeued": "requeued"}
+
+
+pass_app = click.make_pass_decorator(App)
+send_option = click.option(
+    "--send/--no-send", default=True, help="Deliver queued mail at the end (default: yes)."
+)

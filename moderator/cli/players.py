@@ -1,0 +1,46 @@
+"""``moderator player add|list``: sign players up and list them."""
+
+from __future__ import annotations
+
+import click
+from rich.table import Table
+from sqlmodel import Session
+
+from moderator import admin
+from moderator.cli.app import App, console, pass_app, send_option
+from moderator.store import repo
+from moderator.store.db import session_scope
+
+
+@click.group()
+def player() -> None:
+    """Sign players up and list them."""
+
+
+@player.command("add")
+@click.argument("game_name", metavar="GAME")
+@click.argument("email")
+@click.option("--name", required=True, help="The character's name.")
+@click.option("--password", help="Password for orders (default: generated and mailed).")
+@send_option
+@pass_app
+def player_add(
+    app: App, game_name: str, email: str, name: str, password: str | None, send: bool
+) -> None:
+    """Add a player to GAME; his character is rolled and a welcome mail is sent."""
+    with session_scope(app.db) as session:
+        new = admin.add_player(session, app.config, game_name, email, name, password=password)
+    console.print(f"Added {name} <{email}> as {new.player.character_key}.")
+    app.deliver(send)
+
+
+@player.command("list")
+@click.argument("game_name", metavar="GAME")
+@pass_app
+def player_list(app: App, game_name: str) -> None:
+    """The players of GAME."""
+    table = Table("name", "email", "character")
+    with Session(app.db) as session:
+        for p in repo.players(session, repo.game_by_name(session, game_name)):
+            table.add_row(p.name, p.email, p.character_key)
+    console.print(table)

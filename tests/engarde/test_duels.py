@@ -1,0 +1,120 @@
+"""Reference §6 duels (EG §L causes): challenges, cause, answers, the fight, SP."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.engarde.conftest import (
+    assert_event,
+    dice,
+    give_orders,
+    make_char,
+    make_state,
+    no_event,
+    run_month,
+)
+
+
+def challenged(a: dict, b: dict, text: str = "ANYTIME: CHALLENGE B", **state: object) -> dict:
+    """Month one: the challenge is published; returns the state of month two."""
+    start = make_state(a, b, **state)
+    result = run_month(start, give_orders(start, a=text))
+    assert_event(result, "duel.challenged", "a")
+    return result.state
+
+
+def present(state: dict, **texts: str) -> dict:
+    """Orders for both principals (a man with no orders is indisposed: he fails to appear)."""
+    return give_orders(state, **{"a": "WEEK 4: REST", "b": "WEEK 4: REST", **texts})
+
+
+def test_challenge_is_published_then_fought_next_month_to_first_blood() -> None:
+    """Reference §6 (b): 1d6 + Exp/4 a pass; the higher wounds 1d6 + Str/6; first blood."""
+    state = challenged(make_char("a"), make_char("b"), "ANYTIME: CHALLENGE B WEAPON sabre")
+    assert state["challenges"][0]["weapon"] == "sabre"
+    # pass 1 tie (3, 3); pass 2: a 5 + 2 beats b 2 + 2; wound 4 + 1
+    result = run_month(state, present(state), dice(duels=[3, 3, 5, 2, 4]))
+    fought = assert_event(result, "duel.fought", "a", winner="a", loser="b")
+    assert (fought.args["passes"], fought.args["wounds"]["b"]) == (2, 5)
+    assert assert_event(result, "duel.no_cause", "a").sp == -2  # GM default: no cause
+    assert assert_event(result, "duel.sp", "a", outcome="win_neutral").sp == 2
+    assert_event(result, "decision.applied", "a", key="cause:a:b", recorded=False)
+    assert result.state["challenges"] == []
+
+
+def test_gm_decides_cause_for_a_press_challenge() -> None:
+    """Reference §6: other challenges are judged for cause (GM decision 'cause:')."""
+    state = challenged(make_char("a"), make_char("b"))
+    state["decisions"] = {"cause:a:b": "yes"}
+    result = run_month(state, present(state), dice(duels=[5, 2, 4]))
+    no_event(result, "duel.no_cause")
+
+
+@pytest.mark.parametrize(("a_reg", "b_reg", "outcome", "sp", "loser_sp"), [
+    ("km", "km", "win_friendly", -1, 0), ("km", "rfg", "win_friendly", -1, 0),
+    ("km", "cg", "win_enemy", 5, -2), ("km", "pm", "win_neutral", 2, 0)])
+def test_duelling_sp_by_regiment(a_reg: str, b_reg: str, outcome: str, sp: int,
+                                 loser_sp: int) -> None:
+    """Duelling Table D (reference §6): friendly -1, neutral +2, enemy +5, losing to an enemy -2;
+    enemy regiments give automatic cause."""
+    state = challenged(make_char("a", sl=8, regiment=a_reg, rank="private"),
+                       make_char("b", sl=8, regiment=b_reg, rank="private"))
+    result = run_month(state, present(state), dice(duels=[6, 1, 1]))
+    assert assert_event(result, "duel.sp", "a", outcome=outcome).sp == sp
+    if loser_sp:
+        assert assert_event(result, "duel.sp", "b", outcome="lose_enemy").sp == loser_sp
+    if b_reg == "cg":
+        assert result.events and not [e for e in result.events if e.id == "duel.no_cause"]
+
+
+def test_to_the_death_kills() -> None:
+    """Reference §6: to the death the fight goes on until Endurance is gone; +2 for a kill."""
+    state = challenged(make_char("a"), make_char("b", endurance=8),
+                       "ANYTIME: CHALLENGE B TO THE DEATH")
+    result = run_month(state, present(state), dice(duels=[6, 1, 3, 6, 1, 6]))
+    assert_event(result, "duel.fought", "a", killed=True, winner="a")
+    assert assert_event(result, "duel.sp", "a", outcome="kill").sp == 2
+    assert_event(result, "duel.killed", "b", by="a")
+    assert result.state["characters"]["b"]["dead"] is True
+
+
+def test_refusal_and_no_show() -> None:
+    """PROPOSED: refusing costs 2 SP (+ half SL with cause); the other +2; a man away no-shows."""
+    state = challenged(make_char("a", regiment="km", rank="private"),
+                       make_char("b", sl=6, regiment="cg", rank="private"))
+    refused = run_month(state, present(state, b="ANYTIME: REFUSE CHALLENGE FROM A"))
+    assert assert_event(refused, "duel.refused", "b").sp == -2 - 3
+    assert assert_event(refused, "duel.walkover", "a").sp == 2
+    away = dict(state, characters={**state["characters"],
+                                   "b": dict(state["characters"]["b"], location="front",
+                                             front_reason="volunteer", front_until=9)})
+    noshow = run_month(away, present(away), dice(front=[1] * 20))
+    assert_event(noshow, "duel.no_show", "b", absent="b")
+
+
+def test_seconds_weapon_from_duelling_orders_and_one_duel_per_pair() -> None:
+    """Reference §6: up to two seconds; the challenger's weapon; one duel per pair a month."""
+    start = make_state(make_char("a"), make_char("b"), make_char("c"))
+    first = run_month(start, give_orders(start, a="ANYTIME: CHALLENGE B\nANYTIME: CHALLENGE B"))
+    assert_event(first, "duel.invalid", "a", reason="pending")
+    orders = present(first.state, a="ANYTIME: DUEL B: WEAPON cutlass; SECONDS C",
+                     b="ANYTIME: ACCEPT CHALLENGE FROM A", c="WEEK 4: REST")
+    result = run_month(first.state, orders, dice(duels=[6, 1, 1]))
+    fought = assert_event(result, "duel.fought", "a")
+    assert (fought.args["weapon"], fought.args["seconds"]["a"]) == ("cutlass", ["c"])
+
+
+def test_mistress_matters_and_enemy_meetings_give_cause() -> None:
+    """EG §L: a duel_cause matter (caught courting ...) is automatic cause, used once;
+    reference §6: enemy regiments meeting at a venue."""
+    matter = {"kind": "duel_cause", "turn": 1, "parties": ["a", "b"],
+              "args": {"reason": "courting_caught"}}
+    start = make_state(make_char("a"), make_char("b"))
+    start["matters"] = [matter]
+    result = run_month(start, give_orders(start, a="ANYTIME: CHALLENGE B"))
+    assert_event(result, "duel.challenged", "a", cause="courting_caught")
+    assert result.state["matters"] == []
+    meet = make_state(make_char("a", regiment="km", rank="private"),
+                      make_char("b", regiment="cg", rank="private"))
+    met = run_month(meet, give_orders(meet, a="WEEK 1: BAWDYHOUSE", b="WEEK 1: BAWDYHOUSE"))
+    assert len([e for e in met.events if e.id == "honour.cause"]) == 2
