@@ -49,12 +49,16 @@ PLAYERS = (
                "WEEK 4: PRACTICE rapier\n"),
     DemoPlayer("cyrano@bergerac.example", "Cyrano de Bergerac", "panache", "gmail",
                "PREMONTH: SUPPORT CONSPICUOUS\n"
+               "ANYTIME: ANNOUNCE \"Let it be known that my nose is a subject I discuss with "
+               "pleasure, and at sword's point.\"\n"
                "WEEK 1: BAWDYHOUSE; CAROUSE; GAMBLE 20 x4 CUT 6\n"
                "WEEK 2: PRACTICE rapier\n"
                "WEEK 3: PRACTICE rapier\n"
                "WEEK 4: BAWDYHOUSE; CAROUSE\n"
                "WEEKEND 2: THEATRE\n"),
     DemoPlayer("porthos@vallon.example", "Porthos du Vallon", "mousquet", "outlook",
+               "ANYTIME: JOIN REGIMENT 13th Fusiliers\n"
+               "ANYTIME: BORROW 50 FROM SHYLOCK\n"
                "WEEK 1: BAWDYHOUSE; CAROUSE\n"
                "WEEK 2: PRACTICE sabre\n"
                "WEEK 3: PRACTICE sabre\n"
@@ -71,6 +75,8 @@ PLAYERS = (
                "WEEK 3: BAWDYHOUSE; CAROUSE\n"
                "WEEK 5: PRACTICE rapier\n"),
     DemoPlayer("dartagnan@gascogne.example", "Charles d'Artagnan", "constance", "gmail",
+               "ANYTIME: JOIN REGIMENT Gascon Regiment\n"
+               "ANYTIME: ANNOUNCE \"A Gascon gentleman seeks a lady of spirit.\" UNSIGNED\n"
                "WEEK 1: BAWDYHOUSE; CAROUSE\n"
                "WEEK 2: PRACTICE rapier\n"
                "WEEK 3: PRACTICE rapier\n"
