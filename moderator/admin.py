@@ -7,11 +7,13 @@ import secrets
 import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from sqlmodel import Session
 
 from moderator import jsonio
 from moderator.config import Config
+from moderator.deadlines import Rule, now_utc
 from moderator.dice import Dice
 from moderator.games import find_engine
 from moderator.passwords import hash_password, new_password
@@ -49,14 +51,26 @@ def create_game(
         raise AdminError(f"a game named {name!r} already exists")
     engine = find_engine(kind)
     tables = game_tables(config, name, engine.kind)
+    settings = config.game(name)
+    if settings.kind and find_engine(settings.kind).kind != engine.kind:
+        raise AdminError(f"config.toml [games.{name}] is for kind {settings.kind!r}, "
+                         f"not {kind!r}")
+    rule = Rule(**dict(settings.deadline)) if settings.deadline else None
     game = Game(
         name=name,
         kind=engine.kind,
         seed=secrets.randbelow(2**31) if seed is None else seed,
-        time_zone=config.zone.key,
+        time_zone=settings.time_zone or config.zone.key,
+        schedule_json=rule.to_json() if rule else None,
     )
     session.add(game)
     session.flush()
+    announcements = None
+    if deadline is None and rule is not None:  # the game's rule from config.toml
+        deadline = rule.next_after(now_utc(), ZoneInfo(game.time_zone))
+        announcements = rule.announcements_for(deadline, ZoneInfo(game.time_zone))
+    if settings.deadlines == 1:
+        announcements = None
     state = engine.new_game(name, tables, Dice.for_turn(game.seed, 0))
     session.add(
         Turn(
@@ -65,6 +79,7 @@ def create_game(
             label=engine.turn_label(state),
             seed=game.seed,
             deadline=deadline,
+            announcement_deadline=announcements,
             state_before=jsonio.dumps(state),
         )
     )
@@ -87,9 +102,14 @@ def add_player(
     name: str,
     *,
     password: str | None = None,
+    force: bool = False,
 ) -> NewPlayer:
-    """Sign a player up: create the character in the open turn and mail a welcome."""
+    """Sign a player up: create the character in the open turn and mail a welcome.
+    Refused when the game's ``joining`` is ``closed``, unless ``force``."""
     game = repo.game_by_name(session, game_name)
+    if config.game(game.name).joining == "closed" and not force:
+        raise AdminError(f"{game.name} is closed to new players (joining = \"closed\" "
+                         "in config.toml); add --force to add one anyway")
     email = email.strip().lower()
     if "@" not in email:
         raise AdminError(f"{email!r} is not an email address")

@@ -1,7 +1,8 @@
 """Deployment settings from ``config.toml``.
 
-Only deployment lives here (database, mail transport, paths, time zone); game rules
-live in ``data/<game>/*.toml``.  Every setting is declared once in `SETTINGS` with its
+Deployment lives here (database, mail transport, paths, time zone), plus each game's
+own settings in ``[games.NAME]`` (see `moderator.desk.settings`); game rules live in
+``data/<game>/*.toml``.  Every setting is declared once in `SETTINGS` with its
 default and help text; a test checks that config.toml documents each of them.
 Relative paths are resolved against the directory of the config file.
 """
@@ -16,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from moderator.desk.settings import DEFAULTS, GameSettings, parse_game
 
 
 @dataclass(frozen=True)
@@ -165,14 +168,6 @@ class SmtpSettings(ServerSettings):
 
 
 @dataclass(frozen=True)
-class GameSettings:
-    """One game's section, ``[games.NAME]``: for now its table overrides."""
-
-    kind: str | None
-    tables: Mapping[str, Any]
-
-
-@dataclass(frozen=True)
 class Config:
     path: Path | None
     base_dir: Path
@@ -196,6 +191,10 @@ class Config:
     reminder_hours: int
     maildir_poll_seconds: int
     games: Mapping[str, GameSettings]
+
+    def game(self, name: str) -> GameSettings:
+        """One game's settings (``[games.NAME]``), the defaults for a game without any."""
+        return self.games.get(name.lower(), DEFAULTS)
 
     def mailbox_for(self, address: str) -> Path:
         """The local Maildir of one recipient (maildir transport)."""
@@ -320,7 +319,8 @@ def _table_problems(games: Mapping[str, GameSettings], data_dir: Path, name: str
 
 
 def _games(section: Any, name: str, problems: list[str]) -> dict[str, GameSettings]:
-    """``[games.NAME]`` sections: shape checked here, table contents by moderator.tables."""
+    """``[games.NAME]`` sections (moderator.desk.settings); table contents are checked
+    against the shipped tables by moderator.tables."""
     if not isinstance(section, Mapping):
         problems.append(f"{name}: games must be a table of game names")
         return {}
@@ -329,17 +329,7 @@ def _games(section: Any, name: str, problems: list[str]) -> dict[str, GameSettin
         if not isinstance(body, Mapping):
             problems.append(f"{name}: games.{game} must be a table")
             continue
-        for key in body:
-            if key not in ("kind", "tables"):
-                problems.append(f"{name}: unknown setting 'games.{game}.{key}'")
-        kind, tables = body.get("kind"), body.get("tables", {})
-        if kind is not None and not isinstance(kind, str):
-            problems.append(f"{name}: games.{game}.kind must be a string")
-            kind = None
-        if not isinstance(tables, Mapping):
-            problems.append(f"{name}: games.{game}.tables must be a table")
-            tables = {}
-        games[game.lower()] = GameSettings(kind, dict(tables))
+        games[game.lower()] = parse_game(game, body, name, problems)
     return games
 
 

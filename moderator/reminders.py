@@ -9,7 +9,7 @@ the open one, so a job that fires late or twice does nothing.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import Engine, update
 from sqlmodel import Session, col, select
@@ -17,6 +17,8 @@ from sqlmodel import Session, col, select
 from moderator.clock import as_utc, format_deadline
 from moderator.config import Config
 from moderator.deadlines import current_turn, now_utc
+from moderator.desk import runhooks
+from moderator.desk.host import panic_reason
 from moderator.games import find_engine
 from moderator.publish import outgoing
 from moderator.publish.render import markdown_to_html, render
@@ -28,8 +30,12 @@ from moderator.store.models import Game, GmLog, Newsletter, Player, Turn
 def send_reminders(
     db: Engine, config: Config, game_name: str, number: int, *, now: datetime | None = None
 ) -> list[str]:
-    """Remind the players who have sent no orders for turn ``number`` (once per turn)."""
+    """Remind the players who have sent no orders for turn ``number`` (once per reminder
+    time: a game may have several, ``reminder_hours``); absent and removed players are
+    not reminded, and nothing goes out during a panic."""
     now = now or now_utc()
+    if panic_reason(db) is not None:
+        return []
     with session_scope(db) as session:
         found = current_turn(session, game_name, number)
         if found is None:
@@ -37,10 +43,10 @@ def send_reminders(
         game, turn = found
         if turn.deadline is None or as_utc(turn.deadline) <= now:
             return []
-        if not _claim_reminder(session, turn, now):
+        if not _claim_reminder(session, turn, now, _slot(config, game, turn, now)):
             return []
         sent = []
-        for player in repo.players(session, game):
+        for player in runhooks.active_players(session, game, now):
             if not repo.submissions(session, player, turn.number):
                 _queue_reminder(session, config, game, turn, player)
                 sent.append(player.email)
@@ -50,12 +56,45 @@ def send_reminders(
     return sent
 
 
-def _claim_reminder(session: Session, turn: Turn, now: datetime) -> bool:
-    """Mark the turn reminded; False when another run (or process) already did."""
+def reminder_hours(config: Config, game: Game) -> list[int]:
+    """The game's reminder times (``[games.NAME] reminder_hours``, else the service's)."""
+    if game.name in config.games and "reminder_hours" in config.games[game.name].values:
+        return sorted(config.game(game.name).reminder_hours, reverse=True)
+    return [config.reminder_hours] if config.reminder_hours > 0 else []
+
+
+def next_reminder(config: Config, game: Game, turn: Turn) -> datetime | None:
+    """The next reminder time not yet served: one after ``reminded_at`` (each reminder
+    goes out once; moving the deadline clears ``reminded_at``)."""
+    assert turn.deadline is not None
+    sent = as_utc(turn.reminded_at) if turn.reminded_at else None
+    for hours in reminder_hours(config, game):
+        slot = as_utc(turn.deadline) - timedelta(hours=hours)
+        if sent is None or sent < slot:
+            return slot
+    return None
+
+
+def _slot(config: Config, game: Game, turn: Turn, now: datetime) -> datetime | None:
+    """The latest reminder time that has come (None: the first reminder)."""
+    assert turn.deadline is not None
+    slots = [as_utc(turn.deadline) - timedelta(hours=h) for h in reminder_hours(config, game)]
+    come = [s for s in slots if s <= now]
+    return max(come) if come else None
+
+
+def _claim_reminder(session: Session, turn: Turn, now: datetime,
+                    slot: datetime | None = None) -> bool:
+    """Mark the turn reminded for this reminder time; False when another run (or
+    process) already did (``reminded_at`` at or after ``slot``)."""
+    unsent = col(Turn.reminded_at).is_(None)
+    if slot is not None:
+        unsent = unsent | (col(Turn.reminded_at) < slot)
     claimed = session.execute(
-        update(Turn).where(Turn.id == turn.id, col(Turn.reminded_at).is_(None))
-        .values(reminded_at=now)
+        update(Turn).where(Turn.id == turn.id, unsent).values(reminded_at=now)
+        .execution_options(synchronize_session=False)
     )
+    session.refresh(turn)
     return claimed.rowcount == 1  # type: ignore[attr-defined]
 
 
@@ -91,8 +130,11 @@ def announcements_template(config: Config, game: Game) -> str | None:
 def send_announcements(
     db: Engine, config: Config, game_name: str, number: int, *, now: datetime | None = None
 ) -> int:
-    """Mail the announcements gazette of turn ``number`` to every player (once)."""
+    """Mail the announcements gazette of turn ``number`` to every player (once; not
+    during a panic)."""
     now = now or now_utc()
+    if panic_reason(db) is not None:
+        return 0
     with session_scope(db) as session:
         found = current_turn(session, game_name, number)
         if found is None:

@@ -11,8 +11,12 @@ store; commands only change the database.  The jobs:
 * ``deadline:GAME``: at the orders deadline, run the turn (`run_due_turn`);
 * ``announcements:GAME``: at the announcement deadline, mail the announcements gazette
   (`moderator.reminders.send_announcements`);
-* ``reminder:GAME``: ``service.reminder_hours`` before the orders deadline, remind the
-  players who have sent no orders yet (`moderator.reminders.send_reminders`).
+* ``reminder:GAME``: ``service.reminder_hours`` (or the game's ``reminder_hours``, one
+  job per reminder in turn) before the orders deadline, remind the players who have
+  sent no orders yet (`moderator.reminders.send_reminders`).
+
+While the host is stopped (`moderator panic`) no job is wanted and every job that
+fires does nothing; ``panic --off`` notes a change, and the next sync brings them back.
 
 Jobs never expire (``misfire_grace_time=None``) and run once however late they are
 (DateTrigger, ``coalesce``): a deadline passed while the service was down runs when it
@@ -41,9 +45,12 @@ from moderator import turns
 from moderator.clock import as_utc, format_deadline
 from moderator.config import Config
 from moderator.deadlines import CHANGED, current_turn, now_utc
+from moderator.desk import runhooks
+from moderator.desk.host import panic_reason
 from moderator.reminders import (
     announcements_sent,
     announcements_template,
+    next_reminder,
     send_announcements,
     send_reminders,
 )
@@ -158,7 +165,8 @@ def run_due_turn(rt: Runtime, game_name: str, number: int, *, now: datetime | No
 
 
 def _due_deadline(rt: Runtime, game_name: str, number: int, now: datetime) -> datetime | None:
-    """Turn ``number``'s deadline if the turn is still open and the deadline has come."""
+    """Turn ``number``'s deadline if the turn is still open and due (the deadline plus
+    grace has come, or the game runs early and all orders are in)."""
     with Session(rt.db) as session:
         found = current_turn(session, game_name, number)
         if found is None or found[1].deadline is None:
@@ -166,8 +174,9 @@ def _due_deadline(rt: Runtime, game_name: str, number: int, now: datetime) -> da
                    reason="not the open turn any more")
             return None
         deadline = as_utc(found[1].deadline)
+        due = runhooks.due_at(session, rt.config, found[0], found[1]) or deadline
     # Moved later since the job was made: the next sync reschedules it.
-    return deadline if deadline <= now else None
+    return deadline if due <= now else None
 
 
 def _turn_failed(rt: Runtime, game_name: str, number: int, exc: Exception) -> None:
@@ -199,10 +208,12 @@ class JobSpec:
 
 def desired_jobs(db: Engine, config: Config, runtime: Runtime | None = None,
                  now: datetime | None = None) -> list[JobSpec]:
-    """The jobs the database calls for now."""
+    """The jobs the database calls for now (none while the host is stopped by `panic`)."""
     now = now or now_utc()
     specs: list[JobSpec] = []
     with Session(db) as session:
+        if panic_reason(session) is not None:
+            return []
         for game in repo.games(session):
             if game.status != "active":
                 continue
@@ -218,13 +229,16 @@ def desired_jobs(db: Engine, config: Config, runtime: Runtime | None = None,
 def _jobs_for(session: Session, config: Config, game: Game, turn: Turn,
               runtime: Runtime | None, now: datetime) -> list[JobSpec]:
     """One game's jobs: its deadline (or a retry), and, while it is still ahead, its
-    announcements gazette and reminder if they have not gone out."""
+    announcements gazette and next reminder if they have not gone out.  The deadline job
+    runs at `runhooks.due_at`: the deadline plus the game's grace, or earlier when the
+    game runs early once all orders are in."""
     assert turn.deadline is not None
     args = (game.name, turn.number)
     deadline = as_utc(turn.deadline)
+    due = runhooks.due_at(session, config, game, turn) or deadline
     retry = runtime.retry_at.get(args) if runtime else None
     specs = [JobSpec(f"deadline:{game.name}", _job_deadline,
-                     max(deadline, retry) if retry else deadline, args)]
+                     max(due, retry) if retry else due, args)]
     if deadline <= now:
         return specs
     ann = turn.announcement_deadline
@@ -232,10 +246,9 @@ def _jobs_for(session: Session, config: Config, game: Game, turn: Turn,
             and not announcements_sent(session, game, turn.number)):
         specs.append(JobSpec(f"announcements:{game.name}", _job_announcements,
                              as_utc(ann), args))
-    hours = config.reminder_hours
-    if hours > 0 and turn.reminded_at is None:
-        specs.append(JobSpec(f"reminder:{game.name}", _job_reminder,
-                             deadline - timedelta(hours=hours), args))
+    slot = next_reminder(config, game, turn)
+    if slot is not None:
+        specs.append(JobSpec(f"reminder:{game.name}", _job_reminder, slot, args))
     return specs
 
 

@@ -17,7 +17,8 @@ byte-identical.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,8 @@ from moderator import jsonio
 from moderator.clock import format_deadline
 from moderator.config import Config
 from moderator.deadlines import NextDeadlines, log_next_deadlines, next_deadlines, note_change
+from moderator.desk import audit, press, runhooks
+from moderator.desk.host import HostStopped, check_running
 from moderator.dice import Dice
 from moderator.games import find_engine
 from moderator.games.base import Event, GameEngine
@@ -83,32 +86,22 @@ def _claim(session: Session, turn: Turn) -> None:
         raise TurnError(f"turn {turn.number} is already being run or was run")
 
 
-def _inputs(session: Session, game: Game, turn: Turn) -> dict[str, dict[str, Any]]:
-    """Each character's standing submission: the latest version before the deadline."""
-    inputs: dict[str, dict[str, Any]] = {}
-    for player in repo.players(session, game):
-        submission = repo.winning_submission(session, player, turn.number, turn.deadline)
-        if submission is not None:
-            inputs[player.character_key] = {
-                "submission": submission.id,
-                "version": submission.version,
-                "orders": jsonio.loads(submission.orders_json),
-            }
-    return inputs
-
-
 def readers(session: Session, game: Game) -> list[Reader]:
+    """Who gets the newsletters: every player not removed from the game."""
     return [
         Reader(p.id, p.character_key, p.name, p.email)  # type: ignore[arg-type]
-        for p in repo.players(session, game)
+        for p in repo.players(session, game) if p.status != "removed"
     ]
 
 
 def render_done_turn(
     config: Config, engine: GameEngine, tables: Any, game: Game, turn: Turn,
     next_deadline: datetime | None, result: Adjudication, people: list[Reader],
+    notes: Sequence[str] = (), correction: str | None = None,
 ) -> RenderedTurn:
-    """The newsletters of a run turn; shared by `run_turn` and `rerun_turn` so both agree."""
+    """The newsletters of a run turn; shared by `run_turn`, `rerun_turn`, `turn preview`
+    and `turn rollforward` so all agree.  ``notes``: the GM notes; ``correction``: the
+    note of a reissue (its subjects then say CORRECTION)."""
     data = TurnData(
         game_name=game.name,
         turn_number=turn.number,
@@ -118,6 +111,8 @@ def render_done_turn(
         after=result.state,
         events=result.events,
         dice=result.dice,
+        gm_notes=tuple(notes),
+        correction=correction,
     )
     return render_turn(config.templates_dir, engine, tables, data, people)
 
@@ -133,42 +128,95 @@ def run_turn(
     before; a GM's ``turn run`` may have got there in between).  ``missed``: the deadline
     passed while the service was down, so the next deadlines slide by
     ``service.outage_slide_hours``.  ``now`` is the time the run counts as (tests).
+    Refused while the host is stopped (`moderator panic`).
     """
     now = now or datetime.now(UTC)
+    try:
+        check_running(db)
+    except HostStopped as exc:
+        raise TurnError(str(exc)) from None
     with session_scope(db) as session:
         game, turn = _open_turn(session, game_name, number)
         _claim(session, turn)
-        engine = find_engine(game.kind)
-        tables = game_tables(config, game.name, game.kind)
-        inputs = _inputs(session, game, turn)
-        orders = {key: value["orders"] for key, value in inputs.items()}
-        result = adjudicate(
-            engine, tables, turn.seed, turn.number, jsonio.loads(turn.state_before), orders
-        )
         slide = timedelta(hours=config.outage_slide_hours) if missed else timedelta(0)
-        following = next_deadlines(game, turn, slide=slide, now=now)
-        _record(session, game, turn, engine, inputs, result, following, now)
+        following = per_game_deadlines(config, game, next_deadlines(game, turn, slide=slide,
+                                                                    now=now))
+        done = execute(session, config, game, turn, following, now)
+        publish(session, config, game, turn, done)
         log_next_deadlines(session, game, turn.number + 1, following, missed=missed)
         note_change(session)
-        people = readers(session, game)
-        rendered = render_done_turn(
-            config, engine, tables, game, turn, following.deadline, result, people
-        )
-        _store_newsletters(session, config, game, turn.number, rendered, people)
+        for line in runhooks.apply_nmr_policy(session, config, game, turn, done.inputs):
+            repo.log_gm(session, "player.nmr", line, game=game, level="warning")
         report = TurnReport(
             game=game.name,
             number=turn.number,
             label=turn.label,
-            events=len(result.events),
-            rolls=len(result.dice),
-            orders_from=tuple(sorted(inputs)),
-            no_orders_from=tuple(sorted({r.character for r in people} - set(inputs))),
+            events=len(done.result.events),
+            rolls=len(done.result.dice),
+            orders_from=tuple(sorted(done.inputs)),
+            no_orders_from=tuple(sorted({r.character for r in done.people} - set(done.inputs))),
             archive=archive_dir(config, game.name, turn.number),
             next_deadlines=following,
             time_zone=game.time_zone,
         )
-    write_archive(report.archive, rendered, people)
+    write_archive(report.archive, done.rendered, done.people)
     return report
+
+
+def per_game_deadlines(config: Config, game: Game, found: NextDeadlines) -> NextDeadlines:
+    """A game with one deadline a turn (``deadlines = 1``) gets no announcement deadline."""
+    if config.game(game.name).deadlines == 1 and found.announcements is not None:
+        return replace(found, announcements=None)
+    return found
+
+
+@dataclass
+class Executed:
+    """A turn adjudicated and recorded, its newsletters rendered but not yet stored."""
+
+    engine: GameEngine
+    tables: Any
+    inputs: dict[str, dict[str, Any]]
+    result: Adjudication
+    people: list[Reader]
+    notes: tuple[str, ...]
+    following: NextDeadlines
+    rendered: RenderedTurn
+
+
+def execute(session: Session, config: Config, game: Game, turn: Turn,
+            following: NextDeadlines, now: datetime) -> Executed:
+    """Adjudicate a claimed turn, record it, open the next one, take the GM notes and
+    render the newsletters (shared by `run_turn` and `turn rollforward`)."""
+    engine = find_engine(game.kind)
+    tables = game_tables(config, game.name, game.kind)
+    inputs, changes = runhooks.turn_inputs(session, config, game, turn)
+    for line in changes:
+        repo.log_gm(session, "press.filtered", f"turn {turn.number}: {line}", game=game)
+    orders = {key: value["orders"] for key, value in inputs.items()}
+    result = adjudicate(
+        engine, tables, turn.seed, turn.number, jsonio.loads(turn.state_before), orders
+    )
+    _record(session, game, turn, engine, inputs, result, following, now)
+    press.expire(session, game, turn.number)
+    notes = audit.take_notes(session, game, turn.number)
+    people = readers(session, game)
+    rendered = render_done_turn(config, engine, tables, game, turn, following.deadline,
+                                result, people, notes)
+    return Executed(engine, tables, inputs, result, people, notes, following, rendered)
+
+
+def publish(session: Session, config: Config, game: Game, turn: Turn, done: Executed,
+            *, correction: str | None = None, mail: bool = True) -> None:
+    """Store the newsletters and queue them (``mail``); a ``correction`` re-renders them
+    as a corrected reissue first."""
+    if correction is not None:
+        turn.correction = correction
+        session.add(turn)
+        done.rendered = render_done_turn(
+            config, done.engine, done.tables, game, turn, done.following.deadline,
+            done.result, done.people, done.notes, correction)
+    _store_newsletters(session, config, game, turn.number, done.rendered, done.people, mail)
 
 
 def _open_turn(session: Session, game_name: str, number: int | None) -> tuple[Game, Turn]:
@@ -215,19 +263,21 @@ def _record(
 
 def _store_newsletters(
     session: Session, config: Config, game: Game, number: int,
-    rendered: RenderedTurn, people: list[Reader],
+    rendered: RenderedTurn, people: list[Reader], mail: bool = True,
 ) -> None:
     gazette = rendered.gazette
     session.add(_newsletter_row(game, number, None, "gazette", gazette))
     list_id = f"<{game.name}.{config.moderator_address.replace('@', '.')}>"
     for reader in people:
+        sheet = rendered.sheets[reader.player_id]
+        session.add(_newsletter_row(game, number, reader.player_id, "turnsheet", sheet))
+        if not mail:
+            continue
         outgoing.queue(
             session, config, game=game, kind="gazette", to=reader.email,
             subject=gazette.subject, text=gazette.text, html=gazette.html,
             extra_headers=(("List-Id", f"{game.name} gazette {list_id}"),),
         )
-        sheet = rendered.sheets[reader.player_id]
-        session.add(_newsletter_row(game, number, reader.player_id, "turnsheet", sheet))
         outgoing.queue(
             session, config, game=game, kind="turnsheet", to=reader.email,
             subject=sheet.subject, text=sheet.text, html=sheet.html,
@@ -292,8 +342,10 @@ def rerun_turn(db: Engine, config: Config, game_name: str, number: int) -> Rerun
         )
         following = repo.turn_by_number(session, game, number + 1)
         people = readers(session, game)
+        notes = tuple(e.note for e in audit.notes_of_turn(session, game, number) if e.note)
         rendered = render_done_turn(
-            config, engine, tables, game, turn, following.deadline, result, people
+            config, engine, tables, game, turn, following.deadline, result, people,
+            notes, turn.correction,
         )
         differences = _compare(session, game, turn, result, rendered, people)
     return RerunReport(number, not differences, tuple(differences))

@@ -104,3 +104,14 @@ def body_text(msg: EmailMessage) -> str:
     part = msg.get_body(preferencelist=("plain",))
     assert part is not None
     return part.get_content()
+
+
+def gazette_of(db: Engine, number: int, game_name: str = "paris"):  # type: ignore[no-untyped-def]
+    """The stored gazette of one turn (the latest, if reissued)."""
+    from sqlmodel import Session
+
+    from moderator.store import repo
+
+    with Session(db) as session:
+        rows = repo.newsletters(session, repo.game_by_name(session, game_name), number)
+        return next(n for n in reversed(rows) if n.kind == "gazette")

@@ -72,7 +72,8 @@ def test_a_broken_override_is_refused_at_load_with_file_and_key(
 
 def test_every_problem_of_an_override_is_reported_at_once(tmp_path: Path) -> None:
     path = write_config(tmp_path)
-    path.write_text(path.read_text() + "[games.paris.tables.rules.status]\n"
+    path.write_text(path.read_text() + "[games.paris]\nkind = \"engarde\"\n"
+                    "[games.paris.tables.rules.status]\n"
                     "min_sl = \"x\"\nrise_multiple = 1.5\nbogus = 1\n")
     with pytest.raises(ConfigError) as caught:
         load_config(path)

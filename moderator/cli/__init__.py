@@ -7,7 +7,12 @@ owns the outbox.  One module per command group:
 
 * `games` (game), `players` (player), `mail` (inbox, outbox), `orders` (orders),
   `turns` (turn), `newsletters` (newsletter, state), `deadlines` (deadline),
-  `service` (serve, status), `demo` (demo); `app` holds what they share.
+  `service` (serve, status), `demo` (demo); `app` holds what they share;
+* the GM's desk (every action audited, with ``--reason``): `desk_game` (game
+  pause|resume|settings, panic, decide, log), `desk_turns` (turn process|preview|
+  rollback|rollforward, state amend), `desk_players` (player act-as|replace|eject|
+  absence, orders accept-late), `desk_press` (press queue|approve|reject, newsletter
+  resend, deadline extend).
 """
 
 from __future__ import annotations
@@ -19,10 +24,25 @@ import click
 
 from moderator import admin
 from moderator.cli import deadlines as deadline_commands
-from moderator.cli import demo, games, mail, newsletters, orders, players, service, turns
+from moderator.cli import (
+    demo,
+    desk_game,
+    desk_players,  # noqa: F401  (registers its commands on the player and orders groups)
+    desk_press,
+    desk_turns,  # noqa: F401  (registers its commands on the turn and state groups)
+    games,
+    mail,
+    newsletters,
+    orders,
+    players,
+    service,
+    turns,
+)
 from moderator.cli.app import App, console
 from moderator.config import ConfigError
 from moderator.deadlines import ScheduleError
+from moderator.desk.audit import DeskError
+from moderator.desk.host import HostStopped
 from moderator.store import repo
 from moderator.turns import TurnError
 
@@ -36,16 +56,19 @@ __all__ = ["App", "cli", "main"]
     type=click.Path(path_type=Path, dir_okay=False),
     help="Settings file (default: ./config.toml if present).",
 )
+@click.option("--as", "actor", metavar="NAME",
+              help="Who acts, for the audit log of GM actions (default: the OS user).")
 @click.pass_context
-def cli(ctx: click.Context, config_path: Path | None) -> None:
+def cli(ctx: click.Context, config_path: Path | None, actor: str | None) -> None:
     """moderator: play-by-email games of intrigue, moderated."""
-    ctx.obj = App(config_path)
+    ctx.obj = App(config_path, actor)
 
 
 for _command in (
     games.game, players.player, mail.inbox, orders.orders, turns.turn,
     newsletters.newsletter, newsletters.state, mail.outbox, deadline_commands.deadline,
-    service.serve, service.status, demo.demo,
+    service.serve, service.status, demo.demo, desk_game.panic, desk_game.log,
+    desk_game.decide, desk_press.press,
 ):
     cli.add_command(_command)
 
@@ -62,6 +85,6 @@ def main() -> None:
     except click.Abort:
         sys.exit(1)
     except (ConfigError, repo.NotFound, admin.AdminError, TurnError, ScheduleError,
-            KeyError) as exc:
+            DeskError, HostStopped, KeyError) as exc:
         console.print(f"[red]error:[/] {exc}", markup=True)
         sys.exit(2)

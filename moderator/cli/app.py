@@ -23,8 +23,16 @@ WHEN = click.DateTime(["%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M"])
 class App:
     """What every command needs: the settings and the store, opened on first use."""
 
-    def __init__(self, config_path: Path | None) -> None:
+    def __init__(self, config_path: Path | None, actor: str | None = None) -> None:
         self.config_path = config_path
+        self.actor = actor  # --as NAME: who the audit log names (default: the OS user)
+
+    def who(self, override: str | None = None) -> str:
+        """Who is acting, for the audit log: ``--as`` (command, then global), else the
+        OS user."""
+        from moderator.desk.audit import current_user
+
+        return current_user(override or self.actor)
 
     @cached_property
     def config(self) -> Config:
@@ -50,6 +58,11 @@ class App:
         a running `serve` owns the outbox: two senders at once could send a mail twice
         (the SMTP sender's crash recovery takes rows in ``sending`` as interrupted)."""
         if not send:
+            return
+        from moderator.desk.host import panic_reason
+
+        if panic_reason(self.db) is not None:
+            console.print("Mail queued; the host is stopped (moderator panic), nothing is sent.")
             return
         if self.running_service() is not None:
             console.print("Mail queued; the running `moderator serve` sends it.")
@@ -80,6 +93,15 @@ _VERB = {"sent": "mailed", "failed": "FAILED", "deferred": "deferred", "requeued
 
 
 pass_app = click.make_pass_decorator(App)
+reason_option = click.option("--reason", required=True,
+                             help="Why (required): kept in the audit log (`moderator log`).")
+as_option = click.option("--as", "actor", metavar="NAME",
+                         help="Who acts, for the audit log (default: the OS user).")
+
+
+def desk(command):  # type: ignore[no-untyped-def]
+    """A GM's desk command: ``--reason`` (required) and ``--as NAME``."""
+    return reason_option(as_option(command))
 send_option = click.option(
     "--send/--no-send", default=True, help="Deliver queued mail at the end (default: yes)."
 )

@@ -7,6 +7,7 @@ import click
 from rich.table import Table
 
 from moderator.cli.app import App, console, pass_app, send_option, send_outbox
+from moderator.desk.host import check_running
 from moderator.intake.process import IntakeResult
 
 
@@ -20,6 +21,7 @@ def inbox() -> None:
 @pass_app
 def inbox_process(app: App, send: bool) -> None:
     """Read every waiting email: store, check, parse, and answer with a receipt."""
+    check_running(app.db)
     results = _read_inbox(app)
     table = Table("message", "result", "detail")
     for r in results:
@@ -56,6 +58,7 @@ def outbox_send(app: App) -> None:
     Refused while `moderator serve` is running (its heartbeat is less than 90 s old):
     the service sends the outbox itself, and two senders at once could send a mail twice.
     """
+    check_running(app.db)
     beat = app.running_service()
     if beat is not None:
         raise click.ClickException(

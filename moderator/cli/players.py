@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from zoneinfo import ZoneInfo
+
 import click
 from rich.table import Table
 from sqlmodel import Session
 
 from moderator import admin
 from moderator.cli.app import App, console, pass_app, send_option
+from moderator.clock import as_utc
 from moderator.store import repo
 from moderator.store.db import session_scope
 
@@ -22,14 +25,17 @@ def player() -> None:
 @click.argument("email")
 @click.option("--name", required=True, help="The character's name.")
 @click.option("--password", help="Password for orders (default: generated and mailed).")
+@click.option("--force", is_flag=True, help="Add even though the game is closed to joining.")
 @send_option
 @pass_app
 def player_add(
-    app: App, game_name: str, email: str, name: str, password: str | None, send: bool
+    app: App, game_name: str, email: str, name: str, password: str | None, force: bool,
+    send: bool,
 ) -> None:
     """Add a player to GAME; his character is rolled and a welcome mail is sent."""
     with session_scope(app.db) as session:
-        new = admin.add_player(session, app.config, game_name, email, name, password=password)
+        new = admin.add_player(session, app.config, game_name, email, name, password=password,
+                               force=force)
     console.print(f"Added {name} <{email}> as {new.player.character_key}.")
     app.deliver(send)
 
@@ -39,8 +45,14 @@ def player_add(
 @pass_app
 def player_list(app: App, game_name: str) -> None:
     """The players of GAME."""
-    table = Table("name", "email", "character")
+    table = Table("name", "email", "character", "status")
+    table.columns[1].no_wrap = True
     with Session(app.db) as session:
-        for p in repo.players(session, repo.game_by_name(session, game_name)):
-            table.add_row(p.name, p.email, p.character_key)
+        g = repo.game_by_name(session, game_name)
+        for p in repo.players(session, g):
+            status = p.status + (f", {p.missed_turns} missed" if p.missed_turns else "")
+            if p.absent_until is not None:
+                back = as_utc(p.absent_until).astimezone(ZoneInfo(g.time_zone))
+                status += f", absent to {back:%Y-%m-%d}"
+            table.add_row(p.name, p.email, p.character_key, status)
     console.print(table)

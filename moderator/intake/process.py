@@ -30,6 +30,7 @@ from sqlmodel import Session
 from moderator import jsonio
 from moderator.clock import as_utc, format_deadline
 from moderator.config import Config
+from moderator.desk import press
 from moderator.faults import crash_point
 from moderator.games import find_engine
 from moderator.games.base import Severity
@@ -188,6 +189,12 @@ def _identify(
             f"{message.sender or 'Your address'} is not registered in {game.name}.",
             "Send orders from the address you registered with, or ask the GM to add this one.",
         )
+    if player.status == "removed":
+        raise Refusal(
+            "intake.removed-player",
+            f"{player.name} no longer plays in {game.name}.",
+            "Write to the GM if you think this is a mistake.",
+        )
     failure = authentication_failure(raw, message.sender)
     if failure:
         raise Refusal(
@@ -247,6 +254,7 @@ def _submit(
             errors_json=jsonio.dumps([e.to_dict() for e in parsed.errors]),
         )
         session.add(submission)
+    held = _hold_press(session, config, game, player, submission, parsed.orders)
     receipt = render(
         config.templates_dir,
         "mail/receipt.txt.j2",
@@ -259,7 +267,7 @@ def _submit(
         normal_form=parsed.normal_form,
         errors=[e for e in parsed.errors if e.severity is Severity.ERROR],
         warnings=[e for e in parsed.errors if e.severity is Severity.WARNING],
-        notes=(*message.notes, *directives.notes),
+        notes=(*message.notes, *directives.notes, *held),
         deadline=format_deadline(turn.deadline, game.time_zone),
     )
     word = f"Orders v{len(earlier) + 1}" if accepted else "Orders NOT accepted"
@@ -277,6 +285,21 @@ def _submit(
     )
     _tell_owner_about_new_address(session, config, game, player, message.sender)
     return submission
+
+
+def _hold_press(
+    session: Session, config: Config, game: Game, player: Player,
+    submission: Submission | None, orders: dict,
+) -> tuple[str, ...]:
+    """With press moderation on, queue the announcements for the GM (moderator.desk.press);
+    the receipt says they are held."""
+    if submission is None or not config.game(game.name).press_moderation:
+        return ()
+    session.flush()  # the submission's id
+    count = press.hold(session, game, player, submission, orders)
+    if not count:
+        return ()
+    return (f"{count} announcement(s) held for the GM's approval before printing.",)
 
 
 def _written_later(earlier: list[Submission], written_at: datetime) -> Submission | None:

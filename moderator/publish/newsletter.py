@@ -2,6 +2,13 @@
 
 Pure apart from reading templates: the same turn data always renders the same
 bytes, which is what lets `turn rerun` compare newsletters byte for byte.
+
+The GM's desk adds two things to every gazette's context: ``gm_notes`` (a list of
+strings: the notes of results-changing GM actions since the last gazette, and the
+correction note of a reissue) and ``correction`` (that note, or None).  A corrected
+reissue's subjects start with ``CORRECTION:``.  Until a game's gazette template prints
+``gm_notes`` itself, the notes replace its placeholder line `GM_NOTES_PLACEHOLDER` (or
+are appended as a section), so they always reach the players.
 """
 
 from __future__ import annotations
@@ -44,12 +51,37 @@ class TurnData:
     after: dict[str, Any]
     events: Sequence[Event]
     dice: Sequence[Mapping[str, Any]]
+    gm_notes: Sequence[str] = ()
+    correction: str | None = None  # a corrected reissue: the note saying so
 
 
 @dataclass(frozen=True)
 class RenderedTurn:
     gazette: Rendered
     sheets: Mapping[int, Rendered]  # by player id
+
+
+GM_NOTES_PLACEHOLDER = "_GM notes go here._"
+CORRECTION_PREFIX = "CORRECTION: "
+
+
+def gm_notes(data: TurnData) -> list[str]:
+    """The notes the gazette prints: the correction first, then the GM's notes."""
+    return ([data.correction] if data.correction else []) + list(data.gm_notes)
+
+
+def with_gm_notes(markdown: str, notes: Sequence[str]) -> str:
+    """The gazette with its notes, if the template did not print them itself."""
+    if not notes or all(note in markdown for note in notes):
+        return markdown
+    block = "\n".join(f"- {note}" for note in notes)
+    if GM_NOTES_PLACEHOLDER in markdown:
+        return markdown.replace(GM_NOTES_PLACEHOLDER, block, 1)
+    return markdown.rstrip("\n") + "\n\n## GM notes\n\n" + block + "\n"
+
+
+def _subject(data: TurnData, subject: str) -> str:
+    return CORRECTION_PREFIX + subject if data.correction else subject
 
 
 def _finish(subject: str, markdown: str) -> Rendered:
@@ -77,8 +109,12 @@ def render_turn(
         next_deadline=data.next_deadline,
         events=[e for e in event_dicts if e["public"]],
         ctx=contexts.gazette,
+        gm_notes=gm_notes(data),
+        correction=data.correction,
     )
-    gazette = _finish(f"[{data.game_name}] {_paper(engine)}, {data.turn_label}", gazette_md)
+    gazette_md = with_gm_notes(gazette_md, gm_notes(data))
+    gazette = _finish(_subject(data, f"[{data.game_name}] {_paper(engine)}, {data.turn_label}"),
+                      gazette_md)
     # Index events and dice by character once: filtering per sheet would be O(n²).
     own_events: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for e in event_dicts:
@@ -101,8 +137,13 @@ def render_turn(
             dice=own_dice.get(reader.character, []),
             order_form=engine.order_form(data.after, reader.character, tables),
             ctx=contexts.sheets[reader.character],
+            gm_notes=gm_notes(data),
+            correction=data.correction,
         )
-        subject = f"[{data.game_name}] Turn sheet for {reader.name}, {data.turn_label}"
+        if data.correction:
+            sheet_md = f"**{data.correction}**\n\n{sheet_md}"
+        subject = _subject(data, f"[{data.game_name}] Turn sheet for {reader.name}, "
+                                 f"{data.turn_label}")
         sheets[reader.player_id] = _finish(subject, sheet_md)
     return RenderedTurn(gazette, sheets)
 

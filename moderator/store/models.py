@@ -43,6 +43,11 @@ class Player(SQLModel, table=True):
     email: str  # the address receipts and newsletters go to
     password_hash: str
     created_at: datetime = Field(default_factory=utcnow, sa_column=_when())
+    # active | civil-disorder (NMR policy) | removed (ejected: no mail, orders refused)
+    status: str = Field(default="active", sa_column_kwargs={"server_default": "active"})
+    absent_until: datetime | None = Field(default=None, sa_column=_when(nullable=True))
+    # Turns missed in a row (absences excused); the NMR policy acts on it.
+    missed_turns: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class PlayerAddress(SQLModel, table=True):
@@ -113,6 +118,9 @@ class Turn(SQLModel, table=True):
     events_json: str | None = Field(default=None, sa_column=Column(Text))
     dice_json: str | None = Field(default=None, sa_column=Column(Text))
     adjudicated_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
+    # Set when the turn was replayed after a rollback with a different result: the note
+    # printed on its reissued newsletters (their subject says CORRECTION).
+    correction: str | None = Field(default=None, sa_column=Column(Text))
 
 
 class Newsletter(SQLModel, table=True):
@@ -164,3 +172,54 @@ class ServiceStatus(SQLModel, table=True):
     key: str = Field(primary_key=True)
     value: str = Field(sa_column=Column(Text, nullable=False))
     updated_at: datetime = Field(default_factory=utcnow, sa_column=_when())
+
+
+class AuditEntry(SQLModel, table=True):
+    """One GM action from the desk: who, when, why, and what changed.
+
+    ``note`` is the public GM note the next gazette prints (results-changing actions);
+    ``noted_in_turn`` is the turn whose gazette printed it (None: not printed yet).
+    """
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int | None = Field(default=None, foreign_key="game.id", index=True)
+    at: datetime = Field(default_factory=utcnow, sa_column=_when())
+    who: str
+    action: str = Field(index=True)
+    reason: str = Field(sa_column=Column(Text, nullable=False))
+    detail: str = Field(default="", sa_column=Column(Text, nullable=False))
+    player_id: int | None = Field(default=None, foreign_key="player.id")
+    turn_number: int | None = None
+    note: str | None = Field(default=None, sa_column=Column(Text))
+    noted_in_turn: int | None = None
+
+
+class PressItem(SQLModel, table=True):
+    """An announcement held for the GM (press moderation): pending -> approved |
+    rejected, or expired when the turn ran before the GM decided."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    turn_number: int
+    player_id: int = Field(foreign_key="player.id")
+    submission_id: int = Field(foreign_key="submission.id")
+    ordinal: int  # the n-th announcement of that submission (0-based, walk order)
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    signed: str  # how it would be signed: the character, "unsigned" or "as <alias>"
+    status: str = "pending"
+    decided_by: str | None = None
+    decided_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
+    reason: str | None = Field(default=None, sa_column=Column(Text))
+
+
+class RolledBackTurn(SQLModel, table=True):
+    """A turn undone by `turn rollback`, kept so `turn rollforward` can replay it: the
+    turn row and its newsletters as JSON.  pending -> replayed."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    number: int
+    rollback_id: int = Field(foreign_key="auditentry.id")
+    status: str = "pending"
+    turn_json: str = Field(sa_column=Column(Text, nullable=False))
+    newsletters_json: str = Field(sa_column=Column(Text, nullable=False))

@@ -32,6 +32,7 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 
 from moderator.config import Config
+from moderator.desk.host import panic_reason
 from moderator.faults import crash_point
 from moderator.intake.process import IntakeResult, process_message
 from moderator.publish import outgoing
@@ -148,7 +149,10 @@ class ImapPoller:
 
         A connection (or database) failure drops the connection and propagates: the
         messages not yet moved stay in the folder and are read again next time.
+        Nothing is read while the host is stopped (`moderator panic`).
         """
+        if panic_reason(self.db) is not None:
+            return []
         try:
             client = self._connection()
             client.select_folder(self.settings.folder)

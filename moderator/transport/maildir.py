@@ -20,6 +20,7 @@ from sqlalchemy import Engine
 from sqlmodel import select
 
 from moderator.config import Config
+from moderator.desk.host import panic_reason
 from moderator.intake.process import IntakeResult, process_message
 from moderator.store.db import session_scope
 from moderator.store.models import Outbox
@@ -31,7 +32,10 @@ def open_maildir(path: Path) -> mailbox.Maildir:
 
 
 def process_inbox(db: Engine, config: Config) -> list[IntakeResult]:
-    """Run intake over every message waiting in the inbox Maildir."""
+    """Run intake over every message waiting in the inbox Maildir (none while the host is
+    stopped by `moderator panic`: the mail waits in the inbox)."""
+    if panic_reason(db) is not None:
+        return []
     inbox = open_maildir(config.maildir_inbox)
     if "processed" in inbox.list_folders():
         processed = inbox.get_folder("processed")
@@ -57,7 +61,9 @@ class Delivery:
 
 
 def deliver_outbox(db: Engine, config: Config) -> list[Delivery]:
-    """Deliver every queued mail into its recipient's Maildir."""
+    """Deliver every queued mail into its recipient's Maildir (none during a panic)."""
+    if panic_reason(db) is not None:
+        return []
     delivered = []
     with session_scope(db) as session:
         queued = session.exec(select(Outbox).where(Outbox.status == "queued").order_by(Outbox.id))

@@ -47,6 +47,7 @@ from sqlmodel import Session, col, select
 
 from moderator.clock import as_utc
 from moderator.config import Config, ConfigError
+from moderator.desk.host import panic_reason
 from moderator.faults import crash_point
 from moderator.intake.bounces import find_recipient
 from moderator.store import repo
@@ -171,7 +172,10 @@ class OutboxSender:
     # ---- one batch
 
     def send_due(self, now: datetime | None = None) -> SendReport:
-        """Send every queued row that is due, oldest first, over one connection."""
+        """Send every queued row that is due, oldest first, over one connection (nothing
+        while the host is stopped by `moderator panic`)."""
+        if panic_reason(self.db) is not None:
+            return SendReport()
         with self._lock:
             recovered = () if self._recovered else self._recover(now)
             now = as_utc(now or self.clock())

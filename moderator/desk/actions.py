@@ -1,0 +1,156 @@
+"""The GM's levers on a game and on the host: pause, panic, deadlines, decisions,
+amendments, resending.  Each one is audited (`moderator.desk.audit`); those that change
+results leave a note for the next gazette.  Every function works in the caller's
+transaction."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from sqlmodel import Session
+
+from moderator import jsonio
+from moderator.clock import as_utc, format_deadline
+from moderator.config import Config
+from moderator.deadlines import note_change, now_utc, set_deadlines
+from moderator.desk import amend, audit, host
+from moderator.desk.audit import DeskError
+from moderator.games import find_engine
+from moderator.publish import outgoing
+from moderator.store import repo
+from moderator.store.models import Game, Newsletter, Turn
+
+
+def pause(session: Session, game: Game, who: str, reason: str) -> None:
+    """Stop the game's clock: no turn runs (orders are still received)."""
+    if game.status != "active":
+        raise DeskError(f"{game.name} is {game.status}, not active")
+    game.status = "paused"
+    session.add(game)
+    audit.record(session, "game.pause", reason, who, game=game)
+    note_change(session)
+
+
+def resume(session: Session, game: Game, who: str, reason: str) -> Turn:
+    """Start the clock again; a deadline that passed meanwhile runs at once."""
+    if game.status == "rollback":
+        raise DeskError(f"{game.name} was rolled back: `turn rollforward` replays it")
+    if game.status != "paused":
+        raise DeskError(f"{game.name} is {game.status}, not paused")
+    game.status = "active"
+    session.add(game)
+    audit.record(session, "game.resume", reason, who, game=game)
+    note_change(session)
+    return repo.open_turn(session, game)
+
+
+def panic(session: Session, on: bool, who: str, reason: str) -> None:
+    """Stop (or restart) all processing on this host (`moderator.desk.host`)."""
+    was = host.panic_reason(session)
+    if on and was is not None:
+        raise DeskError(f"the host is already stopped ({was})")
+    if not on and was is None:
+        raise DeskError("the host is not stopped")
+    host.set_panic(session, f"{reason} ({who}, {now_utc():%Y-%m-%d %H:%M} UTC)" if on else None)
+    audit.record(session, "host.panic" if on else "host.panic-off", reason, who)
+    repo.log_gm(session, "host.panic" if on else "host.resumed", reason, level="warning")
+    note_change(session)
+
+
+def extend(session: Session, game: Game, hours: float, who: str, reason: str) -> Turn:
+    """Move the open turn's deadlines ``hours`` later (the reminder may go out again)."""
+    turn = repo.open_turn(session, game)
+    if turn.deadline is None:
+        raise DeskError(f"{game.name} turn {turn.number} has no deadline to extend")
+    delta = timedelta(hours=hours)
+    ann = turn.announcement_deadline
+    new = as_utc(turn.deadline) + delta
+    set_deadlines(session, game, new, as_utc(ann) + delta if ann else None)
+    audit.record(session, "deadline.extend", reason, who, game=game, turn_number=turn.number,
+                 detail=f"+{hours:g} h: orders due {format_deadline(new, game.time_zone)}")
+    return turn
+
+
+def decide(session: Session, game: Game, key: str, value: str, who: str,
+           reason: str) -> Turn:
+    """Record a GM decision for the open turn's run (``state["decisions"][key]``)."""
+    if not key or ":" not in key:
+        raise DeskError(f"decision key {key!r}: keys look like cause:<challenger>:"
+                        "<challenged> (see docs/engarde-orders.md)")
+    turn = repo.open_turn(session, game)
+    state = jsonio.loads(turn.state_before)
+    decisions = dict(state.get("decisions", {}))
+    old = decisions.get(key)
+    decisions[key] = value
+    state["decisions"] = dict(sorted(decisions.items()))
+    _store_state(session, game, turn, state)
+    was = f" (was {old})" if old is not None else ""
+    audit.record(session, "decide", reason, who, game=game, turn_number=turn.number,
+                 detail=f"{key} = {value}{was}",
+                 note=f"The GM decided {key} = {value} for {turn.label}: {reason}")
+    return turn
+
+
+def amend_state(session: Session, game: Game, changes: list[amend.Change], who: str,
+                reason: str, *, confirm: Any = None) -> tuple[str, bool]:
+    """Apply ``changes`` to the open turn's state.  ``confirm(diff) -> bool`` is asked
+    first (None: yes).  Returns the diff and whether it was applied."""
+    turn = repo.open_turn(session, game)
+    before = jsonio.loads(turn.state_before)
+    after = amend.amended(before, changes)
+    shown = amend.diff(before, after)
+    if not shown:
+        raise DeskError("the changes leave the state as it is")
+    if confirm is not None and not confirm(shown):
+        return shown, False
+    _store_state(session, game, turn, after)
+    summary = amend.summary(before, changes, after)
+    audit.record(session, "state.amend", reason, who, game=game, turn_number=turn.number,
+                 detail="; ".join(c.describe() for c in changes) + f" => {summary}",
+                 note=f"The GM amended the state before {turn.label} ({summary}): {reason}")
+    return shown, True
+
+
+def _store_state(session: Session, game: Game, turn: Turn, state: dict[str, Any]) -> None:
+    """Keep a changed state, refused when the engine can no longer read it."""
+    try:
+        find_engine(game.kind).turn_label(state)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DeskError(f"the amended state does not load: {exc!r}") from None
+    turn.state_before = jsonio.dumps(state)
+    session.add(turn)
+
+
+def resend(session: Session, config: Config, game: Game, number: int | None,
+           email: str | None, who: str, reason: str) -> list[str]:
+    """Queue stored newsletters again (new Message-IDs, subject marked resent): the
+    gazette and every turn sheet, or, with ``email``, that player's two."""
+    if number is None:
+        last = repo.last_done_turn(session, game)
+        if last is None:
+            raise DeskError(f"{game.name} has not run a turn yet")
+        number = last.number
+    reader = repo.player_by_email(session, game, email) if email else None
+    people = [reader] if reader else [p for p in repo.players(session, game)
+                                      if p.status != "removed"]
+    rows = repo.newsletters(session, game, number)
+    gazette = next((n for n in reversed(rows) if n.kind == "gazette"), None)
+    if gazette is None:
+        raise DeskError(f"no newsletters stored for turn {number}")
+    queued = []
+    for person in people:
+        sheets = [n for n in rows if n.kind == "turnsheet" and n.player_id == person.id]
+        for row in (gazette, *sheets[-1:]):
+            _queue_again(session, config, game, row, person.email)
+            queued.append(f"{person.email}: {row.subject}")
+    audit.record(session, "newsletter.resend", reason, who, game=game, turn_number=number,
+                 player=reader, detail=f"{len(queued)} mail(s) for turn {number}")
+    return queued
+
+
+def _queue_again(session: Session, config: Config, game: Game, row: Newsletter,
+                 to: str) -> None:
+    outgoing.queue(session, config, game=game, kind=f"{row.kind}-resent", to=to,
+                   subject=f"{row.subject} (resent)", text=row.text, html=row.html,
+                   extra_headers=(("X-Moderator-Resent", "yes"),))

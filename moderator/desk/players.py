@@ -1,0 +1,166 @@
+"""The GM's levers on players: late orders, orders for an absent player, replacing,
+ejecting, absences.  Each one is audited; those that change results leave a note for
+the next gazette.  Every function works in the caller's transaction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlmodel import Session, select
+
+from moderator import jsonio
+from moderator.clock import as_utc, format_deadline
+from moderator.config import Config
+from moderator.deadlines import now_utc
+from moderator.desk import audit, press
+from moderator.desk.audit import DeskError
+from moderator.desk.runhooks import ACCEPT_LATE, accepted_late, cutoff, last_submission
+from moderator.games import find_engine
+from moderator.games.base import Severity
+from moderator.passwords import hash_password, new_password
+from moderator.publish import outgoing
+from moderator.store import repo
+from moderator.store.models import Game, Player, PlayerAddress, Submission
+from moderator.tables import game_tables
+
+
+def accept_late(session: Session, config: Config, game: Game, player: Player, who: str,
+                reason: str) -> Submission:
+    """Let the player's latest orders for the open turn count though they came late."""
+    turn = repo.open_turn(session, game)
+    latest = last_submission(session, player, turn.number)
+    if latest is None:
+        raise DeskError(f"{player.name} has sent no orders for {turn.label}")
+    if player.id in accepted_late(session, game, turn.number):
+        raise DeskError(f"{player.name}'s late orders for {turn.label} are already accepted")
+    last = cutoff(config, game, turn)
+    if last is not None and as_utc(latest.received_at) <= last:
+        raise DeskError(f"{player.name}'s orders v{latest.version} came in time; "
+                        "nothing to accept")
+    audit.record(session, ACCEPT_LATE, reason, who, game=game, player=player,
+                 turn_number=turn.number, detail=f"v{latest.version} received "
+                 f"{format_deadline(latest.received_at, game.time_zone)}",
+                 note=f"{player.name}'s orders for {turn.label} arrived late and were "
+                      f"accepted by the GM: {reason}")
+    return latest
+
+
+@dataclass(frozen=True)
+class ActedAs:
+    submission: Submission | None
+    normal_form: tuple[str, ...]
+    errors: tuple[str, ...]
+
+
+def act_as(session: Session, config: Config, game: Game, player: Player, text: str,
+           who: str, reason: str) -> ActedAs:
+    """Enter orders for a player (absent, or whose mail was lost) through the real
+    parser, as a new version of his orders; the player is told.  Orders entered after
+    the deadline count (as if accepted late)."""
+    engine = find_engine(game.kind)
+    tables = game_tables(config, game.name, game.kind)
+    turn = repo.open_turn(session, game)
+    parsed = engine.parse_orders(text, jsonio.loads(turn.state_before),
+                                 player.character_key, tables)
+    errors = tuple(f"line {e.line}: {e.message}" for e in parsed.errors
+                   if e.severity is Severity.ERROR)
+    if not parsed.normal_form and errors:
+        return ActedAs(None, (), errors)
+    now = now_utc()
+    version = len(repo.submissions(session, player, turn.number)) + 1
+    sub = Submission(game_id=game.id, player_id=player.id,  # type: ignore[arg-type]
+                     turn_number=turn.number, version=version, sent_at=now, received_at=now,
+                     text=text, orders_json=jsonio.dumps(parsed.orders),
+                     normal_form_json=jsonio.dumps(list(parsed.normal_form)),
+                     errors_json=jsonio.dumps([e.to_dict() for e in parsed.errors]))
+    session.add(sub)
+    session.flush()
+    if config.game(game.name).press_moderation:
+        press.hold(session, game, player, sub, parsed.orders)
+    note = f"The GM entered {player.name}'s orders for {turn.label}: {reason}"
+    audit.record(session, "player.act-as", reason, who, game=game, player=player,
+                 turn_number=turn.number, detail=f"v{version}: {len(parsed.normal_form)} "
+                 f"order(s), {len(errors)} error(s)", note=note)
+    last = cutoff(config, game, turn)
+    if last is not None and now > last and player.id not in accepted_late(
+            session, game, turn.number):
+        audit.record(session, ACCEPT_LATE, reason, who, game=game, player=player,
+                     turn_number=turn.number, detail=f"v{version} entered by the GM")
+    lines = "\n".join(f"  {line}" for line in parsed.normal_form)
+    outgoing.queue(session, config, game=game, kind="notice", to=player.email,
+                   subject=f"[{game.name}] The GM entered orders for {player.name}, "
+                           f"{turn.label}",
+                   text=f"The GM entered these orders for you ({reason}):\n\n{lines}\n\n"
+                        "Orders you send before the deadline replace them.\n")
+    return ActedAs(sub, parsed.normal_form, errors)
+
+
+def replace(session: Session, config: Config, game: Game, old: Player, email: str,
+            name: str | None, who: str, reason: str) -> str:
+    """A new player takes over the character: new address, new password, a welcome."""
+    email = email.strip().lower()
+    if "@" not in email:
+        raise DeskError(f"{email!r} is not an email address")
+    if repo.player_by_address(session, game, email) is not None:
+        raise DeskError(f"{email} already plays in {game.name}")
+    previous = f"{old.name} <{old.email}>"
+    for link in session.exec(select(PlayerAddress).where(PlayerAddress.player_id == old.id)):
+        session.delete(link)
+    session.flush()
+    password = new_password()
+    old.email, old.password_hash = email, hash_password(password)
+    old.name = name or old.name
+    old.status, old.missed_turns, old.absent_until = "active", 0, None
+    session.add(old)
+    session.add(PlayerAddress(game_id=game.id, player_id=old.id, email=email))  # type: ignore[arg-type]
+    engine = find_engine(game.kind)
+    turn = repo.open_turn(session, game)
+    state = jsonio.loads(turn.state_before)
+    character = engine.character_name(state, old.character_key)
+    form = engine.order_form(state, old.character_key, game_tables(config, game.name,
+                                                                   game.kind))
+    outgoing.queue_welcome(session, config, game, old, password, form, turn.label)
+    audit.record(session, "player.replace", reason, who, game=game, player=old,
+                 detail=f"{previous} -> {old.name} <{email}>",
+                 note=f"{character} is now played by {old.name}: {reason}")
+    return password
+
+
+def eject(session: Session, game: Game, player: Player, who: str, reason: str) -> None:
+    """Remove a player: his orders are refused and he gets no more mail; the character
+    stays in the game without orders."""
+    if player.status == "removed":
+        raise DeskError(f"{player.name} was already removed")
+    player.status = "removed"
+    session.add(player)
+    audit.record(session, "player.eject", reason, who, game=game, player=player,
+                 note=f"{player.name} has left the game: {reason}")
+
+
+def absence(session: Session, config: Config, game: Game, player: Player,
+            until: datetime, who: str, reason: str) -> datetime:
+    """Mark a player absent until the end of ``until``'s day (in the game's zone),
+    within the game's cap; misses while absent do not count toward the NMR limit."""
+    settings = config.game(game.name)
+    if not settings.absences:
+        raise DeskError(f"{game.name} does not allow absences (absences = false)")
+    end = as_utc(until.replace(tzinfo=None, hour=23, minute=59, second=0)
+                 .replace(tzinfo=_zone(game)))
+    now = now_utc()
+    if end <= now:
+        raise DeskError("the absence must end in the future")
+    if end - now > timedelta(days=settings.absence_max_days):
+        raise DeskError(f"{game.name} allows absences of at most "
+                        f"{settings.absence_max_days} days")
+    player.absent_until = end
+    session.add(player)
+    audit.record(session, "player.absence", reason, who, game=game, player=player,
+                 detail=f"absent until {format_deadline(end, game.time_zone)}")
+    return end
+
+
+def _zone(game: Game):  # type: ignore[no-untyped-def]
+    from zoneinfo import ZoneInfo
+
+    return ZoneInfo(game.time_zone)

@@ -1,0 +1,59 @@
+"""`turn preview`: the open turn run as a dry run (DPjudge's PREVIEW, njudge's PREDICT).
+
+The same code path as a real run (orders as the run would take them, the engine, the
+next deadlines, the GM notes waiting, the templates), in a read-only session that is
+rolled back: nothing is stored, nothing is queued, no archive is written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import Engine
+from sqlmodel import Session
+
+from moderator import jsonio
+from moderator.config import Config
+from moderator.deadlines import next_deadlines, now_utc
+from moderator.desk import audit, runhooks
+from moderator.desk.audit import DeskError
+from moderator.games import find_engine
+from moderator.publish.newsletter import Reader, RenderedTurn
+from moderator.store import repo
+from moderator.tables import game_tables
+
+
+@dataclass(frozen=True)
+class Preview:
+    number: int
+    label: str
+    orders_from: tuple[str, ...]
+    rendered: RenderedTurn
+    people: list[Reader]
+
+
+def preview(db: Engine, config: Config, game_name: str) -> Preview:
+    """Run the open turn without keeping anything."""
+    from moderator import turns  # late: turns imports the desk
+
+    with Session(db) as session:
+        try:
+            game = repo.game_by_name(session, game_name)
+            if game.status == "rollback":
+                raise DeskError(f"{game.name} was rolled back: `turn rollforward` first")
+            turn = repo.open_turn(session, game)
+            engine = find_engine(game.kind)
+            tables = game_tables(config, game.name, game.kind)
+            inputs, _changes = runhooks.turn_inputs(session, config, game, turn)
+            orders = {key: value["orders"] for key, value in inputs.items()}
+            result = turns.adjudicate(engine, tables, turn.seed, turn.number,
+                                      jsonio.loads(turn.state_before), orders)
+            following = turns.per_game_deadlines(
+                config, game, next_deadlines(game, turn, now=now_utc()))
+            people = turns.readers(session, game)
+            notes = audit.peek_notes(session, game, turn.number)
+            rendered = turns.render_done_turn(config, engine, tables, game, turn,
+                                              following.deadline, result, people, notes)
+            return Preview(turn.number, turn.label, tuple(sorted(inputs)), rendered, people)
+        finally:
+            session.rollback()

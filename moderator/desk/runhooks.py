@@ -1,0 +1,147 @@
+"""What the per-game settings and the desk change in a turn run.
+
+The turn runner (`moderator.turns`) calls these; they keep the game rules out of it:
+
+* `turn_inputs`: each player's standing submission: received before the deadline, or
+  within ``grace_hours`` after it when ``late_orders = "accept"``, or at any time when
+  the GM accepted his late orders (`orders accept-late`); removed players send none;
+  then the press settings and the press queue (`moderator.desk.press`);
+* `due_at`: when the scheduler runs the turn: the deadline plus ``grace_hours``, or
+  earlier with ``early_run`` once every active player has sent orders;
+* `apply_nmr_policy`: after a run, count misses in a row (an absence excuses them) and
+  put a player in civil disorder or remove him after ``nmr_limit`` misses.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from moderator import jsonio
+from moderator.clock import as_utc
+from moderator.config import Config
+from moderator.desk import audit, press
+from moderator.store import repo
+from moderator.store.models import AuditEntry, Game, Player, Submission, Turn
+
+ACCEPT_LATE = "orders.accept-late"
+MODERATOR = "moderator"  # who the audit log names for what the service itself did
+
+
+def accepted_late(session: Session, game: Game, number: int) -> set[int]:
+    """Players whose orders for turn ``number`` count whenever they arrived."""
+    rows = session.exec(select(AuditEntry.player_id).where(
+        AuditEntry.game_id == game.id, AuditEntry.action == ACCEPT_LATE,
+        AuditEntry.turn_number == number))
+    return {pid for pid in rows if pid is not None}
+
+
+def cutoff(config: Config, game: Game, turn: Turn) -> datetime | None:
+    """The last moment orders count (without the GM's accept-late)."""
+    if turn.deadline is None:
+        return None
+    settings = config.game(game.name)
+    if settings.late_orders == "accept":
+        return as_utc(turn.deadline) + timedelta(hours=settings.grace_hours)
+    return as_utc(turn.deadline)
+
+
+def turn_inputs(session: Session, config: Config, game: Game, turn: Turn,
+                ) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """Each character's orders for the run, and notes on what the settings changed."""
+    settings = config.game(game.name)
+    late = accepted_late(session, game, turn.number)
+    last = cutoff(config, game, turn)
+    inputs: dict[str, dict[str, Any]] = {}
+    changes: list[str] = []
+    for player in repo.players(session, game):
+        if player.status == "removed":
+            continue
+        chosen = repo.winning_submission(session, player, turn.number,
+                                         None if player.id in late else last)
+        if chosen is None:
+            continue
+        orders, changed = press.filter_orders(session, settings, chosen.id,  # type: ignore[arg-type]
+                                              jsonio.loads(chosen.orders_json))
+        changes += [f"{player.character_key}: {c}" for c in changed]
+        inputs[player.character_key] = {"submission": chosen.id, "version": chosen.version,
+                                        "orders": orders}
+    return inputs, changes
+
+
+def active_players(session: Session, game: Game, at: datetime) -> list[Player]:
+    """Players expected to send orders: not removed, not absent at ``at``."""
+    return [p for p in repo.players(session, game)
+            if p.status != "removed" and not is_absent(p, at)]
+
+
+def is_absent(player: Player, at: datetime) -> bool:
+    return player.absent_until is not None and as_utc(player.absent_until) >= as_utc(at)
+
+
+def due_at(session: Session, config: Config, game: Game, turn: Turn) -> datetime | None:
+    """When the turn should run: deadline + grace, or early when all orders are in."""
+    if turn.deadline is None:
+        return None
+    settings = config.game(game.name)
+    due = as_utc(turn.deadline) + timedelta(hours=settings.grace_hours)
+    if not settings.early_run:
+        return due
+    people = active_players(session, game, as_utc(turn.deadline))
+    latest: datetime | None = None
+    for player in people:
+        subs = repo.submissions(session, player, turn.number)
+        if not subs:
+            return due
+        received = max(as_utc(s.received_at) for s in subs)
+        latest = received if latest is None or received > latest else latest
+    if latest is None:  # nobody is expected to send orders: wait for the deadline
+        return due
+    return min(due, latest + timedelta(minutes=settings.early_run_delay_minutes))
+
+
+def apply_nmr_policy(session: Session, config: Config, game: Game, turn: Turn,
+                     inputs: dict[str, Any]) -> list[str]:
+    """Count each player's misses (absences excused) and act at ``nmr_limit``."""
+    settings = config.game(game.name)
+    at = as_utc(turn.deadline) if turn.deadline else None
+    done = []
+    for player in repo.players(session, game):
+        if player.status == "removed":
+            continue
+        if player.character_key in inputs:
+            player.missed_turns = 0
+            if player.status == "civil-disorder":
+                player.status = "active"
+                done.append(f"{player.name} is back from civil disorder")
+        elif at is None or not is_absent(player, at):
+            player.missed_turns += 1
+        session.add(player)
+        limit = settings.nmr_limit
+        if limit and player.missed_turns >= limit and player.status == "active":
+            done.append(_act(session, settings.nmr_action, game, player, turn))
+    return done
+
+
+def _act(session: Session, action: str, game: Game, player: Player, turn: Turn) -> str:
+    """Civil disorder or removal after too many misses; announced in the next gazette."""
+    if action == "remove":
+        player.status = "removed"
+        note = f"{player.name} has been removed from the game after " \
+               f"{player.missed_turns} months without orders."
+    else:
+        player.status = "civil-disorder"
+        note = f"{player.name} is in civil disorder after {player.missed_turns} months " \
+               "without orders; his character follows his standing orders."
+    session.add(player)
+    audit.record(session, f"player.{action}", "NMR policy", MODERATOR, game=game,
+                 player=player, turn_number=turn.number, detail=note, note=note)
+    return note
+
+
+def last_submission(session: Session, player: Player, number: int) -> Submission | None:
+    return session.exec(select(Submission).where(
+        Submission.player_id == player.id, Submission.turn_number == number)
+        .order_by(col(Submission.version).desc())).first()

@@ -1,0 +1,210 @@
+"""Per-game settings in config.toml ([games.NAME]): validated at load with file and key,
+and acted on by the scheduler and the turn runner."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from sqlmodel import Session
+
+from moderator.config import ConfigError, load_config
+from moderator.deadlines import set_deadlines
+from moderator.desk import runhooks
+from moderator.intake.process import process_message
+from moderator.schedule import desired_jobs
+from moderator.store import repo
+from moderator.store.db import open_store, session_scope
+from moderator.turns import run_turn
+
+from support import gazette_of, make_game, order_mail, write_config
+
+FULL = """
+[games.paris]
+kind = "engarde"
+time_zone = "America/Montreal"
+deadlines = 1
+early_run = true
+early_run_delay_minutes = 15
+reminder_hours = [72, 24]
+grace_hours = 6
+late_orders = "accept"
+nmr_orders = "standing"
+nmr_limit = 2
+nmr_action = "remove"
+absences = true
+absence_max_days = 14
+press = true
+anonymous_press = false
+alias_press = false
+press_moderation = true
+joining = "closed"
+[games.paris.deadline]
+monthly_day = 12
+time = "20:00"
+[games.paris.tables.rules.status]
+min_sl = 2
+"""
+
+
+def _load(tmp_path: Path, extra: str):  # type: ignore[no-untyped-def]
+    path = write_config(tmp_path)
+    path.write_text(path.read_text() + extra)
+    return path, load_config(path)
+
+
+def test_every_per_game_setting_loads(tmp_path: Path) -> None:
+    _path, config = _load(tmp_path, FULL)
+    s = config.game("paris")
+    assert (s.kind, s.time_zone, s.deadlines, s.early_run, s.reminder_hours) == (
+        "engarde", "America/Montreal", 1, True, [72, 24])
+    assert (s.nmr_limit, s.nmr_action, s.press_moderation, s.joining) == (2, "remove", True,
+                                                                          "closed")
+    assert s.deadline == {"monthly_day": 12, "time": "20:00"}
+    assert config.game("other").early_run is False  # defaults for a game without a section
+
+
+@pytest.mark.parametrize(("extra", "named"), [
+    ("deadlines = 3", "games.paris.deadlines must be 1 or 2"),
+    ("early_run = \"yes\"", "games.paris.early_run must be bool"),
+    ("late_orders = \"maybe\"", "games.paris.late_orders must be one of"),
+    ("nmr_action = \"shoot\"", "games.paris.nmr_action must be one of"),
+    ("reminder_hours = [24, -1]", "games.paris.reminder_hours must be a list"),
+    ("time_zone = \"Mars/Olympus\"", "games.paris.time_zone 'Mars/Olympus' is not an IANA"),
+    ("absence_max_days = 0", "games.paris.absence_max_days must be at least 1"),
+    ("joining = \"invite\"", "games.paris.joining must be one of"),
+    ("presss = true", "unknown setting 'games.paris.presss'"),
+    ("[games.paris.deadline]\nmonthly_day = 40", "games.paris.deadline: the day of the month"),
+    ("[games.paris.deadline]\nday = 4", "games.paris.deadline.day: no such key"),
+])
+def test_a_broken_setting_is_refused_with_file_and_key(tmp_path: Path, extra: str,
+                                                       named: str) -> None:
+    path = write_config(tmp_path)
+    path.write_text(path.read_text() + "[games.paris]\n" + extra + "\n")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert any(str(path) in p and named in p for p in caught.value.problems), caught.value
+
+
+def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
+    path = write_config(tmp_path)
+    path.write_text(path.read_text() + "[games.paris]\ndeadlines = 0\npress = 1\n"
+                    "joining = \"x\"\n[games.paris.tables.clubz]\nx = 1\n")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert len(caught.value.problems) == 4
+
+
+def test_a_new_game_takes_its_zone_rule_and_single_deadline(tmp_path: Path) -> None:
+    _path, config = _load(tmp_path, FULL)
+    db = open_store(config.database_url)
+    with pytest.raises(Exception, match="closed to new players"):
+        make_game(db, config)
+    with session_scope(db) as session:
+        from moderator import admin
+
+        game = admin.create_game(session, config, "paris", "engarde", seed=1)
+        admin.add_player(session, config, "paris", "a@b.example", "Athos", force=True)
+    with Session(db) as session:
+        game = repo.game_by_name(session, "paris")
+        turn = repo.open_turn(session, game)
+        assert game.time_zone == "America/Montreal" and '"monthly_day": 12' in game.schedule_json
+        local = turn.deadline.astimezone(game_zone(game))
+        assert (local.day, local.hour) == (12, 20) and turn.announcement_deadline is None
+
+
+def game_zone(game):  # type: ignore[no-untyped-def]
+    from zoneinfo import ZoneInfo
+
+    return ZoneInfo(game.time_zone)
+
+
+EARLY = """
+[games.paris]
+early_run = true
+early_run_delay_minutes = 15
+grace_hours = 6
+reminder_hours = [72, 24]
+"""
+
+
+def test_early_run_grace_and_reminders_in_the_schedule(tmp_path: Path) -> None:
+    _path, config = _load(tmp_path, EARLY)
+    db = open_store(config.database_url)
+    setup = make_game(db, config)
+    deadline = datetime.now(UTC) + timedelta(days=10)
+    with session_scope(db) as session:
+        set_deadlines(session, repo.game_by_name(session, "paris"), deadline)
+    jobs = {j.id: j.run_date for j in desired_jobs(db, config)}
+    assert jobs["deadline:paris"] == deadline + timedelta(hours=6)  # grace
+    assert jobs["reminder:paris"] == deadline - timedelta(hours=72)  # the first reminder
+    sent = datetime.now(UTC)
+    for email, _name, password in setup.players:
+        process_message(db, config, order_mail(email, f"PASSWORD: {password}\n"
+                                               "WEEK 1: PRACTICE rapier\n"), now=sent)
+    jobs = {j.id: j.run_date for j in desired_jobs(db, config)}
+    assert jobs["deadline:paris"] == sent + timedelta(minutes=15)  # early: all orders in
+
+
+NMR = """
+[games.paris]
+nmr_limit = 2
+nmr_action = "civil-disorder"
+"""
+
+
+def test_nmr_policy_puts_a_player_in_civil_disorder_absence_excused(tmp_path: Path) -> None:
+    _path, config = _load(tmp_path, NMR)
+    db = open_store(config.database_url)
+    make_game(db, config)
+    with session_scope(db) as session:
+        game = repo.game_by_name(session, "paris")
+        porthos = repo.player_by_email(session, game, "porthos@musket.example")
+        porthos.absent_until = datetime(2100, 1, 1, tzinfo=UTC)
+        set_deadlines(session, game, datetime.now(UTC) + timedelta(days=1))
+    for _ in range(2):
+        process_message(db, config, order_mail("jacques@lyon.example",
+                                               "PASSWORD: rapier\nWEEK 1: PRACTICE rapier\n"))
+        run_turn(db, config, "paris")
+    with Session(db) as session:
+        game = repo.game_by_name(session, "paris")
+        status = {p.email: (p.status, p.missed_turns) for p in repo.players(session, game)}
+        gazette3 = None
+    assert status["jacques@lyon.example"] == ("active", 0)
+    assert status["cyrano@bergerac.example"] == ("civil-disorder", 2)
+    assert status["porthos@musket.example"] == ("active", 0)  # absent: excused
+    run_turn(db, config, "paris")
+    with Session(db) as session:
+        game = repo.game_by_name(session, "paris")
+        gazette3 = gazette_of(db, 3)
+        assert runhooks.accepted_late(session, game, 3) == set()
+    assert "Cyrano de Bergerac is in civil disorder" in gazette3.markdown
+
+
+def test_config_toml_documents_every_per_game_setting(tmp_path: Path) -> None:
+    """The commented [games.paris] example in config.toml names every key and loads."""
+    from moderator.desk.settings import GAME_SETTINGS
+
+    from support import ROOT
+
+    text = (ROOT / "config.toml").read_text(encoding="utf-8")
+    example = text[text.index("# [games.paris]"):].splitlines()
+    body = "\n".join(line[2:] for line in example
+                     if line.startswith("# ") and ("=" in line or line.startswith("# [")))
+    for setting in GAME_SETTINGS:
+        assert f"\n{setting.key} = " in f"\n{body}", f"{setting.key} is not documented"
+    _path, config = _load(tmp_path, body)
+    assert config.game("paris").deadline["monthly_day"] == 12
+
+
+def test_the_readme_example_section_loads(tmp_path: Path) -> None:
+    import re
+
+    from support import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```toml\n(\[games\.paris\].*?)```", readme, re.S)
+    assert block is not None
+    _path, config = _load(tmp_path, block.group(1))
+    assert config.game("paris").press_moderation is True

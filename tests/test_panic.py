@@ -1,0 +1,84 @@
+"""`moderator panic`: a real `serve` stops intake, turn runs and sending within one poll
+interval; `panic --off` resumes and nothing is lost."""
+
+from __future__ import annotations
+
+import signal
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import Engine
+from sqlmodel import Session
+from test_service import MODERATOR, _polled, _start, _stop, _wait_for
+
+from moderator.cli import cli
+from moderator.config import Config
+from moderator.deadlines import set_deadlines
+from moderator.publish import outgoing
+from moderator.store import repo
+from moderator.store.db import session_scope
+from moderator.transport.maildir import open_maildir
+
+from support import mailbox_messages, make_game, order_mail
+
+GM = "gm@paris.example"
+
+
+def _panic(config: Config, *args: str) -> None:
+    result = CliRunner().invoke(cli, ["--config", str(config.path), "panic", *args])
+    assert result.exit_code == 0, (result.output, result.exception)
+
+
+def _subjects(config: Config, address: str) -> list[str]:
+    return [str(m["Subject"]) for m in mailbox_messages(config, address)]
+
+
+def _turn_open(db: Engine) -> int:
+    with Session(db) as session:
+        return repo.open_turn(session, repo.game_by_name(session, "paris")).number
+
+
+@pytest.mark.skipif(not MODERATOR.exists(), reason="needs the installed moderator script")
+def test_panic_stops_everything_within_a_poll_and_loses_nothing(
+    config: Config, db: Engine
+) -> None:
+    setup = make_game(db, config)
+    email, _name, password = setup.players[0]
+    proc = _start(config)
+    try:
+        _wait_for(lambda: _polled(config))
+        _wait_for(lambda: any("Welcome" in s for s in _subjects(config, email)))
+        _panic(config, "--reason", "wrong tables deployed")
+        stopped_at = time.monotonic()
+        # Work arrives while stopped: orders, a due deadline, and mail to send.
+        inbox = open_maildir(config.maildir_inbox)
+        inbox.add(order_mail(email, f"PASSWORD: {password}\nWEEK 1: PRACTICE rapier\n"))
+        with session_scope(db) as session:
+            game = repo.game_by_name(session, "paris")
+            set_deadlines(session, game, datetime.now(UTC) - timedelta(seconds=1))
+            outgoing.queue_gm_notice(session, config, game, "queued while stopped", "text")
+        # One poll interval of each loop (inbox 2 s, outbox 5 s, scheduler 5 s), and more.
+        time.sleep(max(config.maildir_poll_seconds, config.outbox_seconds) + 3)
+        assert len(inbox.keys()) == 1, "the inbox was read during the panic"
+        assert not any("Orders v1" in s for s in _subjects(config, email))
+        assert _turn_open(db) == 1, "a turn ran during the panic"
+        assert not any("queued while stopped" in s for s in _subjects(config, GM))
+        assert time.monotonic() - stopped_at < 30
+        _panic(config, "--off", "--reason", "tables fixed")
+        _wait_for(lambda: any("Orders v1" in s for s in _subjects(config, email)), 20)
+        _wait_for(lambda: any("queued while stopped" in s for s in _subjects(config, GM)), 20)
+        _wait_for(lambda: _turn_open(db) == 2, 20)
+        _wait_for(lambda: any("Turn sheet" in s for s in _subjects(config, email)), 20)
+    except AssertionError:
+        proc.kill()
+        out, err = proc.communicate()
+        raise AssertionError(f"stdout:\n{out}\nstderr:\n{err}") from None
+    _took, _lines = _stop(proc, signal.SIGTERM)
+    assert len(open_maildir(config.maildir_inbox).keys()) == 0
+    with Session(db) as session:  # the orders that came during the panic are stored
+        game = repo.game_by_name(session, "paris")
+        jacques = repo.player_by_email(session, game, email)
+        kept = repo.submissions(session, jacques, 1) + repo.submissions(session, jacques, 2)
+        assert len(kept) == 1  # for whichever turn was open when it was read
