@@ -55,6 +55,8 @@ def test_a_month_through_the_cli(run) -> None:  # type: ignore[no-untyped-def]
     run("player", "add", "paris", "cyrano@bergerac.example", "--name", "Cyrano de Bergerac",
         "--password", "panache")
     assert "jacques@lyon.example" in run("player", "list", "paris")
+    assert "may now send orders" in run("player", "address", "paris", "jacques@lyon.example",
+                                        "jacques@work.example")
     assert "paris" in run("game", "list")
 
     inbox = open_maildir(run.folder / "mail" / "moderator")

@@ -56,3 +56,19 @@ def player_list(app: App, game_name: str) -> None:
                 status += f", absent to {back:%Y-%m-%d}"
             table.add_row(p.name, p.email, p.character_key, status)
     console.print(table)
+
+
+@player.command("address")
+@click.argument("game_name", metavar="GAME")
+@click.argument("email")
+@click.argument("address")
+@pass_app
+def player_address(app: App, game_name: str, email: str, address: str) -> None:
+    """Let player EMAIL of GAME also send orders from ADDRESS.
+
+    Receipts still go to his main address, and the first orders from ADDRESS are
+    announced to him there (so he notices if someone else uses it).
+    """
+    with session_scope(app.db) as session:
+        admin.add_address(session, game_name, email, address)
+    console.print(f"{address} may now send orders for {email} in {game_name}.")
