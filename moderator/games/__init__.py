@@ -9,6 +9,7 @@ from moderator.games.base import GameEngine
 # kind -> module that defines ENGINE; aliases let a GM type "en-garde" or "eg".
 _ENGINE_MODULES: dict[str, str] = {
     "engarde": "moderator.games.engarde",
+    "dwtk": "moderator.games.dwtk",
 }
 _ALIASES: dict[str, str] = {"en-garde": "engarde", "eg": "engarde", "en_garde": "engarde"}
 

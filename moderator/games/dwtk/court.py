@@ -1,0 +1,408 @@
+"""`Court`: the working copy of the state during one adjudication.
+
+The persisted values are frozen (state.py); the court holds them in dicts and
+replaces them as the rules change them, emitting events as it goes.  Helpers here
+are the shared rules every phase needs: Status (16.3, 18.9, 33.2.3), faction and PP
+limit (35.4-35.6), IP/PP never negative (34.3, 35.3), Monarch's Support (32),
+shuffling and drawing with the injected dice (14.3), offices (16).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from moderator.dice import Dice
+from moderator.games.base import Event
+from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.state import (
+    Character,
+    GameState,
+    OpenProblem,
+    Phase,
+    Player,
+    Royal,
+    Situation,
+)
+from moderator.games.dwtk.tables import OfficeKind, Tables, kind_of
+
+
+class Court:
+    """Mutable working state of one adjudication; `freeze()` gives the new `GameState`."""
+
+    def __init__(self, state: GameState, tables: Tables, dice: Dice) -> None:
+        self.t = tables
+        self.dice = dice
+        self.name = state.name
+        self.turn = state.turn
+        self.phase = state.phase
+        self.players: dict[str, Player] = dict(state.players)
+        self.characters: dict[int, Character] = dict(state.characters)
+        self.royals: dict[str, Royal] = dict(state.royals)
+        self.offices: dict[str, str | None] = dict(state.offices)
+        self.suspended: list[str] = list(state.suspended)
+        self.problems: list[OpenProblem] = list(state.problems)
+        self.wars: list[str] = list(state.wars)
+        self.support = state.support
+        self.deck: list[str] = list(state.deck)
+        self.discards: list[str] = list(state.discards)
+        self.removed: list[str] = list(state.removed)
+        self.loyalty_pool: list[int] = list(state.loyalty_pool)
+        self.opportunity_pool: list[str] = list(state.opportunity_pool)
+        self.order: tuple[str, ...] = state.order
+        self.crown_event = state.crown_event
+        self.next_crown_event = state.next_crown_event
+        self.scandal_object = state.scandal_object
+        self.farc_monarch_turns = state.farc_monarch_turns
+        self.winner = state.winner
+        self.drawn_game = state.drawn_game
+        self.events: list[Event] = []
+        self.turn_over = False  # 9.4: mourning ends the turn at once
+        self.orders: Mapping[str, Any] = {}  # this adjudication's TurnOrders by player
+
+    def freeze(self) -> GameState:
+        return GameState(
+            self.name, self.turn, self.phase, dict(sorted(self.players.items())),
+            dict(sorted(self.characters.items())), dict(sorted(self.royals.items())),
+            dict(self.offices), tuple(self.suspended), tuple(self.problems),
+            tuple(self.wars), self.support, tuple(self.deck), tuple(self.discards),
+            tuple(self.removed), tuple(self.loyalty_pool), tuple(self.opportunity_pool),
+            self.order, self.crown_event, self.next_crown_event, self.scandal_object,
+            self.farc_monarch_turns, self.winner, self.drawn_game)
+
+    # -- events ---------------------------------------------------------------------
+
+    def emit(self, event_id: EventId, args: Mapping[str, Any] | None = None,
+             actor: str | None = None, public: bool = True) -> None:
+        self.events.append(Event(event_id.value, dict(args or {}), actor, public))
+
+    def pending(self, rule: str, what: str, actor: str | None = None, **args: Any) -> None:
+        """A result whose rule is not implemented yet: recorded, not silently dropped."""
+        self.emit(EventId.PENDING_RULE, {"rule": rule, "what": what, **args}, actor)
+
+    # -- dice -----------------------------------------------------------------------
+
+    def roll(self, subsystem: str, spec: str, purpose: str, actor: str | None = None,
+             modifier: int = 0) -> int:
+        return self.dice.roll(subsystem, spec, purpose, actor=actor, modifier=modifier).total
+
+    def dice_count(self, subsystem: str, purpose: str, actor: str | None = None) -> int:
+        """DWTK 2.3: red die then white die read as a two-digit number 11-66."""
+        red = self.roll(subsystem, "1d6", f"{purpose} (red die)", actor)
+        white = self.roll(subsystem, "1d6", f"{purpose} (white die)", actor)
+        return 10 * red + white
+
+    def pick_index(self, size: int, subsystem: str, purpose: str) -> int:
+        """A uniform index into ``size`` items (no roll when there is only one)."""
+        if size <= 1:
+            return 0
+        return self.roll(subsystem, f"1d{size}", purpose) - 1
+
+    def shuffle(self, items: Sequence[Any], subsystem: str, purpose: str) -> list[Any]:
+        """Fisher–Yates over the dice: every random order comes from the turn's `Dice`."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.roll(subsystem, f"1d{i + 1}", purpose) - 1
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    # -- lookups --------------------------------------------------------------------
+
+    def player(self, key: str) -> Player:
+        return self.players[key]
+
+    def set_player(self, key: str, **changes: Any) -> Player:
+        self.players[key] = replace(self.players[key], **changes)
+        return self.players[key]
+
+    def char(self, cid: int | str) -> Character:
+        return self.characters[int(cid)]
+
+    def set_char(self, cid: int | str, **changes: Any) -> Character:
+        self.characters[int(cid)] = replace(self.characters[int(cid)], **changes)
+        return self.characters[int(cid)]
+
+    def set_royal(self, key: str, **changes: Any) -> Royal:
+        self.royals[key] = replace(self.royals[key], **changes)
+        return self.royals[key]
+
+    def in_order(self) -> Iterator[str]:
+        """Players in this turn's player order (DWTK 5), or seating order before one."""
+        yield from (self.order or self.seats)
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return tuple(sorted(self.players, key=lambda k: self.players[k].seat))
+
+    @property
+    def crisis(self) -> bool:
+        return self.phase is not Phase.MUSTER and self.support == 0
+
+    def monarch(self) -> str | None:
+        return self.offices.get("monarch")
+
+    def office_of(self, holder: str) -> str | None:
+        return next((o for o, h in self.offices.items() if h == holder and o != "monarch"),
+                    None)
+
+    def controller(self, holder: str | None) -> str | None:
+        """The player whose PC/FAC/FARC this character is (None: neutral, or no one)."""
+        if holder is None:
+            return None
+        if holder.isdigit():
+            return self.char(holder).owner
+        return self.royals[holder].owner
+
+    def pc_of(self, player: str) -> Character | None:
+        pc = self.players[player].pc
+        return None if pc is None else self.char(pc)
+
+    def faction(self, player: str) -> list[Character]:
+        """The player's FACs (not his PC)."""
+        return [c for c in self.characters.values()
+                if c.owner == player and not c.pc and c.alive]
+
+    def farcs(self, player: str) -> list[Royal]:
+        return [r for r in self.royals.values() if r.owner == player and r.alive]
+
+    def at_war_stuck(self, c: Character) -> bool:
+        """DWTK 7.10.1: stuck in a country at war with Fandonia."""
+        return c.abroad and c.location in self.wars
+
+    # -- Status (2.1.2, 13.4.1, 13.4.3, 16.3, 18.9, 18.10, 33.2.3) ------------------
+
+    def base_status(self, c: Character) -> int:
+        if c.fixed_status is not None:
+            return c.fixed_status
+        return self.t.noble(c.id).status + c.titles
+
+    def status(self, cid: int | str) -> int:
+        """A noble's Status Rating for all game purposes (16.3)."""
+        c = self.char(cid)
+        own = self.base_status(c)
+        if c.spouse is not None:
+            partner = self._partner_base(c.spouse)
+            if partner is not None and self._spouse_benefits(c.spouse):
+                own = max(own, partner)
+        if c.counselor is not None:
+            own += 2  # 13.4.3
+        office = self.office_of(c.key)
+        if office is not None:
+            own += self.t.office(office).status
+            if self.crisis:
+                own //= 2  # 33.2.3
+        return own
+
+    def _partner_base(self, spouse: str) -> int | None:
+        if spouse.isdigit():
+            return self.base_status(self.char(spouse))
+        royal = self.royals.get(spouse)
+        if royal is None or not royal.alive:
+            return None
+        return 8 if royal.owner is not None else self.t.royal(spouse).status  # 18.10
+
+    def _spouse_benefits(self, spouse: str) -> bool:
+        """18.9: no benefit while the partner is banished, imprisoned or a wrongdoer."""
+        if not spouse.isdigit():
+            return True
+        partner = self.char(spouse)
+        return partner.situation not in (Situation.BANISHED, Situation.IMPRISONED,
+                                         Situation.AWAITING_EXECUTION) \
+            and not partner.wrongdoer
+
+    def royal_status(self, key: str) -> int:
+        status = self.t.royal(key).status
+        if self.crisis and self.royals[key].owner is None:
+            status //= 2  # 33.2.3: all NRCs
+        return status
+
+    def faction_load(self, player: str) -> int:
+        """DWTK 35.4/35.6/36.10.6: Status of FACs and FARCs that count against PP."""
+        pc = self.pc_of(player)
+        spouse = pc.spouse if pc is not None else None
+        total = sum(self.status(c.id) for c in self.faction(player) if c.key != spouse)
+        total += sum(self.royal_status(r.key) for r in self.farcs(player)
+                     if r.key != spouse and self.monarch() != r.key)
+        return total
+
+    # -- IP, PP and the PP limit (34, 35) -------------------------------------------
+
+    def gain(self, player: str, *, ip: int = 0, pp: int = 0) -> tuple[int, int]:
+        """Add (or take) IP and PP; a debt beyond what he has is forgiven (34.3, 35.3).
+
+        Returns the amounts actually changed.  A loss of PP may force him to lose FACs
+        (35.5): see `enforce_limit`.
+        """
+        p = self.players[player]
+        new_ip, new_pp = max(0, p.ip + ip), max(0, p.pp + pp)
+        self.set_player(player, ip=new_ip, pp=new_pp)
+        if new_pp < p.pp:
+            self.enforce_limit(player)
+        return new_ip - p.ip, new_pp - p.pp
+
+    def fits(self, player: str, change: Callable[[], None]) -> bool:
+        """Would the faction still fit the PP total after ``change``? (35.4)
+
+        The change is tried on the court and undone; the caller then makes it for real.
+        """
+        saved = (dict(self.characters), dict(self.offices), dict(self.players),
+                 list(self.discards), list(self.removed), len(self.events))
+        change()
+        ok = self.faction_load(player) <= self.players[player].pp
+        (self.characters, self.offices, self.players, self.discards, self.removed,
+         events) = saved
+        del self.events[events:]
+        return ok
+
+    def enforce_all(self) -> None:
+        """35.5 for every player (after Status changed without anyone choosing it)."""
+        if self.phase is Phase.MUSTER:
+            return
+        for player in self.seats:
+            self.enforce_limit(player)
+
+    def enforce_limit(self, player: str) -> None:
+        """DWTK 35.5: lose FACs/FARCs until the faction fits the PP total again.
+
+        The player may choose whom to lose; by email he has not been asked yet, so
+        the lowest-Status members go first (ties: FACs before FARCs, lower id first).
+        PROPOSED default; a standing LOSE order is on the next-steps list.
+        """
+        while self.faction_load(player) > self.players[player].pp:
+            pc = self.pc_of(player)
+            spouse = pc.spouse if pc is not None else None
+            candidates: list[tuple[int, int, str]] = [
+                (self.status(c.id), 0, c.key) for c in self.faction(player)
+                if c.key != spouse]
+            candidates += [(self.royal_status(r.key), 1, r.key) for r in self.farcs(player)
+                           if r.key != spouse and self.monarch() != r.key]
+            if not candidates:
+                return
+            _, _, key = min(candidates, key=lambda x: (x[0], x[1], x[2]))
+            self.lose_member(player, key, reason="pp_limit")
+
+    def lose_member(self, player: str, key: str, reason: str) -> None:
+        """A FAC becomes an NC (35.5.1) or a FARC an NRC (35.5.2)."""
+        if key.isdigit():
+            c = self.char(key)
+            for card in (c.henchman, c.counselor):
+                if card is not None:
+                    self.discard(card)
+            self.set_char(key, owner=None, henchman=None, counselor=None)
+            if c.alive and c.id not in self.loyalty_pool:
+                self.loyalty_pool.append(c.id)
+        else:
+            royal = self.royals[key]
+            if royal.card is not None:
+                self.discard(royal.card)
+            self.set_royal(key, owner=None, card=None)
+        self.emit(EventId.FACTION_LOST, {"player": player, "member": key, "reason": reason},
+                  actor=player)
+
+    # -- Monarch's Support (7.9, 32, 33) ---------------------------------------------
+
+    def change_support(self, delta: int, reason: str) -> None:
+        """Move the Support, kept in 0..120 (32.1); announce a crisis begun or ended."""
+        before = self.support
+        self.support = max(0, min(self.t.rule("support_max"), self.support + delta))
+        if self.support != before:
+            self.emit(EventId.SUPPORT_CHANGED, {"before": before, "after": self.support,
+                                                "reason": reason})
+        if before > 0 and self.support == 0:
+            self.emit(EventId.CRISIS_BEGINS, {})
+        elif before == 0 and self.support > 0:
+            self.emit(EventId.CRISIS_ENDS, {})
+
+    def roll_support(self, purpose: str) -> None:
+        """DWTK 3.10, 32.4: two dice summed, times ten."""
+        before = self.support
+        total = self.roll("support", str(self.t.setup["support_dice"]), purpose)
+        self.support = min(self.t.rule("support_max"), total * int(self.t.setup["support_times"]))
+        if before == 0 and self.phase is not Phase.MUSTER and self.support > 0:
+            self.emit(EventId.CRISIS_ENDS, {})
+
+    # -- Event cards (14) -------------------------------------------------------------
+
+    def draw_card(self, player: str) -> str | None:
+        """The top Event card; the discards are reshuffled when the pile is empty (14.3)."""
+        if not self.deck and self.discards:
+            self.deck = self.shuffle(sorted(self.discards), "shuffle", "reshuffle the discards")
+            self.discards = []
+            self.emit(EventId.DECK_RESHUFFLED, {"cards": len(self.deck)})
+        if not self.deck:
+            return None
+        card = self.deck.pop(0)
+        p = self.players[player]
+        self.set_player(player, hand=(*p.hand, card), drawn=(*p.drawn, card))
+        return card
+
+    def discard(self, card: str) -> None:
+        """To the discard pile (14.3); a card of a dead RC leaves the game (14.2.5)."""
+        royal = self.t.card_kind(kind_of(card)).royal
+        if royal is not None and not self.royals[royal].alive:
+            self.removed.append(card)
+        else:
+            self.discards.append(card)
+
+    def take_from_hand(self, player: str, card: str) -> None:
+        hand = list(self.players[player].hand)
+        hand.remove(card)
+        self.set_player(player, hand=tuple(hand))
+
+    def cards_of(self, player: str, kind: str) -> list[str]:
+        return [c for c in self.players[player].hand if kind_of(c) == kind]
+
+    # -- offices (6, 16) --------------------------------------------------------------
+
+    def may_fill_office(self, cid: int, office: str) -> str | None:
+        """Why this character may not fill this office now (None: he may); 6.3, 16.1, 16.4."""
+        card = self.t.noble(cid)
+        c = self.char(cid)
+        if not card.office_holder:
+            return "not_office_holder"
+        if not c.alive:
+            return "dead"
+        if c.face_down_until is not None:
+            return "dead"
+        if not c.free:
+            return "situation"
+        if self.at_war_stuck(c):
+            return "at_war"
+        if self.offices.get(office) is not None:
+            return "not_vacant"
+        if office in self.suspended:
+            return "suspended"
+        if self.office_of(c.key) is not None:
+            return "holds_office"
+        return None
+
+    def seat_in_office(self, cid: int, office: str) -> None:
+        """Place him in the office; leaving another office or the Counselor card (6.2, 16.2)."""
+        c = self.char(cid)
+        old = self.office_of(c.key)
+        if old is not None:
+            self.offices[old] = None
+        if c.counselor is not None:
+            self.discard(c.counselor)
+            self.set_char(cid, counselor=None)
+        self.offices[office] = c.key
+        o = self.t.office(office)
+        if o.kind is OfficeKind.AMBASSADOR and o.country is not None:
+            self.set_char(cid, location=o.country)  # 20.4: ambassadors are abroad
+
+    def discharge(self, office: str, reason: str) -> None:
+        """DWTK 7.8, 16.4-16.5: the holder leaves office (an ambassador comes home)."""
+        holder = self.offices.get(office)
+        if holder is None:
+            return
+        self.offices[office] = None
+        if self.t.office(office).kind is OfficeKind.AMBASSADOR:
+            self.set_char(holder, location="fandonia")
+        self.emit(EventId.OFFICE_DISCHARGED, {"office": office, "holder": holder,
+                                              "reason": reason})
+
+    def vacant_offices(self) -> list[str]:
+        return [o.key for o in self.t.offices
+                if o.kind is not OfficeKind.MONARCH and self.offices.get(o.key) is None
+                and o.key not in self.suspended]

@@ -1,0 +1,84 @@
+"""Death of a noble (DWTK 31.3-31.5, 31.7) and what it takes with him."""
+
+from __future__ import annotations
+
+from moderator.games.dwtk.court import Court
+from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.state import FANDONIA, Character, Situation
+from moderator.games.dwtk.tables import NobleKind
+
+
+def _release_cards(court: Court, c: Character) -> None:
+    """31.3/31.4, 17.4, 14.2.4: his Henchman and Monarch's Counselor cards are discarded."""
+    for card in (c.henchman, c.counselor):
+        if card is not None:
+            court.discard(card)
+
+
+def _leave_office(court: Court, c: Character) -> None:
+    office = court.office_of(c.key)
+    if office is not None:
+        court.discharge(office, "died")  # 16.4: a Minister who dies is discharged
+
+
+def _widow_partner(court: Court, c: Character) -> None:
+    """31.7, 18.6: the survivor may remarry."""
+    if c.spouse is None:
+        return
+    if c.spouse.isdigit():
+        court.set_char(c.spouse, spouse=None)
+    else:
+        court.set_royal(c.spouse, spouse=None)
+
+
+def kill_character(court: Court, cid: int, cause: str) -> None:
+    """A noble dies (31.3, 31.4); a PC's death is 31.5 (`kill_pc`)."""
+    c = court.char(cid)
+    if c.pc and c.owner is not None:
+        kill_pc(court, c.owner, cause)
+        return
+    _release_cards(court, c)
+    _leave_office(court, c)
+    _widow_partner(court, c)
+    card = court.t.noble(cid)
+    if card.kind in (NobleKind.OFFICIAL, NobleKind.CLERGY):
+        # 31.4: characters 45-55 go back to the pile; the heir is in the game at once.
+        court.characters[cid] = Character(cid)
+        if cid not in court.loyalty_pool:
+            court.loyalty_pool.append(cid)
+    else:
+        # 31.3: removed for good, and his Loyalty counter with him.
+        court.characters[cid] = Character(cid, alive=False)
+        if cid in court.loyalty_pool:
+            court.loyalty_pool.remove(cid)
+    if c.owner is not None:
+        court.emit(EventId.FACTION_LOST, {"player": c.owner, "member": c.key,
+                                          "reason": cause}, actor=c.owner)
+
+
+def kill_pc(court: Court, player: str, cause: str) -> None:
+    """DWTK 31.5: half PP and IP lost, titles, offices, bans and modifiers gone, five
+    Event cards discarded, no Player Turn now nor next turn; the heir comes back face up
+    on the second turn after dying with the card's printed Status."""
+    from moderator.games.dwtk.start import forced_discards
+
+    p = court.players[player]
+    pc = court.char(p.pc) if p.pc is not None else None
+    if pc is None:
+        return
+    _release_cards(court, pc)
+    _leave_office(court, pc)
+    spouse = pc.spouse
+    _widow_partner(court, pc)
+    court.set_player(player, pp=p.pp - p.pp // 2, ip=p.ip - p.ip // 2, prestige_mods={},
+                     court_ball_mod=0, lost_turns=(*p.lost_turns, court.turn, court.turn + 1))
+    court.characters[pc.id] = Character(pc.id, owner=player, pc=True, location=FANDONIA,
+                                        situation=Situation.NORMAL,
+                                        face_down_until=court.turn + 2)
+    mine = court.orders.get(player)
+    forced_discards(court, player, 5, "pc_death", getattr(mine, "discard", ()),
+                    getattr(mine, "keep_last", ()))
+    court.emit(EventId.FACTION_LOST, {"player": player, "member": str(pc.id),
+                                      "reason": cause, "pc": True, "spouse": spouse},
+               actor=player)
+    court.enforce_limit(player)  # 31.5: the spouse now counts against the PP total

@@ -1,0 +1,81 @@
+"""`DwtkEngine`: the `GameEngine` the service calls (moderator.games.base).
+
+Pure: plain data in, plain data and events out; dice only from the `Dice` given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from moderator.dice import Dice
+from moderator.games.base import JSON, Event, NewsletterContext, ParsedOrders, TurnResult
+from moderator.games.dwtk import phases, setup
+from moderator.games.dwtk.court import Court
+from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.forms import order_form as build_form
+from moderator.games.dwtk.orders import TurnOrders, parse_orders
+from moderator.games.dwtk.state import GameState, Phase
+from moderator.games.dwtk.tables import Tables, load_tables
+from moderator.games.dwtk.views import newsletter_context
+
+
+def _tables(tables: Any) -> Tables:
+    if not isinstance(tables, Tables):
+        raise TypeError("pass the value returned by ENGINE.load_tables(raw)")
+    return tables
+
+
+class DwtkEngine:
+    """Down with the King (Avalon Hill 1981): the court of Fandonia, DWTK 1-37 in part."""
+
+    kind = "dwtk"
+    title = "Down with the King"
+    gazette_title = "The Fandonian Courier"
+
+    def load_tables(self, raw: Mapping[str, Mapping[str, Any]]) -> Tables:
+        return load_tables(raw)
+
+    def new_game(self, name: str, tables: Any, dice: Dice) -> JSON:
+        return setup.new_game(name, _tables(tables)).to_dict()
+
+    def add_character(self, state: JSON, key: str, name: str, tables: Any,
+                      dice: Dice) -> tuple[JSON, tuple[Event, ...]]:
+        """A player takes a seat; his noble is dealt when the court assembles (DWTK 3)."""
+        game = setup.add_player(GameState.from_dict(state), key, name, _tables(tables))
+        event = Event(EventId.PLAYER_JOINED.value, {"player": key, "seat": len(game.players)},
+                      actor=key)
+        return game.to_dict(), (event,)
+
+    def parse_orders(self, text: str, state: JSON, character: str,
+                     tables: Any) -> ParsedOrders:
+        return parse_orders(text, _tables(tables))
+
+    def adjudicate(self, state: JSON, orders: Mapping[str, JSON], tables: Any,
+                   dice: Dice) -> TurnResult:
+        game = GameState.from_dict(state)
+        if game.phase is Phase.OVER:
+            return TurnResult(game.to_dict(), ())
+        court = Court(game, _tables(tables), dice)
+        court.orders = {key: TurnOrders.from_dict(orders.get(key)) for key in game.players}
+        phases.run(court)
+        return TurnResult(court.freeze().to_dict(), tuple(court.events))
+
+    def turn_label(self, state: JSON) -> str:
+        game = GameState.from_dict(state)
+        if game.phase is Phase.MUSTER:
+            return "The court assembles"
+        return f"Turn {game.turn}"
+
+    def character_name(self, state: JSON, character: str) -> str:
+        return str(state["players"][character]["name"])
+
+    def order_form(self, state: JSON, character: str, tables: Any) -> str:
+        return build_form(GameState.from_dict(state), character, _tables(tables))
+
+    def newsletter_context(self, before: JSON, after: JSON, events: Sequence[Event],
+                           characters: Sequence[str], tables: Any) -> NewsletterContext:
+        gazette, sheets = newsletter_context(GameState.from_dict(before),
+                                             GameState.from_dict(after), events, characters,
+                                             _tables(tables))
+        return NewsletterContext(gazette, sheets)

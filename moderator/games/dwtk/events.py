@@ -1,0 +1,94 @@
+"""Every event id the engine emits; templates/dwtk/events.md.j2 has one macro per id.
+
+Events carry ids and arguments only; the prose lives in the template (style rule 6).
+Characters travel as keys: noble ids as strings ("23"), royals by key ("alan"),
+players by their key; the template's ``names`` mapping turns them into names.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class EventId(StrEnum):
+    """Stable event ids, grouped by rule."""
+
+    # DWTK 3: setup
+    SETUP_DONE = "setup.done"
+    SETUP_PC = "setup.pc"
+    SETUP_OFFICE = "setup.office"
+    SETUP_HAND = "setup.hand"
+    PLAYER_JOINED = "player.joined"
+    # DWTK 5: first player
+    FIRST_PLAYER = "turn.first_player"
+    # DWTK 6, 16: offices
+    OFFICE_FILLED = "office.filled"
+    OFFICE_RANDOM = "office.random"
+    OFFICE_BID_REFUSED = "office.bid_refused"
+    OFFICE_DISCHARGED = "office.discharged"
+    OFFICE_UNFILLED = "office.unfilled"
+    # DWTK 7: political problems, Foreign Wars
+    PROBLEM_ARISES = "problem.arises"
+    PROBLEM_RESOLVED = "problem.resolved"
+    PROBLEM_UNRESOLVED = "problem.unresolved"
+    PROBLEM_NONE_NEW = "problem.none_new"
+    WAR_DECLARED = "war.declared"
+    WAR_ENDED = "war.ended"
+    WAR_EXPELLED = "war.expelled"
+    SUPPORT_CHANGED = "support.changed"
+    CRISIS_BEGINS = "crisis.begins"
+    CRISIS_ENDS = "crisis.ends"
+    # DWTK 8: Crown Events
+    CROWN_EVENT = "crown.event"
+    ROYAL_DEATH = "royal.death"
+    PLAGUE_DEATH = "plague.death"
+    INTRIGUE_DRAWN = "intrigue.drawn"
+    INTRIGUE_SPARED = "intrigue.spared"
+    COURT_BALL_ROLL = "court_ball.roll"
+    COURT_BALL_BANNED = "court_ball.banned"
+    COURT_BALL_BAN_LOSS = "court_ball.ban_loss"
+    SCANDAL_OBJECT = "scandal.object"
+    SCANDAL_RESULT = "scandal.result"
+    # DWTK 9: succession
+    SUCCESSION = "succession.crowned"
+    MOURNING = "succession.mourning"
+    # DWTK 10-12: the player turn and its draws
+    PLAYER_TURN = "turn.player"
+    NO_PLAYER_TURN = "turn.no_player_turn"
+    DRAW_LOYALTY = "draw.loyalty"
+    DRAW_OPPORTUNITY = "draw.opportunity"
+    DRAW_EVENT = "draw.event"
+    DRAW_NO_LOYALTY = "draw.no_loyalty"
+    OPPORTUNITY_IP = "opportunity.ip"
+    DECK_RESHUFFLED = "deck.reshuffled"
+    # DWTK 13: activities
+    ACTIVITY_SKIPPED = "activity.skipped"
+    TITLE_ACQUIRED = "activity.title"
+    COUNSELOR_MADE = "activity.counselor"
+    HENCHMAN_MADE = "activity.henchman"
+    RECRUITED = "activity.recruit"
+    FAVOR_COURTED = "activity.favor"
+    PARDON = "activity.pardon"
+    AMNESTY = "activity.amnesty"
+    TRAVELLED = "activity.travel"
+    DRAW_BOUGHT = "activity.draw"
+    # DWTK 14: Event cards
+    CARDS_DISCARDED = "cards.discarded"
+    ROYAL_ALIGNED = "royal.aligned"
+    FARC_LOST = "royal.farc_lost"
+    # DWTK 35: PP
+    PP_BOUGHT = "pp.bought"
+    FACTION_LOST = "faction.lost"
+    # DWTK 37
+    VICTORY = "game.victory"
+    GAME_DRAWN = "game.drawn"
+    # A table result whose rule is not implemented yet (see docs/rules-coverage-dwtk.md).
+    PENDING_RULE = "rule.pending"
+
+
+ALL_EVENT_IDS = tuple(e.value for e in EventId)
+
+
+def macro_name(event_id: str) -> str:
+    """``court_ball.roll`` -> ``court_ball_roll`` (the template macro)."""
+    return event_id.replace(".", "_")

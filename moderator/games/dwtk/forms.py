@@ -1,0 +1,44 @@
+"""The order form mailed with each turn sheet (docs/dwtk-orders.md)."""
+
+from __future__ import annotations
+
+from moderator.games.dwtk.state import GameState, Phase
+from moderator.games.dwtk.tables import Tables
+
+_FORM = """\
+# Down with the King — orders of {player} for {turn}
+# One order per line; '#' starts a comment.  Characters: PC, an id (23) or a name.
+#
+# Activities, in priority order: the first {activities} that are legal are done
+# (DWTK 13.1; one while your PC is banished, imprisoned or hiding; none with Gout/Duel).
+#   DO TITLE PC, 23                     13.4.1  one Title step each (IP per the Title Table)
+#   DO OFFICE High Minister : 23        13.4.2  3 IP, a vacant office
+#   DO COUNSELOR 23                     13.4.3  play a Monarch's Counselor card
+#   DO FAVOR Prince Alan                13.4.4  Royal Favor Table for a FARC
+#   DO PARDON 23 / DO AMNESTY           13.4.5-6
+#   DO HENCHMAN 23                      13.4.7  play a Henchman card on a FAC
+#   DO RECRUIT 23, 45                   13.4.13 NCs whose Loyalty counters you drew
+#   DO TRAVEL PC, 23 TO Epalin          13.4.18 (or TO Fandonia)
+#   DO DRAW EVENT|LOYALTY|OPPORTUNITY   13.4.19 1 IP
+# Not activities:
+#   BUY 2 PP                            35.8   two IP each
+#   ALIGN Prince Alan                   14.5.19 play his Royal Alignment card
+#   DISCARD Informer / KEEP Treachery   14.2.1 discards now; preferences for forced ones
+# For the start of next turn:
+#   BID High Minister : PC              6.1    office bids, 2 IP, in priority order
+#   PROBLEM Pirates FAIL|+|-            7.4, 7.6 your Minister lets it stand; your +-1
+#   DRAW ONLY EVENT                     24.3, 29.2, 30.2 the one draw when not free
+{status}
+"""
+
+
+def order_form(state: GameState, character: str, tables: Tables) -> str:
+    p = state.players[character]
+    if state.phase is Phase.MUSTER:
+        turn = "the first turn"
+        status = "# The court has not assembled yet: your noble is dealt at the first turn."
+    else:
+        turn = f"turn {state.turn}"
+        status = f"# You hold {p.ip} IP and {p.pp} PP; {len(p.hand)} Event cards in hand."
+    return _FORM.format(player=p.name, turn=turn, activities=tables.rule("activities"),
+                        status=status)

@@ -1,0 +1,97 @@
+"""One adjudication as a declared table of phases (style rule 2; DWTK 4).
+
+At turn N's deadline the Player Turns of turn N are played from the orders received;
+then turn N+1 begins: first player, Office Phase, Political Problems, Crown Events and
+the draws, so that players write turn N+1's orders knowing their draws
+(docs/dwtk-by-email.md).  The first adjudication deals the game (DWTK 3) and begins
+turn 1.  A Royal Death that crowns a new Monarch ends the turn at once (9.4): the
+phases after it are skipped and the next adjudication has no Player Turns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from moderator.games.dwtk import player, setup, start
+from moderator.games.dwtk.court import Court
+from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.state import Phase
+
+
+def play_turn(court: Court) -> None:
+    """DWTK 10: the Player Turns of the turn whose orders arrived (none in mourning)."""
+    if court.phase is Phase.ORDERS:
+        player.player_turns(court)
+
+
+def end_of_turn(court: Court) -> None:
+    """DWTK 37: a FARC on the throne for three full turns wins.
+
+    Executions (31.6), NC prison deaths (30.10) and suicides (29.9, 30.10) belong here
+    too once the justice chain exists.
+    """
+    if court.phase is not Phase.ORDERS:
+        return
+    monarch = court.monarch()
+    owner = court.royals[monarch].owner if monarch else None
+    court.farc_monarch_turns = court.farc_monarch_turns + 1 if owner else 0
+    if owner and court.farc_monarch_turns >= court.t.rule("victory_turns"):
+        court.winner = owner
+        court.phase = Phase.OVER
+        court.emit(EventId.VICTORY, {"player": owner, "royal": monarch})
+
+
+def begin_turn(court: Court) -> None:
+    """A new turn: per-turn records cleared; dead PCs' heirs turn face up (31.5)."""
+    if court.phase is Phase.OVER:
+        return
+    court.turn += 1
+    court.phase = Phase.ORDERS
+    court.crown_event = None
+    court.scandal_object = None
+    for key, p in court.players.items():
+        court.set_player(key, drawn=(), free_counsel=False, ip_spent=0, ip_at_start=p.ip)
+    for c in list(court.characters.values()):
+        if c.face_down_until is not None and court.turn >= c.face_down_until:
+            court.set_char(c.id, face_down_until=None)
+
+
+def _while_running(step: Callable[[Court], None]) -> Callable[[Court], None]:
+    """Skip a start-of-turn step once mourning has ended the turn (9.4) or the game."""
+    def run(court: Court) -> None:
+        if not court.turn_over and court.phase is not Phase.OVER:
+            step(court)
+    run.__doc__ = step.__doc__
+    return run
+
+
+def _start(step: Callable[[Court, start.Orders], None]) -> Callable[[Court], None]:
+    return _while_running(lambda court: step(court, court.orders))
+
+
+Step = tuple[int, str, Callable[[Court], None]]
+
+PHASES: tuple[Step, ...] = (
+    # DWTK 10-15: the Player Turns of the turn just ended (orders received).
+    (10, "player_turns", play_turn),
+    # DWTK 37 (and, to come, 29.9/30.10/31.6): the end of the turn.
+    (20, "end_of_turn", end_of_turn),
+    # DWTK 4.1-4.4 for the next turn.
+    (30, "begin_turn", _while_running(begin_turn)),
+    (40, "first_player", _start(start.first_player)),  # 5
+    (50, "office", _start(start.office_phase)),  # 6, 16
+    (60, "problems", _start(start.problems_phase)),  # 7
+    (70, "crown_events", _start(start.crown_events)),  # 8, 9
+    (80, "draws", _start(start.draws)),  # 10-12
+)
+
+
+def run(court: Court) -> None:
+    """DWTK 3 first (the deal, once every player has joined), then the table."""
+    if court.phase is Phase.MUSTER:
+        if not setup.deal(court):
+            return
+        court.phase = Phase.MOURNING  # like a mourning turn: no Player Turns before turn 1
+    for _, _, step in PHASES:
+        step(court)
+        court.enforce_all()  # 35.5 after Status moved (random offices, crisis, deaths)

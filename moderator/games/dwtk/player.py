@@ -1,0 +1,385 @@
+"""The Player Turns (DWTK 10, 13, 14.2.1, 35.8) played from the orders received.
+
+Each player in player order: Royal Alignment plays and PP purchases (not activities),
+then his activities in the priority order he wrote — the first ones that are legal are
+done, up to his allowance (13.1: two; one while his PC is banished, imprisoned or in
+hiding; none with Gout or Duel; +1 per Extra Activity counter).  Then the hand limit
+(14.2.1) and the counters go back to their containers (11.2, 12.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from moderator.games.dwtk.court import Court
+from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.orders import Activity, ActivityKind, TurnOrders
+from moderator.games.dwtk.start import (
+    can_spend,
+    draw_loyalty,
+    draw_opportunity,
+    forced_discards,
+    has_player_turn,
+    resolve_who,
+    spend,
+)
+from moderator.games.dwtk.state import FANDONIA, Situation
+from moderator.games.dwtk.tables import NobleKind, OfficeKind, Sex, kind_of
+
+
+class Refused(Exception):
+    """An activity that is not legal now; ``reason`` goes to the player's sheet."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def player_turns(court: Court) -> None:
+    for player in court.order:
+        if has_player_turn(court, player) is not None:
+            continue
+        orders = court.orders.get(player, TurnOrders())
+        court.emit(EventId.PLAYER_TURN, {"player": player}, actor=player, public=False)
+        for royal in orders.align:
+            _try(court, player, lambda r=royal, p=player: align(court, p, r), f"align:{royal}")
+        if orders.buy_pp:
+            _try(court, player, lambda p=player, n=orders.buy_pp: buy_pp(court, p, n), "buy_pp")
+        activities(court, player, orders)
+        for kind in orders.discard:
+            cards = court.cards_of(player, kind)
+            if cards and kind != "dwtk":
+                forced_discards(court, player, 1, "voluntary", (kind,))
+        end_player_turn(court, player, orders)
+
+
+def _try(court: Court, player: str, action: Callable[[], None], what: str) -> bool:
+    try:
+        action()
+    except Refused as refused:
+        court.emit(EventId.ACTIVITY_SKIPPED, {"what": what, "reason": refused.reason},
+                   actor=player, public=False)
+        return False
+    return True
+
+
+def allowance(court: Court, player: str) -> int:
+    """How many activities he may do this turn (13.1, 12.3.2, 12.3.6, 12.3.7, 24.3...)."""
+    p = court.players[player]
+    kinds = [kind_of(c) for c in p.opportunity]
+    if "gout" in kinds or "duel" in kinds:
+        return 0
+    pc = court.pc_of(player)
+    if pc is not None and pc.situation is not Situation.NORMAL:
+        return 1
+    return court.t.rule("activities") + kinds.count("extra_activity")
+
+
+def activities(court: Court, player: str, orders: TurnOrders) -> None:
+    left = allowance(court, player)
+    for activity in orders.activities:
+        if left <= 0:
+            court.emit(EventId.ACTIVITY_SKIPPED, {"what": activity.kind.value,
+                                                  "reason": "no_activities_left"},
+                       actor=player, public=False)
+            continue
+        if _try(court, player, lambda a=activity: do(court, player, a), activity.kind.value):
+            left -= 1
+        if court.players[player].opportunity and left > 0 and any(
+                kind_of(c) in ("gout", "duel") for c in court.players[player].opportunity):
+            left = 0  # 13.4.19: a Gout or Duel counter drawn now ends his activities
+
+
+def end_player_turn(court: Court, player: str, orders: TurnOrders) -> None:
+    """14.2.1 hand limit; 11.2 unused Loyalty counters and 12.2 Opportunity counters back."""
+    p = court.players[player]
+    over = len(p.hand) - court.t.rule("hand_limit")
+    if over > 0:
+        forced_discards(court, player, over, "hand_limit", orders.discard, orders.keep_last)
+    p = court.players[player]
+    court.loyalty_pool.extend(c for c in p.loyalty if court.char(c).owner is None
+                              and court.char(c).alive)
+    court.opportunity_pool.extend(p.opportunity)
+    court.set_player(player, loyalty=(), opportunity=())
+
+
+# -- activities (13.4) ---------------------------------------------------------------
+
+
+def do(court: Court, player: str, a: Activity) -> None:
+    handlers: dict[ActivityKind, Callable[[Court, str, Activity], None]] = {
+        ActivityKind.TITLE: title, ActivityKind.OFFICE: fill_office,
+        ActivityKind.COUNSELOR: counselor, ActivityKind.FAVOR: favor,
+        ActivityKind.PARDON: pardon, ActivityKind.AMNESTY: amnesty,
+        ActivityKind.HENCHMAN: henchman, ActivityKind.RECRUIT: recruit,
+        ActivityKind.TRAVEL: travel, ActivityKind.DRAW: draw,
+    }
+    handlers[a.kind](court, player, a)
+
+
+def _mine(court: Court, player: str, who: str) -> int:
+    """A PC or FAC of this player (the usual target of an activity)."""
+    cid = resolve_who(court, player, who)
+    if cid is None or not cid.isdigit():
+        raise Refused("not_pc_or_fac")
+    c = court.char(cid)
+    if c.owner != player or not c.alive or c.face_down_until is not None:
+        raise Refused("not_pc_or_fac")
+    return c.id
+
+
+def _pay(court: Court, player: str, amount: int) -> None:
+    if amount and not can_spend(court, player, amount):
+        raise Refused("ip")
+    spend(court, player, amount)
+
+
+def _play(court: Court, player: str, kind: str) -> str:
+    cards = court.cards_of(player, kind)
+    if not cards:
+        raise Refused(f"no_card:{kind}")
+    court.take_from_hand(player, cards[0])
+    return cards[0]
+
+
+def title(court: Court, player: str, a: Activity) -> None:
+    """13.4.1: each named PC/FAC one step up the ladder, paying the Title Table's IP."""
+    steps: list[tuple[int, int]] = []
+    for who in a.who:
+        cid = _mine(court, player, who)
+        c = court.char(cid)
+        card = court.t.noble(cid)
+        if cid in court.t.no_titles or not c.free or court.at_war_stuck(c):
+            raise Refused("cannot_take_title")
+        printed = c.fixed_status if c.fixed_status is not None else card.status
+        rank = printed + c.titles
+        if rank >= len(court.t.titles):
+            raise Refused("already_duke")
+        steps.append((cid, court.t.titles[rank].cost))
+    total = sum(cost for _, cost in steps)
+
+    def promote() -> None:
+        for cid, _ in steps:
+            court.set_char(cid, titles=court.char(cid).titles + 1)
+
+    if not court.fits(player, promote):
+        raise Refused("pp")
+    _pay(court, player, total)
+    for cid, cost in steps:
+        c = court.set_char(cid, titles=court.char(cid).titles + 1)
+        rank = court.base_status(c)
+        t = court.t.titles[rank - 1]
+        name = t.female if court.t.noble(cid).sex is Sex.FEMALE else t.male
+        court.emit(EventId.TITLE_ACQUIRED, {"character": str(cid), "title": name, "cost": cost},
+                   actor=player)
+
+
+def fill_office(court: Court, player: str, a: Activity) -> None:
+    """13.4.2: Three IP and a PC/FAC into a vacant office (one office per turn)."""
+    cid = _mine(court, player, a.who[0])
+    office = a.office or ""
+    old = court.office_of(str(cid))
+    if old is not None:
+        raise Refused("holds_office")  # 16.2: only in the Office Phase may he move (6.2)
+    reason = court.may_fill_office(cid, office)
+    if reason is not None:
+        raise Refused(reason)
+    cost = court.t.rule("office_activity_cost")
+    if not court.fits(player, lambda: court.seat_in_office(cid, office)):
+        raise Refused("pp")
+    _pay(court, player, cost)
+    court.seat_in_office(cid, office)
+    court.emit(EventId.OFFICE_FILLED, {"office": office, "holder": str(cid), "player": player,
+                                       "cost": cost, "moved_from": None}, actor=player)
+
+
+def counselor(court: Court, player: str, a: Activity) -> None:
+    """13.4.3: a male PC/FAC, not an Office Holder, under a Monarch's Counselor card."""
+    cid = _mine(court, player, a.who[0])
+    c = court.char(cid)
+    if court.t.noble(cid).sex is Sex.FEMALE:
+        raise Refused("female")
+    if court.office_of(c.key) is not None or c.counselor is not None:
+        raise Refused("office_holder")
+    if not c.free:
+        raise Refused("situation")
+    if not court.cards_of(player, "monarchs_counselor"):
+        raise Refused("no_card:monarchs_counselor")
+    if not court.fits(player, lambda: court.set_char(cid, counselor="trial")):
+        raise Refused("pp")  # +2 Status must fit the PP total (35.4)
+    card = _play(court, player, "monarchs_counselor")
+    court.set_char(cid, counselor=card)
+    court.emit(EventId.COUNSELOR_MADE, {"character": str(cid)}, actor=player)
+
+
+def henchman(court: Court, player: str, a: Activity) -> None:
+    """13.4.7, 17.1: a FAC (never the PC) under a Henchman card."""
+    cid = _mine(court, player, a.who[0])
+    c = court.char(cid)
+    if c.pc:
+        raise Refused("pc")
+    if c.henchman is not None:
+        raise Refused("already_henchman")
+    card = _play(court, player, "henchman")
+    court.set_char(cid, henchman=card)
+    court.emit(EventId.HENCHMAN_MADE, {"character": str(cid)}, actor=player)
+
+
+def recruit(court: Court, player: str, a: Activity) -> None:
+    """13.4.13, 11, 35.4: NCs whose Loyalty counters he drew, if his PP allow them all."""
+    p = court.players[player]
+    ids = []
+    for who in a.who:
+        cid = resolve_who(court, player, who)
+        if cid is None or not cid.isdigit() or int(cid) not in p.loyalty:
+            raise Refused("no_loyalty_counter")
+        c = court.char(cid)
+        if c.owner is not None or not c.alive:
+            raise Refused("not_neutral")
+        if c.situation in (Situation.IMPRISONED, Situation.AWAITING_EXECUTION,
+                           Situation.HIDING) or court.at_war_stuck(c):
+            raise Refused("situation")
+        if court.monarch() == cid:
+            raise Refused("monarch")
+        ids.append(int(cid))
+    added = sum(court.status(cid) for cid in ids)
+    if court.faction_load(player) + added > p.pp:
+        raise Refused("pp")
+    for cid in ids:
+        court.set_char(cid, owner=player)
+        court.set_player(player, loyalty=tuple(x for x in court.players[player].loyalty
+                                               if x != cid))
+        court.emit(EventId.RECRUITED, {"character": str(cid)}, actor=player)
+
+
+def favor(court: Court, player: str, a: Activity) -> None:
+    """13.4.4: 2d6 on the Royal Favor Table; +5 with a Favor counter (12.3.5).
+
+    Treachery (-2, one card) is a reaction: not yet implemented.
+    """
+    royal = a.who[0]
+    r = court.royals.get(royal)
+    if r is None or r.owner != player or not r.alive or court.monarch() == royal:
+        raise Refused("not_farc")
+    bonus = 5 if any(kind_of(c) == "favor" for c in court.players[player].opportunity) else 0
+    roll = court.dice.roll("favor", "2d6", "Royal Favor Table (DWTK 13.4.4)", actor=player,
+                           modifier=bonus)
+    row = court.t.justice["royal_favor"].lookup(roll.total)
+    ip, _ = court.gain(player, ip=row.total("ip"))
+    court.emit(EventId.FAVOR_COURTED, {"royal": royal, "total": roll.total, "ip": ip,
+                                       "lost": row.has("farc_lost")}, actor=player)
+    if row.has("farc_lost"):
+        court.lose_member(player, royal, "royal_favor")  # 17.2.4, 14.5.19
+
+
+def _restore(court: Court, cid: int) -> None:
+    """'Returned to a normal situation' (13.4.5): free, not a wrongdoer, home if banished."""
+    c = court.char(cid)
+    back = FANDONIA if c.situation is Situation.BANISHED else c.location
+    court.set_char(cid, situation=Situation.NORMAL, wrongdoer=False, location=back,
+                   since=court.turn)
+
+
+def pardon(court: Court, player: str, a: Activity) -> None:
+    """13.4.5, 14.5.4: one banished, imprisoned or wrongdoing character is pardoned."""
+    cid = resolve_who(court, player, a.who[0])
+    if cid is None or not cid.isdigit():
+        raise Refused("not_a_noble")
+    c = court.char(cid)
+    if c.situation is Situation.NORMAL and not c.wrongdoer:
+        raise Refused("nothing_to_pardon")
+    court.discard(_play(court, player, "pardon"))
+    _restore(court, int(cid))
+    court.emit(EventId.PARDON, {"character": cid}, actor=player)
+
+
+def amnesty(court: Court, player: str, a: Activity) -> None:
+    """13.4.6, 14.5.5: every banished, imprisoned or wrongdoing character goes free."""
+    court.discard(_play(court, player, "amnesty"))
+    freed = [c.id for c in court.characters.values()
+             if c.alive and (c.wrongdoer or c.situation in (
+                 Situation.BANISHED, Situation.IMPRISONED, Situation.AWAITING_EXECUTION))]
+    for cid in freed:
+        _restore(court, cid)
+    court.emit(EventId.AMNESTY, {"characters": [str(c) for c in freed]}, actor=player)
+
+
+def travel(court: Court, player: str, a: Activity) -> None:
+    """13.4.18, 20: PCs/FACs abroad or home; not to or from a country at war."""
+    place = a.place or FANDONIA
+    if place in court.wars:
+        raise Refused("at_war")
+    moving = []
+    for who in a.who:
+        cid = _mine(court, player, who)
+        c = court.char(cid)
+        card = court.t.noble(cid)
+        office = court.office_of(c.key)
+        if not card.can_travel or card.kind is NobleKind.CLERGY:
+            raise Refused("never_abroad")
+        if not c.free:
+            raise Refused("situation")
+        if office and court.t.office(office).kind is OfficeKind.AMBASSADOR:
+            raise Refused("ambassador")  # 20.4
+        if office and any(court.t.problem(p.key).minister == office for p in court.problems):
+            raise Refused("failed_minister")  # 20.3
+        if c.location in court.wars:
+            raise Refused("at_war")
+        if c.location == place:
+            raise Refused("already_there")
+        moving.append(cid)
+    for cid in moving:
+        court.set_char(cid, location=place)
+        court.emit(EventId.TRAVELLED, {"character": str(cid), "to": place}, actor=player)
+
+
+def draw(court: Court, player: str, a: Activity) -> None:
+    """13.4.19: One IP for one more counter or card (not a Loyalty counter if none left)."""
+    cost = court.t.rule("draw_cost")
+    kind = a.draw.value if a.draw else "event"
+    if kind == "loyalty" and not court.loyalty_pool:
+        raise Refused("no_loyalty_left")
+    _pay(court, player, cost)
+    if kind == "loyalty":
+        draw_loyalty(court, player)
+    elif kind == "opportunity":
+        draw_opportunity(court, player)
+    else:
+        card = court.draw_card(player)
+        if card is not None:
+            court.emit(EventId.DRAW_EVENT, {"card": kind_of(card)}, actor=player, public=False)
+    court.emit(EventId.DRAW_BOUGHT, {"what": kind, "cost": cost}, actor=player, public=False)
+
+
+# -- not activities --------------------------------------------------------------------
+
+
+def buy_pp(court: Court, player: str, amount: int) -> None:
+    """35.8: One PP for Two IP, as many as he can afford (the order's number at most)."""
+    price = court.t.rule("pp_price")
+    affordable = min(amount, court.players[player].ip // price)
+    while affordable and not can_spend(court, player, affordable * price):
+        affordable -= 1
+    if affordable <= 0:
+        raise Refused("ip")
+    spend(court, player, affordable * price)
+    court.gain(player, pp=affordable)
+    court.emit(EventId.PP_BOUGHT, {"pp": affordable, "ip": affordable * price}, actor=player)
+
+
+def align(court: Court, player: str, royal: str) -> None:
+    """14.5.19: play the RC's Royal Alignment card; he must fit the PP limit (35.4)."""
+    r = court.royals.get(royal)
+    if r is None or not r.alive or r.owner is not None or court.monarch() == royal:
+        raise Refused("not_available")
+    if royal == "catherine" and court.monarch() == "george":
+        raise Refused("catherine_while_george")
+    cards = [c for c in court.players[player].hand
+             if court.t.card_kind(kind_of(c)).royal == royal]
+    if not cards:
+        raise Refused("no_card")
+    if court.faction_load(player) + court.royal_status(royal) > court.players[player].pp:
+        raise Refused("pp")
+    court.take_from_hand(player, cards[0])
+    court.set_royal(royal, owner=player, card=cards[0])
+    court.emit(EventId.ROYAL_ALIGNED, {"royal": royal}, actor=player)

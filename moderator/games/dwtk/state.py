@@ -1,0 +1,245 @@
+"""The game state: frozen values with a deterministic JSON form (to_dict/from_dict).
+
+What the Record Sheet keeps (DWTK 2.4) lives here too: Monarch's Support, prestige and
+Court Ball modifiers, bans, unresolved problems, Foreign Wars, counsels made.
+
+Keys: noble cards by their id (``"23"`` in JSON), royals by key (``"alan"``), offices
+by key (``"navy"``), Event cards by instance (``"treachery-3"``), Opportunity counters
+by instance (``"gout-1"``), players by the service's character key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+from typing import Any
+
+JSON = dict[str, Any]
+FANDONIA = "fandonia"
+
+
+class Situation(StrEnum):
+    """A character's legal situation (DWTK 24, 29, 30, 31.6); NORMAL is 'a normal situation'."""
+
+    NORMAL = "normal"
+    HIDING = "hiding"
+    BANISHED = "banished"
+    IMPRISONED = "imprisoned"
+    AWAITING_EXECUTION = "awaiting_execution"
+
+
+class Phase(StrEnum):
+    """Where the game stands between two adjudications."""
+
+    MUSTER = "muster"  # players join; setup (DWTK 3) runs at the first adjudication
+    ORDERS = "orders"  # a turn has begun; its player turns wait for orders
+    MOURNING = "mourning"  # 9.4: the turn ended at once; only office bids matter
+    OVER = "over"  # 37: a winner, or a draw
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    return value
+
+
+def _to_dict(obj: Any) -> JSON:
+    return {f.name: _plain(getattr(obj, f.name)) for f in fields(obj)}
+
+
+@dataclass(frozen=True)
+class Character:
+    """A card of the Nobles Deck in play (DWTK 2.1.2, 3.7); ``owner`` None means NC."""
+
+    id: int
+    owner: str | None = None  # the player whose PC or FAC he is
+    pc: bool = False
+    alive: bool = True  # False: removed for good (31.3)
+    titles: int = 0  # title steps bought (13.4.1), each +1 Status
+    location: str = FANDONIA  # or a country key (20.2)
+    situation: Situation = Situation.NORMAL
+    wrongdoer: bool = False  # 23.5
+    since: int = 0  # the turn the current situation began (29.9, 30.10)
+    henchman: str | None = None  # the Henchman card under him (13.4.7)
+    counselor: str | None = None  # the Monarch's Counselor card under him (13.4.3)
+    spouse: str | None = None  # a noble id ("23") or a royal key (18)
+    banned: bool = False  # from Court Balls for life (8.4.4)
+    fixed_status: int | None = None  # 3.1.1 Countess 3; 18.10/31.7 Status 8
+    face_down_until: int | None = None  # a dead PC's card (31.5): face up on this turn
+
+    def to_dict(self) -> JSON:
+        return _to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Character:
+        return cls(**{**data, "situation": Situation(data.get("situation", "normal"))})
+
+    @property
+    def key(self) -> str:
+        return str(self.id)
+
+    @property
+    def abroad(self) -> bool:
+        return self.location != FANDONIA
+
+    @property
+    def free(self) -> bool:
+        """Not banished, imprisoned or in hiding (the common test of 6.3, 13.4.1, 16.4...)."""
+        return self.situation is Situation.NORMAL
+
+
+@dataclass(frozen=True)
+class Royal:
+    """A royal character (DWTK 2.1.1, 3.7); ``owner`` None means NRC."""
+
+    key: str
+    alive: bool = True
+    owner: str | None = None  # FARC of this player
+    card: str | None = None  # the Royal Alignment card he stands on (14.5.19)
+    spouse: str | None = None  # noble id or royal key (18.5)
+    usurper_of: str | None = None  # took the throne by usurpation for this player (36.6)
+
+    def to_dict(self) -> JSON:
+        return _to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Royal:
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class Player:
+    """A noble's player: his PC, IP and PP, hand, draws and Record Sheet entries."""
+
+    key: str
+    name: str
+    seat: int  # joining order: the order round the table (DWTK 5)
+    pc: int | None = None
+    ip: int = 0
+    pp: int = 0
+    hand: tuple[str, ...] = ()
+    loyalty: tuple[int, ...] = ()  # Loyalty counters drawn this turn (11)
+    opportunity: tuple[str, ...] = ()  # Opportunity counters drawn this turn (12)
+    drawn: tuple[str, ...] = ()  # Event cards drawn this turn (10), for the sheet
+    prestige_mods: Mapping[str, int] = field(default_factory=dict)  # 13.4.17
+    court_ball_mod: int = 0  # 8.4.4
+    free_counsel: bool = False  # from this turn's Court Ball (8.4.4)
+    counsels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # 15.9
+    lost_turns: tuple[int, ...] = ()  # turns with no Player Turn (31.5, 36.11)
+    supports_played: tuple[str, ...] = ()  # Support cards left in front (14.5.2, 36.6)
+    ip_spent: int = 0  # IP used this turn (33.2.1: at most half during a crisis)
+    ip_at_start: int = 0  # IP held when the turn began (the base of 33.2.1's half)
+
+    def to_dict(self) -> JSON:
+        return _to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Player:
+        return cls(**{
+            **data,
+            "hand": tuple(data.get("hand", ())),
+            "loyalty": tuple(data.get("loyalty", ())),
+            "opportunity": tuple(data.get("opportunity", ())),
+            "drawn": tuple(data.get("drawn", ())),
+            "prestige_mods": dict(data.get("prestige_mods", {})),
+            "counsels": {k: tuple(v) for k, v in data.get("counsels", {}).items()},
+            "lost_turns": tuple(data.get("lost_turns", ())),
+            "supports_played": tuple(data.get("supports_played", ())),
+        })
+
+
+@dataclass(frozen=True)
+class OpenProblem:
+    """An unresolved political problem (DWTK 7.7: its Minister's card face down)."""
+
+    key: str
+    failures: int = 0  # consecutive failures of the present Minister (7.8)
+    unresolved: int = 0  # turns unresolved in all (the Record Sheet, 7.7)
+    next_roll: int = 0  # a counsel's modifier on the next attempt (PROPOSED, reference §7.3)
+
+    def to_dict(self) -> JSON:
+        return _to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> OpenProblem:
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class GameState:
+    """The whole game between two adjudications."""
+
+    name: str
+    turn: int = 0  # the game turn whose Player Turns wait for orders (0: muster)
+    phase: Phase = Phase.MUSTER
+    players: Mapping[str, Player] = field(default_factory=dict)
+    characters: Mapping[int, Character] = field(default_factory=dict)
+    royals: Mapping[str, Royal] = field(default_factory=dict)
+    offices: Mapping[str, str | None] = field(default_factory=dict)  # office -> holder
+    suspended: tuple[str, ...] = ()  # embassies closed by war (7.10.4)
+    problems: tuple[OpenProblem, ...] = ()
+    wars: tuple[str, ...] = ()  # countries at war with Fandonia (7.10)
+    support: int = 0  # Monarch's Support (32)
+    deck: tuple[str, ...] = ()  # the Event pile, top first (3.9)
+    discards: tuple[str, ...] = ()  # 14.3
+    removed: tuple[str, ...] = ()  # out of the game (3.9 spare DWTK cards, 9.4, 14.5.19)
+    loyalty_pool: tuple[int, ...] = ()  # the Loyalty counter container (3.11)
+    opportunity_pool: tuple[str, ...] = ()  # the Opportunity counter container
+    order: tuple[str, ...] = ()  # this turn's player order, first player first (5)
+    crown_event: str | None = None  # this turn's Crown Events result (8)
+    next_crown_event: str | None = None  # forced 'court_ball' after a succession (9.4, 36.6)
+    scandal_object: int | None = None  # this turn's Crown Event scandal object (counsel)
+    farc_monarch_turns: int = 0  # full turns a FARC has held the throne (37)
+    winner: str | None = None
+    drawn_game: bool = False
+
+    def to_dict(self) -> JSON:
+        data = _to_dict(self)
+        data["game"] = "dwtk"
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameState:
+        return cls(
+            name=data["name"],
+            turn=data.get("turn", 0),
+            phase=Phase(data.get("phase", "muster")),
+            players={k: Player.from_dict(v) for k, v in data.get("players", {}).items()},
+            characters={int(k): Character.from_dict(v)
+                        for k, v in data.get("characters", {}).items()},
+            royals={k: Royal.from_dict(v) for k, v in data.get("royals", {}).items()},
+            offices=dict(data.get("offices", {})),
+            suspended=tuple(data.get("suspended", ())),
+            problems=tuple(OpenProblem.from_dict(p) for p in data.get("problems", ())),
+            wars=tuple(data.get("wars", ())),
+            support=data.get("support", 0),
+            deck=tuple(data.get("deck", ())),
+            discards=tuple(data.get("discards", ())),
+            removed=tuple(data.get("removed", ())),
+            loyalty_pool=tuple(data.get("loyalty_pool", ())),
+            opportunity_pool=tuple(data.get("opportunity_pool", ())),
+            order=tuple(data.get("order", ())),
+            crown_event=data.get("crown_event"),
+            next_crown_event=data.get("next_crown_event"),
+            scandal_object=data.get("scandal_object"),
+            farc_monarch_turns=data.get("farc_monarch_turns", 0),
+            winner=data.get("winner"),
+            drawn_game=data.get("drawn_game", False),
+        )
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """Players round the table in joining order (DWTK 5: 'clockwise')."""
+        return tuple(sorted(self.players, key=lambda k: self.players[k].seat))
+
+    @property
+    def crisis(self) -> bool:
+        """DWTK 33.1: the government is in crisis while the Monarch's Support is 0."""
+        return self.phase is not Phase.MUSTER and self.support == 0

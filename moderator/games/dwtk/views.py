@@ -1,0 +1,120 @@
+"""What the gazette (*The Fandonian Courier*) and the private turn sheets need.
+
+IP and PP are public (34.5, 35.7) and go in the gazette; hands, counters drawn and
+refusals stay on the player's own sheet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from moderator.dice import Dice
+from moderator.games.base import Event
+from moderator.games.dwtk.court import Court
+from moderator.games.dwtk.state import GameState, Phase
+from moderator.games.dwtk.tables import OfficeKind, Tables, kind_of
+
+JSON = dict[str, Any]
+
+
+def names(state: GameState, tables: Tables) -> dict[str, str]:
+    """Every key an event may carry -> the name a reader sees."""
+    out = {str(n.id): n.name for n in tables.nobles}
+    out.update({r.key: r.name for r in tables.royals})
+    out.update({o.key: o.name for o in tables.offices})
+    out.update({c.key: c.name for c in tables.countries})
+    out.update({p.key: p.name for p in tables.problems})
+    out.update({c.key: c.name for c in tables.cards})
+    out.update({o.key: o.name for o in tables.opportunities})
+    out.update({k: p.name for k, p in state.players.items()})
+    return dict(sorted(out.items()))
+
+
+def _court(state: GameState, tables: Tables) -> Court:
+    return Court(state, tables, Dice.for_turn(0, 0))  # views roll nothing
+
+
+def gazette_context(before: GameState, after: GameState, events: Sequence[Event],
+                    tables: Tables) -> JSON:
+    court = _court(after, tables)
+    nm = names(after, tables)
+    monarch = after.offices.get("monarch")
+    offices = []
+    for o in tables.offices:
+        if o.kind is OfficeKind.MONARCH:
+            continue
+        holder = after.offices.get(o.key)
+        owner = court.controller(holder)
+        offices.append({"office": o.name, "holder": nm.get(holder or "", "vacant"),
+                        "faction": nm.get(owner or "", "neutral") if holder else "",
+                        "suspended": o.key in after.suspended})
+    players = []
+    for key in court.seats:
+        p = after.players[key]
+        members = [nm[c.key] for c in court.faction(key)]
+        members += [nm[r.key] for r in court.farcs(key)]
+        players.append({"name": p.name, "pc": nm.get(str(p.pc), "to be dealt"),
+                        "pc_status": court.status(p.pc) if p.pc is not None and
+                        after.phase is not Phase.MUSTER else None,
+                        "ip": p.ip, "pp": p.pp, "faction": members})
+    return {
+        "names": nm,
+        "phase": after.phase.value,
+        "monarch": nm.get(monarch or "", "none"),
+        "succession": [nm[k] for k in tables.succession
+                       if after.royals[k].alive and k != monarch],
+        "support": after.support,
+        "support_change": after.support - before.support,
+        "crisis": after.crisis,
+        "offices": offices,
+        "problems": [{"name": tables.problem(p.key).name, "turns": p.unresolved,
+                      "failures": p.failures} for p in after.problems],
+        "wars": [tables.country(c).name for c in after.wars],
+        "crown_event": after.crown_event,
+        "players": players,
+        "order": [after.players[k].name for k in after.order],
+        "winner": nm.get(after.winner or "") if after.winner else None,
+        "drawn": after.drawn_game,
+        "deck": len(after.deck),
+        "discards": len(after.discards),
+    }
+
+
+def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
+    court = _court(after, tables)
+    nm = names(after, tables)
+    p = after.players[key]
+    pc = court.pc_of(key)
+    members = [{"name": nm[c.key], "status": court.status(c.id),
+                "henchman": c.henchman is not None, "counselor": c.counselor is not None,
+                "office": nm.get(court.office_of(c.key) or "", ""),
+                "where": nm.get(c.location, "Fandonia"), "situation": c.situation.value}
+               for c in court.faction(key)]
+    return {
+        "names": nm,
+        "player": p.name,
+        "pc": None if pc is None else {
+            "name": nm[pc.key], "status": court.status(pc.id),
+            "office": nm.get(court.office_of(pc.key) or "", ""),
+            "where": nm.get(pc.location, "Fandonia"), "situation": pc.situation.value,
+            "banned": pc.banned, "dead": pc.face_down_until is not None},
+        "ip": p.ip,
+        "pp": p.pp,
+        "load": court.faction_load(key) if after.phase is not Phase.MUSTER else 0,
+        "faction": members,
+        "farcs": [nm[r.key] for r in court.farcs(key)],
+        "hand": sorted(nm[kind_of(c)] for c in p.hand),
+        "loyalty": [nm[str(c)] + f" ({c})" for c in p.loyalty],
+        "opportunity": [nm[kind_of(c)] for c in p.opportunity],
+        "drawn": [nm[kind_of(c)] for c in p.drawn],
+        "court_ball_mod": p.court_ball_mod,
+        "prestige_mods": dict(p.prestige_mods),
+        "free_counsel": p.free_counsel,
+    }
+
+
+def newsletter_context(before: GameState, after: GameState, events: Sequence[Event],
+                       characters: Sequence[str], tables: Tables) -> tuple[JSON, dict[str, JSON]]:
+    gazette = gazette_context(before, after, events, tables)
+    return gazette, {key: sheet_context(after, key, tables) for key in characters}

@@ -1,0 +1,81 @@
+"""Helpers for the Down with the King rule tests: tables, a dealt game, a court to poke."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from moderator.dice import Dice, ScriptedDice
+from moderator.games.base import Event, TurnResult
+from moderator.games.dwtk import ENGINE
+from moderator.games.dwtk.court import Court
+from moderator.games.dwtk.events import macro_name
+from moderator.games.dwtk.orders import TurnOrders
+from moderator.games.dwtk.state import GameState
+from moderator.games.dwtk.tables import Tables
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "data" / "dwtk"
+PLAYERS = ("ann", "bob", "cid", "dan", "eve", "fay")
+
+
+def raw_tables() -> dict[str, dict[str, Any]]:
+    return {p.stem: tomllib.loads(p.read_text()) for p in sorted(DATA.glob("*.toml"))}
+
+
+TABLES: Tables = ENGINE.load_tables(raw_tables())
+ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(ROOT / "templates"),
+                         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+EVENTS = ENV.get_template("dwtk/events.md.j2").module
+
+
+def muster(players: int = 3) -> dict[str, Any]:
+    state = ENGINE.new_game("Fandonia", TABLES, Dice.for_turn(1, 0))
+    for key in PLAYERS[:players]:
+        state, _ = ENGINE.add_character(state, key, key.title(), TABLES, Dice.for_turn(1, 0))
+    return state
+
+
+def dealt(players: int = 3, seed: int = 1) -> dict[str, Any]:
+    """A game dealt (DWTK 3) and turn 1 begun, from seeded dice."""
+    return run(muster(players), dice=Dice.for_turn(seed, 1)).state
+
+
+def run(state: dict[str, Any], orders: Mapping[str, str] | None = None,
+        dice: Dice | None = None) -> TurnResult:
+    """Adjudicate with parsed order texts; every event renders with its macro (one line)."""
+    parsed = {}
+    for key, text in (orders or {}).items():
+        p = ENGINE.parse_orders(text, state, key, TABLES)
+        assert not p.hard_errors, p.hard_errors
+        parsed[key] = p.orders
+    result = ENGINE.adjudicate(state, parsed, TABLES, dice or Dice.for_turn(5, 5))
+    names = {**{str(n.id): n.name for n in TABLES.nobles}, **{r.key: r.name for r in TABLES.royals}}
+    for e in result.events:
+        text = str(getattr(EVENTS, macro_name(e.id))(e.to_dict(), names)).strip()
+        assert text and "\n" not in text, e
+    return result
+
+
+def court(state: dict[str, Any] | GameState, script: Iterable[int] | Mapping[str, Iterable[int]]
+          = (), orders: Mapping[str, str] | None = None) -> Court:
+    """A court over ``state`` with scripted dice, for calling one rule directly."""
+    game = state if isinstance(state, GameState) else GameState.from_dict(state)
+    c = Court(game, TABLES, ScriptedDice(script))
+    c.orders = {}
+    for key, text in (orders or {}).items():
+        c.orders[key] = TurnOrders.from_dict(ENGINE.parse_orders(text, {}, key, TABLES).orders)
+    return c
+
+
+def with_player(c: Court, key: str, **changes: Any) -> None:
+    c.players[key] = replace(c.players[key], **changes)
+
+
+def events(c: Court | TurnResult, event_id: str) -> list[Event]:
+    return [e for e in c.events if e.id == event_id]

@@ -1,0 +1,72 @@
+"""The order language: parse/format round trips; every error with its line and a hint."""
+
+from __future__ import annotations
+
+from moderator.games.dwtk import ENGINE
+from moderator.games.dwtk.orders import Names, TurnOrders, format_orders, parse_orders
+from tests.dwtk.conftest import ROOT, TABLES, dealt
+
+SAMPLE = """\
+GAME: fandonia
+PASSWORD: secret
+# my orders
+DO TITLE PC, Sir Guy
+DO OFFICE minister of the navy : 23
+DO COUNSELOR 23
+DO FAVOR Alan
+DO PARDON 12
+DO AMNESTY
+DO HENCHMAN sir jeffrey
+DO RECRUIT 45 and 46
+DO TRAVEL PC, 23 TO the city states
+DO DRAW opportunity
+BUY 3 PP
+ALIGN Princess Anne
+DISCARD informer
+KEEP Treachery
+BID High Minister : PC
+BID ambassador to epalin : 23
+PROBLEM Pirates FAIL
+PROBLEM lawlessness +
+DRAW ONLY event
+"""
+
+
+def test_every_order_round_trips() -> None:
+    parsed = parse_orders(SAMPLE, TABLES)
+    assert parsed.errors == ()
+    orders = TurnOrders.from_dict(parsed.orders)
+    assert orders.to_dict() == parsed.orders
+    again = parse_orders("\n".join(parsed.normal_form), TABLES)
+    assert again.orders == parsed.orders
+    assert again.normal_form == parsed.normal_form
+    assert format_orders(orders, Names.of(TABLES))[1] == \
+        "DO OFFICE Minister Of The Navy : 23"
+    assert orders.activities[0].who == ("pc", "12")
+
+
+def test_the_shipped_order_form_parses() -> None:
+    """orders/forms/dwtk.txt: trailing comments and GAME/PLAYER lines are ignored."""
+    form = (ROOT / "orders" / "forms" / "dwtk.txt").read_text()
+    parsed = parse_orders(form, TABLES)
+    assert parsed.errors == ()
+    assert parsed.normal_form[0] == "DO RECRUIT 23"
+
+
+def test_errors_are_all_collected_with_lines_and_hints() -> None:
+    text = "DO TITLE Sir Nobody\nBUY lots\nDO ASSASSINATE 12\nCOUNSEL pirates\nFROBNICATE\n" \
+           "DO DRAW EVENT\nDO DRAW LOYALTY"
+    errors = parse_orders(text, TABLES).errors
+    assert [e.line for e in errors] == [1, 2, 3, 4, 5, 6]
+    assert "no character called 'Sir Nobody'" in errors[0].message
+    assert errors[2].message.startswith("DO ASSASSINATE (DWTK 13.4.8) is not available yet")
+    assert "appears twice" in errors[5].message and "13.1" in (errors[5].hint or "")
+    assert all(e.hint for e in errors[:3])
+
+
+def test_engine_parse_and_order_form() -> None:
+    state = dealt(3)
+    parsed = ENGINE.parse_orders("DO DRAW EVENT", state, "ann", TABLES)
+    assert parsed.normal_form == ("DO DRAW EVENT",)
+    form = ENGINE.order_form(state, "ann", TABLES)
+    assert "DO TITLE" in form and "BID" in form and "turn 1" in form
