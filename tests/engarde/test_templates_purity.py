@@ -84,7 +84,7 @@ FORBIDDEN = {"sqlmodel", "sqlalchemy", "jinja2", "email", "smtplib", "imaplib", 
 
 def test_engine_is_pure() -> None:
     """The engine imports only the standard library, moderator.dice and moderator.games.base."""
-    for path in (ROOT / "moderator" / "games" / "engarde").glob("*.py"):
+    for path in (ROOT / "moderator" / "games" / "engarde").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             names = []
             if isinstance(node, ast.Import):

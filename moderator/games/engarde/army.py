@@ -147,11 +147,16 @@ def sell_commission(m: Month, a: Actor, order: SellCommission) -> None:
     value = price(army, a.c.regiment, steps(army, None, a.c.rank)) * \
         army.settings["sell_pct"] // 100
     reg = army.regiment(a.c.regiment)
-    a.update(regiment=None, rank=None)
-    if a.c.front_reason in ("regiment", "frontier") and a.c.sent_away is None:
-        a.update(location="paris", front_until=None, front_reason=None, front_months=0)
+    leave_regiment(m, a)
     m.emit(a.key, EventId.REGIMENT_SOLD, {"regiment": reg.name, "price": value},
            crowns=value, public=True)
+
+
+def leave_regiment(m: Month, a: Actor) -> None:
+    """He is out of his regiment; serving at the front only with it, he comes home."""
+    a.update(regiment=None, rank=None, disguised=False)
+    if a.c.front_reason in ("regiment", "frontier") and a.c.sent_away is None:
+        a.update(location="paris", front_until=None, front_reason=None, front_months=0)
 
 
 def buy_horse(m: Month, a: Actor, count: int) -> bool:

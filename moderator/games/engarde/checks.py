@@ -199,6 +199,8 @@ def _week(n: int, order: Order, orders: OrderSet, c: Character, club: str | None
             found.append(IllegalOrderError("to hold a party write HOST PARTY AT CLUB|HOME"))
         if order.toady == order.host:
             found.append(IllegalOrderError("party guests may not toady with the host (EG §J)"))
+    elif isinstance(order, HostParty) and c.key in order.cohosts:
+        found.append(IllegalOrderError("you cannot co-host with yourself (EG §J)"))
     elif isinstance(order, HostParty) and not order.at_home and not club:
         found.append(OrderWarning("you belong to no club: the party will not take place"))
     elif isinstance(order, HostParty) and order.at_home and not c.home:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from moderator.games.engarde import honour, offices
+from moderator.games.engarde import honour, offices, pardon, trials
 from moderator.games.engarde.events import EventId
 from moderator.games.engarde.month import Actor, Month
 from moderator.games.engarde.orders import AnswerChallenge, DuelOrders
@@ -124,7 +124,7 @@ def _settle(m: Month, ch: Challenge) -> None:
         else:
             _walkover(m, b, a, args, cause, EventId.DUEL_REFUSED)
         return
-    _fight(m, a, b, ch, args)
+    _fight(m, a, b, ch, args, cause)
 
 
 def _walkover(m: Month, coward: Actor, other: Actor, args: dict[str, Any], cause: str | None,
@@ -139,7 +139,8 @@ def _walkover(m: Month, coward: Actor, other: Actor, args: dict[str, Any], cause
            sp=d["refused_winner"])
 
 
-def _fight(m: Month, a: Actor, b: Actor, ch: Challenge, args: dict[str, Any]) -> None:
+def _fight(m: Month, a: Actor, b: Actor, ch: Challenge, args: dict[str, Any],
+           cause: str | None) -> None:
     d = m.tables.army.duel
     mine, theirs = _duel_orders(a, b.key), _duel_orders(b, a.key)
     weapon = ch.weapon or (mine.weapon if mine else None) or (
@@ -178,6 +179,7 @@ def _fight(m: Month, a: Actor, b: Actor, ch: Challenge, args: dict[str, Any]) ->
         "seconds": seconds, "wounds": hits, "killed": killed}, public=True)
     if winner is None or loser is None:
         return
+    pardon.beaten_accuser(m, winner, loser)  # reference §9 (PROPOSED)
     rel = relation(m, winner, loser)
     win = {"friendly": d["win_friendly"], "neutral": d["win_neutral"],
            "enemy": d["win_enemy"]}[rel]
@@ -190,6 +192,8 @@ def _fight(m: Month, a: Actor, b: Actor, ch: Challenge, args: dict[str, Any]) ->
                sp=d["kill"])
         m.emit(loser.key, EventId.DUEL_KILLED, {"by": winner.key}, public=True)
         offices.kill(m, loser)
+        if cause is None:  # EG §R: a killing without cause, under the watch's eyes
+            trials.caught(m, winner.key, "murder", victim=loser.key)
 
 
 def meetings(m: Month, venue_of: dict[str, str]) -> None:

@@ -154,12 +154,15 @@ class EventId(StrEnum):
     HONOUR_DISGRACED = "honour.disgraced"
     HONOUR_REPORTED = "honour.reported"
     HONOUR_RESTORED = "honour.restored"
+    HONOUR_PARDON_REFUSED = "honour.pardon_refused"
     # Reference §4: regiments, ranks, pay, duty, horses
     REGIMENT_JOINED = "regiment.joined"
     REGIMENT_REJECTED = "regiment.rejected"
     REGIMENT_COMMISSION = "regiment.commission"
     REGIMENT_COMMISSION_REFUSED = "regiment.commission_refused"
     REGIMENT_SOLD = "regiment.sold"
+    REGIMENT_DEAL = "regiment.deal"
+    REGIMENT_DEAL_UNMATCHED = "regiment.deal_unmatched"
     REGIMENT_PAY = "regiment.pay"
     REGIMENT_DUTY = "regiment.duty"
     REGIMENT_DUTY_MISSED = "regiment.duty_missed"
@@ -178,6 +181,7 @@ class EventId(StrEnum):
     FRONT_PROMOTED = "front.promoted"
     FRONT_PLUNDER = "front.plunder"
     FRONT_SURVIVED = "front.survived"
+    FRONT_DISGUISED = "front.disguised"
     # Reference §6: duels
     DUEL_CHALLENGED = "duel.challenged"
     DUEL_INVALID = "duel.invalid"
@@ -198,6 +202,9 @@ class EventId(StrEnum):
     TRIAL_SENTENCE = "trial.sentence"
     TRIAL_RELEASED = "trial.released"
     TRIAL_ARREST_REFUSED = "trial.arrest_refused"
+    TRIAL_ARRESTED = "trial.arrested"
+    TRIAL_CAUGHT = "trial.caught"
+    TRIAL_FINE_DEBT = "trial.fine_debt"
     # Reference §7-8: appointments and titles
     APPOINTMENT_GRANTED = "appointment.granted"
     APPOINTMENT_REFUSED = "appointment.refused"

@@ -48,38 +48,21 @@ def order_form(state: GameState, key: str, tables: Tables, names: Mapping[str, s
         *extra_notes,
         "",
         "PREMONTH:",
-        f"# SUPPORT NORMAL ({normal} crowns) or SUPPORT CONSPICUOUS ({concon} crowns, +1 SP)",
-        "# BOX  (a theatre box for the month, 150 crowns)",
+        f"# SUPPORT NORMAL ({normal} cr) | SUPPORT CONSPICUOUS ({concon} cr, +1 SP) | BOX (150)",
         "ANYTIME:",
-        "# JOIN CLUB <club> | RESIGN CLUB | LET/SELL/STOP LETTING <type> IN <area>",
-        "# USE FAVOUR <class> ON PARTY FOR|AGAINST <host> | USE FAVOUR <class> ON FIRST NIGHT "
-        "FOR|AGAINST",
-        "# COMBINE FAVOURS <class> | BRIBE <position> CLASS <n>",
-        "# LEND <n> TO <name> | BORROW <n> FROM <name>|SHYLOCK | REPAY <n>|ALL TO <name>|SHYLOCK",
-        "# DEMAND REPAYMENT FROM <name> | STAY IN PARIS",
-        "# PREGNANCY <lady> MARRY|PAY OFF|ASSASSINS|ACKNOWLEDGE|IGNORE",
-        "# JOIN REGIMENT <regiment> [AS <rank>] | BUY COMMISSION <rank> | SELL COMMISSION",
-        "# BUY HORSE [n] | VOLUNTEER FOR THE FRONT | APPLY FOR <position> | RESIGN POSITION",
-        "# CHALLENGE <name> [WEAPON w] [WEEK n] [TO THE DEATH] | ACCEPT|REFUSE CHALLENGE FROM "
-        "<name>",
-        "# DUEL <name>: WEAPON w; SECONDS a, b; TO FIRST BLOOD|TO THE DEATH",
-        "# CHARGE <name> WITH <crime> | REQUEST WARRANT AGAINST <name> | TESTIFY FOR|AGAINST "
-        "<name>",
-        "# SUE FOR DIVORCE | CHAMPION <lady> | ANNOUNCE \"...\" [UNSIGNED|AS <alias>]",
+        "# clubs, houses, favours, loans, PREGNANCY, the army, duels, the courts, posts,",
+        "# pardons, ANNOUNCE, deals (SELL|BUY <type> IN <area> / COMMISSION <rank> TO|FROM",
+        "# <name> FOR <n>): see docs/engarde-orders.md",
     ]
     for n in range(1, 5):
-        lines += [
-            f"WEEK {n}:",
-            "# CLUB [<club>]; GUEST OF <name>; BRING <names>; TOADY <name>; CAROUSE; "
-            "GAMBLE <stake> x<n> CUT <k>" if n == 1 else
-            "# BAWDYHOUSE | HOST PARTY AT CLUB|HOME | PARTY <host> | PRACTICE <weapon> | MOVE"
-            if n == 2 else "# IF WEEK 1 FAILED THEN <order> ELSE <order> ENDIF" if n == 3
-            else "# COURT <lady> [EXTRA n] [WITHDRAW] | VISIT MISTRESS | REGIMENTAL DUTY",
-            f"WEEKEND {n}:",
-            "# THEATRE FIRST NIGHT [WITH MISTRESS]" if n == 1 else
-            "# THEATRE [WITH MISTRESS] | RENT <type> IN <area> | BUY <type> IN <area>" if n == 2
-            else "# LIAISE <lady> [GIFT DOUBLE] [REVEAL] | PROPOSE | MARRY [x<n>]",
-        ]
+        lines += [f"WEEK {n}:", f"WEEKEND {n}:"]
+    lines[-8:-8] = [
+        "# WEEK: CLUB; GUEST OF/BRING/TOADY/CAROUSE/GAMBLE s xn CUT k | BAWDYHOUSE | PRACTICE w",
+        "#  | HOST PARTY AT CLUB|HOME [; EXCLUDE names; COHOST names] | PARTY <host> | MOVE",
+        "#  | COURT <lady> | VISIT MISTRESS | REGIMENTAL DUTY | IF WEEK n FAILED THEN a ELSE b",
+        "# WEEKEND: THEATRE [FIRST NIGHT] [WITH MISTRESS] | RENT|BUY <type> IN <area>",
+        "#  | LIAISE <lady> [GIFT DOUBLE] [REVEAL] | PROPOSE | MARRY [x<n>]",
+    ]
     lines += ["", "# Standing orders: used every month for any slot you leave empty.",
               "# Write STANDING: NONE to clear them."]
     standing = format_order_set(OrderSet.from_dict(c.standing), look, "STANDING")

@@ -23,7 +23,7 @@ from moderator.games.engarde import honour, offices
 from moderator.games.engarde.army import send_to_front
 from moderator.games.engarde.events import EventId
 from moderator.games.engarde.month import Actor, Month
-from moderator.games.engarde.orders import Volunteer
+from moderator.games.engarde.orders import Disguise, Volunteer
 
 FRONTIER = "fr"
 
@@ -47,6 +47,36 @@ def volunteer(m: Month, a: Actor, order: Volunteer) -> None:
         send_to_front(m, a, "regiment", end)
     else:
         send_to_front(m, a, "volunteer", m.turn + army.settings["volunteer_months"] - 1)
+
+
+def disguise(m: Month, a: Actor, order: Disguise) -> None:
+    """EG §R: at the front he forsakes his command (rank and commission lost, nothing paid
+    back) and serves as a private of a frontier regiment, where no arrest can reach him.
+    He stays there until he leaves that regiment (SELL COMMISSION brings him home)."""
+    if not a.c.at_front or a.c.disguised:
+        m.emit(a.key, EventId.ORDERS_SKIPPED, {"order": "DISGUISE AS PRIVATE",
+                                                "reason": "not at the front" if not
+                                                a.c.at_front else "already disguised"})
+        return
+    army = m.tables.army
+    old = army.regiment(a.c.regiment).name if a.c.regiment else None
+    a.update(regiment=FRONTIER, rank="private", disguised=True, front_reason="frontier",
+             front_until=None)
+    m.emit(a.key, EventId.FRONT_DISGUISED, {"regiment": old,
+                                            "frontier": army.regiment(FRONTIER).name})
+
+
+def commanding_general(m: Month, a: Actor) -> Actor | None:
+    """The PC general over ``a`` at the front (his brigade's brigadier, else the senior
+    PC general there), or None: an NPC commands (EG §R arrests at the front)."""
+    brigade = m.tables.army.regiment(unit(m, a)).brigade
+    chief = _brigadier(m, brigade)
+    if chief is not None and chief is not a:
+        return chief
+    ranks = m.tables.army.all_ranks
+    generals = [g for g in m if g.c.at_front and g is not a and g.c.rank in ranks
+                and ranks.index(g.c.rank) > ranks.index("brigadier_general")]
+    return max(generals, key=lambda g: ranks.index(str(g.c.rank)), default=None)
 
 
 def unit(m: Month, a: Actor) -> str:
@@ -96,7 +126,7 @@ def come_home(m: Month, a: Actor) -> None:
     months = a.c.front_months
     due = a.c.mention_sp_due
     a.update(location="paris", front_until=None, front_reason=None, front_months=0,
-             mention_sp_due=0)
+             mention_sp_due=0, disguised=False)
     m.emit(a.key, EventId.FRONT_RETURNS, {"months": months}, public=True)
     if due:
         m.emit(a.key, EventId.FRONT_MENTION_SP, {"sp": due}, sp=due)

@@ -20,8 +20,8 @@ removes it:
 Disgrace (`disgrace`; reference §9, PROPOSED): the character loses 1 SL at once,
 is struck off at his club and may neither join nor visit a club while disgraced.
 `Character.disgraced` keeps the reason; a debt disgrace ends when the debt is
-paid (loans.py); the others wait for the trials and army engines (a mention in
-dispatches, a season at the front, a royal pardon).
+paid (loans.py); the others end with a mention in dispatches or a season at the
+front (front.py), a royal pardon, or beating the accuser in a duel (pardon.py).
 """
 
 from __future__ import annotations
@@ -32,13 +32,17 @@ from moderator.games.engarde.events import EventId
 from moderator.games.engarde.month import Actor, Month
 
 
-def disgrace(m: Month, a: Actor, reason: str, **args: Any) -> None:
-    """Disgrace ``a`` for ``reason`` (PROPOSED effects, see the module docstring)."""
+def disgrace(m: Month, a: Actor, reason: str, accuser: str | None = None,
+             **args: Any) -> None:
+    """Disgrace ``a`` for ``reason`` (PROPOSED effects, see the module docstring).
+
+    ``accuser``: the man who brought it about (a lender, a lady's champion), if any:
+    beating him in a duel ends it (pardon.py)."""
     before = a.sl
     a.sl = max(m.tables.rule("status", "min_sl"), a.sl - 1)
     club = a.c.club
     post = a.c.appointment
-    a.update(disgraced=reason, club=None, appointment=None)
+    a.update(disgraced=reason, club=None, appointment=None, accuser=accuser)
     if post:  # reference §9 (PROPOSED): a disgraced man holds no appointment
         m.emit(a.key, EventId.APPOINTMENT_LOST,
                {"position": m.tables.army.appointment(post).name, "reason": "disgraced"},
@@ -48,11 +52,12 @@ def disgrace(m: Month, a: Actor, reason: str, **args: Any) -> None:
             "club": m.tables.club(club).name if club else None, **args}, public=True)
 
 
-def end_disgrace(m: Month, a: Actor, reason: str) -> None:
-    """Lift a disgrace of this kind (a repaid debt, EG §Q)."""
+def end_disgrace(m: Month, a: Actor, reason: str, how: str | None = None) -> None:
+    """Lift a disgrace of this kind (a repaid debt, EG §Q; ``how``: a pardon, a duel)."""
     if a.c.disgraced == reason:
-        a.update(disgraced=None)
-        m.emit(a.key, EventId.HONOUR_RESTORED, {"reason": reason}, public=True)
+        a.update(disgraced=None, accuser=None)
+        m.emit(a.key, EventId.HONOUR_RESTORED,
+               {"reason": reason, **({"how": how} if how else {})}, public=True)
 
 
 def cause_for_duel(m: Month, offended: str, offender: str, reason: str, **args: Any) -> None:

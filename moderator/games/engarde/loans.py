@@ -27,7 +27,7 @@ from moderator.games.engarde.orders import Borrow, Demand, Lend, Repay
 from moderator.games.engarde.state import Loan
 
 
-def _new(m: Month, lender: str | None, borrower: str, amount: int) -> Loan:
+def new_loan(m: Month, lender: str | None, borrower: str, amount: int) -> Loan:
     m.loan_serial += 1
     loan = Loan(m.loan_serial, lender, borrower, amount, m.turn)
     m.loans.append(loan)
@@ -55,7 +55,7 @@ def borrow_from_shylock(m: Month, a: Actor, order: Borrow) -> None:
         m.emit(a.key, EventId.LOAN_REFUSED, {"amount": order.amount, "limit": max(0, limit),
                                              "lender": None, "reason": "limit"})
         return
-    _new(m, None, a.key, order.amount)
+    new_loan(m, None, a.key, order.amount)
     m.emit(a.key, EventId.LOAN_BORROWED, {"amount": order.amount, "lender": None,
                                           "due": m.turn + m.tables.society.loans[
                                               "shylock_months"]}, crowns=order.amount)
@@ -94,7 +94,7 @@ def _lend(m: Month, lender: str, borrower: str, amount: int) -> None:
         m.emit(lender, EventId.LOAN_REFUSED, {"amount": amount, "lender": lender,
                                               "reason": "funds", "limit": 0})
         return
-    _new(m, lender, borrower, amount)
+    new_loan(m, lender, borrower, amount)
     m.emit(lender, EventId.LOAN_LENT, {"amount": amount, "borrower": borrower},
            crowns=-amount)
     m.emit(borrower, EventId.LOAN_BORROWED, {"amount": amount, "lender": lender,
@@ -185,7 +185,8 @@ def _default(m: Month, a: Actor, loan: Loan) -> None:
     a.update(sent_away=away)
     m.emit(a.key, EventId.LOAN_DEFAULTED, {**args, "away": away}, public=True)
     if not loan.shylock:
-        disgrace(m, a, "debt", lender=loan.lender)
+        accuser = loan.lender if loan.lender in m.actors else None
+        disgrace(m, a, "debt", accuser=accuser, lender=loan.lender)
 
 
 def _in_default(m: Month, a: Actor) -> bool:

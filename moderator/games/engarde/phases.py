@@ -16,6 +16,7 @@ from moderator.games.engarde import (
     army,
     clubs,
     companionship,
+    deals,
     duels,
     family,
     front,
@@ -25,6 +26,7 @@ from moderator.games.engarde import (
     loans,
     mistresses,
     offices,
+    pardon,
     press,
     romance,
     status,
@@ -48,13 +50,16 @@ from moderator.games.engarde.orders import (
     Champion,
     ChargeOrder,
     CombineFavours,
+    CommissionDeal,
     Demand,
+    Disguise,
     DuelOrders,
     HouseDeal,
     JoinClub,
     JoinRegiment,
     Let,
     Order,
+    Petition,
     PregnancyAnswer,
     Repay,
     RequestWarrant,
@@ -74,9 +79,9 @@ from moderator.games.engarde.orders import (
 # answers, testimony, announcements.  Everything else waits until he is free.
 _FROM_PRISON = (Repay, PregnancyAnswer, Testify, Announce, AnswerChallenge, DuelOrders,
                 UseFavour, CombineFavours, Demand, SellCommission, ResignPosition, Sell, Let,
-                StopLetting, HouseDeal)
+                StopLetting, HouseDeal, CommissionDeal, Petition)
 # Handled by other phases (duels, trials, deals): nothing to do here.
-_LATER = (AnswerChallenge, DuelOrders, Testify, HouseDeal)
+_LATER = (AnswerChallenge, DuelOrders, Testify, HouseDeal, CommissionDeal)
 
 
 def anytime(m: Month) -> None:
@@ -128,6 +133,7 @@ def _military(m: Month, a: Actor, order: Order) -> bool:
         (ChargeOrder, trials.charge), (RequestWarrant, trials.warrant),
         (Apply, offices.apply), (ResignPosition, offices.resign),
         (SueForDivorce, press.sue), (Champion, press.champion), (Announce, press.announce),
+        (Disguise, front.disguise), (Petition, pardon.petition),
     )
     for cls, handler in handlers:
         if isinstance(order, cls):
@@ -160,8 +166,8 @@ PHASES: tuple[Phase, ...] = (
     (50, "anytime", anytime),
     # EG §Q: loans between characters need both orders to match.
     (55, "loans", loans.match),
-    # EG §P: house sales between players need both orders to match.
-    (56, "deals", press.deals),
+    # EG §P: house and commission sales between players need both orders to match.
+    (56, "deals", deals.run),
     # Reference §5.1: who comes home, June's deployment, who goes to the front.
     (57, "front", front.deploy),
     # EG §R: charges published last month are tried now, before the weeks; last

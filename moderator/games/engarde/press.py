@@ -1,9 +1,7 @@
-"""Announcements (reference §13), deals between players (EG §P) and divorce (EG §L).
+"""Announcements (reference §13) and divorce (EG §L).
 
 * ``ANNOUNCE: "..." [UNSIGNED|AS <alias>]``: printed in the next gazette, signed with
   his name unless unsigned or under an alias (the turn sheet still shows it as his).
-* ``SELL <type> IN <area> TO <name> FOR <n>`` and the buyer's ``BUY ... FROM <seller>
-  FOR <n>``: the deal goes through only if both orders match (EG §P).
 * Divorce: a public adultery (a revealed liaison with a wife, or a husband's own
   revealed liaison) leaves an ``adultery`` matter for six months (PROPOSED).  The
   betrayed husband may ``SUE FOR DIVORCE``; a wronged wife cannot sue, but any
@@ -16,12 +14,10 @@
 from __future__ import annotations
 
 from moderator.games.engarde import honour, influence
-from moderator.games.engarde.checks import owns
 from moderator.games.engarde.events import EventId
 from moderator.games.engarde.ladies import set_lady
 from moderator.games.engarde.month import Actor, Month
-from moderator.games.engarde.orders import Announce, Champion, HouseDeal, SueForDivorce
-from moderator.games.engarde.state import Property, Tenure
+from moderator.games.engarde.orders import Announce, Champion, SueForDivorce
 
 ADULTERY_MONTHS = 6
 
@@ -31,46 +27,6 @@ def announce(m: Month, a: Actor, order: Announce) -> None:
     signed = None if order.unsigned or order.alias else a.key
     m.emit(a.key, EventId.PRESS_ANNOUNCEMENT, {"text": order.text[:limit], "signed": signed,
                                                "alias": order.alias}, public=True)
-
-
-def deals(m: Month) -> None:
-    """EG §P: house sales between players need both players' matching orders."""
-    sells: dict[tuple[str, str, str, str, int], Actor] = {}
-    buys: dict[tuple[str, str, str, str, int], Actor] = {}
-    for a in m:
-        if a.indisposed:
-            continue
-        for o in a.orders.anytime:
-            if isinstance(o, HouseDeal):
-                if o.selling:
-                    sells[(a.key, o.other, o.house, o.area, o.price)] = a
-                else:
-                    buys[(o.other, a.key, o.house, o.area, o.price)] = a
-    for deal in sorted(set(sells) | set(buys)):
-        seller, buyer, house, area, price = deal
-        names = {"house": m.tables.housing_type(house).name, "area": m.tables.area(area).name,
-                 "price": price, "seller": seller, "buyer": buyer}
-        s, b = sells.get(deal), buys.get(deal)
-        ok = s is not None and b is not None and owns(s.c, house, area) and \
-            b.crowns >= price and not (s.c.home and s.c.home.tenure is Tenure.FAMILY
-                                       and (s.c.home.kind, s.c.home.area) == (house, area))
-        ok = ok and not any(p.family for p in s.c.properties  # type: ignore[union-attr]
-                            if (p.kind, p.area) == (house, area))
-        if not ok:
-            for x in (s, b):
-                if x is not None:
-                    m.emit(x.key, EventId.HOUSING_DEAL_UNMATCHED, names)
-            continue
-        assert s is not None and b is not None
-        if s.c.home and (s.c.home.kind, s.c.home.area) == (house, area):
-            s.update(home=None)
-        else:
-            props = list(s.c.properties)
-            props.remove(next(p for p in props if (p.kind, p.area) == (house, area)))
-            s.update(properties=tuple(props))
-        b.update(properties=(*b.c.properties, Property(area, house)))
-        m.emit(s.key, EventId.HOUSING_DEAL, {**names, "sold": True}, crowns=price, public=True)
-        m.emit(b.key, EventId.HOUSING_DEAL, {**names, "sold": False}, crowns=-price)
 
 
 def adultery(m: Month, husband: str, lady: str, guilty: str) -> None:
@@ -93,7 +49,8 @@ def _pope(m: Month, a: Actor, husband: str) -> bool:
         m.dice.stream("offices"), m.tables, "the Pope considers a divorce", actor=a.key).success
 
 
-def _divorce(m: Month, husband: Actor, lady: str, by_wife: bool) -> None:
+def _divorce(m: Month, husband: Actor, lady: str, by_wife: bool,
+             champion: str | None = None) -> None:
     husband.update(wife=None)
     m.keepers.pop(lady, None)
     set_lady(m, lady, married=False, since=None, engaged=None)
@@ -102,7 +59,7 @@ def _divorce(m: Month, husband: Actor, lady: str, by_wife: bool) -> None:
     m.emit(husband.key, EventId.DIVORCE_GRANTED, {"lady": m.ladies[lady].name,
                                                   "by_wife": by_wife}, public=True)
     if by_wife:
-        honour.disgrace(m, husband, "divorced")
+        honour.disgrace(m, husband, "divorced", accuser=champion)
 
 
 def sue(m: Month, a: Actor, order: SueForDivorce) -> None:
@@ -131,7 +88,7 @@ def champion(m: Month, a: Actor, order: Champion) -> None:
     if not _pope(m, a, husband.key):
         m.emit(a.key, EventId.DIVORCE_REFUSED, {"reason": "pope"})
         return
-    _divorce(m, husband, order.lady, by_wife=True)
+    _divorce(m, husband, order.lady, by_wife=True, champion=a.key)
 
 
 def prune(m: Month) -> None:

@@ -25,17 +25,39 @@ or the reverse) gives a mistrial (civil: retried next month) or the King's overr
 (treason) on 3+.  Sentence: GM decision ``sentence:<id>:<accused>`` written
 ``fine=N,prison=M,disgrace=yes|no,costs=yes|no`` (or ``none``); default: the
 crime's row in offices.toml (fine dice x 100, months in prison, disgrace) plus the
-100 CR legal costs.
+100 CR legal costs.  What he cannot pay becomes a debt to the court (``REPAY n TO
+COURT``), collected by the end of next month or he defaults as a demanded debtor
+(sent on campaign until it is paid, disgraced for debt: EG §Q, §R "bad debtors must
+still pay").
+
+Arrest (EG §R) comes before the trial.  In Paris the Military Governor's watch
+always arrests unless influenced (``USE FAVOUR n ON ARREST AGAINST <accused>``: an
+NPC decision at his level, 1 on 1d6 before favours; with no favour pushed there is
+nothing to roll); a PC Military Governor brings charges himself and is not asked
+(PROPOSED: the rulebook gives a PC discretion only at the front).  At the front the
+commanding general (front.commanding_general) must arrest him: an NPC always does
+unless influenced, as above; a PC general decides (``arrest:<id>:<accused>``,
+yes/no, default yes).  A man disguised as a frontier private cannot be found.  Not
+arrested: the charge stays and is tried the first month he can be arrested.
+
+The city watch arrests anyone observed actively engaged in a crime (`caught`): a
+killing in a duel to the death fought without cause is murder in the open streets
+(reference §6 cause: automatic or the GM's); and the GM may record any other crime
+seen in the act as ``watch:<accused>`` = ``<crime>`` (from the press, or a player's
+report).  He is charged at once (published now, tried next month) as actually
+guilty.  The shylock's +2 never applies: shylocks are NPC moneylenders, and
+characters may not lend at interest (EG §Q), so no defendant is ever one.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from moderator.games.engarde import honour, influence, offices
+from moderator.games.engarde import front, honour, influence, offices
 from moderator.games.engarde.events import EventId
+from moderator.games.engarde.loans import new_loan
 from moderator.games.engarde.month import Actor, Month
-from moderator.games.engarde.orders import ChargeOrder, RequestWarrant, Testify
+from moderator.games.engarde.orders import COURT, ChargeOrder, RequestWarrant, Testify
 from moderator.games.engarde.state import Charge
 
 
@@ -102,8 +124,24 @@ def warrant(m: Month, a: Actor, order: RequestWarrant) -> None:
         _refuse(m, a, order.accused, "roll")
 
 
+def caught(m: Month, accused: str, crime: str, **args: object) -> None:
+    """The city watch arrests a man seen committing a crime (EG §R): charged at once."""
+    if accused not in m.actors or m.actors[accused].c.dead:
+        return
+    m.emit(accused, EventId.TRIAL_CAUGHT, {"crime": m.tables.army.crime(crime).name, **args},
+           public=True)
+    _publish(m, accused, crime, None, guilty=True, authority="watch")
+
+
 def reports(m: Month) -> None:
-    """Last month's reports to the authorities (honour.py) become charges (EG §R)."""
+    """Last month's reports to the authorities (honour.py) become charges (EG §R); the
+    GM's ``watch:<accused>`` records of crimes seen in the act become charges now."""
+    crimes = {w: c.key for c in m.tables.army.crimes for w in (c.key, c.name.lower())}
+    for key in sorted(k for k in m.decisions if k.startswith("watch:")):
+        crime = crimes.get(m.decisions[key].strip().lower())
+        if crime is not None:
+            del m.decisions[key]
+            caught(m, key.removeprefix("watch:"), crime, gm=True)
     kept = []
     for matter in m.matters:
         if matter.kind in ("crime", "arrest") and matter.turn < m.turn \
@@ -143,9 +181,55 @@ def trials(m: Month) -> None:
         accused = m.actors.get(ch.accused)
         if accused is None or accused.c.dead:
             continue
+        if not _arrest(m, ch, accused):
+            m.charges.append(ch)  # tried when he can be arrested
+            continue
         retry = _try(m, ch, accused, witnesses.get(ch.accused, []))
         if retry:
             m.charges.append(replace(ch, turn=m.turn, retrial=True))
+
+
+def _arrest(m: Month, ch: Charge, accused: Actor) -> bool:
+    """EG §R: the watch in Paris, the commanding general at the front (module docstring)."""
+    if accused.c.imprisoned(m.turn):
+        return True  # already in custody
+    args = {"id": ch.id}
+    if not accused.c.at_front:
+        return _npc_arrest(m, accused, offices.office_holder(m, "civil_prosecutor"), args)
+    if accused.c.disguised:
+        m.emit(accused.key, EventId.TRIAL_ARREST_REFUSED, {**args, "reason": "disguised"})
+        return False
+    general = front.commanding_general(m, accused)
+    if general is None:
+        ok = _npc_arrest(m, accused, "npc_general", args)
+    else:
+        answer = m.decide(f"arrest:{ch.id}:{accused.key}", "yes", general.key,
+                          accused=accused.key)
+        ok = answer.lower() in ("yes", "y", "true", "arrest")
+        if not ok:
+            m.emit(accused.key, EventId.TRIAL_ARREST_REFUSED,
+                   {**args, "reason": "general", "general": general.key}, public=True)
+    if ok:
+        accused.update(location="paris", front_until=None, front_reason=None, front_months=0)
+        m.emit(accused.key, EventId.TRIAL_ARRESTED,
+               {**args, "general": general.key if general else None}, public=True)
+    return ok
+
+
+def _npc_arrest(m: Month, accused: Actor, who: str | None, args: dict[str, int]) -> bool:
+    """An NPC (the Military Governor or a general) arrests unless favours push against."""
+    pushes = influence.take_pushes(m, "arrest", accused.key)
+    if not pushes or who not in (None, "npc_general"):
+        return True  # nobody influenced him (or a PC governor: he is not asked)
+    post = m.tables.army.office("civil_prosecutor")
+    position = "general" if who == "npc_general" or not post.minister else "minister"
+    decision = influence.resolve_npc_decision(
+        position, m.tables.army.trial["arrest_needs"], pushes, m.dice.stream("trials"),
+        m.tables, f"the arrest of {accused.c.name}", actor=accused.key)
+    if not decision.success:
+        m.emit(accused.key, EventId.TRIAL_ARREST_REFUSED,
+               {**args, "reason": "influence", "general": None}, public=True)
+    return decision.success
 
 
 def _try(m: Month, ch: Charge, accused: Actor, named: list[tuple[Actor, bool]]) -> bool:
@@ -229,6 +313,11 @@ def _sentence(m: Month, ch: Charge, a: Actor, tag: str) -> None:
     costs = m.tables.army.trial["legal_costs"] if parts["costs"] else 0
     owed = int(parts["fine"]) + costs
     paid = min(owed, max(0, a.crowns))
+    if owed > paid:  # EG §R: bad debtors must still pay: a debt to the court
+        new_loan(m, COURT, a.key, owed - paid)
+        m.loans[-1] = replace(m.loans[-1], demanded=m.turn - 1
+                              + m.tables.army.trial["fine_debt_months"])
+        m.emit(a.key, EventId.TRIAL_FINE_DEBT, {"id": ch.id, "amount": owed - paid})
     a.update(convictions=a.c.convictions + 1)
     if parts["prison"]:
         a.update(prison_until=max(a.c.prison_until, m.turn + int(parts["prison"])))

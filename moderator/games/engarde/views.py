@@ -14,6 +14,7 @@ from typing import Any
 from moderator.games.base import Event
 from moderator.games.engarde.events import EventId
 from moderator.games.engarde.lookup import Lookup, character_names
+from moderator.games.engarde.orders import COURT
 from moderator.games.engarde.state import Character, GameState
 from moderator.games.engarde.tables import Tables
 
@@ -242,7 +243,8 @@ def society_sheet(before: JSON, after: JSON, c: Character, tables: Tables,
             continue
         owes = loan["borrower"] == c.key
         other = loan.get("lender") if owes else loan["borrower"]
-        debts.append({"owes": owes, "other": look.character(other) if other else "a shylock",
+        name = "the court" if other == COURT else look.character(other) if other else "a shylock"
+        debts.append({"owes": owes, "other": name,
                       "amount": loan["amount"], "since": _turn_label(after, loan["taken"], tables),
                       "demanded": loan.get("demanded") is not None})
     return {

@@ -58,6 +58,7 @@ class Week:
     reported: set[tuple[str, str, str]] = field(default_factory=set)
     parties: dict[str, tuple[HostParty, str]] = field(default_factory=dict)
     guests: dict[str, list[str]] = field(default_factory=dict)
+    joint: dict[str, tuple[str, ...]] = field(default_factory=dict)  # EG §J co-hosts
 
     def place(self, key: str, venue: str, label: str) -> None:
         self.venue_of[key] = venue
@@ -88,6 +89,8 @@ def run_weeks(m: Month) -> None:
 def resolve_week(m: Month, n: int) -> None:
     orders = {a.key: o for a in m if (o := a.week_order(n)) is not None}
     w = Week(m, n, orders)
+    w.joint = parties.joint_hosts(m, {k: o for k, o in orders.items()
+                                      if isinstance(o, HostParty)})
     for key, order in orders.items():
         if isinstance(order, ClubVisit):
             _enter_club(w, key, order)
@@ -110,7 +113,8 @@ def resolve_week(m: Month, n: int) -> None:
         _at_venue(w, key)
     w.failed |= toadying.resolve(m, orders, w.venue_of, w.labels, w.no_show)
     for host, (order, label) in sorted(w.parties.items()):
-        parties.settle(m, m.actors[host], order, w.guests[host], label)
+        parties.settle(m, m.actors[host], order, w.guests[host], label,
+                       w.joint.get(host, (host,))[1:])
     # EG §L: courting last, when every lover's whereabouts this week are known.
     courts = {k: o for k, o in orders.items() if isinstance(o, Court)}
     if courts:
@@ -158,26 +162,35 @@ def _enter_club(w: Week, key: str, order: ClubVisit) -> None:
 
 
 def _open_party(w: Week, key: str, order: HostParty) -> None:
+    """One host's party, or a joint party opened by its senior host (EG §J)."""
+    hosts = w.joint.get(key, (key,))
+    if hosts[0] != key:
+        return  # a co-host: the senior host opens the party for them all
+    if len(hosts) > 1:
+        order = parties.merged([w.orders[k] for k in hosts])  # type: ignore[misc]
     label = parties.venue_label(w.m, w.m.actors[key], order)
     if label is None:
-        w.failed.add(key)
-        w.m.emit(key, EventId.PARTY_CANCELLED, {"at_home": order.at_home})
+        for k in hosts:
+            w.failed.add(k)
+            w.m.emit(k, EventId.PARTY_CANCELLED, {"at_home": order.at_home})
         return
     w.parties[key] = (order, label)
     w.guests[key] = []
-    w.place(key, f"party:{key}", label)
+    for k in hosts:
+        w.place(k, f"party:{key}", label)
 
 
 def _attend_party(w: Week, key: str, order: AttendParty) -> None:
-    party = w.parties.get(order.host)
+    host = w.joint.get(order.host, (order.host,))[0]  # any co-host names the party
+    party = w.parties.get(host)
     if party is None:
         w.no_show("party", key, order.host, "")
     elif key in party[0].exclude:
         w.failed.add(key)
         w.m.emit(key, EventId.PARTY_TURNED_AWAY, {"host": order.host})
     else:
-        w.guests[order.host].append(key)
-        w.place(key, f"party:{order.host}", party[1])
+        w.guests[host].append(key)
+        w.place(key, f"party:{host}", party[1])
 
 
 def _open_club_parties(w: Week) -> None:

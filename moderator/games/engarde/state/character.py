@@ -1,9 +1,6 @@
-"""The game state: frozen dataclasses with a deterministic JSON form.
+"""A player character and what he holds (EG §A–B, §L, §P, §S).
 
-The service stores ``GameState.to_dict()``; every dict is emitted with sorted
-keys and characters in key order, so the same game always serialises to the
-same JSON (EG §A–B for the character fields, §P for housing, §O for the play).
-"""
+Every dict is emitted with sorted keys (deterministic JSON)."""
 
 from __future__ import annotations
 
@@ -145,6 +142,9 @@ class Character:
     favour_serial: int = 0  # numbers his favours' ids
     # PROPOSED (reference §9): why he is disgraced, or None.  See honour.py.
     disgraced: str | None = None
+    # Reference §9 (PROPOSED): who brought the disgrace about (a lender who demanded,
+    # a lady's champion), when there is one: beating him in a duel ends it.
+    accuser: str | None = None
     # Sent away from Paris: "front" (player-loan default, EG §Q) or "frontier"
     # (shylock default).  Until the army engine exists he simply takes no week actions.
     sent_away: str | None = None
@@ -170,6 +170,7 @@ class Character:
     appointment: str | None = None  # reference §7
     title_tries: int = 0  # qualifications that brought no title (reference §8: -1 each)
     qualified: str | None = None  # a title qualification awaiting the King (reference §8)
+    disguised: bool = False  # EG §R: a private in a frontier regiment, out of reach of arrest
 
     @property
     def noble(self) -> bool:
@@ -213,6 +214,7 @@ class Character:
             "dead": self.dead, "prison_until": self.prison_until, "wounds": self.wounds,
             "convictions": self.convictions, "appointment": self.appointment,
             "title_tries": self.title_tries, "qualified": self.qualified,
+            "accuser": self.accuser, "disguised": self.disguised,
         }
 
     @classmethod
@@ -249,248 +251,6 @@ class Character:
             dead=data.get("dead", False), prison_until=data.get("prison_until", 0),
             wounds=data.get("wounds", 0), convictions=data.get("convictions", 0),
             appointment=data.get("appointment"), title_tries=data.get("title_tries", 0),
-            qualified=data.get("qualified"),
+            qualified=data.get("qualified"), accuser=data.get("accuser"),
+            disguised=data.get("disguised", False),
         )
-
-
-@dataclass(frozen=True)
-class Theatre:
-    """The current play (EG §O): a long run skips its first night."""
-
-    play: int = 1
-    long_run: bool = False  # this month continues last month's play
-    run_months: int = 0  # months the current play has run before this one
-    last_outcome: str | None = None  # the reception roll of the running play
-    box_holders: tuple[str, ...] = ()  # who held a box last month
-
-    def to_dict(self) -> JSON:
-        return {"play": self.play, "long_run": self.long_run, "run_months": self.run_months,
-                "last_outcome": self.last_outcome, "box_holders": list(self.box_holders)}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Theatre:
-        return cls(data.get("play", 1), data.get("long_run", False), data.get("run_months", 0),
-                   data.get("last_outcome"), tuple(data.get("box_holders", ())))
-
-
-@dataclass(frozen=True)
-class Lady:
-    """An NPC lady (EG §L; reference §10.1): on the list, kept, or married.
-
-    Who keeps her is stored on the man (`Character.mistress` / `.wife`); a lady no
-    man names is available and appears in "Ladies of Paris".  ``loyalty`` is secret.
-    """
-
-    key: str
-    name: str
-    sl: int
-    beautiful: bool
-    influential: bool
-    wealthy: bool
-    loyalty: int
-    listed: int  # turn she was put on the list
-    since: int | None = None  # turn the present affair (or marriage) began
-    married: bool = False
-    favour_turn: int | None = None  # turn her last yearly favours were given (EG §S)
-    engaged: int | None = None  # last turn the announced wedding may take place
-    pregnant_by: str | None = None  # the father (reference §10.4)
-    conceived: int | None = None  # turn of conception; birth at conceived + 9
-    answered: str | None = None  # the father's answer to the news (EG §L)
-
-    def to_dict(self) -> JSON:
-        return {"key": self.key, "name": self.name, "sl": self.sl,
-                "beautiful": self.beautiful, "influential": self.influential,
-                "wealthy": self.wealthy, "loyalty": self.loyalty, "listed": self.listed,
-                "since": self.since, "married": self.married, "favour_turn": self.favour_turn,
-                "engaged": self.engaged, "pregnant_by": self.pregnant_by,
-                "conceived": self.conceived, "answered": self.answered}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Lady:
-        return cls(data["key"], data["name"], data["sl"], data.get("beautiful", False),
-                   data.get("influential", False), data.get("wealthy", False),
-                   data["loyalty"], data.get("listed", 0), data.get("since"),
-                   data.get("married", False), data.get("favour_turn"), data.get("engaged"),
-                   data.get("pregnant_by"), data.get("conceived"), data.get("answered"))
-
-
-@dataclass(frozen=True)
-class Loan:
-    """A debt (EG §Q): from another character (``lender`` his key) or a shylock (None)."""
-
-    id: int
-    lender: str | None
-    borrower: str
-    amount: int  # still owed (principal)
-    taken: int  # turn
-    demanded: int | None = None  # turn the lender published his demand
-
-    @property
-    def shylock(self) -> bool:
-        return self.lender is None
-
-    def to_dict(self) -> JSON:
-        return {"id": self.id, "lender": self.lender, "borrower": self.borrower,
-                "amount": self.amount, "taken": self.taken, "demanded": self.demanded}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Loan:
-        return cls(data["id"], data.get("lender"), data["borrower"], data["amount"],
-                   data["taken"], data.get("demanded"))
-
-
-@dataclass(frozen=True)
-class Matter:
-    """Business left for engines still to come (see honour.py).
-
-    ``kind`` is ``duel_cause`` (a cause for a duel: the duels engine), ``crime`` (a
-    report to the authorities: the trials engine) or ``arrest`` (a debtor who did not
-    flee: the trials engine).  Those engines read and remove them.
-    """
-
-    kind: str
-    turn: int
-    parties: tuple[str, ...]
-    args: Mapping[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> JSON:
-        return {"kind": self.kind, "turn": self.turn, "parties": list(self.parties),
-                "args": dict(sorted(self.args.items()))}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Matter:
-        return cls(data["kind"], data["turn"], tuple(data["parties"]),
-                   dict(data.get("args", {})))
-
-
-@dataclass(frozen=True)
-class Challenge:
-    """A challenge to a duel (reference §6), published the month it is issued and
-    fought the month after, in its week.  ``cause`` is the automatic cause (a reason
-    code) or None: a press challenge whose cause the GM decides (``decision``)."""
-
-    challenger: str
-    challenged: str
-    turn: int
-    weapon: str | None = None
-    week: int | None = None
-    to_death: bool = False
-    cause: str | None = None
-
-    @property
-    def decision(self) -> str:
-        return f"cause:{self.challenger}:{self.challenged}"
-
-    def to_dict(self) -> JSON:
-        return {"challenger": self.challenger, "challenged": self.challenged,
-                "turn": self.turn, "weapon": self.weapon, "week": self.week,
-                "to_death": self.to_death, "cause": self.cause}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Challenge:
-        return cls(data["challenger"], data["challenged"], data["turn"], data.get("weapon"),
-                   data.get("week"), data.get("to_death", False), data.get("cause"))
-
-
-@dataclass(frozen=True)
-class Charge:
-    """A criminal charge (EG §R), published the month it is brought and tried the month
-    after.  ``by`` is the accuser (None: the authorities, from a report); ``warrant``
-    when brought by royal warrant; ``guilty`` when the engine knows the truth (a bribe
-    reported by an honest man ...), None when only the GM does."""
-
-    id: int
-    accused: str
-    crime: str
-    turn: int
-    by: str | None = None
-    warrant: bool = False
-    guilty: bool | None = None
-    retrial: bool = False
-
-    def to_dict(self) -> JSON:
-        return {"id": self.id, "accused": self.accused, "crime": self.crime,
-                "turn": self.turn, "by": self.by, "warrant": self.warrant,
-                "guilty": self.guilty, "retrial": self.retrial}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Charge:
-        return cls(data["id"], data["accused"], data["crime"], data["turn"], data.get("by"),
-                   data.get("warrant", False), data.get("guilty"), data.get("retrial", False))
-
-
-@dataclass(frozen=True)
-class GameState:
-    """A whole game between two turns."""
-
-    name: str
-    month: int  # 1-12
-    year: int
-    turn: int  # 1 for the first month played
-    characters: Mapping[str, Character]
-    theatre: Theatre = Theatre()
-    ladies: Mapping[str, Lady] = field(default_factory=dict)
-    lady_serial: int = 0  # numbers the ladies' keys
-    loans: tuple[Loan, ...] = ()
-    loan_serial: int = 0
-    matters: tuple[Matter, ...] = ()
-    # Duels (reference §6) and trials (EG §R) waiting for next month.
-    challenges: tuple[Challenge, ...] = ()
-    charges: tuple[Charge, ...] = ()
-    charge_serial: int = 0
-    # The GM's decisions (GM's desk: ``moderator decide GAME KEY VALUE``): key -> value.
-    # Each rule that needs one reads it here, uses a documented default when it is
-    # missing, says on the turn sheet which applied, and removes the key it used.
-    decisions: Mapping[str, str] = field(default_factory=dict)
-    # Reference §5: this season's deployed brigades and the NPC commanders' MA.
-    campaign: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def week_base(self) -> int:
-        """Absolute index of this month's week 0 (week n is week_base + n)."""
-        return (self.turn - 1) * 4
-
-    def to_dict(self) -> JSON:
-        return {
-            "game": "engarde",
-            "name": self.name, "month": self.month, "year": self.year, "turn": self.turn,
-            "characters": {k: self.characters[k].to_dict() for k in sorted(self.characters)},
-            "theatre": self.theatre.to_dict(),
-            "ladies": {k: self.ladies[k].to_dict() for k in sorted(self.ladies)},
-            "lady_serial": self.lady_serial,
-            "loans": [loan.to_dict() for loan in self.loans],
-            "loan_serial": self.loan_serial,
-            "matters": [m.to_dict() for m in self.matters],
-            "challenges": [c.to_dict() for c in self.challenges],
-            "charges": [c.to_dict() for c in self.charges],
-            "charge_serial": self.charge_serial,
-            "decisions": dict(sorted(self.decisions.items())),
-            "campaign": _sorted(self.campaign),
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GameState:
-        return cls(
-            name=data["name"], month=data["month"], year=data["year"], turn=data["turn"],
-            characters={k: Character.from_dict(v) for k, v in data["characters"].items()},
-            theatre=Theatre.from_dict(data.get("theatre", {})),
-            ladies={k: Lady.from_dict(v) for k, v in data.get("ladies", {}).items()},
-            lady_serial=data.get("lady_serial", 0),
-            loans=tuple(Loan.from_dict(v) for v in data.get("loans", ())),
-            loan_serial=data.get("loan_serial", 0),
-            matters=tuple(Matter.from_dict(v) for v in data.get("matters", ())),
-            challenges=tuple(Challenge.from_dict(v) for v in data.get("challenges", ())),
-            charges=tuple(Charge.from_dict(v) for v in data.get("charges", ())),
-            charge_serial=data.get("charge_serial", 0),
-            decisions={str(k): str(v) for k, v in data.get("decisions", {}).items()},
-            campaign=dict(data.get("campaign", {})),
-        )
-
-
-def _sorted(value: Any) -> Any:
-    """Dicts with sorted keys, all the way down (deterministic JSON)."""
-    if isinstance(value, Mapping):
-        return {k: _sorted(value[k]) for k in sorted(value)}
-    if isinstance(value, list | tuple):
-        return [_sorted(v) for v in value]
-    return value
