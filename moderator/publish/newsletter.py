@@ -6,9 +6,8 @@ bytes, which is what lets `turn rerun` compare newsletters byte for byte.
 The GM's desk adds two things to every gazette's context: ``gm_notes`` (a list of
 strings: the notes of results-changing GM actions since the last gazette, and the
 correction note of a reissue) and ``correction`` (that note, or None).  A corrected
-reissue's subjects start with ``CORRECTION:``.  Until a game's gazette template prints
-``gm_notes`` itself, the notes replace its placeholder line `GM_NOTES_PLACEHOLDER` (or
-are appended as a section), so they always reach the players.
+reissue's subjects start with ``CORRECTION:``.  Every game's gazette template prints
+``gm_notes`` (and both templates show ``correction`` at the top).
 """
 
 from __future__ import annotations
@@ -61,23 +60,12 @@ class RenderedTurn:
     sheets: Mapping[int, Rendered]  # by player id
 
 
-GM_NOTES_PLACEHOLDER = "_GM notes go here._"
 CORRECTION_PREFIX = "CORRECTION: "
 
 
 def gm_notes(data: TurnData) -> list[str]:
     """The notes the gazette prints: the correction first, then the GM's notes."""
     return ([data.correction] if data.correction else []) + list(data.gm_notes)
-
-
-def with_gm_notes(markdown: str, notes: Sequence[str]) -> str:
-    """The gazette with its notes, if the template did not print them itself."""
-    if not notes or all(note in markdown for note in notes):
-        return markdown
-    block = "\n".join(f"- {note}" for note in notes)
-    if GM_NOTES_PLACEHOLDER in markdown:
-        return markdown.replace(GM_NOTES_PLACEHOLDER, block, 1)
-    return markdown.rstrip("\n") + "\n\n## GM notes\n\n" + block + "\n"
 
 
 def _subject(data: TurnData, subject: str) -> str:
@@ -112,7 +100,6 @@ def render_turn(
         gm_notes=gm_notes(data),
         correction=data.correction,
     )
-    gazette_md = with_gm_notes(gazette_md, gm_notes(data))
     gazette = _finish(_subject(data, f"[{data.game_name}] {_paper(engine)}, {data.turn_label}"),
                       gazette_md)
     # Index events and dice by character once: filtering per sheet would be O(n²).
@@ -140,8 +127,6 @@ def render_turn(
             gm_notes=gm_notes(data),
             correction=data.correction,
         )
-        if data.correction:
-            sheet_md = f"**{data.correction}**\n\n{sheet_md}"
         subject = _subject(data, f"[{data.game_name}] Turn sheet for {reader.name}, "
                                  f"{data.turn_label}")
         sheets[reader.player_id] = _finish(subject, sheet_md)
