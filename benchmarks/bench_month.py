@@ -46,7 +46,9 @@ def club_for(sl: int) -> str | None:
 
 def orders_for(key: str, character: dict[str, Any], partner: str | None, rng: random.Random,
                names: dict[str, str]) -> str:
-    """A full, plausible month for one character (a mix of every kind of action)."""
+    """A full, plausible month for one character: the Paris round for everyone, and for
+    half of them one more piece of business (a regiment, a loan, an announcement, a
+    challenge, the front)."""
     club = club_for(character["sl"])
     lines = ["PREMONTH: SUPPORT " + rng.choice(["NORMAL", "CONSPICUOUS"])]
     if club:
@@ -57,6 +59,17 @@ def orders_for(key: str, character: dict[str, Any], partner: str | None, rng: ra
         lines.append(week1)
     else:
         lines.append("WEEK 1: BAWDYHOUSE; GAMBLE 5 x3 CUT 4")
+    draw = rng.random()  # a share of the month's other business, as in a real game
+    if draw < 0.25:
+        lines.append("ANYTIME: JOIN REGIMENT 13th Fusiliers")
+    elif draw < 0.35:
+        lines.append(f"ANYTIME: BORROW {rng.randint(1, 5) * 10} FROM SHYLOCK")
+    elif draw < 0.40:
+        lines.append(f'ANYTIME: ANNOUNCE "{names[key]} salutes the gentlemen of Paris."')
+    elif draw < 0.45 and partner:
+        lines.append(f"ANYTIME: CHALLENGE {names[partner]}")
+    elif draw < 0.50:
+        lines.append("ANYTIME: VOLUNTEER FOR THE FRONT")
     lines += [
         f"WEEK 2: PRACTICE {rng.choice(['rapier', 'sabre', 'cutlass'])}",
         "WEEK 3: BAWDYHOUSE; CAROUSE",
