@@ -15,7 +15,14 @@ from tests.dwtk.conftest import ENV, EVENTS, TABLES, muster
 
 ORDERS = ("DO TITLE PC\nDO DRAW EVENT\nBUY 1 PP\nALIGN Prince Alan\nALIGN Jane\n"
           "BID High Minister : PC\nBID Minister Of Justice : PC\nPROBLEM Pirates -\n"
-          "DO HENCHMAN {fac}\nDO COUNSELOR {fac}\nDO TRAVEL {fac} TO Epalin\n")
+          "DO HENCHMAN {fac}\nDO COUNSELOR {fac}\nDO TRAVEL {fac} TO Epalin\n"
+          "IF ANYONE HEARS MINE THEN HIDE\nIF ANYONE TRIES ANYONE THEN PLAY Evidence\n"
+          "IF ANYONE HEARS MINE THEN PLAY Alibi\nIF ANYONE JAILS MINE THEN PAY\n"
+          "IF ANYONE TRIES ANYONE THEN MODIFY -\nIF ANYONE HUNTS ANYONE THEN OBSTRUCT\n"
+          "IF ANYONE BANISHES ANYONE THEN CHOOSE Epalin\n"
+          "IF ANYONE INTERROGATES MINE THEN PLAY Prison Guards -\n"
+          "IF AN OPPONENT COURTS ANYONE THEN PLAY Treachery\n"
+          "IF ANYONE EXPOSES MINE THEN PLAY Informer\n")
 
 
 def _orders(state: dict) -> dict:  # type: ignore[type-arg]

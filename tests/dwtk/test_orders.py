@@ -20,6 +20,7 @@ DO HENCHMAN sir jeffrey
 DO RECRUIT 45 and 46
 DO TRAVEL PC, 23 TO the city states
 DO DRAW opportunity
+DO EXTRADITE sir guy with intrigue
 BUY 3 PP
 ALIGN Princess Anne
 DISCARD informer
@@ -43,6 +44,7 @@ def test_every_order_round_trips() -> None:
     assert format_orders(orders, Names.of(TABLES))[1] == \
         "DO OFFICE Minister Of The Navy : 23"
     assert orders.activities[0].who == ("pc", "12")
+    assert "DO EXTRADITE 12 WITH INTRIGUE" in parsed.normal_form
 
 
 def test_the_shipped_order_form_parses() -> None:

@@ -200,14 +200,17 @@ def test_intrigue_spares_small_hands_and_discards_legal_cards() -> None:
     assert "henchman-2" in c.discards
 
 
-def test_intrigue_illegal_card_stays_and_is_recorded_for_justice() -> None:
-    """DWTK 8.4.3, 14.5.1: a DWTK card is kept; its owner is accused (23: pending)."""
-    c = court(dealt(3), {"intrigue": [1]})
+def test_intrigue_illegal_card_stays_and_its_owner_is_accused() -> None:
+    """DWTK 8.4.3, 14.5.1, 23.3: a DWTK card is kept; its owner's PC is accused at +2."""
+    c = court(dealt(3), {"intrigue": [1], "justice": [5, 1, 1]})
     c.order = ("ann", "cid")
     with_player(c, "cid", hand=("dwtk-3", "pardon-2", "henchman-2", "informer-1"))
     start.intrigue(c)
     assert "dwtk-3" in c.players["cid"].hand
-    assert events(c, "rule.pending")[0].args["bonus"] == 2
+    accused = events(c, "justice.accused")[0].args
+    assert accused["roll"] == 7 and accused["result"] == "hearing"  # 5 + 2 (23.3)
+    assert events(c, "justice.hearing")[0].args["result"] == "innocent"  # 2 - 1 (26.2)
+    assert not c.char(c.players["cid"].pc).wrongdoer
 
 
 def test_plague_spares_pcs_and_those_abroad() -> None:

@@ -49,7 +49,8 @@ class DwtkEngine:
 
     def parse_orders(self, text: str, state: JSON, character: str,
                      tables: Any) -> ParsedOrders:
-        return parse_orders(text, _tables(tables))
+        players = {k: str(p["name"]) for k, p in state.get("players", {}).items()}
+        return parse_orders(text, _tables(tables), players)
 
     def adjudicate(self, state: JSON, orders: Mapping[str, JSON], tables: Any,
                    dice: Dice) -> TurnResult:

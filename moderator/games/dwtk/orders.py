@@ -16,12 +16,13 @@ from enum import StrEnum
 from typing import Any
 
 from moderator.games.base import OrderError, ParsedOrders
+from moderator.games.dwtk.names import FANDONIA, PC, Names
+from moderator.games.dwtk.standing import BadOrder as _Bad
+from moderator.games.dwtk.standing import Reaction, format_reaction, parse_reaction
 from moderator.games.dwtk.tables import Tables
 
 JSON = dict[str, Any]
-PC = "pc"
 _IGNORED = re.compile(r"^(GAME|PASSWORD|CHARACTER|PLAYER|TURN)\s*:", re.IGNORECASE)
-FANDONIA = "fandonia"
 
 
 class ActivityKind(StrEnum):
@@ -35,17 +36,17 @@ class ActivityKind(StrEnum):
     AMNESTY = "amnesty"  # 13.4.6
     HENCHMAN = "henchman"  # 13.4.7
     RECRUIT = "recruit"  # 13.4.13
+    EXTRADITE = "extradite"  # 13.4.11, 25
     TRAVEL = "travel"  # 13.4.18
     DRAW = "draw"  # 13.4.19
 
 
 # Activities of 13.4 the parser knows by name but the engine does not do yet.
 NOT_YET = {"assassinate": "13.4.8", "scandal": "13.4.9", "escape": "13.4.10",
-           "extradite": "13.4.11", "intrigue": "13.4.12", "treachery": "13.4.14",
+           "intrigue": "13.4.12", "treachery": "13.4.14",
            "seduce": "13.4.15", "wedding": "13.4.16", "prestige": "13.4.17",
            "privateer": "13.4.17.1"}
-NOT_YET_LINES = {"COUNSEL": "15", "PROPOSE": "18.4", "USURP": "36", "REACT": "14.1",
-                 "BRIBE": "13.4.20"}
+NOT_YET_LINES = {"COUNSEL": "15", "PROPOSE": "18.4", "USURP": "36", "BRIBE": "13.4.20"}
 
 
 class Draw(StrEnum):
@@ -63,15 +64,18 @@ class Activity:
     office: str | None = None
     place: str | None = None  # a country key or "fandonia" (13.4.18)
     draw: Draw | None = None
+    intrigue: bool = False  # DO EXTRADITE x WITH INTRIGUE (25.3, 25.6)
 
     def to_dict(self) -> JSON:
         return {"kind": self.kind.value, "who": list(self.who), "office": self.office,
-                "place": self.place, "draw": self.draw.value if self.draw else None}
+                "place": self.place, "draw": self.draw.value if self.draw else None,
+                "intrigue": self.intrigue}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Activity:
         return cls(ActivityKind(d["kind"]), tuple(d.get("who", ())), d.get("office"),
-                   d.get("place"), Draw(d["draw"]) if d.get("draw") else None)
+                   d.get("place"), Draw(d["draw"]) if d.get("draw") else None,
+                   bool(d.get("intrigue", False)))
 
 
 class Stance(StrEnum):
@@ -94,6 +98,8 @@ class TurnOrders:
     bids: tuple[tuple[str, str], ...] = ()  # (office, who) for the next Office Phase (6.1)
     stances: tuple[tuple[str, Stance], ...] = ()  # (problem, stance) (7.4, 7.6)
     draw_only: Draw | None = None  # 24.3, 29.2, 30.2: the one draw allowed
+    reactions: tuple[Reaction, ...] = ()  # new standing reactions (14.1, standing.py)
+    withdraw: tuple[int, ...] = ()  # WITHDRAW REACTION n
 
     def to_dict(self) -> JSON:
         return {
@@ -105,6 +111,8 @@ class TurnOrders:
             "bids": [list(b) for b in self.bids],
             "stances": [[p, s.value] for p, s in self.stances],
             "draw_only": self.draw_only.value if self.draw_only else None,
+            "reactions": [r.to_dict() for r in self.reactions],
+            "withdraw": list(self.withdraw),
         }
 
     @classmethod
@@ -120,80 +128,9 @@ class TurnOrders:
             tuple((b[0], b[1]) for b in d.get("bids", ())),
             tuple((p, Stance(s)) for p, s in d.get("stances", ())),
             Draw(d["draw_only"]) if d.get("draw_only") else None,
+            tuple(Reaction.from_dict(r) for r in d.get("reactions", ())),
+            tuple(int(n) for n in d.get("withdraw", ())),
         )
-
-
-@dataclass(frozen=True)
-class Names:
-    """How keys are written back, and how written names are read (one game's tables)."""
-
-    tables: Tables
-    characters: Mapping[str, str] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, tables: Tables) -> Names:
-        names = {str(n.id): n.name for n in tables.nobles}
-        names.update({r.key: r.name for r in tables.royals})
-        return cls(tables, names)
-
-    def who(self, key: str) -> str:
-        return "PC" if key == PC else key if key.isdigit() else self.characters.get(key, key)
-
-    def read_who(self, text: str) -> str | None:
-        """``PC``, ``23``, ``Sir Jeffrey``, ``Alan``, ``Prince Alan`` -> key."""
-        word = text.strip().lower()
-        if word == PC:
-            return PC
-        if word.isdigit():
-            return word if any(str(n.id) == word for n in self.tables.nobles) else None
-        for key, name in self.characters.items():
-            short = name.split(" (")[0].split()[-1].lower()
-            if word in (name.lower(), key, short) or word == name.split(" (")[0].lower():
-                return key
-        return None
-
-    def read_office(self, text: str) -> str | None:
-        word = " ".join(text.lower().split())
-        for o in self.tables.offices:
-            if word in (o.key, o.name.lower(), o.name.lower().replace("minister of the ", ""),
-                        o.name.lower().replace("minister of ", "")):
-                return o.key
-        return None
-
-    def read_place(self, text: str) -> str | None:
-        word = " ".join(text.lower().split())
-        if word == FANDONIA:
-            return FANDONIA
-        for c in self.tables.countries:
-            if word in (c.key, c.name.lower(), c.name.lower().removeprefix("the ")):
-                return c.key
-        return None
-
-    def read_card(self, text: str) -> str | None:
-        word = " ".join(text.lower().replace("_", " ").split())
-        for c in self.tables.cards:
-            if word in (c.key.replace("_", " "), c.name.lower()):
-                return c.key
-        return None
-
-    def read_problem(self, text: str) -> str | None:
-        word = " ".join(text.lower().replace("_", " ").split())
-        for p in self.tables.problems:
-            if word in (p.key.replace("_", " "), p.name.lower()):
-                return p.key
-        return None
-
-    def office(self, key: str) -> str:
-        return self.tables.office(key).name
-
-    def place(self, key: str) -> str:
-        return "Fandonia" if key == FANDONIA else self.tables.country(key).name
-
-    def card(self, key: str) -> str:
-        return self.tables.card_kind(key).name
-
-    def problem(self, key: str) -> str:
-        return self.tables.problem(key).name
 
 
 def format_activity(a: Activity, n: Names) -> str:
@@ -206,6 +143,8 @@ def format_activity(a: Activity, n: Names) -> str:
         return f"DO DRAW {(a.draw or Draw.EVENT).value.upper()}"
     if a.kind is ActivityKind.AMNESTY:
         return "DO AMNESTY"
+    if a.kind is ActivityKind.EXTRADITE and a.intrigue:
+        return f"DO EXTRADITE {who} WITH INTRIGUE"
     return f"DO {a.kind.value.upper()} {who}"
 
 
@@ -223,13 +162,9 @@ def format_orders(o: TurnOrders, n: Names) -> tuple[str, ...]:
         lines.append(f"PROBLEM {n.problem(problem)} {word}")
     if o.draw_only:
         lines.append(f"DRAW ONLY {o.draw_only.value.upper()}")
+    lines += [format_reaction(r, n) for r in o.reactions]
+    lines += [f"WITHDRAW REACTION {k}" for k in o.withdraw]
     return tuple(lines)
-
-
-class _Bad(ValueError):
-    def __init__(self, message: str, hint: str | None = None) -> None:
-        super().__init__(message)
-        self.hint = hint
 
 
 def _who_list(text: str, n: Names) -> tuple[str, ...]:
@@ -282,6 +217,12 @@ def _activity(rest: str, n: Names) -> Activity:
             raise _Bad(f"no country called {m.group(2)!r}",
                        "Sandarkan, Epalin, Cronos, The City States, Besyzan or Fandonia")
         return Activity(k, _who_list(m.group(1), n), place=place)
+    if k is ActivityKind.EXTRADITE:
+        m = re.match(r"^(.*?)(\s+WITH\s+INTRIGUE)?$", tail.strip(), re.IGNORECASE)
+        who = _who_list(m.group(1) if m else tail, n)
+        if len(who) != 1:
+            raise _Bad("DO EXTRADITE takes one character", "e.g. DO EXTRADITE 23 WITH INTRIGUE")
+        return Activity(k, who, intrigue=bool(m and m.group(2)))
     who = _who_list(tail, n)
     if k in (ActivityKind.COUNSELOR, ActivityKind.HENCHMAN, ActivityKind.PARDON,
              ActivityKind.FAVOR) and len(who) != 1:
@@ -299,11 +240,14 @@ class _Builder:
     bids: list[tuple[str, str]] = field(default_factory=list)
     stances: list[tuple[str, Stance]] = field(default_factory=list)
     draw_only: Draw | None = None
+    reactions: list[Reaction] = field(default_factory=list)
+    withdraw: list[int] = field(default_factory=list)
 
     def build(self) -> TurnOrders:
         return TurnOrders(tuple(self.activities), self.buy_pp, tuple(self.align),
                           tuple(self.discard), tuple(self.keep_last), tuple(self.bids),
-                          tuple(self.stances), self.draw_only)
+                          tuple(self.stances), self.draw_only, tuple(self.reactions),
+                          tuple(self.withdraw))
 
 
 def _line(text: str, b: _Builder, n: Names) -> None:
@@ -346,17 +290,29 @@ def _line(text: str, b: _Builder, n: Names) -> None:
             b.draw_only = Draw(rest.strip()[4:].strip().lower())
         except ValueError:
             raise _Bad("DRAW ONLY needs LOYALTY, OPPORTUNITY or EVENT") from None
+    elif word == "IF":
+        b.reactions.append(parse_reaction(text, n))
+    elif word == "WITHDRAW":
+        m = re.match(r"^REACTION\s+(\d+)$", rest.strip(), re.IGNORECASE)
+        if not m:
+            raise _Bad("WITHDRAW needs a reaction's number", "e.g. WITHDRAW REACTION 2")
+        b.withdraw.append(int(m.group(1)))
     elif word in NOT_YET_LINES:
         raise _Bad(f"{word} (DWTK {NOT_YET_LINES[word]}) is not available yet",
                    "see docs/rules-coverage-dwtk.md")
     else:
         raise _Bad(f"unknown order {head!r}",
-                   "orders start with DO, BUY, ALIGN, DISCARD, KEEP, BID, PROBLEM or DRAW ONLY")
+                   "orders start with DO, BUY, ALIGN, DISCARD, KEEP, BID, PROBLEM, DRAW ONLY, "
+                   "IF or WITHDRAW")
 
 
-def parse_orders(text: str, tables: Tables) -> ParsedOrders:
-    """Every line read; every problem collected with its line number (style rule 5)."""
-    n = Names.of(tables)
+def parse_orders(text: str, tables: Tables,
+                 players: Mapping[str, str] | None = None) -> ParsedOrders:
+    """Every line read; every problem collected with its line number (style rule 5).
+
+    ``players`` (key -> name) lets reaction orders name a player (standing.py).
+    """
+    n = Names.of(tables, players)
     b = _Builder()
     errors: list[OrderError] = []
     for number, raw in enumerate(text.splitlines(), start=1):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from moderator.games.dwtk import player, setup, start
+from moderator.games.dwtk import fugitives, player, reactions, setup, start
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.state import Phase
@@ -25,13 +25,11 @@ def play_turn(court: Court) -> None:
 
 
 def end_of_turn(court: Court) -> None:
-    """DWTK 37: a FARC on the throne for three full turns wins.
-
-    Executions (31.6), NC prison deaths (30.10) and suicides (29.9, 30.10) belong here
-    too once the justice chain exists.
-    """
+    """DWTK 30.10 (NCs' prison roll), 31.6 (executions), then 37: a FARC on the throne
+    for three full turns wins.  Suicides (29.9, 30.10) wait for an order."""
     if court.phase is not Phase.ORDERS:
         return
+    fugitives.end_of_turns(court)
     monarch = court.monarch()
     owner = court.royals[monarch].owner if monarch else None
     court.farc_monarch_turns = court.farc_monarch_turns + 1 if owner else 0
@@ -72,9 +70,11 @@ def _start(step: Callable[[Court, start.Orders], None]) -> Callable[[Court], Non
 Step = tuple[int, str, Callable[[Court], None]]
 
 PHASES: tuple[Step, ...] = (
+    # DWTK 14.1: WITHDRAW REACTION and new IF ... THEN reactions take effect first.
+    (5, "reactions", reactions.install),
     # DWTK 10-15: the Player Turns of the turn just ended (orders received).
     (10, "player_turns", play_turn),
-    # DWTK 37 (and, to come, 29.9/30.10/31.6): the end of the turn.
+    # DWTK 30.10, 31.6, 37: the end of the turn.
     (20, "end_of_turn", end_of_turn),
     # DWTK 4.1-4.4 for the next turn.
     (30, "begin_turn", _while_running(begin_turn)),

@@ -11,9 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from moderator.games.dwtk import fugitives
+from moderator.games.dwtk.acts import Refused
+from moderator.games.dwtk.acts import mine as _mine
+from moderator.games.dwtk.acts import pay as _pay
+from moderator.games.dwtk.acts import play_card as _play
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.justice_acts import amnesty, extradite, pardon
 from moderator.games.dwtk.orders import Activity, ActivityKind, TurnOrders
+from moderator.games.dwtk.reactions import play_cards
+from moderator.games.dwtk.standing import Trigger
 from moderator.games.dwtk.start import (
     can_spend,
     draw_loyalty,
@@ -27,16 +35,9 @@ from moderator.games.dwtk.state import FANDONIA, Situation
 from moderator.games.dwtk.tables import NobleKind, OfficeKind, Sex, kind_of
 
 
-class Refused(Exception):
-    """An activity that is not legal now; ``reason`` goes to the player's sheet."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
 def player_turns(court: Court) -> None:
     for player in court.order:
+        fugitives.start_of_player_turn(court, player)  # 24.11, 25.8, 30.10
         if has_player_turn(court, player) is not None:
             continue
         orders = court.orders.get(player, TurnOrders())
@@ -107,39 +108,19 @@ def end_player_turn(court: Court, player: str, orders: TurnOrders) -> None:
 
 
 def do(court: Court, player: str, a: Activity) -> None:
+    pc = court.pc_of(player)
+    if pc is not None and pc.situation in (Situation.IMPRISONED, Situation.AWAITING_EXECUTION) \
+            and a.kind not in (ActivityKind.PARDON, ActivityKind.AMNESTY):
+        raise Refused("imprisoned")  # 30.3: Pardon, Amnesty or Escape only
     handlers: dict[ActivityKind, Callable[[Court, str, Activity], None]] = {
         ActivityKind.TITLE: title, ActivityKind.OFFICE: fill_office,
         ActivityKind.COUNSELOR: counselor, ActivityKind.FAVOR: favor,
         ActivityKind.PARDON: pardon, ActivityKind.AMNESTY: amnesty,
         ActivityKind.HENCHMAN: henchman, ActivityKind.RECRUIT: recruit,
         ActivityKind.TRAVEL: travel, ActivityKind.DRAW: draw,
+        ActivityKind.EXTRADITE: extradite,
     }
     handlers[a.kind](court, player, a)
-
-
-def _mine(court: Court, player: str, who: str) -> int:
-    """A PC or FAC of this player (the usual target of an activity)."""
-    cid = resolve_who(court, player, who)
-    if cid is None or not cid.isdigit():
-        raise Refused("not_pc_or_fac")
-    c = court.char(cid)
-    if c.owner != player or not c.alive or c.face_down_until is not None:
-        raise Refused("not_pc_or_fac")
-    return c.id
-
-
-def _pay(court: Court, player: str, amount: int) -> None:
-    if amount and not can_spend(court, player, amount):
-        raise Refused("ip")
-    spend(court, player, amount)
-
-
-def _play(court: Court, player: str, kind: str) -> str:
-    cards = court.cards_of(player, kind)
-    if not cards:
-        raise Refused(f"no_card:{kind}")
-    court.take_from_hand(player, cards[0])
-    return cards[0]
 
 
 def title(court: Court, player: str, a: Activity) -> None:
@@ -253,15 +234,14 @@ def recruit(court: Court, player: str, a: Activity) -> None:
 
 
 def favor(court: Court, player: str, a: Activity) -> None:
-    """13.4.4: 2d6 on the Royal Favor Table; +5 with a Favor counter (12.3.5).
-
-    Treachery (-2, one card) is a reaction: not yet implemented.
-    """
+    """13.4.4: 2d6 on the Royal Favor Table; +5 with a Favor counter (12.3.5); any
+    player's Treachery -2, one card at most (COURTS reactions)."""
     royal = a.who[0]
     r = court.royals.get(royal)
     if r is None or r.owner != player or not r.alive or court.monarch() == royal:
         raise Refused("not_farc")
     bonus = 5 if any(kind_of(c) == "favor" for c in court.players[player].opportunity) else 0
+    bonus += play_cards(court, Trigger.COURTS, royal, player)[0]
     roll = court.dice.roll("favor", "2d6", "Royal Favor Table (DWTK 13.4.4)", actor=player,
                            modifier=bonus)
     row = court.t.justice["royal_favor"].lookup(roll.total)
@@ -270,38 +250,6 @@ def favor(court: Court, player: str, a: Activity) -> None:
                                        "lost": row.has("farc_lost")}, actor=player)
     if row.has("farc_lost"):
         court.lose_member(player, royal, "royal_favor")  # 17.2.4, 14.5.19
-
-
-def _restore(court: Court, cid: int) -> None:
-    """'Returned to a normal situation' (13.4.5): free, not a wrongdoer, home if banished."""
-    c = court.char(cid)
-    back = FANDONIA if c.situation is Situation.BANISHED else c.location
-    court.set_char(cid, situation=Situation.NORMAL, wrongdoer=False, location=back,
-                   since=court.turn)
-
-
-def pardon(court: Court, player: str, a: Activity) -> None:
-    """13.4.5, 14.5.4: one banished, imprisoned or wrongdoing character is pardoned."""
-    cid = resolve_who(court, player, a.who[0])
-    if cid is None or not cid.isdigit():
-        raise Refused("not_a_noble")
-    c = court.char(cid)
-    if c.situation is Situation.NORMAL and not c.wrongdoer:
-        raise Refused("nothing_to_pardon")
-    court.discard(_play(court, player, "pardon"))
-    _restore(court, int(cid))
-    court.emit(EventId.PARDON, {"character": cid}, actor=player)
-
-
-def amnesty(court: Court, player: str, a: Activity) -> None:
-    """13.4.6, 14.5.5: every banished, imprisoned or wrongdoing character goes free."""
-    court.discard(_play(court, player, "amnesty"))
-    freed = [c.id for c in court.characters.values()
-             if c.alive and (c.wrongdoer or c.situation in (
-                 Situation.BANISHED, Situation.IMPRISONED, Situation.AWAITING_EXECUTION))]
-    for cid in freed:
-        _restore(court, cid)
-    court.emit(EventId.AMNESTY, {"characters": [str(c) for c in freed]}, actor=player)
 
 
 def travel(court: Court, player: str, a: Activity) -> None:

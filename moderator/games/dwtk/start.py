@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import kill_character
 from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.justice import accuse, send_to_hearing
 from moderator.games.dwtk.orders import PC, Draw, Stance, TurnOrders
 from moderator.games.dwtk.state import OpenProblem, Phase, Situation
 from moderator.games.dwtk.tables import OfficeKind, kind_of
@@ -437,7 +438,7 @@ def intrigue(court: Court) -> None:
 
     The first player 'may' draw; by email he always does (PROPOSED default).  The card
     is taken at random; a legal card is discarded and shown, an illegal one stays and
-    its owner is accused of wrongdoing (23: not implemented yet -> rule.pending).
+    its owner's PC is accused of wrongdoing (23.1), +2 for DOWN WITH THE KING (23.3).
     """
     first = court.order[0]
     monarch = court.monarch()
@@ -457,8 +458,9 @@ def intrigue(court: Court) -> None:
             court.discard(card)
         else:
             pc = court.players[player].pc
-            court.pending("23", "accused", actor=player, character=str(pc),
-                          bonus=2 if kind.key == "dwtk" else 0)
+            if pc is not None:
+                accuse(court, pc, "intrigue", court.t.justice_rules["dwtk_wrongdoing_bonus"]
+                       if kind.key == "dwtk" else 0)
 
 
 def court_ball(court: Court) -> None:
@@ -491,9 +493,12 @@ def court_ball(court: Court) -> None:
                    actor=player)
         if row.has("banned"):
             _ban(court, player)
-        for effect, rule in (("duel", "19"), ("scandal", "22"), ("accused", "23")):
-            if row.has(effect):
-                court.pending(rule, effect, actor=player, character=str(pc.id))
+        if row.has("duel"):
+            court.pending("19", "duel", actor=player, character=str(pc.id))
+        if row.has("scandal"):
+            apply_scandal(court, pc.id, exposed=False)  # 22
+        if row.has("accused"):
+            accuse(court, pc.id, "court_ball")  # 23.1
 
 
 def _ban(court: Court, player: str) -> None:
@@ -517,7 +522,6 @@ def scandal(court: Court) -> None:
     """DWTK 8.4.6, 22: a dice count names the object; the Scandal Table is rolled.
 
     Removed characters and RCs cannot be objects (22); PROPOSED: roll again for them.
-    Informer cards (22) need reaction orders (not yet): no modifiers are applied.
     """
     while True:
         count = court.dice_count("crown", "Scandal object (DWTK 8.4.6)")
@@ -530,10 +534,19 @@ def scandal(court: Court) -> None:
     apply_scandal(court, count, exposed=False)
 
 
-def apply_scandal(court: Court, cid: int, exposed: bool) -> None:
-    """The Scandal Table (22; PROPOSED rows): an NC ignores PP and IP losses."""
+def apply_scandal(court: Court, cid: int, exposed: bool, exposer: str | None = None) -> None:
+    """The Scandal Table (22; PROPOSED rows): an NC ignores PP and IP losses.
+
+    Informer (EXPOSES reactions): +1 each from the object's player, -1 each from the
+    player exposing the scandal (22); nobody else may play it.
+    """
+    from moderator.games.dwtk.reactions import play_cards
+    from moderator.games.dwtk.standing import Trigger
+
     owner = court.char(cid).owner
-    roll = court.roll("scandal", "2d6", "Scandal Table (DWTK 22)", owner)
+    mod, _ = play_cards(court, Trigger.EXPOSES, str(cid), exposer,
+                        sign_of=lambda p: 1 if p == owner else -1 if p == exposer else None)
+    roll = court.roll("scandal", "2d6", "Scandal Table (DWTK 22)", owner, modifier=mod)
     row = court.t.justice["scandal"].lookup(roll)
     ip = pp = 0
     if owner is not None:
@@ -542,9 +555,9 @@ def apply_scandal(court: Court, cid: int, exposed: bool) -> None:
                                         "effects": [str(e) for e in row.effects],
                                         "ip": ip, "pp": pp}, actor=owner)
     if row.has("hearing"):
-        court.pending("26", "hearing", actor=owner, character=str(cid))
+        send_to_hearing(court, cid)  # 26 (24.2: he may hide instead)
     if row.has("accused"):
-        court.pending("23", "accused", actor=owner, character=str(cid))
+        accuse(court, cid, "scandal")  # 23.1
     if row.has("accuser_accused") and exposed:
         court.pending("22", "accuser_accused", actor=owner, character=str(cid))
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
+from moderator.games.dwtk.standing import Reaction
+
 JSON = dict[str, Any]
 FANDONIA = "fandonia"
 
@@ -73,13 +75,16 @@ class Character:
     banned: bool = False  # from Court Balls for life (8.4.4)
     fixed_status: int | None = None  # 3.1.1 Countess 3; 18.10/31.7 Status 8
     face_down_until: int | None = None  # a dead PC's card (31.5): face up on this turn
+    fate: str | None = None  # the stage a fugitive fled (25.10): hearing, trial, prison...
+    hunted: tuple[str, ...] = ()  # countries where a Manhunt is on for him (25.5-25.9)
 
     def to_dict(self) -> JSON:
         return _to_dict(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Character:
-        return cls(**{**data, "situation": Situation(data.get("situation", "normal"))})
+        return cls(**{**data, "situation": Situation(data.get("situation", "normal")),
+                      "hunted": tuple(data.get("hunted", ()))})
 
     @property
     def key(self) -> str:
@@ -136,6 +141,8 @@ class Player:
     supports_played: tuple[str, ...] = ()  # Support cards left in front (14.5.2, 36.6)
     ip_spent: int = 0  # IP used this turn (33.2.1: at most half during a crisis)
     ip_at_start: int = 0  # IP held when the turn began (the base of 33.2.1's half)
+    reactions: tuple[Reaction, ...] = ()  # standing reaction orders (14.1, standing.py)
+    reaction_seq: int = 0  # the last reaction number given (WITHDRAW REACTION n)
 
     def to_dict(self) -> JSON:
         return _to_dict(self)
@@ -152,6 +159,7 @@ class Player:
             "counsels": {k: tuple(v) for k, v in data.get("counsels", {}).items()},
             "lost_turns": tuple(data.get("lost_turns", ())),
             "supports_played": tuple(data.get("supports_played", ())),
+            "reactions": tuple(Reaction.from_dict(r) for r in data.get("reactions", ())),
         })
 
 

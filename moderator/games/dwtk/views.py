@@ -12,6 +12,8 @@ from typing import Any
 from moderator.dice import Dice
 from moderator.games.base import Event
 from moderator.games.dwtk.court import Court
+from moderator.games.dwtk.names import Names
+from moderator.games.dwtk.standing import format_reaction
 from moderator.games.dwtk.state import GameState, Phase
 from moderator.games.dwtk.tables import OfficeKind, Tables, kind_of
 
@@ -86,6 +88,7 @@ def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
     nm = names(after, tables)
     p = after.players[key]
     pc = court.pc_of(key)
+    order_names = Names.of(tables, {k: x.name for k, x in after.players.items()})
     members = [{"name": nm[c.key], "status": court.status(c.id),
                 "henchman": c.henchman is not None, "counselor": c.counselor is not None,
                 "office": nm.get(court.office_of(c.key) or "", ""),
@@ -111,6 +114,8 @@ def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
         "court_ball_mod": p.court_ball_mod,
         "prestige_mods": dict(p.prestige_mods),
         "free_counsel": p.free_counsel,
+        "reactions": [{"n": r.n, "text": format_reaction(r, order_names)}
+                      for r in p.reactions],
     }
 
 

@@ -1,0 +1,43 @@
+"""What every activity shares (DWTK 13): refusals, whose characters, paying, playing cards.
+
+An activity that is not legal now raises `Refused`; its ``reason`` goes to the player's
+sheet and the next activity in his priority order is tried (13.1).
+"""
+
+from __future__ import annotations
+
+from moderator.games.dwtk.court import Court
+from moderator.games.dwtk.start import can_spend, resolve_who, spend
+
+
+class Refused(Exception):
+    """An activity that is not legal now; ``reason`` goes to the player's sheet."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def mine(court: Court, player: str, who: str) -> int:
+    """A PC or FAC of this player (the usual target of an activity)."""
+    cid = resolve_who(court, player, who)
+    if cid is None or not cid.isdigit():
+        raise Refused("not_pc_or_fac")
+    c = court.char(cid)
+    if c.owner != player or not c.alive or c.face_down_until is not None:
+        raise Refused("not_pc_or_fac")
+    return c.id
+
+
+def pay(court: Court, player: str, amount: int) -> None:
+    if amount and not can_spend(court, player, amount):
+        raise Refused("ip")
+    spend(court, player, amount)
+
+
+def play_card(court: Court, player: str, kind: str) -> str:
+    cards = court.cards_of(player, kind)
+    if not cards:
+        raise Refused(f"no_card:{kind}")
+    court.take_from_hand(player, cards[0])
+    return cards[0]

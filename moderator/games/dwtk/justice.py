@@ -1,0 +1,265 @@
+"""The justice chain: wrongdoing (DWTK 23), hearings (26), interrogation (27), trials
+(28) and the sentences: banishment (29), imprisonment (30), execution (28.6.5, 31.6).
+
+Each stage calls the next at once.  The choices the rules give players are their
+standing reactions (standing.py): Evidence, Alibi and Informer at hearings and trials,
+Treachery and Prison Guards at interrogations, hiding instead of going to a hearing
+(24.2), the Judge (28.2), a FAC Judge's ±5 (28.3), the country of banishment (29.1).
+Fugitives, Manhunts, extradition and the prison roll are in fugitives.py.
+"""
+
+from __future__ import annotations
+
+from moderator.games.dwtk.court import Court
+from moderator.games.dwtk.death import kill_character
+from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.reactions import choice, play_cards
+from moderator.games.dwtk.standing import JUDGES, Act, Trigger
+from moderator.games.dwtk.state import FANDONIA, Situation
+from moderator.games.dwtk.tables import RangeRow
+
+HELD = (Situation.BANISHED, Situation.IMPRISONED, Situation.AWAITING_EXECUTION)
+
+
+def roller(court: Court, cid: int | str) -> str | None:
+    """23.2, 26.1, 27.2, 28.1: the controlling player rolls; for an NC the first player."""
+    owner = court.char(cid).owner
+    return owner if owner is not None else (court.order[0] if court.order else None)
+
+
+def _rule(court: Court, key: str) -> int:
+    return court.t.justice_rules[key]
+
+
+def _present(court: Court, cid: int) -> bool:
+    c = court.char(cid)
+    return c.alive and c.face_down_until is None
+
+
+def accuse(court: Court, cid: int, cause: str, bonus: int = 0) -> None:
+    """DWTK 23.2-23.5: one die against Status; at or above it, or a 6, means a hearing.
+
+    ``bonus`` is 23.3's +2 for a DOWN WITH THE KING card drawn from his hand.  A
+    wrongdoer ignores further accusations (24.10, 29.7, 30.8).  RCs are never accused
+    (23.4): callers pass nobles only.
+    """
+    if not _present(court, cid):
+        return
+    c = court.char(cid)
+    if c.wrongdoer or c.situation in HELD:
+        court.emit(EventId.JUSTICE_ACCUSED, {"character": c.key, "cause": cause,
+                                             "result": "ignored"}, actor=c.owner)
+        return
+    roll = court.dice.roll("justice", "1d6", "Wrongdoing (DWTK 23.2)",
+                           actor=roller(court, cid), modifier=bonus)
+    status = court.status(cid)
+    to_hearing = roll.faces[0] == 6 or roll.total >= status
+    court.emit(EventId.JUSTICE_ACCUSED, {"character": c.key, "cause": cause,
+                                         "roll": roll.total, "status": status,
+                                         "result": "hearing" if to_hearing else "innocent"},
+               actor=c.owner)
+    if to_hearing:
+        send_to_hearing(court, cid)
+
+
+def send_to_hearing(court: Court, cid: int, may_hide: bool = True) -> None:
+    """23.5: he is a wrongdoer now; 24.2: his player may hide him instead (HIDE);
+    24.10: one already hiding does not come, and is a wrongdoer."""
+    if not _present(court, cid):
+        return
+    c = court.char(cid)
+    if c.situation is Situation.HIDING:
+        if not c.wrongdoer:
+            court.set_char(cid, wrongdoer=True, fate="hearing")
+            court.emit(EventId.JUSTICE_HID, {"character": c.key, "where": c.location,
+                                             "fate": "hearing"}, actor=c.owner)
+        return
+    if c.wrongdoer or c.situation in HELD:
+        return
+    court.set_char(cid, wrongdoer=True)
+    if may_hide and c.owner is not None and choice(
+            court, Trigger.HEARS, c.key, Act.HIDE, {c.owner}) is not None:
+        go_into_hiding(court, cid, "hearing")  # 24.7: an NC cannot hide
+        return
+    hearing(court, cid)
+
+
+def leave_posts(court: Court, cid: int, reason: str) -> None:
+    """16.4, 24.4, 29.3, 30.4, 13.4.3: discharged; a Monarch's Counselor card discarded."""
+    c = court.char(cid)
+    office = court.office_of(c.key)
+    if office is not None:
+        court.discharge(office, reason)
+    if c.counselor is not None:
+        court.discard(c.counselor)
+        court.set_char(cid, counselor=None)
+
+
+def go_into_hiding(court: Court, cid: int, fate: str) -> None:
+    """24.1-24.4: in hiding where he is, a wrongdoer who fled ``fate`` (25.10)."""
+    leave_posts(court, cid, "hiding")
+    c = court.set_char(cid, situation=Situation.HIDING, wrongdoer=True, fate=fate,
+                       since=court.turn)
+    court.emit(EventId.JUSTICE_HID, {"character": c.key, "where": c.location, "fate": fate},
+               actor=c.owner)
+
+
+def acquit(court: Court, cid: int) -> None:
+    """23.2, 26.1, 28.6.1: innocent of all wrongdoing, a normal situation again."""
+    court.set_char(cid, situation=Situation.NORMAL, wrongdoer=False, fate=None, hunted=())
+
+
+def hearing(court: Court, cid: int) -> None:
+    """DWTK 26: 2d6 against Status; Evidence +1 each or -1 if none, Alibi -3, Informer ±1.
+
+    At or above Status he is sent to trial; an NC or FAC is interrogated first (27.1).
+    """
+    c = court.char(cid)
+    mod, played = play_cards(court, Trigger.HEARS, c.key)
+    if not played["evidence"]:
+        mod += _rule(court, "hearing_no_evidence")
+    roll = court.dice.roll("justice", "2d6", "Hearing (DWTK 26)", actor=roller(court, cid),
+                           modifier=mod)
+    status = court.status(cid)
+    guilty = roll.total >= status
+    court.emit(EventId.JUSTICE_HEARING, {"character": c.key, "total": roll.total,
+                                         "modifier": mod, "status": status,
+                                         "result": "trial" if guilty else "innocent"},
+               actor=c.owner)
+    if not guilty:
+        acquit(court, cid)
+    elif c.pc:
+        trial(court, cid)
+    else:
+        interrogation(court, cid)
+
+
+def interrogation(court: Court, cid: int) -> None:
+    """DWTK 27 (PROPOSED table): Treachery -1, Prison Guards ±2 (one of each at most).
+
+    Unless he dies, he goes to trial at once with the row's Trial modifier (27.4).  A
+    confession that implicates his patron accuses the controlling player's PC after the
+    trial; for an NC, a dice count names the one implicated (PROPOSED, reference §8.3).
+    """
+    c = court.char(cid)
+    mod, _ = play_cards(court, Trigger.INTERROGATES, c.key)
+    roll = court.dice.roll("justice", "2d6", "Interrogation Table (DWTK 27)",
+                           actor=roller(court, cid), modifier=mod)
+    row = court.t.justice["interrogation"].lookup(roll.total)
+    court.emit(EventId.JUSTICE_INTERROGATION, {"character": c.key, "total": roll.total,
+                                               "effects": [str(e) for e in row.effects],
+                                               "trial_mod": row.total("trial_mod")},
+               actor=c.owner)
+    if row.has("dies"):
+        execute(court, cid, "interrogation")
+        return
+    trial(court, cid, row.total("trial_mod"))
+    if row.has("implicates"):
+        _implicate(court, cid)
+
+
+def _implicate(court: Court, cid: int) -> None:
+    owner = court.char(cid).owner
+    if owner is not None:
+        named = court.players[owner].pc
+    else:
+        named = court.dice_count("justice", "Implicated (DWTK 27, PROPOSED)")
+    if named is None or named == cid or named not in court.characters:
+        return
+    court.emit(EventId.JUSTICE_IMPLICATED, {"character": str(cid), "named": str(named)})
+    accuse(court, named, "implicated")
+
+
+def choose_judge(court: Court, cid: int) -> tuple[str, str | None]:
+    """28.2, 28.3: the PC/FAC Minister of Justice's JUDGE reaction, else 1d6 by the
+    first player; a Judge never hears his own trial.  Returns (judge, chooser)."""
+    key = str(cid)
+    judges = [j for j in JUDGES if j != key]
+    if len(judges) == 1:
+        return judges[0], None
+    minister = court.offices.get("justice")
+    owner = court.controller(minister) if minister not in (None, key) else None
+    if owner is not None:
+        found = choice(court, Trigger.TRIES, key, Act.JUDGE, {owner})
+        if found is not None and found[1].choice in JUDGES:
+            return str(found[1].choice), owner
+    first = court.order[0] if court.order else None
+    die = court.roll("justice", "1d6", "Judge (DWTK 28.2)", first)
+    return next(j for j in JUDGES if die in court.t.noble(j).trial_numbers), None
+
+
+def trial(court: Court, cid: int, interrogated: int = 0) -> None:
+    """DWTK 28: 2d6 on the Trial Table; Evidence +1 each or -3 if none, Alibi -1,
+    Informer ±1, a FAC Judge's ±5 (MODIFY), the interrogation's modifier."""
+    c = court.char(cid)
+    judge, chooser = choose_judge(court, cid)
+    mod, played = play_cards(court, Trigger.TRIES, c.key)
+    if not played["evidence"]:
+        mod += _rule(court, "trial_no_evidence")
+    judge_owner = court.char(judge).owner
+    if judge_owner is not None:
+        found = choice(court, Trigger.TRIES, c.key, Act.MODIFY, {judge_owner})
+        if found is not None:
+            mod += found[1].sign * _rule(court, "judge_modifier")
+    mod += interrogated
+    roll = court.dice.roll("justice", "2d6", "Trial Table (DWTK 28)", actor=roller(court, cid),
+                           modifier=mod)
+    row = court.t.justice["trial"].lookup(roll.total)
+    court.emit(EventId.JUSTICE_TRIAL, {"character": c.key, "judge": judge, "chooser": chooser,
+                                       "total": roll.total, "modifier": mod,
+                                       "effects": [str(e) for e in row.effects]},
+               actor=c.owner)
+    sentence(court, cid, row)
+
+
+def sentence(court: Court, cid: int, row: RangeRow) -> None:
+    """28.6: not guilty, banished, imprisoned, awaiting execution, executed; a Judge
+    found anything but not guilty is executed at once (28.3)."""
+    if row.has("not_guilty"):
+        acquit(court, cid)
+    elif str(cid) in JUDGES or row.has("executed"):
+        execute(court, cid, "judge" if str(cid) in JUDGES else "trial")
+    elif row.has("banished"):
+        banish(court, cid)
+    elif row.has("imprisoned"):
+        imprison(court, cid)
+    elif row.has("awaiting_execution"):
+        imprison(court, cid, Situation.AWAITING_EXECUTION)
+
+
+def banish(court: Court, cid: int) -> None:
+    """DWTK 29.1: to a country at peace chosen by a PC/FAC Minister of Justice, else by
+    the first player (CHOOSE); without a choice the first at peace in table order
+    (PROPOSED).  At war with every country: imprisoned instead."""
+    c = court.char(cid)
+    peace = [k.key for k in court.t.countries if k.key not in court.wars]
+    if not peace:
+        imprison(court, cid)
+        return
+    minister = court.offices.get("justice")
+    owner = court.controller(minister) if minister not in (None, c.key) else None
+    chooser = owner or (court.order[0] if court.order else None)
+    found = choice(court, Trigger.BANISHES, c.key, Act.CHOOSE, {chooser} if chooser else ())
+    country = found[1].choice if found and found[1].choice in peace else peace[0]
+    leave_posts(court, cid, "banished")
+    court.set_char(cid, situation=Situation.BANISHED, wrongdoer=True, location=country,
+                   fate=None, hunted=(), since=court.turn)
+    court.emit(EventId.JUSTICE_BANISHED, {"character": c.key, "country": country,
+                                          "chooser": chooser if found else None},
+               actor=c.owner)
+
+
+def imprison(court: Court, cid: int, how: Situation = Situation.IMPRISONED) -> None:
+    """DWTK 30.1, 30.4, 28.6.4: in prison in Fandonia (awaiting execution: 31.6)."""
+    leave_posts(court, cid, "imprisoned")
+    c = court.set_char(cid, situation=how, wrongdoer=True, location=FANDONIA, fate=None,
+                       hunted=(), since=court.turn)
+    court.emit(EventId.JUSTICE_IMPRISONED, {"character": c.key, "how": how.value},
+               actor=c.owner)
+
+
+def execute(court: Court, cid: int, why: str) -> None:
+    """28.6.5, 31.6, 28.3 (and death under interrogation, 27): he dies (31.3-31.5)."""
+    c = court.char(cid)
+    court.emit(EventId.JUSTICE_EXECUTED, {"character": c.key, "why": why}, actor=c.owner)
+    kill_character(court, cid, "executed" if why != "interrogation" else "interrogation")

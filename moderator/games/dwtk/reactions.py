@@ -1,0 +1,137 @@
+"""Standing reactions at work: stored from the orders, fired in player order (DWTK 14.1).
+
+`install` runs first in every adjudication: ``WITHDRAW REACTION n`` lines drop stored
+reactions, new ``IF ... THEN ...`` lines are stored with the next number.  A rule that
+lets players react calls `fire` (matching reactions, player order, then each player's
+reactions in number order), or one of its helpers: `play_cards` plays the matching
+Event cards from the hands and sums their modifiers; `choice` finds the first response
+of a kind from the players entitled to it.  A reaction whose card is no longer in hand
+simply does nothing; it stays stored.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Collection, Iterator
+from dataclasses import replace
+
+from moderator.games.dwtk.court import Court
+from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.names import PC, Names
+from moderator.games.dwtk.standing import (
+    ANYONE,
+    CARD_USES,
+    ME,
+    MINE,
+    OPPONENT,
+    Act,
+    Reaction,
+    Trigger,
+    format_reaction,
+)
+
+
+def install(court: Court) -> None:
+    """Withdrawals first, then the new reactions, numbered on from the last (14.1).
+
+    A reaction sent again while the same one stands is not stored twice.
+    """
+    names = Names.of(court.t, {k: p.name for k, p in court.players.items()})
+    for key in court.seats:
+        orders = court.orders.get(key)
+        if orders is None:
+            continue
+        p = court.players[key]
+        kept = list(p.reactions)
+        for n in getattr(orders, "withdraw", ()):
+            found = any(r.n == n for r in kept)
+            kept = [r for r in kept if r.n != n]
+            court.emit(EventId.REACTION_WITHDRAWN, {"n": n, "found": found}, actor=key,
+                       public=False)
+        seq = p.reaction_seq
+        for r in getattr(orders, "reactions", ()):
+            same = next((k for k in kept if replace(k, n=0) == replace(r, n=0)), None)
+            if same is not None:  # sent again: still the one standing order
+                continue
+            seq += 1
+            stored = replace(r, n=seq)
+            kept.append(stored)
+            court.emit(EventId.REACTION_STORED, {"n": seq,
+                                                 "text": format_reaction(stored, names)},
+                       actor=key, public=False)
+        court.set_player(key, reactions=tuple(kept), reaction_seq=seq)
+
+
+def _actor_matches(r: Reaction, player: str, actor: str | None) -> bool:
+    if r.actor == ANYONE:
+        return True
+    if r.actor == OPPONENT:
+        return actor is not None and actor != player
+    if r.actor == ME:
+        return actor == player
+    return actor == r.actor
+
+
+def _target_matches(court: Court, r: Reaction, player: str, target: str) -> bool:
+    if r.target == ANYONE:
+        return True
+    if r.target == PC:
+        return str(court.players[player].pc) == target
+    if r.target == MINE:
+        return court.controller(target) == player
+    return r.target == target
+
+
+def fire(court: Court, trigger: Trigger, target: str,
+         actor: str | None = None) -> Iterator[tuple[str, Reaction]]:
+    """Every stored reaction to this trigger on ``target`` by ``actor`` (None: no player,
+    e.g. the court at a trial), in player order (14.1), then in number order."""
+    for player in court.in_order():
+        for r in sorted(court.players[player].reactions, key=lambda x: x.n):
+            if r.trigger is trigger and _actor_matches(r, player, actor) and \
+                    _target_matches(court, r, player, target):
+                yield player, r
+
+
+def play_cards(court: Court, trigger: Trigger, target: str, actor: str | None = None,
+               sign_of: Callable[[str], int | None] | None = None) -> tuple[int, Counter[str]]:
+    """Play the cards the matching PLAY reactions ask for; (total modifier, cards played).
+
+    ``sign_of(player)`` overrides the sign (None: this player may not play), for rules
+    that fix who plays and in which direction (22).  A card's ``most`` caps the number
+    of that card on one roll (13.4.4, 27.3).
+    """
+    total, played = 0, Counter[str]()
+    for player, r in fire(court, trigger, target, actor):
+        if r.act is not Act.PLAY or r.card is None:
+            continue
+        use = CARD_USES[trigger][r.card]
+        sign = r.sign or 1
+        if sign_of is not None:
+            forced = sign_of(player)
+            if forced is None:
+                continue
+            sign = forced
+        for _ in range(r.count):
+            if use.most is not None and played[r.card] >= use.most:
+                break
+            cards = court.cards_of(player, r.card)
+            if not cards:
+                break
+            court.take_from_hand(player, cards[0])
+            court.discard(cards[0])  # 14.2.3
+            amount = court.t.justice_rules[use.amount] * sign if use.amount else 0
+            played[r.card] += 1
+            total += amount
+            court.emit(EventId.REACTION_CARD, {"player": player, "card": r.card,
+                                               "trigger": trigger.value, "target": target,
+                                               "amount": amount, "rule": use.rule},
+                       actor=player)
+    return total, played
+
+
+def choice(court: Court, trigger: Trigger, target: str, act: Act,
+           players: Collection[str], actor: str | None = None) -> tuple[str, Reaction] | None:
+    """The first ``act`` response (player order) of a player entitled to it."""
+    return next(((p, r) for p, r in fire(court, trigger, target, actor)
+                 if r.act is act and p in players), None)
