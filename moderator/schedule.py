@@ -34,26 +34,20 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from moderator import turns
-from moderator.clock import as_utc, format_deadline
+from moderator.clock import as_utc
 from moderator.config import Config
-from moderator.deadlines import CHANGED, current_turn, now_utc
+from moderator.deadlines import CHANGED, now_utc
 from moderator.desk import runhooks
 from moderator.desk.host import panic_reason
-from moderator.reminders import (
-    announcements_sent,
-    announcements_template,
-    next_reminder,
-    send_announcements,
-    send_reminders,
-)
+from moderator.jobs import Log, Runtime, no_log, run_announcements, run_due_turn, run_reminders
+from moderator.reminders import announcements_sent, announcements_template, next_reminder
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Game, ServiceStatus, Turn
@@ -63,8 +57,6 @@ from moderator.store.models import Game, ServiceStatus, Turn
 SYNC_SECONDS = 30
 # A gap this long between heartbeats means the service was not running (or the host slept).
 OUTAGE_AFTER = timedelta(seconds=3 * SYNC_SECONDS)
-# After a turn run fails with an unexpected error, try again this much later.
-RETRY_AFTER = timedelta(minutes=10)
 
 HEARTBEAT = "scheduler.heartbeat"
 STOPPED = "service.stopped"
@@ -72,35 +64,12 @@ STOPPED = "service.stopped"
 CHANGE_POLL_SECONDS = 5
 JOB_KINDS = ("deadline", "announcements", "reminder")
 
-Log = Callable[..., None]  # log(level, event, **fields)
-
-
-def _no_log(level: str, event: str, **fields: Any) -> None:
-    return None
-
-
 # --- the scheduler ---------------------------------------------------------------------
 
-
-@dataclass
-class Runtime:
-    """What the jobs need in the process that runs them (jobs store only names)."""
-
-    db: Engine
-    config: Config
-    log: Log = _no_log
-    started_at: datetime = field(default_factory=now_utc)
-    # Periods the service was not running: a deadline inside one was missed.
-    outages: list[tuple[datetime, datetime]] = field(default_factory=list)
-    retry_at: dict[tuple[str, int], datetime] = field(default_factory=dict)
-    turn_lock: threading.Lock = field(default_factory=threading.Lock)
-    on_change: Callable[[], None] | None = None
-
-    def missed(self, deadline: datetime) -> bool:
-        """Whether ``deadline`` fell in a period the service was not running."""
-        return any(start < deadline <= end for start, end in self.outages)
-
-
+# The job store keeps a reference to each job's function by module and name
+# ("moderator.schedule:_job_deadline"), so these ``_job_*`` entry points stay here under
+# these names: moving or renaming one would make APScheduler drop every stored job that
+# uses it ("Unable to restore job").  What the jobs do is in `moderator.jobs`.
 _runtime: Runtime | None = None
 
 
@@ -114,88 +83,14 @@ def _job_announcements(game_name: str, number: int) -> None:
     """The announcements job (see `_job_deadline` for why it reads `_runtime`)."""
     rt = _runtime
     if rt is not None:
-        count = send_announcements(rt.db, rt.config, game_name, number)
-        if count:
-            rt.log("info", "announcements.sent", game=game_name, turn=number, players=count)
-            _changed(rt)
+        run_announcements(rt, game_name, number)
 
 
 def _job_reminder(game_name: str, number: int) -> None:
     """The reminder job (see `_job_deadline` for why it reads `_runtime`)."""
     rt = _runtime
     if rt is not None:
-        sent = send_reminders(rt.db, rt.config, game_name, number)
-        rt.log("info", "reminders.sent", game=game_name, turn=number, count=len(sent))
-        if sent:
-            _changed(rt)
-
-
-def _changed(rt: Runtime) -> None:
-    """Let the service re-sync its jobs and wake its outbox after a job changed things."""
-    if rt.on_change is not None:
-        rt.on_change()
-
-
-def run_due_turn(rt: Runtime, game_name: str, number: int, *, now: datetime | None = None) -> bool:
-    """The deadline job: run turn ``number`` if it is still open and due, exactly once."""
-    with rt.turn_lock:  # one turn at a time in this process
-        now = now or now_utc()
-        deadline = _due_deadline(rt, game_name, number, now)
-        if deadline is None:
-            return False
-        missed = rt.missed(deadline)
-        try:
-            # `number` makes the runner refuse if a GM ran the turn since the check above.
-            report = turns.run_turn(rt.db, rt.config, game_name, number=number, missed=missed)
-        except turns.TurnError as exc:
-            rt.log("info", "turn.skipped", game=game_name, turn=number, reason=str(exc))
-            return False
-        except Exception as exc:
-            _turn_failed(rt, game_name, number, exc)
-            return False
-        rt.retry_at.pop((game_name, number), None)
-        if missed:
-            _log_missed(rt, game_name, number, deadline, now)
-        following = report.next_deadlines.deadline
-        rt.log("info", "turn.run", game=game_name, turn=report.number, label=report.label,
-               events=report.events, late=missed,
-               next_deadline=following.isoformat() if following else None)
-    _changed(rt)
-    return True
-
-
-def _due_deadline(rt: Runtime, game_name: str, number: int, now: datetime) -> datetime | None:
-    """Turn ``number``'s deadline if the turn is still open and due (the deadline plus
-    grace has come, or the game runs early and all orders are in)."""
-    with Session(rt.db) as session:
-        found = current_turn(session, game_name, number)
-        if found is None or found[1].deadline is None:
-            rt.log("info", "deadline.skipped", game=game_name, turn=number,
-                   reason="not the open turn any more")
-            return None
-        deadline = as_utc(found[1].deadline)
-        due = runhooks.due_at(session, rt.config, found[0], found[1]) or deadline
-    # Moved later since the job was made: the next sync reschedules it.
-    return deadline if due <= now else None
-
-
-def _turn_failed(rt: Runtime, game_name: str, number: int, exc: Exception) -> None:
-    """Log an unexpected failure (stdout and GM log) and have the job retried later."""
-    rt.retry_at[(game_name, number)] = now_utc() + RETRY_AFTER
-    rt.log("error", "turn.failed", game=game_name, turn=number, error=repr(exc))
-    with session_scope(rt.db) as session:
-        repo.log_gm(session, "turn.failed", f"turn {number}: {exc!r}; retrying in "
-                    f"{RETRY_AFTER}", game=repo.find_game(session, game_name), level="error")
-
-
-def _log_missed(rt: Runtime, game_name: str, number: int, deadline: datetime,
-                now: datetime) -> None:
-    """Tell the GM a deadline passed while the service was down and the turn ran late."""
-    with session_scope(rt.db) as session:
-        repo.log_gm(session, "deadline.missed",
-                    f"turn {number}: deadline {format_deadline(deadline, 'UTC')} passed "
-                    f"while the service was down; run late at {now:%Y-%m-%d %H:%M} UTC",
-                    game=repo.find_game(session, game_name), level="warning")
+        run_reminders(rt, game_name, number)
 
 
 @dataclass(frozen=True)
@@ -323,7 +218,7 @@ def scheduled(db: Engine) -> list[tuple[str, datetime | None]]:
 class DeadlineScheduler:
     """The service's scheduler: starts, notices outages, keeps the jobs in sync."""
 
-    def __init__(self, db: Engine, config: Config, log: Log = _no_log) -> None:
+    def __init__(self, db: Engine, config: Config, log: Log = no_log) -> None:
         self.db, self.config, self.log = db, config, log
         self.scheduler = new_scheduler(db)
         self.runtime = Runtime(db, config, log, on_change=self.request_sync)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -19,10 +18,10 @@ from email.message import Message
 from email.parser import BytesParser
 from email.utils import getaddresses, parsedate_to_datetime
 
-import html2text
-from mailparser_reply import EmailMessage as ReplyMessage
-from mailparser_reply import EmailReply
+from moderator.intake.quotes import strip_quotes_and_signature
+from moderator.intake.text import cap_lines, decode_bytes, html_to_text, normalise_text, unflow
 
+# The text helpers stay importable from here, where intake and its tests look for them.
 __all__ = [
     "DEFAULT_MAX_LINES",
     "ExtractedMessage",
@@ -39,9 +38,9 @@ __all__ = [
 DEFAULT_MAX_LINES = 500
 
 # Hard limits applied *before* reply parsing: mail-parser-reply's "On ... wrote:"
-# regex is quadratic in line length (5 s for one 20,000-character line).
+# regex is quadratic in line length (5 s for one 20,000-character line). This caps the
+# line count; `moderator.intake.quotes` shields each over-long line from the library.
 _PARSE_MAX_LINES = 10_000
-_PARSE_MAX_LINE_CHARS = 1_000
 
 
 @dataclass(frozen=True)
@@ -337,140 +336,7 @@ def _decode_payload(part: Message) -> tuple[str, list[str]]:
     return decode_bytes(data, declared)
 
 
-# --- text ------------------------------------------------------------------------------
-
-_SINGLE_BYTE_LATIN = frozenset(
-    {"us-ascii", "ascii", "iso-8859-1", "latin-1", "latin1", "iso-8859-15",
-     "windows-1252", "cp1252"}
-)
-
-
-def decode_bytes(data: bytes, declared: str | None) -> tuple[str, list[str]]:
-    """Declared charset, then utf-8, then windows-1252 (a superset of latin-1 text).
-
-    Mail that declares a Latin charset but carries valid non-ASCII UTF-8 is read as
-    UTF-8: such byte pairs almost never occur in real Latin-1 text.
-    """
-    declared = (declared or "").strip().lower() or None
-    if declared in _SINGLE_BYTE_LATIN and not data.isascii():
-        try:
-            return data.decode("utf-8"), [f"the message said {declared} but was utf-8"]
-        except UnicodeDecodeError:
-            pass
-    problem = None
-    if declared:
-        try:
-            return data.decode(declared), []
-        except LookupError:
-            problem = f"unknown charset {declared!r}"
-        except (UnicodeError, ValueError):
-            problem = f"the text was not valid {declared}"
-    for fallback in ("utf-8", "windows-1252"):
-        try:
-            text = data.decode(fallback)
-        except UnicodeDecodeError:
-            continue
-        if problem:
-            return text, [f"{problem}; read it as {fallback}"]
-        return text, [] if fallback == "utf-8" else ["read the text as windows-1252"]
-    text = data.decode("windows-1252", errors="replace")
-    return text, [f"{problem or 'the text was not valid utf-8'}; read it as windows-1252"
-                  " and replaced unreadable bytes"]
-
-
-def unflow(text: str, delsp: bool = False) -> str:
-    """Undo RFC 3676 format=flowed: join soft breaks, drop space-stuffing.
-
-    Quoted lines come back as ``"> " * depth``-style prefixes so the quote
-    stripper still recognises them.
-    """
-    out: list[str] = []
-    pending: str | None = None
-    pending_depth = 0
-    for line in text.replace("\r\n", "\n").split("\n"):
-        depth = len(line) - len(line.lstrip(">"))
-        content = line[depth:]
-        content = content[1:] if content.startswith(" ") else content
-        flowed = content.endswith(" ") and content != "-- "
-        if flowed and delsp:
-            content = content[:-1]
-        if pending is not None and depth == pending_depth:
-            content = pending + content
-        elif pending is not None:
-            out.append(_quote_prefix(pending_depth) + pending)
-        pending, pending_depth = (content, depth) if flowed else (None, 0)
-        if not flowed:
-            out.append(_quote_prefix(depth) + content)
-    if pending is not None:
-        out.append(_quote_prefix(pending_depth) + pending)
-    return "\n".join(out)
-
-
-def _quote_prefix(depth: int) -> str:
-    return "> " * depth
-
-
-_MD_NUMBER_ESCAPE = re.compile(r"^((?:> ?)*[ \t]*\d+)\\\.", re.MULTILINE)
-_MD_BULLET_ESCAPE = re.compile(r"^((?:> ?)*[ \t]*)\\([-+])", re.MULTILINE)
-
-
-def html_to_text(html: str) -> str:
-    """HTML body -> plain lines, one ``<div>``/``<p>``/``<br>`` line per text line.
-
-    ``single_line_break`` keeps paragraphs one newline apart (mail clients use
-    ``<div>`` or ``<p>`` per typed line). html2text escapes Markdown
-    (``1\\.``, ``\\-``) with no switch to turn that off, so we undo it; and
-    ``<div><br></div>`` yields two blank lines, which we collapse to one.
-    """
-    converter = html2text.HTML2Text()
-    converter.body_width = 0
-    converter.ignore_links = True
-    converter.ignore_images = True
-    converter.ignore_emphasis = True
-    converter.ignore_tables = True
-    converter.unicode_snob = True
-    converter.single_line_break = True
-    text = converter.handle(html)
-    text = _MD_BULLET_ESCAPE.sub(r"\1\2", _MD_NUMBER_ESCAPE.sub(r"\1.", text))
-    lines = [line.rstrip() for line in text.splitlines()]
-    return "\n".join(line for i, line in enumerate(lines) if line or i == 0 or lines[i - 1])
-
-
-_PLAIN = str.maketrans(
-    {
-        "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
-        "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
-        "\xa0": " ", "\u2007": " ", "\u2009": " ", "\u202f": " ",
-        "\u200b": None, "\u200c": None, "\u200d": None, "\u2060": None,
-        "\ufeff": None, "\xad": None,
-    }
-)
-_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
-
-
-def normalise_text(text: str) -> str:
-    """``\\n`` lines, no trailing spaces or edge blank lines, ASCII quotes and spaces.
-
-    Smart quotes and non-breaking spaces come from autocorrect and HTML
-    ``&nbsp;``; the order parser must see ``Bothwell's`` either way.
-    """
-    text = unicodedata.normalize("NFC", text).translate(_PLAIN)
-    lines = [_CONTROL.sub("", line).rstrip() for line in text.splitlines()]
-    while lines and not lines[0]:
-        lines.pop(0)
-    while lines and not lines[-1]:
-        lines.pop()
-    return "\n".join(lines)
-
-
-def cap_lines(text: str, max_lines: int) -> tuple[str, str | None]:
-    """Keep the first ``max_lines`` lines (Mailman's ``email_commands_max_lines``)."""
-    lines = text.split("\n")
-    if len(lines) <= max_lines:
-        return text, None
-    note = f"read only the first {max_lines} lines; ignored {len(lines) - max_lines} more"
-    return "\n".join(lines[:max_lines]).rstrip(), note
-
+# --- storable text ---------------------------------------------------------------------
 
 def _scrub(text: str) -> str:
     """Replace lone surrogates (from undecodable 8-bit headers) so the text can be stored."""
@@ -480,82 +346,3 @@ def _scrub(text: str) -> str:
 def _scrub_optional(text: str | None) -> str | None:
     return None if text is None else _scrub(text)
 
-
-# --- quoted replies and signatures -----------------------------------------------------
-
-# mail-parser-reply languages whose reply headers we recognise. Danish, Swedish and
-# Polish are left out: their patterns cut at any line starting "Tak"/"Kh"/"/word"
-# (no word boundary), or treat a single "Do:"/"Data:" line as a reply header.
-_REPLY_LANGUAGES = ("en", "de", "fr", "es", "it", "nl")
-_QUOTED_LINE = re.compile(r"^\s*>")
-# Attribution lines the library missed (wrapped oddly); only dropped right above a quote.
-_ATTRIBUTION = re.compile(
-    r"(wrote|schrieb|a [ée]crit|escribi[óo]|ha scritto|schreef)\s*:$|@\S*>?\s*:$", re.IGNORECASE
-)
-
-
-def strip_quotes_and_signature(text: str) -> tuple[str, tuple[str, ...]]:
-    """Keep only what the player wrote now, using mail-parser-reply.
-
-    Post-passes the library lacks: ``>`` lines with no "On ... wrote:" header
-    stay in its first reply, so we drop them; when nothing precedes the first
-    quote (bottom-posting) we drop the quoted lines and parse again.
-    """
-    reply = _first_reply(text)
-    body = _drop_quoted(reply.body)
-    if not body.strip():
-        reply = _first_reply(_drop_quoted(text))
-        body = _drop_quoted(reply.body)
-    body = normalise_text(body)
-    signature = reply.signatures if re.search(r"[^\s_-]", reply.signatures or "") else ""
-    extra = sum(_count_lines(d) for d in reply.disclaimers or [])
-    quoted = _count_lines(text) - _count_lines(body) - _count_lines(signature) - extra
-    notes = [f"removed {quoted} quoted line{'s' if quoted != 1 else ''}"] if quoted > 0 else []
-    notes += ["removed a signature"] if signature else []
-    notes += ["removed a disclaimer"] if extra else []
-    return body, tuple(notes)
-
-
-def _first_reply(text: str) -> EmailReply:
-    """The library's newest fragment, with over-long lines shielded from its regexes."""
-    lines = text.split("\n")
-    long_lines = {f"\x00{i}\x00": line for i, line in enumerate(lines)
-                  if len(line) > _PARSE_MAX_LINE_CHARS}
-    shielded = "\n".join(
-        f"\x00{i}\x00" if len(line) > _PARSE_MAX_LINE_CHARS else line
-        for i, line in enumerate(lines)
-    )
-    message = ReplyMessage(
-        text=shielded, languages=list(_REPLY_LANGUAGES), keep_hyphen_lists=True
-    ).read()
-    reply = message.replies[0] if message.replies else EmailReply(content="")
-    if long_lines:
-        reply = EmailReply(
-            content=_unshield(reply.body, long_lines),
-            signatures=_unshield(reply.signatures or "", long_lines),
-        )
-    return reply
-
-
-def _unshield(text: str, long_lines: dict[str, str]) -> str:
-    return re.sub(r"\x00\d+\x00", lambda m: long_lines[m.group()], text)
-
-
-def _drop_quoted(text: str) -> str:
-    """Remove ``>`` lines and an attribution line sitting right above them."""
-    kept: list[str] = []
-    for line in text.split("\n"):
-        if not _QUOTED_LINE.match(line):
-            kept.append(line)
-            continue
-        last = len(kept) - 1
-        while last >= 0 and not kept[last].strip():
-            last -= 1
-        if last >= 0 and _ATTRIBUTION.search(kept[last].strip()):
-            del kept[last:]
-    return "\n".join(kept)
-
-
-def _count_lines(text: str) -> int:
-    """Lines with content; a bare ``>`` (an empty quoted line) does not count."""
-    return sum(1 for line in text.split("\n") if line.strip(" \t>"))

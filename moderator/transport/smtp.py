@@ -17,22 +17,15 @@ Per row:
   ends the batch: the rows not yet tried stay queued as they were.
 
 Crash safety: a row is marked ``sending`` (committed) before it is handed to the server
-and ``sent`` (committed) after the server accepted it.  A row found in ``sending`` at
-start-up was interrupted somewhere in between; `OutboxSender.recover` decides with the
-sent copy: every mail goes in the same SMTP transaction to ``mail.smtp.sent_copy``, so
-the copy exists exactly when the server accepted the mail.  Recovery logs in over IMAP
-(the ``mail.imap`` server, as the sent_copy address, password from the environment
-variable ``MODERATOR_SENT_COPY_PASSWORD``) and looks for the Message-ID: found -> ``sent``;
-not found after a short wait -> ``queued`` again, resent with the same Message-ID.
-Without a sent copy the row is queued again and the GM warned that the player may get
-the mail twice.  See docs/outbox.md.
+and ``sent`` (committed) after the server accepted it; `OutboxSender.recover` settles the
+rows a crash left in ``sending`` with the sent copy (`moderator.transport.sent_copy`).
+See docs/outbox.md.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import re
 import smtplib
 import threading
@@ -41,7 +34,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from imapclient import IMAPClient
 from sqlalchemy import Engine, or_, update
 from sqlmodel import Session, col, select
 
@@ -53,11 +45,12 @@ from moderator.intake.bounces import find_recipient
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Game, Outbox
+from moderator.transport import sent_copy
+from moderator.transport.outcomes import SendOutcome, SendReport, describe, outcome
 
 log = logging.getLogger(__name__)
 
 MAX_RETRY_DELAY = timedelta(hours=6)
-SENT_COPY_PASSWORD_ENV = "MODERATOR_SENT_COPY_PASSWORD"
 STATUS_KEY = "smtp.last_send"
 # With a wake event, `OutboxSender.run` looks at its stop event at least this often.
 STOP_CHECK_SECONDS = 1.0
@@ -66,35 +59,6 @@ Clock = Callable[[], datetime]
 
 def _utcnow() -> datetime:
     return datetime.now(UTC)
-
-
-@dataclass(frozen=True)
-class SendOutcome:
-    """What happened to one Outbox row."""
-
-    outbox_id: int
-    to: str
-    subject: str
-    message_id: str
-    status: str  # sent | failed | deferred | requeued (recovery)
-    detail: str = ""
-
-
-@dataclass(frozen=True)
-class SendReport:
-    """One batch: what was sent, given up, put off; and rows recovered after a crash."""
-
-    sent: tuple[SendOutcome, ...] = ()
-    failed: tuple[SendOutcome, ...] = ()
-    deferred: tuple[SendOutcome, ...] = ()
-    recovered: tuple[SendOutcome, ...] = ()
-    error: str | None = None  # the connection-level failure that ended the batch
-
-    def summary(self) -> str:
-        text = f"sent {len(self.sent)}, failed {len(self.failed)}, deferred {len(self.deferred)}"
-        if self.recovered:
-            text += f", recovered {len(self.recovered)}"
-        return text + (f"; error: {self.error}" if self.error else "")
 
 
 @dataclass
@@ -211,7 +175,7 @@ class OutboxSender:
         try:
             conn = self._connect()
         except (OSError, smtplib.SMTPException, ConfigError) as exc:
-            batch.error = f"cannot reach SMTP server: {_describe(exc)}"
+            batch.error = f"cannot reach SMTP server: {describe(exc)}"
             log.warning("%s", batch.error)
             # Every due row was attempted and none could go: each waits its own back-off.
             for outbox_id in ids:
@@ -252,7 +216,7 @@ class OutboxSender:
                 return False
             return True
         except (OSError, smtplib.SMTPException) as exc:
-            batch.error = f"connection lost: {_describe(exc)}"
+            batch.error = f"connection lost: {describe(exc)}"
             with session_scope(self.db) as session:
                 current = session.get(Outbox, outbox_id)
                 assert current is not None
@@ -262,7 +226,7 @@ class OutboxSender:
             with session_scope(self.db) as session:
                 current = session.get(Outbox, outbox_id)
                 assert current is not None
-                self._fail(session, current, f"cannot be sent: {_describe(exc)}", batch)
+                self._fail(session, current, f"cannot be sent: {describe(exc)}", batch)
             _reset(conn)
             return True
         crash_point("smtp.after-send")
@@ -272,7 +236,7 @@ class OutboxSender:
             current.status, current.sent_at = "sent", now
             current.next_attempt_at, current.last_error = None, None
             session.add(current)
-        batch.sent.append(_outcome(row, "sent"))
+        batch.sent.append(outcome(row, "sent"))
         return True
 
     def _claim(self, outbox_id: int) -> Outbox | None:
@@ -347,7 +311,7 @@ class OutboxSender:
         game = session.get(Game, row.game_id) if row.game_id is not None else None
         what = f"{row.kind} to {who.describe()} ({row.subject!r}, {row.message_id})"
         repo.log_gm(session, "mail.failed", f"{what} not sent: {error}", game=game, level="error")
-        batch.failed.append(_outcome(row, "failed", error))
+        batch.failed.append(outcome(row, "failed", error))
 
     def _defer(
         self, session: Session, row: Outbox, error: str, now: datetime, batch: _Batch
@@ -358,7 +322,7 @@ class OutboxSender:
         row.status, row.last_error = "queued", error
         row.next_attempt_at = now + self.retry_delay(row.attempts)
         session.add(row)
-        batch.deferred.append(_outcome(row, "deferred", error))
+        batch.deferred.append(outcome(row, "deferred", error))
 
     def retry_delay(self, attempts: int) -> timedelta:
         """Wait after the `attempts`-th failed attempt: retry_seconds x 2^(attempts-1), capped."""
@@ -374,8 +338,7 @@ class OutboxSender:
 
     def _recover(self, now: datetime | None) -> tuple[SendOutcome, ...]:
         self._recovered = True
-        with Session(self.db) as session:
-            stuck = list(session.exec(select(Outbox).where(Outbox.status == "sending")))
+        stuck = sent_copy.interrupted_rows(self.db)
         if not stuck:
             return ()
         found: set[str] | None = None
@@ -384,76 +347,17 @@ class OutboxSender:
             try:
                 found = self.find_sent_copies([row.message_id for row in stuck])
             except Exception as exc:
-                reason = f"could not read the sent copy: {_describe(exc)}"
+                reason = f"could not read the sent copy: {describe(exc)}"
                 log.warning("%s", reason)
         moment = as_utc(now or self.clock())
-        outcomes = []
-        with session_scope(self.db) as session:
-            for stale in stuck:
-                row = session.get(Outbox, stale.id)
-                if row is None or row.status != "sending":
-                    continue
-                game = session.get(Game, row.game_id) if row.game_id is not None else None
-                what = f"{row.kind} to {row.to_addr} ({row.subject!r}, {row.message_id})"
-                if found is not None and row.message_id in found:
-                    row.status, row.sent_at, row.last_error = "sent", moment, None
-                    detail = f"{what}: accepted before a crash (found in the sent copy)"
-                    repo.log_gm(session, "mail.recovered", detail, game=game)
-                    outcomes.append(_outcome(row, "sent", detail))
-                else:
-                    row.status, row.next_attempt_at = "queued", None
-                    if found is not None:
-                        detail = f"{what}: not sent before a crash (no sent copy); sending again"
-                        repo.log_gm(session, "mail.resend", detail, game=game)
-                    else:
-                        detail = (
-                            f"{what}: interrupted by a crash and {reason}; sending again with "
-                            f"the same Message-ID, so {row.to_addr} may get it twice"
-                        )
-                        repo.log_gm(session, "mail.resend", detail, game=game, level="warning")
-                    outcomes.append(_outcome(row, "requeued", detail))
-                session.add(row)
-        return tuple(outcomes)
+        return sent_copy.settle_interrupted(self.db, stuck, found, reason, moment)
 
     def find_sent_copies(self, message_ids: Iterable[str]) -> set[str]:
         """Which of these Message-IDs are in the sent-copy mailbox (waiting a little for
         mail still on its way); raises if the mailbox cannot be read."""
-        wanted = set(message_ids)
-        imap = self.config.imap
-        smtp = self.config.smtp
-        username = smtp.sent_copy_username or smtp.sent_copy
-        env = smtp.sent_copy_password_env
-        password = os.environ.get(env)
-        if password is None:
-            raise ConfigError([f"environment variable {env} is not set"])
-        folder = smtp.sent_copy_folder
-        client = IMAPClient(
-            imap.host,
-            port=imap.port,
-            ssl=imap.security == "ssl",
-            ssl_context=imap.ssl_context() if imap.security != "none" else None,
-            timeout=self.timeout,
+        return sent_copy.find_sent_copies(
+            self.config, message_ids, timeout=self.timeout, wait=self.sent_copy_wait
         )
-        try:
-            if imap.security == "starttls":
-                client.starttls(imap.ssl_context())
-            client.login(username, password)
-            client.select_folder(folder, readonly=True)
-            found: set[str] = set()
-            deadline = time.monotonic() + self.sent_copy_wait
-            while True:
-                for message_id in sorted(wanted - found):
-                    if client.search(["HEADER", "Message-ID", message_id]):
-                        found.add(message_id)
-                if found == wanted or time.monotonic() >= deadline:
-                    return found
-                time.sleep(0.25)
-                client.noop()
-        finally:
-            try:
-                client.logout()
-            except Exception:
-                client.shutdown()
 
     def _stamp(self) -> str:
         return as_utc(self.clock()).isoformat(timespec="seconds")
@@ -476,11 +380,6 @@ def _wait(stop: threading.Event, wake: threading.Event | None, seconds: float) -
             return
 
 
-def _outcome(row: Outbox, status: str, detail: str = "") -> SendOutcome:
-    assert row.id is not None
-    return SendOutcome(row.id, row.to_addr, row.subject, row.message_id, status, detail)
-
-
 def _reset(conn: smtplib.SMTP) -> None:
     """RSET after a refused transaction; a dead connection shows up at the next command."""
     with contextlib.suppress(OSError, smtplib.SMTPException):
@@ -495,10 +394,3 @@ def _wire(raw: bytes) -> bytes:
 def _has_8bit(data: bytes) -> bool:
     return any(byte > 127 for byte in data)
 
-
-def _describe(exc: BaseException) -> str:
-    if isinstance(exc, smtplib.SMTPResponseException):
-        error = exc.smtp_error
-        text = error.decode("utf-8", "replace") if isinstance(error, bytes) else str(error)
-        return f"{exc.smtp_code} {' '.join(text.split())}"
-    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__

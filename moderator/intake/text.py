@@ -1,0 +1,148 @@
+"""Body text as the order parser wants it: decoded, unflowed, plain, normalised, capped.
+
+Everything here works on one part's bytes or text and knows nothing of headers or
+MIME structure (that is :mod:`moderator.intake.extract`). Charsets follow Eressea's
+``accept-orders.py`` (declared charset first, then fallbacks); the line cap is
+Mailman's ``email_commands_max_lines``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import html2text
+
+__all__ = ["cap_lines", "decode_bytes", "html_to_text", "normalise_text", "unflow"]
+
+_SINGLE_BYTE_LATIN = frozenset(
+    {"us-ascii", "ascii", "iso-8859-1", "latin-1", "latin1", "iso-8859-15",
+     "windows-1252", "cp1252"}
+)
+
+
+def decode_bytes(data: bytes, declared: str | None) -> tuple[str, list[str]]:
+    """Declared charset, then utf-8, then windows-1252 (a superset of latin-1 text).
+
+    Mail that declares a Latin charset but carries valid non-ASCII UTF-8 is read as
+    UTF-8: such byte pairs almost never occur in real Latin-1 text.
+    """
+    declared = (declared or "").strip().lower() or None
+    if declared in _SINGLE_BYTE_LATIN and not data.isascii():
+        try:
+            return data.decode("utf-8"), [f"the message said {declared} but was utf-8"]
+        except UnicodeDecodeError:
+            pass
+    problem = None
+    if declared:
+        try:
+            return data.decode(declared), []
+        except LookupError:
+            problem = f"unknown charset {declared!r}"
+        except (UnicodeError, ValueError):
+            problem = f"the text was not valid {declared}"
+    for fallback in ("utf-8", "windows-1252"):
+        try:
+            text = data.decode(fallback)
+        except UnicodeDecodeError:
+            continue
+        if problem:
+            return text, [f"{problem}; read it as {fallback}"]
+        return text, [] if fallback == "utf-8" else ["read the text as windows-1252"]
+    text = data.decode("windows-1252", errors="replace")
+    return text, [f"{problem or 'the text was not valid utf-8'}; read it as windows-1252"
+                  " and replaced unreadable bytes"]
+
+
+def unflow(text: str, delsp: bool = False) -> str:
+    """Undo RFC 3676 format=flowed: join soft breaks, drop space-stuffing.
+
+    Quoted lines come back as ``"> " * depth``-style prefixes so the quote
+    stripper still recognises them.
+    """
+    out: list[str] = []
+    pending: str | None = None
+    pending_depth = 0
+    for line in text.replace("\r\n", "\n").split("\n"):
+        depth = len(line) - len(line.lstrip(">"))
+        content = line[depth:]
+        content = content[1:] if content.startswith(" ") else content
+        flowed = content.endswith(" ") and content != "-- "
+        if flowed and delsp:
+            content = content[:-1]
+        if pending is not None and depth == pending_depth:
+            content = pending + content
+        elif pending is not None:
+            out.append(_quote_prefix(pending_depth) + pending)
+        pending, pending_depth = (content, depth) if flowed else (None, 0)
+        if not flowed:
+            out.append(_quote_prefix(depth) + content)
+    if pending is not None:
+        out.append(_quote_prefix(pending_depth) + pending)
+    return "\n".join(out)
+
+
+def _quote_prefix(depth: int) -> str:
+    return "> " * depth
+
+
+_MD_NUMBER_ESCAPE = re.compile(r"^((?:> ?)*[ \t]*\d+)\\\.", re.MULTILINE)
+_MD_BULLET_ESCAPE = re.compile(r"^((?:> ?)*[ \t]*)\\([-+])", re.MULTILINE)
+
+
+def html_to_text(html: str) -> str:
+    """HTML body -> plain lines, one ``<div>``/``<p>``/``<br>`` line per text line.
+
+    ``single_line_break`` keeps paragraphs one newline apart (mail clients use
+    ``<div>`` or ``<p>`` per typed line). html2text escapes Markdown
+    (``1\\.``, ``\\-``) with no switch to turn that off, so we undo it; and
+    ``<div><br></div>`` yields two blank lines, which we collapse to one.
+    """
+    converter = html2text.HTML2Text()
+    converter.body_width = 0
+    converter.ignore_links = True
+    converter.ignore_images = True
+    converter.ignore_emphasis = True
+    converter.ignore_tables = True
+    converter.unicode_snob = True
+    converter.single_line_break = True
+    text = converter.handle(html)
+    text = _MD_BULLET_ESCAPE.sub(r"\1\2", _MD_NUMBER_ESCAPE.sub(r"\1.", text))
+    lines = [line.rstrip() for line in text.splitlines()]
+    return "\n".join(line for i, line in enumerate(lines) if line or i == 0 or lines[i - 1])
+
+
+_PLAIN = str.maketrans(
+    {
+        "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+        "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+        "\xa0": " ", "\u2007": " ", "\u2009": " ", "\u202f": " ",
+        "\u200b": None, "\u200c": None, "\u200d": None, "\u2060": None,
+        "\ufeff": None, "\xad": None,
+    }
+)
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+
+
+def normalise_text(text: str) -> str:
+    """``\\n`` lines, no trailing spaces or edge blank lines, ASCII quotes and spaces.
+
+    Smart quotes and non-breaking spaces come from autocorrect and HTML
+    ``&nbsp;``; the order parser must see ``Bothwell's`` either way.
+    """
+    text = unicodedata.normalize("NFC", text).translate(_PLAIN)
+    lines = [_CONTROL.sub("", line).rstrip() for line in text.splitlines()]
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines)
+
+
+def cap_lines(text: str, max_lines: int) -> tuple[str, str | None]:
+    """Keep the first ``max_lines`` lines (Mailman's ``email_commands_max_lines``)."""
+    lines = text.split("\n")
+    if len(lines) <= max_lines:
+        return text, None
+    note = f"read only the first {max_lines} lines; ignored {len(lines) - max_lines} more"
+    return "\n".join(lines[:max_lines]).rstrip(), note

@@ -1,0 +1,139 @@
+"""What the scheduler's jobs do when they fire: run a due turn, mail the announcements
+gazette, send reminders.
+
+`moderator.schedule` decides when the jobs run and keeps them in step with the
+database; the job store only names its small ``_job_*`` entry points, which hand the
+work to the functions here with the process's `Runtime`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlmodel import Session
+
+from moderator import turns
+from moderator.clock import as_utc, format_deadline
+from moderator.config import Config
+from moderator.deadlines import current_turn, now_utc
+from moderator.desk import runhooks
+from moderator.reminders import send_announcements, send_reminders
+from moderator.store import repo
+from moderator.store.db import session_scope
+
+# After a turn run fails with an unexpected error, try again this much later.
+RETRY_AFTER = timedelta(minutes=10)
+
+Log = Callable[..., None]  # log(level, event, **fields)
+
+
+def no_log(level: str, event: str, **fields: Any) -> None:
+    return None
+
+
+@dataclass
+class Runtime:
+    """What the jobs need in the process that runs them (jobs store only names)."""
+
+    db: Engine
+    config: Config
+    log: Log = no_log
+    started_at: datetime = field(default_factory=now_utc)
+    # Periods the service was not running: a deadline inside one was missed.
+    outages: list[tuple[datetime, datetime]] = field(default_factory=list)
+    retry_at: dict[tuple[str, int], datetime] = field(default_factory=dict)
+    turn_lock: threading.Lock = field(default_factory=threading.Lock)
+    on_change: Callable[[], None] | None = None
+
+    def missed(self, deadline: datetime) -> bool:
+        """Whether ``deadline`` fell in a period the service was not running."""
+        return any(start < deadline <= end for start, end in self.outages)
+
+
+def run_announcements(rt: Runtime, game_name: str, number: int) -> None:
+    """The announcements job: mail turn ``number``'s gazette to the players."""
+    count = send_announcements(rt.db, rt.config, game_name, number)
+    if count:
+        rt.log("info", "announcements.sent", game=game_name, turn=number, players=count)
+        _changed(rt)
+
+
+def run_reminders(rt: Runtime, game_name: str, number: int) -> None:
+    """The reminder job: remind the players who have sent no orders for turn ``number``."""
+    sent = send_reminders(rt.db, rt.config, game_name, number)
+    rt.log("info", "reminders.sent", game=game_name, turn=number, count=len(sent))
+    if sent:
+        _changed(rt)
+
+
+def _changed(rt: Runtime) -> None:
+    """Let the service re-sync its jobs and wake its outbox after a job changed things."""
+    if rt.on_change is not None:
+        rt.on_change()
+
+
+def run_due_turn(rt: Runtime, game_name: str, number: int, *, now: datetime | None = None) -> bool:
+    """The deadline job: run turn ``number`` if it is still open and due, exactly once."""
+    with rt.turn_lock:  # one turn at a time in this process
+        now = now or now_utc()
+        deadline = _due_deadline(rt, game_name, number, now)
+        if deadline is None:
+            return False
+        missed = rt.missed(deadline)
+        try:
+            # `number` makes the runner refuse if a GM ran the turn since the check above.
+            report = turns.run_turn(rt.db, rt.config, game_name, number=number, missed=missed)
+        except turns.TurnError as exc:
+            rt.log("info", "turn.skipped", game=game_name, turn=number, reason=str(exc))
+            return False
+        except Exception as exc:
+            _turn_failed(rt, game_name, number, exc)
+            return False
+        rt.retry_at.pop((game_name, number), None)
+        if missed:
+            _log_missed(rt, game_name, number, deadline, now)
+        following = report.next_deadlines.deadline
+        rt.log("info", "turn.run", game=game_name, turn=report.number, label=report.label,
+               events=report.events, late=missed,
+               next_deadline=following.isoformat() if following else None)
+    _changed(rt)
+    return True
+
+
+def _due_deadline(rt: Runtime, game_name: str, number: int, now: datetime) -> datetime | None:
+    """Turn ``number``'s deadline if the turn is still open and due (the deadline plus
+    grace has come, or the game runs early and all orders are in)."""
+    with Session(rt.db) as session:
+        found = current_turn(session, game_name, number)
+        if found is None or found[1].deadline is None:
+            rt.log("info", "deadline.skipped", game=game_name, turn=number,
+                   reason="not the open turn any more")
+            return None
+        deadline = as_utc(found[1].deadline)
+        due = runhooks.due_at(session, rt.config, found[0], found[1]) or deadline
+    # Moved later since the job was made: the next sync reschedules it.
+    return deadline if due <= now else None
+
+
+def _turn_failed(rt: Runtime, game_name: str, number: int, exc: Exception) -> None:
+    """Log an unexpected failure (stdout and GM log) and have the job retried later."""
+    rt.retry_at[(game_name, number)] = now_utc() + RETRY_AFTER
+    rt.log("error", "turn.failed", game=game_name, turn=number, error=repr(exc))
+    with session_scope(rt.db) as session:
+        repo.log_gm(session, "turn.failed", f"turn {number}: {exc!r}; retrying in "
+                    f"{RETRY_AFTER}", game=repo.find_game(session, game_name), level="error")
+
+
+def _log_missed(rt: Runtime, game_name: str, number: int, deadline: datetime,
+                now: datetime) -> None:
+    """Tell the GM a deadline passed while the service was down and the turn ran late."""
+    with session_scope(rt.db) as session:
+        repo.log_gm(session, "deadline.missed",
+                    f"turn {number}: deadline {format_deadline(deadline, 'UTC')} passed "
+                    f"while the service was down; run late at {now:%Y-%m-%d %H:%M} UTC",
+                    game=repo.find_game(session, game_name), level="warning")
