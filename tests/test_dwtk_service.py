@@ -1,0 +1,37 @@
+"""Down with the King through the whole service: sign-up, orders by mail, turns, newsletters."""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine
+
+from moderator import admin
+from moderator.config import Config
+from moderator.intake.process import process_message
+from moderator.store.db import session_scope
+from moderator.transport.maildir import deliver_outbox
+from moderator.turns import rerun_turn, run_turn
+
+from support import mailbox_messages, order_mail
+
+NOBLES = (("p1@fandonia.example", "Noble One"), ("p2@fandonia.example", "Noble Two"),
+          ("p3@fandonia.example", "Noble Three"))
+
+
+def test_a_dwtk_game_runs_by_mail_and_reruns_identically(db: Engine, config: Config) -> None:
+    with session_scope(db) as session:
+        admin.create_game(session, config, "fandonia", "dwtk", seed=3)
+        for email, name in NOBLES:
+            admin.add_player(session, config, "fandonia", email, name, password="pw")
+    first = run_turn(db, config, "fandonia")  # the deal and the start of turn 1
+    form = "PASSWORD: pw\nDO DRAW EVENT\nBUY 1 PP\n"
+    result = process_message(db, config, order_mail(NOBLES[0][0], form,
+                                                    subject="[fandonia] orders"))
+    assert result.status == "accepted", result
+    second = run_turn(db, config, "fandonia")
+    assert second.orders_from == ("noble-one",)
+    assert rerun_turn(db, config, "fandonia", first.number).identical
+    assert rerun_turn(db, config, "fandonia", second.number).identical
+    deliver_outbox(db, config)
+    subjects = [m["Subject"] for m in mailbox_messages(config, NOBLES[1][0])]
+    assert any("The Fandonian Courier" in s for s in subjects), subjects
+    assert any("Turn sheet for Noble Two" in s for s in subjects), subjects
