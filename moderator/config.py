@@ -197,8 +197,16 @@ class Config:
         return self.games.get(name.lower(), DEFAULTS)
 
     def mailbox_for(self, address: str) -> Path:
-        """The local Maildir of one recipient (maildir transport)."""
-        return self.maildir_mailboxes / address.lower()
+        """The local Maildir of one recipient (maildir transport).
+
+        Addresses come from strangers' mail: one that is not a plain folder name inside
+        the mailboxes folder (slashes, dot-dot, control characters) is refused.
+        """
+        name = address.strip().lower()
+        if (not name or "/" in name or "\\" in name or name.startswith(".")
+                or any(ord(c) < 32 for c in name) or len(name.encode()) > 200):
+            raise ValueError(f"not a usable mailbox name: {address!r}")
+        return self.maildir_mailboxes / name
 
 
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:

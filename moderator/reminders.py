@@ -147,7 +147,7 @@ def send_announcements(
         template = announcements_template(config, game)
         if template is None:
             return 0
-        people = repo.players(session, game)
+        people = repo.members(session, game)
         _publish_announcements(session, config, game, turn, template, people)
         repo.log_gm(session, "announcements.sent",
                     f"turn {turn.number}: to {len(people)} players", game=game)

@@ -90,7 +90,7 @@ def readers(session: Session, game: Game) -> list[Reader]:
     """Who gets the newsletters: every player not removed from the game."""
     return [
         Reader(p.id, p.character_key, p.name, p.email)  # type: ignore[arg-type]
-        for p in repo.players(session, game) if p.status != "removed"
+        for p in repo.members(session, game)
     ]
 
 

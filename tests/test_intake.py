@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from sqlalchemy import Engine
@@ -13,7 +13,7 @@ from moderator.config import Config
 from moderator.intake.process import process_message
 from moderator.store import repo
 from moderator.store.db import session_scope
-from moderator.store.models import ReceivedMessage, Submission
+from moderator.store.models import Outbox, ReceivedMessage, Submission
 from moderator.transport.maildir import deliver_outbox, open_maildir, process_inbox
 
 from support import body_text, mailbox_messages, make_game, order_mail
@@ -217,3 +217,72 @@ def test_owner_is_told_when_orders_come_from_another_address_of_his(
     notices = [s for s in subjects if "arrived from jacques@work.example" in s]
     assert len(notices) == 1  # once per new address, not per message
     assert sum("Orders v" in s for s in subjects) == 2  # receipts go to the main address
+
+
+def test_the_same_message_read_by_two_intakes_at_once_is_handled_once(
+    db: Engine, config: Config
+) -> None:
+    """A GM's `inbox process` beside `serve`: both read one message; one submission."""
+    import threading
+
+    make_game(db, config)
+    raw = order_mail("jacques@lyon.example", GOOD, message_id="<twice@client.example>")
+    results: list[str] = []
+    threads = [threading.Thread(target=lambda: results.append(
+        process_message(db, config, raw).status)) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == ["accepted", "duplicate"]
+    with Session(db) as session:
+        assert len(session.exec(select(Submission)).all()) == 1
+        receipts_queued = session.exec(select(Outbox).where(Outbox.kind == "receipt")).all()
+        assert len(receipts_queued) == 1
+
+
+def test_a_subject_with_an_encoded_line_break_still_gets_a_reply(
+    db: Engine, config: Config
+) -> None:
+    make_game(db, config)
+    raw = order_mail("stranger@else.example", GOOD).replace(
+        b"Subject: [paris] my orders", b"Subject: =?utf-8?q?orders=0Afor_paris?=")
+    result = process_message(db, config, raw)
+    assert result.status == "refused"
+    deliver_outbox(db, config)
+    assert "not accepted" in body_text(mailbox_messages(config, "stranger@else.example")[0])
+
+
+def test_mail_to_an_unusable_address_fails_alone_and_nothing_is_sent_twice(
+    db: Engine, config: Config
+) -> None:
+    """A stranger writing from '../x@evil.example': his refusal cannot be delivered into a
+    Maildir; it is marked failed for the GM, the rest goes out once, and only once."""
+    make_game(db, config)
+    process_message(db, config, order_mail("../x@evil.example", GOOD))
+    process_message(db, config, order_mail("jacques@lyon.example", GOOD))
+    for _ in range(3):
+        deliver_outbox(db, config)
+    assert len(receipts(config, "jacques@lyon.example")) == 1
+    assert not (config.maildir_mailboxes.parent / "x@evil.example").exists()
+    with Session(db) as session:
+        failed = session.exec(select(Outbox).where(Outbox.status == "failed")).one()
+        assert failed.to_addr == "../x@evil.example"
+        assert any(e.event == "mail.failed" for e in repo.gm_log(session))
+
+
+def test_orders_after_the_deadline_get_a_receipt_that_says_they_are_late(
+    db: Engine, config: Config
+) -> None:
+    make_game(db, config)
+    deadline = datetime(2026, 12, 10, 18, tzinfo=UTC)
+    with session_scope(db) as session:
+        repo.open_turn(session, repo.game_by_name(session, "paris")).deadline = deadline
+    process_message(db, config, order_mail("jacques@lyon.example", GOOD),
+                    now=deadline - timedelta(hours=1))
+    process_message(db, config, order_mail("jacques@lyon.example", GOOD),
+                    now=deadline + timedelta(minutes=30))
+    deliver_outbox(db, config)
+    on_time, late = receipts(config, "jacques@lyon.example")
+    assert "after the deadline" not in on_time and "send a corrected set" in on_time
+    assert "after the deadline" in late and "send a corrected set" not in late

@@ -132,8 +132,7 @@ def resend(session: Session, config: Config, game: Game, number: int | None,
             raise DeskError(f"{game.name} has not run a turn yet")
         number = last.number
     reader = repo.player_by_email(session, game, email) if email else None
-    people = [reader] if reader else [p for p in repo.players(session, game)
-                                      if p.status != "removed"]
+    people = [reader] if reader else repo.members(session, game)
     rows = repo.newsletters(session, game, number)
     gazette = next((n for n in reversed(rows) if n.kind == "gazette"), None)
     if gazette is None:

@@ -56,9 +56,7 @@ def turn_inputs(session: Session, config: Config, game: Game, turn: Turn,
     last = cutoff(config, game, turn)
     inputs: dict[str, dict[str, Any]] = {}
     changes: list[str] = []
-    for player in repo.players(session, game):
-        if player.status == "removed":
-            continue
+    for player in repo.members(session, game):
         chosen = repo.winning_submission(session, player, turn.number,
                                          None if player.id in late else last)
         if chosen is None:
@@ -73,8 +71,7 @@ def turn_inputs(session: Session, config: Config, game: Game, turn: Turn,
 
 def active_players(session: Session, game: Game, at: datetime) -> list[Player]:
     """Players expected to send orders: not removed, not absent at ``at``."""
-    return [p for p in repo.players(session, game)
-            if p.status != "removed" and not is_absent(p, at)]
+    return [p for p in repo.members(session, game) if not is_absent(p, at)]
 
 
 def is_absent(player: Player, at: datetime) -> bool:

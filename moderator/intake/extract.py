@@ -99,7 +99,8 @@ def _extract(raw: bytes, max_lines: int) -> ExtractedMessage:
         sender=sender,
         sender_name=sender_name,
         to_addrs=_recipients(msg),
-        subject=_scrub(_header(msg, "Subject")),
+        # Folded or encoded line breaks would make the Subject unusable in a reply.
+        subject=" ".join(_scrub(_header(msg, "Subject")).split()),
         date=_parse_date(_header(msg, "Date")),
         in_reply_to=_message_id(_header(msg, "In-Reply-To")) or None,
         references=_message_ids(_header(msg, "References")),

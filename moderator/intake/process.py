@@ -23,14 +23,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import Engine
-from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session
+from sqlalchemy import Engine, update
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlmodel import Session, col
 
 from moderator import jsonio
 from moderator.clock import as_utc, format_deadline
 from moderator.config import Config
 from moderator.desk import press
+from moderator.desk.runhooks import cutoff
 from moderator.faults import crash_point
 from moderator.games import find_engine
 from moderator.games.base import Severity
@@ -43,7 +44,7 @@ from moderator.publish import outgoing
 from moderator.publish.render import render
 from moderator.store import repo
 from moderator.store.db import session_scope
-from moderator.store.models import Game, Player, ReceivedMessage, Submission
+from moderator.store.models import Game, Player, ReceivedMessage, Submission, Turn
 from moderator.tables import game_tables
 
 log = logging.getLogger(__name__)
@@ -82,7 +83,12 @@ def spool_raw(config: Config, raw: bytes, now: datetime) -> Path:
 def process_message(
     db: Engine, config: Config, raw: bytes, *, now: datetime | None = None
 ) -> IntakeResult:
-    """Run one raw email through intake.  Never raises for bad input."""
+    """Run one raw email through intake.  Never raises for bad input.
+
+    A database that is unavailable (locked past its busy timeout, gone) is not bad
+    input: `OperationalError` propagates, the message stays "received", and the
+    caller leaves it where it is to be read again.
+    """
     now = now or datetime.now(UTC)
     spool_path = spool_raw(config, raw, now)
     message = extract_message(raw, config.max_lines)
@@ -93,6 +99,8 @@ def process_message(
     try:
         with session_scope(db) as session:
             return _handle(session, config, stored, message, now)
+    except OperationalError:
+        raise
     except Exception as exc:  # one bad message must never stop the others
         log.exception("intake failed for %s", message.message_id)
         _mark_failed(db, config, stored, message, exc)
@@ -131,6 +139,16 @@ def _store_raw(
 def _handle(
     session: Session, config: Config, stored_id: int, message: ExtractedMessage, now: datetime
 ) -> IntakeResult:
+    # Claim the message: a second intake reading it at the same moment (a GM's `inbox
+    # process` beside `serve`) finds it taken.  A crash rolls the claim back, so a
+    # message stored but never handled is still resumed on the next read.
+    claimed = session.execute(
+        update(ReceivedMessage)
+        .where(col(ReceivedMessage.id) == stored_id, col(ReceivedMessage.status) == "received")
+        .values(status="handling")
+    )
+    if claimed.rowcount != 1:  # type: ignore[attr-defined]
+        return IntakeResult(message.message_id, "duplicate", "being handled elsewhere")
     stored = session.get(ReceivedMessage, stored_id)
     assert stored is not None
     if message.auto_reason:
@@ -261,6 +279,7 @@ def _submit(
         accepted=accepted,
         version=len(earlier) + 1 if accepted else len(earlier),
         superseded_by=_written_later(earlier, message.date or now) if accepted else None,
+        late=_is_late(config, game, turn, now),
         character_name=engine.character_name(state, player.character_key),
         turn_label=turn.label,
         game=game,
@@ -300,6 +319,12 @@ def _hold_press(
     if not count:
         return ()
     return (f"{count} announcement(s) held for the GM's approval before printing.",)
+
+
+def _is_late(config: Config, game: Game, turn: Turn, now: datetime) -> bool:
+    """Past the deadline (and any grace the game allows): the receipt must say so."""
+    last = cutoff(config, game, turn)
+    return last is not None and as_utc(now) > last
 
 
 def _written_later(earlier: list[Submission], written_at: datetime) -> Submission | None:

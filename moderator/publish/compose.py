@@ -14,6 +14,11 @@ def new_message_id(moderator_address: str) -> str:
     return make_msgid(idstring="moderator", domain=domain)
 
 
+def _one_line(value: str) -> str:
+    """Header values never carry line breaks (they would end the header block)."""
+    return " ".join(value.split())
+
+
 def compose(
     *,
     sender: str,
@@ -32,8 +37,8 @@ def compose(
     """One RFC 5322 message; multipart/alternative when there is an HTML part."""
     msg = EmailMessage()
     msg["From"] = formataddr((sender_name, sender))
-    msg["To"] = to
-    msg["Subject"] = subject
+    msg["To"] = _one_line(to)
+    msg["Subject"] = _one_line(subject)
     msg["Date"] = format_datetime(date)
     msg["Message-ID"] = message_id
     if in_reply_to:

@@ -7,6 +7,7 @@ clock and no randomness, so the same inputs always give the same bytes.
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -54,10 +55,18 @@ def render(templates_dir: Path, name: str, **context: Any) -> str:
     return environment(templates_dir.resolve()).get_template(name).render(**context)
 
 
-@lru_cache(maxsize=1)
+_local = threading.local()
+
+
 def _converter() -> md.Markdown:
-    # Building a Markdown instance costs more than converting a turn sheet; reuse one.
-    return md.Markdown(extensions=["tables", "sane_lists", "fenced_code"])
+    # Building a Markdown instance costs more than converting a turn sheet, so one is
+    # reused; one per thread, because an instance is not safe to share (the scheduler
+    # may render two games' newsletters at once).
+    converter = getattr(_local, "converter", None)
+    if converter is None:
+        converter = _local.converter = md.Markdown(
+            extensions=["tables", "sane_lists", "fenced_code"])
+    return converter
 
 
 def markdown_to_html(text: str, title: str) -> str:

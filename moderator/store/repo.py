@@ -44,6 +44,11 @@ def players(session: Session, game: Game) -> list[Player]:
     return list(session.exec(select(Player).where(Player.game_id == game.id).order_by(Player.id)))
 
 
+def members(session: Session, game: Game) -> list[Player]:
+    """The players still in the game (not removed): who gets its mail."""
+    return [p for p in players(session, game) if p.status != "removed"]
+
+
 def player_by_address(session: Session, game: Game, address: str) -> Player | None:
     link = session.exec(
         select(PlayerAddress).where(

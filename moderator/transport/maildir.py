@@ -17,11 +17,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy import Engine
-from sqlmodel import select
+from sqlalchemy.exc import OperationalError
+from sqlmodel import Session, select
 
 from moderator.config import Config
 from moderator.desk.host import panic_reason
 from moderator.intake.process import IntakeResult, process_message
+from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Outbox
 
@@ -47,7 +49,10 @@ def process_inbox(db: Engine, config: Config) -> list[IntakeResult]:
     for key in sorted(inbox.keys()):
         with inbox.get_file(key) as handle:
             raw = handle.read()
-        results.append(process_message(db, config, raw))
+        try:
+            results.append(process_message(db, config, raw))
+        except OperationalError:  # the database is busy or gone: read it again next time
+            break
         processed.add(raw)
         inbox.discard(key)
     return results
@@ -61,15 +66,32 @@ class Delivery:
 
 
 def deliver_outbox(db: Engine, config: Config) -> list[Delivery]:
-    """Deliver every queued mail into its recipient's Maildir (none during a panic)."""
+    """Deliver every queued mail into its recipient's Maildir (none during a panic).
+
+    Each row is delivered and marked sent in its own transaction, so a failure or a
+    crash part-way never sends the rows before it again; a row that cannot be
+    delivered (e.g. an address that is no usable folder name) is marked failed and
+    the GM is told, and the others go on.
+    """
     if panic_reason(db) is not None:
         return []
+    with Session(db) as session:
+        ids = list(session.exec(
+            select(Outbox.id).where(Outbox.status == "queued").order_by(Outbox.id)))
     delivered = []
-    with session_scope(db) as session:
-        queued = session.exec(select(Outbox).where(Outbox.status == "queued").order_by(Outbox.id))
-        for row in queued:
-            open_maildir(config.mailbox_for(row.to_addr)).add(row.raw)
-            row.status, row.sent_at, row.attempts = "sent", datetime.now(UTC), row.attempts + 1
-            session.add(row)
-            delivered.append(Delivery(row.id, row.to_addr, row.subject))  # type: ignore[arg-type]
+    for outbox_id in ids:
+        with session_scope(db) as session:
+            row = session.get(Outbox, outbox_id)
+            if row is None or row.status != "queued":
+                continue
+            row.attempts += 1
+            try:
+                open_maildir(config.mailbox_for(row.to_addr)).add(row.raw)
+            except (OSError, ValueError) as exc:
+                row.status, row.last_error = "failed", repr(exc)
+                repo.log_gm(session, "mail.failed", f"{row.to_addr}: {row.subject}: {exc!r}",
+                            level="error")
+                continue
+            row.status, row.sent_at = "sent", datetime.now(UTC)
+            delivered.append(Delivery(outbox_id, row.to_addr, row.subject))
     return delivered
