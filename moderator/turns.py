@@ -201,6 +201,10 @@ def execute(session: Session, config: Config, game: Game, turn: Turn,
     press.expire(session, game, turn.number)
     notes = audit.take_notes(session, game, turn.number)
     people = readers(session, game)
+    turn.render_json = jsonio.dumps({
+        "next_deadline": following.deadline.isoformat() if following.deadline else None,
+        "readers": [[r.player_id, r.character, r.name, r.email] for r in people],
+    })
     rendered = render_done_turn(config, engine, tables, game, turn, following.deadline,
                                 result, people, notes)
     return Executed(engine, tables, inputs, result, people, notes, following, rendered)
@@ -340,15 +344,27 @@ def rerun_turn(db: Engine, config: Config, game_name: str, number: int) -> Rerun
         result = adjudicate(
             engine, tables, turn.seed, turn.number, jsonio.loads(turn.state_before), orders
         )
-        following = repo.turn_by_number(session, game, number + 1)
-        people = readers(session, game)
+        next_deadline, people = _rendered_for(session, game, turn)
         notes = tuple(e.note for e in audit.notes_of_turn(session, game, number) if e.note)
         rendered = render_done_turn(
-            config, engine, tables, game, turn, following.deadline, result, people,
+            config, engine, tables, game, turn, next_deadline, result, people,
             notes, turn.correction,
         )
         differences = _compare(session, game, turn, result, rendered, people)
     return RerunReport(number, not differences, tuple(differences))
+
+
+def _rendered_for(
+    session: Session, game: Game, turn: Turn
+) -> tuple[datetime | None, list[Reader]]:
+    """The next deadline and readers a done turn's newsletters were rendered for (turns
+    run before this was recorded: as they are now)."""
+    stored = jsonio.loads(turn.render_json)
+    if stored is None:
+        following = repo.turn_by_number(session, game, turn.number + 1)
+        return following.deadline, readers(session, game)
+    deadline = datetime.fromisoformat(stored["next_deadline"]) if stored["next_deadline"] else None
+    return deadline, [Reader(*row) for row in stored["readers"]]
 
 
 def _compare(

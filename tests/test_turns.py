@@ -110,3 +110,22 @@ def test_latest_orders_before_the_deadline_win(db: Engine, config: Config) -> No
         assert jsonio.loads(turn.inputs_json)["jacques-de-lyon"]["version"] == 1
         nxt = session.exec(select(Turn).where(Turn.number == 2)).one()
         assert nxt.deadline is not None and nxt.deadline.month == 1
+
+
+def test_rerun_stays_identical_after_the_gm_moves_the_next_deadline(
+    db: Engine, config: Config
+) -> None:
+    """The newsletters printed turn 2's deadline as it was then; moving it later is not a
+    difference in turn 1 (the render inputs are stored with the turn)."""
+    from moderator.deadlines import set_deadlines
+
+    make_game(db, config)
+    process_message(db, config, order_mail("jacques@lyon.example", JACQUES))
+    run_turn(db, config, "paris", now=datetime(2026, 12, 1, tzinfo=UTC))
+    with session_scope(db) as session:
+        set_deadlines(session, repo.game_by_name(session, "paris"),
+                      datetime(2027, 3, 1, 17, tzinfo=UTC))
+        game = repo.game_by_name(session, "paris")
+        porthos = repo.player_by_email(session, game, "porthos@musket.example")
+        porthos.name = "Porthos, Baron du Vallon"
+    assert rerun_turn(db, config, "paris", 1).identical

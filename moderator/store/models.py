@@ -117,6 +117,9 @@ class Turn(SQLModel, table=True):
     inputs_json: str | None = Field(default=None, sa_column=Column(Text))
     events_json: str | None = Field(default=None, sa_column=Column(Text))
     dice_json: str | None = Field(default=None, sa_column=Column(Text))
+    # What the newsletters were rendered for (readers, the next deadline as printed), so
+    # a rerun compares like with like even after players or deadlines changed.
+    render_json: str | None = Field(default=None, sa_column=Column(Text))
     adjudicated_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
     # Set when the turn was replayed after a rollback with a different result: the note
     # printed on its reissued newsletters (their subject says CORRECTION).
