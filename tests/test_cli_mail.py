@@ -12,11 +12,9 @@ from sqlalchemy import Engine
 from moderator import schedule
 from moderator.cli import cli
 from moderator.config import load_config
-from moderator.intake.process import IntakeResult
 from moderator.store.db import open_store, session_scope
 from moderator.store.models import ServiceStatus
-from moderator.transport.imap import ImapPoller
-from moderator.transport.smtp import OutboxSender, SendOutcome, SendReport
+from moderator.transport.smtp import OutboxSender, SendReport
 
 from support import write_config
 
@@ -35,44 +33,6 @@ def _invoke(path: Path, *args: str) -> tuple[int, str]:
 
 def _db(path: Path) -> Engine:
     return open_store(load_config(path).database_url)
-
-
-def test_imap_transport_sends_with_the_smtp_sender(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    sent = SendOutcome(1, "jacques@lyon.example", "Receipt", "<m1@x>", "sent")
-    later = SendOutcome(2, "cyrano@bergerac.example", "Receipt", "<m2@x>", "deferred", "451 busy")
-    calls: list[str] = []
-
-    def send_due(self: OutboxSender, now: datetime | None = None) -> SendReport:
-        calls.append("send_due")
-        return SendReport(sent=(sent,), deferred=(later,))
-
-    monkeypatch.setattr(OutboxSender, "send_due", send_due)
-    code, out = _invoke(_imap_config(tmp_path), "outbox", "send")
-    assert code == 0, out
-    assert calls == ["send_due"]
-    assert "mailed jacques@lyon.example: Receipt" in out
-    assert "deferred cyrano@bergerac.example: Receipt (451 busy)" in out
-
-
-def test_imap_transport_reads_the_inbox_with_one_poll_and_logs_out(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    calls: list[str] = []
-
-    def poll_once(self: ImapPoller) -> list[IntakeResult]:
-        calls.append("poll_once")
-        return [IntakeResult("<orders@client.example>", "accepted", "v1")]
-
-    monkeypatch.setattr(ImapPoller, "poll_once", poll_once)
-    monkeypatch.setattr(ImapPoller, "close", lambda self: calls.append("close"))
-    monkeypatch.setattr(OutboxSender, "send_due",
-                        lambda self, now=None: calls.append("send_due") or SendReport())
-    code, out = _invoke(_imap_config(tmp_path), "inbox", "process")
-    assert code == 0, out
-    assert calls == ["poll_once", "close", "send_due"]
-    assert "accepted" in out
 
 
 def _beat(db: Engine, at: datetime, *, stopped: datetime | None = None) -> None:
