@@ -180,52 +180,6 @@ def test_status_of_a_fresh_store(tmp_path: Path, config: Config) -> None:
     assert "has not run yet" in result.output
 
 
-def test_the_smtp_outbox_sends_at_once_when_woken(
-    config: Config, db: Engine, monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from moderator.transport.smtp import OutboxSender, SendReport
-
-    rounds: list[float] = []
-
-    def send_due(self: OutboxSender, now: datetime | None = None) -> SendReport:
-        rounds.append(time.monotonic())
-        return SendReport()
-
-    monkeypatch.setattr(OutboxSender, "send_due", send_due)
-    stop, wake = threading.Event(), threading.Event()
-    loop = threading.Thread(target=OutboxSender(db, config).run, args=(stop, 60.0, wake))
-    loop.start()
-    _wait_for(lambda: len(rounds) == 1, 5)
-    wake.set()  # intake queued receipts: a second round long before the 60 s interval
-    _wait_for(lambda: len(rounds) == 2, 5)
-    began = time.monotonic()
-    stop.set()  # without a wake, the loop still sees stop within a second
-    loop.join(5)
-    assert not loop.is_alive() and time.monotonic() - began < 2
-    assert len(rounds) == 2
-
-
-def test_the_imap_poller_reports_each_poll_with_mail(
-    config: Config, db: Engine, monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from moderator.intake.process import IntakeResult
-    from moderator.transport.imap import ImapPoller
-
-    polls = [[IntakeResult("<a@x>", "accepted", "v1")], [], [IntakeResult("<b@x>", "refused", "")]]
-    stop = threading.Event()
-
-    def poll_once(self: ImapPoller) -> list[IntakeResult]:
-        if len(polls) == 1:
-            stop.set()
-        return polls.pop(0)
-
-    monkeypatch.setattr(ImapPoller, "poll_once", poll_once)
-    monkeypatch.setattr(ImapPoller, "_wait", lambda self, stop: None)
-    seen: list[list[str]] = []
-    ImapPoller(db, config).run(stop, on_results=lambda rs: seen.append([r.status for r in rs]))
-    assert seen == [["accepted"], ["refused"]]  # an empty poll wakes nobody
-
-
 def test_imap_intake_wakes_the_outbox_in_serve(config: Config, db: Engine) -> None:
     from moderator.intake.process import IntakeResult
 

@@ -52,7 +52,8 @@ PLAYERS = (
 MODERATOR_BIN = Path(sys.executable).parent / "moderator"
 
 
-def write_config(folder: Path, mail: Any, *, sent_copy: bool = False) -> Path:
+def write_config(folder: Path, mail: Any, *, sent_copy: bool = False,
+                 outbox_seconds: int = 1) -> Path:
     text = f"""
 [database]
 url = "sqlite:///{folder / "moderator.sqlite"}"
@@ -81,7 +82,7 @@ username = "{MODERATOR}"
 cafile = "{mail.cafile}"
 sent_copy = "{SENT_COPY if sent_copy else ""}"
 [service]
-outbox_seconds = 1
+outbox_seconds = {outbox_seconds}
 """
     path = folder / "config.toml"
     path.write_text(text, encoding="utf-8")
@@ -91,9 +92,11 @@ outbox_seconds = 1
 class World:
     """A game on a real store, its config, and the `serve` processes started for it."""
 
-    def __init__(self, folder: Path, mail: Any, *, sent_copy: bool = False) -> None:
+    def __init__(self, folder: Path, mail: Any, *, sent_copy: bool = False,
+                 outbox_seconds: int = 1) -> None:
         self.folder, self.mail = folder, mail
-        self.config_path = write_config(folder, mail, sent_copy=sent_copy)
+        self.config_path = write_config(folder, mail, sent_copy=sent_copy,
+                                        outbox_seconds=outbox_seconds)
         self.config: Config = load_config(self.config_path)
         self.db: Engine = open_store(self.config.database_url)
         self.processes: list[subprocess.Popen[bytes]] = []
@@ -303,3 +306,29 @@ def test_a_bounced_turn_sheet_is_shown_to_the_gm_and_not_answered(
     assert "mail.bounced" in status.stdout and "Gaston" in status.stdout, status.stdout
     OutboxSender(world.db, world.config).send_due()  # nothing for the MAILER-DAEMON
     assert world.mail.fetch_messages(MODERATOR) == []
+
+
+def test_intake_wakes_the_outbox_so_receipts_do_not_wait_for_its_round(
+    clean_mailboxes: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the outbox running only every 60 s, a receipt still reaches the player within
+    seconds: intake wakes the outbox as soon as it has queued mail."""
+    mail = clean_mailboxes
+    monkeypatch.setenv("MODERATOR_IMAP_PASSWORD", mail.password(MODERATOR))
+    monkeypatch.setenv("MODERATOR_SMTP_PASSWORD", mail.password(MODERATOR))
+    world = World(tmp_path, mail, outbox_seconds=60)
+    try:
+        serve = world.serve()
+        jacques, _, password = PLAYERS[0]
+        wait_until(lambda: any("Welcome" in s for s in subjects(mail, jacques)), 30,
+                   "welcome mail (the outbox's first round)", world)
+        time.sleep(1)  # the outbox is now asleep for a minute
+        world.send_orders(jacques, password)
+        waited = wait_until(lambda: any("Orders v1" in s for s in subjects(mail, jacques)),
+                            20, "receipt", world)
+        assert waited < 10
+        assert world.stop(serve) == 0, world.logs()
+    finally:
+        for process in world.processes:
+            if process.poll() is None:
+                process.kill()
