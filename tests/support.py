@@ -9,6 +9,7 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import Engine
 
@@ -115,3 +116,41 @@ def gazette_of(db: Engine, number: int, game_name: str = "paris"):  # type: igno
     with Session(db) as session:
         rows = repo.newsletters(session, repo.game_by_name(session, game_name), number)
         return next(n for n in reversed(rows) if n.kind == "gazette")
+
+
+def write_mail_config(folder: Path, mail: Any, **sections: str) -> Path:
+    """A config for the imap transport against the test mail servers (`tests/mail`).
+
+    IMAP over TLS and SMTP with STARTTLS, both verified with the test CA, logged in as
+    the moderator (passwords from MODERATOR_IMAP_PASSWORD / MODERATOR_SMTP_PASSWORD).
+    ``sections`` add TOML lines to a section, e.g. ``smtp='sent_copy = "x@y"'``.
+    """
+    extra = {name: f"\n{lines}" for name, lines in sections.items()}
+    path = folder / "config.toml"
+    path.write_text(f"""
+[database]
+url = "sqlite:///{folder / "moderator.sqlite"}"
+[paths]
+data = "{ROOT / "data"}"
+templates = "{ROOT / "templates"}"
+spool = "spool"
+archive = "archive"
+[mail]
+transport = "imap"
+address = "moderator@pbem.test"
+gm_address = "gm@pbem.test"
+[mail.imap]
+host = "{mail.host}"
+port = {mail.imaps_port}
+security = "ssl"
+username = "moderator@pbem.test"
+cafile = "{mail.cafile}"{extra.get("imap", "")}
+[mail.smtp]
+host = "{mail.host}"
+port = {mail.smtp_port}
+security = "starttls"
+username = "moderator@pbem.test"
+cafile = "{mail.cafile}"{extra.get("smtp", "")}
+[service]{extra.get("service", "")}
+""", encoding="utf-8")
+    return path

@@ -13,41 +13,11 @@ from moderator.cli import cli
 from moderator.config import load_config
 from moderator.store.db import open_store, session_scope
 
-from support import ROOT, order_mail
+from support import order_mail, write_mail_config
 
 pytestmark = pytest.mark.mail
 
 MODERATOR, PLAYER = "moderator@pbem.test", "player1@pbem.test"
-
-
-def imap_config(folder: Path, mail: Any) -> Path:
-    path = folder / "config.toml"
-    path.write_text(f"""
-[database]
-url = "sqlite:///{folder / "moderator.sqlite"}"
-[paths]
-data = "{ROOT / "data"}"
-templates = "{ROOT / "templates"}"
-spool = "spool"
-archive = "archive"
-[mail]
-transport = "imap"
-address = "{MODERATOR}"
-gm_address = "gm@pbem.test"
-[mail.imap]
-host = "{mail.host}"
-port = {mail.imaps_port}
-security = "ssl"
-username = "{MODERATOR}"
-cafile = "{mail.cafile}"
-[mail.smtp]
-host = "{mail.host}"
-port = {mail.smtp_port}
-security = "starttls"
-username = "{MODERATOR}"
-cafile = "{mail.cafile}"
-""", encoding="utf-8")
-    return path
 
 
 def test_inbox_process_and_outbox_send_use_imap_and_smtp(
@@ -58,7 +28,7 @@ def test_inbox_process_and_outbox_send_use_imap_and_smtp(
     mail = clean_mailboxes
     monkeypatch.setenv("MODERATOR_IMAP_PASSWORD", mail.password(MODERATOR))
     monkeypatch.setenv("MODERATOR_SMTP_PASSWORD", mail.password(MODERATOR))
-    path = imap_config(tmp_path, mail)
+    path = write_mail_config(tmp_path, mail)
     config = load_config(path)
     with session_scope(open_store(config.database_url)) as session:
         admin.create_game(session, config, "paris", "engarde", seed=1625)

@@ -36,7 +36,7 @@ from moderator.store.models import Outbox, ReceivedMessage, Submission
 from moderator.transport.imap import ImapPoller
 from moderator.transport.smtp import OutboxSender
 
-from support import ROOT, order_mail
+from support import order_mail, write_mail_config
 
 pytestmark = pytest.mark.mail
 
@@ -54,39 +54,10 @@ MODERATOR_BIN = Path(sys.executable).parent / "moderator"
 
 def write_config(folder: Path, mail: Any, *, sent_copy: bool = False,
                  outbox_seconds: int = 1) -> Path:
-    text = f"""
-[database]
-url = "sqlite:///{folder / "moderator.sqlite"}"
-[paths]
-data = "{ROOT / "data"}"
-templates = "{ROOT / "templates"}"
-spool = "spool"
-archive = "archive"
-[mail]
-transport = "imap"
-address = "{MODERATOR}"
-gm_address = "{GM}"
-[mail.imap]
-host = "{mail.host}"
-port = {mail.imaps_port}
-security = "ssl"
-username = "{MODERATOR}"
-cafile = "{mail.cafile}"
-idle = true
-poll_seconds = 30
-[mail.smtp]
-host = "{mail.host}"
-port = {mail.smtp_port}
-security = "starttls"
-username = "{MODERATOR}"
-cafile = "{mail.cafile}"
-sent_copy = "{SENT_COPY if sent_copy else ""}"
-[service]
-outbox_seconds = {outbox_seconds}
-"""
-    path = folder / "config.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
+    return write_mail_config(
+        folder, mail, imap="idle = true\npoll_seconds = 30",
+        smtp=f'sent_copy = "{SENT_COPY if sent_copy else ""}"',
+        service=f"outbox_seconds = {outbox_seconds}")
 
 
 class World:
