@@ -79,3 +79,26 @@ def with_player(c: Court, key: str, **changes: Any) -> None:
 
 def events(c: Court | TurnResult, event_id: str) -> list[Event]:
     return [e for e in c.events if e.id == event_id]
+
+
+def react(c: Court, player_key: str, *lines: str) -> None:
+    """Store reaction orders for ``player_key`` as `reactions.install` would."""
+    from moderator.games.dwtk.names import Names
+    from moderator.games.dwtk.standing import parse_reaction
+
+    names = Names.of(TABLES, {k: p.name for k, p in c.players.items()})
+    p = c.players[player_key]
+    new = tuple(parse_reaction(line, names) for line in lines)
+    numbered = tuple(replace(r, n=p.reaction_seq + i) for i, r in enumerate(new, 1))
+    with_player(c, player_key, reactions=p.reactions + numbered,
+                reaction_seq=p.reaction_seq + len(new))
+
+
+def assert_renders(c: Court) -> None:
+    """Every event of a rule case renders on one line with its macro."""
+    from moderator.games.dwtk.views import names
+
+    nm = names(c.freeze(), TABLES)
+    for e in c.events:
+        text = str(getattr(EVENTS, macro_name(e.id))(e.to_dict(), nm)).strip()
+        assert text and "\n" not in text, e

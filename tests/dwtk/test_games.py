@@ -13,7 +13,9 @@ from moderator.games.dwtk.invariants import check
 from moderator.games.dwtk.state import GameState
 from tests.dwtk.conftest import ENV, EVENTS, TABLES, muster
 
-ORDERS = ("DO TITLE PC\nDO DRAW EVENT\nBUY 1 PP\nALIGN Prince Alan\nALIGN Jane\n"
+ORDERS = ("DO ASSASSINATE King George WITH 2 CARDS\nDO ASSASSINATE Earl Maxwell\n"
+          "DO SCANDAL Earl Maxwell\nDO TITLE PC\nDO DRAW EVENT\nBUY 1 PP\n"
+          "ALIGN Prince Alan\nALIGN Jane\n"
           "BID High Minister : PC\nBID Minister Of Justice : PC\nPROBLEM Pirates -\n"
           "DO HENCHMAN {fac}\nDO COUNSELOR {fac}\nDO TRAVEL {fac} TO Epalin\n"
           "IF ANYONE HEARS MINE THEN HIDE\nIF ANYONE TRIES ANYONE THEN PLAY Evidence\n"
@@ -22,7 +24,15 @@ ORDERS = ("DO TITLE PC\nDO DRAW EVENT\nBUY 1 PP\nALIGN Prince Alan\nALIGN Jane\n
           "IF ANYONE BANISHES ANYONE THEN CHOOSE Epalin\n"
           "IF ANYONE INTERROGATES MINE THEN PLAY Prison Guards -\n"
           "IF AN OPPONENT COURTS ANYONE THEN PLAY Treachery\n"
-          "IF ANYONE EXPOSES MINE THEN PLAY Informer\n")
+          "IF ANYONE EXPOSES MINE THEN PLAY Informer\n"
+          "IF AN OPPONENT DUELS MINE THEN PLAY Treachery -\nIF ANYONE DUELS PC THEN PAY\n"
+          "IF AN OPPONENT COUNSELS ANYONE THEN MODIFY -\n"
+          "IF AN OPPONENT ASSASSINATES MINE THEN PLAY Personal Guards\n"
+          "IF AN OPPONENT ASSASSINATES ANYONE THEN PLAY Palace Guards -\n"
+          "COUNSEL Make An Example ON Lawlessness NAMING 32\n"
+          "COUNSEL Send Out The Fleet ON Pirates\nCOUNSEL Demand A Hearing ON Scandal\n"
+          "COUNSEL Recommend A Title ON Court Ball NAMING PC\n"
+          "COUNSEL Sue For Peace ON Foreign War\n")
 
 
 def _orders(state: dict) -> dict:  # type: ignore[type-arg]

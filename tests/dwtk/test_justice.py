@@ -366,14 +366,14 @@ def test_an_executed_pc_dies_as_a_pc() -> None:
 
 def test_scandal_informers_from_the_object_add_and_others_cannot() -> None:
     """22: the object's player +1 per Informer; nobody else but an exposer may play."""
-    from moderator.games.dwtk import start
+    from moderator.games.dwtk import scandals
 
     c = _court([], scandal=[4, 4])
     _hand(c, "ann", "informer-1", "informer-2")
     _hand(c, "bob", "informer-3")
     _react(c, "ann", "IF ANYONE EXPOSES MINE THEN PLAY 2 Informer")
     _react(c, "bob", "IF ANYONE EXPOSES ANYONE THEN PLAY Informer")
-    start.apply_scandal(c, ANN_PC, exposed=False)
+    scandals.apply_scandal(c, ANN_PC, exposed=False)
     assert events(c, "scandal.result")[0].args["total"] == 10
     assert "informer-3" in c.players["bob"].hand
 

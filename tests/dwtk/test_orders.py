@@ -21,6 +21,7 @@ DO RECRUIT 45 and 46
 DO TRAVEL PC, 23 TO the city states
 DO DRAW opportunity
 DO EXTRADITE sir guy with intrigue
+DO SCANDAL Earl Maxwell BY 23
 BUY 3 PP
 ALIGN Princess Anne
 DISCARD informer
@@ -30,6 +31,7 @@ BID ambassador to epalin : 23
 PROBLEM Pirates FAIL
 PROBLEM lawlessness +
 DRAW ONLY event
+COUNSEL Make An Example ON Lawlessness NAMING Sir Guy BY 23
 """
 
 
@@ -45,6 +47,8 @@ def test_every_order_round_trips() -> None:
         "DO OFFICE Minister Of The Navy : 23"
     assert orders.activities[0].who == ("pc", "12")
     assert "DO EXTRADITE 12 WITH INTRIGUE" in parsed.normal_form
+    assert "DO SCANDAL 32 BY 23" in parsed.normal_form
+    assert "COUNSEL Make an example ON Lawlessness NAMING 12 BY 23" in parsed.normal_form
 
 
 def test_the_shipped_order_form_parses() -> None:
@@ -56,12 +60,12 @@ def test_the_shipped_order_form_parses() -> None:
 
 
 def test_errors_are_all_collected_with_lines_and_hints() -> None:
-    text = "DO TITLE Sir Nobody\nBUY lots\nDO ASSASSINATE 12\nCOUNSEL pirates\nFROBNICATE\n" \
+    text = "DO TITLE Sir Nobody\nBUY lots\nDO ESCAPE 12\nUSURP\nFROBNICATE\n" \
            "DO DRAW EVENT\nDO DRAW LOYALTY"
     errors = parse_orders(text, TABLES).errors
     assert [e.line for e in errors] == [1, 2, 3, 4, 5, 6]
     assert "no character called 'Sir Nobody'" in errors[0].message
-    assert errors[2].message.startswith("DO ASSASSINATE (DWTK 13.4.8) is not available yet")
+    assert errors[2].message.startswith("DO ESCAPE (DWTK 13.4.10) is not available yet")
     assert "appears twice" in errors[5].message and "13.1" in (errors[5].hint or "")
     assert all(e.hint for e in errors[:3])
 

@@ -30,6 +30,7 @@ ONE_EACH = {
     Trigger.TRIES: "IF ANYONE TRIES ANYONE THEN JUDGE 2nd Judge",
     Trigger.BANISHES: "IF ANYONE BANISHES ANYONE THEN CHOOSE The City States",
     Trigger.JAILS: "IF ANYONE JAILS PC THEN PAY",
+    Trigger.COUNSELS: "IF AN OPPONENT COUNSELS ANYONE THEN MODIFY -",
 }
 
 
@@ -40,13 +41,13 @@ def test_every_reaction_kind_parses_and_round_trips() -> None:
     parsed = parse_orders(text, TABLES, PLAYERS)
     assert parsed.errors == ()
     orders = TurnOrders.from_dict(parsed.orders)
-    assert [r.trigger for r in orders.reactions][:13] == list(ONE_EACH)
+    assert [r.trigger for r in orders.reactions][:14] == list(ONE_EACH)
     assert orders.withdraw == (3,)
     assert orders.reactions[4].actor == "bob" and orders.reactions[1].count == 2
     again = parse_orders("\n".join(parsed.normal_form), TABLES, PLAYERS)
     assert again.orders == parsed.orders and again.normal_form == parsed.normal_form
     assert parsed.normal_form[0] == "IF ANYONE ASSASSINATES 12 THEN PLAY Personal Guards"
-    assert parsed.normal_form[13] == "IF I TRY 23 THEN MODIFY +"
+    assert parsed.normal_form[14] == "IF I TRY 23 THEN MODIFY +"
 
 
 def test_reaction_errors_are_collected_with_hints() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from moderator.dice import ScriptedDice
-from moderator.games.dwtk import start
+from moderator.games.dwtk import crown, problems, start
 from moderator.games.dwtk.state import OpenProblem, Phase
 from tests.dwtk.conftest import court, dealt, events, with_player
 
@@ -77,7 +77,7 @@ def test_problem_resolved_below_ability() -> None:
     ability = c.t.noble(_holder(c, "navy")).ability or 0
     c.dice = ScriptedDice({"problems": [ability - 1]})
     c.support = 60
-    start.problems_phase(c, {})
+    problems.problems_phase(c, {})
     assert c.problems == [] and c.support == 70
 
 
@@ -87,7 +87,7 @@ def test_a_six_always_fails_and_three_failures_discharge() -> None:
     minister = c.offices["navy"]
     c.dice = ScriptedDice({"problems": [6]})
     c.support = 60
-    start.problems_phase(c, {})
+    problems.problems_phase(c, {})
     assert c.support == 50
     assert c.offices["navy"] is None
     assert events(c, "office.discharged")[0].args["holder"] == minister
@@ -98,12 +98,12 @@ def test_no_minister_means_unresolved_and_pc_minister_may_let_it_stand() -> None
     """DWTK 7.4: vacant office -> unresolved; a PC/FAC Minister may let it stand."""
     c = _with_problem("pirates")
     c.discharge("navy", "test")
-    start.problems_phase(c, {})
+    problems.problems_phase(c, {})
     assert events(c, "problem.unresolved")[0].args["why"] == "vacant"
     c = _with_problem("lawlessness")
     c.set_char(_holder(c, "justice"), owner="ann")
     c.orders = court({"name": "x"}, orders={"ann": "PROBLEM Lawlessness FAIL"}).orders
-    start.problems_phase(c, c.orders)
+    problems.problems_phase(c, c.orders)
     assert events(c, "problem.unresolved")[0].args["why"] == "let_stand"
     assert c.dice.log == []
 
@@ -115,7 +115,7 @@ def test_modifiers_of_pc_ministers_and_the_crisis() -> None:
     c.orders = court({"name": "x"}, orders={"bob": "PROBLEM Pirates -"}).orders
     c.dice = ScriptedDice({"problems": [3]})
     c.support = 0
-    start.problems_phase(c, c.orders)
+    problems.problems_phase(c, c.orders)
     assert c.dice.log[0].modifier == 0  # -1 from Bob's Minister of Trade, +1 for the crisis
 
 
@@ -123,7 +123,7 @@ def test_foreign_war_expels_the_ambassador_and_closes_the_embassy() -> None:
     """DWTK 7.10, 7.10.4, 8.4.5: roll 2 = Foreign War; war table 6 = Sandarkan."""
     c = court(dealt(3), {"problems": [1, 1, 3, 3, 6]})
     amb = c.offices["amb_sandarkan"]
-    start.new_problem(c, {})
+    problems.new_problem(c, {})
     assert c.wars == ["sandarkan"]
     assert c.offices["amb_sandarkan"] is None and "amb_sandarkan" in c.suspended
     assert c.char(amb).location == "fandonia"
@@ -135,7 +135,7 @@ def test_resolving_the_war_ends_it() -> None:
     c = _with_problem("foreign_war")
     c.wars, c.suspended = ["epalin"], ["amb_epalin"]
     c.dice = ScriptedDice({"problems": [1]})
-    start.problems_phase(c, {})
+    problems.problems_phase(c, {})
     assert c.wars == [] and c.suspended == []
 
 
@@ -145,7 +145,7 @@ def test_royal_death_of_the_monarch_crowns_the_heir_and_mourns() -> None:
     c = court(dealt(3), {"crown": [1, 1, 5, 5], "support": [4, 4], "*": [1] * 20})
     c.order = ("ann", "bob", "cid")
     hands = {k: len(p.hand) for k, p in c.players.items()}
-    start.crown_events(c, {})
+    crown.crown_events(c, {})
     assert c.offices["monarch"] == "alan"
     assert not c.royals["george"].alive and c.royals["catherine"].spouse is None
     assert c.support == 80
@@ -159,7 +159,7 @@ def test_royal_death_of_a_dead_royal_rolls_again() -> None:
     """DWTK 8.4.1: if the RC is already dead, roll again."""
     c = court(dealt(3), {"crown": [1, 1, 5, 1, 2, 1]})
     c.set_royal("anne", alive=False)
-    start.crown_events(c, {})
+    crown.crown_events(c, {})
     assert not c.royals["alfred"].alive and c.offices["monarch"] == "george"
 
 
@@ -168,7 +168,7 @@ def test_court_ball_modifier_caps_and_free_counsel() -> None:
     c = court(dealt(3), {"court_ball": [6, 6, 3, 3, 1, 1]})
     c.order = ("ann", "bob", "cid")
     with_player(c, "ann", court_ball_mod=2)
-    start.court_ball(c)
+    crown.court_ball(c)
     ann = c.players["ann"]
     assert ann.court_ball_mod == 2 and ann.free_counsel
     assert c.players["bob"].free_counsel is False  # 3+3 = 6
@@ -183,7 +183,7 @@ def test_court_ball_ban_falls_on_an_attending_henchman() -> None:
     c.set_char(fac, owner="ann", henchman="henchman-1")
     c.deck.remove("henchman-1")
     with_player(c, "ann", pp=30)
-    start.court_ball(c)
+    crown.court_ball(c)
     assert c.char(fac).banned and not c.pc_of("ann").banned  # type: ignore[union-attr]
 
 
@@ -193,7 +193,7 @@ def test_intrigue_spares_small_hands_and_discards_legal_cards() -> None:
     c.order = ("ann", "bob", "cid")
     with_player(c, "bob", hand=("dwtk-2", "pardon-1", "henchman-1"))
     with_player(c, "cid", hand=("dwtk-3", "pardon-2", "henchman-2", "informer-1"))
-    start.intrigue(c)
+    crown.intrigue(c)
     assert events(c, "intrigue.spared")[0].args["player"] == "bob"
     drawn = events(c, "intrigue.drawn")[0]
     assert drawn.args["legal"] and drawn.args["card"] == "henchman"
@@ -205,7 +205,7 @@ def test_intrigue_illegal_card_stays_and_its_owner_is_accused() -> None:
     c = court(dealt(3), {"intrigue": [1], "justice": [5, 1, 1]})
     c.order = ("ann", "cid")
     with_player(c, "cid", hand=("dwtk-3", "pardon-2", "henchman-2", "informer-1"))
-    start.intrigue(c)
+    crown.intrigue(c)
     assert "dwtk-3" in c.players["cid"].hand
     accused = events(c, "justice.accused")[0].args
     assert accused["roll"] == 7 and accused["result"] == "hearing"  # 5 + 2 (23.3)
@@ -224,6 +224,6 @@ def test_plague_spares_pcs_and_those_abroad() -> None:
     for v in (victims[0], victims[0], victims[1]):
         script += [v // 10, v % 10]
     c.dice = ScriptedDice({"crown": script})
-    start.plague(c)
+    crown.plague(c)
     assert [e.args["character"] for e in events(c, "plague.death")] == [str(v) for v in victims]
     assert not c.char(victims[0]).alive and c.char(pc).alive

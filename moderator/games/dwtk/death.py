@@ -60,7 +60,7 @@ def kill_pc(court: Court, player: str, cause: str) -> None:
     """DWTK 31.5: half PP and IP lost, titles, offices, bans and modifiers gone, five
     Event cards discarded, no Player Turn now nor next turn; the heir comes back face up
     on the second turn after dying with the card's printed Status."""
-    from moderator.games.dwtk.start import forced_discards
+    from moderator.games.dwtk.shared import forced_discards
 
     p = court.players[player]
     pc = court.char(p.pc) if p.pc is not None else None

@@ -16,7 +16,8 @@ from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.forms import order_form as build_form
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
 from moderator.games.dwtk.state import GameState, Phase
-from moderator.games.dwtk.tables import Tables, load_tables
+from moderator.games.dwtk.table_loader import load_tables
+from moderator.games.dwtk.tables import Tables
 from moderator.games.dwtk.views import newsletter_context
 
 

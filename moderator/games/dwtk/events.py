@@ -49,6 +49,7 @@ class EventId(StrEnum):
     COURT_BALL_BAN_LOSS = "court_ball.ban_loss"
     SCANDAL_OBJECT = "scandal.object"
     SCANDAL_RESULT = "scandal.result"
+    SCANDAL_EXPOSED = "scandal.exposed"
     # DWTK 9: succession
     SUCCESSION = "succession.crowned"
     MOURNING = "succession.mourning"
@@ -72,6 +73,7 @@ class EventId(StrEnum):
     AMNESTY = "activity.amnesty"
     TRAVELLED = "activity.travel"
     DRAW_BOUGHT = "activity.draw"
+    ASSASSINATION = "activity.assassination"
     # DWTK 14: Event cards
     CARDS_DISCARDED = "cards.discarded"
     ROYAL_ALIGNED = "royal.aligned"
@@ -94,6 +96,17 @@ class EventId(StrEnum):
     JUSTICE_CAPTURED = "justice.captured"
     JUSTICE_EXTRADITION = "justice.extradition"
     JUSTICE_PRISON_ROLL = "justice.prison_roll"
+    # DWTK 15: counseling (counseling.py)
+    COUNSEL_MADE = "counsel.made"
+    COUNSEL_REFUSED = "counsel.refused"
+    COUNSEL_EFFECT = "counsel.effect"
+    # DWTK 19: duels (duels.py)
+    DUEL_NONE = "duel.none"
+    DUEL_STAND_IN = "duel.stand_in"
+    DUEL_AVOIDED = "duel.avoided"
+    DUEL_OPPONENT = "duel.opponent"
+    DUEL_FOUGHT = "duel.fought"
+    DUEL_KILLER_ROLL = "duel.killer_roll"
     # DWTK 35: PP
     PP_BOUGHT = "pp.bought"
     FACTION_LOST = "faction.lost"

@@ -17,6 +17,8 @@ _FORM = """\
 #   DO FAVOR Prince Alan                13.4.4  Royal Favor Table for a FARC
 #   DO PARDON 23 / DO AMNESTY           13.4.5-6
 #   DO HENCHMAN 23                      13.4.7  play a Henchman card on a FAC
+#   DO ASSASSINATE 32 [BY 42] [WITH 2 CARDS] 13.4.8 Intrigue counter + Assassination card(s)
+#   DO SCANDAL 32 [BY 42]               13.4.9  with a Scandal counter
 #   DO RECRUIT 23, 45                   13.4.13 NCs whose Loyalty counters you drew
 #   DO EXTRADITE 23 [WITH INTRIGUE]     13.4.11, 25 play Extradition on a wrongdoer abroad
 #   DO TRAVEL PC, 23 TO Epalin          13.4.18 (or TO Fandonia)
@@ -29,12 +31,14 @@ _FORM = """\
 #   BID High Minister : PC              6.1    office bids, 2 IP, in priority order
 #   PROBLEM Pirates FAIL|+|-            7.4, 7.6 your Minister lets it stand; your +-1
 #   DRAW ONLY EVENT                     24.3, 29.2, 30.2 the one draw when not free
+# Counsel at the end of your Player Turn (15), the first legal line is made:
+#   COUNSEL Make An Example ON Lawlessness NAMING 32 [BY 23]
 # Reactions (14.1), kept until withdrawn, tried in player order whenever they match:
 #   IF ANYONE|AN OPPONENT|I|<player> <EVENT> ANYONE|MINE|PC|<character> THEN <response>
 #   events: ASSASSINATES EXPOSES COURTS DUELS SEDUCES FREES EXTRADITES HUNTS HEARS
-#           INTERROGATES TRIES BANISHES JAILS
+#           INTERROGATES TRIES BANISHES JAILS COUNSELS
 #   responses: PLAY [n] <card> [+|-], HIDE, OBSTRUCT, MODIFY +|-, VETO, JUDGE <judge>,
-#              CHOOSE <country>, PAY          (docs/dwtk-orders.md has the table)
+#              CHOOSE <country>, PAY, SEND <henchman>  (docs/dwtk-orders.md has the table)
 #   IF ANYONE HEARS MINE THEN PLAY Alibi    /   WITHDRAW REACTION 2
 {status}
 """

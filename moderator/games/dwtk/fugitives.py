@@ -20,8 +20,8 @@ from moderator.games.dwtk.justice import (
     trial,
 )
 from moderator.games.dwtk.reactions import choice, play_cards
+from moderator.games.dwtk.shared import can_spend, spend
 from moderator.games.dwtk.standing import Act, Trigger
-from moderator.games.dwtk.start import can_spend, spend
 from moderator.games.dwtk.state import FANDONIA, Situation
 
 

@@ -8,7 +8,7 @@ from moderator.games.dwtk.acts import Refused, play_card
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.orders import Activity
-from moderator.games.dwtk.start import resolve_who
+from moderator.games.dwtk.shared import resolve_who
 from moderator.games.dwtk.state import FANDONIA, Situation
 from moderator.games.dwtk.tables import kind_of
 

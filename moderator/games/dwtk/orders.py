@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from moderator.games.base import OrderError, ParsedOrders
+from moderator.games.dwtk.counsel_orders import CounselOrder, format_counsel, parse_counsel
 from moderator.games.dwtk.names import FANDONIA, PC, Names
 from moderator.games.dwtk.standing import BadOrder as _Bad
 from moderator.games.dwtk.standing import Reaction, format_reaction, parse_reaction
@@ -37,16 +38,18 @@ class ActivityKind(StrEnum):
     HENCHMAN = "henchman"  # 13.4.7
     RECRUIT = "recruit"  # 13.4.13
     EXTRADITE = "extradite"  # 13.4.11, 25
+    SCANDAL = "scandal"  # 13.4.9, 22
+    ASSASSINATE = "assassinate"  # 13.4.8, 21
     TRAVEL = "travel"  # 13.4.18
     DRAW = "draw"  # 13.4.19
 
 
 # Activities of 13.4 the parser knows by name but the engine does not do yet.
-NOT_YET = {"assassinate": "13.4.8", "scandal": "13.4.9", "escape": "13.4.10",
+NOT_YET = {"escape": "13.4.10",
            "intrigue": "13.4.12", "treachery": "13.4.14",
            "seduce": "13.4.15", "wedding": "13.4.16", "prestige": "13.4.17",
            "privateer": "13.4.17.1"}
-NOT_YET_LINES = {"COUNSEL": "15", "PROPOSE": "18.4", "USURP": "36", "BRIBE": "13.4.20"}
+NOT_YET_LINES = {"PROPOSE": "18.4", "USURP": "36", "BRIBE": "13.4.20"}
 
 
 class Draw(StrEnum):
@@ -65,17 +68,19 @@ class Activity:
     place: str | None = None  # a country key or "fandonia" (13.4.18)
     draw: Draw | None = None
     intrigue: bool = False  # DO EXTRADITE x WITH INTRIGUE (25.3, 25.6)
+    by: str | None = None  # DO SCANDAL / ASSASSINATE x BY <henchman> (17.2.1)
+    cards: int = 1  # DO ASSASSINATE x WITH n CARDS: Assassination cards played (13.4.8)
 
     def to_dict(self) -> JSON:
         return {"kind": self.kind.value, "who": list(self.who), "office": self.office,
                 "place": self.place, "draw": self.draw.value if self.draw else None,
-                "intrigue": self.intrigue}
+                "intrigue": self.intrigue, "by": self.by, "cards": self.cards}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Activity:
         return cls(ActivityKind(d["kind"]), tuple(d.get("who", ())), d.get("office"),
                    d.get("place"), Draw(d["draw"]) if d.get("draw") else None,
-                   bool(d.get("intrigue", False)))
+                   bool(d.get("intrigue", False)), d.get("by"), int(d.get("cards", 1)))
 
 
 class Stance(StrEnum):
@@ -100,6 +105,7 @@ class TurnOrders:
     draw_only: Draw | None = None  # 24.3, 29.2, 30.2: the one draw allowed
     reactions: tuple[Reaction, ...] = ()  # new standing reactions (14.1, standing.py)
     withdraw: tuple[int, ...] = ()  # WITHDRAW REACTION n
+    counsels: tuple[CounselOrder, ...] = ()  # COUNSEL lines in priority order (15)
 
     def to_dict(self) -> JSON:
         return {
@@ -113,6 +119,7 @@ class TurnOrders:
             "draw_only": self.draw_only.value if self.draw_only else None,
             "reactions": [r.to_dict() for r in self.reactions],
             "withdraw": list(self.withdraw),
+            "counsels": [c.to_dict() for c in self.counsels],
         }
 
     @classmethod
@@ -130,6 +137,7 @@ class TurnOrders:
             Draw(d["draw_only"]) if d.get("draw_only") else None,
             tuple(Reaction.from_dict(r) for r in d.get("reactions", ())),
             tuple(int(n) for n in d.get("withdraw", ())),
+            tuple(CounselOrder.from_dict(c) for c in d.get("counsels", ())),
         )
 
 
@@ -145,6 +153,13 @@ def format_activity(a: Activity, n: Names) -> str:
         return "DO AMNESTY"
     if a.kind is ActivityKind.EXTRADITE and a.intrigue:
         return f"DO EXTRADITE {who} WITH INTRIGUE"
+    line = f"DO {a.kind.value.upper()} {who}"
+    if a.by is not None:
+        line += f" BY {n.who(a.by)}"
+    if a.kind is ActivityKind.ASSASSINATE and a.cards != 1:
+        line += f" WITH {a.cards} CARDS"
+    if a.by is not None or a.kind is ActivityKind.ASSASSINATE:
+        return line
     return f"DO {a.kind.value.upper()} {who}"
 
 
@@ -164,6 +179,7 @@ def format_orders(o: TurnOrders, n: Names) -> tuple[str, ...]:
         lines.append(f"DRAW ONLY {o.draw_only.value.upper()}")
     lines += [format_reaction(r, n) for r in o.reactions]
     lines += [f"WITHDRAW REACTION {k}" for k in o.withdraw]
+    lines += [format_counsel(c, n) for c in o.counsels]
     return tuple(lines)
 
 
@@ -223,6 +239,16 @@ def _activity(rest: str, n: Names) -> Activity:
         if len(who) != 1:
             raise _Bad("DO EXTRADITE takes one character", "e.g. DO EXTRADITE 23 WITH INTRIGUE")
         return Activity(k, who, intrigue=bool(m and m.group(2)))
+    if k in (ActivityKind.SCANDAL, ActivityKind.ASSASSINATE):
+        m = re.match(r"^(.*?)(?:\s+BY\s+(.+?))?(?:\s+WITH\s+(\d+)\s+CARDS?)?$",
+                     tail.strip(), re.IGNORECASE)
+        who = _who_list(m.group(1) if m else tail, n)
+        by = _who_list(m.group(2), n) if m and m.group(2) else (None,)
+        cards = int(m.group(3)) if m and m.group(3) else 1
+        if len(who) != 1 or len(by) != 1 or (m and m.group(3) and k is ActivityKind.SCANDAL):
+            raise _Bad(f"DO {k.value.upper()} takes one character, and one henchman BY",
+                       "e.g. DO ASSASSINATE Sir Guy BY Duke Roland WITH 2 CARDS")
+        return Activity(k, who, by=by[0], cards=cards)
     who = _who_list(tail, n)
     if k in (ActivityKind.COUNSELOR, ActivityKind.HENCHMAN, ActivityKind.PARDON,
              ActivityKind.FAVOR) and len(who) != 1:
@@ -242,12 +268,13 @@ class _Builder:
     draw_only: Draw | None = None
     reactions: list[Reaction] = field(default_factory=list)
     withdraw: list[int] = field(default_factory=list)
+    counsels: list[CounselOrder] = field(default_factory=list)
 
     def build(self) -> TurnOrders:
         return TurnOrders(tuple(self.activities), self.buy_pp, tuple(self.align),
                           tuple(self.discard), tuple(self.keep_last), tuple(self.bids),
                           tuple(self.stances), self.draw_only, tuple(self.reactions),
-                          tuple(self.withdraw))
+                          tuple(self.withdraw), tuple(self.counsels))
 
 
 def _line(text: str, b: _Builder, n: Names) -> None:
@@ -297,13 +324,15 @@ def _line(text: str, b: _Builder, n: Names) -> None:
         if not m:
             raise _Bad("WITHDRAW needs a reaction's number", "e.g. WITHDRAW REACTION 2")
         b.withdraw.append(int(m.group(1)))
+    elif word == "COUNSEL":
+        b.counsels.append(parse_counsel(rest, n))
     elif word in NOT_YET_LINES:
         raise _Bad(f"{word} (DWTK {NOT_YET_LINES[word]}) is not available yet",
                    "see docs/rules-coverage-dwtk.md")
     else:
         raise _Bad(f"unknown order {head!r}",
                    "orders start with DO, BUY, ALIGN, DISCARD, KEEP, BID, PROBLEM, DRAW ONLY, "
-                   "IF or WITHDRAW")
+                   "IF, WITHDRAW or COUNSEL")
 
 
 def parse_orders(text: str, tables: Tables,

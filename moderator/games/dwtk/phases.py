@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from moderator.games.dwtk import fugitives, player, reactions, setup, start
+from moderator.games.dwtk import crown, fugitives, player, problems, reactions, setup, start
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.shared import Orders
 from moderator.games.dwtk.state import Phase
 
 
@@ -26,8 +27,10 @@ def play_turn(court: Court) -> None:
 
 def end_of_turn(court: Court) -> None:
     """DWTK 30.10 (NCs' prison roll), 31.6 (executions), then 37: a FARC on the throne
-    for three full turns wins.  Suicides (29.9, 30.10) wait for an order."""
-    if court.phase is not Phase.ORDERS:
+    for three full turns wins.  Suicides (29.9, 30.10) wait for an order.  Also after a
+    Monarch killed during the Player Turns (9.4: mourning has begun)."""
+    if court.phase is not Phase.ORDERS and not (court.phase is Phase.MOURNING
+                                                and court.turn_over):
         return
     fugitives.end_of_turns(court)
     monarch = court.monarch()
@@ -63,7 +66,7 @@ def _while_running(step: Callable[[Court], None]) -> Callable[[Court], None]:
     return run
 
 
-def _start(step: Callable[[Court, start.Orders], None]) -> Callable[[Court], None]:
+def _start(step: Callable[[Court, Orders], None]) -> Callable[[Court], None]:
     return _while_running(lambda court: step(court, court.orders))
 
 
@@ -80,8 +83,8 @@ PHASES: tuple[Step, ...] = (
     (30, "begin_turn", _while_running(begin_turn)),
     (40, "first_player", _start(start.first_player)),  # 5
     (50, "office", _start(start.office_phase)),  # 6, 16
-    (60, "problems", _start(start.problems_phase)),  # 7
-    (70, "crown_events", _start(start.crown_events)),  # 8, 9
+    (60, "problems", _start(problems.problems_phase)),  # 7
+    (70, "crown_events", _start(crown.crown_events)),  # 8, 9
     (80, "draws", _start(start.draws)),  # 10-12
 )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from moderator.games.dwtk import fugitives
+from moderator.games.dwtk import assassination, counseling, duels, fugitives, scandals
 from moderator.games.dwtk.acts import Refused
 from moderator.games.dwtk.acts import mine as _mine
 from moderator.games.dwtk.acts import pay as _pay
@@ -21,32 +21,34 @@ from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.justice_acts import amnesty, extradite, pardon
 from moderator.games.dwtk.orders import Activity, ActivityKind, TurnOrders
 from moderator.games.dwtk.reactions import play_cards
+from moderator.games.dwtk.shared import can_spend, forced_discards, resolve_who, spend
 from moderator.games.dwtk.standing import Trigger
-from moderator.games.dwtk.start import (
-    can_spend,
-    draw_loyalty,
-    draw_opportunity,
-    forced_discards,
-    has_player_turn,
-    resolve_who,
-    spend,
-)
+from moderator.games.dwtk.start import draw_loyalty, draw_opportunity, has_player_turn
 from moderator.games.dwtk.state import FANDONIA, Situation
 from moderator.games.dwtk.tables import NobleKind, OfficeKind, Sex, kind_of
 
 
 def player_turns(court: Court) -> None:
     for player in court.order:
+        orders = court.orders.get(player, TurnOrders())
+        if court.turn_over:  # 9.4: the Monarch died during the Player Turns
+            end_player_turn(court, player, orders)
+            continue
         fugitives.start_of_player_turn(court, player)  # 24.11, 25.8, 30.10
         if has_player_turn(court, player) is not None:
             continue
-        orders = court.orders.get(player, TurnOrders())
         court.emit(EventId.PLAYER_TURN, {"player": player}, actor=player, public=False)
         for royal in orders.align:
             _try(court, player, lambda r=royal, p=player: align(court, p, r), f"align:{royal}")
         if orders.buy_pp:
             _try(court, player, lambda p=player, n=orders.buy_pp: buy_pp(court, p, n), "buy_pp")
         activities(court, player, orders)
+        pc = court.pc_of(player)
+        if pc is not None and not court.turn_over and any(
+                kind_of(c) == "duel" for c in court.players[player].opportunity):
+            duels.required(court, pc.id, "duel_counter")  # 12.3.6, 13.4.19, 19.3
+        if not court.turn_over:
+            counseling.counsel_phase(court, player, orders.counsels)  # 15.1
         for kind in orders.discard:
             cards = court.cards_of(player, kind)
             if cards and kind != "dwtk":
@@ -79,6 +81,8 @@ def allowance(court: Court, player: str) -> int:
 def activities(court: Court, player: str, orders: TurnOrders) -> None:
     left = allowance(court, player)
     for activity in orders.activities:
+        if court.turn_over:
+            break  # 9.4
         if left <= 0:
             court.emit(EventId.ACTIVITY_SKIPPED, {"what": activity.kind.value,
                                                   "reason": "no_activities_left"},
@@ -118,7 +122,8 @@ def do(court: Court, player: str, a: Activity) -> None:
         ActivityKind.PARDON: pardon, ActivityKind.AMNESTY: amnesty,
         ActivityKind.HENCHMAN: henchman, ActivityKind.RECRUIT: recruit,
         ActivityKind.TRAVEL: travel, ActivityKind.DRAW: draw,
-        ActivityKind.EXTRADITE: extradite,
+        ActivityKind.EXTRADITE: extradite, ActivityKind.SCANDAL: scandals.expose,
+        ActivityKind.ASSASSINATE: assassination.attempt,
     }
     handlers[a.kind](court, player, a)
 

@@ -94,16 +94,25 @@ def fire(court: Court, trigger: Trigger, target: str,
 
 
 def play_cards(court: Court, trigger: Trigger, target: str, actor: str | None = None,
-               sign_of: Callable[[str], int | None] | None = None) -> tuple[int, Counter[str]]:
+               sign_of: Callable[[str], int | None] | None = None,
+               once_each: set[str] | None = None,
+               only: Collection[str] | None = None) -> tuple[int, Counter[str]]:
     """Play the cards the matching PLAY reactions ask for; (total modifier, cards played).
 
     ``sign_of(player)`` overrides the sign (None: this player may not play), for rules
     that fix who plays and in which direction (22).  A card's ``most`` caps the number
-    of that card on one roll (13.4.4, 27.3).
+    of that card on one roll (13.4.4, 27.3).  ``once_each`` (shared between calls) lets
+    each player play one card at most (19.9: one per player on both duelling rolls).
+    ``only`` limits the cards that may be played here (13.4.8: Personal Guards against
+    a non-Office Holder, Palace Guards against an Office Holder or RC).
     """
     total, played = 0, Counter[str]()
     for player, r in fire(court, trigger, target, actor):
         if r.act is not Act.PLAY or r.card is None:
+            continue
+        if once_each is not None and player in once_each:
+            continue
+        if only is not None and r.card not in only:
             continue
         use = CARD_USES[trigger][r.card]
         sign = r.sign or 1
@@ -123,10 +132,14 @@ def play_cards(court: Court, trigger: Trigger, target: str, actor: str | None = 
             amount = court.t.justice_rules[use.amount] * sign if use.amount else 0
             played[r.card] += 1
             total += amount
+            if once_each is not None:
+                once_each.add(player)
             court.emit(EventId.REACTION_CARD, {"player": player, "card": r.card,
                                                "trigger": trigger.value, "target": target,
                                                "amount": amount, "rule": use.rule},
                        actor=player)
+            if once_each is not None:
+                break
     return total, played
 
 

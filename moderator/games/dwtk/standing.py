@@ -55,6 +55,7 @@ class Trigger(StrEnum):
     TRIES = "tries"  # 28: the target is tried
     BANISHES = "banishes"  # 29.1: the target is banished
     JAILS = "jails"  # 30.10: the target's prison death roll
+    COUNSELS = "counsels"  # 15.7, 15.11: the target counsels the Monarch
 
 
 # The base form after "IF I ..." (I ASSASSINATE, I BANISH, I TRY ...).
@@ -68,11 +69,12 @@ class Act(StrEnum):
     PLAY = "play"  # PLAY [n] <card> [+|-]: Event cards (14.5.9-14.5.18)
     HIDE = "hide"  # 24.2: into hiding instead of going to the hearing
     OBSTRUCT = "obstruct"  # 24.11: the player with a FAC Sheriff obstructs the Manhunt
-    MODIFY = "modify"  # MODIFY +|-: an Ambassador's ±1 (25.8), a FAC Judge's ±5 (28.3)
+    MODIFY = "modify"  # +|-: Ambassador ±1 (25.8), FAC Judge ±5 (28.3), counsel ±1 (15.7)
     VETO = "veto"  # 25.2, 25.5: a FAC Ambassador vetoes the extradition
     JUDGE = "judge"  # JUDGE <judge>: a PC/FAC Minister of Justice picks the Judge (28.2)
     CHOOSE = "choose"  # CHOOSE <country>: the country of banishment (29.1)
     PAY = "pay"  # 3 IP to avoid a duel (19.4); 1 IP for -2 on the prison roll (30.10)
+    SEND = "send"  # SEND <henchman>: a henchman fights the duel in his place (19.3, 19.4)
 
 
 @dataclass(frozen=True)
@@ -89,8 +91,8 @@ CARD_USES: Mapping[Trigger, Mapping[str, CardUse]] = {
     Trigger.ASSASSINATES: {
         "personal_guards": CardUse("14.5.9", "assassination_personal_guards"),
         "palace_guards": CardUse("14.5.10", "assassination_palace_guards", signed=True),
-        "treachery": CardUse("14.5.11", "assassination_treachery"),
-        "informer": CardUse("14.5.12", "assassination_informer", signed=True)},
+        "treachery": CardUse("14.5.11", "assassination_treachery", most=1),
+        "informer": CardUse("14.5.12", "assassination_informer", signed=True, most=1)},
     Trigger.EXPOSES: {"informer": CardUse("22", "scandal_informer")},
     Trigger.COURTS: {"treachery": CardUse("13.4.4", "favor_treachery", most=1)},
     Trigger.DUELS: {"treachery": CardUse("19.9", "duel_treachery", signed=True)},
@@ -111,13 +113,14 @@ CARD_USES: Mapping[Trigger, Mapping[str, CardUse]] = {
 
 # The responses each trigger allows besides PLAY (with the rule that allows them).
 ACTS: Mapping[Trigger, Mapping[Act, str]] = {
-    Trigger.DUELS: {Act.PAY: "19.4"},
+    Trigger.DUELS: {Act.PAY: "19.4", Act.SEND: "19.4"},
     Trigger.EXTRADITES: {Act.VETO: "25.2"},
     Trigger.HUNTS: {Act.OBSTRUCT: "24.11", Act.MODIFY: "25.8"},
     Trigger.HEARS: {Act.HIDE: "24.2"},
     Trigger.TRIES: {Act.JUDGE: "28.2", Act.MODIFY: "28.3"},
     Trigger.BANISHES: {Act.CHOOSE: "29.1"},
     Trigger.JAILS: {Act.PAY: "30.10"},
+    Trigger.COUNSELS: {Act.MODIFY: "15.7"},
 }
 JUDGES = ("46", "51")  # 28.2
 
@@ -133,7 +136,7 @@ class Reaction:
     card: str | None = None  # PLAY: the Event card kind
     count: int = 1  # PLAY: how many such cards (at most)
     sign: int = 0  # +1 / -1 where the player chooses the direction
-    choice: str | None = None  # JUDGE: a Judge's id; CHOOSE: a country key
+    choice: str | None = None  # JUDGE: a Judge's id; CHOOSE: a country key; SEND: a noble
     n: int = 0
 
     def to_dict(self) -> JSON:
@@ -167,6 +170,8 @@ def format_reaction(r: Reaction, n: Names) -> str:
         response = f"JUDGE {n.who(r.choice or '')}"
     elif r.act is Act.CHOOSE:
         response = f"CHOOSE {n.place(r.choice or '')}"
+    elif r.act is Act.SEND:
+        response = f"SEND {n.who(r.choice or '')}"
     else:
         response = r.act.value.upper()
     return f"IF {actor} {verb} {target} THEN {response}"
@@ -241,6 +246,11 @@ def _response(text: str, trigger: Trigger, n: Names) -> tuple[Act, dict[str, Any
         if place is None or place == "fandonia":
             raise BadOrder(f"no foreign country called {rest!r}", "DWTK 29.1")
         return act, {"choice": place}
+    if act is Act.SEND:
+        henchman = n.read_who(rest)
+        if henchman is None or not henchman.isdigit():
+            raise BadOrder(f"no noble called {rest!r}", "SEND names a henchman: an id or a name")
+        return act, {"choice": henchman}
     if rest or sign:
         raise BadOrder(f"{act.value.upper()} takes nothing after it")
     return act, {}

@@ -1,0 +1,103 @@
+"""The COUNSEL order (DWTK 15): its value, canonical line and parser.
+
+    COUNSEL <counsel> ON <table> [NAMING <character>] [BY <character>]
+
+e.g. ``COUNSEL Make An Example ON Lawlessness NAMING Sir Guy BY PC``.  The table is a
+political problem or a Crown Event (15.4); the counsel one of that table's in
+``data/dwtk/counseling.toml``; NAMING is required exactly by the counsels whose effect
+names a character; BY names the counseling PC or FAC (default: the first one eligible).
+Several COUNSEL lines are tried in the order written; the first one legal is made
+(15.6: one counsel a turn).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from moderator.games.dwtk.names import Names
+from moderator.games.dwtk.standing import BadOrder
+from moderator.games.dwtk.tables import Counsel, Tables
+
+JSON = dict[str, Any]
+CROWN_TABLES = ("royal_death", "intrigue", "court_ball", "scandal")  # 15.4
+_LINE = re.compile(r"^(?P<counsel>.+?)\s+ON\s+(?P<table>.+?)(?:\s+NAMING\s+(?P<named>.+?))?"
+                   r"(?:\s+BY\s+(?P<by>.+))?$", re.IGNORECASE)
+_HINT = "e.g. COUNSEL Make An Example ON Lawlessness NAMING Sir Guy (docs/dwtk-orders.md)"
+
+
+@dataclass(frozen=True)
+class CounselOrder:
+    """``COUNSEL``: one counsel the player would make, in priority order (15.6)."""
+
+    table: str  # a problem key or a Crown Event key
+    counsel: str  # the counsel's key in that table
+    named: str | None = None  # the character the counsel names ("pc" or an id)
+    by: str | None = None  # the counseling character ("pc" or an id)
+
+    def to_dict(self) -> JSON:
+        return {"table": self.table, "counsel": self.counsel, "named": self.named,
+                "by": self.by}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> CounselOrder:
+        return cls(d["table"], d["counsel"], d.get("named"), d.get("by"))
+
+
+def names_someone(counsel: Counsel) -> bool:
+    """Does this counsel's effect take a character named in the order?"""
+    return any(e.name.endswith("_named") for e in counsel.effects)
+
+
+def table_name(tables: Tables, key: str) -> str:
+    if key in CROWN_TABLES:
+        return key.replace("_", " ").title()
+    return tables.problem(key).name
+
+
+def _read_table(tables: Tables, text: str) -> str | None:
+    word = " ".join(text.lower().replace("_", " ").split())
+    return next((k for k in tables.counseling
+                 if word in (k.replace("_", " "), table_name(tables, k).lower())), None)
+
+
+def format_counsel(o: CounselOrder, n: Names) -> str:
+    counsel = next(c for c in n.tables.counseling[o.table] if c.key == o.counsel)
+    line = f"COUNSEL {counsel.name} ON {table_name(n.tables, o.table)}"
+    if o.named is not None:
+        line += f" NAMING {n.who(o.named)}"
+    if o.by is not None:
+        line += f" BY {n.who(o.by)}"
+    return line
+
+
+def parse_counsel(rest: str, n: Names) -> CounselOrder:
+    m = _LINE.match(rest.strip())
+    if not m:
+        raise BadOrder("COUNSEL needs a counsel ON a table", _HINT)
+    table = _read_table(n.tables, m.group("table"))
+    if table is None:
+        tables = ", ".join(table_name(n.tables, k) for k in n.tables.counseling)
+        raise BadOrder(f"no Counseling Table called {m.group('table')!r}", f"one of: {tables}")
+    word = " ".join(m.group("counsel").lower().replace("_", " ").split())
+    counsels = n.tables.counseling[table]
+    counsel = next((c for c in counsels
+                    if word in (c.key.replace("_", " "), c.name.lower())), None)
+    if counsel is None:
+        raise BadOrder(f"no counsel {m.group('counsel')!r} on {table_name(n.tables, table)}",
+                       "one of: " + ", ".join(c.name for c in counsels))
+    named = by = None
+    for group in ("named", "by"):
+        text = m.group(group)
+        if text is None:
+            continue
+        key = n.read_who(text)
+        if key is None or not (key.isdigit() or key == "pc"):
+            raise BadOrder(f"no noble called {text!r}", "write PC, an id or a card name")
+        named, by = (key, by) if group == "named" else (named, key)
+    if names_someone(counsel) != (named is not None):
+        raise BadOrder(f"{counsel.name} {'needs' if names_someone(counsel) else 'takes no'} "
+                       "NAMING <character>", "DWTK 15.7; docs/dwtk-orders.md")
+    return CounselOrder(table, counsel.key, named, by)

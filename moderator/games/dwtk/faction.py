@@ -1,0 +1,177 @@
+"""Status, faction and the PP limit: the `Court` methods of DWTK 16.3, 18.9-18.10,
+33.2.3 (Status), 34.3 and 35.3 (IP and PP never negative) and 35.4-35.6 (the PP limit).
+
+`FactionRules` is a mixin of `court.Court`; it reads the court's dicts and calls its
+`emit`, `discard` and lookups.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.state import Character, Phase, Player, Royal, Situation
+from moderator.games.dwtk.tables import Tables
+
+
+class FactionRules:
+    """Status Ratings and the faction's PP limit (mixed into `Court`)."""
+
+    t: Tables
+    phase: Phase
+    players: dict[str, Player]
+    characters: dict[int, Character]
+    royals: dict[str, Royal]
+    offices: dict[str, str | None]
+    discards: list[str]
+    removed: list[str]
+    loyalty_pool: list[int]
+    events: list[Any]
+    crisis: bool
+    seats: tuple[str, ...]
+
+    if TYPE_CHECKING:  # provided by Court
+        def char(self, cid: int | str) -> Character: ...
+        def set_char(self, cid: int | str, **changes: Any) -> Character: ...
+        def set_player(self, key: str, **changes: Any) -> Player: ...
+        def set_royal(self, key: str, **changes: Any) -> Royal: ...
+        def monarch(self) -> str | None: ...
+        def office_of(self, holder: str) -> str | None: ...
+        def pc_of(self, player: str) -> Character | None: ...
+        def faction(self, player: str) -> list[Character]: ...
+        def farcs(self, player: str) -> list[Royal]: ...
+        def discard(self, card: str) -> None: ...
+        def emit(self, event_id: EventId, args: Any = None, actor: str | None = None,
+                 public: bool = True) -> None: ...
+        def in_order(self) -> Iterator[str]: ...
+
+    # -- Status (2.1.2, 13.4.1, 13.4.3, 16.3, 18.9, 18.10, 33.2.3) ------------------
+
+    def base_status(self, c: Character) -> int:
+        if c.fixed_status is not None:
+            return c.fixed_status
+        return self.t.noble(c.id).status + c.titles
+
+    def status(self, cid: int | str) -> int:
+        """A noble's Status Rating for all game purposes (16.3)."""
+        c = self.char(cid)
+        own = self.base_status(c)
+        if c.spouse is not None:
+            partner = self._partner_base(c.spouse)
+            if partner is not None and self._spouse_benefits(c.spouse):
+                own = max(own, partner)
+        if c.counselor is not None:
+            own += 2  # 13.4.3
+        office = self.office_of(c.key)
+        if office is not None:
+            own += self.t.office(office).status
+            if self.crisis:
+                own //= 2  # 33.2.3
+        return own
+
+    def _partner_base(self, spouse: str) -> int | None:
+        if spouse.isdigit():
+            return self.base_status(self.char(spouse))
+        royal = self.royals.get(spouse)
+        if royal is None or not royal.alive:
+            return None
+        return 8 if royal.owner is not None else self.t.royal(spouse).status  # 18.10
+
+    def _spouse_benefits(self, spouse: str) -> bool:
+        """18.9: no benefit while the partner is banished, imprisoned or a wrongdoer."""
+        if not spouse.isdigit():
+            return True
+        partner = self.char(spouse)
+        return partner.situation not in (Situation.BANISHED, Situation.IMPRISONED,
+                                         Situation.AWAITING_EXECUTION) \
+            and not partner.wrongdoer
+
+    def royal_status(self, key: str) -> int:
+        status = self.t.royal(key).status
+        if self.crisis and self.royals[key].owner is None:
+            status //= 2  # 33.2.3: all NRCs
+        return status
+
+    def faction_load(self, player: str) -> int:
+        """DWTK 35.4/35.6/36.10.6: Status of FACs and FARCs that count against PP."""
+        pc = self.pc_of(player)
+        spouse = pc.spouse if pc is not None else None
+        total = sum(self.status(c.id) for c in self.faction(player) if c.key != spouse)
+        total += sum(self.royal_status(r.key) for r in self.farcs(player)
+                     if r.key != spouse and self.monarch() != r.key)
+        return total
+
+    # -- IP, PP and the PP limit (34, 35) -------------------------------------------
+
+    def gain(self, player: str, *, ip: int = 0, pp: int = 0) -> tuple[int, int]:
+        """Add (or take) IP and PP; a debt beyond what he has is forgiven (34.3, 35.3).
+
+        Returns the amounts actually changed.  A loss of PP may force him to lose FACs
+        (35.5): see `enforce_limit`.
+        """
+        p = self.players[player]
+        new_ip, new_pp = max(0, p.ip + ip), max(0, p.pp + pp)
+        self.set_player(player, ip=new_ip, pp=new_pp)
+        if new_pp < p.pp:
+            self.enforce_limit(player)
+        return new_ip - p.ip, new_pp - p.pp
+
+    def fits(self, player: str, change: Callable[[], None]) -> bool:
+        """Would the faction still fit the PP total after ``change``? (35.4)
+
+        The change is tried on the court and undone; the caller then makes it for real.
+        """
+        saved = (dict(self.characters), dict(self.offices), dict(self.players),
+                 list(self.discards), list(self.removed), len(self.events))
+        change()
+        ok = self.faction_load(player) <= self.players[player].pp
+        (self.characters, self.offices, self.players, self.discards, self.removed,
+         events) = saved
+        del self.events[events:]
+        return ok
+
+    def enforce_all(self) -> None:
+        """35.5 for every player (after Status changed without anyone choosing it)."""
+        if self.phase is Phase.MUSTER:
+            return
+        for player in self.seats:
+            self.enforce_limit(player)
+
+    def enforce_limit(self, player: str) -> None:
+        """DWTK 35.5: lose FACs/FARCs until the faction fits the PP total again.
+
+        The player may choose whom to lose; by email he has not been asked yet, so
+        the lowest-Status members go first (ties: FACs before FARCs, lower id first).
+        PROPOSED default; a standing LOSE order is on the next-steps list.
+        """
+        while self.faction_load(player) > self.players[player].pp:
+            pc = self.pc_of(player)
+            spouse = pc.spouse if pc is not None else None
+            candidates: list[tuple[int, int, str]] = [
+                (self.status(c.id), 0, c.key) for c in self.faction(player)
+                if c.key != spouse]
+            candidates += [(self.royal_status(r.key), 1, r.key) for r in self.farcs(player)
+                           if r.key != spouse and self.monarch() != r.key]
+            if not candidates:
+                return
+            _, _, key = min(candidates, key=lambda x: (x[0], x[1], x[2]))
+            self.lose_member(player, key, reason="pp_limit")
+
+    def lose_member(self, player: str, key: str, reason: str) -> None:
+        """A FAC becomes an NC (35.5.1) or a FARC an NRC (35.5.2)."""
+        if key.isdigit():
+            c = self.char(key)
+            for card in (c.henchman, c.counselor):
+                if card is not None:
+                    self.discard(card)
+            self.set_char(key, owner=None, henchman=None, counselor=None)
+            if c.alive and c.id not in self.loyalty_pool:
+                self.loyalty_pool.append(c.id)
+        else:
+            royal = self.royals[key]
+            if royal.card is not None:
+                self.discard(royal.card)
+            self.set_royal(key, owner=None, card=None)
+        self.emit(EventId.FACTION_LOST, {"player": player, "member": key, "reason": reason},
+                  actor=player)

@@ -1,0 +1,90 @@
+"""Royal Death (DWTK 8.4.1), succession and mourning (9), a RC's death (31.1-31.2) and
+the widowed (31.7)."""
+
+from __future__ import annotations
+
+from moderator.games.dwtk.court import Court
+from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.orders import TurnOrders
+from moderator.games.dwtk.shared import forced_discards
+from moderator.games.dwtk.state import Phase
+from moderator.games.dwtk.tables import kind_of
+
+
+def royal_death(court: Court) -> None:
+    """DWTK 8.4.1: a dice count names a RC by Death Number; if dead, roll again."""
+    alive = [r for r in court.t.royals if court.royals[r.key].alive and r.deaths]
+    if not alive:
+        return
+    while True:
+        count = court.dice_count("crown", "Royal Death (DWTK 8.4.1)")
+        royal = next(r for r in court.t.royals if count in r.deaths)
+        if court.royals[royal.key].alive:
+            break
+    kill_royal(court, royal.key, "royal_death")
+
+
+def kill_royal(court: Court, key: str, cause: str) -> None:
+    """DWTK 9.1, 31.2: removed for good with his Royal Alignment card; 9.2 succession."""
+    royal = court.royals[key]
+    was_monarch = court.monarch() == key
+    court.set_royal(key, alive=False, owner=None, spouse=None)
+    _remove_alignment_card(court, key)
+    if royal.spouse is not None:
+        _widow(court, royal.spouse)
+    court.emit(EventId.ROYAL_DEATH, {"royal": key, "cause": cause, "monarch": was_monarch,
+                                     "owner": royal.owner})
+    if was_monarch:
+        succession(court)
+
+
+def _widow(court: Court, spouse: str) -> None:
+    """31.7: the survivor may remarry; a noble widowed by a RC keeps Status 8 as Duke/Duchess."""
+    if spouse.isdigit():
+        court.set_char(spouse, spouse=None, fixed_status=8)
+    else:
+        court.set_royal(spouse, spouse=None)
+
+
+def _remove_alignment_card(court: Court, key: str) -> None:
+    """9.4, 14.2.5, 14.5.19: wherever it is, the RC's Royal Alignment card leaves the game."""
+    for card in [c for c in court.t.card_instances()
+                 if court.t.card_kind(kind_of(c)).royal == key]:
+        for name, p in court.players.items():
+            if card in p.hand:
+                court.take_from_hand(name, card)
+        court.deck = [c for c in court.deck if c != card]
+        court.discards = [c for c in court.discards if c != card]
+        royal = court.royals[key]
+        if royal.card == card:
+            court.set_royal(key, card=None)
+        if card not in court.removed:
+            court.removed.append(card)
+
+
+def succession(court: Court) -> None:
+    """DWTK 9.2-9.4: the next in line is crowned; offices empty; mourning ends the turn."""
+    heir = next((k for k in court.t.succession if court.royals[k].alive), None)
+    if heir is None:
+        court.drawn_game = True  # 37: the last RC who can succeed is dead
+        court.phase = Phase.OVER
+        court.emit(EventId.GAME_DRAWN, {})
+        court.turn_over = True
+        return
+    royal = court.royals[heir]
+    if royal.owner is not None:
+        court.set_royal(heir, owner=None, card=None)  # 9.2: becomes an NRC
+    _remove_alignment_card(court, heir)
+    court.offices["monarch"] = heir
+    court.roll_support("the new Monarch's Support (DWTK 9.4, 32.4)")
+    for office in [o for o, h in court.offices.items() if h is not None and o != "monarch"]:
+        court.discharge(office, "new_monarch")
+    court.emit(EventId.SUCCESSION, {"royal": heir, "support": court.support})
+    for player in court.in_order():
+        mine = court.orders.get(player, TurnOrders())
+        forced_discards(court, player, court.t.rule("mourning_discards"), "mourning",
+                        mine.discard, mine.keep_last)
+    court.next_crown_event = "court_ball"
+    court.turn_over = True
+    court.phase = Phase.MOURNING
+    court.emit(EventId.MOURNING, {})
