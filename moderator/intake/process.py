@@ -37,9 +37,8 @@ from moderator.games import find_engine
 from moderator.games.base import Severity
 from moderator.intake.bounces import detect_bounce, record_bounce
 from moderator.intake.extract import ExtractedMessage, extract_message
-from moderator.intake.route import Directives, find_directives, find_game_name
-from moderator.intake.sender import authentication_failure
-from moderator.passwords import verify_password
+from moderator.intake.identify import Refusal, check_size, game_name, identify
+from moderator.intake.route import Directives
 from moderator.publish import outgoing
 from moderator.publish.render import render
 from moderator.store import repo
@@ -56,16 +55,6 @@ class IntakeResult:
     status: str  # accepted | refused | ignored | duplicate | failed
     detail: str = ""
     submission_id: int | None = None
-
-
-class Refusal(Exception):
-    """The message cannot be used; ``reason`` goes back to the sender."""
-
-    def __init__(self, event: str, reason: str, hint: str | None = None) -> None:
-        super().__init__(reason)
-        self.event = event
-        self.reason = reason
-        self.hint = hint
 
 
 def spool_raw(config: Config, raw: bytes, now: datetime) -> Path:
@@ -163,8 +152,8 @@ def _handle(
         repo.log_gm(session, "intake.ignored", f"{message.message_id}: {message.auto_reason}")
         return IntakeResult(message.message_id, "ignored", message.auto_reason)
     try:
-        _check_size(config, stored)
-        game, player, directives = _identify(session, config, message, stored.raw)
+        check_size(config, stored)
+        game, player, directives = identify(session, config, message, stored.raw)
     except Refusal as refusal:
         return _refuse(session, config, stored, message, refusal)
     stored.game_id, stored.player_id = game.id, player.id
@@ -174,67 +163,6 @@ def _handle(
     return IntakeResult(
         message.message_id, stored.status, stored.detail, submission.id if submission else None
     )
-
-
-def _check_size(config: Config, stored: ReceivedMessage) -> None:
-    if len(stored.raw) > config.max_bytes:
-        raise Refusal(
-            "intake.too-large",
-            f"Your message is {len(stored.raw):,} bytes; the moderator reads at most"
-            f" {config.max_bytes:,}.",
-            "Send your orders as plain text in the body, without attachments.",
-        )
-
-
-def _identify(
-    session: Session, config: Config, message: ExtractedMessage, raw: bytes
-) -> tuple[Game, Player, Directives]:
-    name = _game_name(session, config, message)
-    if name is None:
-        raise Refusal(
-            "intake.no-game",
-            "The moderator could not tell which game your message is for.",
-            "Put the game's name in the subject in brackets, e.g. [paris], or add a line"
-            " 'GAME: paris', or write to the game's own address.",
-        )
-    game = repo.find_game(session, name)
-    if game is None:
-        raise Refusal("intake.unknown-game", f"There is no game called {name!r} here.")
-    player = repo.player_by_address(session, game, message.sender)
-    if player is None:
-        raise Refusal(
-            "intake.unknown-sender",
-            f"{message.sender or 'Your address'} is not registered in {game.name}.",
-            "Send orders from the address you registered with, or ask the GM to add this one.",
-        )
-    if player.status == "removed":
-        raise Refusal(
-            "intake.removed-player",
-            f"{player.name} no longer plays in {game.name}.",
-            "Write to the GM if you think this is a mistake.",
-        )
-    failure = authentication_failure(raw, message.sender)
-    if failure:
-        raise Refusal(
-            "intake.authentication-failed",
-            f"This message may not come from {message.sender}: {failure}.",
-            "If you sent it, check your mail provider's DKIM/DMARC settings or write to the GM.",
-        )
-    directives = find_directives(message.text)
-    if directives.password is None:
-        raise Refusal(
-            "intake.no-password",
-            "Your message has no PASSWORD: line.",
-            "Add a line 'PASSWORD: yourpassword' to your orders.",
-        )
-    if not verify_password(directives.password, player.password_hash):
-        raise Refusal("intake.bad-password", "The password in your message is not correct.")
-    return game, player, directives
-
-
-def _game_name(session: Session, config: Config, message: ExtractedMessage) -> str | None:
-    known = [game.name for game in repo.games(session)]
-    return find_game_name(message, config.moderator_address, known)
 
 
 def _submit(
@@ -364,7 +292,7 @@ def _refuse(
     refusal: Refusal,
 ) -> IntakeResult:
     stored.status, stored.detail = "refused", refusal.reason
-    game = repo.find_game(session, _game_name(session, config, message) or "")
+    game = repo.find_game(session, game_name(session, config, message) or "")
     repo.log_gm(
         session,
         refusal.event,
