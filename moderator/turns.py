@@ -145,8 +145,7 @@ def run_turn(
         publish(session, config, game, turn, done)
         log_next_deadlines(session, game, turn.number + 1, following, missed=missed)
         note_change(session)
-        for line in runhooks.apply_nmr_policy(session, config, game, turn, done.inputs):
-            repo.log_gm(session, "player.nmr", line, game=game, level="warning")
+        settle_players(session, config, game, turn, done.inputs)
         report = TurnReport(
             game=game.name,
             number=turn.number,
@@ -161,6 +160,18 @@ def run_turn(
         )
     write_archive(report.archive, done.rendered, done.people)
     return report
+
+
+def settle_players(session: Session, config: Config, game: Game, turn: Turn,
+                   inputs: dict[str, Any]) -> None:
+    """Count misses and apply the game's NMR policy, keeping (with the turn's render
+    inputs) how the players stood before, so a rollback to this turn can restore it."""
+    stored = jsonio.loads(turn.render_json) or {}
+    stored["players"] = runhooks.players_snapshot(session, game)
+    turn.render_json = jsonio.dumps(stored)
+    session.add(turn)
+    for line in runhooks.apply_nmr_policy(session, config, game, turn, inputs):
+        repo.log_gm(session, "player.nmr", line, game=game, level="warning")
 
 
 def per_game_deadlines(config: Config, game: Game, found: NextDeadlines) -> NextDeadlines:

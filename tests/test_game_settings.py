@@ -208,3 +208,39 @@ def test_the_readme_example_section_loads(tmp_path: Path) -> None:
     assert block is not None
     _path, config = _load(tmp_path, block.group(1))
     assert config.game("paris").press_moderation is True
+
+
+REMOVE = """
+[games.paris]
+nmr_limit = 1
+nmr_action = "remove"
+"""
+
+
+def test_a_rollback_undoes_what_the_nmr_policy_did_in_the_undone_turns(tmp_path: Path) -> None:
+    """Cyrano is removed after a month without orders; rolling that month back brings
+    him back, and rolling forward again removes him again (the replay counts misses)."""
+    from moderator.desk.rollback import rollback, rollforward
+
+    _path, config = _load(tmp_path, REMOVE)
+    db = open_store(config.database_url)
+    make_game(db, config)
+    for email, password in (("jacques@lyon.example", "rapier"),
+                            ("porthos@musket.example", "wine")):
+        process_message(db, config, order_mail(email, f"PASSWORD: {password}\n"
+                                               "WEEK 1: PRACTICE rapier\n"))
+    run_turn(db, config, "paris")
+
+    def cyrano() -> tuple[str, int]:
+        with Session(db) as session:
+            game = repo.game_by_name(session, "paris")
+            player = repo.player_by_email(session, game, "cyrano@bergerac.example")
+            return player.status, player.missed_turns
+
+    assert cyrano() == ("removed", 1)
+    with session_scope(db) as session:
+        rollback(session, repo.game_by_name(session, "paris"), 1, "gm", "his mail was lost")
+    assert cyrano() == ("active", 0)
+    with session_scope(db) as session:
+        rollforward(session, config, repo.game_by_name(session, "paris"), "gm", "replay")
+    assert cyrano() == ("removed", 1)

@@ -28,6 +28,7 @@ from moderator.config import Config
 from moderator.deadlines import NextDeadlines, note_change, now_utc
 from moderator.desk import audit
 from moderator.desk.audit import DeskError
+from moderator.desk.runhooks import restore_players
 from moderator.publish.newsletter import RenderedTurn
 from moderator.store import repo
 from moderator.store.models import Game, Newsletter, RolledBackTurn, Turn
@@ -90,6 +91,10 @@ def rollback(session: Session, game: Game, number: int, who: str, reason: str) -
         if turn.number > number:
             session.delete(turn)
     first = turns[0]
+    before = (jsonio.loads(first.render_json) or {}).get("players")
+    if before is not None:  # how the players stood before this turn's NMR policy
+        restore_players(session, game, before)
+    first.render_json = None
     first.status = "open"
     first.state_after = first.inputs_json = first.events_json = first.dice_json = None
     first.adjudicated_at = None
@@ -132,6 +137,7 @@ def rollforward(session: Session, config: Config, game: Game, who: str,
         correction = None if same else _correction(game, turn, old, reason)
         turns.publish(session, config, game, turn, done, correction=correction,
                       mail=not same)
+        turns.settle_players(session, config, game, turn, done.inputs)
         replayed.append(Replayed(turn.number, turn.label, same, done.rendered, done.people))
         new = repo.open_turn(session, game)
         if nxt is not None:

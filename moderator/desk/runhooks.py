@@ -99,6 +99,19 @@ def due_at(session: Session, config: Config, game: Game, turn: Turn) -> datetime
     return min(due, latest + timedelta(minutes=settings.early_run_delay_minutes))
 
 
+def players_snapshot(session: Session, game: Game) -> dict[str, list[Any]]:
+    """How every player stands (status, misses in a row), by player id."""
+    return {str(p.id): [p.status, p.missed_turns] for p in repo.players(session, game)}
+
+
+def restore_players(session: Session, game: Game, snapshot: dict[str, list[Any]]) -> None:
+    """Put the players back as a snapshot had them (a rollback undoes NMR removals)."""
+    for player in repo.players(session, game):
+        if str(player.id) in snapshot:
+            player.status, player.missed_turns = snapshot[str(player.id)]
+            session.add(player)
+
+
 def apply_nmr_policy(session: Session, config: Config, game: Game, turn: Turn,
                      inputs: dict[str, Any]) -> list[str]:
     """Count each player's misses (absences excused) and act at ``nmr_limit``."""
