@@ -155,14 +155,20 @@ def test_a_free_counsel_needs_no_office_ignores_rotation_and_is_protected() -> N
 
 
 def test_crisis_minus_one_and_a_farc_monarch_plus_one() -> None:
-    """33.2.4 (reading: allowed at -1) and 15.11 (the FARC Monarch's player ±1)."""
+    """33.2.4 (reading: allowed at -1) and 15.11, 36.10.2 (the FARC Monarch's player ±1
+    by a COUNSELS reaction; he makes no counsel himself)."""
     c = _court(counsel=[3, 3])
     c.support = 0
-    c.set_royal("george", owner="ann")
+    c.set_royal("george", owner="bob")
+    react(c, "bob", "IF ANYONE COUNSELS ANYONE THEN MODIFY +")
     c.set_char(13, owner="ann")  # the High Minister modifies Dismiss The Minister
     counseling.counsel_phase(c, "ann", _counsel("COUNSEL Dismiss The Minister Of Justice "
                                                 "ON Lawlessness"))
     assert events(c, "counsel.made")[0].args["modifier"] == 1  # +1 +1 -1
+    c.set_royal("george", owner="ann")
+    counseling.counsel_phase(c, "ann", _counsel("COUNSEL Dismiss The Minister Of Justice "
+                                                "ON Lawlessness"))
+    assert events(c, "counsel.refused")[-1].args["reason"] == "farc_monarch"
 
 
 def test_accepted_counsels_act_through_the_rules() -> None:

@@ -32,14 +32,25 @@ ORDERS = ("DO ASSASSINATE King George WITH 2 CARDS\nDO ASSASSINATE Earl Maxwell\
           "COUNSEL Make An Example ON Lawlessness NAMING 32\n"
           "COUNSEL Send Out The Fleet ON Pirates\nCOUNSEL Demand A Hearing ON Scandal\n"
           "COUNSEL Recommend A Title ON Court Ball NAMING PC\n"
-          "COUNSEL Sue For Peace ON Foreign War\n")
+          "COUNSEL Sue For Peace ON Foreign War\n"
+          "DO ESCAPE PC TO Cronos\nDO INTRIGUE {opponent}\nUNHIDE {fac}\nSUICIDE PC\n"
+          "IF AN OPPONENT FREES ANYONE THEN PLAY Prison Guards\n"
+          "IF AN OPPONENT FREES ANYONE THEN PLAY Port Guards\n")
+SUPPORT = ("clergy", "peasant", "townsmen", "trade_guild", "army", "navy", "merchant")
 
 
 def _orders(state: dict) -> dict:  # type: ignore[type-arg]
     out = {}
     for key, p in state["players"].items():
         facs = [k for k, c in state["characters"].items() if c["owner"] == key and not c["pc"]]
-        text = ORDERS.format(fac=facs[0] if facs else "PC")
+        others = [p2["name"] for k2, p2 in sorted(state["players"].items()) if k2 != key]
+        text = ORDERS.format(fac=facs[0] if facs else "PC", opponent=others[0])
+        if state["turn"] % 3 == 0 and facs:
+            text += f"HIDE {facs[-1]}\n"  # 24.2; UNHIDE of facs[0] comes first
+        supports = [c for c in p["hand"] if c.rsplit("-", 1)[0].removesuffix("_support")
+                    in SUPPORT]
+        if len(supports) >= 3:
+            text += "USURP SUPPORT ALL\nRESTORE PC\nDISSOLVE\nAPPOINT High Minister : PC\n"
         if p["loyalty"]:
             text = f"DO RECRUIT {p['loyalty'][0]}\n" + text
         out[key] = ENGINE.parse_orders(text, state, key, TABLES).orders

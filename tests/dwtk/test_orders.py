@@ -60,12 +60,12 @@ def test_the_shipped_order_form_parses() -> None:
 
 
 def test_errors_are_all_collected_with_lines_and_hints() -> None:
-    text = "DO TITLE Sir Nobody\nBUY lots\nDO ESCAPE 12\nUSURP\nFROBNICATE\n" \
+    text = "DO TITLE Sir Nobody\nBUY lots\nDO SEDUCE 12\nPROPOSE 12\nFROBNICATE\n" \
            "DO DRAW EVENT\nDO DRAW LOYALTY"
     errors = parse_orders(text, TABLES).errors
     assert [e.line for e in errors] == [1, 2, 3, 4, 5, 6]
     assert "no character called 'Sir Nobody'" in errors[0].message
-    assert errors[2].message.startswith("DO ESCAPE (DWTK 13.4.10) is not available yet")
+    assert errors[2].message.startswith("DO SEDUCE (DWTK 13.4.15) is not available yet")
     assert "appears twice" in errors[5].message and "13.1" in (errors[5].hint or "")
     assert all(e.hint for e in errors[:3])
 

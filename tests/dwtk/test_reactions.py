@@ -162,7 +162,7 @@ def test_treachery_on_royal_favor_one_card_first_in_player_order() -> None:
     """13.4.4: any player's Treachery -2, no more than one card."""
     from moderator.dice import ScriptedDice
     from moderator.games.dwtk import player
-    from moderator.games.dwtk.orders import Activity, ActivityKind
+    from moderator.games.dwtk.activity_orders import Activity, ActivityKind
 
     c = court(dealt(3))
     c.order = ("ann", "bob", "cid")

@@ -114,6 +114,9 @@ def make(court: Court, player: str, o: CounselOrder) -> None:
     """15.4-15.10: the counsel, the Counseling Results Table and its consequences."""
     if court.crown_event in ("famine", "plague"):
         raise Refused("no_counsel_this_turn")  # 15.5, 8.4.2, 8.4.7
+    monarch = court.monarch()
+    if monarch is not None and court.royals[monarch].owner == player:
+        raise Refused("farc_monarch")  # 36.10.2
     if o.table not in open_tables(court):
         raise Refused("table_not_open")
     counsel = next(c for c in court.t.counseling[o.table] if c.key == o.counsel)

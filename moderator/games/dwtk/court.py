@@ -59,6 +59,7 @@ class Court(FactionRules):
         self.drawn_game = state.drawn_game
         self.events: list[Event] = []
         self.turn_over = False  # 9.4: mourning ends the turn at once
+        self.came_out: set[int] = set()  # out of hiding this turn: not back in (24.2)
         self.orders: Mapping[str, Any] = {}  # this adjudication's TurnOrders by player
 
     def freeze(self) -> GameState:

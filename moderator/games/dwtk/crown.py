@@ -70,26 +70,36 @@ def intrigue(court: Court) -> None:
     its owner's PC is accused of wrongdoing (23.1), +2 for DOWN WITH THE KING (23.3).
     """
     first = court.order[0]
-    monarch = court.monarch()
-    farc_owner = court.royals[monarch].owner if monarch else None
     for player in court.order[1:]:
-        hand = court.players[player].hand
-        if len(hand) < court.t.rule("intrigue_min_hand") or player == farc_owner:
+        if intrigue_spares(court, player):
             court.emit(EventId.INTRIGUE_SPARED, {"player": player})
             continue
-        ordered = sorted(hand)
-        card = ordered[court.pick_index(len(ordered), "intrigue", f"intrigue {player}'s hand")]
-        kind = court.t.card_kind(kind_of(card))
-        court.emit(EventId.INTRIGUE_DRAWN, {"by": first, "player": player, "card": kind.key,
-                                            "legal": kind.legal})
-        if kind.legal:
-            court.take_from_hand(player, card)
-            court.discard(card)
-        else:
-            pc = court.players[player].pc
-            if pc is not None:
-                accuse(court, pc, "intrigue", court.t.justice_rules["dwtk_wrongdoing_bonus"]
-                       if kind.key == "dwtk" else 0)
+        intrigue_card(court, first, player)
+
+
+def intrigue_spares(court: Court, player: str) -> bool:
+    """8.4.3, 13.4.12, 36.10.1: three cards or fewer, or a FARC Monarch's player."""
+    monarch = court.monarch()
+    farc_owner = court.royals[monarch].owner if monarch else None
+    return len(court.players[player].hand) < court.t.rule("intrigue_min_hand") \
+        or player == farc_owner
+
+
+def intrigue_card(court: Court, by: str, player: str) -> None:
+    """One card at random from ``player``'s hand (8.4.3, 13.4.12)."""
+    ordered = sorted(court.players[player].hand)
+    card = ordered[court.pick_index(len(ordered), "intrigue", f"intrigue {player}'s hand")]
+    kind = court.t.card_kind(kind_of(card))
+    court.emit(EventId.INTRIGUE_DRAWN, {"by": by, "player": player, "card": kind.key,
+                                        "legal": kind.legal})
+    if kind.legal:
+        court.take_from_hand(player, card)
+        court.discard(card)
+    else:
+        pc = court.players[player].pc
+        if pc is not None:
+            accuse(court, pc, "intrigue", court.t.justice_rules["dwtk_wrongdoing_bonus"]
+                   if kind.key == "dwtk" else 0)
 
 
 def court_ball(court: Court) -> None:

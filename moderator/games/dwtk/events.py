@@ -27,6 +27,7 @@ class EventId(StrEnum):
     OFFICE_BID_REFUSED = "office.bid_refused"
     OFFICE_DISCHARGED = "office.discharged"
     OFFICE_UNFILLED = "office.unfilled"
+    GOVERNMENT_DISSOLVED = "office.dissolved"  # 36.14
     # DWTK 7: political problems, Foreign Wars
     PROBLEM_ARISES = "problem.arises"
     PROBLEM_RESOLVED = "problem.resolved"
@@ -85,6 +86,11 @@ class EventId(StrEnum):
     # DWTK 23-31: the justice chain (justice.py, fugitives.py)
     JUSTICE_ACCUSED = "justice.accused"
     JUSTICE_HID = "justice.hid"
+    JUSTICE_UNHID = "justice.unhid"  # 24.8 (hiding.py)
+    JUSTICE_ESCAPE = "justice.escape"  # 13.4.10 (escape.py)
+    JUSTICE_RETURNED = "justice.returned"  # 24.8: a wrongdoer out of hiding
+    JUSTICE_SUICIDE = "justice.suicide"  # 29.9, 30.10
+    RESTORED = "justice.restored"  # 36.10.4
     JUSTICE_HEARING = "justice.hearing"
     JUSTICE_INTERROGATION = "justice.interrogation"
     JUSTICE_IMPLICATED = "justice.implicated"
@@ -110,6 +116,9 @@ class EventId(StrEnum):
     # DWTK 35: PP
     PP_BOUGHT = "pp.bought"
     FACTION_LOST = "faction.lost"
+    # DWTK 36: usurpation (usurpation.py)
+    USURPATION = "usurp.attempt"
+    USURPER_CROWNED = "usurp.crowned"
     # DWTK 37
     VICTORY = "game.victory"
     GAME_DRAWN = "game.drawn"

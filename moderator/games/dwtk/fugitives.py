@@ -86,13 +86,14 @@ def manhunt(court: Court, cid: int) -> None:
         capture(court, cid)
 
 
-def capture(court: Court, cid: int) -> None:
-    """25.10 (30.6, 31.6): back in Fandonia to the stage he fled; no hiding this time."""
+def capture(court: Court, cid: int, event: EventId = EventId.JUSTICE_CAPTURED) -> None:
+    """25.10 (30.6, 31.6): back in Fandonia to the stage he fled; no hiding this time
+    (also a wrongdoer who comes out of hiding, 24.8: ``event`` JUSTICE_RETURNED)."""
     c = court.char(cid)
     fate = c.fate or "hearing"
     court.set_char(cid, situation=Situation.NORMAL, location=FANDONIA, fate=None,
                    hunted=(), wrongdoer=True)
-    court.emit(EventId.JUSTICE_CAPTURED, {"character": c.key, "fate": fate}, actor=c.owner)
+    court.emit(event, {"character": c.key, "fate": fate}, actor=c.owner)
     if fate == "hearing":
         hearing(court, cid)
     elif fate == "interrogation":
@@ -140,7 +141,7 @@ def extraditable(court: Court, cid: int) -> bool:
     country at peace with Fandonia."""
     c = court.char(cid)
     return c.alive and c.wrongdoer and c.situation in (Situation.NORMAL, Situation.HIDING) \
-        and c.abroad and c.location not in court.wars
+        and c.abroad and c.location not in court.wars and c.fate != "banished"  # 29.5
 
 
 def prison_roll(court: Court, cid: int) -> None:

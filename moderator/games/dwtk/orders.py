@@ -16,71 +16,25 @@ from enum import StrEnum
 from typing import Any
 
 from moderator.games.base import OrderError, ParsedOrders
+from moderator.games.dwtk.activity_orders import (
+    Activity,
+    Draw,
+    format_activity,
+    parse_activity,
+    who_list,
+)
 from moderator.games.dwtk.counsel_orders import CounselOrder, format_counsel, parse_counsel
-from moderator.games.dwtk.names import FANDONIA, PC, Names
+from moderator.games.dwtk.names import PC, Names
 from moderator.games.dwtk.standing import BadOrder as _Bad
 from moderator.games.dwtk.standing import Reaction, format_reaction, parse_reaction
 from moderator.games.dwtk.tables import Tables
+from moderator.games.dwtk.usurp_orders import UsurpOrder, format_usurp, parse_usurp
 
 JSON = dict[str, Any]
 _IGNORED = re.compile(r"^(GAME|PASSWORD|CHARACTER|PLAYER|TURN)\s*:", re.IGNORECASE)
 
 
-class ActivityKind(StrEnum):
-    """The activities of DWTK 13.4 implemented so far, by the word after DO."""
-
-    TITLE = "title"  # 13.4.1
-    OFFICE = "office"  # 13.4.2
-    COUNSELOR = "counselor"  # 13.4.3
-    FAVOR = "favor"  # 13.4.4
-    PARDON = "pardon"  # 13.4.5
-    AMNESTY = "amnesty"  # 13.4.6
-    HENCHMAN = "henchman"  # 13.4.7
-    RECRUIT = "recruit"  # 13.4.13
-    EXTRADITE = "extradite"  # 13.4.11, 25
-    SCANDAL = "scandal"  # 13.4.9, 22
-    ASSASSINATE = "assassinate"  # 13.4.8, 21
-    TRAVEL = "travel"  # 13.4.18
-    DRAW = "draw"  # 13.4.19
-
-
-# Activities of 13.4 the parser knows by name but the engine does not do yet.
-NOT_YET = {"escape": "13.4.10",
-           "intrigue": "13.4.12", "treachery": "13.4.14",
-           "seduce": "13.4.15", "wedding": "13.4.16", "prestige": "13.4.17",
-           "privateer": "13.4.17.1"}
-NOT_YET_LINES = {"PROPOSE": "18.4", "USURP": "36", "BRIBE": "13.4.20"}
-
-
-class Draw(StrEnum):
-    LOYALTY = "loyalty"
-    OPPORTUNITY = "opportunity"
-    EVENT = "event"
-
-
-@dataclass(frozen=True)
-class Activity:
-    """``DO <kind> ...``: one activity, in the player's priority order (13.1)."""
-
-    kind: ActivityKind
-    who: tuple[str, ...] = ()  # character keys, "pc" or royal keys
-    office: str | None = None
-    place: str | None = None  # a country key or "fandonia" (13.4.18)
-    draw: Draw | None = None
-    intrigue: bool = False  # DO EXTRADITE x WITH INTRIGUE (25.3, 25.6)
-    by: str | None = None  # DO SCANDAL / ASSASSINATE x BY <henchman> (17.2.1)
-    cards: int = 1  # DO ASSASSINATE x WITH n CARDS: Assassination cards played (13.4.8)
-
-    def to_dict(self) -> JSON:
-        return {"kind": self.kind.value, "who": list(self.who), "office": self.office,
-                "place": self.place, "draw": self.draw.value if self.draw else None,
-                "intrigue": self.intrigue, "by": self.by, "cards": self.cards}
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> Activity:
-        return cls(ActivityKind(d["kind"]), tuple(d.get("who", ())), d.get("office"),
-                   d.get("place"), Draw(d["draw"]) if d.get("draw") else None,
-                   bool(d.get("intrigue", False)), d.get("by"), int(d.get("cards", 1)))
+NOT_YET_LINES = {"PROPOSE": "18.4", "BRIBE": "13.4.20"}
 
 
 class Stance(StrEnum):
@@ -106,6 +60,13 @@ class TurnOrders:
     reactions: tuple[Reaction, ...] = ()  # new standing reactions (14.1, standing.py)
     withdraw: tuple[int, ...] = ()  # WITHDRAW REACTION n
     counsels: tuple[CounselOrder, ...] = ()  # COUNSEL lines in priority order (15)
+    usurp: UsurpOrder | None = None  # USURP (36, usurp_orders.py)
+    hide: tuple[str, ...] = ()  # HIDE x (24.2, 29.5; hiding.py)
+    unhide: tuple[str, ...] = ()  # UNHIDE x (24.8)
+    suicide: tuple[str, ...] = ()  # SUICIDE x (29.9, 30.10)
+    restore: tuple[str, ...] = ()  # RESTORE x (36.10.4)
+    dissolve: bool = False  # DISSOLVE (36.14)
+    appoint: tuple[tuple[str, str], ...] = ()  # APPOINT office : who (36.14)
 
     def to_dict(self) -> JSON:
         return {
@@ -120,6 +81,10 @@ class TurnOrders:
             "reactions": [r.to_dict() for r in self.reactions],
             "withdraw": list(self.withdraw),
             "counsels": [c.to_dict() for c in self.counsels],
+            "usurp": self.usurp.to_dict() if self.usurp else None,
+            "hide": list(self.hide), "unhide": list(self.unhide),
+            "suicide": list(self.suicide), "restore": list(self.restore),
+            "dissolve": self.dissolve, "appoint": [list(a) for a in self.appoint],
         }
 
     @classmethod
@@ -138,29 +103,12 @@ class TurnOrders:
             tuple(Reaction.from_dict(r) for r in d.get("reactions", ())),
             tuple(int(n) for n in d.get("withdraw", ())),
             tuple(CounselOrder.from_dict(c) for c in d.get("counsels", ())),
+            UsurpOrder.from_dict(d["usurp"]) if d.get("usurp") else None,
+            tuple(d.get("hide", ())), tuple(d.get("unhide", ())),
+            tuple(d.get("suicide", ())), tuple(d.get("restore", ())),
+            bool(d.get("dissolve", False)),
+            tuple((a[0], a[1]) for a in d.get("appoint", ())),
         )
-
-
-def format_activity(a: Activity, n: Names) -> str:
-    who = ", ".join(n.who(w) for w in a.who)
-    if a.kind is ActivityKind.OFFICE:
-        return f"DO OFFICE {n.office(a.office or '')} : {who}"
-    if a.kind is ActivityKind.TRAVEL:
-        return f"DO TRAVEL {who} TO {n.place(a.place or FANDONIA)}"
-    if a.kind is ActivityKind.DRAW:
-        return f"DO DRAW {(a.draw or Draw.EVENT).value.upper()}"
-    if a.kind is ActivityKind.AMNESTY:
-        return "DO AMNESTY"
-    if a.kind is ActivityKind.EXTRADITE and a.intrigue:
-        return f"DO EXTRADITE {who} WITH INTRIGUE"
-    line = f"DO {a.kind.value.upper()} {who}"
-    if a.by is not None:
-        line += f" BY {n.who(a.by)}"
-    if a.kind is ActivityKind.ASSASSINATE and a.cards != 1:
-        line += f" WITH {a.cards} CARDS"
-    if a.by is not None or a.kind is ActivityKind.ASSASSINATE:
-        return line
-    return f"DO {a.kind.value.upper()} {who}"
 
 
 def format_orders(o: TurnOrders, n: Names) -> tuple[str, ...]:
@@ -180,80 +128,15 @@ def format_orders(o: TurnOrders, n: Names) -> tuple[str, ...]:
     lines += [format_reaction(r, n) for r in o.reactions]
     lines += [f"WITHDRAW REACTION {k}" for k in o.withdraw]
     lines += [format_counsel(c, n) for c in o.counsels]
+    if o.usurp is not None:
+        lines.append(format_usurp(o.usurp, n))
+    for word, who in (("HIDE", o.hide), ("UNHIDE", o.unhide), ("SUICIDE", o.suicide),
+                      ("RESTORE", o.restore)):
+        lines += [f"{word} {n.who(w)}" for w in who]
+    if o.dissolve:
+        lines.append("DISSOLVE")
+    lines += [f"APPOINT {n.office(office)} : {n.who(who)}" for office, who in o.appoint]
     return tuple(lines)
-
-
-def _who_list(text: str, n: Names) -> tuple[str, ...]:
-    out = []
-    for part in re.split(r"\s*(?:,|\bAND\b)\s*", text.strip(), flags=re.IGNORECASE):
-        if not part:
-            continue
-        key = n.read_who(part)
-        if key is None:
-            raise _Bad(f"no character called {part!r}",
-                       "write PC, an id such as 23, or a card name such as Sir Jeffrey")
-        out.append(key)
-    if not out:
-        raise _Bad("name at least one character", "e.g. DO TITLE PC")
-    return tuple(out)
-
-
-def _activity(rest: str, n: Names) -> Activity:
-    word, _, tail = rest.strip().partition(" ")
-    kind = word.lower()
-    if kind in NOT_YET:
-        raise _Bad(f"DO {word.upper()} (DWTK {NOT_YET[kind]}) is not available yet",
-                   "see docs/rules-coverage-dwtk.md")
-    try:
-        k = ActivityKind(kind)
-    except ValueError:
-        known = ", ".join(a.value.upper() for a in ActivityKind)
-        raise _Bad(f"unknown activity {word!r}", f"one of: {known}") from None
-    if k is ActivityKind.AMNESTY:
-        return Activity(k)
-    if k is ActivityKind.DRAW:
-        try:
-            return Activity(k, draw=Draw(tail.strip().lower()))
-        except ValueError:
-            raise _Bad("DO DRAW needs LOYALTY, OPPORTUNITY or EVENT") from None
-    if k is ActivityKind.OFFICE:
-        office_text, sep, who = tail.partition(":")
-        office = n.read_office(office_text)
-        if not sep or office is None:
-            raise _Bad("DO OFFICE needs an office and a character",
-                       "e.g. DO OFFICE Minister Of The Navy : PC")
-        return Activity(k, _who_list(who, n), office=office)
-    if k is ActivityKind.TRAVEL:
-        m = re.match(r"^(.*)\s+TO\s+(.+)$", tail.strip(), re.IGNORECASE)
-        if not m:
-            raise _Bad("DO TRAVEL needs characters and TO a country",
-                       "e.g. DO TRAVEL PC, 23 TO Epalin")
-        place = n.read_place(m.group(2))
-        if place is None:
-            raise _Bad(f"no country called {m.group(2)!r}",
-                       "Sandarkan, Epalin, Cronos, The City States, Besyzan or Fandonia")
-        return Activity(k, _who_list(m.group(1), n), place=place)
-    if k is ActivityKind.EXTRADITE:
-        m = re.match(r"^(.*?)(\s+WITH\s+INTRIGUE)?$", tail.strip(), re.IGNORECASE)
-        who = _who_list(m.group(1) if m else tail, n)
-        if len(who) != 1:
-            raise _Bad("DO EXTRADITE takes one character", "e.g. DO EXTRADITE 23 WITH INTRIGUE")
-        return Activity(k, who, intrigue=bool(m and m.group(2)))
-    if k in (ActivityKind.SCANDAL, ActivityKind.ASSASSINATE):
-        m = re.match(r"^(.*?)(?:\s+BY\s+(.+?))?(?:\s+WITH\s+(\d+)\s+CARDS?)?$",
-                     tail.strip(), re.IGNORECASE)
-        who = _who_list(m.group(1) if m else tail, n)
-        by = _who_list(m.group(2), n) if m and m.group(2) else (None,)
-        cards = int(m.group(3)) if m and m.group(3) else 1
-        if len(who) != 1 or len(by) != 1 or (m and m.group(3) and k is ActivityKind.SCANDAL):
-            raise _Bad(f"DO {k.value.upper()} takes one character, and one henchman BY",
-                       "e.g. DO ASSASSINATE Sir Guy BY Duke Roland WITH 2 CARDS")
-        return Activity(k, who, by=by[0], cards=cards)
-    who = _who_list(tail, n)
-    if k in (ActivityKind.COUNSELOR, ActivityKind.HENCHMAN, ActivityKind.PARDON,
-             ActivityKind.FAVOR) and len(who) != 1:
-        raise _Bad(f"DO {k.value.upper()} takes one character")
-    return Activity(k, who)
 
 
 @dataclass
@@ -269,19 +152,27 @@ class _Builder:
     reactions: list[Reaction] = field(default_factory=list)
     withdraw: list[int] = field(default_factory=list)
     counsels: list[CounselOrder] = field(default_factory=list)
+    usurp: UsurpOrder | None = None
+    lists: dict[str, list[str]] = field(default_factory=lambda: {
+        "HIDE": [], "UNHIDE": [], "SUICIDE": [], "RESTORE": []})
+    dissolve: bool = False
+    appoint: list[tuple[str, str]] = field(default_factory=list)
 
     def build(self) -> TurnOrders:
         return TurnOrders(tuple(self.activities), self.buy_pp, tuple(self.align),
                           tuple(self.discard), tuple(self.keep_last), tuple(self.bids),
                           tuple(self.stances), self.draw_only, tuple(self.reactions),
-                          tuple(self.withdraw), tuple(self.counsels))
+                          tuple(self.withdraw), tuple(self.counsels), self.usurp,
+                          *(tuple(self.lists[k]) for k in ("HIDE", "UNHIDE", "SUICIDE",
+                                                           "RESTORE")),
+                          self.dissolve, tuple(self.appoint))
 
 
 def _line(text: str, b: _Builder, n: Names) -> None:
     head, _, rest = text.partition(" ")
     word = head.upper()
     if word == "DO":
-        b.activities.append(_activity(rest, n))
+        b.activities.append(parse_activity(rest, n))
     elif word == "BUY":
         m = re.match(r"^(\d+)\s*PP$", rest.strip(), re.IGNORECASE)
         if not m or int(m.group(1)) < 1:
@@ -326,13 +217,36 @@ def _line(text: str, b: _Builder, n: Names) -> None:
         b.withdraw.append(int(m.group(1)))
     elif word == "COUNSEL":
         b.counsels.append(parse_counsel(rest, n))
+    elif word in b.lists:
+        for who in who_list(rest, n):
+            if not (who == PC or who.isdigit()):
+                raise _Bad(f"{word} takes your PC or a FAC", f"e.g. {word} PC")
+            b.lists[word].append(who)
+        if set(b.lists["HIDE"]) & set(b.lists["UNHIDE"]):
+            raise _Bad("HIDE and UNHIDE of the same character",
+                       "not in and out of hiding the same turn (DWTK 24.2)")
+    elif word == "DISSOLVE" and not rest.strip():
+        b.dissolve = True
+    elif word == "APPOINT":
+        office_text, sep, who_text = rest.partition(":")
+        office, who = n.read_office(office_text), n.read_who(who_text) if sep else None
+        if office is None or who is None or not (who == PC or who.isdigit()):
+            raise _Bad("APPOINT needs an office and a noble", "e.g. APPOINT High Minister : 23")
+        if len(b.appoint) == 3:
+            raise _Bad("APPOINT at most three offices", "DWTK 36.14")
+        b.appoint.append((office, who))
+    elif word == "USURP":
+        if b.usurp is not None:
+            raise _Bad("USURP appears twice", "one usurpation attempt a turn")
+        b.usurp = parse_usurp(rest, n)
     elif word in NOT_YET_LINES:
         raise _Bad(f"{word} (DWTK {NOT_YET_LINES[word]}) is not available yet",
                    "see docs/rules-coverage-dwtk.md")
     else:
         raise _Bad(f"unknown order {head!r}",
                    "orders start with DO, BUY, ALIGN, DISCARD, KEEP, BID, PROBLEM, DRAW ONLY, "
-                   "IF, WITHDRAW or COUNSEL")
+                   "IF, WITHDRAW, COUNSEL, USURP, HIDE, UNHIDE, SUICIDE, RESTORE, "
+                   "DISSOLVE or APPOINT")
 
 
 def parse_orders(text: str, tables: Tables,

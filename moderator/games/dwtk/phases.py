@@ -12,7 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from moderator.games.dwtk import crown, fugitives, player, problems, reactions, setup, start
+from moderator.games.dwtk import (
+    crown,
+    fugitives,
+    hiding,
+    player,
+    problems,
+    reactions,
+    setup,
+    start,
+)
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.shared import Orders
@@ -27,11 +36,12 @@ def play_turn(court: Court) -> None:
 
 def end_of_turn(court: Court) -> None:
     """DWTK 30.10 (NCs' prison roll), 31.6 (executions), then 37: a FARC on the throne
-    for three full turns wins.  Suicides (29.9, 30.10) wait for an order.  Also after a
+    for three full turns wins.  Suicides (29.9, 30.10) first.  Also after a
     Monarch killed during the Player Turns (9.4: mourning has begun)."""
     if court.phase is not Phase.ORDERS and not (court.phase is Phase.MOURNING
                                                 and court.turn_over):
         return
+    hiding.suicides(court)
     fugitives.end_of_turns(court)
     monarch = court.monarch()
     owner = court.royals[monarch].owner if monarch else None

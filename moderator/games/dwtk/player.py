@@ -11,15 +11,26 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from moderator.games.dwtk import assassination, counseling, duels, fugitives, scandals
+from moderator.games.dwtk import (
+    assassination,
+    counseling,
+    duels,
+    fugitives,
+    hiding,
+    scandals,
+    usurpation,
+)
+from moderator.games.dwtk.activity_orders import Activity, ActivityKind
 from moderator.games.dwtk.acts import Refused
 from moderator.games.dwtk.acts import mine as _mine
 from moderator.games.dwtk.acts import pay as _pay
 from moderator.games.dwtk.acts import play_card as _play
 from moderator.games.dwtk.court import Court
+from moderator.games.dwtk.escape import escape
 from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.intrigue import intrigue
 from moderator.games.dwtk.justice_acts import amnesty, extradite, pardon
-from moderator.games.dwtk.orders import Activity, ActivityKind, TurnOrders
+from moderator.games.dwtk.orders import TurnOrders
 from moderator.games.dwtk.reactions import play_cards
 from moderator.games.dwtk.shared import can_spend, forced_discards, resolve_who, spend
 from moderator.games.dwtk.standing import Trigger
@@ -42,7 +53,19 @@ def player_turns(court: Court) -> None:
             _try(court, player, lambda r=royal, p=player: align(court, p, r), f"align:{royal}")
         if orders.buy_pp:
             _try(court, player, lambda p=player, n=orders.buy_pp: buy_pp(court, p, n), "buy_pp")
+        for word, act, who_list in (("restore", hiding.restore, orders.restore),
+                                    ("unhide", hiding.unhide, orders.unhide),
+                                    ("hide", hiding.hide, orders.hide)):
+            for who in who_list:  # 36.10.4, 24.8, 24.2, 29.5: not activities
+                _try(court, player, lambda a=act, p=player, w=who: a(court, p, w),
+                     f"{word}:{who}")
         activities(court, player, orders)
+        if orders.usurp is not None and not court.turn_over:  # 36.1 (after activities)
+            _try(court, player, lambda p=player, u=orders.usurp: usurpation.attempt(court, p, u),
+                 "usurp")
+        if has_player_turn(court, player) is not None:  # his PC died this turn (31.5)
+            end_player_turn(court, player, orders)
+            continue
         pc = court.pc_of(player)
         if pc is not None and not court.turn_over and any(
                 kind_of(c) == "duel" for c in court.players[player].opportunity):
@@ -114,7 +137,7 @@ def end_player_turn(court: Court, player: str, orders: TurnOrders) -> None:
 def do(court: Court, player: str, a: Activity) -> None:
     pc = court.pc_of(player)
     if pc is not None and pc.situation in (Situation.IMPRISONED, Situation.AWAITING_EXECUTION) \
-            and a.kind not in (ActivityKind.PARDON, ActivityKind.AMNESTY):
+            and a.kind not in (ActivityKind.PARDON, ActivityKind.AMNESTY, ActivityKind.ESCAPE):
         raise Refused("imprisoned")  # 30.3: Pardon, Amnesty or Escape only
     handlers: dict[ActivityKind, Callable[[Court, str, Activity], None]] = {
         ActivityKind.TITLE: title, ActivityKind.OFFICE: fill_office,
@@ -123,7 +146,8 @@ def do(court: Court, player: str, a: Activity) -> None:
         ActivityKind.HENCHMAN: henchman, ActivityKind.RECRUIT: recruit,
         ActivityKind.TRAVEL: travel, ActivityKind.DRAW: draw,
         ActivityKind.EXTRADITE: extradite, ActivityKind.SCANDAL: scandals.expose,
-        ActivityKind.ASSASSINATE: assassination.attempt,
+        ActivityKind.ASSASSINATE: assassination.attempt, ActivityKind.ESCAPE: escape,
+        ActivityKind.INTRIGUE: intrigue,
     }
     handlers[a.kind](court, player, a)
 

@@ -48,6 +48,7 @@ def office_phase(court: Court, orders: Orders) -> None:
     the player's PC or a FAC; moving an office holder leaves his old office vacant for
     this same phase (6.2).  Skipped when nothing is vacant (6.4).
     """
+    dissolve(court, orders)
     vacant = court.vacant_offices()
     if not vacant:
         return
@@ -69,6 +70,30 @@ def office_phase(court: Court, orders: Orders) -> None:
                 break
     for office in court.vacant_offices():
         _fill_at_random(court, office)
+
+
+def dissolve(court: Court, orders: Orders) -> None:
+    """36.14: the FARC Monarch's player may dissolve the government: every Office Holder
+    discharged, then up to three offices filled by him with any Office Holder character
+    (FAC, EAC or NC) at no IP cost (APPOINT); the rest are filled normally."""
+    monarch = court.monarch()
+    owner = court.royals[monarch].owner if monarch else None
+    mine = orders.get(owner, TurnOrders()) if owner else TurnOrders()
+    if owner is None or not mine.dissolve:
+        return
+    court.emit(EventId.GOVERNMENT_DISSOLVED, {"player": owner}, actor=owner)
+    for office in [o for o, h in court.offices.items() if h is not None and o != "monarch"]:
+        court.discharge(office, "dissolved")
+    for office, who in mine.appoint:
+        cid = resolve_who(court, owner, who)
+        why = "no_character" if cid is None else court.may_fill_office(int(cid), office)
+        if cid is None or why is not None:
+            court.emit(EventId.OFFICE_BID_REFUSED, {"office": office, "holder": cid or who,
+                                                    "reason": why}, actor=owner, public=False)
+            continue
+        court.seat_in_office(int(cid), office)
+        court.emit(EventId.OFFICE_FILLED, {"office": office, "holder": cid, "player": owner,
+                                           "cost": 0, "moved_from": None}, actor=owner)
 
 
 def _bid(court: Court, player: str, office: str, orders: TurnOrders,

@@ -24,18 +24,33 @@ def royal_death(court: Court) -> None:
     kill_royal(court, royal.key, "royal_death")
 
 
-def kill_royal(court: Court, key: str, cause: str) -> None:
-    """DWTK 9.1, 31.2: removed for good with his Royal Alignment card; 9.2 succession."""
+def kill_royal(court: Court, key: str, cause: str, succeed: bool = True) -> None:
+    """DWTK 9.1, 31.2: removed for good with his Royal Alignment card; 9.2 succession
+    (not after a usurpation, 36.6); 36.11: a FARC Monarch's player loses his next turn."""
     royal = court.royals[key]
-    was_monarch = court.monarch() == key
+    on_throne = court.monarch() == key
+    was_monarch = on_throne and succeed
     court.set_royal(key, alive=False, owner=None, spouse=None)
     _remove_alignment_card(court, key)
     if royal.spouse is not None:
         _widow(court, royal.spouse)
-    court.emit(EventId.ROYAL_DEATH, {"royal": key, "cause": cause, "monarch": was_monarch,
+    court.emit(EventId.ROYAL_DEATH, {"royal": key, "cause": cause, "monarch": on_throne,
                                      "owner": royal.owner})
     if was_monarch:
+        if royal.owner is not None:
+            p = court.players[royal.owner]
+            court.set_player(royal.owner, lost_turns=(*p.lost_turns, court.turn + 1))
         succession(court)
+    elif court.phase is not Phase.OVER and not any(court.royals[k].alive
+                                                  for k in court.t.succession):
+        _draw(court)  # 37: the last RC who can succeed to the throne is dead
+
+
+def _draw(court: Court) -> None:
+    court.drawn_game = True
+    court.phase = Phase.OVER
+    court.emit(EventId.GAME_DRAWN, {})
+    court.turn_over = True
 
 
 def _widow(court: Court, spouse: str) -> None:
@@ -66,10 +81,7 @@ def succession(court: Court) -> None:
     """DWTK 9.2-9.4: the next in line is crowned; offices empty; mourning ends the turn."""
     heir = next((k for k in court.t.succession if court.royals[k].alive), None)
     if heir is None:
-        court.drawn_game = True  # 37: the last RC who can succeed is dead
-        court.phase = Phase.OVER
-        court.emit(EventId.GAME_DRAWN, {})
-        court.turn_over = True
+        _draw(court)  # 37: the last RC who can succeed is dead
         return
     royal = court.royals[heir]
     if royal.owner is not None:

@@ -115,7 +115,8 @@ _TURN_INTS = ("office_cost", "office_activity_cost", "activities", "hand_limit",
               "prestige_modifier_cost", "prestige_modifier_cap", "court_ball_modifier_cap",
               "court_ball_modifier_floor", "court_ball_ban_loss", "free_counsel_from",
               "proposal_farc_cost", "duel_buyout", "prison_death_ip", "crisis_support_value",
-              "farc_monarch_bonus_pp", "farc_monarch_bonus_ip", "victory_turns")
+              "farc_monarch_bonus_pp", "farc_monarch_bonus_ip", "victory_turns",
+              "suicide_turns")
 _READINGS = ("illegal_cards", "extradition_target", "activity_count", "office_cost",
              "henchman_counsel", "court_ball_eight", "crisis_counsel", "hiding_in_fandonia",
              "free_counsel_counter", "female_titles", "support_steps_of_five",

@@ -1,0 +1,187 @@
+"""Activity orders (DWTK 13.4): ``DO <kind> ...`` — the value, canonical line and parser.
+
+Moved out of orders.py (which keeps the other lines and `TurnOrders`).  Characters are
+written as ``PC``, an id or a card name; see docs/dwtk-orders.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from moderator.games.dwtk.names import FANDONIA, Names
+from moderator.games.dwtk.standing import BadOrder as _Bad
+
+JSON = dict[str, Any]
+
+class ActivityKind(StrEnum):
+    """The activities of DWTK 13.4 implemented so far, by the word after DO."""
+
+    TITLE = "title"  # 13.4.1
+    OFFICE = "office"  # 13.4.2
+    COUNSELOR = "counselor"  # 13.4.3
+    FAVOR = "favor"  # 13.4.4
+    PARDON = "pardon"  # 13.4.5
+    AMNESTY = "amnesty"  # 13.4.6
+    HENCHMAN = "henchman"  # 13.4.7
+    RECRUIT = "recruit"  # 13.4.13
+    EXTRADITE = "extradite"  # 13.4.11, 25
+    SCANDAL = "scandal"  # 13.4.9, 22
+    ASSASSINATE = "assassinate"  # 13.4.8, 21
+    TRAVEL = "travel"  # 13.4.18
+    DRAW = "draw"  # 13.4.19
+    ESCAPE = "escape"  # 13.4.10, 25.9 (escape.py)
+    INTRIGUE = "intrigue"  # 13.4.12 (intrigue.py): who = (the opponent's player key,)
+
+
+# Activities of 13.4 the parser knows by name but the engine does not do yet.
+NOT_YET = {"treachery": "13.4.14",
+           "seduce": "13.4.15", "wedding": "13.4.16", "prestige": "13.4.17",
+           "privateer": "13.4.17.1"}
+
+
+class Draw(StrEnum):
+    LOYALTY = "loyalty"
+    OPPORTUNITY = "opportunity"
+    EVENT = "event"
+
+
+@dataclass(frozen=True)
+class Activity:
+    """``DO <kind> ...``: one activity, in the player's priority order (13.1)."""
+
+    kind: ActivityKind
+    who: tuple[str, ...] = ()  # character keys, "pc" or royal keys
+    office: str | None = None
+    place: str | None = None  # a country key or "fandonia" (13.4.18)
+    draw: Draw | None = None
+    intrigue: bool = False  # DO EXTRADITE x WITH INTRIGUE (25.3, 25.6)
+    by: str | None = None  # DO SCANDAL / ASSASSINATE x BY <henchman> (17.2.1)
+    cards: int = 1  # DO ASSASSINATE x WITH n CARDS: Assassination cards played (13.4.8)
+    card: str | None = None  # DO ESCAPE x TO c WITH PRISON GUARDS / PORT GUARDS (13.4.10)
+
+    def to_dict(self) -> JSON:
+        return {"kind": self.kind.value, "who": list(self.who), "office": self.office,
+                "place": self.place, "draw": self.draw.value if self.draw else None,
+                "intrigue": self.intrigue, "by": self.by, "cards": self.cards,
+                "card": self.card}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Activity:
+        return cls(ActivityKind(d["kind"]), tuple(d.get("who", ())), d.get("office"),
+                   d.get("place"), Draw(d["draw"]) if d.get("draw") else None,
+                   bool(d.get("intrigue", False)), d.get("by"), int(d.get("cards", 1)),
+                   d.get("card"))
+
+
+def format_activity(a: Activity, n: Names) -> str:
+    who = ", ".join(n.who(w) for w in a.who)
+    if a.kind is ActivityKind.OFFICE:
+        return f"DO OFFICE {n.office(a.office or '')} : {who}"
+    if a.kind in (ActivityKind.TRAVEL, ActivityKind.ESCAPE):
+        line = f"DO {a.kind.value.upper()} {who} TO {n.place(a.place or FANDONIA)}"
+        return line + (f" WITH {n.card(a.card).upper()}" if a.card else "")
+    if a.kind is ActivityKind.DRAW:
+        return f"DO DRAW {(a.draw or Draw.EVENT).value.upper()}"
+    if a.kind is ActivityKind.AMNESTY:
+        return "DO AMNESTY"
+    if a.kind is ActivityKind.INTRIGUE:
+        return f"DO INTRIGUE {n.player(a.who[0])}"
+    if a.kind is ActivityKind.EXTRADITE and a.intrigue:
+        return f"DO EXTRADITE {who} WITH INTRIGUE"
+    line = f"DO {a.kind.value.upper()} {who}"
+    if a.by is not None:
+        line += f" BY {n.who(a.by)}"
+    if a.kind is ActivityKind.ASSASSINATE and a.cards != 1:
+        line += f" WITH {a.cards} CARDS"
+    if a.by is not None or a.kind is ActivityKind.ASSASSINATE:
+        return line
+    return f"DO {a.kind.value.upper()} {who}"
+
+
+def who_list(text: str, n: Names) -> tuple[str, ...]:
+    out = []
+    for part in re.split(r"\s*(?:,|\bAND\b)\s*", text.strip(), flags=re.IGNORECASE):
+        if not part:
+            continue
+        key = n.read_who(part)
+        if key is None:
+            raise _Bad(f"no character called {part!r}",
+                       "write PC, an id such as 23, or a card name such as Sir Jeffrey")
+        out.append(key)
+    if not out:
+        raise _Bad("name at least one character", "e.g. DO TITLE PC")
+    return tuple(out)
+
+
+def parse_activity(rest: str, n: Names) -> Activity:
+    word, _, tail = rest.strip().partition(" ")
+    kind = word.lower()
+    if kind in NOT_YET:
+        raise _Bad(f"DO {word.upper()} (DWTK {NOT_YET[kind]}) is not available yet",
+                   "see docs/rules-coverage-dwtk.md")
+    try:
+        k = ActivityKind(kind)
+    except ValueError:
+        known = ", ".join(a.value.upper() for a in ActivityKind)
+        raise _Bad(f"unknown activity {word!r}", f"one of: {known}") from None
+    if k is ActivityKind.AMNESTY:
+        return Activity(k)
+    if k is ActivityKind.INTRIGUE:
+        victim = n.read_player(tail)
+        if victim is None:
+            raise _Bad(f"no player called {tail.strip()!r}",
+                       "name the opponent whose hand you intrigue, e.g. DO INTRIGUE Bob")
+        return Activity(k, (victim,))
+    if k is ActivityKind.DRAW:
+        try:
+            return Activity(k, draw=Draw(tail.strip().lower()))
+        except ValueError:
+            raise _Bad("DO DRAW needs LOYALTY, OPPORTUNITY or EVENT") from None
+    if k is ActivityKind.OFFICE:
+        office_text, sep, who = tail.partition(":")
+        office = n.read_office(office_text)
+        if not sep or office is None:
+            raise _Bad("DO OFFICE needs an office and a character",
+                       "e.g. DO OFFICE Minister Of The Navy : PC")
+        return Activity(k, who_list(who, n), office=office)
+    if k in (ActivityKind.TRAVEL, ActivityKind.ESCAPE):
+        m = re.match(r"^(.*)\s+TO\s+(.+?)(?:\s+WITH\s+(PRISON GUARDS|PORT GUARDS))?$",
+                     tail.strip(), re.IGNORECASE)
+        if not m or (m.group(3) and k is ActivityKind.TRAVEL):
+            raise _Bad(f"DO {k.value.upper()} needs characters and TO a country",
+                       "e.g. DO TRAVEL PC, 23 TO Epalin; DO ESCAPE 23 TO Epalin WITH PORT GUARDS")
+        place = n.read_place(m.group(2))
+        if place is None:
+            raise _Bad(f"no country called {m.group(2)!r}",
+                       "Sandarkan, Epalin, Cronos, The City States, Besyzan or Fandonia")
+        who = who_list(m.group(1), n)
+        if k is ActivityKind.ESCAPE and (len(who) != 1 or place == FANDONIA):
+            raise _Bad("DO ESCAPE takes one character and a country abroad",
+                       "e.g. DO ESCAPE PC TO Cronos (DWTK 13.4.10)")
+        card = n.read_card(m.group(3)) if m.group(3) else None
+        return Activity(k, who, place=place, card=card)
+    if k is ActivityKind.EXTRADITE:
+        m = re.match(r"^(.*?)(\s+WITH\s+INTRIGUE)?$", tail.strip(), re.IGNORECASE)
+        who = who_list(m.group(1) if m else tail, n)
+        if len(who) != 1:
+            raise _Bad("DO EXTRADITE takes one character", "e.g. DO EXTRADITE 23 WITH INTRIGUE")
+        return Activity(k, who, intrigue=bool(m and m.group(2)))
+    if k in (ActivityKind.SCANDAL, ActivityKind.ASSASSINATE):
+        m = re.match(r"^(.*?)(?:\s+BY\s+(.+?))?(?:\s+WITH\s+(\d+)\s+CARDS?)?$",
+                     tail.strip(), re.IGNORECASE)
+        who = who_list(m.group(1) if m else tail, n)
+        by = who_list(m.group(2), n) if m and m.group(2) else (None,)
+        cards = int(m.group(3)) if m and m.group(3) else 1
+        if len(who) != 1 or len(by) != 1 or (m and m.group(3) and k is ActivityKind.SCANDAL):
+            raise _Bad(f"DO {k.value.upper()} takes one character, and one henchman BY",
+                       "e.g. DO ASSASSINATE Sir Guy BY Duke Roland WITH 2 CARDS")
+        return Activity(k, who, by=by[0], cards=cards)
+    who = who_list(tail, n)
+    if k in (ActivityKind.COUNSELOR, ActivityKind.HENCHMAN, ActivityKind.PARDON,
+             ActivityKind.FAVOR) and len(who) != 1:
+        raise _Bad(f"DO {k.value.upper()} takes one character")
+    return Activity(k, who)
