@@ -20,7 +20,12 @@ from rich.table import Table
 from moderator import admin, mailsamples
 from moderator.config import Config, load_config
 from moderator.store.db import open_store, session_scope
-from moderator.transport.maildir import deliver_outbox, open_maildir, process_inbox
+from moderator.transport.maildir import (
+    deliver_outbox,
+    delivery_order,
+    open_maildir,
+    process_inbox,
+)
 from moderator.turns import rerun_turn, run_turn
 
 GAME = "paris"
@@ -128,7 +133,7 @@ def reply_email(config: Config, player: DemoPlayer, when: datetime, orders: str)
     """An Apple Mail reply to the player's receipt, with the receipt quoted below."""
     box = open_maildir(config.mailbox_for(player.email))
     receipts = []
-    for key in sorted(box.keys()):
+    for key in sorted(box.keys(), key=delivery_order):
         with box.get_file(key) as handle:
             msg = message_from_bytes(handle.read(), policy=policy.default)
         if "Orders" in str(msg["Subject"]):

@@ -16,6 +16,7 @@ from sqlalchemy import Engine
 from moderator import admin
 from moderator.config import Config
 from moderator.store.db import session_scope
+from moderator.transport.maildir import delivery_order
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -95,7 +96,7 @@ def mailbox_messages(config: Config, address: str) -> list[EmailMessage]:
         return []
     box = mailbox.Maildir(str(folder), factory=None, create=False)
     found = []
-    for key in sorted(box.keys()):
+    for key in sorted(box.keys(), key=delivery_order):
         with box.get_file(key) as handle:
             found.append(message_from_bytes(handle.read(), policy=policy.default))
     return found

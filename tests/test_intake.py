@@ -286,3 +286,12 @@ def test_orders_after_the_deadline_get_a_receipt_that_says_they_are_late(
     on_time, late = receipts(config, "jacques@lyon.example")
     assert "after the deadline" not in on_time and "send a corrected set" in on_time
     assert "after the deadline" in late and "send a corrected set" not in late
+
+
+def test_maildir_messages_are_taken_in_delivery_order_within_one_second() -> None:
+    """Maildir names carry unpadded microseconds: M99999 comes before M123456."""
+    from moderator.transport.maildir import delivery_order
+
+    keys = ["1764500000.M123456P10Q2.host", "1764500000.M99999P10Q1.host",
+            "1764499999.M999999P10Q9.host"]
+    assert sorted(keys, key=delivery_order) == [keys[2], keys[1], keys[0]]

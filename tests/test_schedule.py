@@ -400,7 +400,9 @@ def test_reminders_go_only_to_players_without_orders_and_only_once(
     from moderator.transport.maildir import deliver_outbox
 
     deliver_outbox(db, config)
-    text = body_text(mailbox_messages(config, setup.players[1][0])[-1])
+    [reminder] = [m for m in mailbox_messages(config, setup.players[1][0])
+                  if "Reminder" in m["Subject"]]
+    text = body_text(reminder)
     assert "no orders from you yet for April 1625" in text
     assert not [m for m in mailbox_messages(config, jacques[0]) if "Reminder" in m["Subject"]]
 

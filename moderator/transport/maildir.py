@@ -12,6 +12,7 @@ Outgoing: each queued Outbox row is added to the recipient's own Maildir
 from __future__ import annotations
 
 import mailbox
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,6 +27,18 @@ from moderator.intake.process import IntakeResult, process_message
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Outbox
+
+_KEY = re.compile(r"^(\d+)\.M(\d+)P(\d+)Q(\d+)")
+
+
+def delivery_order(key: str) -> tuple[int, ...]:
+    """Sort key putting Maildir messages in delivery order.
+
+    Python's Maildir names are ``SECONDS.M<usec>P<pid>Q<n>.host`` with the microseconds
+    not zero-padded, so plain string order is wrong within one second.
+    """
+    match = _KEY.match(key)
+    return tuple(int(g) for g in match.groups()) if match else (0,)
 
 
 def open_maildir(path: Path) -> mailbox.Maildir:
@@ -44,9 +57,8 @@ def process_inbox(db: Engine, config: Config) -> list[IntakeResult]:
     else:
         processed = inbox.add_folder("processed")
     results = []
-    # Maildir names start with the delivery time: sorted keys are oldest first, so a
-    # player's later message becomes the later version of his orders.
-    for key in sorted(inbox.keys()):
+    # Oldest first, so a player's later message becomes the later version of his orders.
+    for key in sorted(inbox.keys(), key=delivery_order):
         with inbox.get_file(key) as handle:
             raw = handle.read()
         try:
