@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from moderator.games.dwtk.tables import Tables
 
@@ -26,9 +27,7 @@ class Names:
 
     @classmethod
     def of(cls, tables: Tables, players: Mapping[str, str] | None = None) -> Names:
-        names = {str(n.id): n.name for n in tables.nobles}
-        names.update({r.key: r.name for r in tables.royals})
-        return cls(tables, names, dict(players or {}))
+        return cls(tables, dict(_character_names(tables)), dict(players or {}))
 
     def player(self, key: str) -> str:
         return self.players.get(key, key)
@@ -48,12 +47,21 @@ class Names:
         if word == PC:
             return PC
         if word.isdigit():
-            return word if any(str(n.id) == word for n in self.tables.nobles) else None
-        for key, name in self.characters.items():
-            short = name.split(" (")[0].split()[-1].lower()
-            if word in (name.lower(), key, short) or word == name.split(" (")[0].lower():
-                return key
-        return None
+            return word if word in self._noble_ids else None
+        return self._who_index.get(word)
+
+    @cached_property
+    def _noble_ids(self) -> frozenset[str]:
+        return frozenset(str(n.id) for n in self.tables.nobles)
+
+    @cached_property
+    def _who_index(self) -> dict[str, str]:
+        """Every written form `read_who` accepts -> key (the first character wins)."""
+        base = _character_names(self.tables)
+        if dict(self.characters) == base and list(self.characters) == list(base):
+            return _who_index_of_tables(self.tables)  # the usual case: built once
+        return _who_index(self.characters)
+
 
     def read_office(self, text: str) -> str | None:
         word = " ".join(text.lower().split())
@@ -97,3 +105,30 @@ class Names:
 
     def problem(self, key: str) -> str:
         return self.tables.problem(key).name
+
+
+def _character_names(tables: Tables) -> dict[str, str]:
+    """Nobles by id, then royals by key -> card name (built once per tables)."""
+    cached = tables.__dict__.get("_dwtk_character_names")
+    if cached is None:
+        cached = {str(n.id): n.name for n in tables.nobles}
+        cached.update({r.key: r.name for r in tables.royals})
+        object.__setattr__(tables, "_dwtk_character_names", cached)
+    return cached
+
+
+def _who_index_of_tables(tables: Tables) -> dict[str, str]:
+    cached = tables.__dict__.get("_dwtk_who_index")
+    if cached is None:
+        cached = _who_index(_character_names(tables))
+        object.__setattr__(tables, "_dwtk_who_index", cached)
+    return cached
+
+
+def _who_index(characters: Mapping[str, str]) -> dict[str, str]:
+    index: dict[str, str] = {}
+    for key, name in characters.items():
+        short = name.split(" (")[0].split()[-1].lower()
+        for word in (name.lower(), key, short, name.split(" (")[0].lower()):
+            index.setdefault(word, key)
+    return index

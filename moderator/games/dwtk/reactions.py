@@ -31,6 +31,11 @@ from moderator.games.dwtk.standing import (
 )
 
 
+def _same_key(r: Reaction) -> tuple[object, ...]:
+    """Everything but the number: two reactions with the same key are the same order."""
+    return (r.trigger, r.act, r.actor, r.target, r.card, r.count, r.sign, r.choice)
+
+
 def install(court: Court) -> None:
     """Withdrawals first, then the new reactions, numbered on from the last (14.1).
 
@@ -49,13 +54,15 @@ def install(court: Court) -> None:
             court.emit(EventId.REACTION_WITHDRAWN, {"n": n, "found": found}, actor=key,
                        public=False)
         seq = p.reaction_seq
+        standing = {_same_key(k) for k in kept}
         for r in getattr(orders, "reactions", ()):
-            same = next((k for k in kept if replace(k, n=0) == replace(r, n=0)), None)
-            if same is not None:  # sent again: still the one standing order
+            key_r = _same_key(r)
+            if key_r in standing:  # sent again: still the one standing order
                 continue
             seq += 1
             stored = replace(r, n=seq)
             kept.append(stored)
+            standing.add(key_r)
             court.emit(EventId.REACTION_STORED, {"n": seq,
                                                  "text": format_reaction(stored, names)},
                        actor=key, public=False)

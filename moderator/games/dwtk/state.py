@@ -40,7 +40,16 @@ class Phase(StrEnum):
     OVER = "over"  # 37: a winner, or a draw
 
 
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _plain(value: Any) -> Any:
+    kind = type(value)
+    if kind in _SCALARS:  # the common case: exactly a plain scalar (not a StrEnum)
+        return value
+    if kind is tuple or kind is list:
+        return [v if type(v) in _SCALARS else _plain(v) for v in value]
     if isinstance(value, StrEnum):
         return value.value
     if isinstance(value, tuple | list):
@@ -53,7 +62,14 @@ def _plain(value: Any) -> Any:
 
 
 def _to_dict(obj: Any) -> JSON:
-    return {f.name: _plain(getattr(obj, f.name)) for f in fields(obj)}
+    names = _FIELD_NAMES.get(type(obj))
+    if names is None:
+        names = _FIELD_NAMES.setdefault(type(obj), tuple(f.name for f in fields(obj)))
+    out = {}
+    for name in names:
+        value = getattr(obj, name)
+        out[name] = value if type(value) in _SCALARS else _plain(value)
+    return out
 
 
 @dataclass(frozen=True)

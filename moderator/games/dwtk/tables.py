@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 # Effects a table row may carry, and the kind of argument each takes (after a colon).
@@ -264,19 +265,35 @@ class Tables:
         return self._nobles[int(cid)]
 
     def royal(self, key: str) -> RoyalCard:
-        return next(r for r in self.royals if r.key == key)
+        found = self._by_key["royals"].get(key)
+        return found if found is not None else next(r for r in self.royals if r.key == key)
 
     def office(self, key: str) -> Office:
-        return next(o for o in self.offices if o.key == key)
+        found = self._by_key["offices"].get(key)
+        return found if found is not None else next(o for o in self.offices if o.key == key)
 
     def country(self, key: str) -> Country:
-        return next(c for c in self.countries if c.key == key)
+        found = self._by_key["countries"].get(key)
+        return found if found is not None else next(c for c in self.countries if c.key == key)
 
     def card_kind(self, key: str) -> CardKind:
-        return next(c for c in self.cards if c.key == key)
+        found = self._by_key["cards"].get(key)
+        return found if found is not None else next(c for c in self.cards if c.key == key)
 
     def problem(self, key: str) -> Problem:
-        return next(p for p in self.problems if p.key == key)
+        found = self._by_key["problems"].get(key)
+        return found if found is not None else next(p for p in self.problems if p.key == key)
+
+    @cached_property
+    def _by_key(self) -> dict[str, dict[str, Any]]:
+        """Pure lookups by key, built once (the first of equal keys wins, as `next` did)."""
+        out: dict[str, dict[str, Any]] = {}
+        for name in ("royals", "offices", "countries", "cards", "problems"):
+            index: dict[str, Any] = {}
+            for item in getattr(self, name):
+                index.setdefault(item.key, item)
+            out[name] = index
+        return out
 
     def problem_for_roll(self, total: int) -> Problem:
         return next(p for p in self.problems if total in p.rolls)
@@ -284,7 +301,7 @@ class Tables:
     def ambassador_of(self, country: str) -> Office:
         return next(o for o in self.offices if o.country == country)
 
-    @property
+    @cached_property
     def _nobles(self) -> dict[int, NobleCard]:
         return {n.id: n for n in self.nobles}
 
