@@ -75,7 +75,12 @@ def _serve_until(config: Config, check, sig: int, then=None) -> tuple[float, lis
         proc.kill()
         out, err = proc.communicate()
         raise AssertionError(f"timed out; stdout:\n{out}\nstderr:\n{err}") from None
-    return _stop(proc, sig)
+    try:
+        return _stop(proc, sig)
+    finally:
+        if proc.poll() is None:  # never leave a serve behind, whatever failed
+            proc.kill()
+            proc.wait(timeout=10)
 
 
 @pytest.mark.skipif(not MODERATOR.exists(), reason="needs the installed moderator script")
