@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import jinja2
+import pytest
 
 from moderator.dice import Dice, ScriptedDice
 from moderator.games.base import Event, TurnResult
@@ -102,3 +103,25 @@ def assert_renders(c: Court) -> None:
     for e in c.events:
         text = str(getattr(EVENTS, macro_name(e.id))(e.to_dict(), nm)).strip()
         assert text and "\n" not in text, e
+
+
+_CHECKED: list[Court] = []
+
+
+@pytest.fixture(autouse=True)
+def _checked_courts_render_and_use_all_their_dice() -> Iterator[None]:
+    """After each test, every court made with `checked_court` must render each event it
+    emitted through its macro and must have used every scripted die."""
+    _CHECKED.clear()
+    yield
+    for c in _CHECKED:
+        assert_renders(c)
+        assert c.dice.remaining() == {}, "scripted dice left over"  # type: ignore[attr-defined]
+
+
+def checked_court(script: Iterable[int] | Mapping[str, Iterable[int]]) -> Court:
+    """A dealt three-player court (ann, bob, cid in that order) checked after the test."""
+    c = court(dealt(3), script)
+    _CHECKED.append(c)
+    c.order = ("ann", "bob", "cid")
+    return c

@@ -9,8 +9,6 @@ Status 5) made Ann's henchman where needed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from moderator.games.dwtk import player
@@ -20,31 +18,17 @@ from moderator.games.dwtk.orders import TurnOrders, parse_orders
 from moderator.games.dwtk.state import Phase, Situation
 from tests.dwtk.conftest import (
     TABLES,
-    assert_renders,
-    court,
-    dealt,
+    checked_court,
     events,
     react,
     with_player,
 )
 
 JAMES, JEFFREY, MAXWELL, ROLAND = 22, 23, 32, 42
-COURTS: list[Court] = []
-
-
-@pytest.fixture(autouse=True)
-def _every_event_renders() -> Iterator[None]:
-    COURTS.clear()
-    yield
-    for c in COURTS:
-        assert_renders(c)
-        assert c.dice.remaining() == {}, "scripted dice left over"  # type: ignore[attr-defined]
 
 
 def _court(**script: list[int]) -> Court:
-    c = court(dealt(3), script)
-    COURTS.append(c)
-    c.order = ("ann", "bob", "cid")
+    c = checked_court(script)
     for p in c.players:
         with_player(c, p, pp=40, ip=10, hand=(f"dwtk-{'abc'.index(p[0]) + 1}",))
     with_player(c, "ann", opportunity=("intrigue-1",),

@@ -9,8 +9,6 @@ Magistrate (45), Earl Maxwell (32, Status 3).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from moderator.games.dwtk import counseling, player
@@ -21,32 +19,18 @@ from moderator.games.dwtk.orders import TurnOrders, parse_orders
 from moderator.games.dwtk.state import OpenProblem, Situation
 from tests.dwtk.conftest import (
     TABLES,
-    assert_renders,
-    court,
-    dealt,
+    checked_court,
     events,
     react,
     with_player,
 )
 
 JAMES, JEFFREY, SIMON, MAXWELL = 22, 23, 31, 32
-COURTS: list[Court] = []
-
-
-@pytest.fixture(autouse=True)
-def _every_event_renders() -> Iterator[None]:
-    COURTS.clear()
-    yield
-    for c in COURTS:
-        assert_renders(c)
-        assert c.dice.remaining() == {}, "scripted dice left over"  # type: ignore[attr-defined]
 
 
 def _court(**script: list[int]) -> Court:
     """Ann controls the Minister of Justice; Lawlessness is unresolved; a Court Ball."""
-    c = court(dealt(3), script)
-    COURTS.append(c)
-    c.order = ("ann", "bob", "cid")
+    c = checked_court(script)
     for p in c.players:
         with_player(c, p, pp=40, ip=10)
     c.set_char(JAMES, owner="ann")

@@ -8,40 +8,22 @@ Fandonia; Sir Robert (16) is Ambassador in the City States.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
 from moderator.games.dwtk import crown, duels, player
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
 from tests.dwtk.conftest import (
     TABLES,
-    assert_renders,
-    court,
-    dealt,
+    checked_court,
     events,
     react,
     with_player,
 )
 
 ANN_PC, BOB_PC, CID_PC, MAXWELL, ROLAND = 24, 64, 26, 32, 42
-COURTS: list[Court] = []
-
-
-@pytest.fixture(autouse=True)
-def _every_event_renders() -> Iterator[None]:
-    COURTS.clear()
-    yield
-    for c in COURTS:
-        assert_renders(c)
-        assert c.dice.remaining() == {}, "scripted dice left over"  # type: ignore[attr-defined]
 
 
 def _court(**script: list[int]) -> Court:
-    c = court(dealt(3), script)
-    COURTS.append(c)
-    c.order = ("ann", "bob", "cid")
+    c = checked_court(script)
     for p in c.players:
         with_player(c, p, pp=40, ip=10)
     return c

@@ -8,8 +8,6 @@ Earl Maxwell (32) an NC; Sir Peter (13) High Minister.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from moderator.games.dwtk import fugitives, hiding, player, start
@@ -17,25 +15,18 @@ from moderator.games.dwtk.acts import Refused
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
 from moderator.games.dwtk.state import FANDONIA, Situation
-from tests.dwtk.conftest import TABLES, assert_renders, court, dealt, events, with_player
+from tests.dwtk.conftest import (
+    TABLES,
+    checked_court,
+    events,
+    with_player,
+)
 
 PC, ROLAND, MAXWELL, HIGH = 24, 42, 32, 13
-COURTS: list[Court] = []
-
-
-@pytest.fixture(autouse=True)
-def _every_event_renders() -> Iterator[None]:
-    COURTS.clear()
-    yield
-    for c in COURTS:
-        assert_renders(c)
-        assert c.dice.remaining() == {}, "scripted dice left over"  # type: ignore[attr-defined]
 
 
 def _court(**script: list[int]) -> Court:
-    c = court(dealt(3), script)
-    COURTS.append(c)
-    c.order = ("ann", "bob", "cid")
+    c = checked_court(script)
     for p in c.players:
         with_player(c, p, pp=40, ip=10, hand=(f"dwtk-{'abc'.index(p[0]) + 1}",))
     c.set_char(ROLAND, owner="ann")

@@ -3,33 +3,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from moderator.games.dwtk import player
 from moderator.games.dwtk.acts import Refused
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
-from tests.dwtk.conftest import TABLES, assert_renders, court, dealt, events, with_player
+from tests.dwtk.conftest import (
+    TABLES,
+    checked_court,
+    events,
+    with_player,
+)
 
-COURTS: list[Court] = []
 PLAYERS = {"ann": "Ann", "bob": "Bob", "cid": "Cid"}
 
 
-@pytest.fixture(autouse=True)
-def _every_event_renders() -> Iterator[None]:
-    COURTS.clear()
-    yield
-    for c in COURTS:
-        assert_renders(c)
-        assert c.dice.remaining() == {}, "scripted dice left over"  # type: ignore[attr-defined]
-
-
 def _court(**script: list[int]) -> Court:
-    c = court(dealt(3), script)
-    COURTS.append(c)
-    c.order = ("ann", "bob", "cid")
+    c = checked_court(script)
     with_player(c, "ann", hand=("dwtk-1", "intrigue-1"), opportunity=())
     with_player(c, "bob", hand=("dwtk-2", "informer-1", "evidence-1", "alibi-1"))
     return c

@@ -6,8 +6,6 @@ Roland (42, Status 5) an NC made Ann's henchman where needed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from moderator.games.dwtk import player
@@ -16,31 +14,17 @@ from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
 from tests.dwtk.conftest import (
     TABLES,
-    assert_renders,
-    court,
-    dealt,
+    checked_court,
     events,
     react,
     with_player,
 )
 
 MAXWELL, ROLAND = 32, 42
-COURTS: list[Court] = []
-
-
-@pytest.fixture(autouse=True)
-def _every_event_renders() -> Iterator[None]:
-    COURTS.clear()
-    yield
-    for c in COURTS:
-        assert_renders(c)
-        assert c.dice.remaining() == {}, "scripted dice left over"  # type: ignore[attr-defined]
 
 
 def _court(**script: list[int]) -> Court:
-    c = court(dealt(3), script)
-    COURTS.append(c)
-    c.order = ("ann", "bob", "cid")
+    c = checked_court(script)
     with_player(c, "ann", pp=40, ip=10, opportunity=("scandal-1",))
     return c
 

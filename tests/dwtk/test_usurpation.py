@@ -7,8 +7,6 @@ Ann's PC Sir Charles (24), Bob's PC 64, Cid's PC 26; player order Ann, Bob, Cid.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from moderator.games.dwtk import phases, player, usurpation
@@ -18,24 +16,16 @@ from moderator.games.dwtk.orders import TurnOrders, parse_orders
 from moderator.games.dwtk.state import OpenProblem, Phase
 from moderator.games.dwtk.succession import kill_royal
 from moderator.games.dwtk.usurp_orders import UsurpOrder
-from tests.dwtk.conftest import TABLES, assert_renders, court, dealt, events, with_player
-
-COURTS: list[Court] = []
-
-
-@pytest.fixture(autouse=True)
-def _every_event_renders() -> Iterator[None]:
-    COURTS.clear()
-    yield
-    for c in COURTS:
-        assert_renders(c)
-        assert c.dice.remaining() == {}, "scripted dice left over"  # type: ignore[attr-defined]
+from tests.dwtk.conftest import (
+    TABLES,
+    checked_court,
+    events,
+    with_player,
+)
 
 
 def _court(**script: list[int]) -> Court:
-    c = court(dealt(3), script)
-    COURTS.append(c)
-    c.order = ("ann", "bob", "cid")
+    c = checked_court(script)
     for p in c.players:
         with_player(c, p, pp=40, ip=10, hand=(f"dwtk-{'abc'.index(p[0]) + 1}",))
     return c
