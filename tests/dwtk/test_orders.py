@@ -65,9 +65,29 @@ def test_errors_are_all_collected_with_lines_and_hints() -> None:
     errors = parse_orders(text, TABLES).errors
     assert [e.line for e in errors] == [1, 2, 3, 4, 5, 6]
     assert "no character called 'Sir Nobody'" in errors[0].message
-    assert errors[2].message.startswith("DO SEDUCE (DWTK 13.4.15) is not available yet")
+    assert errors[2].message.startswith("DO SEDUCE needs the man and BY the woman")
+    assert errors[3].message.startswith("PROPOSE needs who proposes and TO whom")
     assert "appears twice" in errors[5].message and "13.1" in (errors[5].hint or "")
     assert all(e.hint for e in errors[:3])
+
+
+def test_orders_that_are_not_activities_round_trip() -> None:
+    """DWTK 18.4 PROPOSE, 13.4.16 ATTEND WEDDINGS, 13.4.20 SOLICIT BRIBE and BRIBE, and the
+    DO lines of 13.4.14-13.4.17: read, written back canonically, read back the same."""
+    text = ("DO TREACHERY Sir Guy\nDO SEDUCE 23 BY 61\nDO WEDDING PC AND 61\n"
+            "DO PRIVATEER CAPTAIN 23 buy +1\nPROPOSE PC TO 61\nATTEND WEDDINGS\n"
+            "SOLICIT BRIBE 3\nBRIBE 24 WITH 2 IP BY 23\n")
+    parsed = parse_orders(text, TABLES)
+    assert parsed.errors == ()
+    assert parsed.normal_form[3] == "DO PRESTIGE Privateering CAPTAIN 23 BUY +1"
+    assert parsed.normal_form[4:] == ("PROPOSE PC TO 61", "ATTEND WEDDINGS", "SOLICIT BRIBE 3",
+                                      "BRIBE 24 WITH 2 IP BY 23")
+    again = parse_orders("\n".join(parsed.normal_form), TABLES)
+    assert again.orders == parsed.orders
+    bad = parse_orders("SOLICIT BRIBE 7\nDO PRESTIGE Carousing CAPTAIN 23\n"
+                       "DO PRESTIGE Gardening", TABLES).errors
+    assert [e.line for e in bad] == [1, 2, 3]
+    assert "1 to 6" in bad[0].message and "CAPTAIN" in bad[1].message
 
 
 def test_engine_parse_and_order_form() -> None:

@@ -35,12 +35,14 @@ class ActivityKind(StrEnum):
     DRAW = "draw"  # 13.4.19
     ESCAPE = "escape"  # 13.4.10, 25.9 (escape.py)
     INTRIGUE = "intrigue"  # 13.4.12 (intrigue.py): who = (the opponent's player key,)
+    TREACHERY = "treachery"  # 13.4.14 (treachery.py): who = (the EAC/EARC,)
+    SEDUCE = "seduce"  # 13.4.15 (seduction.py): who = (the male,), by = the female
+    WEDDING = "wedding"  # 13.4.16, 18 (romance.py): who = (the two to marry)
+    PRESTIGE = "prestige"  # 13.4.17 (prestige.py): table, buy; by = captain (13.4.17.1)
 
 
-# Activities of 13.4 the parser knows by name but the engine does not do yet.
-NOT_YET = {"treachery": "13.4.14",
-           "seduce": "13.4.15", "wedding": "13.4.16", "prestige": "13.4.17",
-           "privateer": "13.4.17.1"}
+# Written forms of DO PRESTIGE <table>: key, name, and the old DO PRIVATEER.
+PRIVATEER = "privateer"
 
 
 class Draw(StrEnum):
@@ -62,19 +64,21 @@ class Activity:
     by: str | None = None  # DO SCANDAL / ASSASSINATE x BY <henchman> (17.2.1)
     cards: int = 1  # DO ASSASSINATE x WITH n CARDS: Assassination cards played (13.4.8)
     card: str | None = None  # DO ESCAPE x TO c WITH PRISON GUARDS / PORT GUARDS (13.4.10)
+    table: str | None = None  # DO PRESTIGE <table>: a key of prestige.toml (13.4.17)
+    buy: bool = False  # DO PRESTIGE <table> BUY +1: the bought +1 modifier (13.4.17)
 
     def to_dict(self) -> JSON:
         return {"kind": self.kind.value, "who": list(self.who), "office": self.office,
                 "place": self.place, "draw": self.draw.value if self.draw else None,
                 "intrigue": self.intrigue, "by": self.by, "cards": self.cards,
-                "card": self.card}
+                "card": self.card, "table": self.table, "buy": self.buy}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Activity:
         return cls(ActivityKind(d["kind"]), tuple(d.get("who", ())), d.get("office"),
                    d.get("place"), Draw(d["draw"]) if d.get("draw") else None,
                    bool(d.get("intrigue", False)), d.get("by"), int(d.get("cards", 1)),
-                   d.get("card"))
+                   d.get("card"), d.get("table"), bool(d.get("buy", False)))
 
 
 def format_activity(a: Activity, n: Names) -> str:
@@ -90,6 +94,12 @@ def format_activity(a: Activity, n: Names) -> str:
         return "DO AMNESTY"
     if a.kind is ActivityKind.INTRIGUE:
         return f"DO INTRIGUE {n.player(a.who[0])}"
+    if a.kind is ActivityKind.PRESTIGE:
+        line = f"DO PRESTIGE {n.tables.prestige[a.table or ''].name}"
+        line += f" CAPTAIN {n.who(a.by)}" if a.by is not None else ""
+        return line + (" BUY +1" if a.buy else "")
+    if a.kind is ActivityKind.WEDDING:
+        return f"DO WEDDING {' AND '.join(n.who(w) for w in a.who)}"
     if a.kind is ActivityKind.EXTRADITE and a.intrigue:
         return f"DO EXTRADITE {who} WITH INTRIGUE"
     line = f"DO {a.kind.value.upper()} {who}"
@@ -120,9 +130,8 @@ def who_list(text: str, n: Names) -> tuple[str, ...]:
 def parse_activity(rest: str, n: Names) -> Activity:
     word, _, tail = rest.strip().partition(" ")
     kind = word.lower()
-    if kind in NOT_YET:
-        raise _Bad(f"DO {word.upper()} (DWTK {NOT_YET[kind]}) is not available yet",
-                   "see docs/rules-coverage-dwtk.md")
+    if kind == PRIVATEER:
+        return _prestige(f"privateering {tail}", n)
     try:
         k = ActivityKind(kind)
     except ValueError:
@@ -136,6 +145,23 @@ def parse_activity(rest: str, n: Names) -> Activity:
             raise _Bad(f"no player called {tail.strip()!r}",
                        "name the opponent whose hand you intrigue, e.g. DO INTRIGUE Bob")
         return Activity(k, (victim,))
+    if k is ActivityKind.PRESTIGE:
+        return _prestige(tail, n)
+    if k is ActivityKind.SEDUCE:
+        m = re.match(r"^(.+?)\s+BY\s+(.+)$", tail.strip(), re.IGNORECASE)
+        if not m:
+            raise _Bad("DO SEDUCE needs the man and BY the woman",
+                       "e.g. DO SEDUCE Sir Guy BY Lady Anne (DWTK 13.4.15)")
+        who, by = who_list(m.group(1), n), who_list(m.group(2), n)
+        if len(who) != 1 or len(by) != 1:
+            raise _Bad("DO SEDUCE takes one man and one woman", "DWTK 13.4.15")
+        return Activity(k, who, by=by[0])
+    if k is ActivityKind.WEDDING:
+        who = who_list(tail, n)
+        if len(who) != 2:
+            raise _Bad("DO WEDDING takes the two characters to marry",
+                       "e.g. DO WEDDING 23 AND 58 (DWTK 13.4.16)")
+        return Activity(k, who)
     if k is ActivityKind.DRAW:
         try:
             return Activity(k, draw=Draw(tail.strip().lower()))
@@ -182,6 +208,24 @@ def parse_activity(rest: str, n: Names) -> Activity:
         return Activity(k, who, by=by[0], cards=cards)
     who = who_list(tail, n)
     if k in (ActivityKind.COUNSELOR, ActivityKind.HENCHMAN, ActivityKind.PARDON,
-             ActivityKind.FAVOR) and len(who) != 1:
+             ActivityKind.FAVOR, ActivityKind.TREACHERY) and len(who) != 1:
         raise _Bad(f"DO {k.value.upper()} takes one character")
     return Activity(k, who)
+
+
+def _prestige(tail: str, n: Names) -> Activity:
+    """``DO PRESTIGE <table> [CAPTAIN <henchman>] [BUY +1]`` (13.4.17, 13.4.17.1)."""
+    m = re.match(r"^(.+?)(?:\s+CAPTAIN\s+(.+?))?(\s+BUY\s*\+\s*1)?$", tail.strip(),
+                 re.IGNORECASE)
+    word = " ".join(m.group(1).lower().split()) if m else ""
+    table = next((t.key for t in n.tables.prestige.values()
+                  if word in (t.key, t.name.lower())), None)
+    if m is None or table is None:
+        names = ", ".join(t.name for t in n.tables.prestige.values())
+        raise _Bad(f"no Prestige Table called {word!r}", f"one of: {names}")
+    if m.group(2) and table != "privateering":
+        raise _Bad("only a privateer has a CAPTAIN", "DWTK 13.4.17.1")
+    by = who_list(m.group(2), n) if m.group(2) else (None,)
+    if len(by) != 1:
+        raise _Bad("one captain", "e.g. DO PRESTIGE Privateering CAPTAIN Duke Roland")
+    return Activity(ActivityKind.PRESTIGE, table=table, by=by[0], buy=bool(m.group(3)))

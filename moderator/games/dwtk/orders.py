@@ -25,6 +25,15 @@ from moderator.games.dwtk.activity_orders import (
 )
 from moderator.games.dwtk.counsel_orders import CounselOrder, format_counsel, parse_counsel
 from moderator.games.dwtk.names import PC, Names
+from moderator.games.dwtk.social_orders import (
+    BribeOffer,
+    Proposal,
+    format_bribe,
+    format_proposal,
+    parse_bribe,
+    parse_proposal,
+    parse_solicit,
+)
 from moderator.games.dwtk.standing import BadOrder as _Bad
 from moderator.games.dwtk.standing import Reaction, format_reaction, parse_reaction
 from moderator.games.dwtk.tables import Tables
@@ -32,9 +41,6 @@ from moderator.games.dwtk.usurp_orders import UsurpOrder, format_usurp, parse_us
 
 JSON = dict[str, Any]
 _IGNORED = re.compile(r"^(GAME|PASSWORD|CHARACTER|PLAYER|TURN)\s*:", re.IGNORECASE)
-
-
-NOT_YET_LINES = {"PROPOSE": "18.4", "BRIBE": "13.4.20"}
 
 
 class Stance(StrEnum):
@@ -67,6 +73,10 @@ class TurnOrders:
     restore: tuple[str, ...] = ()  # RESTORE x (36.10.4)
     dissolve: bool = False  # DISSOLVE (36.14)
     appoint: tuple[tuple[str, str], ...] = ()  # APPOINT office : who (36.14)
+    proposals: tuple[Proposal, ...] = ()  # PROPOSE a TO b (18.4; social_orders.py)
+    attend: bool = False  # ATTEND WEDDINGS (13.4.16)
+    solicit: int = 0  # SOLICIT BRIBE n (13.4.20.1)
+    bribe: BribeOffer | None = None  # BRIBE x WITH n IP (13.4.20.2)
 
     def to_dict(self) -> JSON:
         return {
@@ -85,6 +95,8 @@ class TurnOrders:
             "hide": list(self.hide), "unhide": list(self.unhide),
             "suicide": list(self.suicide), "restore": list(self.restore),
             "dissolve": self.dissolve, "appoint": [list(a) for a in self.appoint],
+            "proposals": [p.to_dict() for p in self.proposals], "attend": self.attend,
+            "solicit": self.solicit, "bribe": self.bribe.to_dict() if self.bribe else None,
         }
 
     @classmethod
@@ -108,6 +120,9 @@ class TurnOrders:
             tuple(d.get("suicide", ())), tuple(d.get("restore", ())),
             bool(d.get("dissolve", False)),
             tuple((a[0], a[1]) for a in d.get("appoint", ())),
+            tuple(Proposal.from_dict(p) for p in d.get("proposals", ())),
+            bool(d.get("attend", False)), int(d.get("solicit", 0)),
+            BribeOffer.from_dict(d["bribe"]) if d.get("bribe") else None,
         )
 
 
@@ -136,6 +151,13 @@ def format_orders(o: TurnOrders, n: Names) -> tuple[str, ...]:
     if o.dissolve:
         lines.append("DISSOLVE")
     lines += [f"APPOINT {n.office(office)} : {n.who(who)}" for office, who in o.appoint]
+    lines += [format_proposal(p, n) for p in o.proposals]
+    if o.attend:
+        lines.append("ATTEND WEDDINGS")
+    if o.solicit:
+        lines.append(f"SOLICIT BRIBE {o.solicit}")
+    if o.bribe is not None:
+        lines.append(format_bribe(o.bribe, n))
     return tuple(lines)
 
 
@@ -157,6 +179,10 @@ class _Builder:
         "HIDE": [], "UNHIDE": [], "SUICIDE": [], "RESTORE": []})
     dissolve: bool = False
     appoint: list[tuple[str, str]] = field(default_factory=list)
+    proposals: list[Proposal] = field(default_factory=list)
+    attend: bool = False
+    solicit: int = 0
+    bribe: BribeOffer | None = None
 
     def build(self) -> TurnOrders:
         return TurnOrders(tuple(self.activities), self.buy_pp, tuple(self.align),
@@ -165,7 +191,8 @@ class _Builder:
                           tuple(self.withdraw), tuple(self.counsels), self.usurp,
                           *(tuple(self.lists[k]) for k in ("HIDE", "UNHIDE", "SUICIDE",
                                                            "RESTORE")),
-                          self.dissolve, tuple(self.appoint))
+                          self.dissolve, tuple(self.appoint), tuple(self.proposals),
+                          self.attend, self.solicit, self.bribe)
 
 
 def _line(text: str, b: _Builder, n: Names) -> None:
@@ -239,14 +266,29 @@ def _line(text: str, b: _Builder, n: Names) -> None:
         if b.usurp is not None:
             raise _Bad("USURP appears twice", "one usurpation attempt a turn")
         b.usurp = parse_usurp(rest, n)
-    elif word in NOT_YET_LINES:
-        raise _Bad(f"{word} (DWTK {NOT_YET_LINES[word]}) is not available yet",
-                   "see docs/rules-coverage-dwtk.md")
     else:
-        raise _Bad(f"unknown order {head!r}",
+        _social_line(word, rest, b, n)
+
+
+def _social_line(word: str, rest: str, b: _Builder, n: Names) -> None:
+    """PROPOSE, ATTEND WEDDINGS, SOLICIT BRIBE, BRIBE (social_orders.py)."""
+    if word == "PROPOSE":
+        b.proposals.append(parse_proposal(rest, n))
+    elif word == "ATTEND" and rest.strip().upper() == "WEDDINGS":
+        b.attend = True
+    elif word == "SOLICIT":
+        if b.solicit:
+            raise _Bad("SOLICIT BRIBE appears twice", "one bribe a turn (DWTK 13.4.20.1)")
+        b.solicit = parse_solicit(rest)
+    elif word == "BRIBE":
+        if b.bribe is not None:
+            raise _Bad("BRIBE appears twice", "one bribe attempt a turn (DWTK 13.4.20.2)")
+        b.bribe = parse_bribe(rest, n)
+    else:
+        raise _Bad(f"unknown order {word!r}",
                    "orders start with DO, BUY, ALIGN, DISCARD, KEEP, BID, PROBLEM, DRAW ONLY, "
                    "IF, WITHDRAW, COUNSEL, USURP, HIDE, UNHIDE, SUICIDE, RESTORE, "
-                   "DISSOLVE or APPOINT")
+                   "DISSOLVE, APPOINT, PROPOSE, ATTEND WEDDINGS, SOLICIT BRIBE or BRIBE")
 
 
 def parse_orders(text: str, tables: Tables,

@@ -13,11 +13,16 @@ from collections.abc import Callable
 
 from moderator.games.dwtk import (
     assassination,
+    bribery,
     counseling,
     duels,
     fugitives,
     hiding,
+    prestige,
+    romance,
     scandals,
+    seduction,
+    treachery,
     usurpation,
 )
 from moderator.games.dwtk.activity_orders import Activity, ActivityKind
@@ -59,6 +64,7 @@ def player_turns(court: Court) -> None:
             for who in who_list:  # 36.10.4, 24.8, 24.2, 29.5: not activities
                 _try(court, player, lambda a=act, p=player, w=who: a(court, p, w),
                      f"{word}:{who}")
+        _not_activities(court, player, orders)
         activities(court, player, orders)
         if orders.usurp is not None and not court.turn_over:  # 36.1 (after activities)
             _try(court, player, lambda p=player, u=orders.usurp: usurpation.attempt(court, p, u),
@@ -77,6 +83,19 @@ def player_turns(court: Court) -> None:
             if cards and kind != "dwtk":
                 forced_discards(court, player, 1, "voluntary", (kind,))
         end_player_turn(court, player, orders)
+
+
+def _not_activities(court: Court, player: str, orders: TurnOrders) -> None:
+    """Proposals (18.4) and bribes (13.4.20): any time in his turn, not activities; done
+    before the activities so that a wedding or a counsel can use them."""
+    for proposal in orders.proposals:
+        _try(court, player, lambda pr=proposal: romance.propose(court, player, pr),
+             f"propose:{proposal.suitor}")
+    if orders.solicit:
+        _try(court, player, lambda: bribery.solicit(court, player, orders.solicit), "solicit")
+    if orders.bribe is not None:
+        offer = orders.bribe
+        _try(court, player, lambda: bribery.offer(court, player, offer), "bribe")
 
 
 def _try(court: Court, player: str, action: Callable[[], None], what: str) -> bool:
@@ -147,7 +166,9 @@ def do(court: Court, player: str, a: Activity) -> None:
         ActivityKind.TRAVEL: travel, ActivityKind.DRAW: draw,
         ActivityKind.EXTRADITE: extradite, ActivityKind.SCANDAL: scandals.expose,
         ActivityKind.ASSASSINATE: assassination.attempt, ActivityKind.ESCAPE: escape,
-        ActivityKind.INTRIGUE: intrigue,
+        ActivityKind.INTRIGUE: intrigue, ActivityKind.TREACHERY: treachery.recruit,
+        ActivityKind.SEDUCE: seduction.seduce, ActivityKind.WEDDING: romance.wedding,
+        ActivityKind.PRESTIGE: prestige.consult,
     }
     handlers[a.kind](court, player, a)
 

@@ -1,0 +1,93 @@
+"""Orders that are not activities: proposals (18.4), attending weddings (13.4.16) and
+bribes (13.4.20) — the values, their canonical lines and their parsers.
+
+``PROPOSE <suitor> TO <beloved>``, ``ATTEND WEDDINGS``, ``SOLICIT BRIBE <n>`` and
+``BRIBE <NC office holder> WITH <n> IP [BY <henchman>]``; see docs/dwtk-orders.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from moderator.games.dwtk.names import PC, Names
+from moderator.games.dwtk.standing import BadOrder as _Bad
+
+JSON = dict[str, Any]
+MAX_BRIBE = 6  # 13.4.20.1: one to six IP
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """``PROPOSE a TO b`` (18.4): ``suitor`` proposes to ``beloved``."""
+
+    suitor: str
+    beloved: str
+
+    def to_dict(self) -> JSON:
+        return {"suitor": self.suitor, "beloved": self.beloved}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Proposal:
+        return cls(d["suitor"], d["beloved"])
+
+
+@dataclass(frozen=True)
+class BribeOffer:
+    """``BRIBE x WITH n IP [BY h]`` (13.4.20.2): an NC Office Holder offered ``amount`` IP,
+    tendered by the PC or by henchman ``by``."""
+
+    target: str
+    amount: int
+    by: str | None = None
+
+    def to_dict(self) -> JSON:
+        return {"target": self.target, "amount": self.amount, "by": self.by}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> BribeOffer:
+        return cls(d["target"], int(d["amount"]), d.get("by"))
+
+
+def format_proposal(p: Proposal, n: Names) -> str:
+    return f"PROPOSE {n.who(p.suitor)} TO {n.who(p.beloved)}"
+
+
+def format_bribe(b: BribeOffer, n: Names) -> str:
+    line = f"BRIBE {n.who(b.target)} WITH {b.amount} IP"
+    return line + (f" BY {n.who(b.by)}" if b.by is not None else "")
+
+
+def parse_proposal(rest: str, n: Names) -> Proposal:
+    m = re.match(r"^(.+?)\s+TO\s+(.+)$", rest.strip(), re.IGNORECASE)
+    suitor = n.read_who(m.group(1)) if m else None
+    beloved = n.read_who(m.group(2)) if m else None
+    if suitor is None or beloved is None:
+        raise _Bad("PROPOSE needs who proposes and TO whom",
+                   "e.g. PROPOSE PC TO Lady Anne (DWTK 18.4)")
+    if suitor == beloved:
+        raise _Bad("a character cannot propose to himself", "DWTK 18.2")
+    return Proposal(suitor, beloved)
+
+
+def parse_solicit(rest: str) -> int:
+    m = re.match(r"^BRIBE\s+(\d+)(?:\s*IP)?$", rest.strip(), re.IGNORECASE)
+    if not m or not 1 <= int(m.group(1)) <= MAX_BRIBE:
+        raise _Bad("SOLICIT BRIBE needs an amount from 1 to 6 IP",
+                   "e.g. SOLICIT BRIBE 3 (DWTK 13.4.20.1)")
+    return int(m.group(1))
+
+
+def parse_bribe(rest: str, n: Names) -> BribeOffer:
+    m = re.match(r"^(.+?)\s+WITH\s+(\d+)\s*IP(?:\s+BY\s+(.+))?$", rest.strip(), re.IGNORECASE)
+    target = n.read_who(m.group(1)) if m else None
+    by = n.read_who(m.group(3)) if m and m.group(3) else None
+    if m is None or target is None or (m.group(3) and by is None):
+        raise _Bad("BRIBE needs an NC Office Holder and WITH an amount of IP",
+                   "e.g. BRIBE 23 WITH 3 IP, or BRIBE 23 WITH 3 IP BY Duke Roland "
+                   "(DWTK 13.4.20.2)")
+    if target == PC or int(m.group(2)) < 1:
+        raise _Bad("BRIBE an NC Office Holder with at least 1 IP", "DWTK 13.4.20.2")
+    return BribeOffer(target, int(m.group(2)), by)
