@@ -19,6 +19,7 @@ from moderator.games.dwtk.events import macro_name
 from moderator.games.dwtk.orders import TurnOrders
 from moderator.games.dwtk.state import GameState
 from moderator.games.dwtk.tables import Tables
+from tests.dwtk.checked import COURTS
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data" / "dwtk"
@@ -105,16 +106,15 @@ def assert_renders(c: Court) -> None:
         assert text and "\n" not in text, e
 
 
-_CHECKED: list[Court] = []
 
 
 @pytest.fixture(autouse=True)
 def _checked_courts_render_and_use_all_their_dice() -> Iterator[None]:
     """After each test, every court made with `checked_court` must render each event it
     emitted through its macro and must have used every scripted die."""
-    _CHECKED.clear()
+    COURTS.clear()
     yield
-    for c in _CHECKED:
+    for c in COURTS:
         assert_renders(c)
         assert c.dice.remaining() == {}, "scripted dice left over"  # type: ignore[attr-defined]
 
@@ -122,6 +122,6 @@ def _checked_courts_render_and_use_all_their_dice() -> Iterator[None]:
 def checked_court(script: Iterable[int] | Mapping[str, Iterable[int]]) -> Court:
     """A dealt three-player court (ann, bob, cid in that order) checked after the test."""
     c = court(dealt(3), script)
-    _CHECKED.append(c)
+    COURTS.append(c)
     c.order = ("ann", "bob", "cid")
     return c

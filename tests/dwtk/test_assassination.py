@@ -118,6 +118,19 @@ def test_the_any_activity_counter_needs_no_card_and_each_card_adds_two() -> None
     assert _result(c)["modifier"] == 2
 
 
+def test_one_attempt_per_counter_and_an_intrigue_card_in_its_place() -> None:
+    """12.3.3 (one activity per counter), 14.5.7: the Intrigue counter is spent by the
+    first attempt; an Intrigue card then stands in for it, with an Assassination card."""
+    c = _court(assassination=[4, 4, 4, 4])  # 8: foiled
+    _do(c, "DO ASSASSINATE Earl Maxwell")
+    with pytest.raises(Refused, match="no_intrigue_counter"):
+        _do(c, "DO ASSASSINATE Earl Maxwell")
+    with_player(c, "ann", hand=("dwtk-1", "assassination-2", "intrigue-1"))
+    _do(c, "DO ASSASSINATE Earl Maxwell")
+    assert c.players["ann"].hand == ("dwtk-1",) and "intrigue-1" in c.discards
+    assert [e.args["modifier"] for e in events(c, "activity.assassination")] == [0, 0]
+
+
 def test_the_monarch_minus_one_and_his_death_ends_the_turn() -> None:
     """13.4.8 (-1), 9.2-9.4: the heir is crowned, every office vacant, the turn ends:
     no more activities nor Player Turns; the next turn is a Court Ball."""

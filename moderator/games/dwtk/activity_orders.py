@@ -112,9 +112,25 @@ def format_activity(a: Activity, n: Names) -> str:
     return f"DO {a.kind.value.upper()} {who}"
 
 
+# -- parser speed: precompiled patterns, kinds by word (the line syntax is unchanged) --
+_WHO_SPLIT = re.compile(r"\s*(?:,|\bAND\b)\s*", re.IGNORECASE)
+_SEDUCE = re.compile(r"^(.+?)\s+BY\s+(.+)$", re.IGNORECASE)
+_TRAVEL = re.compile(r"^(.*)\s+TO\s+(.+?)(?:\s+WITH\s+(PRISON GUARDS|PORT GUARDS))?$",
+                     re.IGNORECASE)
+_EXTRADITE = re.compile(r"^(.*?)(\s+WITH\s+INTRIGUE)?$", re.IGNORECASE)
+_ATTACK = re.compile(r"^(.*?)(?:\s+BY\s+(.+?))?(?:\s+WITH\s+(\d+)\s+CARDS?)?$", re.IGNORECASE)
+_PRESTIGE = re.compile(r"^(.+?)(?:\s+CAPTAIN\s+(.+?))?(\s+BUY\s*\+\s*1)?$", re.IGNORECASE)
+_KINDS = {k.value: k for k in ActivityKind}
+
+
 def who_list(text: str, n: Names) -> tuple[str, ...]:
+    text = text.strip()
+    if "," not in text and "and" not in text.lower():  # one name: nothing to split
+        key = n.read_who(text) if text else None
+        if key is not None:
+            return (key,)
     out = []
-    for part in re.split(r"\s*(?:,|\bAND\b)\s*", text.strip(), flags=re.IGNORECASE):
+    for part in _WHO_SPLIT.split(text):
         if not part:
             continue
         key = n.read_who(part)
@@ -132,9 +148,8 @@ def parse_activity(rest: str, n: Names) -> Activity:
     kind = word.lower()
     if kind == PRIVATEER:
         return _prestige(f"privateering {tail}", n)
-    try:
-        k = ActivityKind(kind)
-    except ValueError:
+    k = _KINDS.get(kind)
+    if k is None:
         known = ", ".join(a.value.upper() for a in ActivityKind)
         raise _Bad(f"unknown activity {word!r}", f"one of: {known}") from None
     if k is ActivityKind.AMNESTY:
@@ -148,7 +163,7 @@ def parse_activity(rest: str, n: Names) -> Activity:
     if k is ActivityKind.PRESTIGE:
         return _prestige(tail, n)
     if k is ActivityKind.SEDUCE:
-        m = re.match(r"^(.+?)\s+BY\s+(.+)$", tail.strip(), re.IGNORECASE)
+        m = _SEDUCE.match(tail.strip())
         if not m:
             raise _Bad("DO SEDUCE needs the man and BY the woman",
                        "e.g. DO SEDUCE Sir Guy BY Lady Anne (DWTK 13.4.15)")
@@ -175,8 +190,7 @@ def parse_activity(rest: str, n: Names) -> Activity:
                        "e.g. DO OFFICE Minister Of The Navy : PC")
         return Activity(k, who_list(who, n), office=office)
     if k in (ActivityKind.TRAVEL, ActivityKind.ESCAPE):
-        m = re.match(r"^(.*)\s+TO\s+(.+?)(?:\s+WITH\s+(PRISON GUARDS|PORT GUARDS))?$",
-                     tail.strip(), re.IGNORECASE)
+        m = _TRAVEL.match(tail.strip())
         if not m or (m.group(3) and k is ActivityKind.TRAVEL):
             raise _Bad(f"DO {k.value.upper()} needs characters and TO a country",
                        "e.g. DO TRAVEL PC, 23 TO Epalin; DO ESCAPE 23 TO Epalin WITH PORT GUARDS")
@@ -191,18 +205,18 @@ def parse_activity(rest: str, n: Names) -> Activity:
         card = n.read_card(m.group(3)) if m.group(3) else None
         return Activity(k, who, place=place, card=card)
     if k is ActivityKind.EXTRADITE:
-        m = re.match(r"^(.*?)(\s+WITH\s+INTRIGUE)?$", tail.strip(), re.IGNORECASE)
+        m = _EXTRADITE.match(tail.strip())
         who = who_list(m.group(1) if m else tail, n)
         if len(who) != 1:
             raise _Bad("DO EXTRADITE takes one character", "e.g. DO EXTRADITE 23 WITH INTRIGUE")
         return Activity(k, who, intrigue=bool(m and m.group(2)))
-    if k in (ActivityKind.SCANDAL, ActivityKind.ASSASSINATE):
-        m = re.match(r"^(.*?)(?:\s+BY\s+(.+?))?(?:\s+WITH\s+(\d+)\s+CARDS?)?$",
-                     tail.strip(), re.IGNORECASE)
+    if k in (ActivityKind.SCANDAL, ActivityKind.ASSASSINATE, ActivityKind.FAVOR):  # 17.2.4
+        m = _ATTACK.match(tail.strip())
         who = who_list(m.group(1) if m else tail, n)
         by = who_list(m.group(2), n) if m and m.group(2) else (None,)
         cards = int(m.group(3)) if m and m.group(3) else 1
-        if len(who) != 1 or len(by) != 1 or (m and m.group(3) and k is ActivityKind.SCANDAL):
+        if len(who) != 1 or len(by) != 1 or (
+                m and m.group(3) and k is not ActivityKind.ASSASSINATE):
             raise _Bad(f"DO {k.value.upper()} takes one character, and one henchman BY",
                        "e.g. DO ASSASSINATE Sir Guy BY Duke Roland WITH 2 CARDS")
         return Activity(k, who, by=by[0], cards=cards)
@@ -215,8 +229,7 @@ def parse_activity(rest: str, n: Names) -> Activity:
 
 def _prestige(tail: str, n: Names) -> Activity:
     """``DO PRESTIGE <table> [CAPTAIN <henchman>] [BUY +1]`` (13.4.17, 13.4.17.1)."""
-    m = re.match(r"^(.+?)(?:\s+CAPTAIN\s+(.+?))?(\s+BUY\s*\+\s*1)?$", tail.strip(),
-                 re.IGNORECASE)
+    m = _PRESTIGE.match(tail.strip())
     word = " ".join(m.group(1).lower().split()) if m else ""
     table = next((t.key for t in n.tables.prestige.values()
                   if word in (t.key, t.name.lower())), None)

@@ -26,6 +26,8 @@ def mine(court: Court, player: str, who: str) -> int:
     c = court.char(cid)
     if c.owner != player or not c.alive or c.face_down_until is not None:
         raise Refused("not_pc_or_fac")
+    if court.at_sea(c.id):
+        raise Refused("at_sea")  # 13.4.17.1: a privateer's captain takes part in nothing else
     return c.id
 
 

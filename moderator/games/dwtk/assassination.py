@@ -1,9 +1,10 @@
 """Conduct An Assassination Attempt (DWTK 13.4.8, 21; 17.2.1, 17.6, 20.6.3, 29.6, 30.7).
 
 By email: ``DO ASSASSINATE <target> [BY <henchman>] [WITH <n> CARDS]``.  An Intrigue
-counter drawn and an Assassination card are needed (12.3.3, 14.5.8); with an Any
-Activity counter no card is needed and every card played (as many as asked and held)
-is an additional one (12.3.1).
+counter drawn (or an Intrigue card, 14.5.7) and an Assassination card are needed
+(12.3.3, 14.5.8); with an Any Activity counter no card is needed and every card played
+(as many as asked and held) is an additional one (12.3.1).  The counter used is spent
+(`counters`: one activity each).
 Each additional card +2; against the Monarch -1.  The other players' cards are their
 ASSASSINATES reactions (14.1, in player order): one Treachery (-2) and one Informer
 (±2) at most; Personal Guards (-2 each) only against a non-Office Holder, Palace Guards
@@ -13,8 +14,8 @@ ASSASSINATES reactions (14.1, in player order): one Treachery (-2) and one Infor
 
 from __future__ import annotations
 
-from moderator.games.dwtk import justice
-from moderator.games.dwtk.acts import Refused, play_card
+from moderator.games.dwtk import counters, justice
+from moderator.games.dwtk.acts import Refused
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import kill_character
 from moderator.games.dwtk.duels import henchmen
@@ -25,7 +26,7 @@ from moderator.games.dwtk.shared import resolve_who
 from moderator.games.dwtk.standing import Trigger
 from moderator.games.dwtk.state import FANDONIA, Character, Situation
 from moderator.games.dwtk.succession import kill_royal
-from moderator.games.dwtk.tables import RangeRow, kind_of
+from moderator.games.dwtk.tables import RangeRow
 
 
 def _assassin(court: Court, player: str, by: str | None) -> Character:
@@ -55,9 +56,7 @@ def _where(court: Court, target: str) -> str | None:
 
 def attempt(court: Court, player: str, a: Activity) -> None:
     """13.4.8: the Assassination Table, 2d6 with every modifier."""
-    kinds = [kind_of(o) for o in court.players[player].opportunity]
-    if "intrigue" not in kinds and "any_activity" not in kinds:
-        raise Refused("no_intrigue_counter")
+    permit = counters.intrigue(court, player, "assassination", max(1, a.cards))
     target = resolve_who(court, player, a.who[0])
     assassin = _assassin(court, player, a.by)
     if target is None or target == assassin.key:
@@ -67,15 +66,14 @@ def attempt(court: Court, player: str, a: Activity) -> None:
         raise Refused("target_out_of_reach")
     if where != assassin.location:
         raise Refused("not_in_the_same_country")  # 20.6.3, 29.6, 17.6
-    held = len(court.cards_of(player, "assassination"))
-    free = "intrigue" not in kinds  # the Any Activity counter needs no card (12.3.1)
-    count = min(a.cards, held) if free else max(1, a.cards)
-    if count > held:
-        raise Refused("no_card:assassination")
-    for _ in range(count):
-        court.discard(play_card(court, player, "assassination"))
+    if permit.any_activity:  # 12.3.1: no card needed, and each card played is +2
+        count = min(a.cards, len(court.cards_of(player, "assassination")))
+        permit = counters.combine(permit, counters.Permit(cards=("assassination",) * count))
+        extra = count
+    else:
+        extra = max(1, a.cards) - 1  # 13.4.8: each additional card
+    counters.use(court, player, permit)
     rules = court.t.justice_rules
-    extra = count if free else count - 1
     mod = extra * rules["assassination_card"]
     if court.monarch() == target:
         mod += rules["assassination_monarch"]

@@ -59,12 +59,39 @@ def table_name(tables: Tables, key: str) -> str:
 
 def _read_table(tables: Tables, text: str) -> str | None:
     word = " ".join(text.lower().replace("_", " ").split())
-    return next((k for k in tables.counseling
-                 if word in (k.replace("_", " "), table_name(tables, k).lower())), None)
+    return _index(tables).tables.get(word)
+
+
+@dataclass(frozen=True)
+class _Index:
+    """Written forms -> keys for one tables, built once (the first of equal forms wins, as
+    the loops over the tables did)."""
+
+    tables: Mapping[str, str]  # table key or name (lower case) -> table key
+    counsels: Mapping[tuple[str, str], Counsel]  # (table, key or name) -> counsel
+    by_key: Mapping[tuple[str, str], Counsel]  # (table, counsel key) -> counsel
+
+
+def _index(tables: Tables) -> _Index:
+    found = tables.__dict__.get("_dwtk_counsel_index")
+    if found is None:
+        names: dict[str, str] = {}
+        counsels: dict[tuple[str, str], Counsel] = {}
+        by_key: dict[tuple[str, str], Counsel] = {}
+        for k, table in tables.counseling.items():
+            names.setdefault(k.replace("_", " "), k)
+            names.setdefault(table_name(tables, k).lower(), k)
+            for c in table:
+                counsels.setdefault((k, c.key.replace("_", " ")), c)
+                counsels.setdefault((k, c.name.lower()), c)
+                by_key.setdefault((k, c.key), c)
+        found = _Index(names, counsels, by_key)
+        object.__setattr__(tables, "_dwtk_counsel_index", found)
+    return found
 
 
 def format_counsel(o: CounselOrder, n: Names) -> str:
-    counsel = next(c for c in n.tables.counseling[o.table] if c.key == o.counsel)
+    counsel = _index(n.tables).by_key[(o.table, o.counsel)]
     line = f"COUNSEL {counsel.name} ON {table_name(n.tables, o.table)}"
     if o.named is not None:
         line += f" NAMING {n.who(o.named)}"
@@ -83,8 +110,7 @@ def parse_counsel(rest: str, n: Names) -> CounselOrder:
         raise BadOrder(f"no Counseling Table called {m.group('table')!r}", f"one of: {tables}")
     word = " ".join(m.group("counsel").lower().replace("_", " ").split())
     counsels = n.tables.counseling[table]
-    counsel = next((c for c in counsels
-                    if word in (c.key.replace("_", " "), c.name.lower())), None)
+    counsel = _index(n.tables).counsels.get((table, word))
     if counsel is None:
         raise BadOrder(f"no counsel {m.group('counsel')!r} on {table_name(n.tables, table)}",
                        "one of: " + ", ".join(c.name for c in counsels))

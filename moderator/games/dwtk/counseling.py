@@ -11,7 +11,7 @@ COUNSELS of the player who controls him; the counseling player's own default to 
 
 from __future__ import annotations
 
-from moderator.games.dwtk import fugitives, justice
+from moderator.games.dwtk import bribery, fugitives, justice
 from moderator.games.dwtk.acts import Refused
 from moderator.games.dwtk.counsel_orders import CROWN_TABLES, CounselOrder
 from moderator.games.dwtk.court import Court
@@ -86,7 +86,8 @@ def open_tables(court: Court) -> list[str]:
 
 
 def _modifier(court: Court, player: str, counselor: Character, counsel: Counsel) -> int:
-    """15.7 (each listed PC/FAC ±1), 15.11 (a FARC Monarch ±1), crisis -1 (33.2.4)."""
+    """15.7 (each listed PC/FAC ±1; a bribed NC for his briber, 13.4.20.2), 15.11 (a FARC
+    Monarch ±1), crisis -1 (33.2.4)."""
     def sign(owner: str) -> int:
         for p, r in fire(court, Trigger.COUNSELS, counselor.key, player):
             if p == owner and r.act is Act.MODIFY:
@@ -101,6 +102,8 @@ def _modifier(court: Court, player: str, counselor: Character, counsel: Counsel)
         owner = court.controller(holder)
         if owner is not None:
             total += sign(owner)
+        else:  # 15.7: an NC's modifier is ignored, unless bribed (13.4.20.2)
+            total += bribery.influence(court, holder, "counsel", counsel.key, sign)
     monarch = court.monarch()
     farc_owner = court.royals[monarch].owner if monarch else None
     if farc_owner is not None:

@@ -61,6 +61,13 @@ class Court(FactionRules):
         self.turn_over = False  # 9.4: mourning ends the turn at once
         self.came_out: set[int] = set()  # out of hiding this turn: not back in (24.2)
         self.orders: Mapping[str, Any] = {}  # this adjudication's TurnOrders by player
+        # -- single-use counters and 13.1's restriction (counters.py) --
+        # (player, counter) pairs spent this turn: each serves one activity (12.3.1, 12.3.3)
+        self.spent_counters: set[tuple[str, str]] = set()
+        # PCs banished, imprisoned or hiding when this turn's Player Turns began: their
+        # players keep to one activity this turn even if they are returned (13.1)
+        self.held_pcs: frozenset[int] = frozenset(
+            c.id for c in state.characters.values() if c.pc and not c.free)
 
     def freeze(self) -> GameState:
         return GameState(

@@ -1,4 +1,5 @@
-"""Death of a noble (DWTK 31.3-31.5, 31.7) and what it takes with him."""
+"""Death of a noble (DWTK 31.3-31.5, 31.7) and what it takes with him: his cards, his
+office, his marriage (18.6) and an accepted proposal (18.4.6)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,25 @@ def _widow_partner(court: Court, c: Character) -> None:
         court.set_royal(c.spouse, spouse=None)
 
 
+def drop_betrothal(court: Court, key: str, why: str) -> None:
+    """18.4.6: an accepted proposal is negated when one of the two dies."""
+    me = court.char(key) if key.isdigit() else court.royals[key]
+    other = me.betrothed
+    if other is None:
+        return
+    if key.isdigit():
+        court.set_char(key, betrothed=None)
+    else:
+        court.set_royal(key, betrothed=None)
+    partner = court.char(other) if other.isdigit() else court.royals[other]
+    if partner.betrothed == key:
+        if other.isdigit():
+            court.set_char(other, betrothed=None)
+        else:
+            court.set_royal(other, betrothed=None)
+    court.emit(EventId.PROPOSAL_NEGATED, {"a": key, "b": other, "why": why})
+
+
 def kill_character(court: Court, cid: int, cause: str) -> None:
     """A noble dies (31.3, 31.4); a PC's death is 31.5 (`kill_pc`)."""
     c = court.char(cid)
@@ -40,6 +60,7 @@ def kill_character(court: Court, cid: int, cause: str) -> None:
     _release_cards(court, c)
     _leave_office(court, c)
     _widow_partner(court, c)
+    drop_betrothal(court, c.key, "death")
     card = court.t.noble(cid)
     if card.kind in (NobleKind.OFFICIAL, NobleKind.CLERGY):
         # 31.4: characters 45-55 go back to the pile; the heir is in the game at once.
@@ -70,6 +91,7 @@ def kill_pc(court: Court, player: str, cause: str) -> None:
     _leave_office(court, pc)
     spouse = pc.spouse
     _widow_partner(court, pc)
+    drop_betrothal(court, pc.key, "death")
     court.set_player(player, pp=p.pp - p.pp // 2, ip=p.ip - p.ip // 2, prestige_mods={},
                      court_ball_mod=0, lost_turns=(*p.lost_turns, court.turn, court.turn + 1))
     court.characters[pc.id] = Character(pc.id, owner=player, pc=True, location=FANDONIA,

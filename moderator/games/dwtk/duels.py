@@ -1,9 +1,11 @@
 """Duels (DWTK 19): who fights, the opponent, the two dice and what follows.
 
-A duel is required of a character: the player's PC for the Duel counter (12.3.6, 19.3)
-and for the Court Ball's duel (8.4.4); the Prestige Tables' duels (19.1, 19.9) will
-call `required` too.  The choices the rules give players are standing reactions on
-``DUELS`` (standing.py), whose target is the character who must fight:
+A duel is required of a character: the player's PC for the Duel counter (12.3.6, 19.3),
+for the Court Ball's duel (8.4.4) and for the Prestige Tables' duels (19.1, 19.9;
+prestige.py, Carousing with ``bonus=1``).  A privateer's captain at sea (13.4.17.1,
+`Court.at_sea`) neither fights nor is sent.  The choices the rules give players are
+standing reactions on ``DUELS`` (standing.py), whose target is the character who must
+fight:
 
 - ``SEND <henchman>``: a henchman fights in his place (19.3, 19.4; never abroad, 19.7.4);
 - ``PAY``: a PC avoids the duel for Three IP (19.4);
@@ -33,7 +35,8 @@ Pairing = Callable[[Character], bool]
 def can_fight(court: Court, c: Character) -> bool:
     """19.2 (11-44, 52-54), alive and face up, and free (19.7.2: not banished, hiding
     or imprisoned; PROPOSED for the one who must fight as well)."""
-    return court.t.noble(c.id).can_duel and c.alive and c.face_down_until is None and c.free
+    return court.t.noble(c.id).can_duel and c.alive and c.face_down_until is None and c.free \
+        and not court.at_sea(c.id)  # 13.4.17.1: a privateer captain is at sea
 
 
 def attending(court: Court, c: Character) -> bool:
@@ -42,10 +45,12 @@ def attending(court: Court, c: Character) -> bool:
 
 
 def henchmen(court: Court, player: str) -> list[Character]:
-    """17.1, 17.3: his FACs under a Henchman card, and his PC's spouse."""
+    """17.1, 17.3, 18.8: his FACs under a Henchman card, and his PC's spouse; not one
+    at sea as a privateer's captain (13.4.17.1: he takes part in no other action)."""
     pc = court.pc_of(player)
     spouse = pc.spouse if pc is not None else None
-    return [c for c in court.faction(player) if c.henchman is not None or c.key == spouse]
+    return [c for c in court.faction(player)
+            if (c.henchman is not None or c.key == spouse) and not court.at_sea(c.id)]
 
 
 def _side(court: Court, c: Character) -> tuple[str, str] | None:
@@ -127,7 +132,7 @@ def _rolled_ok(court: Court, fighter: Character, required: Character, cid: int,
         return False
     if not card.can_duel and not (card.sex is Sex.FEMALE and c.owner is not None):
         return False
-    if not c.free or c.abroad or (at_ball and c.banned):
+    if not c.free or c.abroad or (at_ball and c.banned) or court.at_sea(cid):
         return False
     return not _same_side(court, fighter, c)
 

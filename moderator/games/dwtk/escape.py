@@ -4,22 +4,22 @@
 (PROPOSED: 24.7, an NC cannot hide, and an escaped character is in hiding) escapes from
 prison or from hiding in Fandonia to a country abroad, or from hiding abroad to another
 country (25.9).  An Escape card does any of these; a Prison Guards card only from prison,
-a Port Guards card only from hiding in Fandonia; the Any Activity counter needs no card
-(12.3.1).  Any player's `FREES` reaction with Prison Guards (from prison) or Port Guards
-(from hiding in Fandonia) negates it; the card of the escape is spent all the same.
+a Port Guards card only from hiding in Fandonia; without the card the Any Activity
+counter does it (12.3.1; spent, `counters`).  Any player's `FREES` reaction with Prison
+Guards (from prison) or Port Guards (from hiding in Fandonia) negates it; the card (or
+counter) of the escape is spent all the same.
 """
 
 from __future__ import annotations
 
-from moderator.games.dwtk import fugitives
+from moderator.games.dwtk import counters, fugitives
 from moderator.games.dwtk.activity_orders import Activity
-from moderator.games.dwtk.acts import Refused, mine, play_card
+from moderator.games.dwtk.acts import Refused, mine
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.reactions import play_cards
 from moderator.games.dwtk.standing import Trigger
 from moderator.games.dwtk.state import Situation
-from moderator.games.dwtk.tables import kind_of
 
 HELD = (Situation.IMPRISONED, Situation.AWAITING_EXECUTION)
 
@@ -41,12 +41,7 @@ def escape(court: Court, player: str, a: Activity) -> None:
     if a.card == "port_guards" and not (hiding and not c.abroad):
         raise Refused("port_guards_only_from_hiding_in_fandonia")  # 14.5.15
     kind = a.card or "escape"
-    counter = "any_activity" in [kind_of(o) for o in court.players[player].opportunity]
-    if a.card is None and not court.cards_of(player, kind) and counter:
-        spent = None  # 12.3.1: no card needed
-    else:
-        spent = play_card(court, player, kind)
-        court.discard(spent)
+    spent = counters.use(court, player, counters.card_or_any(court, player, kind))  # 12.3.1
     guards = {"prison_guards"} if held else {"port_guards"} if not c.abroad else set()
     negated = bool(guards) and sum(play_cards(court, Trigger.FREES, c.key, player,
                                               only=guards)[1].values()) > 0

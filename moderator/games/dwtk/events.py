@@ -75,6 +75,10 @@ class EventId(StrEnum):
     TRAVELLED = "activity.travel"
     DRAW_BOUGHT = "activity.draw"
     ASSASSINATION = "activity.assassination"
+    # -- intrigue activities and single-use counters (treachery.py, seduction.py, player.py)
+    TREACHERY = "activity.treachery"  # 13.4.14
+    SEDUCTION = "activity.seduction"  # 13.4.15
+    EXTRA_ACTIVITY_CARD = "activity.extra_card"  # 14.5.20
     # DWTK 14: Event cards
     CARDS_DISCARDED = "cards.discarded"
     ROYAL_ALIGNED = "royal.aligned"
@@ -102,6 +106,13 @@ class EventId(StrEnum):
     JUSTICE_CAPTURED = "justice.captured"
     JUSTICE_EXTRADITION = "justice.extradition"
     JUSTICE_PRISON_ROLL = "justice.prison_roll"
+    # DWTK 13.4.20 bribery (bribery.py); 7.10.1 and 25.11 justice abroad (justice.py)
+    BRIBE_SOLICITED = "bribe.solicited"
+    BRIBE_OFFERED = "bribe.offered"
+    BRIBE_USED = "bribe.used"
+    JUSTICE_SENT_HOME = "justice.sent_home"  # 25.11: brought to Fandonia for justice
+    JUSTICE_AWAITS_PEACE = "justice.awaits_peace"  # 7.10.1: stuck in a country at war
+    JUSTICE_FOREIGN_MANHUNT = "justice.foreign_manhunt"  # 25.11: hiding from foreign arrest
     # DWTK 15: counseling (counseling.py)
     COUNSEL_MADE = "counsel.made"
     COUNSEL_REFUSED = "counsel.refused"
@@ -113,6 +124,19 @@ class EventId(StrEnum):
     DUEL_OPPONENT = "duel.opponent"
     DUEL_FOUGHT = "duel.fought"
     DUEL_KILLER_ROLL = "duel.killer_roll"
+    # -- DWTK 13.4.16-13.4.17.1, 18, 9.2 consort (prestige.py, privateering.py, romance.py)
+    PRESTIGE_ROLL = "prestige.roll"
+    PRIVATEER_SAILS = "privateer.sails"
+    PRIVATEER_ROLL = "privateer.roll"
+    PRIVATEER_ABILITY = "privateer.ability"
+    PRIVATEER_HOME = "privateer.home"
+    PRIVATEER_LOST = "privateer.lost"
+    PROPOSAL = "romance.proposal"
+    PROPOSAL_NEGATED = "romance.negated"
+    FREE_PROPOSAL_LOST = "romance.free_lost"
+    WEDDING = "romance.wedding"
+    CONSORT = "succession.consort"
+    # -- end of the 13.4.16-13.4.17.1 / 18 block
     # DWTK 35: PP
     PP_BOUGHT = "pp.bought"
     FACTION_LOST = "faction.lost"

@@ -87,6 +87,12 @@ class FactionRules:
                                          Situation.AWAITING_EXECUTION) \
             and not partner.wrongdoer
 
+    def at_sea(self, cid: int | str) -> bool:
+        """13.4.17.1: the captain of a privateer at sea takes part in no other action and
+        cannot be assassinated (privateering.py keeps the voyage on `Player.voyage`)."""
+        return any(p.voyage is not None and p.voyage.captain == int(cid)
+                   for p in self.players.values())
+
     def royal_status(self, key: str) -> int:
         status = self.t.royal(key).status
         if self.crisis and self.royals[key].owner is None:
@@ -159,7 +165,13 @@ class FactionRules:
             self.lose_member(player, key, reason="pp_limit")
 
     def lose_member(self, player: str, key: str, reason: str) -> None:
-        """A FAC becomes an NC (35.5.1) or a FARC an NRC (35.5.2)."""
+        """A FAC becomes an NC (35.5.1) or a FARC an NRC (35.5.2); a married FAC lost
+        is taken to die, and the spouse may remarry (35.5.3, 18.6)."""
+        if key.isdigit() and self.char(key).spouse is not None and self.char(key).alive:
+            from moderator.games.dwtk.death import kill_character  # death imports court
+
+            kill_character(self, int(key), reason)  # type: ignore[arg-type]
+            return
         if key.isdigit():
             c = self.char(key)
             for card in (c.henchman, c.counselor):

@@ -48,7 +48,8 @@ def hide(court: Court, player: str, who: str) -> None:
 def unhide(court: Court, player: str, who: str) -> None:
     """24.8: out of hiding; a wrongdoer goes (home, if abroad) to the stage he fled — a
     hearing, or prison again for an escaped prisoner (30.6, 31.6, reading 25.10); a
-    banished character is banished again where he is."""
+    banished character is banished again where he is; in a country at war he waits
+    there openly for the peace (7.10.1)."""
     cid = mine(court, player, who)
     c = court.char(cid)
     if c.situation is not Situation.HIDING:
@@ -59,6 +60,8 @@ def unhide(court: Court, player: str, who: str) -> None:
                actor=player)
     if c.fate == "banished":
         court.set_char(cid, situation=Situation.BANISHED, fate=None, since=c.since)
+    elif c.wrongdoer and court.at_war_stuck(c):
+        justice.await_peace(court, cid, c.fate or "hearing")  # 7.10.1: not returned yet
     elif c.wrongdoer:
         fugitives.capture(court, cid, EventId.JUSTICE_RETURNED)
     else:

@@ -16,9 +16,10 @@ from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.reactions import choice, play_cards
 from moderator.games.dwtk.standing import JUDGES, Act, Trigger
 from moderator.games.dwtk.state import FANDONIA, Situation
-from moderator.games.dwtk.tables import RangeRow
+from moderator.games.dwtk.tables import OfficeKind, RangeRow, kind_of
 
 HELD = (Situation.BANISHED, Situation.IMPRISONED, Situation.AWAITING_EXECUTION)
+FOREIGN_CAUSES = frozenset({"duel", "assassination", "prestige"})  # 25.11
 
 
 def roller(court: Court, cid: int | str) -> str | None:
@@ -36,12 +37,16 @@ def _present(court: Court, cid: int) -> bool:
     return c.alive and c.face_down_until is None
 
 
-def accuse(court: Court, cid: int, cause: str, bonus: int = 0) -> None:
+def accuse(court: Court, cid: int, cause: str, bonus: int = 0, charge: int = 0,
+           foreign: bool | None = None) -> None:
     """DWTK 23.2-23.5: one die against Status; at or above it, or a 6, means a hearing.
 
-    ``bonus`` is 23.3's +2 for a DOWN WITH THE KING card drawn from his hand.  A
-    wrongdoer ignores further accusations (24.10, 29.7, 30.8).  RCs are never accused
-    (23.4): callers pass nobles only.
+    ``bonus`` is 23.3's +2 for a DOWN WITH THE KING card drawn from his hand.  ``charge``
+    is a bribe's amount (13.4.20): added to this roll and, if it sends him to a hearing,
+    to the hearing roll too (the specific rule over 23.3's "no other modifiers").
+    ``foreign``: the wrongdoing was against the laws of the country he is in (25.11);
+    None decides it by ``cause`` (`is_foreign`).  A wrongdoer ignores further
+    accusations (24.10, 29.7, 30.8).  RCs are never accused (23.4): callers pass nobles.
     """
     if not _present(court, cid):
         return
@@ -51,7 +56,7 @@ def accuse(court: Court, cid: int, cause: str, bonus: int = 0) -> None:
                                              "result": "ignored"}, actor=c.owner)
         return
     roll = court.dice.roll("justice", "1d6", "Wrongdoing (DWTK 23.2)",
-                           actor=roller(court, cid), modifier=bonus)
+                           actor=roller(court, cid), modifier=bonus + charge)
     status = court.status(cid)
     to_hearing = roll.faces[0] == 6 or roll.total >= status
     court.emit(EventId.JUSTICE_ACCUSED, {"character": c.key, "cause": cause,
@@ -59,29 +64,82 @@ def accuse(court: Court, cid: int, cause: str, bonus: int = 0) -> None:
                                          "result": "hearing" if to_hearing else "innocent"},
                actor=c.owner)
     if to_hearing:
-        send_to_hearing(court, cid)
+        send_to_hearing(court, cid, charge=charge,
+                        foreign=is_foreign(court, cid, cause) if foreign is None else foreign)
 
 
-def send_to_hearing(court: Court, cid: int, may_hide: bool = True) -> None:
+def is_foreign(court: Court, cid: int, cause: str) -> bool:
+    """25.11 (PROPOSED reading): a wrongdoing against the laws of a foreign country is
+    one done there — a duel, an assassination attempt or a Prestige Table result (cause
+    ``prestige`` or ``prestige:<table>``) of a character abroad.  Not a bribe: that
+    wrongs Fandonia, whose Office Holder is bribed (13.4.20)."""
+    c = court.char(cid)
+    return c.abroad and c.situation is not Situation.BANISHED and \
+        cause.partition(":")[0] in FOREIGN_CAUSES
+
+
+def send_to_hearing(court: Court, cid: int, may_hide: bool = True, charge: int = 0,
+                    foreign: bool = False) -> None:
     """23.5: he is a wrongdoer now; 24.2: his player may hide him instead (HIDE);
-    24.10: one already hiding does not come, and is a wrongdoer."""
+    24.10: one already hiding does not come, and is a wrongdoer.  ``charge`` (a bribe,
+    13.4.20) waits for his hearing.  25.11: hiding from a foreign arrest, he is hunted
+    there at once.  7.10.1: stuck in a country at war, he waits there for the peace."""
     if not _present(court, cid):
         return
     c = court.char(cid)
     if c.situation is Situation.HIDING:
         if not c.wrongdoer:
-            court.set_char(cid, wrongdoer=True, fate="hearing")
+            court.set_char(cid, wrongdoer=True, fate="hearing", charge=charge)
             court.emit(EventId.JUSTICE_HID, {"character": c.key, "where": c.location,
                                              "fate": "hearing"}, actor=c.owner)
+            if foreign:
+                _hunted_there(court, cid)
         return
     if c.wrongdoer or c.situation in HELD:
         return
-    court.set_char(cid, wrongdoer=True)
+    court.set_char(cid, wrongdoer=True, charge=charge)
     if may_hide and c.owner is not None and choice(
             court, Trigger.HEARS, c.key, Act.HIDE, {c.owner}) is not None:
         go_into_hiding(court, cid, "hearing")  # 24.7: an NC cannot hide
+        if foreign:
+            _hunted_there(court, cid)
         return
-    hearing(court, cid)
+    if court.at_war_stuck(c):
+        await_peace(court, cid, "hearing")
+        return
+    hearing(court, cid, foreign)
+
+
+def _hunted_there(court: Court, cid: int) -> None:
+    """25.11: a foreign Manhunt (25.8) for him where he hides, from now on."""
+    c = court.char(cid)
+    if not c.abroad:
+        return
+    court.set_char(cid, hunted=tuple(sorted({*c.hunted, c.location})))
+    court.emit(EventId.JUSTICE_FOREIGN_MANHUNT, {"character": c.key, "where": c.location},
+               actor=c.owner)
+
+
+def await_peace(court: Court, cid: int, fate: str) -> None:
+    """7.10.1: a wrongdoer stuck in a country at war is not returned to Fandonia till the
+    war is over; he stays there openly, his ``fate`` pending (`problems.end_war`)."""
+    c = court.set_char(cid, wrongdoer=True, fate=fate, situation=Situation.NORMAL)
+    court.emit(EventId.JUSTICE_AWAITS_PEACE, {"character": c.key, "where": c.location,
+                                              "fate": fate}, actor=c.owner)
+
+
+def bring_home(court: Court, cid: int, foreign: bool = False) -> None:
+    """25.11, 7.10.1 (reading): justice is done in Fandonia, so one abroad is brought
+    home for his hearing or trial — not an Ambassador at his post (20.4), who goes
+    home only if he loses it (16.4), nor a banished character."""
+    c = court.char(cid)
+    office = court.office_of(c.key)
+    if not c.abroad or c.situation is Situation.BANISHED or (
+            office is not None and court.t.office(office).kind is OfficeKind.AMBASSADOR):
+        return
+    court.set_char(cid, location=FANDONIA)
+    court.emit(EventId.JUSTICE_SENT_HOME, {"character": c.key, "from": c.location,
+                                           "foreign": foreign}, actor=c.owner)
 
 
 def leave_posts(court: Court, cid: int, reason: str) -> None:
@@ -93,6 +151,11 @@ def leave_posts(court: Court, cid: int, reason: str) -> None:
     if c.counselor is not None:
         court.discard(c.counselor)
         court.set_char(cid, counselor=None)
+        if c.owner is not None:  # 14.2.2: a discard is shown to all
+            court.emit(EventId.CARDS_DISCARDED, {"player": c.owner,
+                                                 "cards": [kind_of(c.counselor)],
+                                                 "reason": f"counselor_{reason}"},
+                       actor=c.owner)
 
 
 def go_into_hiding(court: Court, cid: int, fate: str) -> None:
@@ -106,18 +169,23 @@ def go_into_hiding(court: Court, cid: int, fate: str) -> None:
 
 def acquit(court: Court, cid: int) -> None:
     """23.2, 26.1, 28.6.1: innocent of all wrongdoing, a normal situation again."""
-    court.set_char(cid, situation=Situation.NORMAL, wrongdoer=False, fate=None, hunted=())
+    court.set_char(cid, situation=Situation.NORMAL, wrongdoer=False, fate=None, hunted=(),
+                   charge=0)
 
 
-def hearing(court: Court, cid: int) -> None:
-    """DWTK 26: 2d6 against Status; Evidence +1 each or -1 if none, Alibi -3, Informer ±1.
+def hearing(court: Court, cid: int, foreign: bool = False) -> None:
+    """DWTK 26: 2d6 against Status; Evidence +1 each or -1 if none, Alibi -3, Informer ±1,
+    a bribe's amount (13.4.20, ``charge``); held in Fandonia (`bring_home`, 25.11).
 
     At or above Status he is sent to trial; an NC or FAC is interrogated first (27.1).
     """
+    bring_home(court, cid, foreign)
     c = court.char(cid)
     mod, played = play_cards(court, Trigger.HEARS, c.key)
     if not played["evidence"]:
         mod += _rule(court, "hearing_no_evidence")
+    mod += c.charge
+    court.set_char(cid, charge=0)  # spent on this hearing
     roll = court.dice.roll("justice", "2d6", "Hearing (DWTK 26)", actor=roller(court, cid),
                            modifier=mod)
     status = court.status(cid)
@@ -191,6 +259,7 @@ def choose_judge(court: Court, cid: int) -> tuple[str, str | None]:
 def trial(court: Court, cid: int, interrogated: int = 0) -> None:
     """DWTK 28: 2d6 on the Trial Table; Evidence +1 each or -3 if none, Alibi -1,
     Informer ±1, a FAC Judge's ±5 (MODIFY), the interrogation's modifier."""
+    bring_home(court, cid)  # 25.11: an assassin caught abroad is tried at home
     c = court.char(cid)
     judge, chooser = choose_judge(court, cid)
     mod, played = play_cards(court, Trigger.TRIES, c.key)

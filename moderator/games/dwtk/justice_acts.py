@@ -1,16 +1,16 @@
 """Activities of the justice chain (DWTK 13.4.5 Pardon, 13.4.6 Amnesty, 13.4.11
-Extradite; Escape 13.4.10 is still to come)."""
+Extradite; Escape 13.4.10 is escape.py).  Each plays its card, or without it uses the
+Any Activity counter (12.3.1; spent, `counters`)."""
 
 from __future__ import annotations
 
-from moderator.games.dwtk import fugitives
-from moderator.games.dwtk.acts import Refused, play_card
+from moderator.games.dwtk import counters, fugitives
+from moderator.games.dwtk.acts import Refused
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.orders import Activity
 from moderator.games.dwtk.shared import resolve_who
 from moderator.games.dwtk.state import FANDONIA, Situation
-from moderator.games.dwtk.tables import kind_of
 
 
 def _restore(court: Court, cid: int) -> None:
@@ -29,14 +29,14 @@ def pardon(court: Court, player: str, a: Activity) -> None:
     c = court.char(cid)
     if c.situation is Situation.NORMAL and not c.wrongdoer:
         raise Refused("nothing_to_pardon")
-    court.discard(play_card(court, player, "pardon"))
+    counters.use(court, player, counters.card_or_any(court, player, "pardon"))
     _restore(court, int(cid))
     court.emit(EventId.PARDON, {"character": cid}, actor=player)
 
 
 def amnesty(court: Court, player: str, a: Activity) -> None:
     """13.4.6, 14.5.5: every banished, imprisoned or wrongdoing character goes free."""
-    court.discard(play_card(court, player, "amnesty"))
+    counters.use(court, player, counters.card_or_any(court, player, "amnesty"))
     freed = [c.id for c in court.characters.values()
              if c.alive and (c.wrongdoer or c.situation in (
                  Situation.BANISHED, Situation.IMPRISONED, Situation.AWAITING_EXECUTION))]
@@ -46,15 +46,14 @@ def amnesty(court: Court, player: str, a: Activity) -> None:
 
 
 def extradite(court: Court, player: str, a: Activity) -> None:
-    """13.4.11, 14.5.16, 25: play Extradition against a wrongdoer abroad; WITH INTRIGUE
-    (an Intrigue counter drawn, else an Intrigue card) no Ambassador may veto (25.3)."""
+    """13.4.11, 14.5.16, 25: play Extradition (or use the Any Activity counter, 12.3.1)
+    against a wrongdoer abroad; WITH INTRIGUE (an Intrigue counter drawn, else an
+    Intrigue card; never the Any Activity counter) no Ambassador may veto (25.3)."""
     cid = resolve_who(court, player, a.who[0])
     if cid is None or not cid.isdigit() or not fugitives.extraditable(court, int(cid)):
         raise Refused("not_extraditable")
-    if not court.cards_of(player, "extradition"):
-        raise Refused("no_card:extradition")
-    counters = [o for o in court.players[player].opportunity if kind_of(o) == "intrigue"]
-    if a.intrigue and not counters:
-        court.discard(play_card(court, player, "intrigue"))
-    court.discard(play_card(court, player, "extradition"))
+    permit = counters.card_or_any(court, player, "extradition")
+    if a.intrigue:
+        permit = counters.combine(permit, counters.intrigue_only(court, player))
+    counters.use(court, player, permit)
     fugitives.extradite(court, player, int(cid), forced=a.intrigue)

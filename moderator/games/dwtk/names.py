@@ -7,9 +7,10 @@ problems by name; players by their name (reaction orders, docs/dwtk-orders.md).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from moderator.games.dwtk.tables import Tables
 
@@ -27,16 +28,32 @@ class Names:
 
     @classmethod
     def of(cls, tables: Tables, players: Mapping[str, str] | None = None) -> Names:
-        return cls(tables, dict(_character_names(tables)), dict(players or {}))
+        """The `Names` of these tables and players; one value per (tables, players), kept on
+        the tables, so that its indexes (cached properties) are built once, not per order."""
+        key = tuple((players or {}).items())
+        cache: dict[tuple[tuple[str, str], ...], Names] = _tables_cache(tables, "names", dict)
+        found = cache.get(key)
+        if found is None:
+            if len(cache) >= _NAMES_KEPT:  # many games with one tables: keep memory bounded
+                cache.clear()
+            found = cache[key] = cls(tables, dict(_character_names(tables)), dict(key))
+        return found
 
     def player(self, key: str) -> str:
         return self.players.get(key, key)
 
     def read_player(self, text: str) -> str | None:
         """A player by his name or key (case-insensitive)."""
-        word = " ".join(text.lower().split())
-        return next((k for k, name in sorted(self.players.items())
-                     if word in (k.lower(), name.lower())), None)
+        return self._player_index.get(" ".join(text.lower().split()))
+
+    @cached_property
+    def _player_index(self) -> dict[str, str]:
+        """Key and name (lower case) -> key; by sorted key, the first player wins."""
+        index: dict[str, str] = {}
+        for k, name in sorted(self.players.items()):
+            index.setdefault(k.lower(), k)
+            index.setdefault(name.lower(), k)
+        return index
 
     def who(self, key: str) -> str:
         return "PC" if key == PC else key if key.isdigit() else self.characters.get(key, key)
@@ -62,37 +79,19 @@ class Names:
             return _who_index_of_tables(self.tables)  # the usual case: built once
         return _who_index(self.characters)
 
-
     def read_office(self, text: str) -> str | None:
-        word = " ".join(text.lower().split())
-        for o in self.tables.offices:
-            if word in (o.key, o.name.lower(), o.name.lower().replace("minister of the ", ""),
-                        o.name.lower().replace("minister of ", "")):
-                return o.key
-        return None
+        return _read_index(self.tables, "offices").get(" ".join(text.lower().split()))
 
     def read_place(self, text: str) -> str | None:
-        word = " ".join(text.lower().split())
-        if word == FANDONIA:
-            return FANDONIA
-        for c in self.tables.countries:
-            if word in (c.key, c.name.lower(), c.name.lower().removeprefix("the ")):
-                return c.key
-        return None
+        return _read_index(self.tables, "places").get(" ".join(text.lower().split()))
 
     def read_card(self, text: str) -> str | None:
         word = " ".join(text.lower().replace("_", " ").split())
-        for c in self.tables.cards:
-            if word in (c.key.replace("_", " "), c.name.lower()):
-                return c.key
-        return None
+        return _read_index(self.tables, "cards").get(word)
 
     def read_problem(self, text: str) -> str | None:
         word = " ".join(text.lower().replace("_", " ").split())
-        for p in self.tables.problems:
-            if word in (p.key.replace("_", " "), p.name.lower()):
-                return p.key
-        return None
+        return _read_index(self.tables, "problems").get(word)
 
     def office(self, key: str) -> str:
         return self.tables.office(key).name
@@ -132,3 +131,57 @@ def _who_index(characters: Mapping[str, str]) -> dict[str, str]:
         for word in (name.lower(), key, short, name.split(" (")[0].lower()):
             index.setdefault(word, key)
     return index
+
+
+# -- written forms -> keys, built once per tables (the first of equal forms wins, as the
+#    loops over the tables did) ------------------------------------------------------
+
+_NAMES_KEPT = 64
+
+
+def _tables_cache(tables: Tables, name: str, build: Callable[[], Any]) -> Any:
+    """A value derived from (immutable) tables, kept on them."""
+    attr = f"_dwtk_{name}"
+    found = tables.__dict__.get(attr)
+    if found is None:
+        found = build()
+        object.__setattr__(tables, attr, found)
+    return found
+
+
+def _read_index(tables: Tables, kind: str) -> dict[str, str]:
+    return _tables_cache(tables, f"read_{kind}", lambda: _READ_INDEXES[kind](tables))
+
+
+def _index(pairs: Iterable[tuple[Iterable[str], str]]) -> dict[str, str]:
+    index: dict[str, str] = {}
+    for forms, key in pairs:
+        for form in forms:
+            index.setdefault(form, key)
+    return index
+
+
+def _office_forms(tables: Tables) -> dict[str, str]:
+    return _index(((o.key, o.name.lower(), o.name.lower().replace("minister of the ", ""),
+                    o.name.lower().replace("minister of ", "")), o.key)
+                  for o in tables.offices)
+
+
+def _place_forms(tables: Tables) -> dict[str, str]:
+    return _index([((FANDONIA,), FANDONIA)] + [
+        ((c.key, c.name.lower(), c.name.lower().removeprefix("the ")), c.key)
+        for c in tables.countries])
+
+
+def _card_forms(tables: Tables) -> dict[str, str]:
+    return _index(((c.key.replace("_", " "), c.name.lower()), c.key) for c in tables.cards)
+
+
+def _problem_forms(tables: Tables) -> dict[str, str]:
+    return _index(((p.key.replace("_", " "), p.name.lower()), p.key)
+                  for p in tables.problems)
+
+
+_READ_INDEXES: dict[str, Callable[[Tables], dict[str, str]]] = {
+    "offices": _office_forms, "places": _place_forms, "cards": _card_forms,
+    "problems": _problem_forms}

@@ -3,7 +3,8 @@
 Each player in player order: Royal Alignment plays and PP purchases (not activities),
 then his activities in the priority order he wrote — the first ones that are legal are
 done, up to his allowance (13.1: two; one while his PC is banished, imprisoned or in
-hiding; none with Gout or Duel; +1 per Extra Activity counter).  Then the hand limit
+hiding, and in the turn he is returned; none with Gout or Duel; +1 per Extra Activity
+counter; an Extra Activity card, 14.5.20, for each legal one beyond).  Then the hand limit
 (14.2.1) and the counters go back to their containers (11.2, 12.2).
 """
 
@@ -15,10 +16,12 @@ from moderator.games.dwtk import (
     assassination,
     bribery,
     counseling,
+    counters,
     duels,
     fugitives,
     hiding,
     prestige,
+    privateering,
     romance,
     scandals,
     seduction,
@@ -54,6 +57,7 @@ def player_turns(court: Court) -> None:
         if has_player_turn(court, player) is not None:
             continue
         court.emit(EventId.PLAYER_TURN, {"player": player}, actor=player, public=False)
+        privateering.voyage_turn(court, player)  # 13.4.17.1: first, free, not an activity
         for royal in orders.align:
             _try(court, player, lambda r=royal, p=player: align(court, p, r), f"align:{royal}")
         if orders.buy_pp:
@@ -109,28 +113,38 @@ def _try(court: Court, player: str, action: Callable[[], None], what: str) -> bo
 
 
 def allowance(court: Court, player: str) -> int:
-    """How many activities he may do this turn (13.1, 12.3.2, 12.3.6, 12.3.7, 24.3...)."""
+    """How many activities he may do this turn (13.1, 12.3.2, 12.3.6, 12.3.7, 24.3...):
+    none with Gout or Duel; one while his PC is held (`counters.held`), whatever he drew; else
+    two, +1 per Extra Activity counter.  Extra Activity cards come on top (`activities`)."""
     p = court.players[player]
     kinds = [kind_of(c) for c in p.opportunity]
     if "gout" in kinds or "duel" in kinds:
         return 0
-    pc = court.pc_of(player)
-    if pc is not None and pc.situation is not Situation.NORMAL:
+    if counters.held(court, player):
         return 1
     return court.t.rule("activities") + kinds.count("extra_activity")
 
 
 def activities(court: Court, player: str, orders: TurnOrders) -> None:
+    """13.1: his activities in priority order, the first legal ones up to his allowance.
+    By email (PROPOSED) an Extra Activity card (14.5.20) is played by itself for each
+    further legal activity he wrote once the allowance is used up: writing no more
+    activities than the allowance keeps the cards."""
     left = allowance(court, player)
     for activity in orders.activities:
         if court.turn_over:
             break  # 9.4
-        if left <= 0:
+        extra = left <= 0 and counters.extra_card(court, player)
+        if left <= 0 and not extra:
             court.emit(EventId.ACTIVITY_SKIPPED, {"what": activity.kind.value,
                                                   "reason": "no_activities_left"},
                        actor=player, public=False)
             continue
         if _try(court, player, lambda a=activity: do(court, player, a), activity.kind.value):
+            if extra and court.cards_of(player, "extra_activity"):
+                court.discard(_play(court, player, "extra_activity"))  # 14.5.20
+                court.emit(EventId.EXTRA_ACTIVITY_CARD, {"activity": activity.kind.value},
+                           actor=player)
             left -= 1
         if court.players[player].opportunity and left > 0 and any(
                 kind_of(c) in ("gout", "duel") for c in court.players[player].opportunity):
@@ -285,11 +299,17 @@ def recruit(court: Court, player: str, a: Activity) -> None:
 
 def favor(court: Court, player: str, a: Activity) -> None:
     """13.4.4: 2d6 on the Royal Favor Table; +5 with a Favor counter (12.3.5); any
-    player's Treachery -2, one card at most (COURTS reactions)."""
+    player's Treachery -2, one card at most (COURTS reactions).  17.2.4: courted by his
+    PC or a henchman (BY), free in Fandonia where the royals are (20.7, PROPOSED)."""
     royal = a.who[0]
     r = court.royals.get(royal)
     if r is None or r.owner != player or not r.alive or court.monarch() == royal:
         raise Refused("not_farc")
+    by = resolve_who(court, player, a.by) if a.by is not None else None
+    who = court.pc_of(player) if by is None else next(
+        (h for h in duels.henchmen(court, player) if h.key == by), None)
+    if who is None or not who.free or who.abroad or who.face_down_until is not None:
+        raise Refused("no_courtier")
     bonus = 5 if any(kind_of(c) == "favor" for c in court.players[player].opportunity) else 0
     bonus += play_cards(court, Trigger.COURTS, royal, player)[0]
     roll = court.dice.roll("favor", "2d6", "Royal Favor Table (DWTK 13.4.4)", actor=player,
@@ -297,7 +317,7 @@ def favor(court: Court, player: str, a: Activity) -> None:
     row = court.t.justice["royal_favor"].lookup(roll.total)
     ip, _ = court.gain(player, ip=row.total("ip"))
     court.emit(EventId.FAVOR_COURTED, {"royal": royal, "total": roll.total, "ip": ip,
-                                       "lost": row.has("farc_lost")}, actor=player)
+                                       "lost": row.has("farc_lost"), "by": by}, actor=player)
     if row.has("farc_lost"):
         court.lose_member(player, royal, "royal_favor")  # 17.2.4, 14.5.19
 

@@ -7,11 +7,13 @@ from the orders sent with the previous turn (docs/dwtk-by-email.md).
 
 from __future__ import annotations
 
+from moderator.games.dwtk import bribery
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.fugitives import capture
 from moderator.games.dwtk.orders import Stance, TurnOrders
 from moderator.games.dwtk.shared import Orders
-from moderator.games.dwtk.state import OpenProblem
+from moderator.games.dwtk.state import OpenProblem, Situation
 from moderator.games.dwtk.tables import OfficeKind
 
 
@@ -65,20 +67,25 @@ def attempt(court: Court, key: str, orders: Orders) -> None:
 
 
 def _problem_modifiers(court: Court, key: str, orders: Orders) -> int:
-    """7.6 (PC/FAC modifying Ministers, + or - as ordered), 7.12, 33.2.2."""
+    """7.6 (PC/FAC modifying Ministers, + or - as ordered; a bribed NC for his briber,
+    13.4.20.2), 7.12, 33.2.2."""
     total = 0
     problem = court.t.problem(key)
+    def sign(player: str) -> int:
+        stance = dict(orders.get(player, TurnOrders()).stances).get(key)
+        return 1 if stance is Stance.PLUS else -1 if stance is Stance.MINUS else 0
+
     for office in problem.modifiers:
-        owner = court.controller(court.offices.get(office))
-        if owner is None:
-            continue  # an NC's modifier is ignored (7.6)
-        stance = dict(orders.get(owner, TurnOrders()).stances).get(key)
-        total += 1 if stance is Stance.PLUS else -1 if stance is Stance.MINUS else 0
+        holder = court.offices.get(office)
+        owner = court.controller(holder)
+        if owner is None:  # an NC's modifier is ignored (7.6) unless bribed (13.4.20.2)
+            total += bribery.influence(court, holder, "problem", key, sign)
+            continue
+        total += sign(owner)
     monarch = court.monarch()
     farc_owner = court.royals[monarch].owner if monarch else None
     if farc_owner is not None:
-        stance = dict(orders.get(farc_owner, TurnOrders()).stances).get(key)
-        total += 1 if stance is Stance.PLUS else -1 if stance is Stance.MINUS else 0  # 7.12
+        total += sign(farc_owner)  # 7.12
     if court.crisis:
         total += 1  # 33.2.2
     return total
@@ -134,7 +141,14 @@ def start_war(court: Court) -> None:
 
 
 def end_war(court: Court) -> None:
-    """DWTK 7.10: the war ends with the problem; the embassies reopen (vacant)."""
-    court.emit(EventId.WAR_ENDED, {"countries": list(court.wars)})
+    """DWTK 7.10: the war ends with the problem; the embassies reopen (vacant).  7.10.1:
+    the wrongdoers who waited there openly for the peace are returned for justice now."""
+    ended = list(court.wars)
+    court.emit(EventId.WAR_ENDED, {"countries": ended})
     court.wars = []
     court.suspended = []
+    waiting = sorted(c.id for c in court.characters.values()
+                     if c.alive and c.wrongdoer and c.fate is not None
+                     and c.situation is Situation.NORMAL and c.location in ended)
+    for cid in waiting:
+        capture(court, cid, EventId.JUSTICE_CAPTURED)

@@ -140,15 +140,41 @@ class Reaction:
     n: int = 0
 
     def to_dict(self) -> JSON:
-        return {"trigger": self.trigger.value, "act": self.act.value, "actor": self.actor,
-                "target": self.target, "card": self.card, "count": self.count,
-                "sign": self.sign, "choice": self.choice, "n": self.n}
+        # _value_, not .value: the enum property is slow, and this runs for every
+        # standing reaction of every player on every turn
+        return {"trigger": self.trigger._value_, "act": self.act._value_,
+                "actor": self.actor, "target": self.target, "card": self.card,
+                "count": self.count, "sign": self.sign, "choice": self.choice, "n": self.n}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Reaction:
-        return cls(Trigger(d["trigger"]), Act(d["act"]), d.get("actor", ANYONE),
+        """Reactions stand for many turns and are read back every turn: equal dicts give
+        the same (immutable) value, built once."""
+        try:
+            key = tuple(d.items())
+            found = _READ.get(key)
+        except TypeError:  # an unhashable value: no memo
+            return cls._read(d)
+        if found is None:
+            if len(_READ) >= _READ_KEPT:
+                _READ.clear()
+            found = _READ[key] = cls._read(d)
+        return found
+
+    @classmethod
+    def _read(cls, d: Mapping[str, Any]) -> Reaction:
+        trigger, act = _TRIGGERS.get(d["trigger"]), _ACTS.get(d["act"])
+        return cls(trigger if trigger is not None else Trigger(d["trigger"]),
+                   act if act is not None else Act(d["act"]), d.get("actor", ANYONE),
                    d.get("target", ANYONE), d.get("card"), int(d.get("count", 1)),
                    int(d.get("sign", 0)), d.get("choice"), int(d.get("n", 0)))
+
+
+# Reaction.from_dict's memo (bounded) and enum members by value (faster than Enum(...)).
+_READ: dict[tuple[tuple[str, Any], ...], Reaction] = {}
+_READ_KEPT = 4096
+_TRIGGERS: dict[str, Trigger] = {t.value: t for t in Trigger}
+_ACTS: dict[str, Act] = {a.value: a for a in Act}
 
 
 def _sign(sign: int) -> str:

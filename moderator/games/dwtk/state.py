@@ -10,9 +10,10 @@ by instance (``"gout-1"``), players by the service's character key.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from operator import attrgetter
 from typing import Any
 
 from moderator.games.dwtk.standing import Reaction
@@ -40,36 +41,59 @@ class Phase(StrEnum):
     OVER = "over"  # 37: a winner, or a draw
 
 
+# -- JSON form (speed matters: the whole state is converted twice a turn) ------------
+# `_plain` decides how to convert a value by its type, once per type (`_how`): plain
+# scalars as they are; tuples and lists as lists; StrEnums by value; mappings sorted by
+# key as text; values with `to_dict` by it; anything else as it is.
 _SCALARS = frozenset({str, int, bool, float, type(None)})
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_SCALAR, _SEQUENCE, _ENUM, _MAPPING, _VALUE, _OTHER = range(6)
+_HOW: dict[type, int] = {kind: _SCALAR for kind in _SCALARS}
+_FIELDS: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
+
+
+def _how(kind: type) -> int:
+    if issubclass(kind, StrEnum):
+        return _ENUM
+    if issubclass(kind, tuple | list):
+        return _SEQUENCE
+    if issubclass(kind, Mapping):
+        return _MAPPING
+    return _VALUE if hasattr(kind, "to_dict") else _OTHER
+
+
+def _text_key(item: tuple[Any, Any]) -> str:
+    return str(item[0])
 
 
 def _plain(value: Any) -> Any:
     kind = type(value)
-    if kind in _SCALARS:  # the common case: exactly a plain scalar (not a StrEnum)
+    how = _HOW.get(kind)
+    if how is None:
+        how = _HOW.setdefault(kind, _how(kind))
+    if how == _SCALAR:
         return value
-    if kind is tuple or kind is list:
-        return [v if type(v) in _SCALARS else _plain(v) for v in value]
-    if isinstance(value, StrEnum):
-        return value.value
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
-    if hasattr(value, "to_dict"):
+    if how == _VALUE:
         return value.to_dict()
+    if how == _SEQUENCE:
+        return [v if type(v) in _SCALARS else _plain(v) for v in value]
+    if how == _MAPPING:
+        return {str(k): v if type(v) in _SCALARS else _plain(v)
+                for k, v in sorted(value.items(), key=_text_key)}
+    if how == _ENUM:
+        return value._value_
     return value
 
 
 def _to_dict(obj: Any) -> JSON:
-    names = _FIELD_NAMES.get(type(obj))
-    if names is None:
-        names = _FIELD_NAMES.setdefault(type(obj), tuple(f.name for f in fields(obj)))
-    out = {}
-    for name in names:
-        value = getattr(obj, name)
-        out[name] = value if type(value) in _SCALARS else _plain(value)
-    return out
+    """A dataclass's fields in declaration order, each made plain."""
+    found = _FIELDS.get(type(obj))
+    if found is None:
+        names = tuple(f.name for f in fields(obj))
+        get = attrgetter(*names) if len(names) > 1 else (lambda o: (getattr(o, names[0]),))
+        found = _FIELDS.setdefault(type(obj), (names, get))
+    names, get = found
+    return dict(zip(names, [v if type(v) in _SCALARS else _plain(v) for v in get(obj)],
+                    strict=True))
 
 
 @dataclass(frozen=True)
@@ -88,11 +112,16 @@ class Character:
     henchman: str | None = None  # the Henchman card under him (13.4.7)
     counselor: str | None = None  # the Monarch's Counselor card under him (13.4.3)
     spouse: str | None = None  # a noble id ("23") or a royal key (18)
+    betrothed: str | None = None  # romance.py: accepted proposal, not yet wed (18.4.6-18.4.7)
     banned: bool = False  # from Court Balls for life (8.4.4)
     fixed_status: int | None = None  # 3.1.1 Countess 3; 18.10/31.7 Status 8
     face_down_until: int | None = None  # a dead PC's card (31.5): face up on this turn
     fate: str | None = None  # the stage a fugitive fled (25.10): hearing, trial, prison...
     hunted: tuple[str, ...] = ()  # countries where a Manhunt is on for him (25.5-25.9)
+    # -- DWTK 13.4.20 bribery (bribery.py, justice.py) --
+    bribed_by: str | None = None  # the player whose bribe this NC Office Holder honours
+    bribed_on: int = 0  # the turn his last bribe was accepted (once a turn, 13.4.20.2)
+    charge: int = 0  # a bribe's amount, added to his coming hearing roll (13.4.20)
 
     def to_dict(self) -> JSON:
         return _to_dict(self)
@@ -125,6 +154,7 @@ class Royal:
     owner: str | None = None  # FARC of this player
     card: str | None = None  # the Royal Alignment card he stands on (14.5.19)
     spouse: str | None = None  # noble id or royal key (18.5)
+    betrothed: str | None = None  # romance.py: accepted proposal, not yet wed (18.4.6)
     usurper_of: str | None = None  # took the throne by usurpation for this player (36.6)
 
     def to_dict(self) -> JSON:
@@ -132,6 +162,23 @@ class Royal:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Royal:
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class Voyage:
+    """A privateer at sea (DWTK 13.4.17.1; privateering.py): its captain (a henchman's
+    id, None for the anonymous captain of Ability 3) and the cargo in IP not yet home."""
+
+    captain: int | None = None
+    cargo: int = 0
+    launched: int = 0  # the turn it sailed
+
+    def to_dict(self) -> JSON:
+        return _to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Voyage:
         return cls(**data)
 
 
@@ -159,6 +206,8 @@ class Player:
     ip_at_start: int = 0  # IP held when the turn began (the base of 33.2.1's half)
     reactions: tuple[Reaction, ...] = ()  # standing reaction orders (14.1, standing.py)
     reaction_seq: int = 0  # the last reaction number given (WITHDRAW REACTION n)
+    voyage: Voyage | None = None  # privateering.py: his privateer at sea (13.4.17.1)
+    voyage_ended: int = -1  # the turn his last voyage ended: no new one that turn (13.4.17.1)
 
     def to_dict(self) -> JSON:
         return _to_dict(self)
@@ -176,6 +225,7 @@ class Player:
             "lost_turns": tuple(data.get("lost_turns", ())),
             "supports_played": tuple(data.get("supports_played", ())),
             "reactions": tuple(Reaction.from_dict(r) for r in data.get("reactions", ())),
+            "voyage": Voyage.from_dict(data["voyage"]) if data.get("voyage") else None,
         })
 
 

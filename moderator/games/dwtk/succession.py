@@ -1,9 +1,10 @@
-"""Royal Death (DWTK 8.4.1), succession and mourning (9), a RC's death (31.1-31.2) and
-the widowed (31.7)."""
+"""Royal Death (DWTK 8.4.1), succession and mourning (9), a RC's death (31.1-31.2), the
+widowed (31.7) and the Prince/Queen Consort (9.2, 18.10)."""
 
 from __future__ import annotations
 
 from moderator.games.dwtk.court import Court
+from moderator.games.dwtk.death import drop_betrothal
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.orders import TurnOrders
 from moderator.games.dwtk.shared import forced_discards
@@ -31,6 +32,7 @@ def kill_royal(court: Court, key: str, cause: str, succeed: bool = True) -> None
     on_throne = court.monarch() == key
     was_monarch = on_throne and succeed
     court.set_royal(key, alive=False, owner=None, spouse=None)
+    drop_betrothal(court, key, "death")  # 18.4.6
     _remove_alignment_card(court, key)
     if royal.spouse is not None:
         _widow(court, royal.spouse)
@@ -54,9 +56,12 @@ def _draw(court: Court) -> None:
 
 
 def _widow(court: Court, spouse: str) -> None:
-    """31.7: the survivor may remarry; a noble widowed by a RC keeps Status 8 as Duke/Duchess."""
+    """31.7: the survivor may remarry; a noble widowed by a RC keeps Status 8 as Duke/Duchess.
+    18.10: a Prince/Queen Consort becomes an NC, his Loyalty counter back in the container."""
     if spouse.isdigit():
-        court.set_char(spouse, spouse=None, fixed_status=8)
+        c = court.set_char(spouse, spouse=None, fixed_status=8)
+        if c.owner is None and c.alive and c.id not in court.loyalty_pool:
+            court.loyalty_pool.append(c.id)
     else:
         court.set_royal(spouse, spouse=None)
 
@@ -77,6 +82,28 @@ def _remove_alignment_card(court: Court, key: str) -> None:
             court.removed.append(card)
 
 
+def _consort(court: Court, heir: str) -> None:
+    """9.2, 18.10: the new Monarch's noble spouse becomes Prince/Queen Consort, an NRC:
+    out of any faction, his Loyalty counter kept on his card (never drawn: he may not be
+    recruited in any manner).  He is the consort while his spouse is the Monarch."""
+    spouse = court.royals[heir].spouse
+    if spouse is None or not spouse.isdigit():
+        return
+    c = court.char(spouse)
+    owner = c.owner
+    for card in (c.henchman, c.counselor):
+        if card is not None:
+            court.discard(card)
+    court.set_char(spouse, owner=None, henchman=None, counselor=None)
+    if c.id in court.loyalty_pool:
+        court.loyalty_pool.remove(c.id)
+    for name, p in court.players.items():
+        if c.id in p.loyalty:
+            court.set_player(name, loyalty=tuple(x for x in p.loyalty if x != c.id))
+    court.emit(EventId.CONSORT, {"character": spouse, "royal": heir, "player": owner,
+                                 "female": court.t.noble(c.id).sex.value == "f"})
+
+
 def succession(court: Court) -> None:
     """DWTK 9.2-9.4: the next in line is crowned; offices empty; mourning ends the turn."""
     heir = next((k for k in court.t.succession if court.royals[k].alive), None)
@@ -86,6 +113,7 @@ def succession(court: Court) -> None:
     royal = court.royals[heir]
     if royal.owner is not None:
         court.set_royal(heir, owner=None, card=None)  # 9.2: becomes an NRC
+    _consort(court, heir)
     _remove_alignment_card(court, heir)
     court.offices["monarch"] = heir
     court.roll_support("the new Monarch's Support (DWTK 9.4, 32.4)")

@@ -156,7 +156,7 @@ def attempt(court: Court, player: str, order: UsurpOrder) -> None:
         "player": player, "royal": royal, "monarch": monarch, "defender": defender,
         "attack": attack, "defence": defence, "total": sum(attack.values()),
         "against": sum(defence.values()), "cards": [kind_of(c) for c in cards],
-        "success": won})
+        "success": won}, actor=player)
     if won:
         _crown(court, player, royal, monarch, defender, cards, defended)
     else:
@@ -220,7 +220,8 @@ def _crown(court: Court, player: str, royal: str, monarch: str, defender: str | 
     ip, pp = court.gain(player, ip=court.t.rule("farc_monarch_bonus_ip"),
                         pp=court.t.rule("farc_monarch_bonus_pp"))  # 36.10.6 (once)
     court.emit(EventId.USURPER_CROWNED, {"player": player, "royal": royal,
-                                         "support": court.support, "ip": ip, "pp": pp})
+                                         "support": court.support, "ip": ip, "pp": pp},
+               actor=player)
 
 
 def _fail(court: Court, player: str, royal: str, monarch: str, cards: list[str],

@@ -15,7 +15,7 @@ from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.names import Names
 from moderator.games.dwtk.standing import format_reaction
 from moderator.games.dwtk.state import GameState, Phase
-from moderator.games.dwtk.tables import OfficeKind, Tables, kind_of
+from moderator.games.dwtk.tables import OfficeKind, Sex, Tables, kind_of
 
 JSON = dict[str, Any]
 
@@ -30,6 +30,9 @@ def names(state: GameState, tables: Tables) -> dict[str, str]:
     out.update({c.key: c.name for c in tables.cards})
     out.update({o.key: o.name for o in tables.opportunities})
     out.update({k: p.name for k, p in state.players.items()})
+    # "<key>:female" lets the event macros say "her" and "she" (templates/dwtk/events.md.j2).
+    out.update({f"{n.id}:female": "1" for n in tables.nobles if n.sex is Sex.FEMALE})
+    out.update({f"{r.key}:female": "1" for r in tables.royals if r.sex is Sex.FEMALE})
     return dict(sorted(out.items()))
 
 
