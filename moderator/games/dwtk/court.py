@@ -10,7 +10,6 @@ negative (34.3, 35.3) and the PP limit (35.4-35.6) are the mixin `faction.Factio
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from moderator.dice import Dice
@@ -24,6 +23,7 @@ from moderator.games.dwtk.state import (
     Phase,
     Player,
     Royal,
+    evolve,
 )
 from moderator.games.dwtk.tables import OfficeKind, Tables, kind_of
 
@@ -83,7 +83,7 @@ class Court(FactionRules):
 
     def emit(self, event_id: EventId, args: Mapping[str, Any] | None = None,
              actor: str | None = None, public: bool = True) -> None:
-        self.events.append(Event(event_id.value, dict(args or {}), actor, public))
+        self.events.append(Event(event_id._value_, dict(args or {}), actor, public))
 
     def pending(self, rule: str, what: str, actor: str | None = None, **args: Any) -> None:
         """A result whose rule is not implemented yet: recorded, not silently dropped."""
@@ -121,19 +121,20 @@ class Court(FactionRules):
         return self.players[key]
 
     def set_player(self, key: str, **changes: Any) -> Player:
-        self.players[key] = replace(self.players[key], **changes)
-        return self.players[key]
+        self.players[key] = new = evolve(self.players[key], changes)  # a fast `replace`
+        return new
 
     def char(self, cid: int | str) -> Character:
         return self.characters[int(cid)]
 
     def set_char(self, cid: int | str, **changes: Any) -> Character:
-        self.characters[int(cid)] = replace(self.characters[int(cid)], **changes)
-        return self.characters[int(cid)]
+        i = int(cid)
+        self.characters[i] = new = evolve(self.characters[i], changes)
+        return new
 
     def set_royal(self, key: str, **changes: Any) -> Royal:
-        self.royals[key] = replace(self.royals[key], **changes)
-        return self.royals[key]
+        self.royals[key] = new = evolve(self.royals[key], changes)
+        return new
 
     def in_order(self) -> Iterator[str]:
         """Players in this turn's player order (DWTK 5), or seating order before one."""
@@ -151,8 +152,10 @@ class Court(FactionRules):
         return self.offices.get("monarch")
 
     def office_of(self, holder: str) -> str | None:
-        return next((o for o, h in self.offices.items() if h == holder and o != "monarch"),
-                    None)
+        for o, h in self.offices.items():  # a plain loop: called very often (Status)
+            if h == holder and o != "monarch":
+                return o
+        return None
 
     def controller(self, holder: str | None) -> str | None:
         """The player whose PC/FAC/FARC this character is (None: neutral, or no one)."""

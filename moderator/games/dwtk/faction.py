@@ -30,6 +30,7 @@ class FactionRules:
     events: list[Any]
     crisis: bool
     seats: tuple[str, ...]
+    _loads_fit: tuple[Any, ...] | None = None  # `_load_inputs` when every faction last fit
 
     if TYPE_CHECKING:  # provided by Court
         def char(self, cid: int | str) -> Character: ...
@@ -103,10 +104,22 @@ class FactionRules:
         """DWTK 35.4/35.6/36.10.6: Status of FACs and FARCs that count against PP."""
         pc = self.pc_of(player)
         spouse = pc.spouse if pc is not None else None
-        total = sum(self.status(c.id) for c in self.faction(player) if c.key != spouse)
-        total += sum(self.royal_status(r.key) for r in self.farcs(player)
-                     if r.key != spouse and self.monarch() != r.key)
+        total = 0
+        for c in self.faction(player):  # plain loops: this runs for every player per phase
+            if c.key != spouse:
+                total += self.status(c.id)
+        monarch = self.monarch()
+        for r in self.farcs(player):
+            if r.key != spouse and monarch != r.key:
+                total += self.royal_status(r.key)
         return total
+
+    def _load_inputs(self) -> tuple[Any, ...]:
+        """Everything `faction_load` reads (Status 16.3, the PP limit 35.4): equal inputs
+        give equal loads.  The values are frozen, so unchanged ones compare by identity
+        (cheap).  Keep this in step with `status` and `faction_load`."""
+        return (list(self.characters.values()), list(self.royals.values()),
+                list(self.players.values()), dict(self.offices), self.crisis)
 
     # -- IP, PP and the PP limit (34, 35) -------------------------------------------
 
@@ -141,8 +154,13 @@ class FactionRules:
         """35.5 for every player (after Status changed without anyone choosing it)."""
         if self.phase is Phase.MUSTER:
             return
+        # Speed, no rule: when nothing a load depends on changed since the last call left
+        # every faction within its PP, it would find nothing to do again.
+        if self._load_inputs() == self._loads_fit:
+            return
         for player in self.seats:
             self.enforce_limit(player)
+        self._loads_fit = self._load_inputs()
 
     def enforce_limit(self, player: str) -> None:
         """DWTK 35.5: lose FACs/FARCs until the faction fits the PP total again.

@@ -23,7 +23,18 @@ _FORM = """\
 #   DO EXTRADITE 23 [WITH INTRIGUE]     13.4.11, 25 play Extradition on a wrongdoer abroad
 #   DO TRAVEL PC, 23 TO Epalin          13.4.18 (or TO Fandonia)
 #   DO DRAW EVENT|LOYALTY|OPPORTUNITY   13.4.19 1 IP
+#   DO INTRIGUE <player>                13.4.12 a card from his hand
+#   DO ESCAPE 23 TO Cronos              13.4.10 from prison or hiding
+#   DO TREACHERY 23                     13.4.14 Intrigue counter + Treachery card
+#   DO SEDUCE 23 BY 61                  13.4.15 Intrigue counter; your lady seduces him
+#   DO WEDDING 23 AND 61                13.4.16 after an accepted proposal
+#   DO PRESTIGE Carousing [BUY +1]      13.4.17 one Prestige Table; 2 IP for +1
+#   DO PRESTIGE Privateering [CAPTAIN 23] 13.4.17.1 with a war or the Pirates
 # Not activities:
+#   PROPOSE 23 TO 61                    18.4   1d6 + Romance modifier, 3-6 accepted
+#   ATTEND WEDDINGS                     13.4.16 roll on the Socializing Table
+#   SOLICIT BRIBE 2                     13.4.20.1 your PC holds an office
+#   BRIBE 22 WITH 3 IP [BY 23]          13.4.20.2 an NC Office Holder, once a turn
 #   BUY 2 PP                            35.8   two IP each
 #   ALIGN Prince Alan                   14.5.19 play his Royal Alignment card
 #   DISCARD Informer / KEEP Treachery   14.2.1 discards now; preferences for forced ones

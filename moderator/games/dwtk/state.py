@@ -11,7 +11,7 @@ by instance (``"gout-1"``), players by the service's character key.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from operator import attrgetter
 from typing import Any
@@ -94,6 +94,29 @@ def _to_dict(obj: Any) -> JSON:
     names, get = found
     return dict(zip(names, [v if type(v) in _SCALARS else _plain(v) for v in get(obj)],
                     strict=True))
+
+
+def evolve(obj: Any, changes: Mapping[str, Any]) -> Any:
+    """`dataclasses.replace` for the frozen state values, without the cost of `__init__`
+    (the court replaces players and characters tens of thousands of times a game).
+
+    The new value's ``__dict__`` is the old one's with ``changes``; only when that dict
+    holds exactly the fields and every change names a field (else `replace`, which
+    also raises for a wrong name)."""
+    kind = type(obj)
+    found = _FIELD_SETS.get(kind)
+    if found is None:
+        found = _FIELD_SETS.setdefault(kind, frozenset(f.name for f in fields(obj)))
+    old = obj.__dict__
+    if len(old) != len(found) or not changes.keys() <= found:
+        return replace(obj, **changes)
+    new = object.__new__(kind)
+    new.__dict__.update(old)
+    new.__dict__.update(changes)
+    return new
+
+
+_FIELD_SETS: dict[type, frozenset[str]] = {}
 
 
 @dataclass(frozen=True)
