@@ -6,14 +6,18 @@
    orders.
 2. Random 30-turn games per minute, adjudication only (order parsing + adjudication, no
    invariant checks or rendering), the games of the property test (tests/dwtk/test_property.py:
-   2-6 players varying with the seed, shuffled activity priority, reactions sent once).
+   2-6 players varying with the seed, shuffled activity priority, reactions sent once), in
+   one process.  With ``--workers N`` (N > 1) the same games are also played by N worker
+   processes in parallel (one game per task, pool start-up included), reported separately
+   and labelled "parallel"; the single-process figure stays the comparable one.
 
-Run:  .venv/bin/python benchmarks/bench_dwtk.py [--turns 12] [--games 60]
+Run:  .venv/bin/python benchmarks/bench_dwtk.py [--turns 12] [--games 60] [--workers 2]
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
 import statistics
 import sys
@@ -65,30 +69,51 @@ def bench_turn(turns: int) -> dict[str, float]:
             "HTML per turn (median, KiB)": statistics.median(html) / 1024}
 
 
-def bench_games(games: int) -> dict[str, float]:
+def play_game(seed: int) -> int:
+    """One benchmark game (the property test's); the number of turns played."""
     turns = 0
 
     def count(n: int, before: object, result: object) -> None:
         nonlocal turns
         turns += 1
 
+    play(seed, players_for(seed), 30, shuffle=True, resend=False, checked=False,
+         after_turn=count)
+    return turns
+
+
+def bench_games(games: int) -> dict[str, float]:
     start = time.perf_counter()
-    for seed in range(1, games + 1):
-        play(seed, players_for(seed), 30, shuffle=True, resend=False, checked=False,
-             after_turn=count)
+    turns = sum(play_game(seed) for seed in range(1, games + 1))
     elapsed = time.perf_counter() - start
     return {"games": games, "turns played": turns, "elapsed (s)": elapsed,
             "per game (ms)": elapsed / games * 1000, "games per minute": games / elapsed * 60}
+
+
+def bench_parallel(games: int, workers: int) -> dict[str, float]:
+    """The same games over ``workers`` processes (forked: the tables are loaded once)."""
+    start = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        turns = sum(pool.imap_unordered(play_game, range(1, games + 1)))
+    elapsed = time.perf_counter() - start
+    label = f"{workers} worker processes, parallel"
+    return {f"turns played ({label})": turns, f"elapsed (s, {label})": elapsed,
+            f"games per minute ({label})": games / elapsed * 60}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=12)
     parser.add_argument("--games", type=int, default=60)
+    parser.add_argument("--workers", type=int, default=1,
+                        help="also play the games in this many processes (parallel figure)")
     args = parser.parse_args()
+    figures = {**bench_turn(args.turns), **bench_games(args.games)}
+    if args.workers > 1:
+        figures.update(bench_parallel(args.games, args.workers))
     print("| figure | value |")
     print("|---|---|")
-    for label, value in {**bench_turn(args.turns), **bench_games(args.games)}.items():
+    for label, value in figures.items():
         print(f"| {label} | {value:.1f} |" if isinstance(value, float) else
               f"| {label} | {value} |")
 

@@ -67,15 +67,16 @@ class Activity:
     table: str | None = None  # DO PRESTIGE <table>: a key of prestige.toml (13.4.17)
     buy: bool = False  # DO PRESTIGE <table> BUY +1: the bought +1 modifier (13.4.17)
 
-    def to_dict(self) -> JSON:
-        return {"kind": self.kind.value, "who": list(self.who), "office": self.office,
-                "place": self.place, "draw": self.draw.value if self.draw else None,
+    def to_dict(self) -> JSON:  # (_value_: the enum's .value property is slow)
+        return {"kind": self.kind._value_, "who": list(self.who), "office": self.office,
+                "place": self.place, "draw": self.draw._value_ if self.draw else None,
                 "intrigue": self.intrigue, "by": self.by, "cards": self.cards,
                 "card": self.card, "table": self.table, "buy": self.buy}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Activity:
-        return cls(ActivityKind(d["kind"]), tuple(d.get("who", ())), d.get("office"),
+        return cls(_KINDS.get(d["kind"]) or ActivityKind(d["kind"]), tuple(d.get("who", ())),
+                   d.get("office"),
                    d.get("place"), Draw(d["draw"]) if d.get("draw") else None,
                    bool(d.get("intrigue", False)), d.get("by"), int(d.get("cards", 1)),
                    d.get("card"), d.get("table"), bool(d.get("buy", False)))

@@ -1,11 +1,14 @@
 """The COUNSEL order (DWTK 15): its value, canonical line and parser.
 
-    COUNSEL <counsel> ON <table> [NAMING <character>] [BY <character>]
+    COUNSEL <counsel> ON <table> [NAMING <character> [AS <office>]] [BY <character>]
 
 e.g. ``COUNSEL Make An Example ON Lawlessness NAMING Sir Guy BY PC``.  The table is a
 political problem or a Crown Event (15.4); the counsel one of that table's in
 ``data/dwtk/counseling.toml``; NAMING is required exactly by the counsels whose effect
 names a character; BY names the counseling PC or FAC (default: the first one eligible).
+AS names the office of "Recommend an appointment" (``office_named``), e.g. ``COUNSEL
+Recommend An Appointment ON Court Ball NAMING 23 AS High Minister``; without it the
+first vacant office he may fill is given (the old default, docs/dwtk-by-email.md).
 Several COUNSEL lines are tried in the order written; the first one legal is made
 (15.6: one counsel a turn).
 """
@@ -24,6 +27,7 @@ from moderator.games.dwtk.tables import Counsel, Tables
 JSON = dict[str, Any]
 CROWN_TABLES = ("royal_death", "intrigue", "court_ball", "scandal")  # 15.4
 _LINE = re.compile(r"^(?P<counsel>.+?)\s+ON\s+(?P<table>.+?)(?:\s+NAMING\s+(?P<named>.+?))?"
+                   r"(?:\s+AS\s+(?P<office>.+?))?"  # the office of office_named (15.8)
                    r"(?:\s+BY\s+(?P<by>.+))?$", re.IGNORECASE)
 _HINT = "e.g. COUNSEL Make An Example ON Lawlessness NAMING Sir Guy (docs/dwtk-orders.md)"
 
@@ -36,14 +40,15 @@ class CounselOrder:
     counsel: str  # the counsel's key in that table
     named: str | None = None  # the character the counsel names ("pc" or an id)
     by: str | None = None  # the counseling character ("pc" or an id)
+    office: str | None = None  # AS: the office an appointment asks for (office_named)
 
     def to_dict(self) -> JSON:
         return {"table": self.table, "counsel": self.counsel, "named": self.named,
-                "by": self.by}
+                "by": self.by, "office": self.office}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> CounselOrder:
-        return cls(d["table"], d["counsel"], d.get("named"), d.get("by"))
+        return cls(d["table"], d["counsel"], d.get("named"), d.get("by"), d.get("office"))
 
 
 def names_someone(counsel: Counsel) -> bool:
@@ -95,6 +100,8 @@ def format_counsel(o: CounselOrder, n: Names) -> str:
     line = f"COUNSEL {counsel.name} ON {table_name(n.tables, o.table)}"
     if o.named is not None:
         line += f" NAMING {n.who(o.named)}"
+    if o.office is not None:
+        line += f" AS {n.office(o.office)}"
     if o.by is not None:
         line += f" BY {n.who(o.by)}"
     return line
@@ -126,4 +133,21 @@ def parse_counsel(rest: str, n: Names) -> CounselOrder:
     if names_someone(counsel) != (named is not None):
         raise BadOrder(f"{counsel.name} {'needs' if names_someone(counsel) else 'takes no'} "
                        "NAMING <character>", "DWTK 15.7; docs/dwtk-orders.md")
-    return CounselOrder(table, counsel.key, named, by)
+    return CounselOrder(table, counsel.key, named, by, _read_as(counsel, m.group("office"), n))
+
+
+def _read_as(counsel: Counsel, text: str | None, n: Names) -> str | None:
+    """AS <office>: only for a counsel that appoints (office_named); never the Monarch."""
+    if text is None:
+        return None
+    if not any(e.name == "office_named" for e in counsel.effects):
+        raise BadOrder(f"{counsel.name} takes no AS <office>",
+                       "AS names the office of Recommend An Appointment (DWTK 15.8)")
+    office = n.read_office(text)
+    if office == "monarch":
+        raise BadOrder("the Monarch is no appointment", "name a Minister or an Ambassador")
+    if office is None:
+        raise BadOrder(f"no office called {text.strip()!r}",
+                       "e.g. COUNSEL Recommend An Appointment ON Court Ball NAMING 23 "
+                       "AS High Minister")
+    return office

@@ -157,7 +157,7 @@ def make(court: Court, player: str, o: CounselOrder) -> None:
     if accepted:
         named = resolve_who(court, player, o.named) if o.named is not None else None
         for effect in counsel.effects:
-            apply(court, player, o.table, counsel, effect, named)
+            apply(court, player, o.table, counsel, effect, named, o.office)
 
 
 def _lose_post(court: Court, cid: int) -> None:
@@ -200,8 +200,9 @@ def _present(court: Court, named: str | None) -> Character | None:
 
 
 def apply(court: Court, player: str, table: str, counsel: Counsel, e: Effect,
-          named: str | None) -> None:
-    """One effect of an accepted counsel (15.8); what cannot be done has no effect."""
+          named: str | None, office: str | None = None) -> None:
+    """One effect of an accepted counsel (15.8); what cannot be done has no effect.
+    ``office``: the office an appointment asks for (``AS``), None for the default."""
     c = _present(court, named)
     done: dict[str, object] | None = None
     if e.name == "next_roll" and any(p.key == table for p in court.problems):
@@ -234,7 +235,7 @@ def apply(court: Court, player: str, table: str, counsel: Counsel, e: Effect,
     elif e.name == "title_named" and c is not None and c.owner == player:
         done = _free_title(court, player, c)
     elif e.name == "office_named" and c is not None and c.owner == player:
-        done = _free_office(court, player, c)
+        done = _free_office(court, player, c, office)
     elif e.name in ("ban_named", "ban_object"):
         target = c if e.name == "ban_named" else _present(court, str(court.scandal_object))
         if target is not None:
@@ -264,14 +265,31 @@ def _free_title(court: Court, player: str, c: Character) -> dict[str, object] | 
     return {"character": c.key}
 
 
-def _free_office(court: Court, player: str, c: Character) -> dict[str, object] | None:
-    """A vacant office at no IP cost: the first he may fill in Office Deck order
-    (PROPOSED); the PP limit applies (35.4)."""
-    if court.office_of(c.key) is not None:
+def _free_office(court: Court, player: str, c: Character,
+                 office: str | None) -> dict[str, object] | None:
+    """"Recommend an appointment" (15.8, reference §7.3): a vacant office at no IP cost;
+    the PP limit applies (35.4).  ``office`` named (AS): that office or nothing, and an
+    Office Holder may move to it as by 6.2/16.2 (PROPOSED); none named: the first vacant
+    office he may fill in Office Deck order, never moving an Office Holder (PROPOSED)."""
+    if office is None:
+        if court.office_of(c.key) is not None:
+            return None
+        for o in court.vacant_offices():
+            if court.may_fill_office(c.id, o) is None and court.fits(
+                    player, lambda o=o: court.seat_in_office(c.id, o)):
+                court.seat_in_office(c.id, o)
+                return {"character": c.key, "office": o}
         return None
-    for office in court.vacant_offices():
-        if court.may_fill_office(c.id, office) is None and court.fits(
-                player, lambda o=office: court.seat_in_office(c.id, o)):
-            court.seat_in_office(c.id, office)
-            return {"character": c.key, "office": office}
-    return None
+    why = court.may_fill_office(c.id, office)
+    if why == "holds_office":
+        why = None  # 6.2, 16.2: he leaves his office to take another
+    if why is None and not court.fits(player, lambda: court.seat_in_office(c.id, office)):
+        why = "pp_limit"  # 35.4
+    if why is not None:
+        court.emit(EventId.COUNSEL_EFFECT, {"effect": "office_refused", "character": c.key,
+                                            "office": office, "reason": why},
+                   actor=player)
+        return None
+    old = court.office_of(c.key)
+    court.seat_in_office(c.id, office)
+    return {"character": c.key, "office": office, "left": old}

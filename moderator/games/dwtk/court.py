@@ -70,8 +70,9 @@ class Court(FactionRules):
             c.id for c in state.characters.values() if c.pc and not c.free)
 
     def freeze(self) -> GameState:
+        # standing_players: this turn's LOSE FIRST lines stand from now on (35.5)
         return GameState(
-            self.name, self.turn, self.phase, dict(sorted(self.players.items())),
+            self.name, self.turn, self.phase, dict(sorted(self.standing_players().items())),
             dict(sorted(self.characters.items())), dict(sorted(self.royals.items())),
             dict(self.offices), tuple(self.suspended), tuple(self.problems),
             tuple(self.wars), self.support, tuple(self.deck), tuple(self.discards),

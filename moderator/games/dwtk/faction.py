@@ -7,7 +7,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from moderator.games.dwtk.events import EventId
@@ -30,6 +31,7 @@ class FactionRules:
     events: list[Any]
     crisis: bool
     seats: tuple[str, ...]
+    orders: Mapping[str, Any]  # this adjudication's TurnOrders (LOSE FIRST, 35.5)
     _loads_fit: tuple[Any, ...] | None = None  # `_load_inputs` when every faction last fit
 
     if TYPE_CHECKING:  # provided by Court
@@ -162,25 +164,50 @@ class FactionRules:
             self.enforce_limit(player)
         self._loads_fit = self._load_inputs()
 
-    def enforce_limit(self, player: str) -> None:
-        """DWTK 35.5: lose FACs/FARCs until the faction fits the PP total again.
+    # -- 35.5 whom he loses: the standing LOSE FIRST order (refinements) -------------
 
-        The player may choose whom to lose; by email he has not been asked yet, so
-        the lowest-Status members go first (ties: FACs before FARCs, lower id first).
-        PROPOSED default; a standing LOSE order is on the next-steps list.
+    def lose_first(self, player: str) -> tuple[str, ...]:
+        """35.5 "he may choose": this turn's LOSE FIRST line if he sent one (it stands
+        from now on, `standing_players`), else the one standing."""
+        sent = getattr(self.orders.get(player), "lose_first", None)
+        return self.players[player].lose_first if sent is None else sent
+
+    def standing_players(self) -> dict[str, Player]:
+        """The players with this turn's LOSE FIRST lines stored (kept until replaced)."""
+        out = dict(self.players)
+        for key, p in out.items():
+            sent = getattr(self.orders.get(key), "lose_first", None)
+            if sent is not None and sent != p.lose_first:
+                out[key] = replace(p, lose_first=sent)
+        return out
+
+    def enforce_limit(self, player: str) -> None:
+        """DWTK 35.5: lose FACs/FARCs until the faction fits the PP total again; never
+        one more (35.5.4: none is given up while the PP suffice).
+
+        He chooses whom (35.5): the first still in his faction of his LOSE FIRST list;
+        without one, the lowest-Status member goes (ties: FACs before FARCs, lower id
+        first; PROPOSED default).
         """
         while self.faction_load(player) > self.players[player].pp:
-            pc = self.pc_of(player)
-            spouse = pc.spouse if pc is not None else None
-            candidates: list[tuple[int, int, str]] = [
-                (self.status(c.id), 0, c.key) for c in self.faction(player)
-                if c.key != spouse]
-            candidates += [(self.royal_status(r.key), 1, r.key) for r in self.farcs(player)
-                           if r.key != spouse and self.monarch() != r.key]
-            if not candidates:
+            key = self._next_to_lose(player)
+            if key is None:
                 return
-            _, _, key = min(candidates, key=lambda x: (x[0], x[1], x[2]))
             self.lose_member(player, key, reason="pp_limit")
+
+    def _next_to_lose(self, player: str) -> str | None:
+        """Only members who count against the PP total (35.6, 36.10.6) can be lost."""
+        pc = self.pc_of(player)
+        spouse = pc.spouse if pc is not None else None
+        candidates: list[tuple[int, int, str]] = [
+            (self.status(c.id), 0, c.key) for c in self.faction(player) if c.key != spouse]
+        candidates += [(self.royal_status(r.key), 1, r.key) for r in self.farcs(player)
+                       if r.key != spouse and self.monarch() != r.key]
+        if not candidates:
+            return None
+        keys = {key for _, _, key in candidates}
+        chosen = next((k for k in self.lose_first(player) if k in keys), None)
+        return chosen if chosen is not None else min(candidates)[2]
 
     def lose_member(self, player: str, key: str, reason: str) -> None:
         """A FAC becomes an NC (35.5.1) or a FARC an NRC (35.5.2); a married FAC lost
@@ -205,3 +232,7 @@ class FactionRules:
             self.set_royal(key, owner=None, card=None)
         self.emit(EventId.FACTION_LOST, {"player": player, "member": key, "reason": reason},
                   actor=player)
+        if key.isdigit() and self.char(key).situation is Situation.HIDING:
+            from moderator.games.dwtk.hiding import forced_out  # hiding imports court
+
+            forced_out(self, int(key))  # type: ignore[arg-type]  # 24.7: an NC cannot hide

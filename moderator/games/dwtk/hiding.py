@@ -58,6 +58,24 @@ def unhide(court: Court, player: str, who: str) -> None:
         raise Refused("same_turn")  # 24.2
     court.emit(EventId.JUSTICE_UNHID, {"character": c.key, "where": c.location},
                actor=player)
+    _come_out(court, cid)
+
+
+def forced_out(court: Court, cid: int) -> None:
+    """24.7: an NC cannot hide; a FAC in hiding who becomes an NC comes out at once and
+    takes the consequences, as by UNHIDE (24.8) but even the turn he hid (24.7's
+    "immediately" over 24.2, PROPOSED).  The rulebook says "FARC"; RCs never hide (24.5),
+    so it is read as FAC (PROPOSED)."""
+    c = court.char(cid)
+    if not c.alive or c.situation is not Situation.HIDING:
+        return
+    court.emit(EventId.JUSTICE_FORCED_OUT, {"character": c.key, "where": c.location})
+    _come_out(court, cid)
+
+
+def _come_out(court: Court, cid: int) -> None:
+    """24.8, 29.5, 7.10.1, 25.10: where he stands once out of hiding."""
+    c = court.char(cid)
     if c.fate == "banished":
         court.set_char(cid, situation=Situation.BANISHED, fate=None, since=c.since)
     elif c.wrongdoer and court.at_war_stuck(c):

@@ -41,6 +41,9 @@ from moderator.games.dwtk.usurp_orders import UsurpOrder, format_usurp, parse_us
 
 JSON = dict[str, Any]
 _IGNORED = re.compile(r"^(GAME|PASSWORD|CHARACTER|PLAYER|TURN)\s*:", re.IGNORECASE)
+_BUY = re.compile(r"^(\d+)\s*PP$", re.IGNORECASE)
+_PROBLEM = re.compile(r"^(.*)\s+(FAIL|\+|-)$", re.IGNORECASE)
+_WITHDRAW = re.compile(r"^REACTION\s+(\d+)$", re.IGNORECASE)
 
 
 class Stance(StrEnum):
@@ -77,6 +80,7 @@ class TurnOrders:
     attend: bool = False  # ATTEND WEDDINGS (13.4.16)
     solicit: int = 0  # SOLICIT BRIBE n (13.4.20.1)
     bribe: BribeOffer | None = None  # BRIBE x WITH n IP (13.4.20.2)
+    lose_first: tuple[str, ...] | None = None  # LOSE FIRST (35.5); () = NONE, clears it
 
     def to_dict(self) -> JSON:
         return {
@@ -97,6 +101,7 @@ class TurnOrders:
             "dissolve": self.dissolve, "appoint": [list(a) for a in self.appoint],
             "proposals": [p.to_dict() for p in self.proposals], "attend": self.attend,
             "solicit": self.solicit, "bribe": self.bribe.to_dict() if self.bribe else None,
+            "lose_first": None if self.lose_first is None else list(self.lose_first),
         }
 
     @classmethod
@@ -123,6 +128,7 @@ class TurnOrders:
             tuple(Proposal.from_dict(p) for p in d.get("proposals", ())),
             bool(d.get("attend", False)), int(d.get("solicit", 0)),
             BribeOffer.from_dict(d["bribe"]) if d.get("bribe") else None,
+            None if d.get("lose_first") is None else tuple(d["lose_first"]),
         )
 
 
@@ -158,6 +164,8 @@ def format_orders(o: TurnOrders, n: Names) -> tuple[str, ...]:
         lines.append(f"SOLICIT BRIBE {o.solicit}")
     if o.bribe is not None:
         lines.append(format_bribe(o.bribe, n))
+    if o.lose_first is not None:  # 35.5: LOSE FIRST NONE clears the standing list
+        lines.append("LOSE FIRST " + (", ".join(n.who(k) for k in o.lose_first) or "NONE"))
     return tuple(lines)
 
 
@@ -183,6 +191,7 @@ class _Builder:
     attend: bool = False
     solicit: int = 0
     bribe: BribeOffer | None = None
+    lose_first: tuple[str, ...] | None = None
 
     def build(self) -> TurnOrders:
         return TurnOrders(tuple(self.activities), self.buy_pp, tuple(self.align),
@@ -192,7 +201,7 @@ class _Builder:
                           *(tuple(self.lists[k]) for k in ("HIDE", "UNHIDE", "SUICIDE",
                                                            "RESTORE")),
                           self.dissolve, tuple(self.appoint), tuple(self.proposals),
-                          self.attend, self.solicit, self.bribe)
+                          self.attend, self.solicit, self.bribe, self.lose_first)
 
 
 def _line(text: str, b: _Builder, n: Names) -> None:
@@ -201,7 +210,7 @@ def _line(text: str, b: _Builder, n: Names) -> None:
     if word == "DO":
         b.activities.append(parse_activity(rest, n))
     elif word == "BUY":
-        m = re.match(r"^(\d+)\s*PP$", rest.strip(), re.IGNORECASE)
+        m = _BUY.match(rest.strip())
         if not m or int(m.group(1)) < 1:
             raise _Bad("BUY needs a number of PP", "e.g. BUY 2 PP (two IP each, DWTK 35.8)")
         b.buy_pp += int(m.group(1))
@@ -224,7 +233,7 @@ def _line(text: str, b: _Builder, n: Names) -> None:
                        "e.g. BID High Minister : PC")
         b.bids.append((office, who))
     elif word == "PROBLEM":
-        m = re.match(r"^(.*)\s+(FAIL|\+|-)$", rest.strip(), re.IGNORECASE)
+        m = _PROBLEM.match(rest.strip())
         problem = n.read_problem(m.group(1)) if m else None
         if m is None or problem is None:
             raise _Bad("PROBLEM needs a problem and FAIL, + or -", "e.g. PROBLEM Pirates FAIL")
@@ -238,7 +247,7 @@ def _line(text: str, b: _Builder, n: Names) -> None:
     elif word == "IF":
         b.reactions.append(parse_reaction(text, n))
     elif word == "WITHDRAW":
-        m = re.match(r"^REACTION\s+(\d+)$", rest.strip(), re.IGNORECASE)
+        m = _WITHDRAW.match(rest.strip())
         if not m:
             raise _Bad("WITHDRAW needs a reaction's number", "e.g. WITHDRAW REACTION 2")
         b.withdraw.append(int(m.group(1)))
@@ -284,11 +293,30 @@ def _social_line(word: str, rest: str, b: _Builder, n: Names) -> None:
         if b.bribe is not None:
             raise _Bad("BRIBE appears twice", "one bribe attempt a turn (DWTK 13.4.20.2)")
         b.bribe = parse_bribe(rest, n)
+    elif word == "LOSE":
+        if b.lose_first is not None:
+            raise _Bad("LOSE FIRST appears twice", "one list, in the order you would lose them")
+        b.lose_first = _lose_first(rest, n)
     else:
         raise _Bad(f"unknown order {word!r}",
                    "orders start with DO, BUY, ALIGN, DISCARD, KEEP, BID, PROBLEM, DRAW ONLY, "
                    "IF, WITHDRAW, COUNSEL, USURP, HIDE, UNHIDE, SUICIDE, RESTORE, "
-                   "DISSOLVE, APPOINT, PROPOSE, ATTEND WEDDINGS, SOLICIT BRIBE or BRIBE")
+                   "DISSOLVE, APPOINT, PROPOSE, ATTEND WEDDINGS, SOLICIT BRIBE, BRIBE "
+                   "or LOSE FIRST")
+
+
+def _lose_first(rest: str, n: Names) -> tuple[str, ...]:
+    """``LOSE FIRST <FAC/FARC>, ...`` or ``LOSE FIRST NONE`` (35.5: whom he loses first
+    when over his PP limit; standing until replaced)."""
+    m = re.match(r"^FIRST\s+(.+)$", rest.strip(), re.IGNORECASE)
+    if m is None:
+        raise _Bad("LOSE needs FIRST and a list", "e.g. LOSE FIRST 23, Prince Alan (DWTK 35.5)")
+    if m.group(1).strip().upper() == "NONE":
+        return ()
+    keys = who_list(m.group(1), n)
+    if PC in keys:
+        raise _Bad("LOSE FIRST lists FACs and FARCs", "your PC is never lost (DWTK 35.5)")
+    return tuple(dict.fromkeys(keys))  # a name twice counts once
 
 
 def parse_orders(text: str, tables: Tables,
@@ -301,8 +329,8 @@ def parse_orders(text: str, tables: Tables,
     b = _Builder()
     errors: list[OrderError] = []
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip()  # anything after '#' is a comment
-        if not line or _IGNORED.match(line):
+        line = (raw.split("#", 1)[0] if "#" in raw else raw).strip()  # '#': a comment
+        if not line or (":" in line and _IGNORED.match(line)):  # (the header needs a ':')
             continue
         try:
             _line(line, b, n)
@@ -310,7 +338,7 @@ def parse_orders(text: str, tables: Tables,
             errors.append(OrderError(number, raw, str(bad), bad.hint))
     orders = b.build()
     kinds = [a.kind for a in orders.activities]
-    for kind in {k for k in kinds if kinds.count(k) > 1}:
+    for kind in {k for k in kinds if kinds.count(k) > 1} if len(set(kinds)) < len(kinds) else ():
         line = next(i for i, r in enumerate(text.splitlines(), 1)
                     if r.strip().upper().startswith(f"DO {kind.value.upper()}"))
         errors.append(OrderError(line, text.splitlines()[line - 1],

@@ -46,6 +46,7 @@ class Phase(StrEnum):
 # scalars as they are; tuples and lists as lists; StrEnums by value; mappings sorted by
 # key as text; values with `to_dict` by it; anything else as it is.
 _SCALARS = frozenset({str, int, bool, float, type(None)})
+_SITUATIONS: dict[str, Situation] = {s.value: s for s in Situation}  # faster than Situation()
 _SCALAR, _SEQUENCE, _ENUM, _MAPPING, _VALUE, _OTHER = range(6)
 _HOW: dict[type, int] = {kind: _SCALAR for kind in _SCALARS}
 _FIELDS: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
@@ -151,7 +152,8 @@ class Character:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Character:
-        return cls(**{**data, "situation": Situation(data.get("situation", "normal")),
+        situation = data.get("situation", "normal")
+        return cls(**{**data, "situation": _SITUATIONS.get(situation) or Situation(situation),
                       "hunted": tuple(data.get("hunted", ()))})
 
     @property
@@ -231,6 +233,7 @@ class Player:
     reaction_seq: int = 0  # the last reaction number given (WITHDRAW REACTION n)
     voyage: Voyage | None = None  # privateering.py: his privateer at sea (13.4.17.1)
     voyage_ended: int = -1  # the turn his last voyage ended: no new one that turn (13.4.17.1)
+    lose_first: tuple[str, ...] = ()  # standing LOSE FIRST: whom 35.5 takes first
 
     def to_dict(self) -> JSON:
         return _to_dict(self)
@@ -249,6 +252,7 @@ class Player:
             "supports_played": tuple(data.get("supports_played", ())),
             "reactions": tuple(Reaction.from_dict(r) for r in data.get("reactions", ())),
             "voyage": Voyage.from_dict(data["voyage"]) if data.get("voyage") else None,
+            "lose_first": tuple(data.get("lose_first", ())),
         })
 
 
