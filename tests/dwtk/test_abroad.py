@@ -104,3 +104,19 @@ def test_a_duel_abroad_only_against_someone_in_the_same_country() -> None:
     alone.set_char(24, location="besyzan")
     duels.required(alone, 24, "duel_counter")
     assert events(alone, "duel.none") and not events(alone, "duel.opponent")
+
+
+def test_a_wrongdoer_living_abroad_does_one_activity_unless_extra() -> None:
+    """DWTK 20.8: a PC who is a wrongdoer living abroad (not hiding) is limited to one
+    activity a turn, unless an Extra Activity counter (or card) is used."""
+    from tests.dwtk.conftest import with_player
+
+    c = checked_court({})
+    with_player(c, "ann", opportunity=())
+    assert player.allowance(c, "ann") == 2
+    c.set_char(24, location="epalin", wrongdoer=True)
+    assert player.allowance(c, "ann") == 1
+    with_player(c, "ann", opportunity=("extra_activity-1",))
+    assert player.allowance(c, "ann") == 2
+    c.set_char(24, location="fandonia", wrongdoer=False)
+    assert player.allowance(c, "ann") == 3

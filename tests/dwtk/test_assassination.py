@@ -152,3 +152,15 @@ def test_assassinate_orders_round_trip() -> None:
     assert [e.line for e in parsed.errors] == [2]
     again = parse_orders(parsed.normal_form[0], TABLES)
     assert again.orders == parsed.orders and again.normal_form == parsed.normal_form
+
+
+def test_a_privateer_captain_at_sea_cannot_be_assassinated() -> None:
+    """13.4.17.1: while he is captain of a privateer at sea he cannot be assassinated."""
+    from moderator.games.dwtk.state import Voyage
+
+    c = _court()
+    c.set_char(MAXWELL, owner="bob", henchman="henchman-2")
+    with_player(c, "bob", voyage=Voyage(captain=MAXWELL, launched=c.turn))
+    with pytest.raises(Refused, match="target_out_of_reach"):
+        _do(c, "DO ASSASSINATE Earl Maxwell")
+    assert c.players["ann"].hand == ("dwtk-1", "assassination-1", "assassination-2")

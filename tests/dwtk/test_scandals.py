@@ -82,3 +82,14 @@ def test_scandal_orders_round_trip() -> None:
     assert [e.line for e in parsed.errors] == [2]
     again = parse_orders(parsed.normal_form[0], TABLES)
     assert again.orders == parsed.orders and again.errors == ()
+
+
+def test_the_any_activity_counter_exposes_a_scandal_and_a_counter_serves_once() -> None:
+    """12.3.1 (Expose A Scandal is one of the Any Activity counter's activities), 12.3.4:
+    a counter serves one activity a turn — a second exposure with it is refused."""
+    c = _court(scandal=[3, 4])
+    with_player(c, "ann", opportunity=("any_activity-1",))
+    _do(c, "DO SCANDAL Earl Maxwell")
+    assert events(c, "scandal.exposed")
+    with pytest.raises(Refused, match="no_scandal_counter"):
+        _do(c, "DO SCANDAL Duke Roland")

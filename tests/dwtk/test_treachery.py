@@ -134,3 +134,15 @@ def test_treachery_orders_round_trip() -> None:
         assert parsed.errors == () and parsed.normal_form == (canonical,)
         again = parse_orders(canonical, TABLES)
         assert again.orders == parsed.orders and again.normal_form == parsed.normal_form
+
+
+def test_his_counselor_card_goes_with_the_change_of_sides_and_is_shown() -> None:
+    """14.2.4: a Monarch's Counselor card is discarded when he becomes an EAC (of the player
+    who loses him); 14.2.2: the discard is shown to all as Bob's."""
+    c = _court()
+    c.set_char(MAXWELL, henchman=None, counselor="monarchs_counselor-2")
+    _do(c, "DO TREACHERY Earl Maxwell")
+    assert c.char(MAXWELL).counselor is None and "monarchs_counselor-2" in c.discards
+    shown = events(c, "cards.discarded")
+    assert [(e.args["player"], e.args["cards"], e.public) for e in shown] == [
+        ("bob", ["monarchs_counselor"], True)]

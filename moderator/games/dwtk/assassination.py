@@ -42,13 +42,14 @@ def _assassin(court: Court, player: str, by: str | None) -> Character:
 
 
 def _where(court: Court, target: str) -> str | None:
-    """Where the target is (None: he cannot be assassinated, 13.4.8, 30.7)."""
+    """Where the target is (None: he cannot be assassinated, 13.4.8, 30.7; a privateer's
+    captain at sea, 13.4.17.1)."""
     if not target.isdigit():
         royal = court.royals.get(target)
         return FANDONIA if royal is not None and royal.alive else None  # 20.7
     c = court.char(target)
     if not c.alive or c.face_down_until is not None or court.at_war_stuck(c) or \
-            c.situation in (Situation.HIDING, Situation.IMPRISONED,
+            court.at_sea(c.id) or c.situation in (Situation.HIDING, Situation.IMPRISONED,
                             Situation.AWAITING_EXECUTION):
         return None
     return c.location

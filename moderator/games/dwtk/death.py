@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.shared import forced_discards, release_cards
 from moderator.games.dwtk.state import FANDONIA, Character, Situation
 from moderator.games.dwtk.tables import NobleKind
 
 
 def _release_cards(court: Court, c: Character) -> None:
-    """31.3/31.4, 17.4, 14.2.4: his Henchman and Monarch's Counselor cards are discarded."""
-    for card in (c.henchman, c.counselor):
-        if card is not None:
-            court.discard(card)
+    """31.3/31.4, 17.4, 14.2.4: his Henchman and Monarch's Counselor cards are discarded,
+    in sight of all (14.2.2)."""
+    release_cards(court, c.id, "died")
 
 
 def _leave_office(court: Court, c: Character) -> None:
@@ -81,8 +81,6 @@ def kill_pc(court: Court, player: str, cause: str) -> None:
     """DWTK 31.5: half PP and IP lost, titles, offices, bans and modifiers gone, five
     Event cards discarded, no Player Turn now nor next turn; the heir comes back face up
     on the second turn after dying with the card's printed Status."""
-    from moderator.games.dwtk.shared import forced_discards
-
     p = court.players[player]
     pc = court.char(p.pc) if p.pc is not None else None
     if pc is None:

@@ -30,21 +30,27 @@ from moderator.games.dwtk import (
 )
 from moderator.games.dwtk.activity_orders import Activity, ActivityKind
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.acts import mine as _mine
-from moderator.games.dwtk.acts import pay as _pay
 from moderator.games.dwtk.acts import play_card as _play
 from moderator.games.dwtk.court import Court
+from moderator.games.dwtk.court_activities import (
+    counselor,
+    draw,
+    favor,
+    fill_office,
+    henchman,
+    recruit,
+    title,
+    travel,
+)
 from moderator.games.dwtk.escape import escape
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.intrigue import intrigue
 from moderator.games.dwtk.justice_acts import amnesty, extradite, pardon
 from moderator.games.dwtk.orders import TurnOrders
-from moderator.games.dwtk.reactions import play_cards
-from moderator.games.dwtk.shared import can_spend, forced_discards, resolve_who, spend
-from moderator.games.dwtk.standing import Trigger
-from moderator.games.dwtk.start import draw_loyalty, draw_opportunity, has_player_turn
-from moderator.games.dwtk.state import FANDONIA, Situation
-from moderator.games.dwtk.tables import NobleKind, OfficeKind, Sex, kind_of
+from moderator.games.dwtk.shared import can_spend, forced_discards, spend
+from moderator.games.dwtk.start import has_player_turn
+from moderator.games.dwtk.state import Situation
+from moderator.games.dwtk.tables import kind_of
 
 
 def player_turns(court: Court) -> None:
@@ -122,6 +128,9 @@ def allowance(court: Court, player: str) -> int:
         return 0
     if counters.held(court, player):
         return 1
+    pc = court.pc_of(player)
+    if pc is not None and pc.wrongdoer and pc.abroad:
+        return 1 + kinds.count("extra_activity")  # 20.8: a wrongdoer living abroad
     return court.t.rule("activities") + kinds.count("extra_activity")
 
 
@@ -131,9 +140,15 @@ def activities(court: Court, player: str, orders: TurnOrders) -> None:
     further legal activity he wrote once the allowance is used up: writing no more
     activities than the allowance keeps the cards."""
     left = allowance(court, player)
+    done: set[ActivityKind] = set()
     for activity in orders.activities:
         if court.turn_over:
             break  # 9.4
+        if activity.kind in done:  # 13.1: the same activity only once a turn
+            court.emit(EventId.ACTIVITY_SKIPPED, {"what": activity.kind.value,
+                                                  "reason": "same_activity_twice"},
+                       actor=player, public=False)
+            continue
         extra = left <= 0 and counters.extra_card(court, player)
         if left <= 0 and not extra:
             court.emit(EventId.ACTIVITY_SKIPPED, {"what": activity.kind.value,
@@ -146,6 +161,7 @@ def activities(court: Court, player: str, orders: TurnOrders) -> None:
                 court.emit(EventId.EXTRA_ACTIVITY_CARD, {"activity": activity.kind.value},
                            actor=player)
             left -= 1
+            done.add(activity.kind)
         if court.players[player].opportunity and left > 0 and any(
                 kind_of(c) in ("gout", "duel") for c in court.players[player].opportunity):
             left = 0  # 13.4.19: a Gout or Duel counter drawn now ends his activities
@@ -185,188 +201,6 @@ def do(court: Court, player: str, a: Activity) -> None:
         ActivityKind.PRESTIGE: prestige.consult,
     }
     handlers[a.kind](court, player, a)
-
-
-def title(court: Court, player: str, a: Activity) -> None:
-    """13.4.1: each named PC/FAC one step up the ladder, paying the Title Table's IP."""
-    steps: list[tuple[int, int]] = []
-    for who in a.who:
-        cid = _mine(court, player, who)
-        c = court.char(cid)
-        card = court.t.noble(cid)
-        if cid in court.t.no_titles or not c.free or court.at_war_stuck(c):
-            raise Refused("cannot_take_title")
-        printed = c.fixed_status if c.fixed_status is not None else card.status
-        rank = printed + c.titles
-        if rank >= len(court.t.titles):
-            raise Refused("already_duke")
-        steps.append((cid, court.t.titles[rank].cost))
-    total = sum(cost for _, cost in steps)
-
-    def promote() -> None:
-        for cid, _ in steps:
-            court.set_char(cid, titles=court.char(cid).titles + 1)
-
-    if not court.fits(player, promote):
-        raise Refused("pp")
-    _pay(court, player, total)
-    for cid, cost in steps:
-        c = court.set_char(cid, titles=court.char(cid).titles + 1)
-        rank = court.base_status(c)
-        t = court.t.titles[rank - 1]
-        name = t.female if court.t.noble(cid).sex is Sex.FEMALE else t.male
-        court.emit(EventId.TITLE_ACQUIRED, {"character": str(cid), "title": name, "cost": cost},
-                   actor=player)
-
-
-def fill_office(court: Court, player: str, a: Activity) -> None:
-    """13.4.2: Three IP and a PC/FAC into a vacant office (one office per turn)."""
-    cid = _mine(court, player, a.who[0])
-    office = a.office or ""
-    old = court.office_of(str(cid))
-    if old is not None:
-        raise Refused("holds_office")  # 16.2: only in the Office Phase may he move (6.2)
-    reason = court.may_fill_office(cid, office)
-    if reason is not None:
-        raise Refused(reason)
-    cost = court.t.rule("office_activity_cost")
-    if not court.fits(player, lambda: court.seat_in_office(cid, office)):
-        raise Refused("pp")
-    _pay(court, player, cost)
-    court.seat_in_office(cid, office)
-    court.emit(EventId.OFFICE_FILLED, {"office": office, "holder": str(cid), "player": player,
-                                       "cost": cost, "moved_from": None}, actor=player)
-
-
-def counselor(court: Court, player: str, a: Activity) -> None:
-    """13.4.3: a male PC/FAC, not an Office Holder, under a Monarch's Counselor card."""
-    cid = _mine(court, player, a.who[0])
-    c = court.char(cid)
-    if court.t.noble(cid).sex is Sex.FEMALE:
-        raise Refused("female")
-    if court.office_of(c.key) is not None or c.counselor is not None:
-        raise Refused("office_holder")
-    if not c.free:
-        raise Refused("situation")
-    if not court.cards_of(player, "monarchs_counselor"):
-        raise Refused("no_card:monarchs_counselor")
-    if not court.fits(player, lambda: court.set_char(cid, counselor="trial")):
-        raise Refused("pp")  # +2 Status must fit the PP total (35.4)
-    card = _play(court, player, "monarchs_counselor")
-    court.set_char(cid, counselor=card)
-    court.emit(EventId.COUNSELOR_MADE, {"character": str(cid)}, actor=player)
-
-
-def henchman(court: Court, player: str, a: Activity) -> None:
-    """13.4.7, 17.1: a FAC (never the PC) under a Henchman card."""
-    cid = _mine(court, player, a.who[0])
-    c = court.char(cid)
-    if c.pc:
-        raise Refused("pc")
-    if c.henchman is not None:
-        raise Refused("already_henchman")
-    card = _play(court, player, "henchman")
-    court.set_char(cid, henchman=card)
-    court.emit(EventId.HENCHMAN_MADE, {"character": str(cid)}, actor=player)
-
-
-def recruit(court: Court, player: str, a: Activity) -> None:
-    """13.4.13, 11, 35.4: NCs whose Loyalty counters he drew, if his PP allow them all."""
-    p = court.players[player]
-    ids = []
-    for who in a.who:
-        cid = resolve_who(court, player, who)
-        if cid is None or not cid.isdigit() or int(cid) not in p.loyalty:
-            raise Refused("no_loyalty_counter")
-        c = court.char(cid)
-        if c.owner is not None or not c.alive:
-            raise Refused("not_neutral")
-        if c.situation in (Situation.IMPRISONED, Situation.AWAITING_EXECUTION,
-                           Situation.HIDING) or court.at_war_stuck(c):
-            raise Refused("situation")
-        if court.monarch() == cid:
-            raise Refused("monarch")
-        ids.append(int(cid))
-    added = sum(court.status(cid) for cid in ids)
-    if court.faction_load(player) + added > p.pp:
-        raise Refused("pp")
-    for cid in ids:
-        court.set_char(cid, owner=player)
-        court.set_player(player, loyalty=tuple(x for x in court.players[player].loyalty
-                                               if x != cid))
-        court.emit(EventId.RECRUITED, {"character": str(cid)}, actor=player)
-
-
-def favor(court: Court, player: str, a: Activity) -> None:
-    """13.4.4: 2d6 on the Royal Favor Table; +5 with a Favor counter (12.3.5); any
-    player's Treachery -2, one card at most (COURTS reactions).  17.2.4: courted by his
-    PC or a henchman (BY), free in Fandonia where the royals are (20.7, PROPOSED)."""
-    royal = a.who[0]
-    r = court.royals.get(royal)
-    if r is None or r.owner != player or not r.alive or court.monarch() == royal:
-        raise Refused("not_farc")
-    by = resolve_who(court, player, a.by) if a.by is not None else None
-    who = court.pc_of(player) if by is None else next(
-        (h for h in duels.henchmen(court, player) if h.key == by), None)
-    if who is None or not who.free or who.abroad or who.face_down_until is not None:
-        raise Refused("no_courtier")
-    bonus = 5 if any(kind_of(c) == "favor" for c in court.players[player].opportunity) else 0
-    bonus += play_cards(court, Trigger.COURTS, royal, player)[0]
-    roll = court.dice.roll("favor", "2d6", "Royal Favor Table (DWTK 13.4.4)", actor=player,
-                           modifier=bonus)
-    row = court.t.justice["royal_favor"].lookup(roll.total)
-    ip, _ = court.gain(player, ip=row.total("ip"))
-    court.emit(EventId.FAVOR_COURTED, {"royal": royal, "total": roll.total, "ip": ip,
-                                       "lost": row.has("farc_lost"), "by": by}, actor=player)
-    if row.has("farc_lost"):
-        court.lose_member(player, royal, "royal_favor")  # 17.2.4, 14.5.19
-
-
-def travel(court: Court, player: str, a: Activity) -> None:
-    """13.4.18, 20: PCs/FACs abroad or home; not to or from a country at war."""
-    place = a.place or FANDONIA
-    if place in court.wars:
-        raise Refused("at_war")
-    moving = []
-    for who in a.who:
-        cid = _mine(court, player, who)
-        c = court.char(cid)
-        card = court.t.noble(cid)
-        office = court.office_of(c.key)
-        if not card.can_travel or card.kind is NobleKind.CLERGY:
-            raise Refused("never_abroad")
-        if not c.free:
-            raise Refused("situation")
-        if office and court.t.office(office).kind is OfficeKind.AMBASSADOR:
-            raise Refused("ambassador")  # 20.4
-        if office and any(court.t.problem(p.key).minister == office for p in court.problems):
-            raise Refused("failed_minister")  # 20.3
-        if c.location in court.wars:
-            raise Refused("at_war")
-        if c.location == place:
-            raise Refused("already_there")
-        moving.append(cid)
-    for cid in moving:
-        court.set_char(cid, location=place)
-        court.emit(EventId.TRAVELLED, {"character": str(cid), "to": place}, actor=player)
-
-
-def draw(court: Court, player: str, a: Activity) -> None:
-    """13.4.19: One IP for one more counter or card (not a Loyalty counter if none left)."""
-    cost = court.t.rule("draw_cost")
-    kind = a.draw.value if a.draw else "event"
-    if kind == "loyalty" and not court.loyalty_pool:
-        raise Refused("no_loyalty_left")
-    _pay(court, player, cost)
-    if kind == "loyalty":
-        draw_loyalty(court, player)
-    elif kind == "opportunity":
-        draw_opportunity(court, player)
-    else:
-        card = court.draw_card(player)
-        if card is not None:
-            court.emit(EventId.DRAW_EVENT, {"card": kind_of(card)}, actor=player, public=False)
-    court.emit(EventId.DRAW_BOUGHT, {"what": kind, "cost": cost}, actor=player, public=False)
 
 
 # -- not activities --------------------------------------------------------------------

@@ -8,6 +8,7 @@ reactions (the object's player +1 each, the exposer's -1 each).
 
 from __future__ import annotations
 
+from moderator.games.dwtk import counters
 from moderator.games.dwtk.acts import Refused
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.duels import henchmen
@@ -17,13 +18,12 @@ from moderator.games.dwtk.orders import Activity
 from moderator.games.dwtk.reactions import play_cards
 from moderator.games.dwtk.shared import resolve_who
 from moderator.games.dwtk.standing import Trigger
-from moderator.games.dwtk.tables import kind_of
 
 
 def expose(court: Court, player: str, a: Activity) -> None:
-    """13.4.9: with a Scandal counter drawn, any noble in any situation (never a RC)."""
-    if not any(kind_of(o) == "scandal" for o in court.players[player].opportunity):
-        raise Refused("no_scandal_counter")
+    """13.4.9: with a Scandal counter drawn (or the Any Activity counter, 12.3.1; either
+    serves one activity), any noble in any situation (never a RC)."""
+    permit = counters.counter_or_any(court, player, "scandal")
     cid = resolve_who(court, player, a.who[0])
     if cid is None or not cid.isdigit():
         raise Refused("not_a_noble")  # 22: RCs are never objects
@@ -38,6 +38,7 @@ def expose(court: Court, player: str, a: Activity) -> None:
             raise Refused("not_a_henchman")  # 17.2.1, 17.6
     if accuser is None:
         raise Refused("no_pc")
+    counters.use(court, player, permit)
     court.emit(EventId.SCANDAL_EXPOSED, {"player": player, "character": c.key,
                                          "accuser": accuser.key}, actor=player)
     apply_scandal(court, c.id, exposed=True, exposer=player, accuser=accuser.id)

@@ -23,7 +23,7 @@ from moderator.games.dwtk.acts import Refused, mine
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.reactions import play_cards
-from moderator.games.dwtk.shared import resolve_who
+from moderator.games.dwtk.shared import release_cards, resolve_who
 from moderator.games.dwtk.standing import Trigger
 from moderator.games.dwtk.state import Character, Situation
 from moderator.games.dwtk.tables import NobleKind, Sex
@@ -95,9 +95,8 @@ def _take(court: Court, player: str, him: Character) -> None:
     the player who drew it this turn; an EAC's henchman card is discarded (17.4)."""
     if him.owner is None:
         _lift_counter(court, him.id)
-    if him.henchman is not None:
-        court.discard(him.henchman)
-    court.set_char(him.id, owner=player, henchman=None)
+    release_cards(court, him.id, "changed_sides")  # 14.2.4
+    court.set_char(him.id, owner=player)
 
 
 def _lift_counter(court: Court, cid: int) -> None:
@@ -115,9 +114,8 @@ def _won_over(court: Court, her: Character, him: Character) -> str:
     side = him.owner
     if side is not None and not court.fits(side, lambda: court.set_char(her.id, owner=side)):
         return "love_no_pp"  # she remains a FAC
-    if her.henchman is not None:
-        court.discard(her.henchman)  # 17.4
-    court.set_char(her.id, owner=side, henchman=None)
+    release_cards(court, her.id, "changed_sides")  # 14.2.4, 17.4
+    court.set_char(her.id, owner=side)
     if side is None and her.id not in court.loyalty_pool:
         court.loyalty_pool.append(her.id)  # 35.5.1: an NC's counter is in the container
     return "love"

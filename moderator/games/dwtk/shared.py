@@ -62,3 +62,20 @@ def forced_discards(court: Court, player: str, count: int, reason: str,
     if gone:
         court.emit(EventId.CARDS_DISCARDED, {"player": player, "cards": [kind_of(c) for c in gone],
                                              "reason": reason}, actor=player)
+
+
+def release_cards(court: Court, cid: int | str, reason: str) -> None:
+    """14.2.4: a Henchman card is discarded when its character dies or becomes an NC or
+    EAC; a Monarch's Counselor card likewise (and on prison, banishment, hiding, office);
+    14.2.2: the discard is shown to all, as his former player's."""
+    c = court.char(cid)
+    cards = [card for card in (c.henchman, c.counselor) if card is not None]
+    if not cards:
+        return
+    for card in cards:
+        court.discard(card)
+    court.set_char(cid, henchman=None, counselor=None)
+    if c.owner is not None:
+        court.emit(EventId.CARDS_DISCARDED, {"player": c.owner,
+                                             "cards": [kind_of(card) for card in cards],
+                                             "reason": reason}, actor=c.owner)

@@ -7,9 +7,11 @@ card, 14.5.7) and a Treachery card, or the Any Activity counter alone (12.3.1), 
 the PP for his Status (35.4).  Never: a PC, King George, Thomas, a FARC Monarch
 (36.10.5), anyone married (18.7), imprisoned, in hiding or stuck at war (7.10.1); one
 abroad only if the player's PC or a henchman is in the same country (17.6, 20.6.4).
-His Loyalty counter stays on his card (11.3); a Henchman card under him is discarded
-(17.4); an office or a Monarch's Counselor card he holds stays his (16.6, PROPOSED for
-the Counselor card); a FARC keeps his Royal Alignment card.
+His Loyalty counter stays on his card (11.3); an office he holds stays his (16.6); a
+Henchman or Monarch's Counselor card under him is discarded (14.2.4: he became an EAC of
+that player); a FARC keeps his Royal Alignment card.  A Prince or Queen Consort (18.10:
+"may not be recruited in any manner") is neutral and keeps his counter on his card, so
+no activity can reach him.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from moderator.games.dwtk.acts import Refused
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.duels import henchmen
 from moderator.games.dwtk.events import EventId
-from moderator.games.dwtk.shared import resolve_who
+from moderator.games.dwtk.shared import release_cards, resolve_who
 from moderator.games.dwtk.state import Character, Situation
 
 NEVER = ("george", "thomas")  # 13.4.14
@@ -36,10 +38,8 @@ def recruit(court: Court, player: str, a: Activity) -> None:
         else _noble_target(court, player, key)
     counters.use(court, player, permit)
     if key.isdigit():
-        c = court.char(key)
-        if c.henchman is not None:
-            court.discard(c.henchman)  # 17.4: no longer his henchman
-        court.set_char(key, owner=player, henchman=None)  # 11.3: the counter stays
+        release_cards(court, key, "changed_sides")  # 14.2.4: he is now an EAC to them
+        court.set_char(key, owner=player)  # 11.3: the counter stays
     else:
         court.set_royal(key, owner=player)  # on his Royal Alignment card still (14.5.19)
     court.emit(EventId.TREACHERY, {"character": key, "former": owner,
