@@ -63,8 +63,8 @@ def test_an_illegal_activity_is_skipped_with_its_reason_and_costs_nothing() -> N
     17.1) is skipped with its reason and plays no card; the next two legal ones are done
     (Acquire A Title, Draw); the fourth finds no activity left."""
     c = _court()
+    with_player(c, "ann", ip=10, hand=("dwtk-1",))
     _give(c, "ann", "henchman-3")
-    with_player(c, "ann", ip=10)
     _ann_turn(c, "DO HENCHMAN PC\nDO TITLE PC\nDO DRAW EVENT\nDO TRAVEL PC TO Epalin")
     assert _skipped(c) == [("henchman", "pc"), ("travel", "no_activities_left")]
     assert "henchman-3" in c.players["ann"].hand
@@ -72,8 +72,6 @@ def test_an_illegal_activity_is_skipped_with_its_reason_and_costs_nothing() -> N
     assert c.char(24).location == "fandonia"
 
 
-@pytest.mark.xfail(reason="engine bug: player.activities does a repeated activity again "
-                   "(13.1); only the parser flags it", strict=True)
 def test_the_same_activity_only_once_a_turn() -> None:
     """DWTK 13.1, 13.4.19: Draw A Counter Or Card twice (an Event card, then an Opportunity
     counter): the second is not done — one of the three, once a turn — and costs nothing."""
@@ -82,7 +80,8 @@ def test_the_same_activity_only_once_a_turn() -> None:
     hand = c.players["ann"].hand
     _ann_turn(c, "DO DRAW EVENT\nDO DRAW OPPORTUNITY", duplicates=True)
     assert len(c.players["ann"].hand) == len(hand) + 1
-    assert c.players["ann"].ip == 2 and c.opportunity_pool == ["scandal-1"]
+    assert c.players["ann"].ip == 2 and "scandal-1" in c.opportunity_pool
+    assert not events(c, "draw.opportunity")
     assert _skipped(c)[0][0] == "draw"
 
 
@@ -132,12 +131,17 @@ def _fill(c: Court, who: str, office: str = "trade") -> None:
 
 def test_fill_a_vacant_office_for_three_ip() -> None:
     """DWTK 13.4.2: Ann pays Three IP (not the Office Phase's two, 6.1.1) and places her PC
-    in the vacant Ministry of Trade."""
+    in the vacant Ministry of Trade.  16.2, 14.2.4: her PC was a Monarch's Counselor; the
+    card is discarded as he takes the office."""
     c = _court()
     c.offices["trade"] = None
+    card = "monarchs_counselor-4"
+    with_player(c, "ann", hand=tuple(x for x in c.players["ann"].hand if x != card))
+    c.set_char(24, counselor=card)
     _fill(c, "pc")
     assert c.offices["trade"] == "24" and c.players["ann"].ip == 0
     assert events(c, "office.filled")[0].args["cost"] == 3
+    assert c.char(24).counselor is None and card in c.discards
 
 
 @pytest.mark.parametrize(("setup", "who", "office", "reason"), [
@@ -149,7 +153,7 @@ def test_fill_a_vacant_office_for_three_ip() -> None:
     ("hiding", "15", "trade", "situation"),
     ("at_war", "15", "trade", "at_war"),  # 6.3, 7.10.1
     ("pp", "44", "trade", "pp"),  # 35.4: Status 5 + 2 for the office > 6 PP
-    ("female", "65", "trade", "not_office_holder"),  # 16.1: characters 45-66 never
+    ("noble_45_66", "65", "trade", "not_office_holder"),  # 16.1: characters 45-66 never
     ("bobs", "64", "trade", "not_pc_or_fac"),  # his PC or a FAC only
 ])
 def test_fill_a_vacant_office_refused(setup: str, who: str, office: str, reason: str) -> None:
@@ -158,9 +162,8 @@ def test_fill_a_vacant_office_refused(setup: str, who: str, office: str, reason:
     c = _court()
     c.offices["trade"] = None
     with_player(c, "ann", ip=3 if setup != "ip" else 2, pp=6)
-    for fac in ("15", "44", "65"):
-        c.set_char(fac, owner="ann")
-    c.set_char(44, titles=0)
+    if who != "pc":
+        c.set_char(who, owner=c.char(who).owner or "ann")
     if setup == "in_office":
         c.offices["amb_besyzan"] = "15"
     elif setup in ("banished", "imprisoned", "hiding"):
@@ -174,8 +177,6 @@ def test_fill_a_vacant_office_refused(setup: str, who: str, office: str, reason:
     assert c.offices["trade"] is None and c.players["ann"].ip == ip
 
 
-@pytest.mark.xfail(reason="engine bug: player.activities does a repeated activity again "
-                   "(13.1, 13.4.2)", strict=True)
 def test_only_one_vacant_office_a_turn() -> None:
     """DWTK 13.4.2: two offices vacant, two DO OFFICE lines: only the first is filled."""
     c = _court()
@@ -194,15 +195,16 @@ def test_only_one_vacant_office_a_turn() -> None:
 def test_a_henchman_is_a_fac_under_a_played_henchman_card() -> None:
     """DWTK 13.4.7, 17.1: the card is played from her hand and placed under the FAC (not
     discarded); a female FAC may be a henchman.  Refused (nothing played): without a card,
-    her PC, Bob's PC, an NC, a FAC already a henchman."""
+    her PC, Bob's PC, an NC, her FARC, a FAC already a henchman."""
     c = _court()
     c.set_char(61, owner="ann")  # Lady Margaret
     c.set_char(15, owner="ann")
-    for who, reason in (("61", "no_card:henchman"),):
-        with pytest.raises(Refused, match=reason):
-            player.do(c, "ann", Activity(ActivityKind.HENCHMAN, (who,)))
+    c.set_royal("alan", owner="ann")
+    with pytest.raises(Refused, match="no_card:henchman"):
+        player.do(c, "ann", Activity(ActivityKind.HENCHMAN, ("61",)))
     _give(c, "ann", "henchman-3")
-    for who, reason in (("pc", "pc"), ("64", "not_pc_or_fac"), ("11", "not_pc_or_fac")):
+    for who, reason in (("pc", "pc"), ("64", "not_pc_or_fac"), ("11", "not_pc_or_fac"),
+                        ("alan", "not_pc_or_fac")):  # 17.1: never a RC (her FARC)
         with pytest.raises(Refused, match=reason):
             player.do(c, "ann", Activity(ActivityKind.HENCHMAN, (who,)))
     assert "henchman-3" in c.players["ann"].hand
