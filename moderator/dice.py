@@ -11,6 +11,7 @@ Tests force outcomes with `ScriptedDice`, which hands out given faces in order.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 import re
@@ -30,6 +31,7 @@ class DiceSpec:
     bonus: int = 0
 
     @classmethod
+    @functools.lru_cache(maxsize=256)  # a few specs, parsed on every roll: parse each once
     def parse(cls, text: str) -> DiceSpec:
         """Parse ``"2d6+4"``; raises ValueError for anything else."""
         match = _DICE_SPEC.match(text)

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from moderator.games.dwtk.frozen import fast_init
 from moderator.games.dwtk.names import Names
 from moderator.games.dwtk.standing import BadOrder
 from moderator.games.dwtk.tables import Counsel, Tables
@@ -32,6 +33,7 @@ _LINE = re.compile(r"^(?P<counsel>.+?)\s+ON\s+(?P<table>.+?)(?:\s+NAMING\s+(?P<n
 _HINT = "e.g. COUNSEL Make An Example ON Lawlessness NAMING Sir Guy (docs/dwtk-orders.md)"
 
 
+@fast_init  # a faster __init__, the same values (frozen.py)
 @dataclass(frozen=True)
 class CounselOrder:
     """``COUNSEL``: one counsel the player would make, in priority order (15.6)."""
@@ -75,6 +77,7 @@ class _Index:
     tables: Mapping[str, str]  # table key or name (lower case) -> table key
     counsels: Mapping[tuple[str, str], Counsel]  # (table, key or name) -> counsel
     by_key: Mapping[tuple[str, str], Counsel]  # (table, counsel key) -> counsel
+    naming: frozenset[int]  # id() of the counsels that name someone (`names_someone`)
 
 
 def _index(tables: Tables) -> _Index:
@@ -90,7 +93,9 @@ def _index(tables: Tables) -> _Index:
                 counsels.setdefault((k, c.key.replace("_", " ")), c)
                 counsels.setdefault((k, c.name.lower()), c)
                 by_key.setdefault((k, c.key), c)
-        found = _Index(names, counsels, by_key)
+        naming = frozenset(id(c) for table in tables.counseling.values() for c in table
+                           if names_someone(c))
+        found = _Index(names, counsels, by_key, naming)
         object.__setattr__(tables, "_dwtk_counsel_index", found)
     return found
 
@@ -130,8 +135,9 @@ def parse_counsel(rest: str, n: Names) -> CounselOrder:
         if key is None or not (key.isdigit() or key == "pc"):
             raise BadOrder(f"no noble called {text!r}", "write PC, an id or a card name")
         named, by = (key, by) if group == "named" else (named, key)
-    if names_someone(counsel) != (named is not None):
-        raise BadOrder(f"{counsel.name} {'needs' if names_someone(counsel) else 'takes no'} "
+    naming = id(counsel) in _index(n.tables).naming
+    if naming != (named is not None):
+        raise BadOrder(f"{counsel.name} {'needs' if naming else 'takes no'} "
                        "NAMING <character>", "DWTK 15.7; docs/dwtk-orders.md")
     return CounselOrder(table, counsel.key, named, by, _read_as(counsel, m.group("office"), n))
 

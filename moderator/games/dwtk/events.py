@@ -91,6 +91,7 @@ class EventId(StrEnum):
     JUSTICE_ACCUSED = "justice.accused"
     JUSTICE_HID = "justice.hid"
     JUSTICE_UNHID = "justice.unhid"  # 24.8 (hiding.py)
+    JUSTICE_FORCED_OUT = "justice.forced_out"  # 24.7: an NC cannot hide (hiding.py)
     JUSTICE_ESCAPE = "justice.escape"  # 13.4.10 (escape.py)
     JUSTICE_RETURNED = "justice.returned"  # 24.8: a wrongdoer out of hiding
     JUSTICE_SUICIDE = "justice.suicide"  # 29.9, 30.10

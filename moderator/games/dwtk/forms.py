@@ -42,6 +42,7 @@ _FORM = """\
 #   BID High Minister : PC              6.1    office bids, 2 IP, in priority order
 #   PROBLEM Pirates FAIL|+|-            7.4, 7.6 your Minister lets it stand; your +-1
 #   DRAW ONLY EVENT                     24.3, 29.2, 30.2 the one draw when not free
+#   LOSE FIRST 23, Prince Alan          35.5   whom the PP limit takes first (standing)
 # Counsel at the end of your Player Turn (15), the first legal line is made:
 #   COUNSEL Make An Example ON Lawlessness NAMING 32 [BY 23]
 # Reactions (14.1), kept until withdrawn, tried in player order whenever they match:

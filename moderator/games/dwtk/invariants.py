@@ -62,6 +62,10 @@ def check(state: GameState, tables: Tables) -> list[str]:
         dead = not c.alive or c.face_down_until is not None
         if dead and (c.henchman or c.counselor or c.spouse or (c.owner and not c.pc)):
             problems.append(f"dead {c.id} still holds or belongs to something (31)")
+        if c.alive and c.owner is None and c.situation is Situation.HIDING:
+            problems.append(f"NC {c.id} is in hiding (24.7)")
+        if c.owner is None and (c.henchman or c.counselor):
+            problems.append(f"NC {c.id} still has a Henchman or Counselor card (14.2.4)")
     for r in state.royals.values():
         if not r.alive and (r.owner or r.card or r.spouse):
             problems.append(f"dead RC {r.key} still holds something (31.2)")

@@ -24,6 +24,7 @@ from moderator.games.dwtk.activity_orders import (
     who_list,
 )
 from moderator.games.dwtk.counsel_orders import CounselOrder, format_counsel, parse_counsel
+from moderator.games.dwtk.frozen import fast_init
 from moderator.games.dwtk.names import PC, Names
 from moderator.games.dwtk.social_orders import (
     BribeOffer,
@@ -54,6 +55,7 @@ class Stance(StrEnum):
     MINUS = "-"
 
 
+@fast_init  # a faster __init__, the same values (frozen.py)
 @dataclass(frozen=True)
 class TurnOrders:
     """One player's orders for one turn (JSON via to_dict/from_dict)."""
@@ -328,7 +330,8 @@ def parse_orders(text: str, tables: Tables,
     n = Names.of(tables, players)
     b = _Builder()
     errors: list[OrderError] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    lines = text.splitlines()
+    for number, raw in enumerate(lines, start=1):
         line = (raw.split("#", 1)[0] if "#" in raw else raw).strip()  # '#': a comment
         if not line or (":" in line and _IGNORED.match(line)):  # (the header needs a ':')
             continue
@@ -339,9 +342,8 @@ def parse_orders(text: str, tables: Tables,
     orders = b.build()
     kinds = [a.kind for a in orders.activities]
     for kind in {k for k in kinds if kinds.count(k) > 1} if len(set(kinds)) < len(kinds) else ():
-        line = next(i for i, r in enumerate(text.splitlines(), 1)
-                    if r.strip().upper().startswith(f"DO {kind.value.upper()}"))
-        errors.append(OrderError(line, text.splitlines()[line - 1],
-                                 f"DO {kind.value.upper()} appears twice",
+        order = f"DO {kind._value_.upper()}"
+        line = next(i for i, r in enumerate(lines, 1) if r.strip().upper().startswith(order))
+        errors.append(OrderError(line, lines[line - 1], f"{order} appears twice",
                                  "the same activity only once a turn (DWTK 13.1)"))
     return ParsedOrders(orders.to_dict(), format_orders(orders, n), tuple(errors))

@@ -16,6 +16,7 @@ from enum import StrEnum
 from operator import attrgetter
 from typing import Any
 
+from moderator.games.dwtk.frozen import fast_init
 from moderator.games.dwtk.standing import Reaction
 
 JSON = dict[str, Any]
@@ -93,6 +94,9 @@ def _to_dict(obj: Any) -> JSON:
         get = attrgetter(*names) if len(names) > 1 else (lambda o: (getattr(o, names[0]),))
         found = _FIELDS.setdefault(type(obj), (names, get))
     names, get = found
+    values = obj.__dict__
+    if len(values) == len(names):  # just the fields, stored by __init__ in their order
+        return {k: v if type(v) in _SCALARS else _plain(v) for k, v in values.items()}
     return dict(zip(names, [v if type(v) in _SCALARS else _plain(v) for v in get(obj)],
                     strict=True))
 
@@ -120,6 +124,7 @@ def evolve(obj: Any, changes: Mapping[str, Any]) -> Any:
 _FIELD_SETS: dict[type, frozenset[str]] = {}
 
 
+@fast_init  # a faster __init__, the same values (frozen.py)
 @dataclass(frozen=True)
 class Character:
     """A card of the Nobles Deck in play (DWTK 2.1.2, 3.7); ``owner`` None means NC."""
@@ -170,6 +175,7 @@ class Character:
         return self.situation is Situation.NORMAL
 
 
+@fast_init  # a faster __init__, the same values (frozen.py)
 @dataclass(frozen=True)
 class Royal:
     """A royal character (DWTK 2.1.1, 3.7); ``owner`` None means NRC."""
@@ -207,6 +213,7 @@ class Voyage:
         return cls(**data)
 
 
+@fast_init  # a faster __init__, the same values (frozen.py)
 @dataclass(frozen=True)
 class Player:
     """A noble's player: his PC, IP and PP, hand, draws and Record Sheet entries."""
@@ -256,6 +263,7 @@ class Player:
         })
 
 
+@fast_init  # a faster __init__, the same values (frozen.py)
 @dataclass(frozen=True)
 class OpenProblem:
     """An unresolved political problem (DWTK 7.7: its Minister's card face down)."""
@@ -273,6 +281,7 @@ class OpenProblem:
         return cls(**data)
 
 
+@fast_init  # a faster __init__, the same values (frozen.py)
 @dataclass(frozen=True)
 class GameState:
     """The whole game between two adjudications."""

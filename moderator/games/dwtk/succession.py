@@ -3,11 +3,12 @@ widowed (31.7) and the Prince/Queen Consort (9.2, 18.10)."""
 
 from __future__ import annotations
 
+from moderator.games.dwtk import hiding
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import drop_betrothal
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.orders import TurnOrders
-from moderator.games.dwtk.shared import forced_discards
+from moderator.games.dwtk.shared import forced_discards, release_cards
 from moderator.games.dwtk.state import Phase
 from moderator.games.dwtk.tables import kind_of
 
@@ -91,10 +92,9 @@ def _consort(court: Court, heir: str) -> None:
         return
     c = court.char(spouse)
     owner = c.owner
-    for card in (c.henchman, c.counselor):
-        if card is not None:
-            court.discard(card)
-    court.set_char(spouse, owner=None, henchman=None, counselor=None)
+    release_cards(court, c.id, "consort")  # 14.2.4: no longer his FAC
+    court.set_char(spouse, owner=None)
+    hiding.forced_out(court, c.id)  # 24.7: an NC (here an NRC) cannot hide
     if c.id in court.loyalty_pool:
         court.loyalty_pool.remove(c.id)
     for name, p in court.players.items():

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 # Effects a table row may carry, and the kind of argument each takes (after a colon).
@@ -320,6 +320,7 @@ class Tables:
         return self.readings[name]
 
 
+@lru_cache(maxsize=4096)  # speed: called for every card in every hand, many times a turn
 def kind_of(card: str) -> str:
     """``treachery-3`` -> ``treachery``."""
     return card.rsplit("-", 1)[0]

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from moderator.games.dwtk.frozen import fast_init
 from moderator.games.dwtk.names import Names
 from moderator.games.dwtk.standing import BadOrder
 
@@ -26,6 +27,7 @@ _LINE = re.compile(r"^(?:WITH\s+(?P<royal>.+?))?\s*(?:SUPPORT\s+(?P<cards>.+))?$
 _HINT = "e.g. USURP WITH Prince Alan SUPPORT Army Support, Peasant Support (DWTK 36)"
 
 
+@fast_init  # a faster __init__, the same values (frozen.py)
 @dataclass(frozen=True)
 class UsurpOrder:
     """``USURP``: attempt to usurp the Monarch this Player Turn (36.1)."""

@@ -119,6 +119,7 @@ def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
         "free_counsel": p.free_counsel,
         "reactions": [{"n": r.n, "text": format_reaction(r, order_names)}
                       for r in p.reactions],
+        "lose_first": [order_names.who(w) for w in p.lose_first],  # 35.5, standing
     }
 
 
