@@ -65,6 +65,9 @@ def kill_character(court: Court, cid: int, cause: str) -> None:
     if card.kind in (NobleKind.OFFICIAL, NobleKind.CLERGY):
         # 31.4: characters 45-55 go back to the pile; the heir is in the game at once.
         court.characters[cid] = Character(cid)
+        for key, p in court.players.items():  # a counter drawn this turn comes back too
+            if cid in p.loyalty:
+                court.set_player(key, loyalty=tuple(x for x in p.loyalty if x != cid))
         if cid not in court.loyalty_pool:
             court.loyalty_pool.append(cid)
     else:

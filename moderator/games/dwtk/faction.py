@@ -207,7 +207,13 @@ class FactionRules:
             return None
         keys = {key for _, _, key in candidates}
         chosen = next((k for k in self.lose_first(player) if k in keys), None)
-        return chosen if chosen is not None else min(candidates)[2]
+        if chosen is not None:
+            return chosen
+        # 35.5.4: no more than needed — the lowest Status whose loss alone brings him within
+        # the limit; if none does, the highest, and so on (PROPOSED default)
+        excess = self.faction_load(player) - self.players[player].pp
+        enough = [c for c in candidates if c[0] >= excess]
+        return (min(enough) if enough else max(candidates))[2]
 
     def lose_member(self, player: str, key: str, reason: str) -> None:
         """A FAC becomes an NC (35.5.1) or a FARC an NRC (35.5.2); a married FAC lost
@@ -218,11 +224,11 @@ class FactionRules:
             kill_character(self, int(key), reason)  # type: ignore[arg-type]
             return
         if key.isdigit():
+            from moderator.games.dwtk.shared import release_cards  # shared imports court
+
             c = self.char(key)
-            for card in (c.henchman, c.counselor):
-                if card is not None:
-                    self.discard(card)
-            self.set_char(key, owner=None, henchman=None, counselor=None)
+            release_cards(self, c.id, reason)  # type: ignore[arg-type]  # 14.2.2, 14.2.4
+            self.set_char(key, owner=None)
             if c.alive and c.id not in self.loyalty_pool:
                 self.loyalty_pool.append(c.id)
         else:

@@ -161,8 +161,10 @@ def leave_posts(court: Court, cid: int, reason: str) -> None:
 def go_into_hiding(court: Court, cid: int, fate: str) -> None:
     """24.1-24.4: in hiding where he is, a wrongdoer who fled ``fate`` (25.10)."""
     leave_posts(court, cid, "hiding")
+    before = court.char(cid)
+    since = before.since if before.situation is Situation.BANISHED else court.turn  # 29.9
     c = court.set_char(cid, situation=Situation.HIDING, wrongdoer=True, fate=fate,
-                       since=court.turn)
+                       since=since)
     court.emit(EventId.JUSTICE_HID, {"character": c.key, "where": c.location, "fate": fate},
                actor=c.owner)
 

@@ -16,9 +16,10 @@ from moderator.games.dwtk.state import FANDONIA, Situation
 def _restore(court: Court, cid: int) -> None:
     """'Returned to a normal situation' (13.4.5): free, not a wrongdoer, home if banished."""
     c = court.char(cid)
-    back = FANDONIA if c.situation is Situation.BANISHED else c.location
+    banished = c.situation is Situation.BANISHED or c.fate == "banished"
+    back = FANDONIA if banished else c.location
     court.set_char(cid, situation=Situation.NORMAL, wrongdoer=False, location=back,
-                   since=court.turn)
+                   since=court.turn, fate=None, hunted=(), charge=0)  # 25.9: no Manhunt
 
 
 def pardon(court: Court, player: str, a: Activity) -> None:

@@ -61,13 +61,14 @@ def player_turns(court: Court) -> None:
             continue
         fugitives.start_of_player_turn(court, player)  # 24.11, 25.8, 30.10
         if has_player_turn(court, player) is not None:
+            return_counters(court, player)  # 11.2, 12.2: his draws go back all the same
             continue
         court.emit(EventId.PLAYER_TURN, {"player": player}, actor=player, public=False)
         privateering.voyage_turn(court, player)  # 13.4.17.1: first, free, not an activity
+        if orders.buy_pp:  # before ALIGN: the PP bought may be what lets him align
+            _try(court, player, lambda p=player, n=orders.buy_pp: buy_pp(court, p, n), "buy_pp")
         for royal in orders.align:
             _try(court, player, lambda r=royal, p=player: align(court, p, r), f"align:{royal}")
-        if orders.buy_pp:
-            _try(court, player, lambda p=player, n=orders.buy_pp: buy_pp(court, p, n), "buy_pp")
         for word, act, who_list in (("restore", hiding.restore, orders.restore),
                                     ("unhide", hiding.unhide, orders.unhide),
                                     ("hide", hiding.hide, orders.hide)):
@@ -140,6 +141,7 @@ def activities(court: Court, player: str, orders: TurnOrders) -> None:
     further legal activity he wrote once the allowance is used up: writing no more
     activities than the allowance keeps the cards."""
     left = allowance(court, player)
+    extras = _extra_counters(court, player)
     done: set[ActivityKind] = set()
     for activity in orders.activities:
         if court.turn_over:
@@ -165,6 +167,14 @@ def activities(court: Court, player: str, orders: TurnOrders) -> None:
         if court.players[player].opportunity and left > 0 and any(
                 kind_of(c) in ("gout", "duel") for c in court.players[player].opportunity):
             left = 0  # 13.4.19: a Gout or Duel counter drawn now ends his activities
+        now = _extra_counters(court, player)
+        if now > extras and left > 0 and not counters.held(court, player):
+            left += now - extras  # 12.3.2: one drawn now (13.4.19) counts this turn
+        extras = now
+
+
+def _extra_counters(court: Court, player: str) -> int:
+    return sum(1 for c in court.players[player].opportunity if kind_of(c) == "extra_activity")
 
 
 def end_player_turn(court: Court, player: str, orders: TurnOrders) -> None:
@@ -173,9 +183,14 @@ def end_player_turn(court: Court, player: str, orders: TurnOrders) -> None:
     over = len(p.hand) - court.t.rule("hand_limit")
     if over > 0:
         forced_discards(court, player, over, "hand_limit", orders.discard, orders.keep_last)
+    return_counters(court, player)
+
+
+def return_counters(court: Court, player: str) -> None:
+    """11.2, 12.2: unused Loyalty counters and the Opportunity counters go back."""
     p = court.players[player]
     court.loyalty_pool.extend(c for c in p.loyalty if court.char(c).owner is None
-                              and court.char(c).alive)
+                              and court.char(c).alive and c not in court.loyalty_pool)
     court.opportunity_pool.extend(p.opportunity)
     court.set_player(player, loyalty=(), opportunity=())
 
@@ -230,7 +245,8 @@ def align(court: Court, player: str, royal: str) -> None:
              if court.t.card_kind(kind_of(c)).royal == royal]
     if not cards:
         raise Refused("no_card")
-    if court.faction_load(player) + court.royal_status(royal) > court.players[player].pp:
+    full = court.t.royal(royal).status  # a FARC's Status, never halved (33.2.3: NRCs)
+    if court.faction_load(player) + full > court.players[player].pp:
         raise Refused("pp")
     court.take_from_hand(player, cards[0])
     court.set_royal(royal, owner=player, card=cards[0])

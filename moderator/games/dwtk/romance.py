@@ -112,6 +112,8 @@ def _why_not(court: Court, player: str, s: str, b: str, free: bool) -> str | Non
             return "already_betrothed"  # 18.4.6
         if court.monarch() == k:
             return "farc_monarch"  # 36.10.5
+        if k.isdigit() and court.at_sea(k):
+            return "at_sea"  # 13.4.17.1: no other action while at sea
     if _sex(court, s) is _sex(court, b):
         return "same_sex"  # 18.2
     if not s.isdigit():
@@ -206,6 +208,8 @@ def wedding(court: Court, player: str, a: Activity) -> None:
             raise Refused("not_in_fandonia")
         if k.isdigit() and court.char(k).situation in LOCKED:
             raise Refused("imprisoned_or_hiding")
+        if k.isdigit() and court.at_sea(k):
+            raise Refused("at_sea")  # 13.4.17.1
     if not _fits(court, player, x, y):
         raise Refused("pp")
     _marry(court, x, y)
