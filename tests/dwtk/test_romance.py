@@ -263,3 +263,20 @@ def test_romance_orders_through_the_turn() -> None:
     assert bool(wed) == (proposals[0].args["result"] == "accepted")
     parsed = parse_orders("propose 12 to 61\nATTEND WEDDINGS", TABLES)
     assert parsed.errors == () and parsed.normal_form[0].startswith("PROPOSE")
+
+
+def test_a_proposal_kept_for_a_free_acceptance_is_never_rolled() -> None:
+    """18.4.5: `PROPOSE a TO b IF FREE` waits for a 'Proposal Automatically Accepted' (Romance
+    Table 10): it is not rolled before the activities, and the free result takes it."""
+    text = f"PROPOSE {GUY} TO {ELIZABETH} IF FREE\nDO PRESTIGE Romance"
+    parsed = parse_orders(text, TABLES)
+    assert parsed.errors == () and parsed.normal_form[-1] == f"PROPOSE {GUY} TO 62 IF FREE"
+    assert parse_orders("\n".join(parsed.normal_form), TABLES).orders == parsed.orders
+    c = _court(prestige=[5, 5])
+    c.orders = {"ann": TurnOrders.from_dict(parsed.orders)}
+    c.order = ("ann",)
+    player.player_turns(c)
+    proposals = events(c, "romance.proposal")
+    assert [(e.args["suitor"], e.args["free"]) for e in proposals] == [
+        (str(GUY), "romance_table")]
+    assert romance.engaged_to(c, str(ELIZABETH)) == str(GUY)

@@ -99,7 +99,7 @@ def player_turns(court: Court) -> None:
 def _not_activities(court: Court, player: str, orders: TurnOrders) -> None:
     """Proposals (18.4) and bribes (13.4.20): any time in his turn, not activities; done
     before the activities so that a wedding or a counsel can use them."""
-    for proposal in orders.proposals:
+    for proposal in (p for p in orders.proposals if not p.free_only):  # IF FREE: 18.4.5
         _try(court, player, lambda pr=proposal: romance.propose(court, player, pr),
              f"propose:{proposal.suitor}")
     if orders.solicit:

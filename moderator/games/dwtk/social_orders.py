@@ -21,17 +21,20 @@ MAX_BRIBE = 6  # 13.4.20.1: one to six IP
 
 @dataclass(frozen=True)
 class Proposal:
-    """``PROPOSE a TO b`` (18.4): ``suitor`` proposes to ``beloved``."""
+    """``PROPOSE a TO b [IF FREE]`` (18.4): ``suitor`` proposes to ``beloved``; with
+    ``free_only`` only when a Prestige result accepts a proposal at once (18.4.5), never
+    rolled for."""
 
     suitor: str
     beloved: str
+    free_only: bool = False
 
     def to_dict(self) -> JSON:
-        return {"suitor": self.suitor, "beloved": self.beloved}
+        return {"suitor": self.suitor, "beloved": self.beloved, "free_only": self.free_only}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Proposal:
-        return cls(d["suitor"], d["beloved"])
+        return cls(d["suitor"], d["beloved"], bool(d.get("free_only", False)))
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,8 @@ class BribeOffer:
 
 
 def format_proposal(p: Proposal, n: Names) -> str:
-    return f"PROPOSE {n.who(p.suitor)} TO {n.who(p.beloved)}"
+    line = f"PROPOSE {n.who(p.suitor)} TO {n.who(p.beloved)}"
+    return line + (" IF FREE" if p.free_only else "")
 
 
 def format_bribe(b: BribeOffer, n: Names) -> str:
@@ -61,7 +65,7 @@ def format_bribe(b: BribeOffer, n: Names) -> str:
 
 
 def parse_proposal(rest: str, n: Names) -> Proposal:
-    m = re.match(r"^(.+?)\s+TO\s+(.+)$", rest.strip(), re.IGNORECASE)
+    m = re.match(r"^(.+?)\s+TO\s+(.+?)(\s+IF\s+FREE)?$", rest.strip(), re.IGNORECASE)
     suitor = n.read_who(m.group(1)) if m else None
     beloved = n.read_who(m.group(2)) if m else None
     if suitor is None or beloved is None:
@@ -69,7 +73,7 @@ def parse_proposal(rest: str, n: Names) -> Proposal:
                    "e.g. PROPOSE PC TO Lady Anne (DWTK 18.4)")
     if suitor == beloved:
         raise _Bad("a character cannot propose to himself", "DWTK 18.2")
-    return Proposal(suitor, beloved)
+    return Proposal(suitor, beloved, bool(m and m.group(3)))
 
 
 def parse_solicit(rest: str) -> int:
