@@ -43,7 +43,17 @@ ORDERS = ("DO ASSASSINATE King George WITH 2 CARDS\nDO ASSASSINATE Earl Maxwell\
           "COUNSEL Sue For Peace ON Foreign War\n"
           "DO ESCAPE PC TO Cronos\nDO INTRIGUE {opponent}\nUNHIDE {fac}\nSUICIDE PC\n"
           "IF AN OPPONENT FREES ANYONE THEN PLAY Prison Guards\n"
-          "IF AN OPPONENT FREES ANYONE THEN PLAY Port Guards\n")
+          "IF AN OPPONENT FREES ANYONE THEN PLAY Port Guards\n"
+          # 13.4.14-13.4.16, 13.4.20, 17.2.4, 15 (AS), 24.7/35.5 (LOSE FIRST below)
+          "DO TREACHERY Earl Maxwell\nDO SEDUCE Duke Roland BY PC\n"
+          "IF AN OPPONENT SEDUCES MINE THEN PLAY Treachery\nDO PARDON PC\nDO AMNESTY\n"
+          "SOLICIT BRIBE 3\nBRIBE 22 WITH 3 IP\nDO FAVOR Prince Alan BY {fac}\n"
+          "PROBLEM Lawlessness +\nATTEND WEDDINGS\n"
+          "COUNSEL Recommend An Appointment ON Court Ball NAMING {fac} AS Minister Of Trade\n"
+          "COUNSEL Recommend An Appointment ON Court Ball NAMING PC\n")
+# One Prestige Table a turn (13.4.17), by turn.
+PRESTIGE = ("Carousing BUY +1", "Privateering", "Romance", "Privateering CAPTAIN {fac}",
+            "Socializing BUY +1", "Sporting")
 SUPPORT = ("clergy", "peasant", "townsmen", "trade_guild", "army", "navy", "merchant")
 
 
@@ -73,8 +83,19 @@ def orders_for(state: dict[str, Any], rng: random.Random | None = None,
         facs = [k for k, c in state["characters"].items() if c["owner"] == key and not c["pc"]]
         others = [p2["name"] for k2, p2 in sorted(state["players"].items()) if k2 != key]
         text = ORDERS.format(fac=facs[0] if facs else "PC", opponent=others[0])
+        fac, fac2 = (facs[0], facs[-1]) if facs else ("PC", "PC")
+        text += "DO PRESTIGE " + PRESTIGE[state["turn"] % len(PRESTIGE)].format(fac=fac) + "\n"
+        if facs:  # 18.4, 13.4.16
+            text += (f"PROPOSE {fac} TO {fac2}\nPROPOSE PC TO {fac2}\n"
+                     f"PROPOSE {fac2} TO {fac}\nPROPOSE {fac} TO Princess Anne\n"
+                     f"PROPOSE {fac2} TO PC IF FREE\n")
+            text += (f"DO WEDDING {fac} AND {fac2}\n" if state["turn"] % 2 else
+                     f"DO WEDDING PC AND {fac2}\n")
         if state["turn"] % 3 == 0 and facs:
             text += f"HIDE {facs[-1]}\n"  # 24.2; UNHIDE of facs[0] comes first
+            text += f"LOSE FIRST {facs[-1]}\n"  # 35.5; the one in hiding: 24.7 when lost
+        elif state["turn"] % 5 == 4:
+            text += "LOSE FIRST NONE\n"
         supports = [c for c in p["hand"] if c.rsplit("-", 1)[0].removesuffix("_support")
                     in SUPPORT]
         if len(supports) >= 3:
