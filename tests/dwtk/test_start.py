@@ -227,3 +227,27 @@ def test_plague_spares_pcs_and_those_abroad() -> None:
     crown.plague(c)
     assert [e.args["character"] for e in events(c, "plague.death")] == [str(v) for v in victims]
     assert not c.char(victims[0]).alive and c.char(pc).alive
+
+
+def test_a_pc_who_is_not_free_may_not_fill_an_office_in_the_office_phase() -> None:
+    """DWTK 6.3: a banished, imprisoned or hiding character, or one stuck in a country at
+    war, may not fill an office: the bid is refused (no IP paid) and the office is filled
+    at random instead."""
+    from moderator.games.dwtk.state import Situation
+
+    for situation, place in ((Situation.HIDING, "fandonia"), (Situation.BANISHED, "cronos"),
+                             (Situation.IMPRISONED, "fandonia"), (Situation.NORMAL, "cronos")):
+        c = court(_male_pcs(), orders={"bob": "BID High Minister : PC"})
+        c.order = ("bob", "ann", "cid")
+        c.discharge("high_minister", "test")
+        pc = c.players["bob"].pc
+        c.set_char(pc, situation=situation, location=place)
+        if situation is Situation.NORMAL:
+            c.wars.append("cronos")  # 7.10.1: stuck in a country at war
+        with_player(c, "bob", ip=2)
+        nc = _free_nc(c, "high_minister")
+        c.dice = ScriptedDice({"office": [nc // 10, nc % 10]})
+        start.office_phase(c, c.orders)
+        assert c.offices["high_minister"] == str(nc), situation
+        assert c.players["bob"].ip == 2
+        assert events(c, "office.bid_refused")[0].args["holder"] == str(pc)

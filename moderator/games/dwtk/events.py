@@ -147,7 +147,7 @@ class EventId(StrEnum):
     # DWTK 37
     VICTORY = "game.victory"
     GAME_DRAWN = "game.drawn"
-    # A table result whose rule is not implemented yet (see docs/rules-coverage-dwtk.md).
+    # A table result whose rule is not implemented (see docs/rules-coverage.md).
     PENDING_RULE = "rule.pending"
 
 
