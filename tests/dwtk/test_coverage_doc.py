@@ -4,6 +4,7 @@ every test it names exists (DEVELOPERS.md: section → status → tests)."""
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -17,7 +18,7 @@ def _dwtk_rows() -> list[list[str]]:
     rows = [line for line in section.splitlines() if line.startswith("| ")]
     cells = [[c.strip() for c in re.split(r"(?<!\\)\|", row.strip().strip("|"))]
              for row in rows[1:] if not set(row) <= set("|-: ")]
-    for before, row in zip(cells, cells[1:], strict=False):
+    for before, row in pairwise(cells):
         if row[3].strip("() ").startswith("same"):  # "(same)": the row above's tests
             row[3] = before[3]
     return cells
