@@ -7,9 +7,15 @@
 2. Random 30-turn games per minute, adjudication only (order parsing + adjudication, no
    invariant checks or rendering), the games of the property test (tests/dwtk/test_property.py:
    2-6 players varying with the seed, shuffled activity priority, reactions sent once), in
-   one process.  With ``--workers N`` (N > 1) the same games are also played by N worker
-   processes in parallel (one game per task, pool start-up included), reported separately
-   and labelled "parallel"; the single-process figure stays the comparable one.
+   one process, with two order sheets:
+   - "full sheet": the generator's (tests/dwtk/games.py `orders_for`): every activity,
+     counsel and order, ~45 lines a player a turn, most of them refused as illegal;
+   - "realistic sheet": what a human player would send: of the same sheet, the reaction
+     lines (sent once, while none stand) and `HUMAN_LINES` of the others picked at random
+     (``random.Random(seed)``), kept in the generator's (shuffled) order.
+   With ``--workers N`` (N > 1) the same games are also played by N worker processes in
+   parallel (one game per task, pool start-up included), reported separately and labelled
+   "parallel"; the single-process figures stay the comparable ones.
 
 Run:  .venv/bin/python benchmarks/bench_dwtk.py [--turns 12] [--games 60] [--workers 2]
 """
@@ -17,17 +23,22 @@ Run:  .venv/bin/python benchmarks/bench_dwtk.py [--turns 12] [--games 60] [--wor
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import random
 import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the order generator lives with the tests
 
+import tests.dwtk.games as games  # noqa: E402
 from moderator.dice import Dice  # noqa: E402
+from moderator.games.base import ParsedOrders  # noqa: E402
 from moderator.games.dwtk import ENGINE  # noqa: E402
 from moderator.publish.newsletter import Reader, TurnData, render_turn  # noqa: E402
 from tests.dwtk.conftest import TABLES, muster  # noqa: E402
@@ -69,7 +80,34 @@ def bench_turn(turns: int) -> dict[str, float]:
             "HTML per turn (median, KiB)": statistics.median(html) / 1024}
 
 
-def play_game(seed: int) -> int:
+HUMAN_LINES = 8  # order lines (besides reactions) a human player writes a turn
+
+
+def human_sheet(text: str, rng: random.Random) -> str:
+    """The realistic sheet: the reaction lines and `HUMAN_LINES` of the others at random,
+    in the order written."""
+    lines = text.splitlines()
+    reactions = [line for line in lines if line.startswith("IF ")]
+    others = [line for line in lines if not line.startswith("IF ")]
+    picked = sorted(rng.sample(range(len(others)), min(HUMAN_LINES, len(others))))
+    return "\n".join(reactions + [others[i] for i in picked]) + "\n"
+
+
+class _HumanSheets:
+    """The engine as tests/dwtk/games.py sees it during a realistic game: each sheet the
+    generator writes is cut to `human_sheet` before it is parsed; all else is `ENGINE`."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def parse_orders(self, text: str, state: Any, key: str, tables: Any) -> ParsedOrders:
+        return ENGINE.parse_orders(human_sheet(text, self.rng), state, key, tables)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(ENGINE, name)
+
+
+def play_game(seed: int, realistic: bool = False) -> int:
     """One benchmark game (the property test's); the number of turns played."""
     turns = 0
 
@@ -77,26 +115,39 @@ def play_game(seed: int) -> int:
         nonlocal turns
         turns += 1
 
-    play(seed, players_for(seed), 30, shuffle=True, resend=False, checked=False,
-         after_turn=count)
+    human = mock.patch.object(games, "ENGINE", _HumanSheets(seed)) if realistic else None
+    with human or contextlib.nullcontext():
+        play(seed, players_for(seed), 30, shuffle=True, resend=False, checked=False,
+             after_turn=count)
     return turns
 
 
-def bench_games(games: int) -> dict[str, float]:
+def _label(realistic: bool) -> str:
+    return f"realistic sheet: {HUMAN_LINES} lines + reactions" if realistic else "full sheet"
+
+
+def bench_games(games: int, realistic: bool = False) -> dict[str, float]:
     start = time.perf_counter()
-    turns = sum(play_game(seed) for seed in range(1, games + 1))
+    turns = sum(play_game(seed, realistic) for seed in range(1, games + 1))
     elapsed = time.perf_counter() - start
-    return {"games": games, "turns played": turns, "elapsed (s)": elapsed,
-            "per game (ms)": elapsed / games * 1000, "games per minute": games / elapsed * 60}
+    label = _label(realistic)
+    return {f"games ({label})": games, f"turns played ({label})": turns,
+            f"elapsed (s, {label})": elapsed, f"per game (ms, {label})": elapsed / games * 1000,
+            f"games per minute ({label})": games / elapsed * 60}
 
 
-def bench_parallel(games: int, workers: int) -> dict[str, float]:
+def _play_realistic(seed: int) -> int:
+    return play_game(seed, realistic=True)
+
+
+def bench_parallel(games: int, workers: int, realistic: bool = False) -> dict[str, float]:
     """The same games over ``workers`` processes (forked: the tables are loaded once)."""
     start = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(workers) as pool:
-        turns = sum(pool.imap_unordered(play_game, range(1, games + 1)))
+        turns = sum(pool.imap_unordered(_play_realistic if realistic else play_game,
+                                        range(1, games + 1)))
     elapsed = time.perf_counter() - start
-    label = f"{workers} worker processes, parallel"
+    label = f"{_label(realistic)}, {workers} worker processes, parallel"
     return {f"turns played ({label})": turns, f"elapsed (s, {label})": elapsed,
             f"games per minute ({label})": games / elapsed * 60}
 
@@ -108,9 +159,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1,
                         help="also play the games in this many processes (parallel figure)")
     args = parser.parse_args()
-    figures = {**bench_turn(args.turns), **bench_games(args.games)}
+    figures = {**bench_turn(args.turns), **bench_games(args.games),
+               **bench_games(args.games, realistic=True)}
     if args.workers > 1:
         figures.update(bench_parallel(args.games, args.workers))
+        figures.update(bench_parallel(args.games, args.workers, realistic=True))
     print("| figure | value |")
     print("|---|---|")
     for label, value in figures.items():

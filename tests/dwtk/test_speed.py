@@ -10,13 +10,23 @@ from typing import Any
 
 import pytest
 
-from moderator.games.dwtk.activity_orders import Activity, ActivityKind
+from moderator.games.base import Event
+from moderator.games.dwtk import player
+from moderator.games.dwtk.activity_orders import (
+    Activity,
+    ActivityKind,
+    format_activity,
+    parse_activity,
+)
+from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
-from moderator.games.dwtk.frozen import fast_init
+from moderator.games.dwtk.frozen import fast_init, fast_new
 from moderator.games.dwtk.names import Names
+from moderator.games.dwtk.orders import TurnOrders, parse_orders
 from moderator.games.dwtk.standing import Reaction
 from moderator.games.dwtk.state import Character, GameState, Player, Situation, evolve
 from tests.dwtk.conftest import TABLES, court, dealt, events, with_player
+from tests.dwtk.games import play
 
 
 def test_fast_init_builds_the_same_frozen_values() -> None:
@@ -141,3 +151,100 @@ def test_enforce_all_still_sees_a_change_after_a_quiet_call() -> None:
     c.enforce_all()
     assert [e.args["member"] for e in events(c, EventId.FACTION_LOST.value)] == [nc.key]
     assert c.char(nc.id).owner is None and c.faction_load("ann") == 0
+
+
+def test_fast_new_builds_what_the_constructor_builds() -> None:
+    """Speed (frozen.py `fast_new`, the court's events): equal to `Event(...)`, frozen, and
+    the class itself is left alone."""
+    build = fast_new(Event)
+    made, plain = build("x.y", {"a": 1}, "ann", False), Event("x.y", {"a": 1}, "ann", False)
+    assert made == plain and repr(made) == repr(plain) and type(made) is Event
+    assert list(made.__dict__) == list(plain.__dict__)
+    assert build("x.y") == Event("x.y") and build("x.y").args is not build("x.y").args
+    with pytest.raises(FrozenInstanceError):
+        made.actor = "bob"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        build()
+    assert Event.__init__ is not build and fast_new(int) is int  # no dataclass: as it was
+
+
+def _plain_load(c: Court, key: str) -> int:
+    """`faction_load` as it was written before the one-pass `_loads` (35.4-35.6)."""
+    pc = c.pc_of(key)
+    spouse = pc.spouse if pc is not None else None
+    total = sum(c.status(m.id) for m in c.faction(key) if m.key != spouse)
+    return total + sum(c.royal_status(r.key) for r in c.farcs(key)
+                       if r.key != spouse and c.monarch() != r.key)
+
+
+def test_loads_match_the_plain_faction_load_every_turn() -> None:
+    """Speed (faction.py `_loads`): the one-pass loads of every player are each player's
+    `faction_load`, turn after turn of a seeded game (offices, spouses, FARCs, crises)."""
+    seen = 0
+
+    def compare(n: int, before: dict[str, Any], result: Any) -> None:
+        nonlocal seen
+        c = court(result.state)
+        loads = c._loads(c.seats)
+        assert loads == {k: c.faction_load(k) for k in c.seats} == {
+            k: _plain_load(c, k) for k in c.seats}, f"turn {n}"
+        seen += sum(1 for v in loads.values() if v)
+
+    play(3, 5, 20, shuffle=True, resend=False, checked=False, after_turn=compare)
+    assert seen  # the game did give them factions
+
+
+def test_enforce_all_sees_an_office_after_a_quiet_call() -> None:
+    """DWTK 16.3, 35.5 (and the speed-up in faction.py `enforce_all`, whose record of the
+    inputs keeps of a player only his PC and PP): a Status raised by an office after a
+    quiet call still costs the FAC; an IP change alone needs no new look."""
+    c = court(dealt(3))
+    nc = next(ch for ch in c.characters.values() if ch.owner is None and ch.alive
+              and c.t.noble(ch.id).office_holder and c.office_of(ch.key) is None)
+    c.set_char(nc.id, owner="ann")
+    with_player(c, "ann", pp=c.faction_load("ann"))  # just within
+    c.enforce_all()
+    with_player(c, "ann", ip=c.players["ann"].ip + 7)  # no Status moves
+    c.enforce_all()
+    assert events(c, EventId.FACTION_LOST.value) == []
+    office = next(o.key for o in c.t.offices if o.status > 0 and o.key != "monarch")
+    c.offices[office] = nc.key  # his Status rises over Ann's PP
+    c.enforce_all()
+    assert [e.args["member"] for e in events(c, EventId.FACTION_LOST.value)] == [nc.key]
+
+
+def test_activities_left_over_are_skipped_in_order() -> None:
+    """13.1 (and the speed-up in player.py `activities`: once no activity and no Extra
+    Activity card is left, the rest is skipped without looking again): every later line
+    is skipped, a repeated kind as such."""
+    c = court(dealt(3))
+    with_player(c, "ann", ip=30, hand=("dwtk-1",))
+    text = ("DO DRAW EVENT\nDO TITLE PC\nDO AMNESTY\nDO DRAW LOYALTY\nDO TRAVEL PC TO Epalin\n"
+            "DO HENCHMAN PC")
+    orders = parse_orders(text, TABLES)
+    player.activities(c, "ann", TurnOrders.from_dict(orders.orders))
+    skipped = [(e.args["what"], e.args["reason"])
+               for e in events(c, EventId.ACTIVITY_SKIPPED.value)]
+    assert skipped[-3:] == [("draw", "same_activity_twice"), ("travel", "no_activities_left"),
+                            ("henchman", "no_activities_left")]
+
+
+def test_activity_lines_read_and_write_by_their_tables() -> None:
+    """Speed (activity_orders.py `_PARSERS` / `_FORMATS`): every kind reads its canonical
+    line back to the same value."""
+    n = Names.of(TABLES, {"ann": "Ann", "bob": "Bob"})
+    lines = ["DO TITLE PC, 23", "DO OFFICE Minister of the Navy : PC", "DO COUNSELOR 23",
+             "DO FAVOR Prince Alan BY 23", "DO PARDON PC", "DO AMNESTY", "DO HENCHMAN 23",
+             "DO RECRUIT 23", "DO EXTRADITE 23 WITH INTRIGUE", "DO EXTRADITE 23",
+             "DO SCANDAL 32 BY 23", "DO ASSASSINATE 32 WITH 2 CARDS", "DO TRAVEL PC TO Epalin",
+             "DO ESCAPE PC TO Cronos WITH PORT GUARDS", "DO DRAW LOYALTY", "DO INTRIGUE Bob",
+             "DO TREACHERY 32", "DO SEDUCE 32 BY PC", "DO WEDDING 23 AND 61",
+             "DO PRESTIGE Privateering CAPTAIN 23 BUY +1"]
+    kinds = set()
+    for line in lines:
+        a = parse_activity(line.removeprefix("DO "), n)
+        again = format_activity(a, n)
+        assert parse_activity(again.removeprefix("DO "), n) == a, line
+        assert format_activity(parse_activity(again.removeprefix("DO "), n), n) == again
+        kinds.add(a.kind)
+    assert kinds == set(ActivityKind)

@@ -7,7 +7,7 @@ written as ``PC``, an id or a card name; see docs/dwtk-orders.md.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -77,42 +77,61 @@ class Activity:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Activity:
-        return cls(_KINDS.get(d["kind"]) or ActivityKind(d["kind"]), tuple(d.get("who", ())),
-                   d.get("office"),
-                   d.get("place"), Draw(d["draw"]) if d.get("draw") else None,
-                   bool(d.get("intrigue", False)), d.get("by"), int(d.get("cards", 1)),
-                   d.get("card"), d.get("table"), bool(d.get("buy", False)))
+        get, draw = d.get, d.get("draw")  # (every sheet's every DO line, every turn)
+        return cls(_KINDS.get(d["kind"]) or ActivityKind(d["kind"]), tuple(get("who", ())),
+                   get("office"), get("place"), (_DRAWS.get(draw) or Draw(draw)) if draw else None,
+                   bool(get("intrigue", False)), get("by"), int(get("cards", 1)),
+                   get("card"), get("table"), bool(get("buy", False)))
 
 
 def format_activity(a: Activity, n: Names) -> str:
-    who = ", ".join(n.who(w) for w in a.who)
-    if a.kind is ActivityKind.OFFICE:
-        return f"DO OFFICE {n.office(a.office or '')} : {who}"
-    if a.kind in (ActivityKind.TRAVEL, ActivityKind.ESCAPE):
-        line = f"DO {a.kind._value_.upper()} {who} TO {n.place(a.place or FANDONIA)}"
-        return line + (f" WITH {n.card(a.card).upper()}" if a.card else "")
-    if a.kind is ActivityKind.DRAW:
-        return f"DO DRAW {(a.draw or Draw.EVENT).value.upper()}"
-    if a.kind is ActivityKind.AMNESTY:
-        return "DO AMNESTY"
-    if a.kind is ActivityKind.INTRIGUE:
-        return f"DO INTRIGUE {n.player(a.who[0])}"
-    if a.kind is ActivityKind.PRESTIGE:
-        line = f"DO PRESTIGE {n.tables.prestige[a.table or ''].name}"
-        line += f" CAPTAIN {n.who(a.by)}" if a.by is not None else ""
-        return line + (" BUY +1" if a.buy else "")
-    if a.kind is ActivityKind.WEDDING:
-        return f"DO WEDDING {' AND '.join(n.who(w) for w in a.who)}"
-    if a.kind is ActivityKind.EXTRADITE and a.intrigue:
-        return f"DO EXTRADITE {who} WITH INTRIGUE"
-    line = f"DO {a.kind._value_.upper()} {who}"
+    """The canonical ``DO`` line (`parse_activity` reads it back to the same value)."""
+    return _FORMATS.get(a.kind, _format_plain)(a, n)
+
+
+def _who(a: Activity, n: Names) -> str:
+    return ", ".join([n.who(w) for w in a.who])
+
+
+def _format_plain(a: Activity, n: Names) -> str:
+    """DO <kind> <who> [BY <henchman>] [WITH n CARDS] (the assassination's cards only)."""
+    line = f"DO {a.kind._value_.upper()} {_who(a, n)}"
     if a.by is not None:
         line += f" BY {n.who(a.by)}"
-    if a.kind is ActivityKind.ASSASSINATE and a.cards != 1:
+    if a.cards != 1 and a.kind is ActivityKind.ASSASSINATE:
         line += f" WITH {a.cards} CARDS"
-    if a.by is not None or a.kind is ActivityKind.ASSASSINATE:
-        return line
-    return f"DO {a.kind._value_.upper()} {who}"
+    return line
+
+
+def _format_travel(a: Activity, n: Names) -> str:  # TRAVEL and ESCAPE
+    line = f"DO {a.kind._value_.upper()} {_who(a, n)} TO {n.place(a.place or FANDONIA)}"
+    return line + (f" WITH {n.card(a.card).upper()}" if a.card else "")
+
+
+def _format_prestige(a: Activity, n: Names) -> str:
+    line = f"DO PRESTIGE {n.tables.prestige[a.table or ''].name}"
+    line += f" CAPTAIN {n.who(a.by)}" if a.by is not None else ""
+    return line + (" BUY +1" if a.buy else "")
+
+
+def _format_extradite(a: Activity, n: Names) -> str:
+    if a.intrigue:
+        return f"DO EXTRADITE {_who(a, n)} WITH INTRIGUE"
+    return _format_plain(a, n)
+
+
+# The kinds whose line is not `_format_plain`'s (a table: one lookup per activity instead
+# of a chain of enum comparisons; this runs for every DO line of every sheet).
+_FORMATS: dict[ActivityKind, Callable[[Activity, Names], str]] = {
+    ActivityKind.OFFICE: lambda a, n: f"DO OFFICE {n.office(a.office or '')} : {_who(a, n)}",
+    ActivityKind.TRAVEL: _format_travel, ActivityKind.ESCAPE: _format_travel,
+    ActivityKind.DRAW: lambda a, n: f"DO DRAW {(a.draw or Draw.EVENT)._value_.upper()}",
+    ActivityKind.AMNESTY: lambda a, n: "DO AMNESTY",
+    ActivityKind.INTRIGUE: lambda a, n: f"DO INTRIGUE {n.player(a.who[0])}",
+    ActivityKind.PRESTIGE: _format_prestige,
+    ActivityKind.WEDDING: lambda a, n: f"DO WEDDING {' AND '.join(n.who(w) for w in a.who)}",
+    ActivityKind.EXTRADITE: _format_extradite,
+}
 
 
 # -- parser speed: precompiled patterns, kinds by word (the line syntax is unchanged) --
@@ -124,6 +143,7 @@ _EXTRADITE = re.compile(r"^(.*?)(\s+WITH\s+INTRIGUE)?$", re.IGNORECASE)
 _ATTACK = re.compile(r"^(.*?)(?:\s+BY\s+(.+?))?(?:\s+WITH\s+(\d+)\s+CARDS?)?$", re.IGNORECASE)
 _PRESTIGE = re.compile(r"^(.+?)(?:\s+CAPTAIN\s+(.+?))?(\s+BUY\s*\+\s*1)?$", re.IGNORECASE)
 _KINDS = {k.value: k for k in ActivityKind}
+_DRAWS = {d.value: d for d in Draw}  # (faster than Draw(...))
 
 
 def who_list(text: str, n: Names) -> tuple[str, ...]:
@@ -155,79 +175,99 @@ def parse_activity(rest: str, n: Names) -> Activity:
     if k is None:
         known = ", ".join(a.value.upper() for a in ActivityKind)
         raise _Bad(f"unknown activity {word!r}", f"one of: {known}") from None
-    if k is ActivityKind.AMNESTY:
-        return Activity(k)
-    if k is ActivityKind.INTRIGUE:
-        victim = n.read_player(tail)
-        if victim is None:
-            raise _Bad(f"no player called {tail.strip()!r}",
-                       "name the opponent whose hand you intrigue, e.g. DO INTRIGUE Bob")
-        return Activity(k, (victim,))
-    if k is ActivityKind.PRESTIGE:
-        return _prestige(tail, n)
-    if k is ActivityKind.SEDUCE:
-        m = _SEDUCE.match(tail.strip())
-        if not m:
-            raise _Bad("DO SEDUCE needs the man and BY the woman",
-                       "e.g. DO SEDUCE Sir Guy BY Lady Anne (DWTK 13.4.15)")
-        who, by = who_list(m.group(1), n), who_list(m.group(2), n)
-        if len(who) != 1 or len(by) != 1:
-            raise _Bad("DO SEDUCE takes one man and one woman", "DWTK 13.4.15")
-        return Activity(k, who, by=by[0])
-    if k is ActivityKind.WEDDING:
-        who = who_list(tail, n)
-        if len(who) != 2:
-            raise _Bad("DO WEDDING takes the two characters to marry",
-                       "e.g. DO WEDDING 23 AND 58 (DWTK 13.4.16)")
-        return Activity(k, who)
-    if k is ActivityKind.DRAW:
-        try:
-            return Activity(k, draw=Draw(tail.strip().lower()))
-        except ValueError:
-            raise _Bad("DO DRAW needs LOYALTY, OPPORTUNITY or EVENT") from None
-    if k is ActivityKind.OFFICE:
-        office_text, sep, who = tail.partition(":")
-        office = n.read_office(office_text)
-        if not sep or office is None:
-            raise _Bad("DO OFFICE needs an office and a character",
-                       "e.g. DO OFFICE Minister Of The Navy : PC")
-        return Activity(k, who_list(who, n), office=office)
-    if k in (ActivityKind.TRAVEL, ActivityKind.ESCAPE):
-        m = _TRAVEL.match(tail.strip())
-        if not m or (m.group(3) and k is ActivityKind.TRAVEL):
-            raise _Bad(f"DO {k.value.upper()} needs characters and TO a country",
-                       "e.g. DO TRAVEL PC, 23 TO Epalin; DO ESCAPE 23 TO Epalin WITH PORT GUARDS")
-        place = n.read_place(m.group(2))
-        if place is None:
-            raise _Bad(f"no country called {m.group(2)!r}",
-                       "Sandarkan, Epalin, Cronos, The City States, Besyzan or Fandonia")
-        who = who_list(m.group(1), n)
-        if k is ActivityKind.ESCAPE and (len(who) != 1 or place == FANDONIA):
-            raise _Bad("DO ESCAPE takes one character and a country abroad",
-                       "e.g. DO ESCAPE PC TO Cronos (DWTK 13.4.10)")
-        card = n.read_card(m.group(3)) if m.group(3) else None
-        return Activity(k, who, place=place, card=card)
-    if k is ActivityKind.EXTRADITE:
-        m = _EXTRADITE.match(tail.strip())
-        who = who_list(m.group(1) if m else tail, n)
-        if len(who) != 1:
-            raise _Bad("DO EXTRADITE takes one character", "e.g. DO EXTRADITE 23 WITH INTRIGUE")
-        return Activity(k, who, intrigue=bool(m and m.group(2)))
-    if k in (ActivityKind.SCANDAL, ActivityKind.ASSASSINATE, ActivityKind.FAVOR):  # 17.2.4
-        m = _ATTACK.match(tail.strip())
-        who = who_list(m.group(1) if m else tail, n)
-        by = who_list(m.group(2), n) if m and m.group(2) else (None,)
-        cards = int(m.group(3)) if m and m.group(3) else 1
-        if len(who) != 1 or len(by) != 1 or (
-                m and m.group(3) and k is not ActivityKind.ASSASSINATE):
-            raise _Bad(f"DO {k.value.upper()} takes one character, and one henchman BY",
-                       "e.g. DO ASSASSINATE Sir Guy BY Duke Roland WITH 2 CARDS")
-        return Activity(k, who, by=by[0], cards=cards)
+    return _PARSERS.get(k, _parse_plain)(k, tail, n)
+
+
+def _parse_plain(k: ActivityKind, tail: str, n: Names) -> Activity:
     who = who_list(tail, n)
-    if k in (ActivityKind.COUNSELOR, ActivityKind.HENCHMAN, ActivityKind.PARDON,
-             ActivityKind.FAVOR, ActivityKind.TREACHERY) and len(who) != 1:
+    if len(who) != 1 and k in _ONE_CHARACTER:
         raise _Bad(f"DO {k.value.upper()} takes one character")
     return Activity(k, who)
+
+
+_ONE_CHARACTER = frozenset({ActivityKind.COUNSELOR, ActivityKind.HENCHMAN, ActivityKind.PARDON,
+                            ActivityKind.FAVOR, ActivityKind.TREACHERY})
+
+
+def _parse_intrigue(k: ActivityKind, tail: str, n: Names) -> Activity:
+    victim = n.read_player(tail)
+    if victim is None:
+        raise _Bad(f"no player called {tail.strip()!r}",
+                   "name the opponent whose hand you intrigue, e.g. DO INTRIGUE Bob")
+    return Activity(k, (victim,))
+
+
+def _parse_seduce(k: ActivityKind, tail: str, n: Names) -> Activity:
+    m = _SEDUCE.match(tail.strip())
+    if not m:
+        raise _Bad("DO SEDUCE needs the man and BY the woman",
+                   "e.g. DO SEDUCE Sir Guy BY Lady Anne (DWTK 13.4.15)")
+    who, by = who_list(m.group(1), n), who_list(m.group(2), n)
+    if len(who) != 1 or len(by) != 1:
+        raise _Bad("DO SEDUCE takes one man and one woman", "DWTK 13.4.15")
+    return Activity(k, who, by=by[0])
+
+
+def _parse_wedding(k: ActivityKind, tail: str, n: Names) -> Activity:
+    who = who_list(tail, n)
+    if len(who) != 2:
+        raise _Bad("DO WEDDING takes the two characters to marry",
+                   "e.g. DO WEDDING 23 AND 58 (DWTK 13.4.16)")
+    return Activity(k, who)
+
+
+def _parse_draw(k: ActivityKind, tail: str, n: Names) -> Activity:
+    draw = _DRAWS.get(tail.strip().lower())
+    if draw is None:
+        raise _Bad("DO DRAW needs LOYALTY, OPPORTUNITY or EVENT")
+    return Activity(k, draw=draw)
+
+
+def _parse_office(k: ActivityKind, tail: str, n: Names) -> Activity:
+    office_text, sep, who = tail.partition(":")
+    office = n.read_office(office_text)
+    if not sep or office is None:
+        raise _Bad("DO OFFICE needs an office and a character",
+                   "e.g. DO OFFICE Minister Of The Navy : PC")
+    return Activity(k, who_list(who, n), office=office)
+
+
+def _parse_travel(k: ActivityKind, tail: str, n: Names) -> Activity:  # TRAVEL and ESCAPE
+    m = _TRAVEL.match(tail.strip())
+    if not m or (m.group(3) and k is ActivityKind.TRAVEL):
+        raise _Bad(f"DO {k.value.upper()} needs characters and TO a country",
+                   "e.g. DO TRAVEL PC, 23 TO Epalin; DO ESCAPE 23 TO Epalin WITH PORT GUARDS")
+    place = n.read_place(m.group(2))
+    if place is None:
+        raise _Bad(f"no country called {m.group(2)!r}",
+                   "Sandarkan, Epalin, Cronos, The City States, Besyzan or Fandonia")
+    who = who_list(m.group(1), n)
+    if k is ActivityKind.ESCAPE and (len(who) != 1 or place == FANDONIA):
+        raise _Bad("DO ESCAPE takes one character and a country abroad",
+                   "e.g. DO ESCAPE PC TO Cronos (DWTK 13.4.10)")
+    card = n.read_card(m.group(3)) if m.group(3) else None
+    return Activity(k, who, place=place, card=card)
+
+
+def _parse_extradite(k: ActivityKind, tail: str, n: Names) -> Activity:
+    m = _EXTRADITE.match(tail.strip())
+    who = who_list(m.group(1) if m else tail, n)
+    if len(who) != 1:
+        raise _Bad("DO EXTRADITE takes one character", "e.g. DO EXTRADITE 23 WITH INTRIGUE")
+    return Activity(k, who, intrigue=bool(m and m.group(2)))
+
+
+def _parse_attack(k: ActivityKind, tail: str, n: Names) -> Activity:
+    """SCANDAL, ASSASSINATE, FAVOR: one character [BY <henchman>] (17.2.4) [WITH n CARDS]."""
+    m = _ATTACK.match(tail.strip())
+    who = who_list(m.group(1) if m else tail, n)
+    by = who_list(m.group(2), n) if m and m.group(2) else (None,)
+    cards = int(m.group(3)) if m and m.group(3) else 1
+    if len(who) != 1 or len(by) != 1 or (
+            m and m.group(3) and k is not ActivityKind.ASSASSINATE):
+        raise _Bad(f"DO {k.value.upper()} takes one character, and one henchman BY",
+                   "e.g. DO ASSASSINATE Sir Guy BY Duke Roland WITH 2 CARDS")
+    return Activity(k, who, by=by[0], cards=cards)
 
 
 def _prestige(tail: str, n: Names) -> Activity:
@@ -245,3 +285,17 @@ def _prestige(tail: str, n: Names) -> Activity:
     if len(by) != 1:
         raise _Bad("one captain", "e.g. DO PRESTIGE Privateering CAPTAIN Duke Roland")
     return Activity(ActivityKind.PRESTIGE, table=table, by=by[0], buy=bool(m.group(3)))
+
+
+# The kinds read otherwise than `_parse_plain` (a table, as `_FORMATS`).
+_PARSERS: dict[ActivityKind, Callable[[ActivityKind, str, Names], Activity]] = {
+    ActivityKind.AMNESTY: lambda k, tail, n: Activity(k),
+    ActivityKind.INTRIGUE: _parse_intrigue,
+    ActivityKind.PRESTIGE: lambda k, tail, n: _prestige(tail, n),
+    ActivityKind.SEDUCE: _parse_seduce, ActivityKind.WEDDING: _parse_wedding,
+    ActivityKind.DRAW: _parse_draw, ActivityKind.OFFICE: _parse_office,
+    ActivityKind.TRAVEL: _parse_travel, ActivityKind.ESCAPE: _parse_travel,
+    ActivityKind.EXTRADITE: _parse_extradite,
+    ActivityKind.SCANDAL: _parse_attack, ActivityKind.ASSASSINATE: _parse_attack,
+    ActivityKind.FAVOR: _parse_attack,
+}

@@ -64,11 +64,6 @@ def table_name(tables: Tables, key: str) -> str:
     return tables.problem(key).name
 
 
-def _read_table(tables: Tables, text: str) -> str | None:
-    word = " ".join(text.lower().replace("_", " ").split())
-    return _index(tables).tables.get(word)
-
-
 @dataclass(frozen=True)
 class _Index:
     """Written forms -> keys for one tables, built once (the first of equal forms wins, as
@@ -116,30 +111,32 @@ def parse_counsel(rest: str, n: Names) -> CounselOrder:
     m = _LINE.match(rest.strip())
     if not m:
         raise BadOrder("COUNSEL needs a counsel ON a table", _HINT)
-    table = _read_table(n.tables, m.group("table"))
+    counsel_text, table_text, named_text, office_text, by_text = m.groups()
+    index = _index(n.tables)
+    table = index.tables.get(" ".join(table_text.lower().replace("_", " ").split()))
     if table is None:
         tables = ", ".join(table_name(n.tables, k) for k in n.tables.counseling)
-        raise BadOrder(f"no Counseling Table called {m.group('table')!r}", f"one of: {tables}")
-    word = " ".join(m.group("counsel").lower().replace("_", " ").split())
-    counsels = n.tables.counseling[table]
-    counsel = _index(n.tables).counsels.get((table, word))
+        raise BadOrder(f"no Counseling Table called {table_text!r}", f"one of: {tables}")
+    word = " ".join(counsel_text.lower().replace("_", " ").split())
+    counsel = index.counsels.get((table, word))
     if counsel is None:
-        raise BadOrder(f"no counsel {m.group('counsel')!r} on {table_name(n.tables, table)}",
-                       "one of: " + ", ".join(c.name for c in counsels))
-    named = by = None
-    for group in ("named", "by"):
-        text = m.group(group)
-        if text is None:
-            continue
-        key = n.read_who(text)
-        if key is None or not (key.isdigit() or key == "pc"):
-            raise BadOrder(f"no noble called {text!r}", "write PC, an id or a card name")
-        named, by = (key, by) if group == "named" else (named, key)
-    naming = id(counsel) in _index(n.tables).naming
+        raise BadOrder(f"no counsel {counsel_text!r} on {table_name(n.tables, table)}",
+                       "one of: " + ", ".join(c.name for c in n.tables.counseling[table]))
+    named = None if named_text is None else _noble(named_text, n)
+    by = None if by_text is None else _noble(by_text, n)
+    naming = id(counsel) in index.naming
     if naming != (named is not None):
         raise BadOrder(f"{counsel.name} {'needs' if naming else 'takes no'} "
                        "NAMING <character>", "DWTK 15.7; docs/dwtk-orders.md")
-    return CounselOrder(table, counsel.key, named, by, _read_as(counsel, m.group("office"), n))
+    return CounselOrder(table, counsel.key, named, by, _read_as(counsel, office_text, n))
+
+
+def _noble(text: str, n: Names) -> str:
+    """NAMING / BY: the PC or a noble by id or card name."""
+    key = n.read_who(text)
+    if key is None or not (key.isdigit() or key == "pc"):
+        raise BadOrder(f"no noble called {text!r}", "write PC, an id or a card name")
+    return key
 
 
 def _read_as(counsel: Counsel, text: str | None, n: Names) -> str | None:

@@ -16,6 +16,7 @@ from moderator.dice import Dice
 from moderator.games.base import Event
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.faction import FactionRules
+from moderator.games.dwtk.frozen import fast_new
 from moderator.games.dwtk.state import (
     Character,
     GameState,
@@ -26,6 +27,8 @@ from moderator.games.dwtk.state import (
     evolve,
 )
 from moderator.games.dwtk.tables import OfficeKind, Tables, kind_of
+
+_event = fast_new(Event)  # `Event(...)`, cheaper: a turn emits some hundred events
 
 
 class Court(FactionRules):
@@ -84,7 +87,7 @@ class Court(FactionRules):
 
     def emit(self, event_id: EventId, args: Mapping[str, Any] | None = None,
              actor: str | None = None, public: bool = True) -> None:
-        self.events.append(Event(event_id._value_, dict(args or {}), actor, public))
+        self.events.append(_event(event_id._value_, dict(args) if args else {}, actor, public))
 
     def pending(self, rule: str, what: str, actor: str | None = None, **args: Any) -> None:
         """A result whose rule is not implemented yet: recorded, not silently dropped."""

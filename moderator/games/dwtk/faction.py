@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +59,11 @@ class FactionRules:
     def status(self, cid: int | str) -> int:
         """A noble's Status Rating for all game purposes (16.3)."""
         c = self.char(cid)
+        return self._status(c, self.office_of(c.key))
+
+    def _status(self, c: Character, office: str | None) -> int:
+        """`status` of ``c``, who holds ``office`` (`office_of`, given: the loads below
+        look the offices up once for the whole court)."""
         own = self.base_status(c)
         if c.spouse is not None:
             partner = self._partner_base(c.spouse)
@@ -66,7 +71,6 @@ class FactionRules:
                 own = max(own, partner)
         if c.counselor is not None:
             own += 2  # 13.4.3
-        office = self.office_of(c.key)
         if office is not None:
             own += self.t.office(office).status
             if self.crisis:
@@ -104,24 +108,41 @@ class FactionRules:
 
     def faction_load(self, player: str) -> int:
         """DWTK 35.4/35.6/36.10.6: Status of FACs and FARCs that count against PP."""
-        pc = self.pc_of(player)
-        spouse = pc.spouse if pc is not None else None
-        total = 0
-        for c in self.faction(player):  # plain loops: this runs for every player per phase
-            if c.key != spouse:
-                total += self.status(c.id)
+        return self._loads((player,))[player]
+
+    def _loads(self, players: Iterable[str]) -> dict[str, int]:
+        """`faction_load` of these players, in one pass over the court (plain loops: this
+        runs for every player after every phase): his FACs and FARCs but his PC's spouse
+        (35.6) and a FARC Monarch (36.10.6)."""
+        spouse: dict[str, str | None] = {}
+        for key in players:
+            pc = self.pc_of(key)
+            spouse[key] = pc.spouse if pc is not None else None
+        held: dict[str, str] = {}  # holder -> his office, as `office_of` finds it
+        for office, holder in self.offices.items():
+            if holder is not None and office != "monarch":
+                held.setdefault(holder, office)
+        loads = dict.fromkeys(spouse, 0)
+        for c in self.characters.values():
+            owner = c.owner
+            if owner in loads and not c.pc and c.alive and c.key != spouse[owner]:
+                loads[owner] += self._status(c, held.get(c.key))
         monarch = self.monarch()
-        for r in self.farcs(player):
-            if r.key != spouse and monarch != r.key:
-                total += self.royal_status(r.key)
-        return total
+        for r in self.royals.values():
+            owner = r.owner
+            if owner in loads and r.alive and r.key != spouse[owner] and monarch != r.key:
+                loads[owner] += self.royal_status(r.key)
+        return loads
 
     def _load_inputs(self) -> tuple[Any, ...]:
         """Everything `faction_load` reads (Status 16.3, the PP limit 35.4): equal inputs
         give equal loads.  The values are frozen, so unchanged ones compare by identity
-        (cheap).  Keep this in step with `status` and `faction_load`."""
+        (cheap).  Of a player only his PC (whose spouse does not count, 35.6) and his PP
+        matter: his IP, hand and counters change all the time and move no load.  Keep this
+        in step with `status` and `faction_load`."""
         return (list(self.characters.values()), list(self.royals.values()),
-                list(self.players.values()), dict(self.offices), self.crisis)
+                [(key, p.pc, p.pp) for key, p in self.players.items()], dict(self.offices),
+                self.crisis)
 
     # -- IP, PP and the PP limit (34, 35) -------------------------------------------
 
@@ -158,11 +179,16 @@ class FactionRules:
             return
         # Speed, no rule: when nothing a load depends on changed since the last call left
         # every faction within its PP, it would find nothing to do again.
-        if self._load_inputs() == self._loads_fit:
+        inputs = self._load_inputs()
+        if inputs == self._loads_fit:
             return
+        loads = self._loads(self.seats)  # valid until someone loses a member:
+        acted = False
         for player in self.seats:
-            self.enforce_limit(player)
-        self._loads_fit = self._load_inputs()
+            if acted or loads[player] > self.players[player].pp:
+                self.enforce_limit(player)  # 35.5, and from now on each load afresh
+                acted = True
+        self._loads_fit = self._load_inputs() if acted else inputs
 
     # -- 35.5 whom he loses: the standing LOSE FIRST order (refinements) -------------
 

@@ -8,6 +8,9 @@ turn.  `fast_init` gives such a class an ``__init__`` with the same signature an
 defaults that writes the fields straight into the instance ``__dict__`` in field order:
 the same values, equal and hashed as before, still frozen to every later assignment.
 
+`fast_new` builds the same way, without touching the class, for a frozen class that is not
+the engine's to decorate (`moderator.games.base.Event`, emitted some hundred times a turn).
+
 A default factory is called when its argument is left out, as in the generated one.
 Classes whose ``__init__`` does more than that (``init=False`` or keyword-only fields,
 ``InitVar``, ``__post_init__``, slots) keep the generated one.
@@ -15,6 +18,7 @@ Classes whose ``__init__`` does more than that (``init=False`` or keyword-only f
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import MISSING, fields, is_dataclass
 from typing import Any, TypeVar
 
@@ -54,24 +58,42 @@ def _store(f: Any) -> str:
             f"else {f.name}\n")
 
 
-def fast_init(cls: type[T]) -> type[T]:
-    """Class decorator, outermost (above ``@dataclass(frozen=True)``)."""
-    if not is_dataclass(cls) or not _plain_fields(cls):
-        return cls
+def _compile(cls: type, head: str, tail: str) -> Any:
+    """The function ``head`` + one store per field + ``tail``, with the class's own
+    parameters, defaults and default factories (as dataclasses itself builds __init__)."""
     own = fields(cls)
-    if any(f.name in ("self", "d") for f in own):  # the names the new __init__ uses
-        return cls
-    scope: dict[str, Any] = {"_FACTORY": _FACTORY}
+    scope: dict[str, Any] = {"_FACTORY": _FACTORY, "_cls": cls, "_new": object.__new__}
     scope.update({f"_default_{f.name}": f.default for f in own if f.default is not MISSING})
     scope.update({f"_factory_{f.name}": f.default_factory for f in own
                   if f.default_factory is not MISSING})
     params = ", ".join(_param(f) for f in own)
-    body = "".join(_store(f) for f in own)
-    source = f"def __init__(self, {params}):\n    d = self.__dict__\n{body}"
+    source = head.format(params=params) + "".join(_store(f) for f in own) + tail
     code: dict[str, Any] = {}
-    exec(source, scope, code)  # as dataclasses itself builds __init__
-    init = code["__init__"]
+    exec(source, scope, code)
+    return next(iter(code.values()))
+
+
+def _fits(cls: type) -> bool:
+    return is_dataclass(cls) and _plain_fields(cls) and not any(
+        f.name in ("self", "d", "_cls", "_new") for f in fields(cls))  # names the code uses
+
+
+def fast_init(cls: type[T]) -> type[T]:
+    """Class decorator, outermost (above ``@dataclass(frozen=True)``)."""
+    if not _fits(cls):
+        return cls
+    init = _compile(cls, "def __init__(self, {params}):\n    d = self.__dict__\n", "")
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__module__ = cls.__module__
     cls.__init__ = init  # type: ignore[misc]
     return cls
+
+
+def fast_new(cls: type[T]) -> Callable[..., T]:
+    """A function building ``cls`` values as `fast_init`'s ``__init__`` would, for a frozen
+    class that is not ours to decorate (the framework's `Event`); the class itself is left
+    alone.  A class that does not qualify gets its own constructor back."""
+    if not _fits(cls):
+        return cls
+    return _compile(cls, "def new({params}):\n    self = _new(_cls)\n    d = self.__dict__\n",
+                    "    return self\n")  # type: ignore[no-any-return]

@@ -45,6 +45,7 @@ _IGNORED = re.compile(r"^(GAME|PASSWORD|CHARACTER|PLAYER|TURN)\s*:", re.IGNORECA
 _BUY = re.compile(r"^(\d+)\s*PP$", re.IGNORECASE)
 _PROBLEM = re.compile(r"^(.*)\s+(FAIL|\+|-)$", re.IGNORECASE)
 _WITHDRAW = re.compile(r"^REACTION\s+(\d+)$", re.IGNORECASE)
+_LOSE_FIRST = re.compile(r"^FIRST\s+(.+)$", re.IGNORECASE)
 
 
 class Stance(StrEnum):
@@ -209,8 +210,12 @@ class _Builder:
 def _line(text: str, b: _Builder, n: Names) -> None:
     head, _, rest = text.partition(" ")
     word = head.upper()
-    if word == "DO":
+    if word == "DO":  # (the most frequent words first: every test below is exclusive)
         b.activities.append(parse_activity(rest, n))
+    elif word == "COUNSEL":
+        b.counsels.append(parse_counsel(rest, n))
+    elif word == "PROPOSE":
+        _social_line(word, rest, b, n)
     elif word == "BUY":
         m = _BUY.match(rest.strip())
         if not m or int(m.group(1)) < 1:
@@ -253,8 +258,6 @@ def _line(text: str, b: _Builder, n: Names) -> None:
         if not m:
             raise _Bad("WITHDRAW needs a reaction's number", "e.g. WITHDRAW REACTION 2")
         b.withdraw.append(int(m.group(1)))
-    elif word == "COUNSEL":
-        b.counsels.append(parse_counsel(rest, n))
     elif word in b.lists:
         for who in who_list(rest, n):
             if not (who == PC or who.isdigit()):
@@ -310,7 +313,7 @@ def _social_line(word: str, rest: str, b: _Builder, n: Names) -> None:
 def _lose_first(rest: str, n: Names) -> tuple[str, ...]:
     """``LOSE FIRST <FAC/FARC>, ...`` or ``LOSE FIRST NONE`` (35.5: whom he loses first
     when over his PP limit; standing until replaced)."""
-    m = re.match(r"^FIRST\s+(.+)$", rest.strip(), re.IGNORECASE)
+    m = _LOSE_FIRST.match(rest.strip())
     if m is None:
         raise _Bad("LOSE needs FIRST and a list", "e.g. LOSE FIRST 23, Prince Alan (DWTK 35.5)")
     if m.group(1).strip().upper() == "NONE":

@@ -141,40 +141,52 @@ def activities(court: Court, player: str, orders: TurnOrders) -> None:
     further legal activity he wrote once the allowance is used up: writing no more
     activities than the allowance keeps the cards."""
     left = allowance(court, player)
-    extras = _extra_counters(court, player)
+    extras = _extra_counters(court.players[player].opportunity)
     done: set[ActivityKind] = set()
+    # Speed, no rule: a skipped line changes nothing but the events, so once he has no
+    # activity left and no Extra Activity card to play, every later line is skipped too.
+    exhausted = False
+    seen: tuple[str, ...] | None = None  # his counters as last counted (a tuple, frozen)
+    stop, now = False, extras
     for activity in orders.activities:
         if court.turn_over:
             break  # 9.4
+        what = activity.kind._value_
         if activity.kind in done:  # 13.1: the same activity only once a turn
-            court.emit(EventId.ACTIVITY_SKIPPED, {"what": activity.kind.value,
-                                                  "reason": "same_activity_twice"},
+            court.emit(_SKIPPED, {"what": what, "reason": "same_activity_twice"},
                        actor=player, public=False)
             continue
-        extra = left <= 0 and counters.extra_card(court, player)
-        if left <= 0 and not extra:
-            court.emit(EventId.ACTIVITY_SKIPPED, {"what": activity.kind.value,
-                                                  "reason": "no_activities_left"},
+        extra = False
+        if left <= 0 and not exhausted:
+            extra = counters.extra_card(court, player)
+            exhausted = not extra
+        if exhausted:
+            court.emit(_SKIPPED, {"what": what, "reason": "no_activities_left"},
                        actor=player, public=False)
             continue
-        if _try(court, player, lambda a=activity: do(court, player, a), activity.kind.value):
+        if _try(court, player, lambda a=activity: do(court, player, a), what):
             if extra and court.cards_of(player, "extra_activity"):
                 court.discard(_play(court, player, "extra_activity"))  # 14.5.20
-                court.emit(EventId.EXTRA_ACTIVITY_CARD, {"activity": activity.kind.value},
-                           actor=player)
+                court.emit(EventId.EXTRA_ACTIVITY_CARD, {"activity": what}, actor=player)
             left -= 1
             done.add(activity.kind)
-        if court.players[player].opportunity and left > 0 and any(
-                kind_of(c) in ("gout", "duel") for c in court.players[player].opportunity):
+        opportunity = court.players[player].opportunity
+        if opportunity is not seen:  # counted again only when he drew (13.4.19)
+            seen = opportunity
+            stop = any(kind_of(c) in ("gout", "duel") for c in opportunity)
+            now = _extra_counters(opportunity)
+        if stop and left > 0:
             left = 0  # 13.4.19: a Gout or Duel counter drawn now ends his activities
-        now = _extra_counters(court, player)
         if now > extras and left > 0 and not counters.held(court, player):
             left += now - extras  # 12.3.2: one drawn now (13.4.19) counts this turn
         extras = now
 
 
-def _extra_counters(court: Court, player: str) -> int:
-    return sum(1 for c in court.players[player].opportunity if kind_of(c) == "extra_activity")
+_SKIPPED = EventId.ACTIVITY_SKIPPED
+
+
+def _extra_counters(opportunity: tuple[str, ...]) -> int:
+    return sum(1 for c in opportunity if kind_of(c) == "extra_activity")
 
 
 def end_player_turn(court: Court, player: str, orders: TurnOrders) -> None:
@@ -200,22 +212,26 @@ def return_counters(court: Court, player: str) -> None:
 
 def do(court: Court, player: str, a: Activity) -> None:
     pc = court.pc_of(player)
-    if pc is not None and pc.situation in (Situation.IMPRISONED, Situation.AWAITING_EXECUTION) \
-            and a.kind not in (ActivityKind.PARDON, ActivityKind.AMNESTY, ActivityKind.ESCAPE):
+    if pc is not None and pc.situation in _HELD and a.kind not in _WHILE_HELD:
         raise Refused("imprisoned")  # 30.3: Pardon, Amnesty or Escape only
-    handlers: dict[ActivityKind, Callable[[Court, str, Activity], None]] = {
-        ActivityKind.TITLE: title, ActivityKind.OFFICE: fill_office,
-        ActivityKind.COUNSELOR: counselor, ActivityKind.FAVOR: favor,
-        ActivityKind.PARDON: pardon, ActivityKind.AMNESTY: amnesty,
-        ActivityKind.HENCHMAN: henchman, ActivityKind.RECRUIT: recruit,
-        ActivityKind.TRAVEL: travel, ActivityKind.DRAW: draw,
-        ActivityKind.EXTRADITE: extradite, ActivityKind.SCANDAL: scandals.expose,
-        ActivityKind.ASSASSINATE: assassination.attempt, ActivityKind.ESCAPE: escape,
-        ActivityKind.INTRIGUE: intrigue, ActivityKind.TREACHERY: treachery.recruit,
-        ActivityKind.SEDUCE: seduction.seduce, ActivityKind.WEDDING: romance.wedding,
-        ActivityKind.PRESTIGE: prestige.consult,
-    }
-    handlers[a.kind](court, player, a)
+    _HANDLERS[a.kind](court, player, a)
+
+
+_HELD = (Situation.IMPRISONED, Situation.AWAITING_EXECUTION)
+_WHILE_HELD = (ActivityKind.PARDON, ActivityKind.AMNESTY, ActivityKind.ESCAPE)
+# Built once (speed: `do` runs for every activity line of every sheet).
+_HANDLERS: dict[ActivityKind, Callable[[Court, str, Activity], None]] = {
+    ActivityKind.TITLE: title, ActivityKind.OFFICE: fill_office,
+    ActivityKind.COUNSELOR: counselor, ActivityKind.FAVOR: favor,
+    ActivityKind.PARDON: pardon, ActivityKind.AMNESTY: amnesty,
+    ActivityKind.HENCHMAN: henchman, ActivityKind.RECRUIT: recruit,
+    ActivityKind.TRAVEL: travel, ActivityKind.DRAW: draw,
+    ActivityKind.EXTRADITE: extradite, ActivityKind.SCANDAL: scandals.expose,
+    ActivityKind.ASSASSINATE: assassination.attempt, ActivityKind.ESCAPE: escape,
+    ActivityKind.INTRIGUE: intrigue, ActivityKind.TREACHERY: treachery.recruit,
+    ActivityKind.SEDUCE: seduction.seduce, ActivityKind.WEDDING: romance.wedding,
+    ActivityKind.PRESTIGE: prestige.consult,
+}
 
 
 # -- not activities --------------------------------------------------------------------

@@ -56,9 +56,17 @@ def consult(court: Court, player: str, a: Activity) -> None:
 def _consulted(court: Court, player: str) -> bool:
     """13.4.17: one table a Player Turn (a wedding guest's roll and a voyage roll are not
     consultations: PROPOSED)."""
-    return any(((e.id == EventId.PRESTIGE_ROLL.value and not e.args.get("wedding"))
-                or e.id == EventId.PRIVATEER_SAILS.value) and e.args.get("player") == player
-               for e in court.events)
+    for e in court.events:  # a plain loop over the turn's events: runs for every DO PRESTIGE
+        eid = e.id
+        if eid is _ROLL or eid == _ROLL:
+            if not e.args.get("wedding") and e.args.get("player") == player:
+                return True
+        elif (eid is _SAILS or eid == _SAILS) and e.args.get("player") == player:
+            return True
+    return False
+
+
+_ROLL, _SAILS = EventId.PRESTIGE_ROLL.value, EventId.PRIVATEER_SAILS.value
 
 
 def roll_on(court: Court, player: str, key: str, bonus: int, *, cost: int = 0,

@@ -44,18 +44,19 @@ def install(court: Court) -> None:
     names = Names.of(court.t, {k: p.name for k, p in court.players.items()})
     for key in court.seats:
         orders = court.orders.get(key)
-        if orders is None:
-            continue
+        withdraw, sent = getattr(orders, "withdraw", ()), getattr(orders, "reactions", ())
+        if not withdraw and not sent:
+            continue  # his reactions stand as they are (speed: most turns send none)
         p = court.players[key]
         kept = list(p.reactions)
-        for n in getattr(orders, "withdraw", ()):
+        for n in withdraw:
             found = any(r.n == n for r in kept)
             kept = [r for r in kept if r.n != n]
             court.emit(EventId.REACTION_WITHDRAWN, {"n": n, "found": found}, actor=key,
                        public=False)
         seq = p.reaction_seq
         standing = {_same_key(k) for k in kept}
-        for r in getattr(orders, "reactions", ()):
+        for r in sent:
             key_r = _same_key(r)
             if key_r in standing:  # sent again: still the one standing order
                 continue

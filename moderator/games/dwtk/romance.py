@@ -65,10 +65,11 @@ def _place(court: Court, key: str) -> str:
 def engaged_to(court: Court, key: str) -> str | None:
     """His standing accepted proposal (18.4.6: negated if either dies or leaves the
     faction of the player who made it)."""
-    other = _get(court, key).betrothed
+    a = _get(court, key)
+    other = a.betrothed
     if other is None:
         return None
-    a, b = _get(court, key), _get(court, other)
+    b = _get(court, other)
     if b.betrothed != key or not (_alive(court, key) and _alive(court, other)) \
             or a.owner is None or a.owner != b.owner:
         return None
@@ -94,8 +95,11 @@ def sweep(court: Court) -> None:
 
 def _proposed(court: Court, key: str) -> bool:
     """18.4.3: he proposed or was proposed to already this turn (this adjudication)."""
-    return any(e.id == EventId.PROPOSAL.value and key in (e.args["suitor"], e.args["beloved"])
+    return any(e.id == _PROPOSAL and key in (e.args["suitor"], e.args["beloved"])
                for e in court.events)
+
+
+_PROPOSAL = EventId.PROPOSAL.value  # (an enum's .value is slow; this runs per proposal)
 
 
 def _why_not(court: Court, player: str, s: str, b: str, free: bool) -> str | None:

@@ -65,7 +65,7 @@ def format_bribe(b: BribeOffer, n: Names) -> str:
 
 
 def parse_proposal(rest: str, n: Names) -> Proposal:
-    m = re.match(r"^(.+?)\s+TO\s+(.+?)(\s+IF\s+FREE)?$", rest.strip(), re.IGNORECASE)
+    m = _PROPOSE.match(rest.strip())
     suitor = n.read_who(m.group(1)) if m else None
     beloved = n.read_who(m.group(2)) if m else None
     if suitor is None or beloved is None:
@@ -77,7 +77,7 @@ def parse_proposal(rest: str, n: Names) -> Proposal:
 
 
 def parse_solicit(rest: str) -> int:
-    m = re.match(r"^BRIBE\s+(\d+)(?:\s*IP)?$", rest.strip(), re.IGNORECASE)
+    m = _SOLICIT.match(rest.strip())
     if not m or not 1 <= int(m.group(1)) <= MAX_BRIBE:
         raise _Bad("SOLICIT BRIBE needs an amount from 1 to 6 IP",
                    "e.g. SOLICIT BRIBE 3 (DWTK 13.4.20.1)")
@@ -85,7 +85,7 @@ def parse_solicit(rest: str) -> int:
 
 
 def parse_bribe(rest: str, n: Names) -> BribeOffer:
-    m = re.match(r"^(.+?)\s+WITH\s+(\d+)\s*IP(?:\s+BY\s+(.+))?$", rest.strip(), re.IGNORECASE)
+    m = _BRIBE.match(rest.strip())
     target = n.read_who(m.group(1)) if m else None
     by = n.read_who(m.group(3)) if m and m.group(3) else None
     if m is None or target is None or (m.group(3) and by is None):
@@ -95,3 +95,9 @@ def parse_bribe(rest: str, n: Names) -> BribeOffer:
     if target == PC or int(m.group(2)) < 1:
         raise _Bad("BRIBE an NC Office Holder with at least 1 IP", "DWTK 13.4.20.2")
     return BribeOffer(target, int(m.group(2)), by)
+
+
+# Precompiled (speed: re.match with flags looks the pattern up in re's cache each line).
+_PROPOSE = re.compile(r"^(.+?)\s+TO\s+(.+?)(\s+IF\s+FREE)?$", re.IGNORECASE)
+_SOLICIT = re.compile(r"^BRIBE\s+(\d+)(?:\s*IP)?$", re.IGNORECASE)
+_BRIBE = re.compile(r"^(.+?)\s+WITH\s+(\d+)\s*IP(?:\s+BY\s+(.+))?$", re.IGNORECASE)

@@ -77,6 +77,8 @@ def _plain(value: Any) -> Any:
     if how == _VALUE:
         return value.to_dict()
     if how == _SEQUENCE:
+        if _SCALARS.issuperset(map(type, value)):  # the usual case, checked in C: a copy
+            return list(value)
         return [v if type(v) in _SCALARS else _plain(v) for v in value]
     if how == _MAPPING:
         return {str(k): v if type(v) in _SCALARS else _plain(v)
@@ -257,7 +259,7 @@ class Player:
             "counsels": {k: tuple(v) for k, v in data.get("counsels", {}).items()},
             "lost_turns": tuple(data.get("lost_turns", ())),
             "supports_played": tuple(data.get("supports_played", ())),
-            "reactions": tuple(Reaction.from_dict(r) for r in data.get("reactions", ())),
+            "reactions": tuple(map(Reaction.from_dict, data.get("reactions", ()))),
             "voyage": Voyage.from_dict(data["voyage"]) if data.get("voyage") else None,
             "lose_first": tuple(data.get("lose_first", ())),
         })
