@@ -89,10 +89,6 @@ class Court(FactionRules):
              actor: str | None = None, public: bool = True) -> None:
         self.events.append(_event(event_id._value_, dict(args) if args else {}, actor, public))
 
-    def pending(self, rule: str, what: str, actor: str | None = None, **args: Any) -> None:
-        """A result whose rule is not implemented yet: recorded, not silently dropped."""
-        self.emit(EventId.PENDING_RULE, {"rule": rule, "what": what, **args}, actor)
-
     # -- dice -----------------------------------------------------------------------
 
     def roll(self, subsystem: str, spec: str, purpose: str, actor: str | None = None,

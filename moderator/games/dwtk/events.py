@@ -147,8 +147,6 @@ class EventId(StrEnum):
     # DWTK 37
     VICTORY = "game.victory"
     GAME_DRAWN = "game.drawn"
-    # A table result whose rule is not implemented (see docs/rules-coverage.md).
-    PENDING_RULE = "rule.pending"
 
 
 ALL_EVENT_IDS = tuple(e.value for e in EventId)
