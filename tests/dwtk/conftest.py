@@ -79,6 +79,18 @@ def with_player(c: Court, key: str, **changes: Any) -> None:
     c.players[key] = replace(c.players[key], **changes)
 
 
+def give_card(c: Court, key: str, card: str) -> None:
+    """Move Event card instance ``card`` into ``key``'s hand from wherever it is (the deck,
+    the discards or another hand), so the 120 cards stay accounted for."""
+    for pile in (c.deck, c.discards):
+        if card in pile:
+            pile.remove(card)
+    for p in c.players.values():
+        if card in p.hand:
+            with_player(c, p.key, hand=tuple(x for x in p.hand if x != card))
+    with_player(c, key, hand=(*c.players[key].hand, card))
+
+
 def events(c: Court | TurnResult, event_id: str) -> list[Event]:
     return [e for e in c.events if e.id == event_id]
 

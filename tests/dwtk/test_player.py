@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from moderator.dice import ScriptedDice
 from moderator.games.dwtk import player
-from tests.dwtk.conftest import court, dealt, events, with_player
+from tests.dwtk.conftest import court, dealt, events, give_card, with_player
 
 
 def _court(orders: dict[str, str], **ann: object):  # type: ignore[no-untyped-def]
@@ -88,14 +88,9 @@ def test_hand_limit_discards_down_to_twelve_keeping_dwtk() -> None:
     """DWTK 14.2.1, 14.2.8: over twelve cards at the end of his turn; DISCARD chosen first."""
     c = _court({"ann": "DISCARD Informer"})
     hand = ("dwtk-1", *(f"henchman-{i}" for i in range(1, 13)), "informer-9")
+    with_player(c, "ann", hand=("dwtk-1",))
     for card in hand[1:]:
-        for pile in (c.deck, c.discards):
-            if card in pile:
-                pile.remove(card)
-        for p in c.players.values():
-            if card in p.hand:
-                with_player(c, p.key, hand=tuple(x for x in p.hand if x != card))
-    with_player(c, "ann", hand=hand)
+        give_card(c, "ann", card)
     c.dice = ScriptedDice({"discard": [1]})
     player.player_turns(c)
     left = c.players["ann"].hand

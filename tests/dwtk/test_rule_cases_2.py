@@ -16,7 +16,14 @@ from moderator.games.dwtk.acts import Refused
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
 from moderator.games.dwtk.state import Situation
-from tests.dwtk.conftest import TABLES, checked_court, events, react, with_player
+from tests.dwtk.conftest import (
+    TABLES,
+    checked_court,
+    events,
+    give_card,
+    react,
+    with_player,
+)
 
 PLAYERS = {"ann": "Ann", "bob": "Bob", "cid": "Cid"}
 
@@ -44,17 +51,6 @@ def _skipped(c: Court) -> list[tuple[str, str]]:
     return [(e.args["what"], e.args["reason"]) for e in events(c, "activity.skipped")]
 
 
-def _give(c: Court, key: str, card: str) -> None:
-    """Move ``card`` into ``key``'s hand from wherever it is."""
-    for pile in (c.deck, c.discards):
-        if card in pile:
-            pile.remove(card)
-    for p in c.players.values():
-        if card in p.hand:
-            with_player(c, p.key, hand=tuple(x for x in p.hand if x != card))
-    with_player(c, key, hand=(*c.players[key].hand, card))
-
-
 # -- 13.1 ----------------------------------------------------------------------------
 
 
@@ -64,7 +60,7 @@ def test_an_illegal_activity_is_skipped_with_its_reason_and_costs_nothing() -> N
     (Acquire A Title, Draw); the fourth finds no activity left."""
     c = _court()
     with_player(c, "ann", ip=10, hand=("dwtk-1",))
-    _give(c, "ann", "henchman-3")
+    give_card(c, "ann", "henchman-3")
     _ann_turn(c, "DO HENCHMAN PC\nDO TITLE PC\nDO DRAW EVENT\nDO TRAVEL PC TO Epalin")
     assert _skipped(c) == [("henchman", "pc"), ("travel", "no_activities_left")]
     assert "henchman-3" in c.players["ann"].hand
@@ -100,7 +96,7 @@ def test_some_activities_need_a_card_or_a_counter() -> None:
     with pytest.raises(Refused, match="no_scandal_counter"):
         player.do(c, "ann", Activity(ActivityKind.SCANDAL, ("14",)))
     assert c.char(24).counselor is None and c.players["ann"].ip == 10
-    _give(c, "ann", card)
+    give_card(c, "ann", card)
     player.do(c, "ann", Activity(ActivityKind.COUNSELOR, ("pc",)))
     assert c.char(24).counselor == card and card not in c.players["ann"].hand
     player.do(c, "ann", Activity(ActivityKind.TITLE, ("pc",)))
@@ -114,7 +110,7 @@ def test_activity_rolls_are_modified_only_as_stated() -> None:
     c.order = ("ann", "bob")
     c.set_royal("alan", owner="ann")
     with_player(c, "ann", opportunity=("favor-1",))
-    _give(c, "bob", "treachery-1")
+    give_card(c, "bob", "treachery-1")
     react(c, "bob", "IF AN OPPONENT COURTS ANYONE THEN PLAY Treachery")
     ip = c.players["ann"].ip
     player.do(c, "ann", Activity(ActivityKind.FAVOR, ("alan",)))
@@ -202,7 +198,7 @@ def test_a_henchman_is_a_fac_under_a_played_henchman_card() -> None:
     c.set_royal("alan", owner="ann")
     with pytest.raises(Refused, match="no_card:henchman"):
         player.do(c, "ann", Activity(ActivityKind.HENCHMAN, ("61",)))
-    _give(c, "ann", "henchman-3")
+    give_card(c, "ann", "henchman-3")
     for who, reason in (("pc", "pc"), ("64", "not_pc_or_fac"), ("11", "not_pc_or_fac"),
                         ("alan", "not_pc_or_fac")):  # 17.1: never a RC (her FARC)
         with pytest.raises(Refused, match=reason):
@@ -211,7 +207,7 @@ def test_a_henchman_is_a_fac_under_a_played_henchman_card() -> None:
     player.do(c, "ann", Activity(ActivityKind.HENCHMAN, ("61",)))
     assert c.char(61).henchman == "henchman-3"
     assert "henchman-3" not in c.players["ann"].hand and "henchman-3" not in c.discards
-    _give(c, "ann", "henchman-6")
+    give_card(c, "ann", "henchman-6")
     with pytest.raises(Refused, match="already_henchman"):
         player.do(c, "ann", Activity(ActivityKind.HENCHMAN, ("61",)))
     player.do(c, "ann", Activity(ActivityKind.HENCHMAN, ("15",)))
