@@ -248,3 +248,18 @@ def test_activity_lines_read_and_write_by_their_tables() -> None:
         assert format_activity(parse_activity(again.removeprefix("DO "), n), n) == again
         kinds.add(a.kind)
     assert kinds == set(ActivityKind)
+
+
+def test_the_counsel_index_survives_a_copy_of_the_tables() -> None:
+    """The cached counsel index is keyed by (table, counsel key), not by object identity:
+    a copied or unpickled Tables reads the same counsels."""
+    import copy
+    import pickle
+
+    from moderator.games.dwtk.orders import parse_orders
+    from tests.dwtk.conftest import TABLES
+
+    line = "COUNSEL Recommend A Title ON Court Ball NAMING PC"
+    assert parse_orders(line, TABLES).errors == ()
+    for tables in (copy.deepcopy(TABLES), pickle.loads(pickle.dumps(TABLES))):
+        assert parse_orders(line, tables).errors == ()

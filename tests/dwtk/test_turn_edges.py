@@ -144,3 +144,51 @@ def test_the_engine_still_does_one_activity_of_a_kind() -> None:
     player.player_turns(c)
     assert c.char(24).location == "epalin"
     assert events(c, "activity.skipped")[0].args["reason"] == "same_activity_twice"
+
+
+def test_an_extra_activity_counter_drawn_by_the_last_allowed_activity_counts() -> None:
+    """12.3.2, 13.4.19: drawn by his second (last allowed) activity, the Extra Activity
+    counter still gives him a third this turn."""
+    c = checked_court({})
+    c.opportunity_pool[:] = ["extra_activity-1"]
+    with_player(c, "ann", ip=20, opportunity=())
+    c.orders = {"ann": _orders("DO TITLE PC\nDO DRAW OPPORTUNITY\nDO TRAVEL PC TO Epalin")}
+    c.order = ("ann",)
+    player.player_turns(c)
+    assert events(c, "activity.title") and events(c, "activity.travel")
+
+
+def test_a_gout_drawn_mid_turn_ends_every_activity_even_with_extra_cards() -> None:
+    """13.4.19: "If a player draws a 'Gout' ... he loses any remaining activities" — no
+    Extra Activity card is played for the lines after it (14.5.20)."""
+    c = checked_court({})
+    c.opportunity_pool[:] = ["gout-1"]
+    with_player(c, "ann", ip=20, opportunity=(),
+                hand=(*c.players["ann"].hand, "extra_activity-9"))
+    c.orders = {"ann": _orders("DO DRAW OPPORTUNITY\nDO TITLE PC\nDO TRAVEL PC TO Epalin")}
+    c.order = ("ann",)
+    player.player_turns(c)
+    assert not events(c, "activity.title") and not events(c, "activity.travel")
+    assert "extra_activity-9" in c.players["ann"].hand
+
+
+def test_a_loss_that_raises_an_earlier_players_load_is_enforced_too() -> None:
+    """35.5, 18.10: Bob loses his FARC Princess Anne to the PP limit; her husband, Ann's FAC
+    Sir Guy, no longer has Status 8 by her but his own — Ann (seated before Bob) is then over
+    her PP and loses him, in the same enforcement and in the next ones."""
+    from moderator.games.dwtk.invariants import check
+
+    guy = 12
+    c = checked_court({})
+    for k in c.players:
+        with_player(c, k, pp=50)
+    c.set_char(guy, owner="ann", spouse="anne")
+    if guy in c.loyalty_pool:
+        c.loyalty_pool.remove(guy)
+    c.set_royal("anne", owner="bob", spouse=str(guy))
+    with_player(c, "ann", pp=c.faction_load("ann"))
+    with_player(c, "bob", pp=c.faction_load("bob") - 1, lose_first=("anne",))
+    c.enforce_all()
+    c.enforce_all()
+    assert c.faction_load("ann") <= c.players["ann"].pp
+    assert [p for p in check(c.freeze(), TABLES) if "PP" in p] == []

@@ -72,7 +72,7 @@ class _Index:
     tables: Mapping[str, str]  # table key or name (lower case) -> table key
     counsels: Mapping[tuple[str, str], Counsel]  # (table, key or name) -> counsel
     by_key: Mapping[tuple[str, str], Counsel]  # (table, counsel key) -> counsel
-    naming: frozenset[int]  # id() of the counsels that name someone (`names_someone`)
+    naming: frozenset[tuple[str, str]]  # (table, counsel key) of those naming someone
 
 
 def _index(tables: Tables) -> _Index:
@@ -88,8 +88,8 @@ def _index(tables: Tables) -> _Index:
                 counsels.setdefault((k, c.key.replace("_", " ")), c)
                 counsels.setdefault((k, c.name.lower()), c)
                 by_key.setdefault((k, c.key), c)
-        naming = frozenset(id(c) for table in tables.counseling.values() for c in table
-                           if names_someone(c))
+        naming = frozenset((k, c.key) for k, table in tables.counseling.items()
+                           for c in table if names_someone(c))
         found = _Index(names, counsels, by_key, naming)
         object.__setattr__(tables, "_dwtk_counsel_index", found)
     return found
@@ -124,7 +124,7 @@ def parse_counsel(rest: str, n: Names) -> CounselOrder:
                        "one of: " + ", ".join(c.name for c in n.tables.counseling[table]))
     named = None if named_text is None else _noble(named_text, n)
     by = None if by_text is None else _noble(by_text, n)
-    naming = id(counsel) in index.naming
+    naming = (table, counsel.key) in index.naming
     if naming != (named is not None):
         raise BadOrder(f"{counsel.name} {'needs' if naming else 'takes no'} "
                        "NAMING <character>", "DWTK 15.7; docs/dwtk-orders.md")

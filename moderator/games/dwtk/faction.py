@@ -182,13 +182,19 @@ class FactionRules:
         inputs = self._load_inputs()
         if inputs == self._loads_fit:
             return
-        loads = self._loads(self.seats)  # valid until someone loses a member:
-        acted = False
-        for player in self.seats:
-            if acted or loads[player] > self.players[player].pp:
-                self.enforce_limit(player)  # 35.5, and from now on each load afresh
-                acted = True
-        self._loads_fit = self._load_inputs() if acted else inputs
+        # A loss can raise another player's load (a FARC lost stops giving her FAC husband
+        # Status 8, 18.10), also one seated earlier: again until a pass finds no one over.
+        while True:
+            loads = self._loads(self.seats)
+            over = [p for p in self.seats if loads[p] > self.players[p].pp]
+            if not over:
+                break
+            before = self._load_inputs()
+            for player in over:
+                self.enforce_limit(player)  # 35.5
+            if self._load_inputs() == before:
+                return  # no one could lose anyone more: nothing to record as fitting
+        self._loads_fit = self._load_inputs()
 
     # -- 35.5 whom he loses: the standing LOSE FIRST order (refinements) -------------
 

@@ -168,16 +168,17 @@ def activities(court: Court, player: str, orders: TurnOrders) -> None:
             if extra and court.cards_of(player, "extra_activity"):
                 court.discard(_play(court, player, "extra_activity"))  # 14.5.20
                 court.emit(EventId.EXTRA_ACTIVITY_CARD, {"activity": what}, actor=player)
-            left -= 1
+            else:
+                left -= 1  # an Extra Activity card paid for this one (14.5.20)
             done.add(activity.kind)
         opportunity = court.players[player].opportunity
         if opportunity is not seen:  # counted again only when he drew (13.4.19)
             seen = opportunity
             stop = any(kind_of(c) in ("gout", "duel") for c in opportunity)
             now = _extra_counters(opportunity)
-        if stop and left > 0:
-            left = 0  # 13.4.19: a Gout or Duel counter drawn now ends his activities
-        if now > extras and left > 0 and not counters.held(court, player):
+        if stop:  # 13.4.19: a Gout or Duel counter drawn now: no activity more, at all
+            left, exhausted = 0, True
+        elif now > extras and not counters.held(court, player):
             left += now - extras  # 12.3.2: one drawn now (13.4.19) counts this turn
         extras = now
 
