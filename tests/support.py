@@ -119,14 +119,18 @@ def gazette_of(db: Engine, number: int, game_name: str = "paris"):  # type: igno
         return next(n for n in reversed(rows) if n.kind == "gazette")
 
 
-def write_mail_config(folder: Path, mail: Any, **sections: str) -> Path:
+def write_mail_config(folder: Path, mail: Any, *, smtp_security: str = "starttls",
+                      smtp_port: int | None = None, **sections: str) -> Path:
     """A config for the imap transport against the test mail servers (`tests/mail`).
 
-    IMAP over TLS and SMTP with STARTTLS, both verified with the test CA, logged in as
-    the moderator (passwords from MODERATOR_IMAP_PASSWORD / MODERATOR_SMTP_PASSWORD).
-    ``sections`` add TOML lines to a section, e.g. ``smtp='sent_copy = "x@y"'``.
+    IMAP over TLS and SMTP with STARTTLS (or ``smtp_security`` on ``smtp_port``), both
+    verified with the test CA, logged in as the moderator (passwords from
+    MODERATOR_IMAP_PASSWORD / MODERATOR_SMTP_PASSWORD).  ``sections`` add TOML lines to a
+    section, e.g. ``smtp='sent_copy = "x@y"'``.
     """
     extra = {name: f"\n{lines}" for name, lines in sections.items()}
+    if smtp_port is None:
+        smtp_port = mail.smtps_port if smtp_security == "ssl" else mail.smtp_port
     path = folder / "config.toml"
     path.write_text(f"""
 [database]
@@ -148,8 +152,8 @@ username = "moderator@pbem.test"
 cafile = "{mail.cafile}"{extra.get("imap", "")}
 [mail.smtp]
 host = "{mail.host}"
-port = {mail.smtp_port}
-security = "starttls"
+port = {smtp_port}
+security = "{smtp_security}"
 username = "moderator@pbem.test"
 cafile = "{mail.cafile}"{extra.get("smtp", "")}
 [service]{extra.get("service", "")}

@@ -26,7 +26,7 @@ from moderator.store.db import open_store, session_scope
 from moderator.store.models import Outbox
 from moderator.transport.smtp import OutboxSender
 
-from support import ROOT
+from support import write_mail_config
 
 MODERATOR = "moderator@pbem.test"
 GM = "gm@pbem.test"
@@ -58,39 +58,10 @@ def write_smtp_config(
     max_attempts: int = 3,
     retry_seconds: int = 60,
 ) -> Config:
-    if port is None:
-        port = mail.smtps_port if security == "ssl" else mail.smtp_port
-    text = f"""
-[database]
-url = "sqlite:///{folder / "moderator.sqlite"}"
-[paths]
-data = "{ROOT / "data"}"
-templates = "{ROOT / "templates"}"
-spool = "spool"
-archive = "archive"
-[mail]
-transport = "imap"
-address = "{MODERATOR}"
-gm_address = "{GM}"
-[mail.imap]
-host = "{mail.host}"
-port = {mail.imaps_port}
-security = "ssl"
-username = "{MODERATOR}"
-cafile = "{mail.cafile}"
-[mail.smtp]
-host = "{mail.host}"
-port = {port}
-security = "{security}"
-username = "{MODERATOR}"
-cafile = "{mail.cafile}"
-retry_seconds = {retry_seconds}
-max_attempts = {max_attempts}
-sent_copy = "{sent_copy}"
-"""
-    path = folder / "config.toml"
-    path.write_text(text, encoding="utf-8")
-    return load_config(path)
+    smtp = f"retry_seconds = {retry_seconds}\nmax_attempts = {max_attempts}\n" \
+           f'sent_copy = "{sent_copy}"'
+    return load_config(write_mail_config(folder, mail, smtp_security=security,
+                                         smtp_port=port, smtp=smtp))
 
 
 @pytest.fixture(scope="module")
