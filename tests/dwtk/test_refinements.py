@@ -239,3 +239,23 @@ def test_the_private_sheet_shows_the_standing_lose_first_list() -> None:
     ctx = sheet_context(c.freeze(), "ann", TABLES)
     assert ctx["lose_first"] == ["23", "Prince Alan"]
     assert sheet_context(c.freeze(), "bob", TABLES)["lose_first"] == []
+
+
+def test_the_private_sheet_keeps_the_record_of_marriages_betrothals_and_the_privateer() -> None:
+    """2.4 (the Record Sheet), 18.4.7, 13.4.17.1: his sheet says whom his nobles married or
+    are betrothed to, that one is a wrongdoer at large, and where his privateer stands."""
+    from moderator.games.dwtk.state import Voyage
+    from moderator.games.dwtk.views import sheet_context
+    from tests.dwtk.conftest import TABLES, court, dealt, with_player
+
+    c = court(dealt(3))
+    c.set_char(ROLAND, owner="ann", henchman="henchman-1", betrothed=str(MARGARET))
+    c.set_char(MARGARET, owner="ann", betrothed=str(ROLAND), wrongdoer=True)
+    c.set_char(PC, spouse="62")
+    with_player(c, "ann", voyage=Voyage(captain=ROLAND, cargo=3, launched=c.turn))
+    ctx = sheet_context(c.freeze(), "ann", TABLES)
+    members = {m["name"]: m for m in ctx["faction"]}
+    assert members["Duke Roland"]["betrothed"] == "Lady Margaret"
+    assert members["Lady Margaret"]["wrongdoer"] and not members["Duke Roland"]["wrongdoer"]
+    assert ctx["pc"]["spouse"] == "Lady Elizabeth"
+    assert ctx["voyage"] == {"captain": "Duke Roland", "cargo": 3}

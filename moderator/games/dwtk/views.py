@@ -6,7 +6,7 @@ refusals stay on the player's own sheet.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from moderator.dice import Dice
@@ -14,7 +14,7 @@ from moderator.games.base import Event
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.names import Names
 from moderator.games.dwtk.standing import format_reaction
-from moderator.games.dwtk.state import GameState, Phase
+from moderator.games.dwtk.state import Character, GameState, Phase, Situation
 from moderator.games.dwtk.tables import OfficeKind, Sex, Tables, kind_of
 
 JSON = dict[str, Any]
@@ -86,6 +86,15 @@ def gazette_context(before: GameState, after: GameState, events: Sequence[Event]
     }
 
 
+def _ties(c: Character, nm: Mapping[str, str]) -> JSON:
+    """What the Record Sheet keeps of one noble: spouse (18), betrothed (18.4.7), and a
+    wrongdoer's standing charge (23.5, 13.4.20)."""
+    return {"spouse": nm.get(c.spouse or "", "") if c.spouse else "",
+            "betrothed": nm.get(c.betrothed or "", "") if c.betrothed else "",
+            # banished, imprisoned or awaiting execution says it already
+            "wrongdoer": c.wrongdoer and c.situation in (Situation.NORMAL, Situation.HIDING)}
+
+
 def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
     court = _court(after, tables)
     nm = names(after, tables)
@@ -95,7 +104,8 @@ def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
     members = [{"name": nm[c.key], "status": court.status(c.id),
                 "henchman": c.henchman is not None, "counselor": c.counselor is not None,
                 "office": nm.get(court.office_of(c.key) or "", ""),
-                "where": nm.get(c.location, "Fandonia"), "situation": c.situation.value}
+                "where": nm.get(c.location, "Fandonia"), "situation": c.situation.value,
+                **_ties(c, nm)}
                for c in court.faction(key)]
     return {
         "names": nm,
@@ -104,7 +114,10 @@ def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
             "name": nm[pc.key], "status": court.status(pc.id),
             "office": nm.get(court.office_of(pc.key) or "", ""),
             "where": nm.get(pc.location, "Fandonia"), "situation": pc.situation.value,
-            "banned": pc.banned, "dead": pc.face_down_until is not None},
+            "banned": pc.banned, "dead": pc.face_down_until is not None, **_ties(pc, nm)},
+        "voyage": None if p.voyage is None else {  # 13.4.17.1
+            "captain": nm[str(p.voyage.captain)] if p.voyage.captain is not None
+            else "an anonymous captain", "cargo": p.voyage.cargo},
         "ip": p.ip,
         "pp": p.pp,
         "load": court.faction_load(key) if after.phase is not Phase.MUSTER else 0,
