@@ -28,6 +28,7 @@ import time
 from email.policy import default as default_policy
 from email.utils import make_msgid
 from pathlib import Path
+from types import SimpleNamespace
 
 from imapclient import IMAPClient
 from sqlalchemy import func
@@ -42,6 +43,10 @@ from moderator.transport.imap import ImapPoller
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "mailtest.sh"
+sys.path.insert(0, str(ROOT / "tests"))  # the tests' mail config writer
+
+from support import write_mail_config  # noqa: E402
+
 PORTS = {"MAILTEST_IMAP_PORT": "14143", "MAILTEST_IMAPS_PORT": "14993",
          "MAILTEST_SMTP_PORT": "14025", "MAILTEST_SMTPS_PORT": "14465",
          "MAILTEST_LMTP_PORT": "14024"}
@@ -68,35 +73,13 @@ def servers(env: dict[str, str]) -> dict[str, str]:
 
 
 def write_config(folder: Path, mail: dict[str, str]) -> Path:
-    path = folder / "config.toml"
-    path.write_text(f"""
-[database]
-url = "sqlite:///{folder / "moderator.sqlite"}"
-[paths]
-data = "{ROOT / "data"}"
-templates = "{ROOT / "templates"}"
-spool = "spool"
-archive = "archive"
-[mail]
-transport = "imap"
-address = "{MODERATOR}"
-gm_address = "gm@pbem.test"
-[mail.imap]
-host = "127.0.0.1"
-port = {mail["MAILTEST_IMAPS_PORT"]}
-security = "ssl"
-username = "{MODERATOR}"
-cafile = "{mail["MAILTEST_CAFILE"]}"
-[mail.smtp]
-host = "127.0.0.1"
-port = {mail["MAILTEST_SMTP_PORT"]}
-security = "starttls"
-username = "{MODERATOR}"
-cafile = "{mail["MAILTEST_CAFILE"]}"
-[service]
-outbox_seconds = 1
-""")
-    return path
+    """The tests' mail config (`support.write_mail_config`) for the servers ``mail`` names,
+    with the outbox looked at every second."""
+    servers = SimpleNamespace(host="127.0.0.1", cafile=mail["MAILTEST_CAFILE"],
+                              imaps_port=int(mail["MAILTEST_IMAPS_PORT"]),
+                              smtp_port=int(mail["MAILTEST_SMTP_PORT"]),
+                              smtps_port=int(mail["MAILTEST_SMTPS_PORT"]))
+    return write_mail_config(folder, servers, service="outbox_seconds = 1")
 
 
 def smtp_send(mail: dict[str, str], messages: list[bytes]) -> None:
