@@ -34,11 +34,11 @@ from imapclient import IMAPClient
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from moderator import admin
-from moderator.config import load_config
-from moderator.passwords import hash_password
+from moderator.desk import admin
+from moderator.settings.config import load_config
 from moderator.store.db import open_store, session_scope
 from moderator.store.models import Game, Player, PlayerAddress, Submission
+from moderator.store.passwords import hash_password
 from moderator.transport.imap import ImapPoller
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -130,7 +130,7 @@ def bench_intake(mail: dict[str, str], folder: Path, n: int) -> dict[str, float]
         from moderator import jsonio
         from moderator.dice import Dice
         from moderator.games import find_engine
-        from moderator.tables import game_tables
+        from moderator.settings.config import game_tables
 
         engine, tables = find_engine("engarde"), game_tables(config, "bench", "engarde")
         state = jsonio.loads(turn.state_before)

@@ -24,16 +24,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from moderator import jsonio, mailsamples
-from moderator.config import load_config
+from moderator import jsonio
+from moderator.demo import samples
 from moderator.dice import Dice
 from moderator.games import find_engine
 from moderator.intake.process import process_message
-from moderator.passwords import hash_password
 from moderator.publish.newsletter import Reader, TurnData, render_turn
+from moderator.settings.config import load_config
+from moderator.settings.tables import load_tables
 from moderator.store.db import open_store, session_scope
 from moderator.store.models import Game, Player, PlayerAddress, Turn
-from moderator.tables import load_tables
+from moderator.store.passwords import hash_password
 
 ROOT = Path(__file__).resolve().parents[1]
 CLUBS_BY_SL = ((12, "Bothwell's"), (9, "Hunter's"), (7, "The Blue Gables"),
@@ -169,7 +170,7 @@ def bench_intake(n: int) -> dict[str, float]:
                 session.add(PlayerAddress(game_id=game.id, player_id=player.id,
                                           email=player.email))
         when = datetime(2026, 12, 1, tzinfo=UTC)
-        mails = [mailsamples.thunderbird_plain(
+        mails = [samples.thunderbird_plain(
             sender=f"{key}@bench.example", sender_name=key, to=config.moderator_address,
             subject="[bench] orders", body="PASSWORD: secret\n" + text, date=when,
             message_id=f"bench-{key}@bench.example") for key, text in texts.items()]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine
 
-from moderator.config import Config, load_config
+from moderator.settings.config import Config, load_config
 from moderator.store.db import open_store
 
 from support import write_config

@@ -13,8 +13,8 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from moderator import admin
-from moderator.config import Config
+from moderator.desk import admin
+from moderator.settings.config import Config
 from moderator.store.db import session_scope
 from moderator.transport.maildir import delivery_order
 

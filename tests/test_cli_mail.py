@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import Engine
 
-from moderator import schedule
 from moderator.cli import cli
-from moderator.config import load_config
+from moderator.runners import schedule
+from moderator.settings.config import load_config
 from moderator.store.db import open_store, session_scope
 from moderator.store.models import ServiceStatus
 from moderator.transport.smtp import OutboxSender, SendReport

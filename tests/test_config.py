@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from moderator.config import SETTINGS, ConfigError, load_config
+from moderator.settings.config import SETTINGS, ConfigError, load_config
 
 ROOT = Path(__file__).resolve().parents[1]
 

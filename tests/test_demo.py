@@ -7,8 +7,8 @@ from pathlib import Path
 
 from rich.console import Console
 
-from moderator.config import load_config
-from moderator.demo import PLAYERS, run_demo
+from moderator.demo.month import PLAYERS, run_demo
+from moderator.settings.config import load_config
 from moderator.transport.maildir import open_maildir
 
 from support import body_text, mailbox_messages

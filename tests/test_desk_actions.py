@@ -14,15 +14,14 @@ from sqlmodel import Session, select
 
 from moderator import jsonio
 from moderator.cli import cli
-from moderator.config import Config, load_config
-from moderator.deadlines import set_deadlines
-from moderator.desk import audit
 from moderator.intake.process import process_message
-from moderator.store import repo
+from moderator.settings.config import Config, load_config
+from moderator.store import audit, repo
 from moderator.store.db import open_store, session_scope
 from moderator.store.models import Outbox, PressItem
 from moderator.transport.maildir import deliver_outbox
-from moderator.turns import run_turn
+from moderator.turn.deadlines import set_deadlines
+from moderator.turn.run import run_turn
 
 from support import gazette_of, make_game, order_mail, write_config
 

@@ -13,12 +13,11 @@ from sqlmodel import Session, select
 
 from moderator import jsonio
 from moderator.cli import cli
-from moderator.config import Config
-from moderator.desk import audit
 from moderator.intake.process import process_message
-from moderator.store import repo
+from moderator.settings.config import Config
+from moderator.store import audit, repo
 from moderator.store.models import Newsletter, Outbox
-from moderator.turns import rerun_turn, run_turn
+from moderator.turn.run import rerun_turn, run_turn
 
 from support import make_game, order_mail
 

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session
 
-from moderator.config import ConfigError, load_config
-from moderator.deadlines import set_deadlines
-from moderator.desk import runhooks
 from moderator.intake.process import process_message
-from moderator.schedule import desired_jobs
+from moderator.runners.schedule import desired_jobs
+from moderator.settings.config import ConfigError, load_config
 from moderator.store import repo
 from moderator.store.db import open_store, session_scope
-from moderator.turns import run_turn
+from moderator.turn.deadlines import set_deadlines
+from moderator.turn.inputs import accepted_late
+from moderator.turn.run import run_turn
 
 from support import gazette_of, make_game, order_mail, write_config
 
@@ -102,7 +102,7 @@ def test_a_new_game_takes_its_zone_rule_and_single_deadline(tmp_path: Path) -> N
     with pytest.raises(Exception, match="closed to new players"):
         make_game(db, config)
     with session_scope(db) as session:
-        from moderator import admin
+        from moderator.desk import admin
 
         game = admin.create_game(session, config, "paris", "engarde", seed=1)
         admin.add_player(session, config, "paris", "a@b.example", "Athos", force=True)
@@ -178,13 +178,13 @@ def test_nmr_policy_puts_a_player_in_civil_disorder_absence_excused(tmp_path: Pa
     with Session(db) as session:
         game = repo.game_by_name(session, "paris")
         gazette3 = gazette_of(db, 3)
-        assert runhooks.accepted_late(session, game, 3) == set()
+        assert accepted_late(session, game, 3) == set()
     assert "Cyrano de Bergerac is in civil disorder" in gazette3.markdown
 
 
 def test_config_toml_documents_every_per_game_setting(tmp_path: Path) -> None:
     """The commented [games.paris] example in config.toml names every key and loads."""
-    from moderator.desk.settings import GAME_SETTINGS
+    from moderator.settings.game import GAME_SETTINGS
 
     from support import ROOT
 

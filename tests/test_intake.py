@@ -8,9 +8,9 @@ from pathlib import Path
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from moderator.admin import add_address
-from moderator.config import Config
+from moderator.desk.admin import add_address
 from moderator.intake.process import process_message
+from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Outbox, ReceivedMessage, Submission

@@ -10,8 +10,8 @@ from sqlalchemy import Engine, inspect
 from sqlmodel import SQLModel
 
 import moderator.store.models  # noqa: F401  (registers the tables)
-from moderator.config import Config
-from moderator.schedule import new_scheduler
+from moderator.runners.schedule import new_scheduler
+from moderator.settings.config import Config
 from moderator.store.db import alembic_config, include_object
 
 

@@ -14,12 +14,12 @@ from sqlmodel import Session
 from test_service import MODERATOR, _polled, _start, _stop, _wait_for
 
 from moderator.cli import cli
-from moderator.config import Config
-from moderator.deadlines import set_deadlines
 from moderator.publish import outgoing
+from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.transport.maildir import open_maildir
+from moderator.turn.deadlines import set_deadlines
 
 from support import mailbox_messages, make_game, order_mail
 

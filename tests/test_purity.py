@@ -10,8 +10,8 @@ GAMES = ROOT / "moderator" / "games"
 FORBIDDEN = (
     "sqlmodel", "sqlalchemy", "alembic", "jinja2", "markdown", "email", "smtplib", "imaplib",
     "imapclient", "mailbox", "apscheduler", "random", "moderator.store", "moderator.intake",
-    "moderator.publish", "moderator.transport", "moderator.turns", "moderator.cli",
-    "moderator.config", "moderator.tables", "moderator.admin",
+    "moderator.publish", "moderator.transport", "moderator.turn.run", "moderator.cli",
+    "moderator.settings.config", "moderator.settings.tables", "moderator.desk.admin",
 )
 
 

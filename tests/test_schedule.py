@@ -14,16 +14,17 @@ from click.testing import CliRunner
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from moderator import deadlines, reminders, schedule
 from moderator.cli import cli
 from moderator.clock import add_month, as_utc
-from moderator.config import Config
-from moderator.deadlines import Rule, ScheduleError
 from moderator.intake.process import process_message
-from moderator.schedule import DeadlineScheduler
+from moderator.runners import reminders, schedule
+from moderator.runners.schedule import DeadlineScheduler
+from moderator.settings.config import Config
+from moderator.settings.deadline_rule import Rule, ScheduleError
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import GmLog, Newsletter, Outbox, ServiceStatus, Turn
+from moderator.turn import deadlines
 
 from support import body_text, mailbox_messages, make_game, order_mail
 
@@ -139,7 +140,7 @@ def _open_turn(db: Engine) -> Turn:
 
 
 def test_a_rule_wins_over_same_day_next_month(config: Config, db: Engine) -> None:
-    from moderator.turns import run_turn
+    from moderator.turn.run import run_turn
 
     _rule_game(db, config)
     report = run_turn(db, config, "paris", now=_paris(2027, 3, 12, 18, 0))
@@ -179,7 +180,7 @@ def test_the_rules_deadline_is_printed_in_the_newsletters_and_rerun_is_identical
 def test_without_a_rule_the_next_deadline_is_the_same_day_next_month(
     config: Config, db: Engine,
 ) -> None:
-    from moderator.turns import rerun_turn, run_turn
+    from moderator.turn.run import rerun_turn, run_turn
 
     make_game(db, config)
     with session_scope(db) as session:
@@ -194,7 +195,7 @@ def test_without_a_rule_the_next_deadline_is_the_same_day_next_month(
 
 
 def test_a_missed_deadline_slides_the_next_ones(config: Config, db: Engine) -> None:
-    from moderator.turns import rerun_turn, run_turn
+    from moderator.turn.run import rerun_turn, run_turn
 
     _rule_game(db, config)
     run_turn(db, config, "paris", missed=True, now=_paris(2027, 3, 13, 9, 0))
@@ -211,7 +212,7 @@ def test_a_missed_deadline_slides_the_next_ones(config: Config, db: Engine) -> N
 def test_after_a_long_outage_the_next_deadline_is_never_in_the_past(
     config: Config, db: Engine,
 ) -> None:
-    from moderator.turns import run_turn
+    from moderator.turn.run import run_turn
 
     _rule_game(db, config)
     now = _paris(2027, 4, 20, 9, 0)  # past the rule's April date too
@@ -221,7 +222,7 @@ def test_after_a_long_outage_the_next_deadline_is_never_in_the_past(
 
 
 def test_run_turn_refuses_another_turns_number(config: Config, db: Engine) -> None:
-    from moderator.turns import TurnError, run_turn
+    from moderator.turn.run import TurnError, run_turn
 
     make_game(db, config)
     with pytest.raises(TurnError, match="not the open turn"):
@@ -342,7 +343,7 @@ def test_a_deadline_missed_while_down_runs_once_at_start_and_slides_the_next(
 def test_a_failing_turn_is_logged_and_retried_later(
     db: Engine, config: Config, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import moderator.turns
+    import moderator.runners.jobs
 
     make_game(db, config)
     _set(db, datetime.now(UTC) - timedelta(minutes=1))
@@ -350,7 +351,7 @@ def test_a_failing_turn_is_logged_and_retried_later(
     def broken(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("engine on fire")
 
-    monkeypatch.setattr(moderator.turns, "run_turn", broken)
+    monkeypatch.setattr(moderator.runners.jobs, "run_turn", broken)
     runtime = schedule.Runtime(db, config)
     assert not schedule.run_due_turn(runtime, "paris", 1)
     assert _events(db, "turn.failed")[0].level == "error"

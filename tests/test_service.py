@@ -15,14 +15,15 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import Engine
 
-from moderator import deadlines, schedule
 from moderator.cli import cli
-from moderator.config import Config
 from moderator.intake.process import process_message
-from moderator.service import JsonLog, Service
+from moderator.runners import schedule
+from moderator.runners.service import JsonLog, Service
+from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.transport.maildir import open_maildir
+from moderator.turn import deadlines
 
 from support import ROOT, mailbox_messages, make_game, order_mail
 

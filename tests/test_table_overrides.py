@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from moderator import jsonio
-from moderator.config import ConfigError, load_config
+from moderator.settings.config import ConfigError, load_config
+from moderator.settings.tables import apply_overrides, read_raw_tables
 from moderator.store import repo
 from moderator.store.db import open_store, session_scope
-from moderator.tables import apply_overrides, read_raw_tables
-from moderator.turns import run_turn
+from moderator.turn.run import run_turn
 
 from support import ROOT, make_game, write_config
 

@@ -9,13 +9,13 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from moderator import jsonio
-from moderator.config import Config
 from moderator.intake.process import process_message
+from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Newsletter, Outbox, Turn
 from moderator.transport.maildir import deliver_outbox
-from moderator.turns import TurnError, rerun_turn, run_turn
+from moderator.turn.run import TurnError, rerun_turn, run_turn
 
 from support import body_text, mailbox_messages, make_game, order_mail
 
@@ -70,7 +70,7 @@ def test_running_a_turn_twice_processes_it_once(db: Engine, config: Config) -> N
         done = session.exec(select(Turn).where(Turn.number == 1)).one()
     # The guarded claim refuses a turn that is no longer open, e.g. a stale second runner.
     with pytest.raises(TurnError), session_scope(db) as session:
-        from moderator.turns import _claim
+        from moderator.turn.run import _claim
 
         _claim(session, done)
     report = run_turn(db, config, "paris")  # runs turn 2, not turn 1 again
@@ -117,7 +117,7 @@ def test_rerun_stays_identical_after_the_gm_moves_the_next_deadline(
 ) -> None:
     """The newsletters printed turn 2's deadline as it was then; moving it later is not a
     difference in turn 1 (the render inputs are stored with the turn)."""
-    from moderator.deadlines import set_deadlines
+    from moderator.turn.deadlines import set_deadlines
 
     make_game(db, config)
     process_message(db, config, order_mail("jacques@lyon.example", JACQUES))

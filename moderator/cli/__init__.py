@@ -22,7 +22,6 @@ from pathlib import Path
 
 import click
 
-from moderator import admin
 from moderator.cli import deadlines as deadline_commands
 from moderator.cli import (
     demo,
@@ -39,12 +38,13 @@ from moderator.cli import (
     turns,
 )
 from moderator.cli.app import App, console
-from moderator.config import ConfigError
-from moderator.deadlines import ScheduleError
-from moderator.desk.audit import DeskError
-from moderator.desk.host import HostStopped
+from moderator.desk import admin
+from moderator.settings.config import ConfigError
+from moderator.settings.deadline_rule import ScheduleError
 from moderator.store import repo
-from moderator.turns import TurnError
+from moderator.store.audit import AuditError
+from moderator.store.host import HostStopped
+from moderator.turn.run import TurnError
 
 __all__ = ["App", "cli", "main"]
 
@@ -85,6 +85,6 @@ def main() -> None:
     except click.Abort:
         sys.exit(1)
     except (ConfigError, repo.NotFound, admin.AdminError, TurnError, ScheduleError,
-            DeskError, HostStopped, KeyError) as exc:
+            AuditError, HostStopped, KeyError) as exc:
         console.print(f"[red]error:[/] {exc}", markup=True)
         sys.exit(2)

@@ -11,7 +11,7 @@ import click
 from rich.console import Console
 from sqlalchemy import Engine
 
-from moderator.config import Config, load_config
+from moderator.settings.config import Config, load_config
 from moderator.store.db import open_store
 
 console = Console(highlight=False)
@@ -30,7 +30,7 @@ class App:
     def who(self, override: str | None = None) -> str:
         """Who is acting, for the audit log: ``--as`` (command, then global), else the
         OS user."""
-        from moderator.desk.audit import current_user
+        from moderator.store.audit import current_user
 
         return current_user(override or self.actor)
 
@@ -49,7 +49,7 @@ class App:
 
     def running_service(self) -> datetime | None:
         """The last heartbeat of a `moderator serve` that seems to be running, else None."""
-        from moderator.schedule import service_alive
+        from moderator.runners.schedule import service_alive
 
         return service_alive(self.db)
 
@@ -59,7 +59,7 @@ class App:
         (the SMTP sender's crash recovery takes rows in ``sending`` as interrupted)."""
         if not send:
             return
-        from moderator.desk.host import panic_reason
+        from moderator.store.host import panic_reason
 
         if panic_reason(self.db) is not None:
             console.print("Mail queued; the host is stopped (moderator panic), nothing is sent.")

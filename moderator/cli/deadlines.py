@@ -8,12 +8,13 @@ from datetime import datetime
 import click
 from sqlmodel import Session
 
-from moderator import deadlines
 from moderator.cli.app import WHEN, App, console, pass_app
 from moderator.clock import as_utc, format_deadline
+from moderator.settings.deadline_rule import WEEKDAYS, WEEKS, Rule
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Game, Turn
+from moderator.turn import deadlines
 
 
 @click.group()
@@ -42,9 +43,9 @@ def deadline_set(app: App, game_name: str, when: datetime, announcements: dateti
 @click.argument("game_name", metavar="GAME")
 @click.option("--monthly-day", type=click.IntRange(1, 31),
               help="Day of the month (29-31 mean the last day in shorter months).")
-@click.option("--weekday", type=click.Choice(deadlines.WEEKDAYS),
+@click.option("--weekday", type=click.Choice(WEEKDAYS),
               help="Or: a weekday of the month, with --week (e.g. --week 2nd --weekday sat).")
-@click.option("--week", type=click.Choice(deadlines.WEEKS),
+@click.option("--week", type=click.Choice(WEEKS),
               help="Which one: 1st ... 4th or last.")
 @click.option("--every-days", type=click.IntRange(1, 366),
               help="Or: this many days after the previous deadline.")
@@ -72,7 +73,7 @@ def deadline_rule(
     if clear == bool(given) or given > 1:
         raise click.UsageError("give one of --monthly-day, --week/--weekday, --every-days "
                                "or --clear")
-    rule = None if clear else deadlines.Rule(
+    rule = None if clear else Rule(
         monthly_day=monthly_day, weekday=weekday, week=week, every_days=every_days, time=at,
         announcements_days_before=announcements_days_before,
     )
@@ -100,7 +101,7 @@ def deadline_show(app: App, game_name: str, count: int) -> None:
             _print_later(g, rule, as_utc(turn.deadline), count)
 
 
-def _print_later(g: Game, rule: deadlines.Rule, moment: datetime, count: int) -> None:
+def _print_later(g: Game, rule: Rule, moment: datetime, count: int) -> None:
     """The ``count`` deadlines the rule gives after ``moment``, as the GM will see them."""
     zone = deadlines.game_zone(g)
     for _ in range(count):

@@ -14,6 +14,6 @@ from moderator.cli.app import console
               default=Path("var/demo"), show_default=True, help="Where the demo lives.")
 def demo(folder: Path) -> None:
     """Run a whole En Garde! month by email on local Maildirs and show where to look."""
-    from moderator.demo import run_demo
+    from moderator.demo.month import run_demo
 
     run_demo(folder.resolve(), console)

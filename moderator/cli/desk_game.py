@@ -12,9 +12,9 @@ from sqlmodel import Session
 from moderator.cli.app import App, console, desk, pass_app
 from moderator.cli.games import game
 from moderator.clock import as_utc, format_deadline
-from moderator.desk import actions, audit
-from moderator.desk.settings import GAME_SETTINGS
-from moderator.store import repo
+from moderator.desk import actions
+from moderator.settings.game import GAME_SETTINGS
+from moderator.store import audit, repo
 from moderator.store.db import session_scope
 
 

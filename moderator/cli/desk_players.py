@@ -13,7 +13,7 @@ from moderator.cli.orders import orders
 from moderator.cli.players import player
 from moderator.clock import format_deadline
 from moderator.desk import players as desk_players
-from moderator.desk.audit import DeskError
+from moderator.desk.errors import DeskError
 from moderator.store import repo
 from moderator.store.db import session_scope
 

@@ -11,9 +11,9 @@ from sqlmodel import Session
 from moderator.cli.app import App, console, desk, pass_app, send_option
 from moderator.cli.deadlines import deadline, print_deadlines
 from moderator.cli.newsletters import newsletter
-from moderator.desk import actions, audit
+from moderator.desk import actions
 from moderator.desk import press as desk_press
-from moderator.store import repo
+from moderator.store import audit, repo
 from moderator.store.db import session_scope
 
 

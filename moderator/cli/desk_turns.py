@@ -9,13 +9,14 @@ from sqlmodel import Session
 from moderator.cli.app import App, console, desk, pass_app, send_option
 from moderator.cli.newsletters import state
 from moderator.cli.turns import _print_report, turn
-from moderator.deadlines import now_utc
-from moderator.desk import actions, amend, audit, rollback, runhooks
-from moderator.desk.audit import DeskError
+from moderator.desk import actions, amend, rollback
+from moderator.desk.errors import DeskError
 from moderator.desk.preview import preview
-from moderator.store import repo
+from moderator.store import audit, repo
 from moderator.store.db import session_scope
-from moderator.turns import archive_dir, run_turn, write_archive
+from moderator.turn.deadlines import now_utc
+from moderator.turn.inputs import due_at
+from moderator.turn.run import archive_dir, run_turn, write_archive
 
 
 @turn.command("process")
@@ -36,7 +37,7 @@ def turn_process(app: App, game_name: str, at_once: bool, reason: str, actor: st
     with Session(app.db) as session:
         g = repo.game_by_name(session, game_name)
         t = repo.open_turn(session, g)
-        due = runhooks.due_at(session, app.config, g, t)
+        due = due_at(session, app.config, g, t)
         number = t.number
     if not at_once and (due is None or due > now_utc()):
         raise DeskError(f"turn {number} of {game_name} is not due yet; add --now to run it")

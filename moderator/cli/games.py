@@ -8,13 +8,13 @@ import click
 from rich.table import Table
 from sqlmodel import Session
 
-from moderator import admin
 from moderator.cli.app import App, console, pass_app
 from moderator.clock import as_utc, format_deadline
-from moderator.deadlines import note_change
+from moderator.desk import admin
 from moderator.games import find_engine, game_kinds
 from moderator.store import repo
 from moderator.store.db import session_scope
+from moderator.turn.deadlines import note_change
 
 
 @click.group()

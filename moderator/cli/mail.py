@@ -7,8 +7,8 @@ import click
 from rich.table import Table
 
 from moderator.cli.app import App, console, pass_app, send_option, send_outbox
-from moderator.desk.host import check_running
 from moderator.intake.process import IntakeResult
+from moderator.store.host import check_running
 
 
 @click.group()

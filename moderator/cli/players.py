@@ -8,9 +8,9 @@ import click
 from rich.table import Table
 from sqlmodel import Session
 
-from moderator import admin
 from moderator.cli.app import App, console, pass_app, send_option
 from moderator.clock import as_utc
+from moderator.desk import admin
 from moderator.store import repo
 from moderator.store.db import session_scope
 

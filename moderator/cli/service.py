@@ -12,12 +12,13 @@ from rich.table import Table
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from moderator import deadlines, schedule
 from moderator.cli.app import App, console, pass_app
 from moderator.clock import as_utc, format_deadline
 from moderator.games import find_engine
+from moderator.runners import schedule
 from moderator.store import repo
 from moderator.store.models import Game, GmLog, Outbox, Turn
+from moderator.turn import deadlines
 
 BACKLOG = ("queued", "sending", "failed", "bounced")
 Backlog = dict[int | None, dict[str, int]]
@@ -27,7 +28,7 @@ Backlog = dict[int | None, dict[str, int]]
 @pass_app
 def serve(app: App) -> None:
     """Run the service: read mail, send mail, and act at every deadline (until SIGTERM)."""
-    from moderator.service import serve as run_service
+    from moderator.runners.service import serve as run_service
 
     sys.exit(run_service(app.db, app.config))
 

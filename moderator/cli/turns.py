@@ -12,7 +12,7 @@ from moderator import jsonio
 from moderator.cli.app import App, console, pass_app, send_option
 from moderator.clock import format_deadline
 from moderator.store import repo
-from moderator.turns import TurnReport, rerun_turn, run_turn
+from moderator.turn.run import TurnReport, rerun_turn, run_turn
 
 
 @click.group()

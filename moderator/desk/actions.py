@@ -1,5 +1,5 @@
 """The GM's levers on a game and on the host: pause, panic, deadlines, decisions,
-amendments, resending.  Each one is audited (`moderator.desk.audit`); those that change
+amendments, resending.  Each one is audited (`moderator.store.audit`); those that change
 results leave a note for the next gazette.  Every function works in the caller's
 transaction."""
 
@@ -12,14 +12,14 @@ from sqlmodel import Session
 
 from moderator import jsonio
 from moderator.clock import as_utc, format_deadline
-from moderator.config import Config
-from moderator.deadlines import note_change, now_utc, set_deadlines
-from moderator.desk import amend, audit, host
-from moderator.desk.audit import DeskError
+from moderator.desk import amend
+from moderator.desk.errors import DeskError
 from moderator.games import find_engine
 from moderator.publish import outgoing
-from moderator.store import repo
+from moderator.settings.config import Config
+from moderator.store import audit, host, repo
 from moderator.store.models import Game, Newsletter, Turn
+from moderator.turn.deadlines import note_change, now_utc, set_deadlines
 
 
 def pause(session: Session, game: Game, who: str, reason: str) -> None:
@@ -46,7 +46,7 @@ def resume(session: Session, game: Game, who: str, reason: str) -> Turn:
 
 
 def panic(session: Session, on: bool, who: str, reason: str) -> None:
-    """Stop (or restart) all processing on this host (`moderator.desk.host`)."""
+    """Stop (or restart) all processing on this host (`moderator.store.host`)."""
     was = host.panic_reason(session)
     if on and was is not None:
         raise DeskError(f"the host is already stopped ({was})")

@@ -22,7 +22,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from moderator.desk.audit import DeskError
+from moderator.desk.errors import DeskError
 
 _MISSING = object()
 

@@ -11,18 +11,17 @@ from sqlmodel import Session, select
 
 from moderator import jsonio
 from moderator.clock import as_utc, format_deadline
-from moderator.config import Config
-from moderator.deadlines import now_utc
-from moderator.desk import audit, press
-from moderator.desk.audit import DeskError
-from moderator.desk.runhooks import ACCEPT_LATE, accepted_late, cutoff, last_submission
+from moderator.desk import press
+from moderator.desk.errors import DeskError
 from moderator.games import find_engine
 from moderator.games.base import Severity
-from moderator.passwords import hash_password, new_password
 from moderator.publish import outgoing
-from moderator.store import repo
+from moderator.settings.config import Config, game_tables
+from moderator.store import audit, repo
 from moderator.store.models import Game, Player, PlayerAddress, Submission
-from moderator.tables import game_tables
+from moderator.store.passwords import hash_password, new_password
+from moderator.turn.deadlines import now_utc
+from moderator.turn.inputs import ACCEPT_LATE, accepted_late, cutoff, last_submission
 
 
 def accept_late(session: Session, config: Config, game: Game, player: Player, who: str,

@@ -13,14 +13,14 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from moderator import jsonio
-from moderator.config import Config
-from moderator.deadlines import next_deadlines, now_utc
-from moderator.desk import audit, runhooks
-from moderator.desk.audit import DeskError
+from moderator.desk.errors import DeskError
 from moderator.games import find_engine
 from moderator.publish.newsletter import Reader, RenderedTurn
-from moderator.store import repo
-from moderator.tables import game_tables
+from moderator.settings.config import Config, game_tables
+from moderator.store import audit, repo
+from moderator.turn import run as turns
+from moderator.turn.deadlines import next_deadlines, now_utc
+from moderator.turn.inputs import turn_inputs
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,6 @@ class Preview:
 
 def preview(db: Engine, config: Config, game_name: str) -> Preview:
     """Run the open turn without keeping anything."""
-    from moderator import turns  # late: turns imports the desk
 
     with Session(db) as session:
         try:
@@ -44,7 +43,7 @@ def preview(db: Engine, config: Config, game_name: str) -> Preview:
             turn = repo.open_turn(session, game)
             engine = find_engine(game.kind)
             tables = game_tables(config, game.name, game.kind)
-            inputs, _changes = runhooks.turn_inputs(session, config, game, turn)
+            inputs, _changes = turn_inputs(session, config, game, turn)
             orders = {key: value["orders"] for key, value in inputs.items()}
             result = turns.adjudicate(engine, tables, turn.seed, turn.number,
                                       jsonio.loads(turn.state_before), orders)

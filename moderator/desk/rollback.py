@@ -24,14 +24,14 @@ from sqlmodel import Session, select
 
 from moderator import jsonio
 from moderator.clock import as_utc, format_deadline
-from moderator.config import Config
-from moderator.deadlines import NextDeadlines, note_change, now_utc
-from moderator.desk import audit
-from moderator.desk.audit import DeskError
-from moderator.desk.runhooks import restore_players
+from moderator.desk.errors import DeskError
 from moderator.publish.newsletter import RenderedTurn
-from moderator.store import repo
+from moderator.settings.config import Config
+from moderator.store import audit, repo
 from moderator.store.models import Game, Newsletter, RolledBackTurn, Turn
+from moderator.turn import run as turns
+from moderator.turn.deadlines import NextDeadlines, next_deadlines, note_change, now_utc
+from moderator.turn.inputs import restore_players
 
 _TIMES = ("deadline", "announcement_deadline", "reminded_at", "adjudicated_at")
 _FIELDS = ("number", "label", "seed", "status", "state_before", "state_after",
@@ -119,7 +119,6 @@ class Replayed:
 def rollforward(session: Session, config: Config, game: Game, who: str,
                 reason: str) -> list[Replayed]:
     """Replay every undone turn; see the module docstring."""
-    from moderator import turns  # late: turns imports the desk
 
     if game.status != "rollback":
         raise DeskError(f"{game.name} has not been rolled back")
@@ -160,7 +159,6 @@ def rollforward(session: Session, config: Config, game: Game, who: str,
 def _following(game: Game, turn: Turn, nxt: dict[str, Any] | None) -> NextDeadlines:
     """The deadlines the next turn had before the rollback (else the usual ones)."""
     if nxt is None:
-        from moderator.deadlines import next_deadlines
 
         return next_deadlines(game, turn)
     return NextDeadlines(_when(nxt, "deadline"), _when(nxt, "announcement_deadline"),

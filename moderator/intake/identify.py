@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from sqlmodel import Session
 
-from moderator.config import Config
 from moderator.intake.extract import ExtractedMessage
 from moderator.intake.route import Directives, find_directives, find_game_name
 from moderator.intake.sender import authentication_failure
-from moderator.passwords import verify_password
+from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.models import Game, Player, ReceivedMessage
+from moderator.store.passwords import verify_password
 
 
 class Refusal(Exception):

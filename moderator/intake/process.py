@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
+import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,9 +31,7 @@ from sqlmodel import Session, col
 
 from moderator import jsonio
 from moderator.clock import as_utc, format_deadline
-from moderator.config import Config
 from moderator.desk import press
-from moderator.desk.runhooks import cutoff
 from moderator.faults import crash_point
 from moderator.games import find_engine
 from moderator.games.base import Severity
@@ -41,10 +41,11 @@ from moderator.intake.identify import Refusal, check_size, game_name, identify
 from moderator.intake.route import Directives
 from moderator.publish import outgoing
 from moderator.publish.render import render
+from moderator.settings.config import Config, game_tables
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Game, Player, ReceivedMessage, Submission, Turn
-from moderator.tables import game_tables
+from moderator.turn.inputs import cutoff
 
 log = logging.getLogger(__name__)
 
@@ -63,9 +64,11 @@ def spool_raw(config: Config, raw: bytes, now: datetime) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{hashlib.sha256(raw).hexdigest()[:24]}.eml"
     if not path.exists():
-        tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(raw)
-        tmp.replace(path)
+        # A private temporary name per writer: two intakes may spool the same message at once.
+        handle, tmp_name = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        with os.fdopen(handle, "wb") as tmp:
+            tmp.write(raw)
+        os.replace(tmp_name, path)
     return path
 
 

@@ -11,9 +11,9 @@ from datetime import UTC, datetime
 
 from sqlmodel import Session
 
-from moderator.config import Config
 from moderator.publish.compose import compose, new_message_id
 from moderator.publish.render import render
+from moderator.settings.config import Config
 from moderator.store.models import Game, Outbox, Player
 
 

@@ -28,7 +28,7 @@ class Game(SQLModel, table=True):
     seed: int
     status: str = "active"  # active | paused | finished
     time_zone: str = "Europe/Paris"
-    # Recurring deadlines (JSON: see moderator.schedule); None = set by hand per turn.
+    # Recurring deadlines (JSON: see moderator.runners.schedule); None = set by hand per turn.
     schedule_json: str | None = Field(default=None, sa_column=Column(Text))
     created_at: datetime = Field(default_factory=utcnow, sa_column=_when())
 

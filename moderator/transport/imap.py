@@ -31,13 +31,13 @@ from imapclient.exceptions import IMAPClientAbortError, IMAPClientError
 from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 
-from moderator.config import Config
-from moderator.desk.host import panic_reason
 from moderator.faults import crash_point
 from moderator.intake.process import IntakeResult, process_message
 from moderator.publish import outgoing
+from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
+from moderator.store.host import panic_reason
 
 LOG = logging.getLogger(__name__)
 

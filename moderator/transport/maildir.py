@@ -21,11 +21,11 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, select
 
-from moderator.config import Config
-from moderator.desk.host import panic_reason
 from moderator.intake.process import IntakeResult, process_message
+from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
+from moderator.store.host import panic_reason
 from moderator.store.models import Outbox
 
 _KEY = re.compile(r"^(\d+)\.M(\d+)P(\d+)Q(\d+)")

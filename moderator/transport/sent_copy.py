@@ -26,7 +26,7 @@ from imapclient import IMAPClient
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from moderator.config import Config, ConfigError
+from moderator.settings.config import Config, ConfigError
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Game, Outbox

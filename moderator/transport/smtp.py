@@ -38,12 +38,12 @@ from sqlalchemy import Engine, or_, update
 from sqlmodel import Session, col, select
 
 from moderator.clock import as_utc
-from moderator.config import Config, ConfigError
-from moderator.desk.host import panic_reason
 from moderator.faults import crash_point
 from moderator.intake.bounces import find_recipient
+from moderator.settings.config import Config, ConfigError
 from moderator.store import repo
 from moderator.store.db import session_scope
+from moderator.store.host import panic_reason
 from moderator.store.models import Game, Outbox
 from moderator.transport import sent_copy
 from moderator.transport.outcomes import SendOutcome, SendReport, describe, outcome

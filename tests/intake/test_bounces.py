@@ -10,9 +10,9 @@ import pytest
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from moderator.config import Config
 from moderator.intake.bounces import Bounce, detect_bounce, record_bounce
 from moderator.intake.extract import extract_message
+from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Game, Outbox

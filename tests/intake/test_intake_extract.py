@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from moderator.demo.samples import DEMO_ORDERS, thunderbird_plain
 from moderator.intake.extract import (
     decode_bytes,
     extract_message,
@@ -24,7 +25,6 @@ from moderator.intake.extract import (
     strip_quotes_and_signature,
     unflow,
 )
-from moderator.mailsamples import DEMO_ORDERS, thunderbird_plain
 
 EMAILS = Path(__file__).parents[1] / "emails"
 ORDERS = DEMO_ORDERS.split("\n")

@@ -2,7 +2,7 @@
 
 To regenerate the golden files after a deliberate change to a builder::
 
-    .venv/bin/python -c "from pathlib import Path; from moderator.mailsamples import \\
+    .venv/bin/python -c "from pathlib import Path; from moderator.demo.samples import \\
     demo_messages; [Path('tests/emails', f'demo_{k}.eml').write_bytes(v) \\
     for k, v in demo_messages().items()]"
 """
@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from moderator import mailsamples
+from moderator.demo import samples
 from moderator.intake.extract import extract_message
 
 EMAILS = Path(__file__).parents[1] / "emails"
-DEMO = mailsamples.demo_messages()
+DEMO = samples.demo_messages()
 CLIENT_HEADER = {
     "thunderbird_plain": ("User-Agent", "Mozilla Thunderbird"),
     "gmail_html_only": ("Message-ID", "@mail.gmail.com"),
@@ -64,7 +64,7 @@ def test_apple_mail_reply_threads_and_quotes() -> None:
 
 
 def test_with_attachment_is_mixed_and_the_attachment_is_noted() -> None:
-    raw = mailsamples.with_attachment(
+    raw = samples.with_attachment(
         sender="a@example.org", sender_name="A", to="gm+engarde@example.org",
         subject="[engarde] orders", body="WEEK 1: PRACTICE rapier",
         date=datetime(2025, 1, 6, tzinfo=UTC), message_id="att@example.org",
@@ -75,7 +75,7 @@ def test_with_attachment_is_mixed_and_the_attachment_is_noted() -> None:
 
 
 def test_non_ascii_subject_and_body_are_encoded() -> None:
-    raw = mailsamples.with_signature(
+    raw = samples.with_signature(
         sender="r@example.fr", sender_name="René", to="gm@example.org",
         subject="[engarde] ordres de René", body="WEEK 1: GUEST OF Chéri",
         date=datetime(2025, 1, 6, tzinfo=UTC), message_id="nonascii@example.fr",

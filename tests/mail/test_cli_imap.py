@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from moderator import admin
 from moderator.cli import cli
-from moderator.config import load_config
+from moderator.desk import admin
+from moderator.settings.config import load_config
 from moderator.store.db import open_store, session_scope
 
 from support import order_mail, write_mail_config

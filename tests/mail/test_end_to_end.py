@@ -27,9 +27,9 @@ import pytest
 from sqlalchemy import Engine, func
 from sqlmodel import Session, select
 
-from moderator import admin
-from moderator.config import Config, load_config
+from moderator.desk import admin
 from moderator.faults import ENV as CRASH_ENV
+from moderator.settings.config import Config, load_config
 from moderator.store import repo
 from moderator.store.db import open_store, session_scope
 from moderator.store.models import Outbox, ReceivedMessage, Submission
@@ -247,7 +247,7 @@ def test_a_bounced_turn_sheet_is_shown_to_the_gm_and_not_answered(
     with session_scope(world.db) as session:
         admin.add_player(session, world.config, "paris", "ghost@pbem.test", "Gaston le Fantôme",
                          password="boo")
-    from moderator.turns import run_turn
+    from moderator.turn.run import run_turn
 
     run_turn(world.db, world.config, "paris")
     with Session(world.db) as session:

@@ -27,9 +27,9 @@ from imapclient import IMAPClient
 from sqlalchemy import Engine, func
 from sqlmodel import Session, select
 
-from moderator import admin
-from moderator.config import Config, load_config
+from moderator.desk import admin
 from moderator.faults import ENV as crash_point_env
+from moderator.settings.config import Config, load_config
 from moderator.store import repo
 from moderator.store.db import open_store, session_scope
 from moderator.store.models import GmLog, Outbox, ReceivedMessage, Submission
@@ -54,7 +54,7 @@ EMAIL = {name.split()[0].lower(): (email, password) for email, name, password in
 CHILD = """
 import sys
 from pathlib import Path
-from moderator.config import load_config
+from moderator.settings.config import load_config
 from moderator.store.db import open_store
 from moderator.transport.imap import ImapPoller
 

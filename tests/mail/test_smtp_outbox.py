@@ -16,11 +16,11 @@ import pytest
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from moderator import admin
-from moderator.config import Config, load_config
+from moderator.desk import admin
 from moderator.intake.bounces import detect_bounce, record_bounce
 from moderator.intake.extract import extract_message
 from moderator.publish.outgoing import queue
+from moderator.settings.config import Config, load_config
 from moderator.store import repo
 from moderator.store.db import open_store, session_scope
 from moderator.store.models import Outbox
@@ -39,7 +39,7 @@ T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 SENDER_SCRIPT = """
 import sys
 from pathlib import Path
-from moderator.config import load_config
+from moderator.settings.config import load_config
 from moderator.store.db import open_store
 from moderator.transport.smtp import OutboxSender
 config = load_config(Path(sys.argv[1]))

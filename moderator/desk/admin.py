@@ -12,15 +12,15 @@ from zoneinfo import ZoneInfo
 from sqlmodel import Session
 
 from moderator import jsonio
-from moderator.config import Config
-from moderator.deadlines import Rule, now_utc
 from moderator.dice import Dice
 from moderator.games import find_engine
-from moderator.passwords import hash_password, new_password
 from moderator.publish import outgoing
+from moderator.settings.config import Config, game_tables
+from moderator.settings.deadline_rule import Rule
 from moderator.store import repo
 from moderator.store.models import Game, Player, PlayerAddress, Turn
-from moderator.tables import game_tables
+from moderator.store.passwords import hash_password, new_password
+from moderator.turn.deadlines import now_utc
 
 _GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 

@@ -1,7 +1,7 @@
 """What the scheduler's jobs do when they fire: run a due turn, mail the announcements
 gazette, send reminders.
 
-`moderator.schedule` decides when the jobs run and keeps them in step with the
+`moderator.runners.schedule` decides when the jobs run and keeps them in step with the
 database; the job store only names its small ``_job_*`` entry points, which hand the
 work to the functions here with the process's `Runtime`.
 """
@@ -17,14 +17,14 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from moderator import turns
 from moderator.clock import as_utc, format_deadline
-from moderator.config import Config
-from moderator.deadlines import current_turn, now_utc
-from moderator.desk import runhooks
-from moderator.reminders import send_announcements, send_reminders
+from moderator.runners.reminders import send_announcements, send_reminders
+from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
+from moderator.turn.deadlines import current_turn, now_utc
+from moderator.turn.inputs import due_at
+from moderator.turn.run import TurnError, run_turn
 
 # After a turn run fails with an unexpected error, try again this much later.
 RETRY_AFTER = timedelta(minutes=10)
@@ -87,8 +87,8 @@ def run_due_turn(rt: Runtime, game_name: str, number: int, *, now: datetime | No
         missed = rt.missed(deadline)
         try:
             # `number` makes the runner refuse if a GM ran the turn since the check above.
-            report = turns.run_turn(rt.db, rt.config, game_name, number=number, missed=missed)
-        except turns.TurnError as exc:
+            report = run_turn(rt.db, rt.config, game_name, number=number, missed=missed)
+        except TurnError as exc:
             rt.log("info", "turn.skipped", game=game_name, turn=number, reason=str(exc))
             return False
         except Exception as exc:
@@ -115,7 +115,7 @@ def _due_deadline(rt: Runtime, game_name: str, number: int, now: datetime) -> da
                    reason="not the open turn any more")
             return None
         deadline = as_utc(found[1].deadline)
-        due = runhooks.due_at(session, rt.config, found[0], found[1]) or deadline
+        due = due_at(session, rt.config, found[0], found[1]) or deadline
     # Moved later since the job was made: the next sync reschedules it.
     return deadline if due <= now else None
 

@@ -1,6 +1,6 @@
 """What the players are sent before a deadline: reminders and the announcements gazette.
 
-Both are sent by scheduler jobs (`moderator.schedule`) for one turn and each at most
+Both are sent by scheduler jobs (`moderator.runners.schedule`) for one turn and each at most
 once: a reminder claims the turn with a guarded update of ``Turn.reminded_at`` (moving
 the deadline clears it, allowing one more), the announcements gazette is recorded as
 ``announcements.sent`` in the GM log.  Each checks that the turn it was made for is still
@@ -15,16 +15,16 @@ from sqlalchemy import Engine, update
 from sqlmodel import Session, col, select
 
 from moderator.clock import as_utc, format_deadline
-from moderator.config import Config
-from moderator.deadlines import current_turn, now_utc
-from moderator.desk import runhooks
-from moderator.desk.host import panic_reason
 from moderator.games import find_engine
 from moderator.publish import outgoing
 from moderator.publish.render import markdown_to_html, render
+from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
+from moderator.store.host import panic_reason
 from moderator.store.models import Game, GmLog, Newsletter, Player, Turn
+from moderator.turn.deadlines import current_turn, now_utc
+from moderator.turn.inputs import active_players
 
 
 def send_reminders(
@@ -46,7 +46,7 @@ def send_reminders(
         if not _claim_reminder(session, turn, now, _slot(config, game, turn, now)):
             return []
         sent = []
-        for player in runhooks.active_players(session, game, now):
+        for player in active_players(session, game, now):
             if not repo.submissions(session, player, turn.number):
                 _queue_reminder(session, config, game, turn, player)
                 sent.append(player.email)

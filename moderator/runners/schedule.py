@@ -2,7 +2,7 @@
 
 The scheduler is APScheduler's BackgroundScheduler with its jobs in the store itself
 (SQLAlchemyJobStore, table ``apscheduler_jobs``).  The database is the truth (the
-deadlines on each open turn, see `moderator.deadlines`); the jobs are derived from it by
+deadlines on each open turn, see `moderator.turn.deadlines`); the jobs are derived from it by
 `sync_jobs` (at start, after every change the service makes, within
 `CHANGE_POLL_SECONDS` of a change a command notes with `deadlines.note_change`, and every
 `SYNC_SECONDS`), one job of each kind per active game.  Only the service writes the job
@@ -10,10 +10,10 @@ store; commands only change the database.  The jobs:
 
 * ``deadline:GAME``: at the orders deadline, run the turn (`run_due_turn`);
 * ``announcements:GAME``: at the announcement deadline, mail the announcements gazette
-  (`moderator.reminders.send_announcements`);
+  (`moderator.runners.reminders.send_announcements`);
 * ``reminder:GAME``: ``service.reminder_hours`` (or the game's ``reminder_hours``, one
   job per reminder in turn) before the orders deadline, remind the players who have
-  sent no orders yet (`moderator.reminders.send_reminders`).
+  sent no orders yet (`moderator.runners.reminders.send_reminders`).
 
 While the host is stopped (`moderator panic`) no job is wanted and every job that
 fires does nothing; ``panic --off`` notes a change, and the next sync brings them back.
@@ -42,15 +42,22 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from moderator.clock import as_utc
-from moderator.config import Config
-from moderator.deadlines import CHANGED, now_utc
-from moderator.desk import runhooks
-from moderator.desk.host import panic_reason
-from moderator.jobs import Log, Runtime, no_log, run_announcements, run_due_turn, run_reminders
-from moderator.reminders import announcements_sent, announcements_template, next_reminder
+from moderator.runners.jobs import (
+    Log,
+    Runtime,
+    no_log,
+    run_announcements,
+    run_due_turn,
+    run_reminders,
+)
+from moderator.runners.reminders import announcements_sent, announcements_template, next_reminder
+from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
+from moderator.store.host import panic_reason
 from moderator.store.models import Game, ServiceStatus, Turn
+from moderator.turn.deadlines import CHANGED, now_utc
+from moderator.turn.inputs import due_at
 
 # How often `serve` re-reads the deadlines from the database (changes made by the CLI in
 # another process are picked up within this time) and writes its heartbeat.
@@ -67,9 +74,9 @@ JOB_KINDS = ("deadline", "announcements", "reminder")
 # --- the scheduler ---------------------------------------------------------------------
 
 # The job store keeps a reference to each job's function by module and name
-# ("moderator.schedule:_job_deadline"), so these ``_job_*`` entry points stay here under
+# ("moderator.runners.schedule:_job_deadline"), so these ``_job_*`` entry points stay here under
 # these names: moving or renaming one would make APScheduler drop every stored job that
-# uses it ("Unable to restore job").  What the jobs do is in `moderator.jobs`.
+# uses it ("Unable to restore job").  What the jobs do is in `moderator.runners.jobs`.
 _runtime: Runtime | None = None
 
 
@@ -125,12 +132,12 @@ def _jobs_for(session: Session, config: Config, game: Game, turn: Turn,
               runtime: Runtime | None, now: datetime) -> list[JobSpec]:
     """One game's jobs: its deadline (or a retry), and, while it is still ahead, its
     announcements gazette and next reminder if they have not gone out.  The deadline job
-    runs at `runhooks.due_at`: the deadline plus the game's grace, or earlier when the
+    runs at `due_at`: the deadline plus the game's grace, or earlier when the
     game runs early once all orders are in."""
     assert turn.deadline is not None
     args = (game.name, turn.number)
     deadline = as_utc(turn.deadline)
-    due = runhooks.due_at(session, config, game, turn) or deadline
+    due = due_at(session, config, game, turn) or deadline
     retry = runtime.retry_at.get(args) if runtime else None
     specs = [JobSpec(f"deadline:{game.name}", _job_deadline,
                      max(due, retry) if retry else due, args)]

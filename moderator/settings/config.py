@@ -1,7 +1,7 @@
 """Deployment settings from ``config.toml``.
 
 Deployment lives here (database, mail transport, paths, time zone), plus each game's
-own settings in ``[games.NAME]`` (see `moderator.desk.settings`); game rules live in
+own settings in ``[games.NAME]`` (see `moderator.settings.game`); game rules live in
 ``data/<game>/*.toml``.  Every setting is declared once in `SETTINGS` with its
 default and help text; a test checks that config.toml documents each of them.
 Relative paths are resolved against the directory of the config file.
@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from moderator.desk.settings import DEFAULTS, GameSettings, parse_game
+from moderator.settings.game import DEFAULTS, GameSettings, parse_game
+from moderator.settings.tables import check_overrides, load_tables
 
 
 @dataclass(frozen=True)
@@ -315,8 +316,6 @@ def load_config(path: Path | None = None, *, base_dir: Path | None = None) -> Co
 
 
 def _table_problems(games: Mapping[str, GameSettings], data_dir: Path, name: str) -> list[str]:
-    from moderator.tables import check_overrides  # late: tables needs the game registry
-
     problems: list[str] = []
     for game, settings in games.items():
         if settings.tables:
@@ -327,8 +326,8 @@ def _table_problems(games: Mapping[str, GameSettings], data_dir: Path, name: str
 
 
 def _games(section: Any, name: str, problems: list[str]) -> dict[str, GameSettings]:
-    """``[games.NAME]`` sections (moderator.desk.settings); table contents are checked
-    against the shipped tables by moderator.tables."""
+    """``[games.NAME]`` sections (moderator.settings.game); table contents are checked
+    against the shipped tables by moderator.settings.tables."""
     if not isinstance(section, Mapping):
         problems.append(f"{name}: games must be a table of game names")
         return {}
@@ -351,3 +350,9 @@ def _server(values: dict[str, Any], prefix: str, base: Path) -> dict[str, Any]:
         "password_env": values[f"{prefix}.password_env"],
         "cafile": (base / cafile).resolve() if cafile else None,
     }
+
+
+def game_tables(config: Config, game_name: str, kind: str) -> Any:
+    """The tables one game plays with: its kind's tables plus its config.toml overrides."""
+    settings = config.games.get(game_name)
+    return load_tables(config.data_dir, kind, settings.tables if settings else None)

@@ -8,7 +8,7 @@ Three loops run in threads, each wrapped so that a failure is logged and retried
 * outbox: Maildir, `deliver_outbox`; IMAP, ``OutboxSender(db, config).run(stop, seconds,
   wake)``; either every ``service.outbox_seconds``, and at once when intake queued
   receipts or a deadline queued mail (both set `Service.kick_outbox`);
-* scheduler: `moderator.schedule.DeadlineScheduler` (APScheduler, jobs in the store),
+* scheduler: `moderator.runners.schedule.DeadlineScheduler` (APScheduler, jobs in the store),
   re-synced from the database every `schedule.SYNC_SECONDS`.
 
 Logs go to stdout, one JSON object a line: ``time``, ``level``, ``component``, ``event``
@@ -30,9 +30,9 @@ from typing import Any, TextIO
 
 from sqlalchemy import Engine
 
-from moderator.config import Config
 from moderator.intake.process import IntakeResult
-from moderator.schedule import STOPPED, DeadlineScheduler
+from moderator.runners.schedule import STOPPED, DeadlineScheduler
+from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
 

@@ -1,6 +1,6 @@
 """What the per-game settings and the desk change in a turn run.
 
-The turn runner (`moderator.turns`) calls these; they keep the game rules out of it:
+The turn runner (`moderator.turn.run`) calls these; they keep the game rules out of it:
 
 * `turn_inputs`: each player's standing submission: received before the deadline, or
   within ``grace_hours`` after it when ``late_orders = "accept"``, or at any time when
@@ -21,10 +21,10 @@ from sqlmodel import Session, col, select
 
 from moderator import jsonio
 from moderator.clock import as_utc
-from moderator.config import Config
-from moderator.desk import audit, press
-from moderator.store import repo
+from moderator.settings.config import Config
+from moderator.store import audit, repo
 from moderator.store.models import AuditEntry, Game, Player, Submission, Turn
+from moderator.turn import press
 
 ACCEPT_LATE = "orders.accept-late"
 MODERATOR = "moderator"  # who the audit log names for what the service itself did

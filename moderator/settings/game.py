@@ -3,8 +3,8 @@
 Every key is declared once in `GAME_SETTINGS` (default, allowed values, help), so the
 loader can check a section completely and report *every* problem with the file and the
 key, and the README and config.toml can document the same list.  ``tables`` (table
-overrides, checked by `moderator.tables`) and ``deadline`` (a recurring deadline rule,
-checked by `moderator.deadlines.Rule`) are sub-tables handled here too.
+overrides, checked by `moderator.settings.tables`) and ``deadline`` (a recurring deadline rule,
+checked by `moderator.settings.deadline_rule.Rule`) are sub-tables handled here too.
 
 This module imports nothing from the rest of the service (config.py imports it).
 """
@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from moderator.settings.deadline_rule import Rule, ScheduleError
 
 Check = Callable[[Any], str | None]  # a value -> a problem, or None
 
@@ -171,8 +173,6 @@ def _deadline(section: Any, where: str, problems: list[str]) -> dict[str, Any]:
                         f"{', '.join(DEADLINE_KEYS)})")
     if unknown:
         return {}
-    from moderator.deadlines import Rule, ScheduleError  # late: deadlines needs the store
-
     try:
         Rule(**dict(section))
     except (ScheduleError, TypeError) as exc:

@@ -17,8 +17,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from moderator import admin, mailsamples
-from moderator.config import Config, load_config
+from moderator.demo import samples
+from moderator.desk import admin
+from moderator.settings.config import Config, load_config
 from moderator.store.db import open_store, session_scope
 from moderator.transport.maildir import (
     deliver_outbox,
@@ -26,13 +27,13 @@ from moderator.transport.maildir import (
     open_maildir,
     process_inbox,
 )
-from moderator.turns import rerun_turn, run_turn
+from moderator.turn.run import rerun_turn, run_turn
 
 GAME = "paris"
 SEED = 1625
 DEADLINE = datetime(2026, 12, 12, 17, 0, tzinfo=UTC)
 FIRST_MAIL = datetime(2026, 12, 1, 9, 30, tzinfo=UTC)
-PROJECT = Path(__file__).resolve().parent.parent
+PROJECT = Path(__file__).resolve().parents[2]  # the checkout: data/ and templates/ live there
 
 
 @dataclass(frozen=True)
@@ -98,10 +99,10 @@ REPLIES = {
 
 Builder = Callable[..., bytes]
 CLIENTS: dict[str, Builder] = {
-    "thunderbird": mailsamples.thunderbird_plain,
-    "gmail": mailsamples.gmail_html_only,
-    "outlook": mailsamples.outlook_cp1252_qp,
-    "signature": mailsamples.with_signature,
+    "thunderbird": samples.thunderbird_plain,
+    "gmail": samples.gmail_html_only,
+    "outlook": samples.outlook_cp1252_qp,
+    "signature": samples.with_signature,
 }
 
 
@@ -140,7 +141,7 @@ def reply_email(config: Config, player: DemoPlayer, when: datetime, orders: str)
             receipts.append(msg)
     receipt = receipts[-1]
     quoted = receipt.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
-    return mailsamples.apple_mail_reply(
+    return samples.apple_mail_reply(
         sender=player.email, sender_name=player.name, to=config.moderator_address,
         subject=str(receipt["Subject"]), body=f"PASSWORD: {player.password}\n{orders}",
         date=when, message_id=f"demo-reply-{player.email.replace('@', '.')}@mac.example",
@@ -172,7 +173,7 @@ def run_demo(folder: Path, console: Console) -> None:
         raw = order_email(config, p, FIRST_MAIL + timedelta(minutes=17 * n), n)
         (emails / f"{n:02d}-{p.client}-{p.email.split('@')[0]}.eml").write_bytes(raw)
         inbox.add(raw)
-    stranger = mailsamples.thunderbird_plain(
+    stranger = samples.thunderbird_plain(
         sender="rochefort@cardinal.example", sender_name="Comte de Rochefort",
         to=config.moderator_address, subject=f"[{GAME}] orders", date=FIRST_MAIL,
         body="PASSWORD: guessing\nWEEK 1: PRACTICE rapier\n", message_id="demo-stranger@x.example",

@@ -19,8 +19,8 @@ from moderator.clock import as_utc
 from moderator.store.models import AuditEntry, Game, Player
 
 
-class DeskError(ValueError):
-    """A desk action that cannot be carried out, with the reason."""
+class AuditError(ValueError):
+    """An audited action refused before it is logged (e.g. no ``--reason`` given)."""
 
 
 def current_user(name: str | None = None) -> str:
@@ -40,7 +40,7 @@ def record(
 ) -> AuditEntry:
     """Write one audit entry (in the caller's transaction)."""
     if not reason.strip():
-        raise DeskError("give a --reason: every desk action is logged with one")
+        raise AuditError("give a --reason: every desk action is logged with one")
     entry = AuditEntry(
         game_id=game.id if game else None, who=who, action=action, reason=reason.strip(),
         detail=detail, note=note, player_id=player.id if player else None,

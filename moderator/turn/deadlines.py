@@ -14,8 +14,6 @@ Nothing here talks to the scheduler: a change is only noted in the store
 
 from __future__ import annotations
 
-import calendar
-import json
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -23,145 +21,16 @@ from zoneinfo import ZoneInfo
 from sqlmodel import Session
 
 from moderator.clock import add_month, as_utc, format_deadline
+from moderator.settings.deadline_rule import Rule, ScheduleError
 from moderator.store import repo
 from moderator.store.models import Game, Turn
 
 # ServiceStatus key a command sets when it changed deadlines; the service re-syncs its jobs.
 CHANGED = "schedule.changed"
 
-WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-WEEKS = ("1st", "2nd", "3rd", "4th", "last")
-
-
 def now_utc() -> datetime:
     """The current time, aware and in UTC (what every stored time is)."""
     return datetime.now(UTC)
-
-
-class ScheduleError(ValueError):
-    """A deadline or rule the GM gave cannot be used, with the reason."""
-
-
-# --- rules -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A recurring deadline at ``time`` ("HH:MM") in the game's time zone, one of:
-
-    * ``monthly_day``: that day of every month (29-31 mean the last day of a shorter month);
-    * ``weekday`` and ``week``: e.g. the "2nd" "sat" or the "last" "fri" of every month;
-    * ``every_days``: that many days after the previous deadline.
-
-    ``announcements_days_before`` puts the announcement deadline that many days before
-    the orders deadline, at the same wall-clock time.
-    """
-
-    monthly_day: int | None = None
-    weekday: str | None = None
-    week: str | None = None
-    every_days: int | None = None
-    time: str = "18:00"
-    announcements_days_before: int | None = None
-
-    def __post_init__(self) -> None:
-        """Refuse a rule that is ambiguous or impossible, with a reason the GM can act on."""
-        kinds = [self.monthly_day is not None, self.weekday is not None or self.week is not None,
-                 self.every_days is not None]
-        if sum(kinds) != 1:
-            raise ScheduleError("a rule is one of: a day of the month, a weekday of the month "
-                                "(week and weekday), or every so many days")
-        if self.monthly_day is not None and not 1 <= self.monthly_day <= 31:
-            raise ScheduleError("the day of the month must be 1 to 31")
-        if kinds[1] and (self.weekday not in WEEKDAYS or self.week not in WEEKS):
-            raise ScheduleError(f"weekday is one of {', '.join(WEEKDAYS)} and week one of "
-                                f"{', '.join(WEEKS)}")
-        if self.every_days is not None and not 1 <= self.every_days <= 366:
-            raise ScheduleError("every so many days: 1 to 366")
-        self.hour_minute()
-        days = self.announcements_days_before
-        if days is not None and not 1 <= days <= 27:
-            raise ScheduleError("announcements must be 1 to 27 days before the deadline")
-        if days is not None and self.every_days is not None and days >= self.every_days:
-            raise ScheduleError("announcements must come after the previous deadline")
-
-    def hour_minute(self) -> tuple[int, int]:
-        """``time`` as numbers (checked, so a typo is refused when the rule is made)."""
-        try:
-            hour, minute = (int(part) for part in self.time.split(":"))
-            if not (0 <= hour <= 23 and 0 <= minute <= 59):
-                raise ValueError
-        except ValueError:
-            raise ScheduleError(f"time {self.time!r}: use HH:MM, e.g. 18:00") from None
-        return hour, minute
-
-    def to_json(self) -> str:
-        """The rule as stored in ``Game.schedule_json`` (only the fields given)."""
-        data = {key: value for key, value in self.__dict__.items() if value is not None}
-        return json.dumps(data, sort_keys=True)
-
-    @classmethod
-    def from_json(cls, text: str | None) -> Rule | None:
-        """The stored rule, or None for a game whose deadlines are set by hand."""
-        return cls(**json.loads(text)) if text else None
-
-    def describe(self) -> str:
-        """One line for the GM: ``monthly on day 12 at 18:00, announcements 4 days before``."""
-        if self.monthly_day is not None:
-            when = f"monthly on day {self.monthly_day} at {self.time}"
-        elif self.every_days is not None:
-            when = f"every {self.every_days} days at {self.time}"
-        else:
-            when = f"monthly on the {self.week} {self.weekday} at {self.time}"
-        if self.announcements_days_before:
-            when += f", announcements {self.announcements_days_before} days before"
-        return when
-
-    def next_after(self, moment: datetime, zone: ZoneInfo) -> datetime:
-        """The first deadline strictly after ``moment`` (UTC in, UTC out)."""
-        moment = as_utc(moment)
-        hour, minute = self.hour_minute()
-        if self.every_days is not None:
-            day = moment.astimezone(zone).date() + timedelta(days=self.every_days)
-            return as_utc(datetime(day.year, day.month, day.day, hour, minute, tzinfo=zone))
-        if self.weekday is not None:
-            return self._weekday_after(moment, zone, hour, minute)
-        local = moment.astimezone(zone)
-        year, month = local.year, local.month
-        for _ in range(3):
-            candidate = self._in_month(year, month, zone, hour, minute)
-            if candidate > moment:
-                return candidate
-            year, month = (year + 1, 1) if month == 12 else (year, month + 1)
-        raise AssertionError("unreachable")
-
-    def _weekday_after(self, moment: datetime, zone: ZoneInfo, hour: int, minute: int) -> datetime:
-        """APScheduler's "2nd sat" / "last fri" day expression, in the game's zone."""
-        from apscheduler.triggers.cron import CronTrigger
-
-        trigger = CronTrigger(day=f"{self.week} {self.weekday}", hour=hour, minute=minute,
-                              timezone=zone)
-        fire = trigger.get_next_fire_time(None, moment + timedelta(microseconds=1))
-        assert fire is not None
-        return as_utc(fire)
-
-    def _in_month(self, year: int, month: int, zone: ZoneInfo, hour: int, minute: int) -> datetime:
-        """Wall-clock time in the game's zone, so 18:00 stays 18:00 across DST."""
-        assert self.monthly_day is not None
-        day = min(self.monthly_day, calendar.monthrange(year, month)[1])
-        return as_utc(datetime(year, month, day, hour, minute, tzinfo=zone))
-
-    def announcements_for(self, deadline: datetime, zone: ZoneInfo) -> datetime | None:
-        """The announcement deadline that goes with an orders deadline, if the rule has one."""
-        if not self.announcements_days_before:
-            return None
-        return _local_shift(deadline, zone, days=-self.announcements_days_before)
-
-
-def _local_shift(moment: datetime, zone: ZoneInfo, *, days: int) -> datetime:
-    """Move by whole days keeping the wall-clock time in the zone (DST-correct)."""
-    local = as_utc(moment).astimezone(zone).replace(tzinfo=None) + timedelta(days=days)
-    return as_utc(local.replace(tzinfo=zone))
 
 
 def game_zone(game: Game) -> ZoneInfo:

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from moderator import jsonio
-from moderator.config import Config
 from moderator.games import find_engine, game_kinds
 
 Raw = dict[str, dict[str, Any]]
@@ -131,9 +130,3 @@ def load_tables(data_dir: Path, kind: str, overrides: Mapping[str, Any] | None =
     Cached (keyed by the overrides' canonical JSON): tables do not change while running.
     """
     return _load(data_dir.resolve(), kind, jsonio.dumps(overrides) if overrides else "")
-
-
-def game_tables(config: Config, game_name: str, kind: str) -> Any:
-    """The tables one game plays with: its kind's tables plus its config.toml overrides."""
-    settings = config.games.get(game_name)
-    return load_tables(config.data_dir, kind, settings.tables if settings else None)

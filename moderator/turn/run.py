@@ -6,7 +6,7 @@ rendered newsletters and the outbox rows all commit together or not at all.  The
 turn row is claimed with a guarded UPDATE (open -> running), so two runs of the
 same turn, even from two processes, adjudicate it once.
 
-The runner also gives the next turn its deadlines (`moderator.deadlines.next_deadlines`:
+The runner also gives the next turn its deadlines (`moderator.turn.deadlines.next_deadlines`:
 the game's rule, else the same day next month, slid after an outage) in that same
 transaction, before rendering, so the newsletters print the deadline that is stored.
 
@@ -28,19 +28,19 @@ from sqlmodel import Session
 
 from moderator import jsonio
 from moderator.clock import format_deadline
-from moderator.config import Config
-from moderator.deadlines import NextDeadlines, log_next_deadlines, next_deadlines, note_change
-from moderator.desk import audit, press, runhooks
-from moderator.desk.host import HostStopped, check_running
 from moderator.dice import Dice
 from moderator.games import find_engine
 from moderator.games.base import Event, GameEngine
 from moderator.publish import outgoing
 from moderator.publish.newsletter import Reader, Rendered, RenderedTurn, TurnData, render_turn
-from moderator.store import repo
+from moderator.settings.config import Config, game_tables
+from moderator.store import audit, repo
 from moderator.store.db import session_scope
+from moderator.store.host import HostStopped, check_running
 from moderator.store.models import Game, Newsletter, Turn
-from moderator.tables import game_tables
+from moderator.turn import press
+from moderator.turn.deadlines import NextDeadlines, log_next_deadlines, next_deadlines, note_change
+from moderator.turn.inputs import apply_nmr_policy, players_snapshot, turn_inputs
 
 
 class TurnError(RuntimeError):
@@ -167,10 +167,10 @@ def settle_players(session: Session, config: Config, game: Game, turn: Turn,
     """Count misses and apply the game's NMR policy, keeping (with the turn's render
     inputs) how the players stood before, so a rollback to this turn can restore it."""
     stored = jsonio.loads(turn.render_json) or {}
-    stored["players"] = runhooks.players_snapshot(session, game)
+    stored["players"] = players_snapshot(session, game)
     turn.render_json = jsonio.dumps(stored)
     session.add(turn)
-    for line in runhooks.apply_nmr_policy(session, config, game, turn, inputs):
+    for line in apply_nmr_policy(session, config, game, turn, inputs):
         repo.log_gm(session, "player.nmr", line, game=game, level="warning")
 
 
@@ -201,7 +201,7 @@ def execute(session: Session, config: Config, game: Game, turn: Turn,
     render the newsletters (shared by `run_turn` and `turn rollforward`)."""
     engine = find_engine(game.kind)
     tables = game_tables(config, game.name, game.kind)
-    inputs, changes = runhooks.turn_inputs(session, config, game, turn)
+    inputs, changes = turn_inputs(session, config, game, turn)
     for line in changes:
         repo.log_gm(session, "press.filtered", f"turn {turn.number}: {line}", game=game)
     orders = {key: value["orders"] for key, value in inputs.items()}

@@ -1,0 +1,1 @@
+"""The demo: a whole En Garde! month by email on local Maildirs."""
