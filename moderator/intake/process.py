@@ -1,32 +1,34 @@
 """Intake: one raw email in, a stored submission and a receipt out.
 
 The order of the steps is the point of this module (Mailman's incoming runner and
-Eressea's accept-orders are the models):
+Eressea's accept-orders are the models).  Before any step, the raw bytes are written to
+the spool and stored in the database, committed (`moderator.intake.spool`), and a message
+seen before (same Message-ID) stops there: it is processed once.  Then `INTAKE_STEPS` run
+in the order they are declared, each on the same `Intake`; the first step that decides
+the message's fate ends the run:
 
-1. the raw bytes are written to the spool and stored in the database, committed,
-   before anything can go wrong with them;
-2. a message seen before (same Message-ID) stops here: it is processed once;
-3. mail from robots (bounces, vacation replies, lists) is never answered;
-4. game, player and password are checked; a refusal is answered and logged;
-5. the text is extracted and parsed, every version of the orders is kept, and a
-   receipt reads them back.
+1. ``claim``: a second intake reading the same message at the same moment finds it taken;
+2. ``robots``: mail from robots (bounces, vacation replies, lists) is never answered;
+3. ``size`` and ``identify``: game, player, mail authentication and password are checked;
+   a `Refusal` is answered and logged (`moderator.intake.identify`);
+4. ``parse``: the text is parsed by the game's engine against the open turn;
+5. ``store``: every version of the orders is kept (and press held for the GM);
+6. ``answer``: the receipt reads them back (`moderator.publish.receipts`).
 
-Any unexpected exception rolls back that one message, marks it failed, tells the
-GM, and returns: the caller goes on with the next message.
+Any unexpected exception rolls back that one message, marks it failed, tells the GM, and
+returns: the caller goes on with the next message.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import os
-import tempfile
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
+from typing import Any
 
 from sqlalchemy import Engine, update
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col
 
 from moderator import jsonio
@@ -34,13 +36,20 @@ from moderator.clock import as_utc, format_deadline
 from moderator.desk import press
 from moderator.faults import crash_point
 from moderator.games import find_engine
-from moderator.games.base import Severity
+from moderator.games.base import ParsedOrders
 from moderator.intake.bounces import detect_bounce, record_bounce
 from moderator.intake.extract import ExtractedMessage, extract_message
 from moderator.intake.identify import Refusal, check_size, game_name, identify
 from moderator.intake.route import Directives
+from moderator.intake.spool import spool_raw, store_raw
 from moderator.publish import outgoing
-from moderator.publish.render import render
+from moderator.publish.receipts import (
+    ReceiptFacts,
+    Replying,
+    queue_new_address_notice,
+    queue_receipt,
+    queue_refusal,
+)
 from moderator.settings.config import Config, game_tables
 from moderator.store import repo
 from moderator.store.db import session_scope
@@ -58,20 +67,6 @@ class IntakeResult:
     submission_id: int | None = None
 
 
-def spool_raw(config: Config, raw: bytes, now: datetime) -> Path:
-    """Write the raw message to the spool (named by content, so rewriting is harmless)."""
-    folder = config.spool_dir / now.strftime("%Y-%m")
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{hashlib.sha256(raw).hexdigest()[:24]}.eml"
-    if not path.exists():
-        # A private temporary name per writer: two intakes may spool the same message at once.
-        handle, tmp_name = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(handle, "wb") as tmp:
-            tmp.write(raw)
-        os.replace(tmp_name, path)
-    return path
-
-
 def process_message(
     db: Engine, config: Config, raw: bytes, *, now: datetime | None = None
 ) -> IntakeResult:
@@ -84,7 +79,7 @@ def process_message(
     now = now or datetime.now(UTC)
     spool_path = spool_raw(config, raw, now)
     message = extract_message(raw, config.max_lines)
-    stored = _store_raw(db, message, raw, spool_path, now)
+    stored = store_raw(db, message, raw, spool_path, now)
     crash_point("intake.raw-stored")
     if stored is None:
         return IntakeResult(message.message_id, "duplicate", "already processed")
@@ -99,154 +94,197 @@ def process_message(
         return IntakeResult(message.message_id, "failed", repr(exc))
 
 
-def _store_raw(
-    db: Engine, message: ExtractedMessage, raw: bytes, spool_path: Path, now: datetime
-) -> int | None:
-    """Commit the raw message; None when this Message-ID was handled before.
+@dataclass
+class Intake:
+    """One message on its way through `INTAKE_STEPS`; each step adds what it found.
 
-    A row still marked "received" was stored by a run that died before handling it
-    (handling commits the status with its results): it is handled now, not dropped.
+    Mutable on purpose: it is the working record of one run of the steps, never stored.
     """
-    with Session(db) as session:
-        existing = repo.message_by_message_id(session, message.message_id)
-        if existing is not None:
-            return existing.id if existing.status == "received" else None
-        row = ReceivedMessage(
-            message_id=message.message_id,
-            raw=raw,
-            spool_path=str(spool_path),
-            received_at=now,
-            sender=message.sender,
-            subject=message.subject,
-        )
-        session.add(row)
-        try:
-            session.commit()
-        except IntegrityError:  # another worker stored it a moment ago
-            session.rollback()
-            return None
-        return row.id
+
+    session: Session
+    config: Config
+    stored_id: int
+    message: ExtractedMessage
+    now: datetime
+    stored: ReceivedMessage | None = None
+    game: Game | None = None
+    player: Player | None = None
+    directives: Directives | None = None
+    turn: Turn | None = None
+    state: dict[str, Any] = field(default_factory=dict)
+    parsed: ParsedOrders | None = None
+    earlier: list[Submission] = field(default_factory=list)
+    submission: Submission | None = None
+    held: tuple[str, ...] = ()
+
+    def result(self, status: str, detail: str) -> IntakeResult:
+        return IntakeResult(self.message.message_id, status, detail,
+                            self.submission.id if self.submission else None)
+
+
+Step = Callable[[Intake], IntakeResult | None]
+
+
+def _claim(intake: Intake) -> IntakeResult | None:
+    # A second intake reading it at the same moment (a GM's `inbox process` beside
+    # `serve`) finds it taken.  A crash rolls the claim back, so a message stored but
+    # never handled is still resumed on the next read.
+    claimed = intake.session.execute(
+        update(ReceivedMessage)
+        .where(col(ReceivedMessage.id) == intake.stored_id,
+               col(ReceivedMessage.status) == "received")
+        .values(status="handling")
+    )
+    if claimed.rowcount != 1:  # type: ignore[attr-defined]
+        return intake.result("duplicate", "being handled elsewhere")
+    intake.stored = intake.session.get(ReceivedMessage, intake.stored_id)
+    assert intake.stored is not None
+    return None
+
+
+def _robots(intake: Intake) -> IntakeResult | None:
+    message, stored = intake.message, _stored(intake)
+    if not message.auto_reason:
+        return None
+    bounce = detect_bounce(stored.raw)
+    if bounce is not None:  # a mail of ours came back: the GM must see it
+        record_bounce(intake.session, bounce)
+        stored.status = "ignored"
+        stored.detail = f"bounce: {', '.join(bounce.recipients)}: {bounce.diagnostic}"
+        return intake.result("ignored", stored.detail)
+    # Answering a robot invites a mail loop; the GM still sees it.
+    stored.status, stored.detail = "ignored", message.auto_reason
+    repo.log_gm(intake.session, "intake.ignored", f"{message.message_id}: {message.auto_reason}")
+    return intake.result("ignored", message.auto_reason)
+
+
+def _size(intake: Intake) -> IntakeResult | None:
+    check_size(intake.config, _stored(intake))
+    return None
+
+
+def _identify(intake: Intake) -> IntakeResult | None:
+    stored = _stored(intake)
+    game, player, directives = identify(intake.session, intake.config, intake.message,
+                                        stored.raw)
+    stored.game_id, stored.player_id = game.id, player.id
+    intake.game, intake.player, intake.directives = game, player, directives
+    return None
+
+
+def _parse(intake: Intake) -> IntakeResult | None:
+    game, player, directives = _who(intake)
+    tables = game_tables(intake.config, game.name, game.kind)
+    intake.turn = repo.open_turn(intake.session, game)
+    intake.state = jsonio.loads(intake.turn.state_before)
+    intake.parsed = find_engine(game.kind).parse_orders(
+        directives.text_for_parser, intake.state, player.character_key, tables)
+    return None
+
+
+def _store(intake: Intake) -> IntakeResult | None:
+    game, player, directives = _who(intake)
+    parsed, turn = _parsed(intake), _turn(intake)
+    intake.earlier = repo.submissions(intake.session, player, turn.number)
+    if not (parsed.normal_form or not parsed.errors):
+        return None
+    intake.submission = Submission(
+        game_id=game.id,  # type: ignore[arg-type]
+        player_id=player.id,  # type: ignore[arg-type]
+        turn_number=turn.number,
+        version=len(intake.earlier) + 1,
+        message_id=intake.stored_id,
+        sent_at=intake.message.date,
+        received_at=intake.now,
+        text=directives.text_for_parser,
+        orders_json=jsonio.dumps(parsed.orders),
+        normal_form_json=jsonio.dumps(list(parsed.normal_form)),
+        errors_json=jsonio.dumps([e.to_dict() for e in parsed.errors]),
+    )
+    intake.session.add(intake.submission)
+    intake.held = _hold_press(intake)
+    return None
+
+
+def _answer(intake: Intake) -> IntakeResult:
+    game, player, directives = _who(intake)
+    parsed, turn, submission = _parsed(intake), _turn(intake), intake.submission
+    accepted = submission is not None
+    count = len(intake.earlier)
+    written = intake.message.date or intake.now
+    facts = ReceiptFacts(
+        accepted=accepted,
+        version=count + 1 if accepted else count,
+        superseded_by=_written_later(intake.earlier, written) if accepted else None,
+        late=_is_late(intake.config, game, turn, intake.now),
+        character_name=find_engine(game.kind).character_name(intake.state,
+                                                             player.character_key),
+        deadline=format_deadline(turn.deadline, game.time_zone),
+        notes=(*intake.message.notes, *directives.notes, *intake.held),
+    )
+    replying = Replying(intake.message.message_id, intake.message.references)
+    queue_receipt(intake.session, intake.config, game, player, turn, parsed, facts, replying)
+    _tell_owner_about_new_address(intake, game, player)
+    stored = _stored(intake)
+    stored.status = "accepted" if accepted else "refused"
+    stored.detail = "orders stored" if accepted else "no valid orders"
+    return intake.result(stored.status, stored.detail)
+
+
+# The steps in the order they run; the first to return a result decides the fate.
+INTAKE_STEPS: tuple[tuple[str, Step], ...] = (
+    ("claim", _claim),
+    ("robots", _robots),
+    ("size", _size),
+    ("identify", _identify),
+    ("parse", _parse),
+    ("store", _store),
+    ("answer", _answer),
+)
 
 
 def _handle(
     session: Session, config: Config, stored_id: int, message: ExtractedMessage, now: datetime
 ) -> IntakeResult:
-    # Claim the message: a second intake reading it at the same moment (a GM's `inbox
-    # process` beside `serve`) finds it taken.  A crash rolls the claim back, so a
-    # message stored but never handled is still resumed on the next read.
-    claimed = session.execute(
-        update(ReceivedMessage)
-        .where(col(ReceivedMessage.id) == stored_id, col(ReceivedMessage.status) == "received")
-        .values(status="handling")
-    )
-    if claimed.rowcount != 1:  # type: ignore[attr-defined]
-        return IntakeResult(message.message_id, "duplicate", "being handled elsewhere")
-    stored = session.get(ReceivedMessage, stored_id)
-    assert stored is not None
-    if message.auto_reason:
-        bounce = detect_bounce(stored.raw)
-        if bounce is not None:  # a mail of ours came back: the GM must see it
-            record_bounce(session, bounce)
-            stored.status = "ignored"
-            stored.detail = f"bounce: {', '.join(bounce.recipients)}: {bounce.diagnostic}"
-            return IntakeResult(message.message_id, "ignored", stored.detail)
-        # Answering a robot invites a mail loop; the GM still sees it.
-        stored.status, stored.detail = "ignored", message.auto_reason
-        repo.log_gm(session, "intake.ignored", f"{message.message_id}: {message.auto_reason}")
-        return IntakeResult(message.message_id, "ignored", message.auto_reason)
-    try:
-        check_size(config, stored)
-        game, player, directives = identify(session, config, message, stored.raw)
-    except Refusal as refusal:
-        return _refuse(session, config, stored, message, refusal)
-    stored.game_id, stored.player_id = game.id, player.id
-    submission = _submit(session, config, game, player, stored, message, directives, now)
-    stored.status = "accepted" if submission else "refused"
-    stored.detail = "orders stored" if submission else "no valid orders"
-    return IntakeResult(
-        message.message_id, stored.status, stored.detail, submission.id if submission else None
-    )
+    intake = Intake(session, config, stored_id, message, now)
+    for _name, step in INTAKE_STEPS:
+        try:
+            fate = step(intake)
+        except Refusal as refusal:
+            return _refuse(intake, refusal)
+        if fate is not None:
+            return fate
+    raise AssertionError("the last intake step always decides the message's fate")
 
 
-def _submit(
-    session: Session,
-    config: Config,
-    game: Game,
-    player: Player,
-    stored: ReceivedMessage,
-    message: ExtractedMessage,
-    directives: Directives,
-    now: datetime,
-) -> Submission | None:
-    """Parse, keep the new version, and answer with a receipt."""
-    engine = find_engine(game.kind)
-    tables = game_tables(config, game.name, game.kind)
-    turn = repo.open_turn(session, game)
-    state = jsonio.loads(turn.state_before)
-    text = directives.text_for_parser
-    parsed = engine.parse_orders(text, state, player.character_key, tables)
-    earlier = repo.submissions(session, player, turn.number)
-    accepted = bool(parsed.normal_form) or not parsed.errors
-    submission = None
-    if accepted:
-        submission = Submission(
-            game_id=game.id,  # type: ignore[arg-type]
-            player_id=player.id,  # type: ignore[arg-type]
-            turn_number=turn.number,
-            version=len(earlier) + 1,
-            message_id=stored.id,
-            sent_at=message.date,
-            received_at=now,
-            text=text,
-            orders_json=jsonio.dumps(parsed.orders),
-            normal_form_json=jsonio.dumps(list(parsed.normal_form)),
-            errors_json=jsonio.dumps([e.to_dict() for e in parsed.errors]),
-        )
-        session.add(submission)
-    held = _hold_press(session, config, game, player, submission, parsed.orders)
-    receipt = render(
-        config.templates_dir,
-        "mail/receipt.txt.j2",
-        accepted=accepted,
-        version=len(earlier) + 1 if accepted else len(earlier),
-        superseded_by=_written_later(earlier, message.date or now) if accepted else None,
-        late=_is_late(config, game, turn, now),
-        character_name=engine.character_name(state, player.character_key),
-        turn_label=turn.label,
-        game=game,
-        normal_form=parsed.normal_form,
-        errors=[e for e in parsed.errors if e.severity is Severity.ERROR],
-        warnings=[e for e in parsed.errors if e.severity is Severity.WARNING],
-        notes=(*message.notes, *directives.notes, *held),
-        deadline=format_deadline(turn.deadline, game.time_zone),
-    )
-    word = f"Orders v{len(earlier) + 1}" if accepted else "Orders NOT accepted"
-    outgoing.queue(
-        session,
-        config,
-        game=game,
-        kind="receipt",
-        to=player.email,
-        subject=f"[{game.name}] {word} for {player.name}, {turn.label}",
-        text=receipt,
-        in_reply_to=_bracketed(message.message_id),
-        references=tuple(_bracketed(r) for r in message.references),
-        auto_submitted="auto-replied",
-    )
-    _tell_owner_about_new_address(session, config, game, player, message.sender)
-    return submission
+def _stored(intake: Intake) -> ReceivedMessage:
+    assert intake.stored is not None, "the claim step loads the stored message"
+    return intake.stored
 
 
-def _hold_press(
-    session: Session, config: Config, game: Game, player: Player,
-    submission: Submission | None, orders: dict,
-) -> tuple[str, ...]:
+def _who(intake: Intake) -> tuple[Game, Player, Directives]:
+    assert intake.game and intake.player and intake.directives, "identify runs first"
+    return intake.game, intake.player, intake.directives
+
+
+def _parsed(intake: Intake) -> ParsedOrders:
+    assert intake.parsed is not None, "parse runs first"
+    return intake.parsed
+
+
+def _turn(intake: Intake) -> Turn:
+    assert intake.turn is not None, "parse runs first"
+    return intake.turn
+
+
+def _hold_press(intake: Intake) -> tuple[str, ...]:
     """With press moderation on, queue the announcements for the GM (moderator.desk.press);
     the receipt says they are held."""
-    if submission is None or not config.game(game.name).press_moderation:
+    game, player, _ = _who(intake)
+    if intake.submission is None or not intake.config.game(game.name).press_moderation:
         return ()
-    session.flush()  # the submission's id
-    count = press.hold(session, game, player, submission, orders)
+    intake.session.flush()  # the submission's id
+    count = press.hold(intake.session, game, player, intake.submission, _parsed(intake).orders)
     if not count:
         return ()
     return (f"{count} announcement(s) held for the GM's approval before printing.",)
@@ -268,32 +306,18 @@ def _written_later(earlier: list[Submission], written_at: datetime) -> Submissio
     return max(later, key=repo.written_at) if later else None
 
 
-def _tell_owner_about_new_address(
-    session: Session, config: Config, game: Game, player: Player, sender: str
-) -> None:
+def _tell_owner_about_new_address(intake: Intake, game: Game, player: Player) -> None:
     """Orders from another of the player's registered addresses: tell him, once per address."""
+    sender, session = intake.message.sender, intake.session
     if sender == player.email or repo.has_accepted_from(session, player, sender):
         return
     repo.log_gm(session, "intake.new-address", f"{player.name} wrote from {sender}", game=game)
-    outgoing.queue(
-        session,
-        config,
-        game=game,
-        kind="notice",
-        to=player.email,
-        subject=f"[{game.name}] Orders for {player.name} arrived from {sender}",
-        text=render(config.templates_dir, "mail/new-address.txt.j2", game=game,
-                    player=player, sender=sender),
-    )
+    queue_new_address_notice(session, intake.config, game, player, sender)
 
 
-def _refuse(
-    session: Session,
-    config: Config,
-    stored: ReceivedMessage,
-    message: ExtractedMessage,
-    refusal: Refusal,
-) -> IntakeResult:
+def _refuse(intake: Intake, refusal: Refusal) -> IntakeResult:
+    session, config, message, stored = intake.session, intake.config, intake.message, \
+        _stored(intake)
     stored.status, stored.detail = "refused", refusal.reason
     game = repo.find_game(session, game_name(session, config, message) or "")
     repo.log_gm(
@@ -304,25 +328,9 @@ def _refuse(
         level="warning",
     )
     if message.sender:
-        text = render(
-            config.templates_dir,
-            "mail/refusal.txt.j2",
-            subject=message.subject or "(no subject)",
-            reason=refusal.reason,
-            hint=refusal.hint,
-        )
-        outgoing.queue(
-            session,
-            config,
-            game=game,
-            kind="refusal",
-            to=message.sender,
-            subject=f"Not accepted: {message.subject or '(no subject)'}",
-            text=text,
-            in_reply_to=_bracketed(message.message_id),
-            auto_submitted="auto-replied",
-        )
-    return IntakeResult(message.message_id, "refused", refusal.reason)
+        queue_refusal(session, config, game, message.sender, message.subject, refusal.reason,
+                      refusal.hint, Replying(message.message_id))
+    return intake.result("refused", refusal.reason)
 
 
 def _mark_failed(
@@ -342,7 +350,3 @@ def _mark_failed(
             f"Message {message.message_id} from {message.sender} failed: {exc!r}\n"
             "It is kept in the store and the spool; nothing was sent to the player.",
         )
-
-
-def _bracketed(message_id: str) -> str:
-    return message_id if message_id.startswith("<") else f"<{message_id}>"
