@@ -19,14 +19,15 @@ from moderator.publish import outgoing
 from moderator.settings.config import Config
 from moderator.store import audit, host, repo
 from moderator.store.models import Game, Newsletter, Turn
+from moderator.store.statuses import GameStatus
 from moderator.turn.deadlines import note_change, now_utc, set_deadlines
 
 
 def pause(session: Session, game: Game, who: str, reason: str) -> None:
     """Stop the game's clock: no turn runs (orders are still received)."""
-    if game.status != "active":
+    if game.status != GameStatus.ACTIVE:
         raise DeskError(f"{game.name} is {game.status}, not active")
-    game.status = "paused"
+    game.status = GameStatus.PAUSED
     session.add(game)
     audit.record(session, "game.pause", reason, who, game=game)
     note_change(session)
@@ -34,11 +35,11 @@ def pause(session: Session, game: Game, who: str, reason: str) -> None:
 
 def resume(session: Session, game: Game, who: str, reason: str) -> Turn:
     """Start the clock again; a deadline that passed meanwhile runs at once."""
-    if game.status == "rollback":
+    if game.status == GameStatus.ROLLBACK:
         raise DeskError(f"{game.name} was rolled back: `turn rollforward` replays it")
-    if game.status != "paused":
+    if game.status != GameStatus.PAUSED:
         raise DeskError(f"{game.name} is {game.status}, not paused")
-    game.status = "active"
+    game.status = GameStatus.ACTIVE
     session.add(game)
     audit.record(session, "game.resume", reason, who, game=game)
     note_change(session)

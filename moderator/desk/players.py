@@ -20,6 +20,7 @@ from moderator.settings.config import Config, game_tables
 from moderator.store import audit, repo
 from moderator.store.models import Game, Player, PlayerAddress, Submission
 from moderator.store.passwords import hash_password, new_password
+from moderator.store.statuses import PlayerStatus
 from moderator.turn.deadlines import now_utc
 from moderator.turn.inputs import ACCEPT_LATE, accepted_late, cutoff, last_submission
 
@@ -110,7 +111,7 @@ def replace(session: Session, config: Config, game: Game, old: Player, email: st
     password = new_password()
     old.email, old.password_hash = email, hash_password(password)
     old.name = name or old.name
-    old.status, old.missed_turns, old.absent_until = "active", 0, None
+    old.status, old.missed_turns, old.absent_until = PlayerStatus.ACTIVE, 0, None
     session.add(old)
     session.add(PlayerAddress(game_id=game.id, player_id=old.id, email=email))  # type: ignore[arg-type]
     engine = find_engine(game.kind)
@@ -129,9 +130,9 @@ def replace(session: Session, config: Config, game: Game, old: Player, email: st
 def eject(session: Session, game: Game, player: Player, who: str, reason: str) -> None:
     """Remove a player: his orders are refused and he gets no more mail; the character
     stays in the game without orders."""
-    if player.status == "removed":
+    if player.status == PlayerStatus.REMOVED:
         raise DeskError(f"{player.name} was already removed")
-    player.status = "removed"
+    player.status = PlayerStatus.REMOVED
     session.add(player)
     audit.record(session, "player.eject", reason, who, game=game, player=player,
                  note=f"{player.name} has left the game: {reason}")

@@ -14,6 +14,7 @@ from sqlmodel import Session, select
 
 from moderator.desk.errors import DeskError
 from moderator.store.models import Game, Player, PressItem, Submission
+from moderator.store.statuses import PressStatus
 from moderator.turn.press import announcements
 
 
@@ -40,7 +41,7 @@ def hold(session: Session, game: Game, player: Player, submission: Submission,
 def queue(session: Session, game: Game, everything: bool = False) -> list[PressItem]:
     query = select(PressItem).where(PressItem.game_id == game.id)
     if not everything:
-        query = query.where(PressItem.status == "pending")
+        query = query.where(PressItem.status == PressStatus.PENDING)
     return list(session.exec(query.order_by(PressItem.id)))  # type: ignore[arg-type]
 
 
@@ -50,9 +51,9 @@ def decide(session: Session, game: Game, item_id: int, approve: bool, who: str,
     item = session.get(PressItem, item_id)
     if item is None or item.game_id != game.id:
         raise DeskError(f"no press item {item_id} in {game.name}")
-    if item.status not in ("pending", "approved", "rejected"):
+    if item.status not in (PressStatus.PENDING, PressStatus.APPROVED, PressStatus.REJECTED):
         raise DeskError(f"press item {item_id} is {item.status}: its turn has run")
-    item.status = "approved" if approve else "rejected"
+    item.status = PressStatus.APPROVED if approve else PressStatus.REJECTED
     item.decided_by, item.decided_at, item.reason = who, datetime.now(UTC), reason
     session.add(item)
     return item

@@ -18,6 +18,7 @@ from moderator.games import find_engine
 from moderator.publish.newsletter import Reader, RenderedTurn
 from moderator.settings.config import Config, game_tables
 from moderator.store import audit, repo
+from moderator.store.statuses import GameStatus
 from moderator.turn import run as turns
 from moderator.turn.deadlines import next_deadlines, now_utc
 from moderator.turn.inputs import turn_inputs
@@ -38,7 +39,7 @@ def preview(db: Engine, config: Config, game_name: str) -> Preview:
     with Session(db) as session:
         try:
             game = repo.game_by_name(session, game_name)
-            if game.status == "rollback":
+            if game.status == GameStatus.ROLLBACK:
                 raise DeskError(f"{game.name} was rolled back: `turn rollforward` first")
             turn = repo.open_turn(session, game)
             engine = find_engine(game.kind)

@@ -29,6 +29,7 @@ from moderator.publish.newsletter import RenderedTurn
 from moderator.settings.config import Config
 from moderator.store import audit, repo
 from moderator.store.models import Game, Newsletter, RolledBackTurn, Turn
+from moderator.store.statuses import GameStatus, RollbackStatus, TurnStatus
 from moderator.turn import run as turns
 from moderator.turn.deadlines import NextDeadlines, next_deadlines, note_change, now_utc
 from moderator.turn.inputs import restore_players
@@ -52,13 +53,14 @@ def _when(data: dict[str, Any], name: str) -> datetime | None:
 
 def _pending(session: Session, game: Game) -> dict[int, RolledBackTurn]:
     rows = session.exec(select(RolledBackTurn).where(RolledBackTurn.game_id == game.id,
-                                                     RolledBackTurn.status == "pending"))
+                                                     RolledBackTurn.status
+                                                     == RollbackStatus.PENDING))
     return {row.number: row for row in rows}
 
 
 def rollback(session: Session, game: Game, number: int, who: str, reason: str) -> list[int]:
     """Reopen turn ``number``; the turns undone (their numbers)."""
-    if game.status not in ("active", "paused", "rollback"):
+    if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED, GameStatus.ROLLBACK):
         raise DeskError(f"{game.name} is {game.status}")
     open_turn = repo.open_turn(session, game)
     if not 1 <= number < open_turn.number:
@@ -95,11 +97,11 @@ def rollback(session: Session, game: Game, number: int, who: str, reason: str) -
     if before is not None:  # how the players stood before this turn's NMR policy
         restore_players(session, game, before)
     first.render_json = None
-    first.status = "open"
+    first.status = TurnStatus.OPEN
     first.state_after = first.inputs_json = first.events_json = first.dice_json = None
     first.adjudicated_at = None
     session.add(first)
-    game.status = "rollback"
+    game.status = GameStatus.ROLLBACK
     session.add(game)
     repo.log_gm(session, "turn.rollback", f"back to turn {number}: {reason}", game=game,
                 level="warning")
@@ -120,7 +122,7 @@ def rollforward(session: Session, config: Config, game: Game, who: str,
                 reason: str) -> list[Replayed]:
     """Replay every undone turn; see the module docstring."""
 
-    if game.status != "rollback":
+    if game.status != GameStatus.ROLLBACK:
         raise DeskError(f"{game.name} has not been rolled back")
     kept = _pending(session, game)
     replayed: list[Replayed] = []
@@ -144,9 +146,9 @@ def rollforward(session: Session, config: Config, game: Game, who: str,
             session.add(new)
         turn = new
     for row in kept.values():
-        row.status = "replayed"
+        row.status = RollbackStatus.REPLAYED
         session.add(row)
-    game.status = "active"
+    game.status = GameStatus.ACTIVE
     session.add(game)
     summary = ", ".join(f"turn {r.number} {'identical' if r.identical else 'CORRECTED'}"
                         for r in replayed) or "nothing to replay"

@@ -31,6 +31,7 @@ from sqlmodel import Session, col, func, select
 
 from moderator.store import repo
 from moderator.store.models import Game, Outbox, Player, PlayerAddress
+from moderator.store.statuses import OutboxStatus
 
 _ROBOTS = frozenset({"mailer-daemon", "mailerdaemon", "mail-daemon", "postmaster"})
 _DIAGNOSTIC_CHARS = 500
@@ -323,7 +324,7 @@ def record_bounce(session: Session, bounce: Bounce) -> tuple[BounceRecord, ...]:
             event, level = "mail.bounced", "warning"
             detail = f"mail to {who.describe()} bounced: {what}: {reason}"
             if row is not None:
-                row.status, row.last_error = "bounced", f"bounced: {reason}"
+                row.status, row.last_error = OutboxStatus.BOUNCED, f"bounced: {reason}"
                 session.add(row)
         else:
             event, level = "mail.delayed", "info"
@@ -351,7 +352,7 @@ def _bounced_row(session: Session, message_id: str | None, address: str) -> Outb
         select(Outbox)
         .where(
             func.lower(Outbox.to_addr) == address,
-            col(Outbox.status).in_(("sent", "bounced")),
+            col(Outbox.status).in_((OutboxStatus.SENT, OutboxStatus.BOUNCED)),
         )
         .order_by(col(Outbox.sent_at).desc(), col(Outbox.id).desc())
     ).first()

@@ -15,6 +15,7 @@ from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.models import Game, Player, ReceivedMessage
 from moderator.store.passwords import verify_password
+from moderator.store.statuses import PlayerStatus
 
 
 class Refusal(Exception):
@@ -58,7 +59,7 @@ def identify(
             f"{message.sender or 'Your address'} is not registered in {game.name}.",
             "Send orders from the address you registered with, or ask the GM to add this one.",
         )
-    if player.status == "removed":
+    if player.status == PlayerStatus.REMOVED:
         raise Refusal(
             "intake.removed-player",
             f"{player.name} no longer plays in {game.name}.",

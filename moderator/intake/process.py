@@ -54,6 +54,7 @@ from moderator.settings.config import Config, game_tables
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Game, Player, ReceivedMessage, Submission, Turn
+from moderator.store.statuses import IntakeFate, MessageStatus
 from moderator.turn.inputs import cutoff
 
 log = logging.getLogger(__name__)
@@ -82,7 +83,7 @@ def process_message(
     stored = store_raw(db, message, raw, spool_path, now)
     crash_point("intake.raw-stored")
     if stored is None:
-        return IntakeResult(message.message_id, "duplicate", "already processed")
+        return IntakeResult(message.message_id, IntakeFate.DUPLICATE, "already processed")
     try:
         with session_scope(db) as session:
             return _handle(session, config, stored, message, now)
@@ -91,7 +92,7 @@ def process_message(
     except Exception as exc:  # one bad message must never stop the others
         log.exception("intake failed for %s", message.message_id)
         _mark_failed(db, config, stored, message, exc)
-        return IntakeResult(message.message_id, "failed", repr(exc))
+        return IntakeResult(message.message_id, IntakeFate.FAILED, repr(exc))
 
 
 @dataclass
@@ -132,11 +133,11 @@ def _claim(intake: Intake) -> IntakeResult | None:
     claimed = intake.session.execute(
         update(ReceivedMessage)
         .where(col(ReceivedMessage.id) == intake.stored_id,
-               col(ReceivedMessage.status) == "received")
-        .values(status="handling")
+               col(ReceivedMessage.status) == MessageStatus.RECEIVED)
+        .values(status=MessageStatus.HANDLING)
     )
     if claimed.rowcount != 1:  # type: ignore[attr-defined]
-        return intake.result("duplicate", "being handled elsewhere")
+        return intake.result(IntakeFate.DUPLICATE, "being handled elsewhere")
     intake.stored = intake.session.get(ReceivedMessage, intake.stored_id)
     assert intake.stored is not None
     return None
@@ -149,13 +150,13 @@ def _robots(intake: Intake) -> IntakeResult | None:
     bounce = detect_bounce(stored.raw)
     if bounce is not None:  # a mail of ours came back: the GM must see it
         record_bounce(intake.session, bounce)
-        stored.status = "ignored"
+        stored.status = MessageStatus.IGNORED
         stored.detail = f"bounce: {', '.join(bounce.recipients)}: {bounce.diagnostic}"
-        return intake.result("ignored", stored.detail)
+        return intake.result(IntakeFate.IGNORED, stored.detail)
     # Answering a robot invites a mail loop; the GM still sees it.
-    stored.status, stored.detail = "ignored", message.auto_reason
+    stored.status, stored.detail = MessageStatus.IGNORED, message.auto_reason
     repo.log_gm(intake.session, "intake.ignored", f"{message.message_id}: {message.auto_reason}")
-    return intake.result("ignored", message.auto_reason)
+    return intake.result(IntakeFate.IGNORED, message.auto_reason)
 
 
 def _size(intake: Intake) -> IntakeResult | None:
@@ -226,7 +227,7 @@ def _answer(intake: Intake) -> IntakeResult:
     queue_receipt(intake.session, intake.config, game, player, turn, parsed, facts, replying)
     _tell_owner_about_new_address(intake, game, player)
     stored = _stored(intake)
-    stored.status = "accepted" if accepted else "refused"
+    stored.status = MessageStatus.ACCEPTED if accepted else MessageStatus.REFUSED
     stored.detail = "orders stored" if accepted else "no valid orders"
     return intake.result(stored.status, stored.detail)
 
@@ -318,7 +319,7 @@ def _tell_owner_about_new_address(intake: Intake, game: Game, player: Player) ->
 def _refuse(intake: Intake, refusal: Refusal) -> IntakeResult:
     session, config, message, stored = intake.session, intake.config, intake.message, \
         _stored(intake)
-    stored.status, stored.detail = "refused", refusal.reason
+    stored.status, stored.detail = MessageStatus.REFUSED, refusal.reason
     game = repo.find_game(session, game_name(session, config, message) or "")
     repo.log_gm(
         session,
@@ -330,7 +331,7 @@ def _refuse(intake: Intake, refusal: Refusal) -> IntakeResult:
     if message.sender:
         queue_refusal(session, config, game, message.sender, message.subject, refusal.reason,
                       refusal.hint, Replying(message.message_id))
-    return intake.result("refused", refusal.reason)
+    return intake.result(IntakeFate.REFUSED, refusal.reason)
 
 
 def _mark_failed(
@@ -340,7 +341,7 @@ def _mark_failed(
     with session_scope(db) as session:
         stored = session.get(ReceivedMessage, stored_id)
         if stored is not None:
-            stored.status, stored.detail = "failed", repr(exc)
+            stored.status, stored.detail = MessageStatus.FAILED, repr(exc)
         repo.log_gm(session, "intake.failed", f"{message.message_id}: {exc!r}", level="error")
         outgoing.queue_gm_notice(
             session,

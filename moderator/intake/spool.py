@@ -17,6 +17,7 @@ from moderator.intake.extract import ExtractedMessage
 from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.models import ReceivedMessage
+from moderator.store.statuses import MessageStatus
 
 
 def spool_raw(config: Config, raw: bytes, now: datetime) -> Path:
@@ -44,7 +45,7 @@ def store_raw(
     with Session(db) as session:
         existing = repo.message_by_message_id(session, message.message_id)
         if existing is not None:
-            return existing.id if existing.status == "received" else None
+            return existing.id if existing.status == MessageStatus.RECEIVED else None
         row = ReceivedMessage(
             message_id=message.message_id,
             raw=raw,

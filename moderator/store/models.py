@@ -12,6 +12,16 @@ from datetime import UTC, datetime
 from sqlalchemy import Column, DateTime, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+from moderator.store.statuses import (
+    GameStatus,
+    MessageStatus,
+    OutboxStatus,
+    PlayerStatus,
+    PressStatus,
+    RollbackStatus,
+    TurnStatus,
+)
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
@@ -26,7 +36,7 @@ class Game(SQLModel, table=True):
     name: str = Field(index=True, unique=True)
     kind: str
     seed: int
-    status: str = "active"  # active | paused | finished
+    status: str = GameStatus.ACTIVE.value
     time_zone: str = "Europe/Paris"
     # Recurring deadlines (JSON: see moderator.runners.schedule); None = set by hand per turn.
     schedule_json: str | None = Field(default=None, sa_column=Column(Text))
@@ -43,8 +53,8 @@ class Player(SQLModel, table=True):
     email: str  # the address receipts and newsletters go to
     password_hash: str
     created_at: datetime = Field(default_factory=utcnow, sa_column=_when())
-    # active | civil-disorder (NMR policy) | removed (ejected: no mail, orders refused)
-    status: str = Field(default="active", sa_column_kwargs={"server_default": "active"})
+    status: str = Field(default=PlayerStatus.ACTIVE.value,
+                        sa_column_kwargs={"server_default": PlayerStatus.ACTIVE.value})
     absent_until: datetime | None = Field(default=None, sa_column=_when(nullable=True))
     # Turns missed in a row (absences excused); the NMR policy acts on it.
     missed_turns: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
@@ -73,8 +83,7 @@ class ReceivedMessage(SQLModel, table=True):
     subject: str | None = None
     game_id: int | None = Field(default=None, foreign_key="game.id")
     player_id: int | None = Field(default=None, foreign_key="player.id")
-    # received -> accepted | refused | ignored | failed
-    status: str = "received"
+    status: str = MessageStatus.RECEIVED.value
     detail: str | None = Field(default=None, sa_column=Column(Text))
 
 
@@ -107,7 +116,7 @@ class Turn(SQLModel, table=True):
     number: int
     label: str
     seed: int
-    status: str = "open"  # open | done
+    status: str = TurnStatus.OPEN.value
     deadline: datetime | None = Field(default=None, sa_column=_when(nullable=True))
     # En Garde! has a first deadline for announcements and challenges (then a gazette).
     announcement_deadline: datetime | None = Field(default=None, sa_column=_when(nullable=True))
@@ -151,7 +160,7 @@ class Outbox(SQLModel, table=True):
     subject: str
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     created_at: datetime = Field(default_factory=utcnow, sa_column=_when())
-    status: str = "queued"  # queued | sending | sent | failed | bounced
+    status: str = OutboxStatus.QUEUED.value
     attempts: int = 0
     next_attempt_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
     sent_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
@@ -209,7 +218,7 @@ class PressItem(SQLModel, table=True):
     ordinal: int  # the n-th announcement of that submission (0-based, walk order)
     text: str = Field(sa_column=Column(Text, nullable=False))
     signed: str  # how it would be signed: the character, "unsigned" or "as <alias>"
-    status: str = "pending"
+    status: str = PressStatus.PENDING.value
     decided_by: str | None = None
     decided_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
     reason: str | None = Field(default=None, sa_column=Column(Text))
@@ -223,6 +232,6 @@ class RolledBackTurn(SQLModel, table=True):
     game_id: int = Field(foreign_key="game.id", index=True)
     number: int
     rollback_id: int = Field(foreign_key="auditentry.id")
-    status: str = "pending"
+    status: str = RollbackStatus.PENDING.value
     turn_json: str = Field(sa_column=Column(Text, nullable=False))
     newsletters_json: str = Field(sa_column=Column(Text, nullable=False))

@@ -19,6 +19,7 @@ from moderator.store.models import (
     Turn,
     utcnow,
 )
+from moderator.store.statuses import MessageStatus, PlayerStatus, TurnStatus
 
 
 class NotFound(LookupError):
@@ -46,7 +47,7 @@ def players(session: Session, game: Game) -> list[Player]:
 
 def members(session: Session, game: Game) -> list[Player]:
     """The players still in the game (not removed): who gets its mail."""
-    return [p for p in players(session, game) if p.status != "removed"]
+    return [p for p in players(session, game) if p.status != PlayerStatus.REMOVED]
 
 
 def player_by_address(session: Session, game: Game, address: str) -> Player | None:
@@ -68,7 +69,7 @@ def player_by_email(session: Session, game: Game, address: str) -> Player:
 def open_turn(session: Session, game: Game) -> Turn:
     """The turn now taking orders (there is always exactly one per game)."""
     turn = session.exec(
-        select(Turn).where(Turn.game_id == game.id, Turn.status == "open")
+        select(Turn).where(Turn.game_id == game.id, Turn.status == TurnStatus.OPEN)
     ).first()
     if turn is None:
         raise NotFound(f"game {game.name!r} has no open turn")
@@ -87,7 +88,7 @@ def turn_by_number(session: Session, game: Game, number: int) -> Turn:
 def last_done_turn(session: Session, game: Game) -> Turn | None:
     return session.exec(
         select(Turn)
-        .where(Turn.game_id == game.id, Turn.status == "done")
+        .where(Turn.game_id == game.id, Turn.status == TurnStatus.DONE)
         .order_by(col(Turn.number).desc())
     ).first()
 
@@ -133,7 +134,7 @@ def has_accepted_from(session: Session, player: Player, address: str) -> bool:
         select(ReceivedMessage.id).where(
             ReceivedMessage.player_id == player.id,
             ReceivedMessage.sender == address.lower(),
-            ReceivedMessage.status == "accepted",
+            ReceivedMessage.status == MessageStatus.ACCEPTED,
         )
     ).first() is not None
 

@@ -24,6 +24,7 @@ from moderator.clock import add_month, as_utc, format_deadline
 from moderator.settings.deadline_rule import Rule, ScheduleError
 from moderator.store import repo
 from moderator.store.models import Game, Turn
+from moderator.store.statuses import GameStatus
 
 # ServiceStatus key a command sets when it changed deadlines; the service re-syncs its jobs.
 CHANGED = "schedule.changed"
@@ -167,7 +168,7 @@ def current_turn(session: Session, game_name: str, number: int) -> tuple[Game, T
     """The game and its open turn, if that turn is still ``number`` and the game active:
     a scheduler job made for turn ``number`` does nothing once this is None."""
     game = repo.find_game(session, game_name)
-    if game is None or game.status != "active":
+    if game is None or game.status != GameStatus.ACTIVE:
         return None
     try:
         turn = repo.open_turn(session, game)

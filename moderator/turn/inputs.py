@@ -24,6 +24,7 @@ from moderator.clock import as_utc
 from moderator.settings.config import Config
 from moderator.store import audit, repo
 from moderator.store.models import AuditEntry, Game, Player, Submission, Turn
+from moderator.store.statuses import PlayerStatus
 from moderator.turn import press
 
 ACCEPT_LATE = "orders.accept-late"
@@ -119,18 +120,18 @@ def apply_nmr_policy(session: Session, config: Config, game: Game, turn: Turn,
     at = as_utc(turn.deadline) if turn.deadline else None
     done = []
     for player in repo.players(session, game):
-        if player.status == "removed":
+        if player.status == PlayerStatus.REMOVED:
             continue
         if player.character_key in inputs:
             player.missed_turns = 0
-            if player.status == "civil-disorder":
-                player.status = "active"
+            if player.status == PlayerStatus.CIVIL_DISORDER:
+                player.status = PlayerStatus.ACTIVE
                 done.append(f"{player.name} is back from civil disorder")
         elif at is None or not is_absent(player, at):
             player.missed_turns += 1
         session.add(player)
         limit = settings.nmr_limit
-        if limit and player.missed_turns >= limit and player.status == "active":
+        if limit and player.missed_turns >= limit and player.status == PlayerStatus.ACTIVE:
             done.append(_act(session, settings.nmr_action, game, player, turn))
     return done
 
@@ -138,11 +139,11 @@ def apply_nmr_policy(session: Session, config: Config, game: Game, turn: Turn,
 def _act(session: Session, action: str, game: Game, player: Player, turn: Turn) -> str:
     """Civil disorder or removal after too many misses; announced in the next gazette."""
     if action == "remove":
-        player.status = "removed"
+        player.status = PlayerStatus.REMOVED
         note = f"{player.name} has been removed from the game after " \
                f"{player.missed_turns} months without orders."
     else:
-        player.status = "civil-disorder"
+        player.status = PlayerStatus.CIVIL_DISORDER
         note = f"{player.name} is in civil disorder after {player.missed_turns} months " \
                "without orders; his character follows his standing orders."
     session.add(player)

@@ -26,6 +26,7 @@ from sqlmodel import Session, select
 
 from moderator.settings.game import GameSettings
 from moderator.store.models import Game, PressItem
+from moderator.store.statuses import PressStatus
 
 PRESS_KINDS = frozenset({"announce"})
 
@@ -72,7 +73,7 @@ def filter_orders(session: Session, settings: GameSettings, submission_id: int,
         keep, changes = set(), [f"{len(found)} announcement(s) dropped: press is off"]
     elif settings.press_moderation:
         approved = {item.ordinal for item in session.exec(select(PressItem).where(
-            PressItem.submission_id == submission_id, PressItem.status == "approved"))}
+            PressItem.submission_id == submission_id, PressItem.status == PressStatus.APPROVED))}
         keep = approved & keep
         if len(keep) < len(found):
             changes.append(f"{len(found) - len(keep)} announcement(s) not approved")
@@ -91,9 +92,9 @@ def expire(session: Session, game: Game, turn_number: int) -> int:
     """Mark the turn's still-pending items expired (the run left them out)."""
     rows = list(session.exec(select(PressItem).where(
         PressItem.game_id == game.id, PressItem.turn_number == turn_number,
-        PressItem.status == "pending")))
+        PressItem.status == PressStatus.PENDING)))
     for row in rows:
-        row.status = "expired"
+        row.status = PressStatus.EXPIRED
         session.add(row)
     return len(rows)
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, update
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 from moderator import jsonio
 from moderator.clock import format_deadline
@@ -38,6 +38,7 @@ from moderator.store import audit, repo
 from moderator.store.db import session_scope
 from moderator.store.host import HostStopped, check_running
 from moderator.store.models import Game, Newsletter, Turn
+from moderator.store.statuses import GameStatus, TurnStatus
 from moderator.turn import press
 from moderator.turn.deadlines import NextDeadlines, log_next_deadlines, next_deadlines, note_change
 from moderator.turn.inputs import apply_nmr_policy, players_snapshot, turn_inputs
@@ -80,7 +81,9 @@ def adjudicate(
 def _claim(session: Session, turn: Turn) -> None:
     """Take the turn (open -> running) so that no other run, in any process, adjudicates it."""
     claimed = session.execute(
-        update(Turn).where(Turn.id == turn.id, Turn.status == "open").values(status="running")
+        update(Turn)
+        .where(col(Turn.id) == turn.id, col(Turn.status) == TurnStatus.OPEN)
+        .values(status=TurnStatus.RUNNING)
     )
     if claimed.rowcount != 1:  # type: ignore[attr-defined]
         raise TurnError(f"turn {turn.number} is already being run or was run")
@@ -238,7 +241,7 @@ def _open_turn(session: Session, game_name: str, number: int | None) -> tuple[Ga
     """The game's open turn, refused if the game is not active or (when ``number`` is
     given) the open turn is another one: the caller's check is stale."""
     game = repo.game_by_name(session, game_name)
-    if game.status != "active":
+    if game.status != GameStatus.ACTIVE:
         raise TurnError(f"game {game.name} is {game.status}")
     turn = repo.open_turn(session, game)
     if number is not None and turn.number != number:
@@ -252,7 +255,7 @@ def _record(
     inputs: dict, result: Adjudication, following: NextDeadlines, now: datetime,
 ) -> None:
     """Mark the turn done with its inputs and result, and open the next one."""
-    turn.status = "done"
+    turn.status = TurnStatus.DONE
     turn.inputs_json = jsonio.dumps(inputs)
     turn.state_after = jsonio.dumps(result.state)
     turn.events_json = jsonio.dumps([e.to_dict() for e in result.events])
@@ -346,7 +349,7 @@ def rerun_turn(db: Engine, config: Config, game_name: str, number: int) -> Rerun
     with Session(db) as session:
         game = repo.game_by_name(session, game_name)
         turn = repo.turn_by_number(session, game, number)
-        if turn.status != "done":
+        if turn.status != TurnStatus.DONE:
             raise TurnError(f"turn {number} of {game.name} has not been run")
         engine = find_engine(game.kind)
         tables = game_tables(config, game.name, game.kind)
