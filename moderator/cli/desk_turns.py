@@ -12,11 +12,12 @@ from moderator.cli.turns import _print_report, turn
 from moderator.desk import actions, amend, rollback
 from moderator.desk.errors import DeskError
 from moderator.desk.preview import preview
+from moderator.publish.archive import archive_dir, write_archive
 from moderator.store import audit, repo
 from moderator.store.db import session_scope
 from moderator.turn.deadlines import now_utc
 from moderator.turn.inputs import due_at
-from moderator.turn.run import archive_dir, run_turn, write_archive
+from moderator.turn.run import run_turn
 
 
 @turn.command("process")

@@ -32,7 +32,7 @@ from moderator.store.models import Game, Newsletter, RolledBackTurn, Turn
 from moderator.store.statuses import GameStatus, RollbackStatus, TurnStatus
 from moderator.turn import run as turns
 from moderator.turn.deadlines import NextDeadlines, next_deadlines, note_change, now_utc
-from moderator.turn.inputs import restore_players
+from moderator.turn.nmr import restore_players
 
 _TIMES = ("deadline", "announcement_deadline", "reminded_at", "adjudicated_at")
 _FIELDS = ("number", "label", "seed", "status", "state_before", "state_after",

@@ -1,15 +1,14 @@
-"""What the per-game settings and the desk change in a turn run.
+"""Which orders stand for a turn, how late they are, and when the turn is due.
 
 The turn runner (`moderator.turn.run`) calls these; they keep the game rules out of it:
 
 * `turn_inputs`: each player's standing submission: received before the deadline, or
   within ``grace_hours`` after it when ``late_orders = "accept"``, or at any time when
   the GM accepted his late orders (`orders accept-late`); removed players send none;
-  then the press settings and the press queue (`moderator.desk.press`);
+  then the press settings and the press queue (`moderator.turn.press`);
 * `due_at`: when the scheduler runs the turn: the deadline plus ``grace_hours``, or
   earlier with ``early_run`` once every active player has sent orders;
-* `apply_nmr_policy`: after a run, count misses in a row (an absence excuses them) and
-  put a player in civil disorder or remove him after ``nmr_limit`` misses.
+* after a run, the NMR policy (`moderator.turn.nmr`) counts the misses.
 """
 
 from __future__ import annotations
@@ -22,9 +21,8 @@ from sqlmodel import Session, col, select
 from moderator import jsonio
 from moderator.clock import as_utc
 from moderator.settings.config import Config
-from moderator.store import audit, repo
+from moderator.store import repo
 from moderator.store.models import AuditEntry, Game, Player, Submission, Turn
-from moderator.store.statuses import PlayerStatus
 from moderator.turn import press
 
 ACCEPT_LATE = "orders.accept-late"
@@ -98,58 +96,6 @@ def due_at(session: Session, config: Config, game: Game, turn: Turn) -> datetime
     if latest is None:  # nobody is expected to send orders: wait for the deadline
         return due
     return min(due, latest + timedelta(minutes=settings.early_run_delay_minutes))
-
-
-def players_snapshot(session: Session, game: Game) -> dict[str, list[Any]]:
-    """How every player stands (status, misses in a row), by player id."""
-    return {str(p.id): [p.status, p.missed_turns] for p in repo.players(session, game)}
-
-
-def restore_players(session: Session, game: Game, snapshot: dict[str, list[Any]]) -> None:
-    """Put the players back as a snapshot had them (a rollback undoes NMR removals)."""
-    for player in repo.players(session, game):
-        if str(player.id) in snapshot:
-            player.status, player.missed_turns = snapshot[str(player.id)]
-            session.add(player)
-
-
-def apply_nmr_policy(session: Session, config: Config, game: Game, turn: Turn,
-                     inputs: dict[str, Any]) -> list[str]:
-    """Count each player's misses (absences excused) and act at ``nmr_limit``."""
-    settings = config.game(game.name)
-    at = as_utc(turn.deadline) if turn.deadline else None
-    done = []
-    for player in repo.players(session, game):
-        if player.status == PlayerStatus.REMOVED:
-            continue
-        if player.character_key in inputs:
-            player.missed_turns = 0
-            if player.status == PlayerStatus.CIVIL_DISORDER:
-                player.status = PlayerStatus.ACTIVE
-                done.append(f"{player.name} is back from civil disorder")
-        elif at is None or not is_absent(player, at):
-            player.missed_turns += 1
-        session.add(player)
-        limit = settings.nmr_limit
-        if limit and player.missed_turns >= limit and player.status == PlayerStatus.ACTIVE:
-            done.append(_act(session, settings.nmr_action, game, player, turn))
-    return done
-
-
-def _act(session: Session, action: str, game: Game, player: Player, turn: Turn) -> str:
-    """Civil disorder or removal after too many misses; announced in the next gazette."""
-    if action == "remove":
-        player.status = PlayerStatus.REMOVED
-        note = f"{player.name} has been removed from the game after " \
-               f"{player.missed_turns} months without orders."
-    else:
-        player.status = PlayerStatus.CIVIL_DISORDER
-        note = f"{player.name} is in civil disorder after {player.missed_turns} months " \
-               "without orders; his character follows his standing orders."
-    session.add(player)
-    audit.record(session, f"player.{action}", "NMR policy", MODERATOR, game=game,
-                 player=player, turn_number=turn.number, detail=note, note=note)
-    return note
 
 
 def last_submission(session: Session, player: Player, number: int) -> Submission | None:

@@ -32,6 +32,7 @@ from moderator.dice import Dice
 from moderator.games import find_engine
 from moderator.games.base import Event, GameEngine
 from moderator.publish import outgoing
+from moderator.publish.archive import archive_dir, write_archive
 from moderator.publish.newsletter import Reader, Rendered, RenderedTurn, TurnData, render_turn
 from moderator.settings.config import Config, game_tables
 from moderator.store import audit, repo
@@ -41,7 +42,8 @@ from moderator.store.models import Game, Newsletter, Turn
 from moderator.store.statuses import GameStatus, TurnStatus
 from moderator.turn import press
 from moderator.turn.deadlines import NextDeadlines, log_next_deadlines, next_deadlines, note_change
-from moderator.turn.inputs import apply_nmr_policy, players_snapshot, turn_inputs
+from moderator.turn.inputs import turn_inputs
+from moderator.turn.nmr import apply_nmr_policy, players_snapshot
 
 
 class TurnError(RuntimeError):
@@ -315,26 +317,6 @@ def _newsletter_row(
         html=r.html,
         text=r.text,
     )
-
-
-def archive_dir(config: Config, game_name: str, number: int) -> Path:
-    return config.archive_dir / game_name / f"turn-{number:03d}"
-
-
-def write_archive(folder: Path, rendered: RenderedTurn, people: list[Reader]) -> None:
-    """The newsletters as files (after commit; rewriting them is harmless)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    _write_three(folder / "gazette", rendered.gazette)
-    sheets = folder / "sheets"
-    sheets.mkdir(exist_ok=True)
-    for reader in people:
-        _write_three(sheets / reader.character, rendered.sheets[reader.player_id])
-
-
-def _write_three(stem: Path, r: Rendered) -> None:
-    stem.with_suffix(".md").write_text(r.markdown, encoding="utf-8")
-    stem.with_suffix(".html").write_text(r.html, encoding="utf-8")
-    stem.with_suffix(".txt").write_text(r.text, encoding="utf-8")
 
 
 @dataclass(frozen=True)
