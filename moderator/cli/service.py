@@ -57,7 +57,8 @@ def status(app: App, game_name: str | None, limit: int) -> None:
 def _backlog(session: Session) -> Backlog:
     """Outbox rows per game and status."""
     rows = session.exec(
-        select(Outbox.game_id, Outbox.status, func.count()).group_by(Outbox.game_id, Outbox.status)
+        select(Outbox.game_id, Outbox.status, func.count())
+        .group_by(col(Outbox.game_id), col(Outbox.status))
     )
     counts: Backlog = {}
     for game_id, state, n in rows:
@@ -91,7 +92,7 @@ def _game_status(
 
 def _print_due(g: Game, turn: Turn, now: datetime) -> None:
     """The open turn's deadlines with how long is left (or how long ago they passed)."""
-    lines = []
+    lines: list[tuple[str, datetime | None]] = []
     if turn.announcement_deadline:
         lines.append(("announcements due", turn.announcement_deadline))
     lines.append(("orders due", turn.deadline))

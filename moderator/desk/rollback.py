@@ -25,7 +25,7 @@ from sqlmodel import Session, select
 from moderator import jsonio
 from moderator.clock import as_utc, format_deadline
 from moderator.desk.errors import DeskError
-from moderator.publish.newsletter import RenderedTurn
+from moderator.publish.newsletter import Rendered, RenderedTurn
 from moderator.settings.config import Config
 from moderator.store import audit, repo
 from moderator.store.models import Game, Newsletter, RolledBackTurn, Turn
@@ -171,7 +171,7 @@ def _same(rendered: RenderedTurn, old: list[dict[str, Any]]) -> bool:
     """Whether the replay printed exactly what was published before."""
     before = {(n["kind"], n["player_id"]): (n["subject"], n["markdown"], n["html"], n["text"])
               for n in old}
-    now = {("gazette", None): rendered.gazette}
+    now: dict[tuple[str, int | None], Rendered] = {("gazette", None): rendered.gazette}
     now.update({("turnsheet", pid): sheet for pid, sheet in rendered.sheets.items()})
     if set(before) != set(now):
         return False

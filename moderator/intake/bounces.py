@@ -292,7 +292,7 @@ def find_recipient(session: Session, address: str, game_id: int | None = None) -
     """The player an address belongs to, preferring the given game."""
     address = address.strip().lower()
     links = session.exec(select(PlayerAddress).where(PlayerAddress.email == address)).all()
-    player_ids = [link.player_id for link in links]
+    player_ids: list[int | None] = [link.player_id for link in links]
     if not player_ids:
         player_ids = [p.id for p in session.exec(select(Player).where(Player.email == address))]
     players = [p for p in (session.get(Player, pid) for pid in player_ids) if p is not None]

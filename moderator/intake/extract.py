@@ -17,6 +17,7 @@ from email import policy
 from email.message import Message
 from email.parser import BytesParser
 from email.utils import getaddresses, parsedate_to_datetime
+from typing import cast
 
 from moderator.intake.quotes import strip_quotes_and_signature
 from moderator.intake.text import cap_lines, decode_bytes, html_to_text, normalise_text, unflow
@@ -141,7 +142,8 @@ def _addresses(msg: Message, name: str) -> list[tuple[str, str]]:
         headers = [_header(msg, name)]
     for header in headers:
         try:
-            pairs += [(a.display_name, a.addr_spec) for a in header.addresses]
+            # email.policy.default gives structured header objects, typed as str
+            pairs += [(a.display_name, a.addr_spec) for a in header.addresses]  # type: ignore[attr-defined]
         except Exception:  # unstructured (Delivered-To) or unparsable: use the lenient parser
             pairs += getaddresses([str(header)])
     return [(_scrub(n).strip(), _scrub(a).strip().lower()) for n, a in pairs if a.strip()]
@@ -257,7 +259,7 @@ def _leaves(part: Message, in_alternative: bool = False, depth: int = 0) -> Iter
     if part.is_multipart() and part.get_content_maintype() != "message" and depth < 20:
         alternative = content_type == "multipart/alternative"
         for sub in part.get_payload():
-            yield from _leaves(sub, in_alternative or alternative, depth + 1)
+            yield from _leaves(cast(Message, sub), in_alternative or alternative, depth + 1)
         return
     filename = _filename(part)
     attachment = part.get_content_disposition() == "attachment" or filename is not None

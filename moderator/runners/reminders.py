@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import Engine, update
+from sqlalchemy import ColumnElement, Engine, or_, update
 from sqlmodel import Session, col, select
 
 from moderator.clock import as_utc, format_deadline
@@ -87,11 +87,11 @@ def _claim_reminder(session: Session, turn: Turn, now: datetime,
                     slot: datetime | None = None) -> bool:
     """Mark the turn reminded for this reminder time; False when another run (or
     process) already did (``reminded_at`` at or after ``slot``)."""
-    unsent = col(Turn.reminded_at).is_(None)
+    unsent: ColumnElement[bool] = col(Turn.reminded_at).is_(None)
     if slot is not None:
-        unsent = unsent | (col(Turn.reminded_at) < slot)
+        unsent = or_(unsent, col(Turn.reminded_at) < slot)
     claimed = session.execute(
-        update(Turn).where(Turn.id == turn.id, unsent).values(reminded_at=now)
+        update(Turn).where(col(Turn.id) == turn.id, unsent).values(reminded_at=now)
         .execution_options(synchronize_session=False)
     )
     session.refresh(turn)

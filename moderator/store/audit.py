@@ -13,7 +13,7 @@ import getpass
 import os
 from datetime import datetime
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, or_, select
 
 from moderator.clock import as_utc
 from moderator.store.models import AuditEntry, Game, Player
@@ -56,8 +56,8 @@ def entries(session: Session, game: Game | None, since: datetime | None = None,
     """The audit trail of a game (with the host-wide entries, e.g. panic), oldest first."""
     query = select(AuditEntry)
     if game is not None:
-        mine = AuditEntry.game_id == game.id
-        query = query.where(mine | col(AuditEntry.game_id).is_(None) if host else mine)
+        mine = col(AuditEntry.game_id) == game.id
+        query = query.where(or_(mine, col(AuditEntry.game_id).is_(None)) if host else mine)
     rows = list(session.exec(query.order_by(col(AuditEntry.id))))
     if since is not None:
         rows = [r for r in rows if as_utc(r.at) >= as_utc(since)]

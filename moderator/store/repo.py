@@ -38,11 +38,12 @@ def find_game(session: Session, name: str) -> Game | None:
 
 
 def games(session: Session) -> list[Game]:
-    return list(session.exec(select(Game).order_by(Game.name)))
+    return list(session.exec(select(Game).order_by(col(Game.name))))
 
 
 def players(session: Session, game: Game) -> list[Player]:
-    return list(session.exec(select(Player).where(Player.game_id == game.id).order_by(Player.id)))
+    query = select(Player).where(Player.game_id == game.id).order_by(col(Player.id))
+    return list(session.exec(query))
 
 
 def members(session: Session, game: Game) -> list[Player]:
@@ -104,7 +105,7 @@ def submissions(session: Session, player: Player, turn_number: int) -> list[Subm
         session.exec(
             select(Submission)
             .where(Submission.player_id == player.id, Submission.turn_number == turn_number)
-            .order_by(Submission.version)
+            .order_by(col(Submission.version))
         )
     )
 
@@ -147,7 +148,7 @@ def newsletters(
     )
     if player is not None:
         query = query.where(Newsletter.player_id == player.id)
-    return list(session.exec(query.order_by(Newsletter.id)))
+    return list(session.exec(query.order_by(col(Newsletter.id))))
 
 
 def log_gm(
@@ -162,7 +163,7 @@ def gm_log(session: Session, game: Game | None = None) -> list[GmLog]:
     query = select(GmLog)
     if game is not None:
         query = query.where(GmLog.game_id == game.id)
-    return list(session.exec(query.order_by(GmLog.id)))
+    return list(session.exec(query.order_by(col(GmLog.id))))
 
 
 def set_status(session: Session, key: str, value: str) -> None:

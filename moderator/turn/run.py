@@ -376,7 +376,7 @@ def _compare(
     if jsonio.dumps(result.dice) != turn.dice_json:
         differences.append("dice log")
     stored = {(n.kind, n.player_id): n for n in repo.newsletters(session, game, turn.number)}
-    fresh = {("gazette", None): rendered.gazette}
+    fresh: dict[tuple[str, int | None], Rendered] = {("gazette", None): rendered.gazette}
     fresh.update({("turnsheet", r.player_id): rendered.sheets[r.player_id] for r in people})
     for key, new in fresh.items():
         old = stored.get(key)
