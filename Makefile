@@ -23,12 +23,15 @@ mailservers:
 	  bash scripts/mailtest.sh install; \
 	else echo "not root or no apt-get: real-mail tests will be skipped"; fi
 
-test: $(STAMP) mailservers
-	$(BIN)/ruff check moderator tests benchmarks
+test: $(STAMP) mailservers lint
 	$(BIN)/python -m pytest
 
+# ruff, the import contracts (pyproject: layers, pure engines, no cycles), and mypy:
+# strict on the engines and the dice, default strictness on the whole package.
 lint: $(STAMP)
 	$(BIN)/ruff check moderator tests benchmarks
+	$(BIN)/lint-imports --no-cache
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_month.py

@@ -200,17 +200,21 @@ def run_demo(folder: Path, console: Console) -> None:
     console.print("Rerun from stored inputs: "
                   + ("byte-identical." if check.identical else f"DIFFERENT {check.differences}"))
 
+    _show_where_to_look(console, config, emails, report.archive)
+
+def _show_where_to_look(console: Console, config: Config, emails: Path, archive: Path) -> None:
     console.rule("Where to look")
     cfg = f"--config {config.path}"
     console.print(f"Order emails as sent:      {emails}/")
     console.print(f"Players' mailboxes:        {config.maildir_mailboxes}/<address>/new/")
     console.print(f"Moderator's inbox:         {config.maildir_inbox}/.processed/")
-    console.print(f"Archive (md, html, txt):   {report.archive}/")
-    console.print(f"The gazette:               {report.archive / 'gazette.html'}")
+    console.print(f"Archive (md, html, txt):   {archive}/")
+    console.print(f"The gazette:               {archive / 'gazette.html'}")
     console.print(f"  .venv/bin/moderator {cfg} newsletter show {GAME} --turn 1")
     console.print(f"  .venv/bin/moderator {cfg} newsletter show {GAME} "
                   f"--player {PLAYERS[0].email}")
     console.print(f"  .venv/bin/moderator {cfg} turn show {GAME} 1 --json")
+
 
 
 def _show_intake(console: Console, results: list) -> None:  # type: ignore[type-arg]

@@ -232,17 +232,36 @@ def _resolve_sqlite(url: str, base: Path) -> str:
 
 def load_config(path: Path | None = None, *, base_dir: Path | None = None) -> Config:
     """Read and validate config.toml, reporting every problem at once."""
-    raw: dict[str, Any] = {}
     name = str(path) if path else "<defaults>"
-    if path is not None:
-        try:
-            raw = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise ConfigError([f"{name}: {exc}"]) from exc
+    raw = _read_toml(path, name)
     base = base_dir or (path.parent.resolve() if path else Path.cwd())
-    values = {s.key: s.default for s in SETTINGS}
     problems: list[str] = []
     games = _games(raw.pop("games", {}), name, problems)
+    values = _typed_values(raw, name, problems)
+    problems += _value_problems(values, name)
+    zone: ZoneInfo | None = None
+    try:
+        zone = ZoneInfo(values["time.zone"])
+    except (ZoneInfoNotFoundError, ValueError):
+        problems.append(f"{name}: time.zone {values['time.zone']!r} is not an IANA time zone")
+    problems += _table_problems(games, (base / values["paths.data"]).resolve(), name)
+    if problems or zone is None:
+        raise ConfigError(problems)
+    return _build(path, base, values, zone, games)
+
+
+def _read_toml(path: Path | None, name: str) -> dict[str, Any]:
+    if path is None:
+        return {}
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError([f"{name}: {exc}"]) from exc
+
+
+def _typed_values(raw: Mapping[str, Any], name: str, problems: list[str]) -> dict[str, Any]:
+    """Every known setting: its default, or the file's value when that has the right type."""
+    values = {s.key: s.default for s in SETTINGS}
     for key, value in _flatten(raw).items():
         setting = _BY_KEY.get(key)
         if setting is None:
@@ -252,6 +271,11 @@ def load_config(path: Path | None = None, *, base_dir: Path | None = None) -> Co
             problems.append(f"{name}: {key} must be {expected}, not {value!r}")
         else:
             values[key] = value
+    return values
+
+
+def _value_problems(values: Mapping[str, Any], name: str) -> list[str]:
+    problems = []
     if values["mail.transport"] not in ("maildir", "imap"):
         transport = values["mail.transport"]
         problems.append(f"{name}: mail.transport must be 'maildir' or 'imap', not {transport!r}")
@@ -261,16 +285,11 @@ def load_config(path: Path | None = None, *, base_dir: Path | None = None) -> Co
     for key, least in (("service.reminder_hours", 0), ("service.maildir_poll_seconds", 1)):
         if isinstance(values[key], int) and values[key] < least:  # 0 s would spin
             problems.append(f"{name}: {key} must be at least {least}")
-    zone: ZoneInfo | None = None
-    try:
-        zone = ZoneInfo(values["time.zone"])
-    except (ZoneInfoNotFoundError, ValueError):
-        problems.append(f"{name}: time.zone {values['time.zone']!r} is not an IANA time zone")
-    data_dir = (base / values["paths.data"]).resolve()
-    problems += _table_problems(games, data_dir, name)
-    if problems or zone is None:
-        raise ConfigError(problems)
+    return problems
 
+
+def _build(path: Path | None, base: Path, values: Mapping[str, Any], zone: ZoneInfo,
+           games: dict[str, GameSettings]) -> Config:
     def rel(key: str) -> Path:
         return (base / values[key]).resolve()
 
