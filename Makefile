@@ -32,6 +32,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check moderator tests benchmarks
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/mypy
+	$(BIN)/mypy --strict moderator/games moderator/dice.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_month.py

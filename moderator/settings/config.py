@@ -359,7 +359,7 @@ def _games(section: Any, name: str, problems: list[str]) -> dict[str, GameSettin
     return games
 
 
-def _server(values: dict[str, Any], prefix: str, base: Path) -> dict[str, Any]:
+def _server(values: Mapping[str, Any], prefix: str, base: Path) -> dict[str, Any]:
     cafile = values[f"{prefix}.cafile"]
     return {
         "host": values[f"{prefix}.host"],
