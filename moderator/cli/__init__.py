@@ -5,14 +5,13 @@ prints the result.  Mail queued by a command is delivered at its end (``--no-sen
 keeps it queued), by the configured transport, unless a running `moderator serve`
 owns the outbox.  One module per command group:
 
-* `games` (game), `players` (player), `mail` (inbox, outbox), `orders` (orders),
-  `turns` (turn), `newsletters` (newsletter, state), `deadlines` (deadline),
-  `service` (serve, status), `demo` (demo); `app` holds what they share;
-* the GM's desk (every action audited, with ``--reason``): `desk_game` (game
-  pause|resume|settings, panic, decide, log), `desk_turns` (turn process|preview|
-  rollback|rollforward, state amend), `desk_players` (player act-as|replace|eject|
-  absence, orders accept-late), `desk_press` (press queue|approve|reject, newsletter
-  resend, deadline extend).
+* `games` (game, with the desk's pause|resume|settings, and decide, log, panic), `players`
+  (player, with act-as|replace|eject|absence), `mail` (inbox, outbox), `orders` (orders,
+  with accept-late), `turns` (turn, with process|preview|rollback|rollforward),
+  `newsletters` (newsletter with resend, state with amend), `deadlines` (deadline, with
+  extend), `press` (press queue|approve|reject), `service` (serve, status), `demo` (demo);
+  `app` holds what they share.  Every GM action that changes a game is audited, with
+  ``--reason``.
 """
 
 from __future__ import annotations
@@ -25,15 +24,12 @@ import click
 from moderator.cli import deadlines as deadline_commands
 from moderator.cli import (
     demo,
-    desk_game,
-    desk_players,  # noqa: F401  (registers its commands on the player and orders groups)
-    desk_press,
-    desk_turns,  # noqa: F401  (registers its commands on the turn and state groups)
     games,
     mail,
     newsletters,
     orders,
     players,
+    press,
     service,
     turns,
 )
@@ -67,8 +63,8 @@ def cli(ctx: click.Context, config_path: Path | None, actor: str | None) -> None
 for _command in (
     games.game, players.player, mail.inbox, orders.orders, turns.turn,
     newsletters.newsletter, newsletters.state, mail.outbox, deadline_commands.deadline,
-    service.serve, service.status, demo.demo, desk_game.panic, desk_game.log,
-    desk_game.decide, desk_press.press,
+    service.serve, service.status, demo.demo, games.panic, games.log, games.decide,
+    press.press,
 ):
     cli.add_command(_command)
 

@@ -8,8 +8,9 @@ from datetime import datetime
 import click
 from sqlmodel import Session
 
-from moderator.cli.app import WHEN, App, console, pass_app
+from moderator.cli.app import WHEN, App, console, desk, pass_app
 from moderator.clock import as_utc, format_deadline
+from moderator.desk import actions
 from moderator.settings.deadline_rule import WEEKDAYS, WEEKS, Rule
 from moderator.store import repo
 from moderator.store.db import session_scope
@@ -118,3 +119,22 @@ def print_deadlines(g: Game, turn: Turn) -> None:
                       f"{format_deadline(turn.announcement_deadline, g.time_zone)}")
     console.print(f"Turn {turn.number} ({turn.label}): orders due "
                   f"{format_deadline(turn.deadline, g.time_zone) or 'not set'}")
+
+
+@deadline.command("extend")
+@click.argument("game_name", metavar="GAME")
+@click.option("--hours", type=click.FloatRange(min=0, min_open=True), required=True,
+              help="How much later (announcement deadline too).")
+@desk
+@pass_app
+def deadline_extend(app: App, game_name: str, hours: float, reason: str,
+                    actor: str | None) -> None:
+    """Move GAME's open turn deadlines HOURS later.
+
+    \b
+    moderator deadline extend paris --hours 48 --reason "Easter weekend"
+    """
+    with session_scope(app.db) as session:
+        g = repo.game_by_name(session, game_name)
+        turn = actions.extend(session, g, hours, app.who(actor), reason)
+        print_deadlines(g, turn)

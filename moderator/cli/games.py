@@ -8,11 +8,12 @@ import click
 from rich.table import Table
 from sqlmodel import Session
 
-from moderator.cli.app import App, console, pass_app
+from moderator.cli.app import App, console, desk, pass_app
 from moderator.clock import as_utc, format_deadline
-from moderator.desk import admin
+from moderator.desk import actions, admin
 from moderator.games import find_engine, game_kinds
-from moderator.store import repo
+from moderator.settings.game import GAME_SETTINGS
+from moderator.store import audit, repo
 from moderator.store.db import session_scope
 from moderator.turn.deadlines import note_change
 
@@ -74,3 +75,133 @@ def game_show(app: App, name: str) -> None:
             subs = repo.submissions(session, p, turn.number)
             table.add_row(p.name, p.email, p.character_key, f"v{subs[-1].version}" if subs else "-")
         console.print(table)
+
+
+@game.command("pause")
+@click.argument("game_name", metavar="GAME")
+@desk
+@pass_app
+def game_pause(app: App, game_name: str, reason: str, actor: str | None) -> None:
+    """Stop GAME's clock: its turn does not run (orders are still received).
+
+    \b
+    moderator game pause paris --reason "GM on holiday until the 20th"
+    """
+    with session_scope(app.db) as session:
+        actions.pause(session, repo.game_by_name(session, game_name), app.who(actor), reason)
+    console.print(f"{game_name} is paused; `moderator game resume {game_name}` restarts it.")
+
+
+@game.command("resume")
+@click.argument("game_name", metavar="GAME")
+@desk
+@pass_app
+def game_resume(app: App, game_name: str, reason: str, actor: str | None) -> None:
+    """Restart GAME's clock; a deadline that passed meanwhile runs at once (extend it
+    first with `deadline extend` if that is not wanted).
+
+    \b
+    moderator game resume paris --reason "back from holiday"
+    """
+    with session_scope(app.db) as session:
+        g = repo.game_by_name(session, game_name)
+        turn = actions.resume(session, g, app.who(actor), reason)
+        due = format_deadline(turn.deadline, g.time_zone) or "not set"
+    console.print(f"{game_name} is active again; turn {turn.number} orders due {due}.")
+
+
+@game.command("settings")
+@click.argument("game_name", metavar="GAME")
+@pass_app
+def game_settings(app: App, game_name: str) -> None:
+    """GAME's settings from config.toml ([games.GAME]), defaults filled in."""
+    settings = app.config.game(game_name)
+    values = settings.effective()
+    table = Table("setting", "value", "enforced", title=f"[games.{game_name}]")
+    for s in GAME_SETTINGS:
+        table.add_row(s.key, repr(values[s.key]), "yes" if s.enforced else "stored only")
+    table.add_row("deadline", repr(dict(settings.deadline)) if settings.deadline else "-", "yes")
+    table.add_row("tables", ", ".join(sorted(settings.tables)) or "-", "yes")
+    console.print(table)
+
+
+@click.command()
+@click.option("--off", is_flag=True, help="Resume: everything waiting is processed.")
+@desk
+@pass_app
+def panic(app: App, off: bool, reason: str, actor: str | None) -> None:
+    """Stop ALL processing on this host at once (or, with --off, resume it).
+
+    While stopped, `serve` reads no mail, runs no turn, sends nothing; `inbox process`,
+    `turn run` and `outbox send` refuse.  Nothing is lost: mail waits in the inbox,
+    queued mail stays queued, due turns run after `panic --off`.
+
+    \b
+    moderator panic --reason "wrong tables deployed"
+    moderator panic --off --reason "tables fixed"
+    """
+    with session_scope(app.db) as session:
+        actions.panic(session, not off, app.who(actor), reason)
+    console.print("The host runs again." if off else
+                  "[red]PANIC[/]: all processing on this host is stopped "
+                  "(`moderator panic --off --reason ...` resumes).")
+
+
+@click.command()
+@click.argument("game_name", metavar="GAME")
+@click.argument("key")
+@click.argument("value")
+@desk
+@pass_app
+def decide(app: App, game_name: str, key: str, value: str, reason: str,
+           actor: str | None) -> None:
+    """Record a GM decision KEY = VALUE for GAME's next run (the rules' default applies
+    without one; the turn sheet says which applied).  En Garde! keys are listed in
+    docs/engarde-orders.md, e.g. cause:<challenger>:<challenged> yes,
+    plea:<charge>:<accused> 2, verdict:<charge>:<accused> guilty,
+    sentence:<charge>:<accused> fine=3,prison=2.
+
+    \b
+    moderator decide paris cause:athos:rochefort yes --reason "he spilt wine on her"
+    """
+    with session_scope(app.db) as session:
+        turn = actions.decide(session, repo.game_by_name(session, game_name), key, value,
+                              app.who(actor), reason)
+    console.print(f"Recorded {key} = {value} for turn {turn.number} ({turn.label}).")
+
+
+@click.command("log")
+@click.argument("game_name", metavar="GAME")
+@click.option("--since", type=click.DateTime(["%Y-%m-%d", "%Y-%m-%d %H:%M"]),
+              help="Only entries from this date (the game's time zone).")
+@pass_app
+def log(app: App, game_name: str, since: datetime | None) -> None:
+    """The audit trail of GAME: every GM action, who, when and why.
+
+    \b
+    moderator log paris --since 2026-12-01
+    """
+    with Session(app.db) as session:
+        g = repo.game_by_name(session, game_name)
+        start = since.replace(tzinfo=_zone(g.time_zone)) if since else None
+        rows = audit.entries(session, g, start)
+        for e in rows:
+            turn = f" turn {e.turn_number}" if e.turn_number else ""
+            noted = (f" [in the gazette of turn {e.noted_in_turn}]" if e.noted_in_turn
+                     else " [in the next gazette]" if e.note else "")
+            console.print(f"{_short(e.at, g.time_zone)}  {e.who}  {e.action}{turn}: "
+                          f"{e.reason}{noted}", markup=False)
+            if e.detail:
+                console.print(f"    {e.detail}", markup=False)
+    if not rows:
+        console.print(f"No GM actions logged for {game_name}.")
+
+
+def _short(moment: datetime, zone: str) -> str:
+    return as_utc(moment).astimezone(_zone(zone)).strftime("%Y-%m-%d %H:%M %Z")
+
+
+def _zone(name: str):  # type: ignore[no-untyped-def]
+    from zoneinfo import ZoneInfo
+
+    return ZoneInfo(name)

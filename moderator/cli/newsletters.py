@@ -9,8 +9,10 @@ import click
 from sqlmodel import Session
 
 from moderator import jsonio
-from moderator.cli.app import App, pass_app
+from moderator.cli.app import App, console, desk, pass_app, send_option
+from moderator.desk import actions, amend
 from moderator.store import repo
+from moderator.store.db import session_scope
 
 
 @click.group()
@@ -58,3 +60,62 @@ def state_show(app: App, game_name: str, as_json: bool) -> None:
     with Session(app.db) as session:
         t = repo.open_turn(session, repo.game_by_name(session, game_name))
         click.echo(json.dumps(jsonio.loads(t.state_before), indent=2, ensure_ascii=False))
+
+
+@newsletter.command("resend")
+@click.argument("game_name", metavar="GAME")
+@click.option("--turn", "number", type=int, help="Turn number (default: the last run).")
+@click.option("--player", "email", help="Only to this player (his sheet and the gazette).")
+@desk
+@send_option
+@pass_app
+def newsletter_resend(app: App, game_name: str, number: int | None, email: str | None,
+                      reason: str, actor: str | None, send: bool) -> None:
+    """Mail stored newsletters again (new Message-IDs, subject marked "(resent)").
+
+    \b
+    moderator newsletter resend paris --turn 3 --player jacques@lyon.example \\
+        --reason "his mailbox was full"
+    """
+    with session_scope(app.db) as session:
+        queued = actions.resend(session, app.config, repo.game_by_name(session, game_name),
+                                number, email, app.who(actor), reason)
+    console.print(f"{len(queued)} mail(s) queued again.")
+    app.deliver(send)
+
+
+@state.command("amend")
+@click.argument("game_name", metavar="GAME")
+@click.option("--set", "sets", multiple=True, metavar="PATH=VALUE",
+              help="Set a value (VALUE is JSON; plain text is a string).")
+@click.option("--grant", "grants", multiple=True, metavar="PATH=VALUE",
+              help="Add to a number, append to a list, merge into a table.")
+@click.option("--remove", "removes", multiple=True, metavar="PATH[=VALUE]",
+              help="Delete a key, or remove VALUE from a list.")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@desk
+@pass_app
+def state_amend(app: App, game_name: str, sets: tuple[str, ...], grants: tuple[str, ...],
+                removes: tuple[str, ...], yes: bool, reason: str, actor: str | None) -> None:
+    """Change the state GAME's open turn starts from; shows a diff and asks first.
+    Announced in the next gazette's GM notes.
+
+    \b
+    moderator state amend paris --set characters.athos.crowns=500 --reason "bank error"
+    moderator state amend paris --grant characters.athos.crowns=-50 --reason "fine"
+    moderator state amend paris --remove decisions.cause:athos:rochefort --reason "moot"
+    """
+    changes = ([amend.parse_change("set", s) for s in sets]
+               + [amend.parse_change("grant", g) for g in grants]
+               + [amend.parse_change("remove", r) for r in removes])
+    if not changes:
+        raise click.UsageError("give at least one --set, --grant or --remove")
+
+    def confirm(diff: str) -> bool:
+        click.echo(diff)
+        return yes or click.confirm("Apply this change?", default=False)
+
+    with session_scope(app.db) as session:
+        _diff, applied = actions.amend_state(session, repo.game_by_name(session, game_name),
+                                             changes, app.who(actor), reason, confirm=confirm)
+    console.print("Amended; the next gazette says so." if applied else "Nothing changed.")

@@ -6,8 +6,10 @@ import click
 from sqlmodel import Session
 
 from moderator import jsonio
-from moderator.cli.app import App, console, pass_app
+from moderator.cli.app import App, console, desk, pass_app
+from moderator.desk import players as desk_players
 from moderator.store import repo
+from moderator.store.db import session_scope
 from moderator.store.models import Submission
 
 
@@ -44,3 +46,23 @@ def _print_submission(name: str, label: str, sub: Submission) -> None:
     for err in jsonio.loads(sub.errors_json):
         console.print(f"    ! line {err['line']}: {err['message']}", markup=False)
     console.print()
+
+
+@orders.command("accept-late")
+@click.argument("game_name", metavar="GAME")
+@click.argument("email", metavar="PLAYER")
+@desk
+@pass_app
+def orders_accept_late(app: App, game_name: str, email: str, reason: str,
+                       actor: str | None) -> None:
+    """Let PLAYER's latest orders (received after the deadline) count in the next run.
+
+    \b
+    moderator orders accept-late paris jacques@lyon.example --reason "mail server down"
+    """
+    with session_scope(app.db) as session:
+        g = repo.game_by_name(session, game_name)
+        sub = desk_players.accept_late(session, app.config, g,
+                                       repo.player_by_email(session, g, email),
+                                       app.who(actor), reason)
+    console.print(f"Orders v{sub.version} of {email} will count.")

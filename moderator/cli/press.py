@@ -1,6 +1,4 @@
-"""The GM's desk, press and mail: ``press queue|approve|reject``, ``newsletter resend``
-and ``deadline extend``.  Every action takes ``--reason`` and is written to the audit
-log."""
+"""The GM's press queue: `press queue|approve|reject`."""
 
 from __future__ import annotations
 
@@ -8,10 +6,7 @@ import click
 from rich.table import Table
 from sqlmodel import Session
 
-from moderator.cli.app import App, console, desk, pass_app, send_option
-from moderator.cli.deadlines import deadline, print_deadlines
-from moderator.cli.newsletters import newsletter
-from moderator.desk import actions
+from moderator.cli.app import App, console, desk, pass_app
 from moderator.desk import press as desk_press
 from moderator.store import audit, repo
 from moderator.store.db import session_scope
@@ -84,44 +79,3 @@ def press_reject(app: App, game_name: str, item_id: int, reason: str,
     moderator press reject paris 13 --reason "out of character"
     """
     _decide(app, game_name, item_id, False, reason, actor)
-
-
-@newsletter.command("resend")
-@click.argument("game_name", metavar="GAME")
-@click.option("--turn", "number", type=int, help="Turn number (default: the last run).")
-@click.option("--player", "email", help="Only to this player (his sheet and the gazette).")
-@desk
-@send_option
-@pass_app
-def newsletter_resend(app: App, game_name: str, number: int | None, email: str | None,
-                      reason: str, actor: str | None, send: bool) -> None:
-    """Mail stored newsletters again (new Message-IDs, subject marked "(resent)").
-
-    \b
-    moderator newsletter resend paris --turn 3 --player jacques@lyon.example \\
-        --reason "his mailbox was full"
-    """
-    with session_scope(app.db) as session:
-        queued = actions.resend(session, app.config, repo.game_by_name(session, game_name),
-                                number, email, app.who(actor), reason)
-    console.print(f"{len(queued)} mail(s) queued again.")
-    app.deliver(send)
-
-
-@deadline.command("extend")
-@click.argument("game_name", metavar="GAME")
-@click.option("--hours", type=click.FloatRange(min=0, min_open=True), required=True,
-              help="How much later (announcement deadline too).")
-@desk
-@pass_app
-def deadline_extend(app: App, game_name: str, hours: float, reason: str,
-                    actor: str | None) -> None:
-    """Move GAME's open turn deadlines HOURS later.
-
-    \b
-    moderator deadline extend paris --hours 48 --reason "Easter weekend"
-    """
-    with session_scope(app.db) as session:
-        g = repo.game_by_name(session, game_name)
-        turn = actions.extend(session, g, hours, app.who(actor), reason)
-        print_deadlines(g, turn)
