@@ -1,6 +1,7 @@
 """En Garde! (Elan PBEM variant): a pure game engine (see moderator.games.base).
 
-Imports only the standard library, `moderator.dice` and `moderator.games.base`.
+Imports only the standard library, `moderator.dice` and the shared `moderator.games`
+modules (`base`, `table_reader`).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from moderator.games.engarde.validation import Reader
+from moderator.games.table_reader import Reader
 
 ARMY_FILES = ("army", "offices")
 MODS = ("death", "mention", "promotion", "crowns")

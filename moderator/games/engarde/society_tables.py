@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from moderator.dice import DiceSpec
-from moderator.games.engarde.validation import Reader
+from moderator.games.table_reader import Reader
 
 SOCIETY_FILES = ("courting", "mistresses", "family", "names", "influence", "loans")
-_PROVENANCES = ("rulebook", "sourced", "PROPOSED")
 
 
 @dataclass(frozen=True)
@@ -102,9 +101,8 @@ def _section(r: Reader, data: Mapping[str, Any], name: str, where: str) -> Mappi
     if not isinstance(table, Mapping):
         r.problem(where, f"missing [{name}]")
         return {}
-    provenance = table.get("provenance")
-    if provenance is not None and provenance not in _PROVENANCES:
-        r.problem(f"{where}.{name}", f"provenance must be one of {_PROVENANCES}")
+    # A section may name its own provenance; the file's [meta] one applies otherwise.
+    r.provenance(table, f"{where}.{name}", r.provenances[0])
     return table
 
 
