@@ -21,6 +21,7 @@ from moderator.games.engarde.month import Month
 from moderator.games.engarde.orders import Support
 from moderator.games.engarde.orderset import MonthOrders, OrderSet
 from moderator.games.engarde.state import Character, GameState
+from moderator.games.engarde.state.validate import validate_state
 from moderator.games.engarde.tables import Tables, load_tables
 from moderator.games.engarde.views import newsletter_context
 
@@ -73,6 +74,7 @@ class EnGardeEngine:
     kind = "engarde"
     title = "En Garde!"
     gazette_title = "Le Sport de Paris"
+    phases = (phases.MONTH,)  # the month's turn order (EG §C–E), as `adjudicate` runs it
 
     def load_tables(self, raw: Mapping[str, Mapping[str, Any]]) -> Tables:
         return load_tables(raw)
@@ -118,6 +120,9 @@ class EnGardeEngine:
                         tuple(m.matters), tuple(m.challenges), tuple(m.charges),
                         m.charge_serial, m.decisions, m.campaign)
         return TurnResult(new.to_dict(), tuple(m.events))
+
+    def validate_state(self, state: JSON, tables: Any) -> list[str]:
+        return validate_state(state, _tables(tables))
 
     def turn_label(self, state: JSON) -> str:
         game = GameState.from_dict(state)
