@@ -14,8 +14,6 @@ from moderator.games.base import JSON, Event, NewsletterContext, ParsedOrders, T
 from moderator.games.engarde import phases, submission
 from moderator.games.engarde.character import roll_character
 from moderator.games.engarde.events import EventId
-from moderator.games.engarde.forms import month_label
-from moderator.games.engarde.forms import order_form as build_form
 from moderator.games.engarde.lookup import character_names, lady_names
 from moderator.games.engarde.month import Month
 from moderator.games.engarde.orders import Support
@@ -23,7 +21,8 @@ from moderator.games.engarde.orderset import MonthOrders, OrderSet
 from moderator.games.engarde.state import Character, GameState
 from moderator.games.engarde.state.validate import validate_state
 from moderator.games.engarde.tables import Tables, load_tables
-from moderator.games.engarde.views import newsletter_context
+from moderator.games.engarde.views import month_label, newsletter_context
+from moderator.games.engarde.views import order_form as build_form
 
 
 def _tables(tables: Any) -> Tables:

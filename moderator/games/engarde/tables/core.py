@@ -13,8 +13,8 @@ from typing import Any
 
 from moderator.dice import DiceSpec
 from moderator.games.base import TableError
-from moderator.games.engarde.army_tables import ARMY_FILES, Army, load_army
-from moderator.games.engarde.society_tables import SOCIETY_FILES, Society, load_society
+from moderator.games.engarde.tables.army import ARMY_FILES, Army, load_army
+from moderator.games.engarde.tables.society import SOCIETY_FILES, Society, load_society
 from moderator.games.table_reader import Reader
 
 REQUIRED_FILES = ("birth", "clubs", "toady", "housing", "theatre", "rules", "calendar",
