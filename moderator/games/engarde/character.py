@@ -63,8 +63,8 @@ def roll_character(key: str, name: str, tables: Tables,
     events = [event(EventId.CHARACTER_CREATED, {
         "name": name, "social_class": social.name, "sibling": sibling.name, "orphan": orphan,
         "father": father.name, "father_title": title_row.name if title_row else None,
-        "title": title_row.name if title else None, "sl": character.sl, "crowns": funds,
-        "allowance": allowance}, key, True)]
+        "title": title_row.name if title_row and title else None, "sl": character.sl,
+        "crowns": funds, "allowance": allowance}, key, True)]
     if home:
         events.append(event(EventId.HOUSING_FAMILY_HOME, {
             "house": tables.housing_type(home.kind).name,

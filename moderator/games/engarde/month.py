@@ -175,11 +175,11 @@ class Month:
         sheet of ``actor`` says which applied.  A used decision is removed."""
         value = self.decisions.pop(key, None)
         recorded = value is not None
+        used = default if value is None else value
         if actor is not None and actor in self.actors:
             self.emit(actor, EventId.DECISION_APPLIED,
-                      {"key": key, "value": value if recorded else default,
-                       "recorded": recorded, **args})
-        return value if recorded else default
+                      {"key": key, "value": used, "recorded": recorded, **args})
+        return used
 
     def name(self, key: str | None) -> str:
         return self.actors[key].c.name if key in self.actors else str(key)

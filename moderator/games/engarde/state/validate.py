@@ -15,7 +15,6 @@ import typing
 from collections.abc import Mapping
 from dataclasses import fields, is_dataclass
 from enum import Enum
-from functools import cache
 from typing import Any, Union
 
 from moderator.games.engarde.state.character import Character
@@ -39,9 +38,14 @@ def validate_state(state: Mapping[str, Any], tables: Tables) -> list[str]:
 # -- types ---------------------------------------------------------------------------
 
 
-@cache
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
 def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+    """The resolved annotations of a state class (resolved once: they never change)."""
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
 
 
 def _typed(value: Any, path: str) -> list[str]:
@@ -127,12 +131,12 @@ def _invariants(game: GameState, tables: Tables) -> list[str]:
     for key in sorted(game.characters):
         c = game.characters[key]
         problems += _character(c, key, game, tables)
-        for role, lady in (("mistress", c.mistress), ("wife", c.wife)):
-            if lady is not None and lady in keepers and keepers[lady] != key:
-                problems.append(f"characters.{key}.{role}: {lady!r} is already "
-                                f"{keepers[lady]!r}'s")
-            if lady is not None:
-                keepers[lady] = key
+        for role, kept in (("mistress", c.mistress), ("wife", c.wife)):
+            if kept is not None and kept in keepers and keepers[kept] != key:
+                problems.append(f"characters.{key}.{role}: {kept!r} is already "
+                                f"{keepers[kept]!r}'s")
+            if kept is not None:
+                keepers[kept] = key
     for i, loan in enumerate(game.loans):
         for role, who in (("borrower", loan.borrower), ("lender", loan.lender)):
             if who is not None and who not in game.characters:

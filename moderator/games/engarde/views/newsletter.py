@@ -200,8 +200,8 @@ def pending_decisions(a: GameState) -> list[JSON]:
         if ch.cause is None:
             out.append({"key": ch.decision, "default": "no",
                         "what": "does the challenger have cause?"})
-    for ch in a.charges:
-        tag = f"{ch.id}:{ch.accused}"
+    for charge in a.charges:
+        tag = f"{charge.id}:{charge.accused}"
         out.append({"key": f"plea:{tag}", "default": "0",
                     "what": "witty/plausible/inept plea modifier"})
         out.append({"key": f"sentence:{tag}", "default": "default",
