@@ -25,7 +25,7 @@ from moderator.games.engarde.views import month_label, newsletter_context
 from moderator.games.engarde.views import order_form as build_form
 
 
-def _tables(tables: Any) -> Tables:
+def _tables(tables: Tables) -> Tables:
     if not isinstance(tables, Tables):
         raise TypeError("pass the value returned by ENGINE.load_tables(raw)")
     return tables
@@ -78,11 +78,11 @@ class EnGardeEngine:
     def load_tables(self, raw: Mapping[str, Mapping[str, Any]]) -> Tables:
         return load_tables(raw)
 
-    def new_game(self, name: str, tables: Any, dice: Dice) -> JSON:
+    def new_game(self, name: str, tables: Tables, dice: Dice) -> JSON:
         t = _tables(tables)
         return GameState(name, t.start_month, t.start_year, 1, {}).to_dict()
 
-    def add_character(self, state: JSON, key: str, name: str, tables: Any,
+    def add_character(self, state: JSON, key: str, name: str, tables: Tables,
                       dice: Dice) -> tuple[JSON, tuple[Event, ...]]:
         game = GameState.from_dict(state)
         if key in game.characters:
@@ -93,13 +93,13 @@ class EnGardeEngine:
         return game.to_dict(), events
 
     def parse_orders(self, text: str, state: JSON, character: str,
-                     tables: Any) -> ParsedOrders:
+                     tables: Tables) -> ParsedOrders:
         # Only the ordering character is built: parsing stays cheap in a big game.
         return submission.parse_orders(text, GameState.from_dict(_light(state, character)),
                                        character, _tables(tables), character_names(state),
                                        state.get("ladies", {}))
 
-    def adjudicate(self, state: JSON, orders: Mapping[str, JSON], tables: Any,
+    def adjudicate(self, state: JSON, orders: Mapping[str, JSON], tables: Tables,
                    dice: Dice) -> TurnResult:
         t = _tables(tables)
         game = GameState.from_dict(state)
@@ -120,7 +120,7 @@ class EnGardeEngine:
                         m.charge_serial, m.decisions, m.campaign)
         return TurnResult(new.to_dict(), tuple(m.events))
 
-    def validate_state(self, state: JSON, tables: Any) -> list[str]:
+    def validate_state(self, state: JSON, tables: Tables) -> list[str]:
         return validate_state(state, _tables(tables))
 
     def turn_label(self, state: JSON) -> str:
@@ -132,15 +132,15 @@ class EnGardeEngine:
     def character_name(self, state: JSON, character: str) -> str:
         return str(state["characters"][character]["name"])
 
-    def order_form(self, state: JSON, character: str, tables: Any) -> str:
+    def order_form(self, state: JSON, character: str, tables: Tables) -> str:
         return build_form(GameState.from_dict(_light(state, character)), character,
                           _tables(tables), character_names(state), lady_names(state))
 
     def newsletter_context(self, before: JSON, after: JSON, events: Sequence[Event],
-                           characters: Sequence[str], tables: Any) -> NewsletterContext:
+                           characters: Sequence[str], tables: Tables) -> NewsletterContext:
         gazette, sheets = newsletter_context(before, after, events, characters,
                                              _tables(tables))
         return NewsletterContext(gazette, sheets)
 
-    def month_label(self, state: JSON, tables: Any) -> str:
+    def month_label(self, state: JSON, tables: Tables) -> str:
         return month_label(GameState.from_dict(state), _tables(tables))
