@@ -56,3 +56,13 @@ def test_a_state_that_does_not_load_says_why() -> None:
     state = copy.deepcopy(_after_a_month())
     del state["characters"]["aramis"]["sl"]
     assert ENGINE.validate_state(state, _TABLES) == ["the state does not load: KeyError 'sl'"]
+
+
+def test_the_report_does_not_depend_on_key_order() -> None:
+    state = copy.deepcopy(_after_a_month())
+    for key in state["characters"]:
+        state["characters"][key]["horses"] = -1
+        state["characters"][key]["extra"] = 1
+    backwards = dict(state, characters=dict(reversed(list(state["characters"].items()))))
+    assert ENGINE.validate_state(backwards, _TABLES) == ENGINE.validate_state(state, _TABLES)
+    assert len(ENGINE.validate_state(state, _TABLES)) == len(state["characters"])

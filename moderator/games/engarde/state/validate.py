@@ -74,8 +74,9 @@ def _check(value: Any, hint: Any, path: str) -> list[str]:
         if not isinstance(value, Mapping):
             return [_wrong(value, hint, path)]
         key, item = args
-        return [p for k, v in value.items()
-                for p in _check(k, key, path) + _check(v, item, _join(path, str(k)))]
+        # Key order never changes the report (the problems come in sorted key order).
+        return [p for k in sorted(value, key=str)
+                for p in _check(k, key, path) + _check(value[k], item, _join(path, str(k)))]
     return _plain(value, hint, path)
 
 
@@ -106,8 +107,9 @@ def _join(path: str, name: str) -> str:
 def _unknown_keys(given: Any, normal: Any, path: str) -> list[str]:
     """Keys of ``given`` that the normal form (what the engine writes back) lacks."""
     if isinstance(given, Mapping) and isinstance(normal, Mapping):
-        problems = [f"{_join(path, str(k))}: unknown field" for k in given if k not in normal]
-        return problems + [p for k in given if k in normal
+        keys = sorted(given, key=str)
+        problems = [f"{_join(path, str(k))}: unknown field" for k in keys if k not in normal]
+        return problems + [p for k in keys if k in normal
                            for p in _unknown_keys(given[k], normal[k], _join(path, str(k)))]
     if isinstance(given, list | tuple) and isinstance(normal, list | tuple):
         return [p for i, (g, n) in enumerate(zip(given, normal, strict=False))
@@ -124,7 +126,8 @@ def _invariants(game: GameState, tables: Tables) -> list[str]:
         problems.append(f"month: must be 1-12, got {game.month}")
     if game.turn < 1:
         problems.append(f"turn: must be 1 or more, got {game.turn}")
-    for key, lady in game.ladies.items():
+    for key in sorted(game.ladies):
+        lady = game.ladies[key]
         if lady.key != key:
             problems.append(f"ladies.{key}.key: is {lady.key!r}, not its own key")
     keepers: dict[str, str] = {}
