@@ -165,8 +165,8 @@ def decide(app: App, game_name: str, key: str, value: str, reason: str,
     moderator decide paris cause:athos:rochefort yes --reason "he spilt wine on her"
     """
     with session_scope(app.db) as session:
-        turn = actions.decide(session, repo.game_by_name(session, game_name), key, value,
-                              app.who(actor), reason)
+        turn = actions.decide(session, app.config, repo.game_by_name(session, game_name),
+                              key, value, app.who(actor), reason)
     console.print(f"Recorded {key} = {value} for turn {turn.number} ({turn.label}).")
 
 

@@ -116,6 +116,7 @@ def state_amend(app: App, game_name: str, sets: tuple[str, ...], grants: tuple[s
         return yes or click.confirm("Apply this change?", default=False)
 
     with session_scope(app.db) as session:
-        _diff, applied = actions.amend_state(session, repo.game_by_name(session, game_name),
+        _diff, applied = actions.amend_state(session, app.config,
+                                             repo.game_by_name(session, game_name),
                                              changes, app.who(actor), reason, confirm=confirm)
     console.print("Amended; the next gazette says so." if applied else "Nothing changed.")

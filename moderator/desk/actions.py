@@ -16,7 +16,7 @@ from moderator.desk import amend
 from moderator.desk.errors import DeskError
 from moderator.games import find_engine
 from moderator.publish import outgoing
-from moderator.settings.config import Config
+from moderator.settings.config import Config, game_tables
 from moderator.store import audit, host, repo
 from moderator.store.models import Game, Newsletter, Turn
 from moderator.store.statuses import GameStatus
@@ -73,7 +73,7 @@ def extend(session: Session, game: Game, hours: float, who: str, reason: str) ->
     return turn
 
 
-def decide(session: Session, game: Game, key: str, value: str, who: str,
+def decide(session: Session, config: Config, game: Game, key: str, value: str, who: str,
            reason: str) -> Turn:
     """Record a GM decision for the open turn's run (``state["decisions"][key]``)."""
     if not key or ":" not in key:
@@ -85,7 +85,7 @@ def decide(session: Session, game: Game, key: str, value: str, who: str,
     old = decisions.get(key)
     decisions[key] = value
     state["decisions"] = dict(sorted(decisions.items()))
-    _store_state(session, game, turn, state)
+    _store_state(session, config, game, turn, state)
     was = f" (was {old})" if old is not None else ""
     audit.record(session, "decide", reason, who, game=game, turn_number=turn.number,
                  detail=f"{key} = {value}{was}",
@@ -93,8 +93,8 @@ def decide(session: Session, game: Game, key: str, value: str, who: str,
     return turn
 
 
-def amend_state(session: Session, game: Game, changes: list[amend.Change], who: str,
-                reason: str, *, confirm: Any = None) -> tuple[str, bool]:
+def amend_state(session: Session, config: Config, game: Game, changes: list[amend.Change],
+                who: str, reason: str, *, confirm: Any = None) -> tuple[str, bool]:
     """Apply ``changes`` to the open turn's state.  ``confirm(diff) -> bool`` is asked
     first (None: yes).  Returns the diff and whether it was applied."""
     turn = repo.open_turn(session, game)
@@ -105,7 +105,7 @@ def amend_state(session: Session, game: Game, changes: list[amend.Change], who: 
         raise DeskError("the changes leave the state as it is")
     if confirm is not None and not confirm(shown):
         return shown, False
-    _store_state(session, game, turn, after)
+    _store_state(session, config, game, turn, after)
     summary = amend.summary(before, changes, after)
     audit.record(session, "state.amend", reason, who, game=game, turn_number=turn.number,
                  detail="; ".join(c.describe() for c in changes) + f" => {summary}",
@@ -113,12 +113,13 @@ def amend_state(session: Session, game: Game, changes: list[amend.Change], who: 
     return shown, True
 
 
-def _store_state(session: Session, game: Game, turn: Turn, state: dict[str, Any]) -> None:
-    """Keep a changed state, refused when the engine can no longer read it."""
-    try:
-        find_engine(game.kind).turn_label(state)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise DeskError(f"the amended state does not load: {exc!r}") from None
+def _store_state(session: Session, config: Config, game: Game, turn: Turn,
+                 state: dict[str, Any]) -> None:
+    """Keep a changed state, refused with every problem the engine finds in it."""
+    tables = game_tables(config, game.name, game.kind)
+    problems = find_engine(game.kind).validate_state(state, tables)
+    if problems:
+        raise DeskError("the amended state is not valid: " + "; ".join(problems))
     turn.state_before = jsonio.dumps(state)
     session.add(turn)
 

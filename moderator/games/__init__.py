@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from importlib import import_module
+from typing import Any
 
 from moderator.games.base import GameEngine
 
@@ -18,11 +19,12 @@ def game_kinds() -> tuple[str, ...]:
     return tuple(_ENGINE_MODULES)
 
 
-def find_engine(kind: str) -> GameEngine:
+def find_engine(kind: str) -> GameEngine[Any]:
     """The engine registered under ``kind`` (or one of its aliases)."""
     key = _ALIASES.get(kind.lower(), kind.lower())
     if key not in _ENGINE_MODULES:
         known = ", ".join(sorted(_ENGINE_MODULES))
         raise KeyError(f"unknown game kind {kind!r} (known: {known})")
-    engine: GameEngine = import_module(_ENGINE_MODULES[key]).ENGINE
+    # Each engine has its own tables type; the service only passes them through.
+    engine: GameEngine[Any] = import_module(_ENGINE_MODULES[key]).ENGINE
     return engine

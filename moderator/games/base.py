@@ -11,10 +11,10 @@ works with its own frozen dataclasses.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from moderator.dice import Dice
 
@@ -75,45 +75,52 @@ class ParsedOrders:
         return tuple(e for e in self.errors if e.severity is Severity.ERROR)
 
 
+# The keys of an event's JSON form that are not ledger amounts (see `Event.to_dict`).
+_EVENT_KEYS = frozenset({"id", "args", "actor", "public", "week"})
+
+
 @dataclass(frozen=True)
 class Event:
     """Something that happened, as an id plus arguments; templates write the prose.
 
     ``actor`` is the character the event belongs to (None for world events);
     ``public`` events appear in the gazette, private ones only on the actor's turn
-    sheet.  ``sp`` and ``crowns`` are the actor's gains (negative: losses) caused by
-    this event, so the turn sheet's ledgers are just the actor's events.
+    sheet.  ``ledger`` holds the actor's gains (negative: losses) caused by this event,
+    by the game's own account names (En Garde!: ``sp`` and ``crowns``), so a turn
+    sheet's ledgers are just the actor's events; a game without ledgers leaves it empty.
     """
 
     id: str
     args: Mapping[str, Any] = field(default_factory=dict)
     actor: str | None = None
     public: bool = True
-    sp: int = 0
-    crowns: int = 0
     week: int | None = None
+    ledger: Mapping[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> JSON:
+        """The stored JSON form: the ledger's accounts sit between ``public`` and
+        ``week``, each a top-level key, in the engine's order (templates read
+        ``e.sp``; stored turns compare byte for byte, so the order is part of the form)."""
         return {
             "id": self.id,
             "args": dict(self.args),
             "actor": self.actor,
             "public": self.public,
-            "sp": self.sp,
-            "crowns": self.crowns,
+            **self.ledger,
             "week": self.week,
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Event:
+        """Back from `to_dict`: every key that is not one of the fixed ones is a ledger
+        amount."""
         return cls(
             id=data["id"],
             args=dict(data.get("args", {})),
             actor=data.get("actor"),
             public=data.get("public", True),
-            sp=data.get("sp", 0),
-            crowns=data.get("crowns", 0),
             week=data.get("week"),
+            ledger={k: int(v) for k, v in data.items() if k not in _EVENT_KEYS},
         )
 
 
@@ -131,8 +138,61 @@ class NewsletterContext:
     sheets: Mapping[str, JSON]
 
 
-class GameEngine(Protocol):
-    """What every game under `moderator/games/` provides (see `games/__init__.py`)."""
+TablesT = TypeVar("TablesT")
+"""An engine's validated tables: whatever frozen value its `load_tables` builds."""
+
+WorldT = TypeVar("WorldT")
+"""What a phase works on: the engine's mutable working state for one turn."""
+
+
+@dataclass(frozen=True)
+class Phase(Generic[WorldT]):
+    """One step of a turn: its priority (the run order), a name for people, the step."""
+
+    priority: int
+    name: str
+    step: Callable[[WorldT], None]
+
+
+@dataclass(frozen=True)
+class PhaseTable(Generic[WorldT]):
+    """A declared turn order (a rulebook's sequence of play).
+
+    `run` takes the phases by ascending priority, so the numbers are the order and not
+    labels; `problems` reports a table whose priorities repeat or whose rows are not
+    written in that order (the table should read as it runs).
+    """
+
+    name: str
+    phases: tuple[Phase[WorldT], ...]
+
+    def ordered(self) -> tuple[Phase[WorldT], ...]:
+        # sorted() is stable, but `problems` forbids ties: the order is never left to it.
+        return tuple(sorted(self.phases, key=lambda p: p.priority))
+
+    def run(self, world: WorldT) -> None:
+        for phase in self.ordered():
+            phase.step(world)
+
+    def problems(self) -> list[str]:
+        found: list[str] = []
+        seen: dict[int, str] = {}
+        for phase in self.phases:
+            if phase.priority in seen:
+                found.append(f"{self.name}: priority {phase.priority} of {phase.name!r} "
+                             f"is {seen[phase.priority]!r}'s too")
+            seen.setdefault(phase.priority, phase.name)
+        if list(self.phases) != sorted(self.phases, key=lambda p: p.priority):
+            found.append(f"{self.name}: phases are not written in ascending priority")
+        return found
+
+
+class GameEngine(Protocol[TablesT]):
+    """What every game under `moderator/games/` provides (see `games/__init__.py`).
+
+    Generic over the engine's tables type: the value `load_tables` returns is the one
+    every other call gets back (the service only passes it through).
+    """
 
     kind: str
     """Registry key and data/templates folder name, e.g. ``"engarde"``."""
@@ -143,31 +203,43 @@ class GameEngine(Protocol):
     gazette_title: str
     """The public newsletter's name, e.g. ``"Le Sport de Paris"``."""
 
-    def load_tables(self, raw: Mapping[str, Mapping[str, Any]]) -> Any:
+    @property
+    def phases(self) -> Sequence[PhaseTable[Any]]:
+        """The engine's declared turn order(s), as they run (checked by
+        tests/test_phase_tables.py for every registered engine)."""
+        ...
+
+    def load_tables(self, raw: Mapping[str, Mapping[str, Any]]) -> TablesT:
         """Validate the game's tables (``{file stem: parsed TOML}``) into frozen values.
 
         Raises `TableError` listing every problem found.
         """
         ...
 
-    def new_game(self, name: str, tables: Any, dice: Dice) -> JSON:
+    def new_game(self, name: str, tables: TablesT, dice: Dice) -> JSON:
         """The state of a new game with no characters yet."""
         ...
 
     def add_character(
-        self, state: JSON, key: str, name: str, tables: Any, dice: Dice
+        self, state: JSON, key: str, name: str, tables: TablesT, dice: Dice
     ) -> tuple[JSON, tuple[Event, ...]]:
         """Create a player's character (rolling what the rules roll) and add it."""
         ...
 
-    def parse_orders(self, text: str, state: JSON, character: str, tables: Any) -> ParsedOrders:
+    def parse_orders(self, text: str, state: JSON, character: str,
+                     tables: TablesT) -> ParsedOrders:
         """Parse a player's order text against the current state."""
         ...
 
     def adjudicate(
-        self, state: JSON, orders: Mapping[str, JSON], tables: Any, dice: Dice
+        self, state: JSON, orders: Mapping[str, JSON], tables: TablesT, dice: Dice
     ) -> TurnResult:
         """Resolve one turn. Characters absent from ``orders`` sent nothing (NMR)."""
+        ...
+
+    def validate_state(self, state: JSON, tables: TablesT) -> list[str]:
+        """Every problem with a state (e.g. one a GM amended by hand): the type of each
+        field and the game's invariants.  Empty: the engine can run a turn on it."""
         ...
 
     def turn_label(self, state: JSON) -> str:
@@ -177,7 +249,7 @@ class GameEngine(Protocol):
     def character_name(self, state: JSON, character: str) -> str:
         ...
 
-    def order_form(self, state: JSON, character: str, tables: Any) -> str:
+    def order_form(self, state: JSON, character: str, tables: TablesT) -> str:
         """A blank (or pre-filled) order form for this character's next turn."""
         ...
 
@@ -187,7 +259,7 @@ class GameEngine(Protocol):
         after: JSON,
         events: Sequence[Event],
         characters: Sequence[str],
-        tables: Any,
+        tables: TablesT,
     ) -> NewsletterContext:
         """What the gazette template needs (e.g. the greasy pole) and, for each listed
         character, what his private turn sheet needs (accounts, SP ledger, notices)."""

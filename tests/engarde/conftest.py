@@ -11,8 +11,9 @@ import jinja2
 import pytest
 
 from moderator.dice import ScriptedDice
-from moderator.games.base import Event, TurnResult
+from moderator.games.base import TurnResult
 from moderator.games.engarde import ENGINE
+from moderator.games.engarde.events import EnGardeEvent as Event
 from moderator.games.engarde.events import macro_name
 from moderator.games.engarde.tables import Tables
 

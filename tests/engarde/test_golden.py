@@ -13,7 +13,7 @@ To regenerate after an intended change::
 After every month the invariants hold: SL >= 1; each character's crowns ledger
 balances; no lady is kept by two men (nor is a man's mistress his wife); no dead,
 imprisoned or absent character acts (EG §D, §R; reference §5); every favour is
-spent at most once (EG §S).
+spent at most once (EG §S); and `ENGINE.validate_state` finds nothing wrong.
 """
 
 from __future__ import annotations
@@ -96,6 +96,7 @@ def render(before: dict, result: Any, dice: Dice, number: int) -> dict[str, str]
 
 def check_invariants(before: dict, result: Any, spent: set[str]) -> None:
     after = result.state
+    assert ENGINE.validate_state(after, _TABLES) == []
     crowns: dict[str, int] = defaultdict(int)
     acted: set[str] = set()
     for e in result.events:

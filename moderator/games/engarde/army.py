@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from moderator.games.engarde import influence
-from moderator.games.engarde.army_tables import Army, Regiment
 from moderator.games.engarde.clubs import horse_guards_officer
 from moderator.games.engarde.events import EventId
 from moderator.games.engarde.month import Actor, Month
 from moderator.games.engarde.orders import BuyCommission, BuyHorse, JoinRegiment, SellCommission
+from moderator.games.engarde.tables import Army, Regiment
 
 
 def holders(m: Month, regiment: str, rank: str, skip: str | None = None) -> list[str]:

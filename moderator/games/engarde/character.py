@@ -8,8 +8,7 @@ position, [father's title for a noble].  Tests script the faces in that order.
 from __future__ import annotations
 
 from moderator.dice import DiceStream
-from moderator.games.base import Event
-from moderator.games.engarde.events import EventId
+from moderator.games.engarde.events import EnGardeEvent, EventId, event
 from moderator.games.engarde.state import Character, Home, Tenure
 from moderator.games.engarde.tables import BirthRow, Tables
 
@@ -19,7 +18,7 @@ def _pick(rows: tuple[BirthRow, ...], face: int) -> BirthRow:
 
 
 def roll_character(key: str, name: str, tables: Tables,
-                   dice: DiceStream) -> tuple[Character, tuple[Event, ...]]:
+                   dice: DiceStream) -> tuple[Character, tuple[EnGardeEvent, ...]]:
     """A new character and the events announcing him (and his family home)."""
     stats = tables.birth_stats
 
@@ -61,13 +60,13 @@ def roll_character(key: str, name: str, tables: Tables,
         military_ability=military, expertise={w: expertise for w in tables.weapons},
         crowns=funds, allowance=allowance, home=home,
     )
-    events = [Event(EventId.CHARACTER_CREATED.value, {
+    events = [event(EventId.CHARACTER_CREATED, {
         "name": name, "social_class": social.name, "sibling": sibling.name, "orphan": orphan,
         "father": father.name, "father_title": title_row.name if title_row else None,
-        "title": title_row.name if title else None, "sl": character.sl, "crowns": funds,
-        "allowance": allowance}, key, True)]
+        "title": title_row.name if title_row and title else None, "sl": character.sl,
+        "crowns": funds, "allowance": allowance}, key, True)]
     if home:
-        events.append(Event(EventId.HOUSING_FAMILY_HOME.value, {
+        events.append(event(EventId.HOUSING_FAMILY_HOME, {
             "house": tables.housing_type(home.kind).name,
             "area": tables.area(home.area).name}, key, False))
     return character, tuple(events)

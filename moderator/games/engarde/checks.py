@@ -189,7 +189,7 @@ def _week(n: int, order: Order, orders: OrderSet, c: Character, club: str | None
         if order.week >= n:
             found.append(IllegalOrderError("a week can only depend on an earlier week (EG §D)"))
         return found
-    found: list[ParseProblem] = []
+    found = []
     if isinstance(order, ClubVisit | Bawdyhouse | AttendParty) and order.toady == c.key:
         found.append(IllegalOrderError("you cannot toady to yourself"))
     if isinstance(order, ClubVisit):

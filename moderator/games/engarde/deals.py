@@ -20,7 +20,7 @@ buyer qualifies and can pay).  Otherwise both are told privately.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, cast
 
 from moderator.games.engarde import army
 from moderator.games.engarde.checks import owns
@@ -61,8 +61,14 @@ def _house_terms(a: Actor, o: HouseDeal) -> Terms:
     return (seller, buyer, (o.house, o.area), o.price)
 
 
+def _place(deal: Terms) -> tuple[str, str]:
+    """The (house type, area) a house deal's terms sell (see `_house_terms`)."""
+    return cast(tuple[str, str], deal[2])
+
+
 def _house_names(m: Month, deal: Terms) -> dict[str, Any]:
-    seller, buyer, (house, area), price = deal  # type: ignore[misc]
+    seller, buyer, _, price = deal
+    house, area = _place(deal)
     return {"house": m.tables.housing_type(house).name, "area": m.tables.area(area).name,
             "price": price, "seller": seller, "buyer": buyer}
 
@@ -75,7 +81,7 @@ def _house_unmatched(m: Month, deal: Terms, s: Actor | None, b: Actor | None) ->
 
 def _house_settle(m: Month, s: Actor, b: Actor, deal: Terms) -> bool:
     """EG §P: the seller owns it (never a family home) and the buyer has the money."""
-    house, area = deal[2]  # type: ignore[misc]
+    house, area = _place(deal)
     price = deal[3]
     family = (s.c.home and s.c.home.tenure is Tenure.FAMILY
               and (s.c.home.kind, s.c.home.area) == (house, area)) or \

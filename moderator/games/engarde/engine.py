@@ -14,18 +14,18 @@ from moderator.games.base import JSON, Event, NewsletterContext, ParsedOrders, T
 from moderator.games.engarde import phases, submission
 from moderator.games.engarde.character import roll_character
 from moderator.games.engarde.events import EventId
-from moderator.games.engarde.forms import month_label
-from moderator.games.engarde.forms import order_form as build_form
 from moderator.games.engarde.lookup import character_names, lady_names
 from moderator.games.engarde.month import Month
 from moderator.games.engarde.orders import Support
 from moderator.games.engarde.orderset import MonthOrders, OrderSet
 from moderator.games.engarde.state import Character, GameState
+from moderator.games.engarde.state.validate import validate_state
 from moderator.games.engarde.tables import Tables, load_tables
-from moderator.games.engarde.views import newsletter_context
+from moderator.games.engarde.views import month_label, newsletter_context
+from moderator.games.engarde.views import order_form as build_form
 
 
-def _tables(tables: Any) -> Tables:
+def _tables(tables: Tables) -> Tables:
     if not isinstance(tables, Tables):
         raise TypeError("pass the value returned by ENGINE.load_tables(raw)")
     return tables
@@ -73,15 +73,16 @@ class EnGardeEngine:
     kind = "engarde"
     title = "En Garde!"
     gazette_title = "Le Sport de Paris"
+    phases = (phases.MONTH,)  # the month's turn order (EG §C–E), as `adjudicate` runs it
 
     def load_tables(self, raw: Mapping[str, Mapping[str, Any]]) -> Tables:
         return load_tables(raw)
 
-    def new_game(self, name: str, tables: Any, dice: Dice) -> JSON:
+    def new_game(self, name: str, tables: Tables, dice: Dice) -> JSON:
         t = _tables(tables)
         return GameState(name, t.start_month, t.start_year, 1, {}).to_dict()
 
-    def add_character(self, state: JSON, key: str, name: str, tables: Any,
+    def add_character(self, state: JSON, key: str, name: str, tables: Tables,
                       dice: Dice) -> tuple[JSON, tuple[Event, ...]]:
         game = GameState.from_dict(state)
         if key in game.characters:
@@ -92,13 +93,13 @@ class EnGardeEngine:
         return game.to_dict(), events
 
     def parse_orders(self, text: str, state: JSON, character: str,
-                     tables: Any) -> ParsedOrders:
+                     tables: Tables) -> ParsedOrders:
         # Only the ordering character is built: parsing stays cheap in a big game.
         return submission.parse_orders(text, GameState.from_dict(_light(state, character)),
                                        character, _tables(tables), character_names(state),
                                        state.get("ladies", {}))
 
-    def adjudicate(self, state: JSON, orders: Mapping[str, JSON], tables: Any,
+    def adjudicate(self, state: JSON, orders: Mapping[str, JSON], tables: Tables,
                    dice: Dice) -> TurnResult:
         t = _tables(tables)
         game = GameState.from_dict(state)
@@ -119,6 +120,9 @@ class EnGardeEngine:
                         m.charge_serial, m.decisions, m.campaign)
         return TurnResult(new.to_dict(), tuple(m.events))
 
+    def validate_state(self, state: JSON, tables: Tables) -> list[str]:
+        return validate_state(state, _tables(tables))
+
     def turn_label(self, state: JSON) -> str:
         game = GameState.from_dict(state)
         months = ("January", "February", "March", "April", "May", "June", "July", "August",
@@ -128,15 +132,15 @@ class EnGardeEngine:
     def character_name(self, state: JSON, character: str) -> str:
         return str(state["characters"][character]["name"])
 
-    def order_form(self, state: JSON, character: str, tables: Any) -> str:
+    def order_form(self, state: JSON, character: str, tables: Tables) -> str:
         return build_form(GameState.from_dict(_light(state, character)), character,
                           _tables(tables), character_names(state), lady_names(state))
 
     def newsletter_context(self, before: JSON, after: JSON, events: Sequence[Event],
-                           characters: Sequence[str], tables: Any) -> NewsletterContext:
+                           characters: Sequence[str], tables: Tables) -> NewsletterContext:
         gazette, sheets = newsletter_context(before, after, events, characters,
                                              _tables(tables))
         return NewsletterContext(gazette, sheets)
 
-    def month_label(self, state: JSON, tables: Any) -> str:
+    def month_label(self, state: JSON, tables: Tables) -> str:
         return month_label(GameState.from_dict(state), _tables(tables))

@@ -5,7 +5,11 @@ Events carry ids and arguments only; the prose lives in the templates (style rul
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from typing import Any
+
+from moderator.games.base import Event
 
 
 class EventId(StrEnum):
@@ -239,3 +243,27 @@ ALL_EVENT_IDS: tuple[str, ...] = tuple(e.value for e in EventId)
 def macro_name(event_id: str) -> str:
     """The jinja2 macro for an event id: dots become underscores."""
     return event_id.replace(".", "_")
+
+
+class EnGardeEvent(Event):
+    """An event with En Garde!'s two ledgers: the SP and crowns the actor gains by it
+    (negative: loses), so a turn sheet's accounts are just his events (EG §E, §F).
+
+    Every event carries both (0 when none), ``sp`` before ``crowns``: that is the
+    stored JSON form of every turn so far (`Event.to_dict`), compared byte for byte.
+    """
+
+    @property
+    def sp(self) -> int:
+        return self.ledger.get("sp", 0)
+
+    @property
+    def crowns(self) -> int:
+        return self.ledger.get("crowns", 0)
+
+
+def event(event_id: EventId, args: Mapping[str, Any] | None, actor: str | None,
+          public: bool, *, sp: int = 0, crowns: int = 0,
+          week: int | None = None) -> EnGardeEvent:
+    return EnGardeEvent(event_id.value, dict(args or {}), actor, public, week,
+                        {"sp": sp, "crowns": crowns})

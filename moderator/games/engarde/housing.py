@@ -49,7 +49,8 @@ def acquire(m: Month, a: Actor, order: Rent | Buy) -> None:
     why = house_problem(replace(a.c, sl=a.sl), m.tables, order)
     home = a.c.home
     settings = m.tables.housing
-    big = bool(home) and m.tables.housing_type(home.kind).rank > settings["free_move_max_rank"]
+    big = home is not None and \
+        m.tables.housing_type(home.kind).rank > settings["free_move_max_rank"]
     monthly = monthly_cost(m.tables, order.house, order.area)
     price = monthly * (settings["buy_months"] if isinstance(order, Buy) else 1)
     move_cost = settings["move_cost"] if big else 0
@@ -73,12 +74,12 @@ def acquire(m: Month, a: Actor, order: Rent | Buy) -> None:
 def anytime(m: Month, a: Actor, order: Let | StopLetting | Sell) -> None:
     names = _names(m, order.house, order.area)
     home = a.c.home
-    at_home = bool(home) and home.tenure is not Tenure.RENTED and \
+    at_home = home is not None and home.tenure is not Tenure.RENTED and \
         (home.kind, home.area) == (order.house, order.area)
     index = next((i for i, p in enumerate(a.c.properties)
                   if (p.kind, p.area) == (order.house, order.area)), None)
     if isinstance(order, Sell):
-        family = (at_home and home.tenure is Tenure.FAMILY) or (
+        family = (at_home and home is not None and home.tenure is Tenure.FAMILY) or (
             index is not None and a.c.properties[index].family)
         if family or (not at_home and index is None):
             reason = "family" if family else "not_owned"
@@ -88,7 +89,7 @@ def anytime(m: Month, a: Actor, order: Let | StopLetting | Sell) -> None:
         value = price * m.tables.housing["sale_pct"] // 100
         if at_home:
             a.update(home=None)
-        else:
+        elif index is not None:  # always, when not at home: checked above
             a.update(properties=a.c.properties[:index] + a.c.properties[index + 1:])
         m.emit(a.key, EventId.HOUSING_SOLD, {**names, "price": price, "value": value},
                crowns=value, public=True)

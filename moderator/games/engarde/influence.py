@@ -91,7 +91,7 @@ def season_end(m: Month) -> int:
     month = m.state.month
     later = [s for s in starts if s > month]
     following = later[0] if later else starts[0] + 12
-    return m.turn + (following - month) - 1
+    return int(m.turn + (following - month) - 1)
 
 
 def seasonal(m: Month) -> None:

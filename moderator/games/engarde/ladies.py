@@ -20,8 +20,8 @@ from moderator.games.engarde.state import Lady
 def lady_sp(m: Month, a: Actor, lady: Lady) -> int:
     """SP for keeping her (EG §L): 1, + the SL difference if hers is higher, +1 Beautiful."""
     s = m.tables.society
-    return (s.m("status", "base_sp") + max(0, lady.sl - a.sl)
-            + (s.m("status", "beautiful_sp") if lady.beautiful else 0))
+    return int(s.m("status", "base_sp") + max(0, lady.sl - a.sl)
+               + (s.m("status", "beautiful_sp") if lady.beautiful else 0))
 
 
 def mistress_of(m: Month, a: Actor) -> Lady | None:

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from moderator.dice import Dice
-from moderator.games.base import Event
-from moderator.games.engarde.events import EventId
+from moderator.games.engarde.events import EnGardeEvent, EventId
+from moderator.games.engarde.events import event as new_event
 from moderator.games.engarde.orders import Conditional, Order, Outcome
 from moderator.games.engarde.orderset import OrderSet
 from moderator.games.engarde.state import (
@@ -109,7 +109,7 @@ class Month:
                        for k in sorted(state.characters)}
         # The dead are out of the game: no phase iterates over them (reference §5.5).
         self.living = [a for a in self.actors.values() if not a.c.dead]
-        self.events: list[Event] = []
+        self.events: list[EnGardeEvent] = []
         self.theatre: Theatre = state.theatre
         self.week: int | None = None  # the week (or the weekend after it) being resolved
         self.reception: str | None = None  # this month's first-night outcome key
@@ -146,12 +146,12 @@ class Month:
         actor = self.actors[key]
         actor.sp += sp
         actor.crowns += crowns
-        self.events.append(Event(event.value, dict(args or {}), key, public, sp, crowns,
-                                 self.week))
+        self.events.append(new_event(event, args, key, public, sp=sp, crowns=crowns,
+                                     week=self.week))
 
     def world(self, event: EventId, args: Mapping[str, Any] | None = None) -> None:
         """A public event that belongs to no character (the play's reception ...)."""
-        self.events.append(Event(event.value, dict(args or {}), None, True, 0, 0, self.week))
+        self.events.append(new_event(event, args, None, True, week=self.week))
 
     def now(self) -> int:
         """The absolute week number (rejoin bars count in these)."""
@@ -175,11 +175,11 @@ class Month:
         sheet of ``actor`` says which applied.  A used decision is removed."""
         value = self.decisions.pop(key, None)
         recorded = value is not None
+        used = default if value is None else value
         if actor is not None and actor in self.actors:
             self.emit(actor, EventId.DECISION_APPLIED,
-                      {"key": key, "value": value if recorded else default,
-                       "recorded": recorded, **args})
-        return value if recorded else default
+                      {"key": key, "value": used, "recorded": recorded, **args})
+        return used
 
     def name(self, key: str | None) -> str:
         return self.actors[key].c.name if key in self.actors else str(key)

@@ -16,11 +16,11 @@ SL applies at once (EG §E's exception), with its SP, pension and family home (E
 from __future__ import annotations
 
 from moderator.games.engarde import influence
-from moderator.games.engarde.army_tables import Appointment
 from moderator.games.engarde.events import EventId
 from moderator.games.engarde.month import Actor, Month
 from moderator.games.engarde.orders import Apply, ResignPosition
 from moderator.games.engarde.state import Home, Property, Tenure
+from moderator.games.engarde.tables import Appointment
 
 
 def holders(m: Month, post: str, regiment: str | None = None) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from moderator.games.base import Phase, PhaseTable
 from moderator.games.engarde import (
     army,
     clubs,
@@ -142,82 +143,80 @@ def _military(m: Month, a: Actor, order: Order) -> bool:
     return False
 
 
-Phase = tuple[int, str, Callable[[Month], None]]
-
-PHASES: tuple[Phase, ...] = (
+MONTH: PhaseTable[Month] = PhaseTable("month", (
     # The allowance arrives first: it is what pays this month's upkeep.
-    (10, "income", support.income),
+    Phase(10, "income", support.income),
     # EG §L: children conceived nine months ago are born (SP in the month of the birth).
-    (15, "births", family.births),
+    Phase(15, "births", family.births),
     # EG §F: support comes before any other spending; unpaid support costs an SL now.
-    (20, "support", support.pay_support),
+    Phase(20, "support", support.pay_support),
     # EG §L: 3 x her SL for the lady he keeps (a Wealthy one pays him); the wife's house.
-    (25, "mistress_support", mistresses.pay_support),
+    Phase(25, "mistress_support", mistresses.pay_support),
     # Members pay dues to stay members this month (EG §G); resigning later forfeits them.
-    (30, "dues", clubs.pay_dues),
+    Phase(30, "dues", clubs.pay_dues),
     # Rent for the home held at the start of the month (EG §P).
-    (40, "rent", housing.pay_rent),
+    Phase(40, "rent", housing.pay_rent),
     # EG §S: old favours lapse; SL favours at a season's start; ladies' yearly favours.
-    (45, "favours", influence.seasonal),
+    Phase(45, "favours", influence.seasonal),
     # Reference §7 (PROPOSED): each appointment's favour at a season's start.
-    (46, "appointment_favours", offices.seasonal_favours),
+    Phase(46, "appointment_favours", offices.seasonal_favours),
     # Joins, resignations, boxes, letting and sales happen before week 1, so a new
     # member can visit his club in week 1 and a box owner can sit in it at the first night.
-    (50, "anytime", anytime),
+    Phase(50, "anytime", anytime),
     # EG §Q: loans between characters need both orders to match.
-    (55, "loans", loans.match),
+    Phase(55, "loans", loans.match),
     # EG §P: house and commission sales between players need both orders to match.
-    (56, "deals", deals.run),
+    Phase(56, "deals", deals.run),
     # Reference §5.1: who comes home, June's deployment, who goes to the front.
-    (57, "front", front.deploy),
+    Phase(57, "front", front.deploy),
     # EG §R: charges published last month are tried now, before the weeks; last
     # month's reports to the authorities become charges (published now, tried next).
-    (58, "trials", trials.trials),
-    (59, "reports", trials.reports),
+    Phase(58, "trials", trials.trials),
+    Phase(59, "reports", trials.reports),
     # Weeks 1-4, each followed by its weekend: venues, mutual actions, theatre, moves.
-    (60, "weeks", week.run_weeks),
+    Phase(60, "weeks", week.run_weeks),
     # Reference §5.2-5.5: the month's fighting at the front.
-    (65, "battles", front.battles),
+    Phase(65, "battles", front.battles),
     # Reference §4: pay, rank SP, missed duty, horses; appointments and pensions (§7-8).
-    (66, "army", army.month_end),
-    (67, "offices", offices.month_end),
+    Phase(66, "army", army.month_end),
+    Phase(67, "offices", offices.month_end),
     # Tenants answer the adverts once the month's moves are done (EG §P).
-    (70, "letting", housing.letting),
+    Phase(70, "letting", housing.letting),
     # Membership SP for whoever belongs at the month's end (EG §G).
-    (80, "club_sp", clubs.membership_sp),
+    Phase(80, "club_sp", clubs.membership_sp),
     # Residence SP for where he lives at the month's end (EG §P).
-    (90, "residence_sp", housing.residence_sp),
+    Phase(90, "residence_sp", housing.residence_sp),
     # EG §L: SP for the lady he keeps at the month's end, then is she bored?
-    (93, "mistress_sp", mistresses.month_end),
+    Phase(93, "mistress_sp", mistresses.month_end),
     # EG §L: unanswered pregnancies are ignored ones; then this month's conceptions.
-    (95, "unanswered", family.unanswered),
-    (96, "conceptions", family.conceptions),
+    Phase(95, "unanswered", family.unanswered),
+    Phase(96, "conceptions", family.conceptions),
     # EG §L: an announced wedding that did not take place by its month.
-    (97, "missed_weddings", romance.missed_weddings),
+    Phase(97, "missed_weddings", romance.missed_weddings),
     # Unused boxes, and whether the play runs on next month (EG §O).
-    (100, "theatre", theatre.close),
+    Phase(100, "theatre", theatre.close),
     # EG §Q: demanded and due debts are collected, or the debtor defaults.
-    (105, "debts", loans.reckon),
+    Phase(105, "debts", loans.reckon),
     # EG §S: favours reserved for decisions never taken are kept.
-    (107, "unused_favours", influence.unused),
+    Phase(107, "unused_favours", influence.unused),
     # Reference §8: the King considers this month's qualifications for titles.
-    (108, "titles", offices.titles),
+    Phase(108, "titles", offices.titles),
     # EG §R: sentences served.
-    (109, "prison", trials.release),
+    Phase(109, "prison", trials.release),
     # PROPOSED: duelling wounds heal; EG §L: old adulteries are forgotten.
-    (109, "wounds", duels.heal),
-    (109, "adultery", press.prune),
+    Phase(111, "wounds", duels.heal),
+    Phase(112, "adultery", press.prune),
     # After every week's visits: did he have female company this month? (EG §L)
-    (110, "companionship", companionship.reckon),
+    Phase(115, "companionship", companionship.reckon),
     # Last: status needs every SP of the month (EG §E).
-    (120, "status", status.reckon),
+    Phase(120, "status", status.reckon),
     # EG §L: a wife's SL follows her husband's rise.
-    (125, "wives", romance.wives_follow),
+    Phase(125, "wives", romance.wives_follow),
     # EG §L: next month's "Ladies of Paris" (reference §10.1).
-    (130, "ladies", ladies.draw_list),
-)
+    Phase(130, "ladies", ladies.draw_list),
+))
 
 
 def run(m: Month) -> None:
-    for _, _, phase in PHASES:
-        phase(m)
+    """The month's phases by ascending priority (EG §C–E)."""
+    MONTH.run(m)

@@ -144,8 +144,8 @@ class _Reader:
             except ParseProblem as problem:
                 self.error(clauses[0][0], problem)
             except ParseProblems as group:
-                for problem in group.problems:
-                    self.error(clauses[0][0], problem)
+                for each in group.problems:
+                    self.error(clauses[0][0], each)
         for i, (line, _) in enumerate(s.premonth):
             lines[f"PREMONTH {i}"] = line
         for i, (line, _) in enumerate(s.anytime):
@@ -184,8 +184,8 @@ def parse_orders(text: str, state: GameState, character: str, tables: Tables,
             sets[mode] = None
             continue
         orders, problems = check_set(orders, lines, state, character, tables, mode, ladies)
-        for line, problem in problems:
-            reader.error(line, problem)
+        for at, issue in problems:
+            reader.error(at, issue)
         sets[mode] = orders
     month = sets["month"] or OrderSet()
     result = MonthOrders(month, sets["standing"], sets["nmr"])

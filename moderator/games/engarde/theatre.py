@@ -91,9 +91,9 @@ def attend(m: Month, a: Actor, order: Theatre) -> None:
         m.emit(a.key, EventId.THEATRE_UNAFFORDABLE, {"what": "seat", "cost": cost})
         return
     if order.first_night:
-        outcome = next(o for o in m.tables.outcomes if o.key == m.reception)
-        m.emit(a.key, EventId.THEATRE_FIRST_NIGHT, {"outcome": outcome.key, "cost": cost},
-               crowns=-cost, sp=outcome.first_night_sp)
+        played = next(o for o in m.tables.outcomes if o.key == m.reception)
+        m.emit(a.key, EventId.THEATRE_FIRST_NIGHT, {"outcome": played.key, "cost": cost},
+               crowns=-cost, sp=played.first_night_sp)
         return
     sp = 0 if a.theatre_trip else t["trip_sp"]
     a.theatre_trip = True

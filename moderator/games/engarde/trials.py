@@ -232,12 +232,10 @@ def _npc_arrest(m: Month, accused: Actor, who: str | None, args: dict[str, int])
     return decision.success
 
 
-def _try(m: Month, ch: Charge, accused: Actor, named: list[tuple[Actor, bool]]) -> bool:
-    army = m.tables.army
-    rules = army.trial
-    crime = army.crime(ch.crime)
-    treason = crime.kind == "treason"
-    tag = f"{ch.id}:{accused.key}"
+def _witnesses(m: Month, accused: Actor, named: list[tuple[Actor, bool]],
+               treason: bool) -> tuple[int, int]:
+    """The qualified witnesses for the prosecution and for the defence (EG §R); in a
+    treason trial only the prosecution's count, so many of each kind."""
     pros = defence = 0
     per_category: dict[tuple[str, bool], int] = {}
     for w, against in named:
@@ -247,7 +245,7 @@ def _try(m: Month, ch: Charge, accused: Actor, named: list[tuple[Actor, bool]]) 
         affidavit = w.c.at_front
         if why and treason:
             seen = per_category.get((why, against), 0)
-            if not against or seen >= rules["treason_witness_cap"]:
+            if not against or seen >= m.tables.army.trial["treason_witness_cap"]:
                 why = None
             per_category[(why or "x", against)] = seen + 1
         m.emit(w.key, EventId.TRIAL_WITNESS, {"accused": accused.key, "against": against,
@@ -256,6 +254,16 @@ def _try(m: Month, ch: Charge, accused: Actor, named: list[tuple[Actor, bool]]) 
         if why:
             pros += against
             defence += not against
+    return pros, defence
+
+
+def _try(m: Month, ch: Charge, accused: Actor, named: list[tuple[Actor, bool]]) -> bool:
+    army = m.tables.army
+    rules = army.trial
+    crime = army.crime(ch.crime)
+    treason = crime.kind == "treason"
+    tag = f"{ch.id}:{accused.key}"
+    pros, defence = _witnesses(m, accused, named, treason)
     mods = pros - (0 if treason else defence)
     mods += 5 * (accused.c.convictions > 0)
     if treason:

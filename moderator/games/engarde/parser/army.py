@@ -86,7 +86,8 @@ def army_order(text: str, look: Lookup) -> Order | None:
 def duel_orders(rest: str, look: Lookup) -> DuelOrders:
     """DUEL <name>: WEAPON w; SECONDS a, b; TO FIRST BLOOD|TO THE DEATH (reference §6)."""
     name, _, clauses = rest.partition(":")
-    weapon, seconds, to_death = None, (), None
+    weapon, to_death = None, None
+    seconds: tuple[str, ...] = ()
     for clause in (c.strip() for c in clauses.split(";") if c.strip()):
         if (value := starts(clause, "WEAPON")) is not None:
             weapon = find(look.weapons, value)

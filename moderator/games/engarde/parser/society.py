@@ -78,7 +78,9 @@ def society_order(text: str, look: Lookup) -> Order | None:
                 else crowns_amount(match.group(1))
             if cls is Lend:
                 return Lend(amount, find(look.characters, match.group(2)))
-            return cls(amount, _lender(match.group(2), look))  # type: ignore[call-arg]
+            if cls is Borrow:
+                return Borrow(amount, _lender(match.group(2), look))
+            return Repay(amount, _lender(match.group(2), look))
     if (rest := starts(text, "DEMAND REPAYMENT FROM")) is not None or \
             (rest := starts(text, "DEMAND")) is not None:
         rest = re.sub(r"^(REPAYMENT\s+)?FROM\s+", "", rest, flags=re.IGNORECASE)

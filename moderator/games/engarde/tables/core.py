@@ -13,9 +13,9 @@ from typing import Any
 
 from moderator.dice import DiceSpec
 from moderator.games.base import TableError
-from moderator.games.engarde.army_tables import ARMY_FILES, Army, load_army
-from moderator.games.engarde.society_tables import SOCIETY_FILES, Society, load_society
-from moderator.games.engarde.validation import Reader
+from moderator.games.engarde.tables.army import ARMY_FILES, Army, load_army
+from moderator.games.engarde.tables.society import SOCIETY_FILES, Society, load_society
+from moderator.games.table_reader import Reader
 
 REQUIRED_FILES = ("birth", "clubs", "toady", "housing", "theatre", "rules", "calendar",
                   *SOCIETY_FILES, *ARMY_FILES)
@@ -152,8 +152,7 @@ def _meta(r: Reader, raw: Mapping[str, Mapping[str, Any]]) -> None:
         if not isinstance(meta, Mapping):
             r.problem(stem, "missing [meta]")
             continue
-        if meta.get("provenance") not in PROVENANCES:
-            r.problem(f"{stem}.meta", f"provenance must be one of {PROVENANCES}")
+        r.required_provenance(meta, f"{stem}.meta")
         r.str(meta, "source", f"{stem}.meta")
 
 
@@ -318,7 +317,7 @@ def _rules(r: Reader, data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
 
 def load_tables(raw: Mapping[str, Mapping[str, Any]]) -> Tables:
     """Validate every file and build `Tables`; raise `TableError` with all problems."""
-    r = Reader()
+    r = Reader(PROVENANCES)
     _meta(r, raw)
     empty: Mapping[str, Any] = {}
     calendar = raw.get("calendar", empty).get("settings", {})

@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from moderator.dice import DiceSpec
-from moderator.games.engarde.validation import Reader
+from moderator.games.table_reader import Reader
 
 SOCIETY_FILES = ("courting", "mistresses", "family", "names", "influence", "loans")
-_PROVENANCES = ("rulebook", "sourced", "PROPOSED")
 
 
 @dataclass(frozen=True)
@@ -102,9 +101,8 @@ def _section(r: Reader, data: Mapping[str, Any], name: str, where: str) -> Mappi
     if not isinstance(table, Mapping):
         r.problem(where, f"missing [{name}]")
         return {}
-    provenance = table.get("provenance")
-    if provenance is not None and provenance not in _PROVENANCES:
-        r.problem(f"{where}.{name}", f"provenance must be one of {_PROVENANCES}")
+    # A section may name its own provenance; the file's [meta] one applies otherwise.
+    r.provenance(table, f"{where}.{name}", r.provenances[0])
     return table
 
 
@@ -148,7 +146,28 @@ def _ranges(r: Reader, rows: list[Mapping[str, Any]], where: str, low: str, high
 
 def load_society(r: Reader, raw: Mapping[str, Mapping[str, Any]]) -> Society:
     empty: Mapping[str, Any] = {}
-    courting_raw = raw.get("courting", empty)
+    courting, courting_rows = _courting(r, raw.get("courting", empty))
+    pregnancy, birth, birth_rows = _family(r, raw.get("family", empty))
+    lists = _names(r, raw.get("names", empty))
+    influence, positions, sl_rows, lady_favours, bribes = _influence(
+        r, raw.get("influence", empty))
+    loans_t = raw.get("loans", empty).get("settings", {})
+    loans = {n: r.int(loans_t, n, "loans.settings") for n in (
+        "demand_after_months", "shylock_limit_per_sl", "shylock_months",
+        "shylock_interest_pct")}
+    return Society(
+        courting=courting, courting_rows=tuple(courting_rows),
+        mistress=_mistress(r, raw.get("mistresses", empty)), pregnancy=pregnancy,
+        birth=birth, birth_rows=tuple(birth_rows), honorifics=lists["honorifics"],
+        given_names=lists["given"], family_names=lists["family"], influence=influence,
+        positions=tuple(positions), sl_favours=tuple(sl_rows),
+        mistress_favours=lady_favours, bribes=bribes, loans=loans,
+    )
+
+
+def _courting(r: Reader, courting_raw: Mapping[str, Any]
+              ) -> tuple[dict[str, int], list[tuple[int, int, Any]]]:
+    """EG §L: the courting settings and the SL-difference rows (needed: a die face)."""
     settings = courting_raw.get("settings", {})
     courting = {n: r.int(settings, n, "courting.settings") for n in (
         "cost_per_sl", "extra_per_sl", "always_fails_below", "natural_fail",
@@ -159,8 +178,12 @@ def load_society(r: Reader, raw: Mapping[str, Mapping[str, Any]]) -> Society:
     for _, _, needed in courting_rows:
         if not 1 <= needed <= 6:
             r.problem("courting.row", f"needed {needed} is not a die face")
+    return courting, courting_rows
 
-    family = raw.get("family", empty)
+
+def _family(r: Reader, family: Mapping[str, Any]
+            ) -> tuple[dict[str, int], dict[str, Any], list[tuple[int, int, Any]]]:
+    """EG §L: pregnancy, births and the d100 birth outcomes."""
     pregnancy = {n: r.int(family.get("pregnancy", {}), n, "family.pregnancy") for n in (
         "per_encounter_pct", "max_pct", "married_pct", "months")}
     birth_t = family.get("birth", {})
@@ -178,8 +201,12 @@ def load_society(r: Reader, raw: Mapping[str, Mapping[str, Any]]) -> Society:
     for _, _, outcome in birth_rows:
         if outcome not in known:
             r.problem("family.outcome", f"unknown outcome {outcome!r}")
+    return pregnancy, birth, birth_rows
 
-    names = raw.get("names", empty).get("settings", {})
+
+def _names(r: Reader, names_raw: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
+    """Reference §10.1: the words the ladies' names are drawn from."""
+    names = names_raw.get("settings", {})
     lists = {}
     for n in ("honorifics", "given", "family"):
         value = names.get(n)
@@ -188,8 +215,14 @@ def load_society(r: Reader, raw: Mapping[str, Mapping[str, Any]]) -> Society:
             r.problem("names.settings", f"{n} must be a list of names")
             value = ["?"]
         lists[n] = tuple(value)
+    return lists
 
-    influence_raw = raw.get("influence", empty)
+
+def _influence(r: Reader, influence_raw: Mapping[str, Any]) -> tuple[
+        dict[str, Any], list[Position], list[tuple[int, int, Any]],
+        dict[int, tuple[int, int]], dict[int, int]]:
+    """EG §S: settings, Table A positions, Table B (SL favours), Table C (a mistress's
+    favours) and the bribes."""
     influence = dict(influence_raw.get("settings", {}))
     for n in ("base_needed", "max_class", "mistress_favour_months"):
         r.int(influence, n, "influence.settings")
@@ -227,16 +260,4 @@ def load_society(r: Reader, raw: Mapping[str, Mapping[str, Any]]) -> Society:
         bribes[r.int(row, "cls", at)] = r.int(row, "cost", at)
     if sorted(bribes) != list(range(1, top + 1)):
         r.problem("influence.bribe", f"classes must run 1..{top} once each")
-
-    loans_t = raw.get("loans", empty).get("settings", {})
-    loans = {n: r.int(loans_t, n, "loans.settings") for n in (
-        "demand_after_months", "shylock_limit_per_sl", "shylock_months",
-        "shylock_interest_pct")}
-    return Society(
-        courting=courting, courting_rows=tuple(courting_rows),
-        mistress=_mistress(r, raw.get("mistresses", empty)), pregnancy=pregnancy,
-        birth=birth, birth_rows=tuple(birth_rows), honorifics=lists["honorifics"],
-        given_names=lists["given"], family_names=lists["family"], influence=influence,
-        positions=tuple(positions), sl_favours=tuple(sl_rows),
-        mistress_favours=lady_favours, bribes=bribes, loans=loans,
-    )
+    return influence, positions, sl_rows, lady_favours, bribes

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from moderator.games.engarde.validation import Reader
+from moderator.games.table_reader import Reader
 
 ARMY_FILES = ("army", "offices")
 MODS = ("death", "mention", "promotion", "crowns")
@@ -207,17 +207,8 @@ def _mods(r: Reader, value: Any, where: str) -> dict[str, int]:
     return {k: r.int(value, k, where) for k in MODS}
 
 
-def _army(r: Reader, data: Mapping[str, Any]) -> dict[str, Any]:
-    settings = dict(data.get("settings", {}))
-    for name in ("table_a_base", "rejections_per_penalty", "duty_fine", "duty_fine_sp",
-                 "horse_price", "horse_upkeep", "groom_upkeep", "horses_cavalry",
-                 "horses_captain", "horses_major", "horse_lacking_sp", "season_start",
-                 "season_months", "volunteer_months", "mention_sp", "max_ma", "adjutant_gap",
-                 "sell_pct"):
-        r.int(settings, name, "army.settings")
-    ranks = settings.get("ranks", [])
-    if not isinstance(ranks, list) or len(ranks) != len(settings.get("rank_names", [])):
-        r.problem("army.settings", "ranks and rank_names must be lists of the same length")
+def _regiments(r: Reader, data: Mapping[str, Any]) -> list[Regiment]:
+    """Reference §4.2: the regiment list; friends and enemies must be regiments."""
     regiments = []
     for i, row in enumerate(r.rows(data, "regiment", "army")):
         at = f"army.regiment[{i}]"
@@ -233,6 +224,21 @@ def _army(r: Reader, data: Mapping[str, Any]) -> dict[str, Any]:
         for other in (*reg.friends, *reg.enemies):
             if other not in keys:
                 r.problem(f"army.regiment[{reg.key}]", f"unknown regiment {other!r}")
+    return regiments
+
+
+def _army(r: Reader, data: Mapping[str, Any]) -> dict[str, Any]:
+    settings = dict(data.get("settings", {}))
+    for name in ("table_a_base", "rejections_per_penalty", "duty_fine", "duty_fine_sp",
+                 "horse_price", "horse_upkeep", "groom_upkeep", "horses_cavalry",
+                 "horses_captain", "horses_major", "horse_lacking_sp", "season_start",
+                 "season_months", "volunteer_months", "mention_sp", "max_ma", "adjutant_gap",
+                 "sell_pct"):
+        r.int(settings, name, "army.settings")
+    ranks = settings.get("ranks", [])
+    if not isinstance(ranks, list) or len(ranks) != len(settings.get("rank_names", [])):
+        r.problem("army.settings", "ranks and rank_names must be lists of the same length")
+    regiments = _regiments(r, data)
     table_b = {}
     for rank in ranks:
         row = data.get("table_b", {}).get(rank, {})

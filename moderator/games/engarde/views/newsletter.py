@@ -200,8 +200,8 @@ def pending_decisions(a: GameState) -> list[JSON]:
         if ch.cause is None:
             out.append({"key": ch.decision, "default": "no",
                         "what": "does the challenger have cause?"})
-    for ch in a.charges:
-        tag = f"{ch.id}:{ch.accused}"
+    for charge in a.charges:
+        tag = f"{charge.id}:{charge.accused}"
         out.append({"key": f"plea:{tag}", "default": "0",
                     "what": "witty/plausible/inept plea modifier"})
         out.append({"key": f"sentence:{tag}", "default": "default",
@@ -286,15 +286,16 @@ def sheet_context(before: JSON, after: JSON, key: str, idx: _Index, tables: Tabl
     start = Character.from_dict(old) if old else c
     mine = idx.by_actor.get(key, [])
     balance, accounts = start.crowns, []
+    # Read through `Event.ledger`: the events may be plain `Event`s read back from JSON.
     for e in mine:
-        if e.crowns:
-            balance += e.crowns
-            accounts.append({"event": e.to_dict(), "amount": e.crowns, "balance": balance})
+        if crowns := e.ledger.get("crowns", 0):
+            balance += crowns
+            accounts.append({"event": e.to_dict(), "amount": crowns, "balance": balance})
     total, ledger = 0, []
     for e in mine:
-        if e.sp:
-            total += e.sp
-            ledger.append({"event": e.to_dict(), "sp": e.sp, "total": total})
+        if sp := e.ledger.get("sp", 0):
+            total += sp
+            ledger.append({"event": e.to_dict(), "sp": sp, "total": total})
     change = c.sl - start.sl
     look = idx.look
     return {
