@@ -82,7 +82,9 @@ def run_weeks(m: Month) -> None:
         m.week = n
         duels.fight_week(m, n)  # reference §6: duels before the week's other business
         resolve_week(m, n)
+        m.weekend = True
         resolve_weekend(m, n)
+        m.weekend = False
     m.week = None
 
 
