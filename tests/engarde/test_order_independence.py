@@ -236,3 +236,21 @@ def test_renamed_and_reordered_months_give_the_same_results(seed: int) -> None:
     mapped_events = json.loads(unname(json.dumps(new_events)))
     assert json.dumps(mapped_state, sort_keys=True) == json.dumps(plain_state, sort_keys=True)
     assert _by_actor(mapped_events) == _by_actor(plain_events)
+
+
+@pytest.mark.parametrize("applicant", ["Athos", "Zacharie"],
+                         ids=["applicant-sorts-first", "applicant-sorts-last"])
+def test_regiment_application_pushed_whoever_sorts_first(applicant: str) -> None:
+    """EG §S "Influence may be used to join a regiment": a class 5 favour on the
+    colonel (class 3 minimum) is -3 on Table A's roll, whichever name sorts first."""
+    key = applicant.lower()
+    friend = make_char("porthos", "Porthos", sl=8, favours=[
+        {"id": "porthos.1", "cls": 5, "source": "npc", "expires": None, "lady": None}])
+    state = make_state(make_char(key, applicant, sl=8, crowns=2000), friend)
+    orders = give_orders(state, **{
+        key: "ANYTIME: JOIN REGIMENT King's Musketeers",
+        "porthos": f"ANYTIME: USE FAVOUR 5 ON REGIMENT FOR {applicant}"})
+    rolls = dice(army=[1])
+    run_month(state, orders, rolls)
+    applying = [r for r in rolls.log if r.subsystem == "army" and r.actor == key]
+    assert [r.needs for r in applying] == [_TABLES.army.table_a(8, "km") - 3]
