@@ -254,3 +254,44 @@ def test_regiment_application_pushed_whoever_sorts_first(applicant: str) -> None
     run_month(state, orders, rolls)
     applying = [r for r in rolls.log if r.subsystem == "army" and r.actor == key]
     assert [r.needs for r in applying] == [_TABLES.army.table_a(8, "km") - 3]
+
+
+@pytest.mark.parametrize("names", [("Athos", "Zacharie"), ("Zacharie", "Athos")],
+                         ids=["better-sorts-first", "better-sorts-last"])
+def test_one_vacancy_goes_to_the_better_result_whoever_sorts_first(
+        names: tuple[str, str]) -> None:
+    """Reference §7 (one slot): both applications succeed (each pushed to 5+ by his own
+    favour); the better roll takes the post and the other is told it is filled,
+    whichever name sorts first."""
+    better, worse = names
+    def favour(key: str) -> list[dict[str, Any]]:
+        return [{"id": f"{key}.1", "cls": 7, "source": "npc", "expires": None, "lady": None}]
+
+    state = make_state(_captain(better.lower(), better, favours=favour(better.lower())),
+                       _captain(worse.lower(), worse, favours=favour(worse.lower())))
+    post = "ANYTIME: APPLY FOR Inspector-General of Cavalry\n"
+    orders = give_orders(state, **{
+        k.lower(): post + f"ANYTIME: USE FAVOUR 7 ON APPOINTMENT FOR {k}" for k in names})
+    faces = {better.lower(): 6, worse.lower(): 5}
+    rolls = FollowingDice(0, {})
+    rolls.following.face = lambda subsystem, sides: faces.get(  # type: ignore[method-assign]
+        rolls.following.actor or "", 3)
+    result = run_month(state, orders, rolls)
+    assert_event(result, "appointment.granted", better.lower())
+    assert_event(result, "appointment.refused", worse.lower(), reason="vacancy")
+
+
+@pytest.mark.parametrize("first", ["Athos", "Zacharie"])
+def test_equal_results_draw_lots_for_one_vacancy(first: str) -> None:
+    """Equal margins and SL: lots decide (PROPOSED), not the order of the names."""
+    other = "Zacharie" if first == "Athos" else "Athos"
+    state = make_state(_captain(first.lower(), first), _captain(other.lower(), other))
+    post = "ANYTIME: APPLY FOR Inspector-General of Cavalry"
+    orders = give_orders(state, **{first.lower(): post, other.lower(): post})
+    lots = {"athos": [6, 2], "zacharie": [6, 5]}  # both roll 6 to apply; Zacharie's lot wins
+    rolls = FollowingDice(0, {})
+    rolls.following.face = lambda subsystem, sides: lots.get(  # type: ignore[method-assign]
+        rolls.following.actor or "", [3]).pop(0) if subsystem == "offices" else 3
+    result = run_month(state, orders, rolls)
+    assert_event(result, "appointment.granted", "zacharie")
+    assert_event(result, "appointment.refused", "athos", reason="vacancy")

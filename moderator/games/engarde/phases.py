@@ -191,6 +191,8 @@ MONTH: PhaseTable[Month] = PhaseTable("month", (
     # Joins, resignations, boxes, letting and sales happen before week 1, so a new
     # member can visit his club in week 1 and a box owner can sit in it at the first night.
     Phase(50, "anytime", anytime),
+    # Reference §7: the month's applications for posts, decided together.
+    Phase(51, "applications", offices.applications),
     # EG §Q: loans between characters need both orders to match.
     Phase(55, "loans", loans.match),
     # EG §P: house and commission sales between players need both orders to match.
