@@ -54,3 +54,13 @@ def test_one_week_practised_is_singular() -> None:
     sheet = _sheet(state, {"a": "WEEK 1: PRACTICE rapier"}, dice())
     assert "(1 week practised)" in sheet
     assert "1 weeks" not in sheet
+
+
+def test_the_gazette_puts_weekend_news_under_the_weekend() -> None:
+    """EG §D/§P: a house taken in weekend 2 is gazetted under "Weekend 2", not "Week 2"."""
+    state = make_state(make_char("a", sl=8, crowns=2000))
+    gazette = _sheet(state, {"a": "WEEKEND 2: RENT Town House IN Belleville"}, dice(),
+                     key="gazette")
+    heading = gazette.index("### Weekend 2")
+    assert heading < gazette.index("takes a Town House in Belleville")
+    assert "### Week 2" not in gazette

@@ -96,10 +96,10 @@ def _arrow(change: int) -> str:
     return "↑" if change > 0 else "↓" if change < 0 else "="
 
 
-def _week_label(week: int | None, public_end: bool) -> str:
+def _week_label(week: int | None, public_end: bool, weekend: bool = False) -> str:
     if week is None:
         return "At the end of the month" if public_end else "At the start of the month"
-    return f"Week {week}"
+    return f"{'Weekend' if weekend else 'Week'} {week}"
 
 
 def _month(state: JSON, tables: Tables) -> str:
@@ -149,7 +149,8 @@ def gazette_context(before: JSON, a: GameState, events: Sequence[Event], idx: _I
             sections[section].append(e.to_dict())
             continue
         seen_weeks = seen_weeks or e.week is not None
-        groups.setdefault(_week_label(e.week, seen_weeks), []).append(e.to_dict())
+        label = _week_label(e.week, seen_weeks, bool(e.args.get("weekend")))
+        groups.setdefault(label, []).append(e.to_dict())
     return {
         "names": idx.names,
         "month": _month(before, tables),
