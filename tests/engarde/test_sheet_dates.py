@@ -58,7 +58,7 @@ def test_one_week_practised_is_singular() -> None:
 
 def test_the_gazette_puts_weekend_news_under_the_weekend() -> None:
     """EG §D/§P: a house taken in weekend 2 is gazetted under "Weekend 2", not "Week 2"."""
-    state = make_state(make_char("a", sl=8, crowns=2000))
+    state = make_state(make_char("a", sl=11, crowns=2000))
     gazette = _sheet(state, {"a": "WEEKEND 2: RENT Town House IN Belleville"}, dice(),
                      key="gazette")
     heading = gazette.index("### Weekend 2")
