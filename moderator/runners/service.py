@@ -14,8 +14,9 @@ Three loops run in threads, each wrapped so that a failure is logged and retried
 The transport is chosen in one place, `moderator.transport.open_inbox` / `open_sender`.
 
 Logs go to stdout, one JSON object a line: ``time``, ``level``, ``component``, ``event``
-and the event's fields.  SIGTERM or SIGINT sets the stop event; the loops return, the
-threads are joined, the scheduler is shut down, and the process exits 0.
+and the event's fields.  SIGTERM or SIGINT sets the stop event (from the main thread, not
+the handler); the loops return, the threads are joined, the scheduler is shut down, and
+the process exits 0.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import logging
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, TextIO
@@ -43,6 +45,8 @@ from moderator.transport import open_inbox, open_sender
 
 MAX_BACKOFF = 60.0
 JOIN_SECONDS = 5.0
+# How often the main thread looks whether a signal came (see `Service.serve_forever`).
+SIGNAL_CHECK_SECONDS = 0.2
 
 
 class JsonLog:
@@ -217,19 +221,24 @@ class Service:
 
     def serve_forever(self) -> int:
         """Run until SIGTERM or SIGINT; return the exit status."""
+        received: list[int] = []
 
         def on_signal(signum: int, _frame: Any) -> None:
-            self.log("info", "service", "signal", signal=signal.Signals(signum).name)
-            self.stop.set()
+            # Only note it: the handler runs inside whatever the main thread was doing, and
+            # logging (or setting an Event) from here waits forever on a lock that the
+            # interrupted code holds (a signal during a log line hung `serve`).
+            received.append(signum)
 
         previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
         try:
             self.start()
-            while not self.stop.wait(60):
-                pass
+            while not received and not self.stop.is_set():
+                time.sleep(SIGNAL_CHECK_SECONDS)
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
+        if received:
+            self.log("info", "service", "signal", signal=signal.Signals(received[0]).name)
         return self.shutdown()
 
 
