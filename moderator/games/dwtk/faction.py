@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,7 @@ class FactionRules:
     seats: tuple[str, ...]
     orders: Mapping[str, Any]  # this adjudication's TurnOrders (LOSE FIRST, 35.5)
     _loads_fit: tuple[Any, ...] | None = None  # `_load_inputs` when every faction last fit
+    _told_later: list[str] | None = None  # players whose PP limit waits (`cause_first`)
 
     if TYPE_CHECKING:  # provided by Court
         def char(self, cid: int | str) -> Character: ...
@@ -156,8 +158,25 @@ class FactionRules:
         new_ip, new_pp = max(0, p.ip + ip), max(0, p.pp + pp)
         self.set_player(player, ip=new_ip, pp=new_pp)
         if new_pp < p.pp:
-            self.enforce_limit(player)
+            if self._told_later is not None:
+                self._told_later.append(player)
+            else:
+                self.enforce_limit(player)
         return new_ip - p.ip, new_pp - p.pp
+
+    @contextmanager
+    def cause_first(self) -> Iterator[None]:
+        """Losses the PP limit forces (35.5) are applied after the block, so the event
+        that cost the PP (a scandal, a Court Ball, a counsel) is told before them."""
+        outer = self._told_later
+        self._told_later = [] if outer is None else outer
+        try:
+            yield
+        finally:
+            if outer is None:
+                waiting, self._told_later = self._told_later, None
+                for player in dict.fromkeys(waiting):
+                    self.enforce_limit(player)
 
     def fits(self, player: str, change: Callable[[], None]) -> bool:
         """Would the faction still fit the PP total after ``change``? (35.4)
