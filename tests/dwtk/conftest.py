@@ -13,7 +13,7 @@ import pytest
 
 from moderator.dice import Dice, ScriptedDice
 from moderator.games.base import Event, TurnResult
-from moderator.games.dwtk import ENGINE
+from moderator.games.dwtk import ENGINE, faction
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import macro_name
 from moderator.games.dwtk.orders import TurnOrders
@@ -68,7 +68,7 @@ def court(state: dict[str, Any] | GameState, script: Iterable[int] | Mapping[str
           = (), orders: Mapping[str, str] | None = None) -> Court:
     """A court over ``state`` with scripted dice, for calling one rule directly."""
     game = state if isinstance(state, GameState) else GameState.from_dict(state)
-    c = Court(game, TABLES, ScriptedDice(script))
+    c = Court(game, TABLES, ScriptedDice(script), pp_limit=faction.enforce_limit)
     c.orders = {}
     for key, text in (orders or {}).items():
         c.orders[key] = TurnOrders.from_dict(ENGINE.parse_orders(text, {}, key, TABLES).orders)

@@ -11,7 +11,16 @@ from __future__ import annotations
 
 import pytest
 
-from moderator.games.dwtk import bribery, counseling, fugitives, hiding, justice, player, problems
+from moderator.games.dwtk import (
+    bribery,
+    counseling,
+    faction,
+    fugitives,
+    hiding,
+    justice,
+    player,
+    problems,
+)
 from moderator.games.dwtk.activity_orders import Activity, ActivityKind
 from moderator.games.dwtk.acts import Refused
 from moderator.games.dwtk.court import Court
@@ -193,7 +202,7 @@ def test_henchman_and_counselor_cards_are_discarded_and_shown() -> None:
     c.set_char(MAXWELL, owner="ann", henchman="henchman-3")
     c.set_char(31, owner="ann", henchman="henchman-6")
     kill_character(c, MAXWELL, "duel")
-    c.lose_member("ann", "31", "pp_limit")
+    faction.lose_member(c, "ann", "31", "pp_limit")
     assert c.char(31).henchman is None and "henchman-3" in c.discards
     assert "henchman-6" in c.discards
     c.set_char(ANN_PC, counselor="monarchs_counselor-4")

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from moderator.games.base import Event
-from moderator.games.dwtk import player
+from moderator.games.dwtk import faction, player, status
 from moderator.games.dwtk.activity_orders import (
     Activity,
     ActivityKind,
@@ -143,14 +143,14 @@ def test_enforce_all_still_sees_a_change_after_a_quiet_call() -> None:
     c = court(dealt(3))
     nc = next(ch for ch in c.characters.values() if ch.owner is None and ch.alive)
     c.set_char(nc.id, owner="ann")  # a FAC of Ann's, within her PP
-    with_player(c, "ann", pp=c.status(nc.id) + 5)
-    c.enforce_all()
-    c.enforce_all()  # nothing changed: nothing to do
+    with_player(c, "ann", pp=status.status(c, nc.id) + 5)
+    faction.enforce_all(c)
+    faction.enforce_all(c)  # nothing changed: nothing to do
     assert events(c, EventId.FACTION_LOST.value) == [] and c.char(nc.id).owner == "ann"
     with_player(c, "ann", pp=0)
-    c.enforce_all()
+    faction.enforce_all(c)
     assert [e.args["member"] for e in events(c, EventId.FACTION_LOST.value)] == [nc.key]
-    assert c.char(nc.id).owner is None and c.faction_load("ann") == 0
+    assert c.char(nc.id).owner is None and status.faction_load(c, "ann") == 0
 
 
 def test_fast_new_builds_what_the_constructor_builds() -> None:
@@ -172,8 +172,8 @@ def _plain_load(c: Court, key: str) -> int:
     """`faction_load` as it was written before the one-pass `_loads` (35.4-35.6)."""
     pc = c.pc_of(key)
     spouse = pc.spouse if pc is not None else None
-    total = sum(c.status(m.id) for m in c.faction(key) if m.key != spouse)
-    return total + sum(c.royal_status(r.key) for r in c.farcs(key)
+    total = sum(status.status(c, m.id) for m in c.faction(key) if m.key != spouse)
+    return total + sum(status.royal_status(c, r.key) for r in c.farcs(key)
                        if r.key != spouse and c.monarch() != r.key)
 
 
@@ -185,8 +185,8 @@ def test_loads_match_the_plain_faction_load_every_turn() -> None:
     def compare(n: int, before: dict[str, Any], result: Any) -> None:
         nonlocal seen
         c = court(result.state)
-        loads = c._loads(c.seats)
-        assert loads == {k: c.faction_load(k) for k in c.seats} == {
+        loads = status.loads(c, c.seats)
+        assert loads == {k: status.faction_load(c, k) for k in c.seats} == {
             k: _plain_load(c, k) for k in c.seats}, f"turn {n}"
         seen += sum(1 for v in loads.values() if v)
 
@@ -202,14 +202,14 @@ def test_enforce_all_sees_an_office_after_a_quiet_call() -> None:
     nc = next(ch for ch in c.characters.values() if ch.owner is None and ch.alive
               and c.t.noble(ch.id).office_holder and c.office_of(ch.key) is None)
     c.set_char(nc.id, owner="ann")
-    with_player(c, "ann", pp=c.faction_load("ann"))  # just within
-    c.enforce_all()
+    with_player(c, "ann", pp=status.faction_load(c, "ann"))  # just within
+    faction.enforce_all(c)
     with_player(c, "ann", ip=c.players["ann"].ip + 7)  # no Status moves
-    c.enforce_all()
+    faction.enforce_all(c)
     assert events(c, EventId.FACTION_LOST.value) == []
     office = next(o.key for o in c.t.offices if o.status > 0 and o.key != "monarch")
     c.offices[office] = nc.key  # his Status rises over Ann's PP
-    c.enforce_all()
+    faction.enforce_all(c)
     assert [e.args["member"] for e in events(c, EventId.FACTION_LOST.value)] == [nc.key]
 
 

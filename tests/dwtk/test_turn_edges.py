@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from moderator.games.dwtk import player
+from moderator.games.dwtk import faction, player, status
 from moderator.games.dwtk.activity_orders import Activity, ActivityKind
 from moderator.games.dwtk.acts import Refused
 from moderator.games.dwtk.justice import go_into_hiding
@@ -45,7 +45,7 @@ def test_align_needs_the_farcs_full_status_even_in_a_crisis() -> None:
     c = checked_court({})
     c.support = 0
     assert c.crisis
-    with_player(c, "ann", pp=4 + c.faction_load("ann") + 1, ip=20, ip_at_start=20,
+    with_player(c, "ann", pp=4 + status.faction_load(c, "ann") + 1, ip=20, ip_at_start=20,
                 hand=("dwtk-1", "align_alan-1"))
     with pytest.raises(Refused, match="pp"):
         player.align(c, "ann", "alan")
@@ -53,7 +53,7 @@ def test_align_needs_the_farcs_full_status_even_in_a_crisis() -> None:
     c.order = ("ann",)
     player.player_turns(c)
     assert c.royals["alan"].owner == "ann"
-    assert c.faction_load("ann") <= c.players["ann"].pp
+    assert status.faction_load(c, "ann") <= c.players["ann"].pp
 
 
 def test_the_pp_limit_takes_no_more_than_needed() -> None:
@@ -62,9 +62,9 @@ def test_the_pp_limit_takes_no_more_than_needed() -> None:
     c = checked_court({})
     for cid in (MAXWELL, ROLAND, JEFFREY):
         c.set_char(cid, owner="ann")
-    load = c.faction_load("ann")
+    load = status.faction_load(c, "ann")
     with_player(c, "ann", pp=load - 4)
-    c.enforce_limit("ann")
+    faction.enforce_limit(c, "ann")
     assert [x.id for x in c.faction("ann") if not x.pc] == sorted([MAXWELL, JEFFREY])
     assert [e.args["member"] for e in events(c, "faction.lost")] == [str(ROLAND)]
 
@@ -186,9 +186,9 @@ def test_a_loss_that_raises_an_earlier_players_load_is_enforced_too() -> None:
     if guy in c.loyalty_pool:
         c.loyalty_pool.remove(guy)
     c.set_royal("anne", owner="bob", spouse=str(guy))
-    with_player(c, "ann", pp=c.faction_load("ann"))
-    with_player(c, "bob", pp=c.faction_load("bob") - 1, lose_first=("anne",))
-    c.enforce_all()
-    c.enforce_all()
-    assert c.faction_load("ann") <= c.players["ann"].pp
+    with_player(c, "ann", pp=status.faction_load(c, "ann"))
+    with_player(c, "bob", pp=status.faction_load(c, "bob") - 1, lose_first=("anne",))
+    faction.enforce_all(c)
+    faction.enforce_all(c)
+    assert status.faction_load(c, "ann") <= c.players["ann"].pp
     assert [p for p in check(c.freeze(), TABLES) if "PP" in p] == []

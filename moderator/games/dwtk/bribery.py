@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from moderator.games.dwtk import duels, justice
+from moderator.games.dwtk import duels, faction, justice
 from moderator.games.dwtk.acts import Refused, mine
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
@@ -48,7 +48,7 @@ def solicit(court: Court, player: str, amount: int) -> None:
     args = {"player": player, "character": pc.key, "amount": amount, "roll": roll.total,
             "result": "received" if received else "accused"}
     if received:
-        court.gain(player, ip=amount)
+        faction.gain(court, player, ip=amount)
         court.emit(EventId.BRIBE_SOLICITED, args, actor=player, public=False)
         return
     court.emit(EventId.BRIBE_SOLICITED, args, actor=player)

@@ -11,7 +11,7 @@ COUNSELS of the player who controls him; the counseling player's own default to 
 
 from __future__ import annotations
 
-from moderator.games.dwtk import bribery, fugitives, justice
+from moderator.games.dwtk import bribery, faction, fugitives, justice
 from moderator.games.dwtk.acts import Refused
 from moderator.games.dwtk.counsel_orders import CROWN_TABLES, CounselOrder
 from moderator.games.dwtk.court import Court
@@ -136,7 +136,7 @@ def make(court: Court, player: str, o: CounselOrder) -> None:
     p = court.players[player]
     court.set_player(player, counsels={**p.counsels, o.table: (
         *made, *(() if o.counsel in made else (o.counsel,)))})
-    ip, pp = court.gain(player, ip=row.total("ip"), pp=row.total("pp"))
+    ip, pp = faction.gain(court, player, ip=row.total("ip"), pp=row.total("pp"))
     accepted = row.has("accepted")
     court.emit(EventId.COUNSEL_MADE, {
         "player": player, "counselor": counselor.key, "table": o.table,
@@ -258,7 +258,7 @@ def _free_title(court: Court, player: str, c: Character) -> dict[str, object] | 
     card = court.t.noble(c.id)
     rank = (c.fixed_status if c.fixed_status is not None else card.status) + c.titles
     if c.id in court.t.no_titles or not c.free or court.at_war_stuck(c) or \
-            rank >= len(court.t.titles) or not court.fits(
+            rank >= len(court.t.titles) or not faction.fits(court,
                 player, lambda: court.set_char(c.id, titles=c.titles + 1)):
         return None
     court.set_char(c.id, titles=c.titles + 1)
@@ -275,7 +275,7 @@ def _free_office(court: Court, player: str, c: Character,
         if court.office_of(c.key) is not None:
             return None
         for o in court.vacant_offices():
-            if court.may_fill_office(c.id, o) is None and court.fits(
+            if court.may_fill_office(c.id, o) is None and faction.fits(court,
                     player, lambda o=o: court.seat_in_office(c.id, o)):
                 court.seat_in_office(c.id, o)
                 return {"character": c.key, "office": o}
@@ -283,7 +283,7 @@ def _free_office(court: Court, player: str, c: Character,
     why = court.may_fill_office(c.id, office)
     if why == "holds_office":
         why = None  # 6.2, 16.2: he leaves his office to take another
-    if why is None and not court.fits(player, lambda: court.seat_in_office(c.id, office)):
+    if why is None and not faction.fits(court, player, lambda: court.seat_in_office(c.id, office)):
         why = "pp_limit"  # 35.4
     if why is not None:
         court.emit(EventId.COUNSEL_EFFECT, {"effect": "office_refused", "character": c.key,

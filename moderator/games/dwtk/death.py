@@ -104,4 +104,4 @@ def kill_pc(court: Court, player: str, cause: str) -> None:
     court.emit(EventId.FACTION_LOST, {"player": player, "member": str(pc.id),
                                       "reason": cause, "pc": True, "spouse": spouse},
                actor=player)
-    court.enforce_limit(player)  # 31.5: the spouse now counts against the PP total
+    court.pp_limit(court, player)  # 31.5: the spouse now counts against the PP total

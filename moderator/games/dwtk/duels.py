@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from moderator.games.dwtk import status
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import kill_character
 from moderator.games.dwtk.events import EventId
@@ -36,7 +37,7 @@ def can_fight(court: Court, c: Character) -> bool:
     """19.2 (11-44, 52-54), alive and face up, and free (19.7.2: not banished, hiding
     or imprisoned; PROPOSED for the one who must fight as well)."""
     return court.t.noble(c.id).can_duel and c.alive and c.face_down_until is None and c.free \
-        and not court.at_sea(c.id)  # 13.4.17.1: a privateer captain is at sea
+        and not status.at_sea(court, c.id)  # 13.4.17.1: a privateer captain is at sea
 
 
 def attending(court: Court, c: Character) -> bool:
@@ -50,7 +51,7 @@ def henchmen(court: Court, player: str) -> list[Character]:
     pc = court.pc_of(player)
     spouse = pc.spouse if pc is not None else None
     return [c for c in court.faction(player)
-            if (c.henchman is not None or c.key == spouse) and not court.at_sea(c.id)]
+            if (c.henchman is not None or c.key == spouse) and not status.at_sea(court, c.id)]
 
 
 def _side(court: Court, c: Character) -> tuple[str, str] | None:
@@ -132,7 +133,7 @@ def _rolled_ok(court: Court, fighter: Character, required: Character, cid: int,
         return False
     if not card.can_duel and not (card.sex is Sex.FEMALE and c.owner is not None):
         return False
-    if not c.free or c.abroad or (at_ball and c.banned) or court.at_sea(cid):
+    if not c.free or c.abroad or (at_ball and c.banned) or status.at_sea(court, cid):
         return False
     return not _same_side(court, fighter, c)
 

@@ -10,6 +10,7 @@ Fugitives, Manhunts, extradition and the prison roll are in fugitives.py.
 
 from __future__ import annotations
 
+from moderator.games.dwtk import status
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import kill_character
 from moderator.games.dwtk.events import EventId
@@ -57,10 +58,10 @@ def accuse(court: Court, cid: int, cause: str, bonus: int = 0, charge: int = 0,
         return
     roll = court.dice.roll("justice", "1d6", "Wrongdoing (DWTK 23.2)",
                            actor=roller(court, cid), modifier=bonus + charge)
-    status = court.status(cid)
-    to_hearing = roll.faces[0] == 6 or roll.total >= status
+    rating = status.status(court, cid)
+    to_hearing = roll.faces[0] == 6 or roll.total >= rating
     court.emit(EventId.JUSTICE_ACCUSED, {"character": c.key, "cause": cause,
-                                         "roll": roll.total, "status": status,
+                                         "roll": roll.total, "status": rating,
                                          "result": "hearing" if to_hearing else "innocent"},
                actor=c.owner)
     if to_hearing:
@@ -190,10 +191,10 @@ def hearing(court: Court, cid: int, foreign: bool = False) -> None:
     court.set_char(cid, charge=0)  # spent on this hearing
     roll = court.dice.roll("justice", "2d6", "Hearing (DWTK 26)", actor=roller(court, cid),
                            modifier=mod)
-    status = court.status(cid)
-    guilty = roll.total >= status
+    rating = status.status(court, cid)
+    guilty = roll.total >= rating
     court.emit(EventId.JUSTICE_HEARING, {"character": c.key, "total": roll.total,
-                                         "modifier": mod, "status": status,
+                                         "modifier": mod, "status": rating,
                                          "result": "trial" if guilty else "innocent"},
                actor=c.owner)
     if not guilty:

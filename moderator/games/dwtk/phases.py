@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from moderator.games.dwtk import (
     crown,
+    faction,
     fugitives,
     hiding,
     player,
@@ -107,4 +108,4 @@ def run(court: Court) -> None:
         court.phase = Phase.MOURNING  # like a mourning turn: no Player Turns before turn 1
     for _, _, step in PHASES:
         step(court)
-        court.enforce_all()  # 35.5 after Status moved (random offices, crisis, deaths)
+        faction.enforce_all(court)  # 35.5 after Status moved (random offices, crisis, deaths)

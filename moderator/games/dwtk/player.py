@@ -18,6 +18,7 @@ from moderator.games.dwtk import (
     counseling,
     counters,
     duels,
+    faction,
     fugitives,
     hiding,
     prestige,
@@ -25,8 +26,10 @@ from moderator.games.dwtk import (
     romance,
     scandals,
     seduction,
+    status,
     treachery,
     usurpation,
+    wedding,
 )
 from moderator.games.dwtk.activity_orders import Activity, ActivityKind
 from moderator.games.dwtk.acts import Refused
@@ -230,7 +233,7 @@ _HANDLERS: dict[ActivityKind, Callable[[Court, str, Activity], None]] = {
     ActivityKind.EXTRADITE: extradite, ActivityKind.SCANDAL: scandals.expose,
     ActivityKind.ASSASSINATE: assassination.attempt, ActivityKind.ESCAPE: escape,
     ActivityKind.INTRIGUE: intrigue, ActivityKind.TREACHERY: treachery.recruit,
-    ActivityKind.SEDUCE: seduction.seduce, ActivityKind.WEDDING: romance.wedding,
+    ActivityKind.SEDUCE: seduction.seduce, ActivityKind.WEDDING: wedding.wedding,
     ActivityKind.PRESTIGE: prestige.consult,
 }
 
@@ -247,7 +250,7 @@ def buy_pp(court: Court, player: str, amount: int) -> None:
     if affordable <= 0:
         raise Refused("ip")
     spend(court, player, affordable * price)
-    court.gain(player, pp=affordable)
+    faction.gain(court, player, pp=affordable)
     court.emit(EventId.PP_BOUGHT, {"pp": affordable, "ip": affordable * price}, actor=player)
 
 
@@ -263,7 +266,7 @@ def align(court: Court, player: str, royal: str) -> None:
     if not cards:
         raise Refused("no_card")
     full = court.t.royal(royal).status  # a FARC's Status, never halved (33.2.3: NRCs)
-    if court.faction_load(player) + full > court.players[player].pp:
+    if status.faction_load(court, player) + full > court.players[player].pp:
         raise Refused("pp")
     court.take_from_hand(player, cards[0])
     court.set_royal(royal, owner=player, card=cards[0])

@@ -16,7 +16,7 @@ the PC accused (23.1); Proposal Automatically Accepted (18.4.5, `romance.free_pr
 
 from __future__ import annotations
 
-from moderator.games.dwtk import duels, privateering, romance
+from moderator.games.dwtk import duels, faction, privateering, romance
 from moderator.games.dwtk.activity_orders import Activity
 from moderator.games.dwtk.acts import Refused, pay
 from moderator.games.dwtk.court import Court
@@ -79,7 +79,8 @@ def roll_on(court: Court, player: str, key: str, bonus: int, *, cost: int = 0,
     row = table.table.lookup(total)
     mod = record(court, player, key, row.mod)
     cut = halved(court, player)
-    ip, pp = court.gain(player, ip=half(row.total("ip"), cut), pp=half(row.total("pp"), cut))
+    ip, pp = faction.gain(court, player, ip=half(row.total("ip"), cut),
+                          pp=half(row.total("pp"), cut))
     pc = court.pc_of(player)
     who = court.char(character) if character is not None else pc
     skipped = _duel_ignored(pc, row)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from moderator.games.dwtk import faction
 from moderator.games.dwtk.acts import Refused
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import kill_character
@@ -196,7 +197,7 @@ def _home(court: Court, player: str, why: str) -> None:
     v = _end(court, player)
     cargo = 0 if v is None else v.cargo
     cut = halved(court, player)
-    ip, _ = court.gain(player, ip=half(cargo, cut))
+    ip, _ = faction.gain(court, player, ip=half(cargo, cut))
     court.emit(EventId.PRIVATEER_HOME, {"player": player, "ip": ip, "why": why,
                                         "halved": cut and cargo > 1}, actor=player)
 

@@ -8,7 +8,7 @@ reactions (the object's player +1 each, the exposer's -1 each).
 
 from __future__ import annotations
 
-from moderator.games.dwtk import counters
+from moderator.games.dwtk import counters, faction
 from moderator.games.dwtk.acts import Refused
 from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.duels import henchmen
@@ -59,7 +59,7 @@ def apply_scandal(court: Court, cid: int, exposed: bool, exposer: str | None = N
     row = court.t.justice["scandal"].lookup(roll)
     ip = pp = 0
     if owner is not None:
-        ip, pp = court.gain(owner, ip=row.total("ip"), pp=row.total("pp"))
+        ip, pp = faction.gain(court, owner, ip=row.total("ip"), pp=row.total("pp"))
     court.emit(EventId.SCANDAL_RESULT, {"character": str(cid), "total": roll,
                                         "effects": [str(e) for e in row.effects],
                                         "ip": ip, "pp": pp}, actor=owner)
