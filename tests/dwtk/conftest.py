@@ -14,10 +14,10 @@ import pytest
 from moderator.dice import Dice, ScriptedDice
 from moderator.games.base import Event, TurnResult
 from moderator.games.dwtk import ENGINE, faction
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import macro_name
 from moderator.games.dwtk.orders import TurnOrders
 from moderator.games.dwtk.state import GameState
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import Tables
 from tests.dwtk.checked import COURTS
 
@@ -97,8 +97,8 @@ def events(c: Court | TurnResult, event_id: str) -> list[Event]:
 
 def react(c: Court, player_key: str, *lines: str) -> None:
     """Store reaction orders for ``player_key`` as `reactions.install` would."""
-    from moderator.games.dwtk.names import Names
-    from moderator.games.dwtk.standing import parse_reaction
+    from moderator.games.dwtk.orders.names import Names
+    from moderator.games.dwtk.orders.reaction import parse_reaction
 
     names = Names.of(TABLES, {k: p.name for k, p in c.players.items()})
     p = c.players[player_key]

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from moderator.games.dwtk import player, problems
-from moderator.games.dwtk.activity_orders import Activity, ActivityKind
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
+from moderator.games.dwtk.orders.activity import Activity, ActivityKind
 from moderator.games.dwtk.state import OpenProblem, Situation
+from moderator.games.dwtk.state.court import Court
 from tests.dwtk.conftest import checked_court, court, dealt, events
 
 

@@ -12,11 +12,11 @@ import pytest
 
 from moderator.games.dwtk import bribery, counseling, problems, status
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.counsel_orders import CounselOrder
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
-from moderator.games.dwtk.social_orders import BribeOffer
+from moderator.games.dwtk.orders.counsel import CounselOrder
+from moderator.games.dwtk.orders.social import BribeOffer
 from moderator.games.dwtk.state import OpenProblem, Situation
+from moderator.games.dwtk.state.court import Court
 from tests.dwtk.conftest import TABLES, checked_court, events, react, with_player
 
 ANN_PC, JAMES, JEFFREY, TRADE, MAXWELL = 24, 22, 23, 14, 32

@@ -13,11 +13,11 @@ from dataclasses import replace
 import pytest
 
 from moderator.games.dwtk import counters, player
-from moderator.games.dwtk.activity_orders import Activity, ActivityKind
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
+from moderator.games.dwtk.orders.activity import Activity, ActivityKind
 from moderator.games.dwtk.state import Situation
+from moderator.games.dwtk.state.court import Court
 from tests.dwtk.conftest import TABLES, checked_court, court, dealt, events, with_player
 
 ANN_PC, MAXWELL = 24, 32

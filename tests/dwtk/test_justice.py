@@ -13,10 +13,10 @@ import pytest
 
 from moderator.dice import ScriptedDice
 from moderator.games.dwtk import fugitives, justice, player
-from moderator.games.dwtk.activity_orders import Activity, ActivityKind
 from moderator.games.dwtk.events import macro_name
-from moderator.games.dwtk.names import Names
-from moderator.games.dwtk.standing import parse_reaction
+from moderator.games.dwtk.orders.activity import Activity, ActivityKind
+from moderator.games.dwtk.orders.names import Names
+from moderator.games.dwtk.orders.reaction import parse_reaction
 from moderator.games.dwtk.state import FANDONIA, Situation
 from moderator.games.dwtk.views import names
 from tests.dwtk.conftest import EVENTS, TABLES, court, dealt, events, with_player

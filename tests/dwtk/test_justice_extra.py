@@ -21,14 +21,14 @@ from moderator.games.dwtk import (
     player,
     problems,
 )
-from moderator.games.dwtk.activity_orders import Activity, ActivityKind
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import kill_character
-from moderator.games.dwtk.names import Names
 from moderator.games.dwtk.orders import TurnOrders, format_orders, parse_orders
+from moderator.games.dwtk.orders.activity import Activity, ActivityKind
+from moderator.games.dwtk.orders.names import Names
 from moderator.games.dwtk.start import has_player_turn
 from moderator.games.dwtk.state import FANDONIA, Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.usurpation import multiplier
 from tests.dwtk.conftest import TABLES, checked_court, events, react, with_player
 

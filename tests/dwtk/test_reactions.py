@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from moderator.games.dwtk import ENGINE, reactions
-from moderator.games.dwtk.names import Names
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
+from moderator.games.dwtk.orders.names import Names
+from moderator.games.dwtk.orders.reaction import CARD_USES, Trigger, parse_reaction
 from moderator.games.dwtk.reactions import fire, play_cards
-from moderator.games.dwtk.standing import CARD_USES, Trigger, parse_reaction
 from tests.dwtk.conftest import TABLES, court, dealt, events, run, with_player
 
 PLAYERS = {"ann": "Ann", "bob": "Bob", "cid": "Cid"}
@@ -162,7 +162,7 @@ def test_treachery_on_royal_favor_one_card_first_in_player_order() -> None:
     """13.4.4: any player's Treachery -2, no more than one card."""
     from moderator.dice import ScriptedDice
     from moderator.games.dwtk import player
-    from moderator.games.dwtk.activity_orders import Activity, ActivityKind
+    from moderator.games.dwtk.orders.activity import Activity, ActivityKind
 
     c = court(dealt(3))
     c.order = ("ann", "bob", "cid")

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from moderator.games.dwtk import counseling, faction, status
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
 from moderator.games.dwtk.state import FANDONIA, Situation
+from moderator.games.dwtk.state.court import Court
 from tests.dwtk.conftest import (
     TABLES,
     checked_court,

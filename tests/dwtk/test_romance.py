@@ -11,13 +11,13 @@ from __future__ import annotations
 import pytest
 
 from moderator.games.dwtk import duels, faction, player, romance, status, succession
-from moderator.games.dwtk.activity_orders import Activity, ActivityKind
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import kill_character
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
-from moderator.games.dwtk.social_orders import Proposal
+from moderator.games.dwtk.orders.activity import Activity, ActivityKind
+from moderator.games.dwtk.orders.social import Proposal
 from moderator.games.dwtk.state import Situation
+from moderator.games.dwtk.state.court import Court
 from tests.dwtk.conftest import (
     TABLES,
     checked_court,

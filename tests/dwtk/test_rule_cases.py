@@ -12,12 +12,12 @@ from __future__ import annotations
 import pytest
 
 from moderator.games.dwtk import faction, player, problems, start, status
-from moderator.games.dwtk.activity_orders import Activity, ActivityKind
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import kill_character
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
+from moderator.games.dwtk.orders.activity import Activity, ActivityKind
 from moderator.games.dwtk.state import OpenProblem
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.succession import kill_royal
 from tests.dwtk.conftest import TABLES, checked_court, events, with_player
 

@@ -12,19 +12,19 @@ import pytest
 
 from moderator.games.base import Event
 from moderator.games.dwtk import faction, player, status
-from moderator.games.dwtk.activity_orders import (
+from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.frozen import fast_init, fast_new
+from moderator.games.dwtk.orders import TurnOrders, parse_orders
+from moderator.games.dwtk.orders.activity import (
     Activity,
     ActivityKind,
     format_activity,
     parse_activity,
 )
-from moderator.games.dwtk.court import Court
-from moderator.games.dwtk.events import EventId
-from moderator.games.dwtk.frozen import fast_init, fast_new
-from moderator.games.dwtk.names import Names
-from moderator.games.dwtk.orders import TurnOrders, parse_orders
-from moderator.games.dwtk.standing import Reaction
+from moderator.games.dwtk.orders.names import Names
+from moderator.games.dwtk.orders.reaction import Reaction
 from moderator.games.dwtk.state import Character, GameState, Player, Situation, evolve
+from moderator.games.dwtk.state.court import Court
 from tests.dwtk.conftest import TABLES, court, dealt, events, with_player
 from tests.dwtk.games import play
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import pytest
 
 from moderator.games.dwtk import faction, player, status
-from moderator.games.dwtk.activity_orders import Activity, ActivityKind
 from moderator.games.dwtk.acts import Refused
 from moderator.games.dwtk.justice import go_into_hiding
 from moderator.games.dwtk.justice_acts import _restore
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
+from moderator.games.dwtk.orders.activity import Activity, ActivityKind
 from moderator.games.dwtk.state import FANDONIA, Situation, Voyage
 from tests.dwtk.conftest import TABLES, checked_court, events, with_player
 
@@ -115,7 +115,7 @@ def test_an_extra_activity_counter_drawn_by_an_activity_counts_this_turn() -> No
 def test_a_captain_at_sea_takes_part_in_no_wedding() -> None:
     """13.4.17.1: while at sea the captain takes part in no other action — no proposal."""
     from moderator.games.dwtk import romance
-    from moderator.games.dwtk.social_orders import Proposal
+    from moderator.games.dwtk.orders.social import Proposal
 
     c = checked_court({})
     c.set_char(ROLAND, owner="ann", henchman="henchman-1")

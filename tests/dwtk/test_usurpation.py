@@ -11,11 +11,11 @@ import pytest
 
 from moderator.games.dwtk import phases, player, status, usurpation
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
+from moderator.games.dwtk.orders.usurp import UsurpOrder
 from moderator.games.dwtk.state import OpenProblem, Phase
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.succession import kill_royal
-from moderator.games.dwtk.usurp_orders import UsurpOrder
 from tests.dwtk.conftest import (
     TABLES,
     checked_court,

@@ -7,8 +7,8 @@ sheet and the next activity in his priority order is tried (13.1).
 from __future__ import annotations
 
 from moderator.games.dwtk import status
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.shared import can_spend, resolve_who, spend
+from moderator.games.dwtk.state.court import Court
 
 
 class Refused(Exception):

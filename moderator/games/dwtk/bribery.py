@@ -22,12 +22,12 @@ from collections.abc import Callable
 
 from moderator.games.dwtk import duels, faction, justice
 from moderator.games.dwtk.acts import Refused, mine
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
-from moderator.games.dwtk.names import PC
+from moderator.games.dwtk.orders.names import PC
+from moderator.games.dwtk.orders.social import BribeOffer
 from moderator.games.dwtk.shared import can_spend, resolve_who, spend
-from moderator.games.dwtk.social_orders import BribeOffer
 from moderator.games.dwtk.state import Character, Situation
+from moderator.games.dwtk.state.court import Court
 
 CAUSE = "bribery"
 EXPOSED = 6  # 13.4.20.2: "On a '6', the bribe fails"

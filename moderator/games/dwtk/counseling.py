@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from moderator.games.dwtk import bribery, faction, fugitives, justice
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.counsel_orders import CROWN_TABLES, CounselOrder
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.orders.counsel import CROWN_TABLES, CounselOrder
+from moderator.games.dwtk.orders.reaction import Act, Trigger
 from moderator.games.dwtk.problems import end_war
 from moderator.games.dwtk.reactions import fire
 from moderator.games.dwtk.shared import resolve_who
-from moderator.games.dwtk.standing import Act, Trigger
 from moderator.games.dwtk.state import Character, OpenProblem
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import Counsel, Effect, OfficeKind, kind_of
 
 BESYZAN = "besyzan"

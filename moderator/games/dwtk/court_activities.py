@@ -6,18 +6,18 @@ have modules of their own (assassination.py, escape.py, treachery.py, prestige.p
 from __future__ import annotations
 
 from moderator.games.dwtk import duels, faction, status
-from moderator.games.dwtk.activity_orders import Activity
 from moderator.games.dwtk.acts import Refused
 from moderator.games.dwtk.acts import mine as _mine
 from moderator.games.dwtk.acts import pay as _pay
 from moderator.games.dwtk.acts import play_card as _play
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.orders.activity import Activity
+from moderator.games.dwtk.orders.reaction import Trigger
 from moderator.games.dwtk.reactions import play_cards
 from moderator.games.dwtk.shared import resolve_who
-from moderator.games.dwtk.standing import Trigger
 from moderator.games.dwtk.start import draw_loyalty, draw_opportunity
 from moderator.games.dwtk.state import FANDONIA, Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import NobleKind, OfficeKind, Sex, kind_of
 
 

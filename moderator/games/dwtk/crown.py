@@ -6,13 +6,13 @@ where IP is spent (34.6)."""
 from __future__ import annotations
 
 from moderator.games.dwtk import duels, faction, status
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import kill_character
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.justice import accuse
 from moderator.games.dwtk.problems import new_problem
 from moderator.games.dwtk.scandals import apply_scandal
 from moderator.games.dwtk.shared import Orders
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.succession import royal_death
 from moderator.games.dwtk.tables import kind_of
 

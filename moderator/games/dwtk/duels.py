@@ -20,14 +20,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from moderator.games.dwtk import status
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import kill_character
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.justice import accuse, roller
+from moderator.games.dwtk.orders.reaction import Act, Trigger
 from moderator.games.dwtk.reactions import fire, play_cards
 from moderator.games.dwtk.shared import can_spend, spend
-from moderator.games.dwtk.standing import Act, Trigger
 from moderator.games.dwtk.state import Character
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import Sex
 
 Pairing = Callable[[Character], bool]

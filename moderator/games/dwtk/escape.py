@@ -13,13 +13,13 @@ counter) of the escape is spent all the same.
 from __future__ import annotations
 
 from moderator.games.dwtk import counters, fugitives
-from moderator.games.dwtk.activity_orders import Activity
 from moderator.games.dwtk.acts import Refused, mine
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.orders.activity import Activity
+from moderator.games.dwtk.orders.reaction import Trigger
 from moderator.games.dwtk.reactions import play_cards
-from moderator.games.dwtk.standing import Trigger
 from moderator.games.dwtk.state import Situation
+from moderator.games.dwtk.state.court import Court
 
 HELD = (Situation.IMPRISONED, Situation.AWAITING_EXECUTION)
 

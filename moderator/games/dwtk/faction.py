@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import kill_character
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.hiding import forced_out
 from moderator.games.dwtk.shared import release_cards
 from moderator.games.dwtk.state import Phase, Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.status import faction_load, load_inputs, loads, royal_status, status
 
 

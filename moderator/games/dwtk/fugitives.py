@@ -9,7 +9,6 @@ imprisoned NCs roll and those awaiting execution since an earlier turn are execu
 
 from __future__ import annotations
 
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.justice import (
     execute,
@@ -19,10 +18,11 @@ from moderator.games.dwtk.justice import (
     roller,
     trial,
 )
+from moderator.games.dwtk.orders.reaction import Act, Trigger
 from moderator.games.dwtk.reactions import choice, play_cards
 from moderator.games.dwtk.shared import can_spend, spend
-from moderator.games.dwtk.standing import Act, Trigger
 from moderator.games.dwtk.state import FANDONIA, Situation
+from moderator.games.dwtk.state.court import Court
 
 
 def _members(court: Court, player: str) -> list[int]:

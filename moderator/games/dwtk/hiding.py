@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from moderator.games.dwtk import fugitives, justice
 from moderator.games.dwtk.acts import Refused, mine
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import kill_character
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.justice_acts import _restore
 from moderator.games.dwtk.state import Situation
+from moderator.games.dwtk.state.court import Court
 
 HELD = (Situation.IMPRISONED, Situation.AWAITING_EXECUTION)
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections import Counter
 
 from moderator.games.dwtk import status
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.state import GameState, Phase, Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import OfficeKind, Tables
 
 

@@ -11,12 +11,12 @@ Fugitives, Manhunts, extradition and the prison roll are in fugitives.py.
 from __future__ import annotations
 
 from moderator.games.dwtk import status
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import kill_character
 from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.orders.reaction import JUDGES, Act, Trigger
 from moderator.games.dwtk.reactions import choice, play_cards
-from moderator.games.dwtk.standing import JUDGES, Act, Trigger
 from moderator.games.dwtk.state import FANDONIA, Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import OfficeKind, RangeRow, kind_of
 
 HELD = (Situation.BANISHED, Situation.IMPRISONED, Situation.AWAITING_EXECUTION)

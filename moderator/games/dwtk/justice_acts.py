@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from moderator.games.dwtk import counters, fugitives
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.orders import Activity
 from moderator.games.dwtk.shared import resolve_who
 from moderator.games.dwtk.state import FANDONIA, Situation
+from moderator.games.dwtk.state.court import Court
 
 
 def _restore(court: Court, cid: int) -> None:

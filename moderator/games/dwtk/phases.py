@@ -23,10 +23,10 @@ from moderator.games.dwtk import (
     setup,
     start,
 )
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.shared import Orders
 from moderator.games.dwtk.state import Phase
+from moderator.games.dwtk.state.court import Court
 
 
 def play_turn(court: Court) -> None:

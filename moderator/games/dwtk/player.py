@@ -31,10 +31,8 @@ from moderator.games.dwtk import (
     usurpation,
     wedding,
 )
-from moderator.games.dwtk.activity_orders import Activity, ActivityKind
 from moderator.games.dwtk.acts import Refused
 from moderator.games.dwtk.acts import play_card as _play
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.court_activities import (
     counselor,
     draw,
@@ -50,9 +48,11 @@ from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.intrigue import intrigue
 from moderator.games.dwtk.justice_acts import amnesty, extradite, pardon
 from moderator.games.dwtk.orders import TurnOrders
+from moderator.games.dwtk.orders.activity import Activity, ActivityKind
 from moderator.games.dwtk.shared import can_spend, forced_discards, spend
 from moderator.games.dwtk.start import has_player_turn
 from moderator.games.dwtk.state import Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import kind_of
 
 

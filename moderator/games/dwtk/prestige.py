@@ -17,14 +17,14 @@ the PC accused (23.1); Proposal Automatically Accepted (18.4.5, `romance.free_pr
 from __future__ import annotations
 
 from moderator.games.dwtk import duels, faction, privateering, romance
-from moderator.games.dwtk.activity_orders import Activity
 from moderator.games.dwtk.acts import Refused, pay
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.justice import accuse
+from moderator.games.dwtk.orders.activity import Activity
 from moderator.games.dwtk.privateering import half, halved, modifier, record
 from moderator.games.dwtk.scandals import apply_scandal
 from moderator.games.dwtk.state import Character, Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import RangeRow, Sex
 
 

@@ -16,13 +16,13 @@ from dataclasses import replace
 
 from moderator.games.dwtk import faction
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import kill_character
 from moderator.games.dwtk.duels import henchmen
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.justice import accuse
 from moderator.games.dwtk.shared import resolve_who
 from moderator.games.dwtk.state import Situation, Voyage
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import RangeRow
 
 TABLE = "privateering"

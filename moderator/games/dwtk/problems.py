@@ -8,12 +8,12 @@ from the orders sent with the previous turn (docs/dwtk-by-email.md).
 from __future__ import annotations
 
 from moderator.games.dwtk import bribery
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.fugitives import capture
 from moderator.games.dwtk.orders import Stance, TurnOrders
 from moderator.games.dwtk.shared import Orders
 from moderator.games.dwtk.state import OpenProblem, Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import OfficeKind
 
 

@@ -15,12 +15,12 @@ from typing import Any
 
 from moderator.games.dwtk import faction, status
 from moderator.games.dwtk.acts import Refused, pay
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.orders.social import Proposal
 from moderator.games.dwtk.privateering import modifier
 from moderator.games.dwtk.shared import resolve_who
-from moderator.games.dwtk.social_orders import Proposal
 from moderator.games.dwtk.state import Character, Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import NobleKind, Sex
 
 NEVER_MARRY = ("thomas", "jane")  # 18.1 (and the Archbishop, NobleKind.CLERGY)

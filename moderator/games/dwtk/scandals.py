@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from moderator.games.dwtk import counters, faction
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.duels import henchmen
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.justice import accuse, send_to_hearing
 from moderator.games.dwtk.orders import Activity
+from moderator.games.dwtk.orders.reaction import Trigger
 from moderator.games.dwtk.reactions import play_cards
 from moderator.games.dwtk.shared import resolve_who
-from moderator.games.dwtk.standing import Trigger
+from moderator.games.dwtk.state.court import Court
 
 
 def expose(court: Court, player: str, a: Activity) -> None:

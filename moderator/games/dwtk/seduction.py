@@ -18,14 +18,14 @@ PC is never won over (PROPOSED: a player never loses his PC this way).
 from __future__ import annotations
 
 from moderator.games.dwtk import counters, faction
-from moderator.games.dwtk.activity_orders import Activity
 from moderator.games.dwtk.acts import Refused, mine
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.orders.activity import Activity
+from moderator.games.dwtk.orders.reaction import Trigger
 from moderator.games.dwtk.reactions import play_cards
 from moderator.games.dwtk.shared import release_cards, resolve_who
-from moderator.games.dwtk.standing import Trigger
 from moderator.games.dwtk.state import Character, Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import NobleKind, Sex
 
 HELD = (Situation.IMPRISONED, Situation.AWAITING_EXECUTION, Situation.HIDING)

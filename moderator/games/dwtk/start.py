@@ -10,11 +10,11 @@ Problems (7) are problems.py, Crown Events (8) crown.py, succession (9) successi
 from __future__ import annotations
 
 from moderator.games.dwtk import faction
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.orders import Draw, TurnOrders
 from moderator.games.dwtk.shared import Orders, can_spend, resolve_who, spend
 from moderator.games.dwtk.state import Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import kind_of
 
 # -- DWTK 5 -------------------------------------------------------------------------

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.state import Character, Situation
+from moderator.games.dwtk.state.court import Court
 
 
 def base_status(court: Court, c: Character) -> int:

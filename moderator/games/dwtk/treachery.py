@@ -17,13 +17,13 @@ no activity can reach him.
 from __future__ import annotations
 
 from moderator.games.dwtk import counters, faction, status
-from moderator.games.dwtk.activity_orders import Activity
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.duels import henchmen
 from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.orders.activity import Activity
 from moderator.games.dwtk.shared import release_cards, resolve_who
 from moderator.games.dwtk.state import Character, Situation
+from moderator.games.dwtk.state.court import Court
 
 NEVER = ("george", "thomas")  # 13.4.14
 HELD = (Situation.IMPRISONED, Situation.AWAITING_EXECUTION, Situation.HIDING)

@@ -14,13 +14,13 @@ from typing import Any
 
 from moderator.games.dwtk import faction, status
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import kill_pc
 from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.orders.usurp import UsurpOrder
 from moderator.games.dwtk.state import Character
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.succession import kill_royal
 from moderator.games.dwtk.tables import Sex, SupportValue, kind_of
-from moderator.games.dwtk.usurp_orders import UsurpOrder
 
 THOMAS, JANE = "thomas", "jane"
 

@@ -11,13 +11,13 @@ free proposal (18.4.5, `romance.free_proposal`).
 from __future__ import annotations
 
 from moderator.games.dwtk import faction, status
-from moderator.games.dwtk.activity_orders import Activity
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.orders.activity import Activity
 from moderator.games.dwtk.prestige import roll_on
 from moderator.games.dwtk.romance import LOCKED, engaged_to, person, set_person, sweep
 from moderator.games.dwtk.shared import resolve_who
+from moderator.games.dwtk.state.court import Court
 
 
 def _marry(court: Court, a: str, b: str) -> None:

@@ -20,7 +20,7 @@ from moderator.games.dwtk.tables import (
     Sex,
     SupportValue,
 )
-from moderator.games.dwtk.validation import Reader
+from moderator.games.dwtk.tables.validation import Reader
 
 DICE_COUNTS = tuple(10 * r + w for r in range(1, 7) for w in range(1, 7))
 

@@ -17,7 +17,7 @@ from operator import attrgetter
 from typing import Any
 
 from moderator.games.dwtk.frozen import fast_init
-from moderator.games.dwtk.standing import Reaction
+from moderator.games.dwtk.orders.reaction import Reaction
 
 JSON = dict[str, Any]
 FANDONIA = "fandonia"

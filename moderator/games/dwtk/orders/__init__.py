@@ -16,17 +16,19 @@ from enum import StrEnum
 from typing import Any
 
 from moderator.games.base import OrderError, ParsedOrders
-from moderator.games.dwtk.activity_orders import (
+from moderator.games.dwtk.frozen import fast_init
+from moderator.games.dwtk.orders.activity import (
     Activity,
     Draw,
     format_activity,
     parse_activity,
     who_list,
 )
-from moderator.games.dwtk.counsel_orders import CounselOrder, format_counsel, parse_counsel
-from moderator.games.dwtk.frozen import fast_init
-from moderator.games.dwtk.names import PC, Names
-from moderator.games.dwtk.social_orders import (
+from moderator.games.dwtk.orders.counsel import CounselOrder, format_counsel, parse_counsel
+from moderator.games.dwtk.orders.names import PC, Names
+from moderator.games.dwtk.orders.reaction import BadOrder as _Bad
+from moderator.games.dwtk.orders.reaction import Reaction, format_reaction, parse_reaction
+from moderator.games.dwtk.orders.social import (
     BribeOffer,
     Proposal,
     format_bribe,
@@ -35,10 +37,8 @@ from moderator.games.dwtk.social_orders import (
     parse_proposal,
     parse_solicit,
 )
-from moderator.games.dwtk.standing import BadOrder as _Bad
-from moderator.games.dwtk.standing import Reaction, format_reaction, parse_reaction
+from moderator.games.dwtk.orders.usurp import UsurpOrder, format_usurp, parse_usurp
 from moderator.games.dwtk.tables import Tables
-from moderator.games.dwtk.usurp_orders import UsurpOrder, format_usurp, parse_usurp
 
 JSON = dict[str, Any]
 _IGNORED = re.compile(r"^(GAME|PASSWORD|CHARACTER|PLAYER|TURN)\s*:", re.IGNORECASE)

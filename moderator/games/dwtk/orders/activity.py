@@ -13,8 +13,8 @@ from enum import StrEnum
 from typing import Any
 
 from moderator.games.dwtk.frozen import fast_init
-from moderator.games.dwtk.names import FANDONIA, Names
-from moderator.games.dwtk.standing import BadOrder as _Bad
+from moderator.games.dwtk.orders.names import FANDONIA, Names
+from moderator.games.dwtk.orders.reaction import BadOrder as _Bad
 
 JSON = dict[str, Any]
 

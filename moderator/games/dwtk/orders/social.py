@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from moderator.games.dwtk.names import PC, Names
-from moderator.games.dwtk.standing import BadOrder as _Bad
+from moderator.games.dwtk.orders.names import PC, Names
+from moderator.games.dwtk.orders.reaction import BadOrder as _Bad
 
 JSON = dict[str, Any]
 MAX_BRIBE = 6  # 13.4.20.1: one to six IP

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from moderator.games.dwtk.frozen import fast_init
-from moderator.games.dwtk.names import Names
-from moderator.games.dwtk.standing import BadOrder
+from moderator.games.dwtk.orders.names import Names
+from moderator.games.dwtk.orders.reaction import BadOrder
 from moderator.games.dwtk.tables import Counsel, Tables
 
 JSON = dict[str, Any]

@@ -12,10 +12,10 @@ from typing import Any
 from moderator.dice import Dice
 from moderator.games.base import Event
 from moderator.games.dwtk import status
-from moderator.games.dwtk.court import Court
-from moderator.games.dwtk.names import Names
-from moderator.games.dwtk.standing import format_reaction
+from moderator.games.dwtk.orders.names import Names
+from moderator.games.dwtk.orders.reaction import format_reaction
 from moderator.games.dwtk.state import Character, GameState, Phase, Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import OfficeKind, Sex, Tables, kind_of
 
 JSON = dict[str, Any]

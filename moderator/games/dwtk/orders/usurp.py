@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from moderator.games.dwtk.frozen import fast_init
-from moderator.games.dwtk.names import Names
-from moderator.games.dwtk.standing import BadOrder
+from moderator.games.dwtk.orders.names import Names
+from moderator.games.dwtk.orders.reaction import BadOrder
 
 JSON = dict[str, Any]
 _LINE = re.compile(r"^(?:WITH\s+(?P<royal>.+?))?\s*(?:SUPPORT\s+(?P<cards>.+))?$",

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from moderator.games.dwtk.frozen import fast_init
 
 if TYPE_CHECKING:
-    from moderator.games.dwtk.names import Names
+    from moderator.games.dwtk.orders.names import Names
 
 JSON = dict[str, Any]
 ANYONE = "anyone"  # actor or target: no condition
