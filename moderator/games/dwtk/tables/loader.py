@@ -24,8 +24,8 @@ from moderator.games.dwtk.tables import (
     RangeTable,
     Tables,
     Title,
+    deck,
 )
-from moderator.games.dwtk.tables import deck
 from moderator.games.dwtk.tables.validation import Reader
 
 REQUIRED_FILES = ("characters", "offices", "cards", "counters", "rules", "crown_events",
