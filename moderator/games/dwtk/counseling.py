@@ -11,6 +11,8 @@ COUNSELS of the player who controls him; the counseling player's own default to 
 
 from __future__ import annotations
 
+from functools import partial
+
 from moderator.games.dwtk import bribery, faction, fugitives, justice
 from moderator.games.dwtk.acts import Refused
 from moderator.games.dwtk.events import EventId
@@ -276,7 +278,7 @@ def _free_office(court: Court, player: str, c: Character,
             return None
         for o in court.vacant_offices():
             if court.may_fill_office(c.id, o) is None and faction.fits(court,
-                    player, lambda o=o: court.seat_in_office(c.id, o)):
+                    player, partial(court.seat_in_office, c.id, o)):
                 court.seat_in_office(c.id, o)
                 return {"character": c.key, "office": o}
         return None

@@ -124,11 +124,11 @@ def recruit(court: Court, player: str, a: Activity) -> None:
     added = sum(status.status(court, cid) for cid in ids)
     if status.faction_load(court, player) + added > p.pp:
         raise Refused("pp")
-    for cid in ids:
-        court.set_char(cid, owner=player)
+    for recruit in ids:
+        court.set_char(recruit, owner=player)
         court.set_player(player, loyalty=tuple(x for x in court.players[player].loyalty
-                                               if x != cid))
-        court.emit(EventId.RECRUITED, {"character": str(cid)}, actor=player)
+                                               if x != recruit))
+        court.emit(EventId.RECRUITED, {"character": str(recruit)}, actor=player)
 
 
 def favor(court: Court, player: str, a: Activity) -> None:

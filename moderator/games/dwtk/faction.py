@@ -34,7 +34,7 @@ def gain(court: Court, player: str, *, ip: int = 0, pp: int = 0) -> tuple[int, i
     return new_ip - p.ip, new_pp - p.pp
 
 
-def fits(court: Court, player: str, change: Callable[[], None]) -> bool:
+def fits(court: Court, player: str, change: Callable[[], object]) -> bool:
     """Would the faction still fit the PP total after ``change``? (35.4)
 
     The change is tried on the court and undone; the caller then makes it for real.

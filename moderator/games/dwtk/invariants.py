@@ -39,9 +39,9 @@ def check(state: GameState, tables: Tables) -> list[str]:
     if state.support % 5 or not 0 <= state.support <= tables.rule("support_max"):
         problems.append(f"Monarch's Support {state.support} (32.1)")
     holders = [h for o, h in state.offices.items() if h is not None]
-    for holder, n in Counter(holders).items():
+    for who, n in Counter(holders).items():
         if n > 1:
-            problems.append(f"{holder} holds {n} offices (16.2)")
+            problems.append(f"{who} holds {n} offices (16.2)")
     for office, holder in state.offices.items():
         if holder is None:
             continue

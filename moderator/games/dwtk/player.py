@@ -11,6 +11,7 @@ counter; an Extra Activity card, 14.5.20, for each legal one beyond).  Then the 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from moderator.games.dwtk import (
     assassination,
@@ -69,19 +70,19 @@ def player_turns(court: Court) -> None:
         court.emit(EventId.PLAYER_TURN, {"player": player}, actor=player, public=False)
         privateering.voyage_turn(court, player)  # 13.4.17.1: first, free, not an activity
         if orders.buy_pp:  # before ALIGN: the PP bought may be what lets him align
-            _try(court, player, lambda p=player, n=orders.buy_pp: buy_pp(court, p, n), "buy_pp")
+            _try(court, player, partial(buy_pp, court, player, orders.buy_pp), "buy_pp")
         for royal in orders.align:
-            _try(court, player, lambda r=royal, p=player: align(court, p, r), f"align:{royal}")
+            _try(court, player, partial(align, court, player, royal), f"align:{royal}")
         for word, act, who_list in (("restore", hiding.restore, orders.restore),
                                     ("unhide", hiding.unhide, orders.unhide),
                                     ("hide", hiding.hide, orders.hide)):
             for who in who_list:  # 36.10.4, 24.8, 24.2, 29.5: not activities
-                _try(court, player, lambda a=act, p=player, w=who: a(court, p, w),
+                _try(court, player, partial(act, court, player, who),
                      f"{word}:{who}")
         _not_activities(court, player, orders)
         activities(court, player, orders)
         if orders.usurp is not None and not court.turn_over:  # 36.1 (after activities)
-            _try(court, player, lambda p=player, u=orders.usurp: usurpation.attempt(court, p, u),
+            _try(court, player, partial(usurpation.attempt, court, player, orders.usurp),
                  "usurp")
         if has_player_turn(court, player) is not None:  # his PC died this turn (31.5)
             end_player_turn(court, player, orders)
@@ -103,7 +104,7 @@ def _not_activities(court: Court, player: str, orders: TurnOrders) -> None:
     """Proposals (18.4) and bribes (13.4.20): any time in his turn, not activities; done
     before the activities so that a wedding or a counsel can use them."""
     for proposal in (p for p in orders.proposals if not p.free_only):  # IF FREE: 18.4.5
-        _try(court, player, lambda pr=proposal: romance.propose(court, player, pr),
+        _try(court, player, partial(romance.propose, court, player, proposal),
              f"propose:{proposal.suitor}")
     if orders.solicit:
         _try(court, player, lambda: bribery.solicit(court, player, orders.solicit), "solicit")
@@ -112,7 +113,7 @@ def _not_activities(court: Court, player: str, orders: TurnOrders) -> None:
         _try(court, player, lambda: bribery.offer(court, player, offer), "bribe")
 
 
-def _try(court: Court, player: str, action: Callable[[], None], what: str) -> bool:
+def _try(court: Court, player: str, action: Callable[[], object], what: str) -> bool:
     try:
         action()
     except Refused as refused:
@@ -167,7 +168,7 @@ def activities(court: Court, player: str, orders: TurnOrders) -> None:
             court.emit(_SKIPPED, {"what": what, "reason": "no_activities_left"},
                        actor=player, public=False)
             continue
-        if _try(court, player, lambda a=activity: do(court, player, a), what):
+        if _try(court, player, partial(do, court, player, activity), what):
             if extra and court.cards_of(player, "extra_activity"):
                 court.discard(_play(court, player, "extra_activity"))  # 14.5.20
                 court.emit(EventId.EXTRA_ACTIVITY_CARD, {"activity": what}, actor=player)

@@ -61,7 +61,7 @@ def engaged_to(court: Court, key: str) -> str | None:
     """His standing accepted proposal (18.4.6: negated if either dies or leaves the
     faction of the player who made it)."""
     a = person(court, key)
-    other = a.betrothed
+    other: str | None = a.betrothed
     if other is None:
         return None
     b = person(court, other)

@@ -9,6 +9,8 @@ Problems (7) are problems.py, Crown Events (8) crown.py, succession (9) successi
 
 from __future__ import annotations
 
+from functools import partial
+
 from moderator.games.dwtk import faction
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.orders import Draw, TurnOrders
@@ -118,7 +120,7 @@ def _bid(court: Court, player: str, office: str, orders: TurnOrders,
         if reason is None and not can_spend(court, player, cost):
             reason = "ip"
         if reason is None and not faction.fits(court, player,
-                                             lambda c=cid: court.seat_in_office(int(c), office)):
+                                             partial(court.seat_in_office, int(cid), office)):
             reason = "pp"
         if reason is not None:
             court.emit(EventId.OFFICE_BID_REFUSED, {"office": office, "holder": cid,

@@ -77,8 +77,8 @@ class _Builder:
                           tuple(self.discard), tuple(self.keep_last), tuple(self.bids),
                           tuple(self.stances), self.draw_only, tuple(self.reactions),
                           tuple(self.withdraw), tuple(self.counsels), self.usurp,
-                          *(tuple(self.lists[k]) for k in ("HIDE", "UNHIDE", "SUICIDE",
-                                                           "RESTORE")),
+                          tuple(self.lists["HIDE"]), tuple(self.lists["UNHIDE"]),
+                          tuple(self.lists["SUICIDE"]), tuple(self.lists["RESTORE"]),
                           self.dissolve, tuple(self.appoint), tuple(self.proposals),
                           self.attend, self.solicit, self.bribe, self.lose_first)
 
@@ -226,9 +226,12 @@ def parse_orders(text: str, tables: Tables,
                                      problem.severity))
     orders = b.build()
     kinds = [a.kind for a in orders.activities]
-    for kind in {k for k in kinds if kinds.count(k) > 1} if len(set(kinds)) < len(kinds) else ():
+    # in the order of their first lines (a set's order would vary with the hash seed)
+    twice = dict.fromkeys(k for k in kinds if kinds.count(k) > 1) \
+        if len(set(kinds)) < len(kinds) else {}
+    for kind in twice:
         order = f"DO {kind._value_.upper()}"
-        line = next(i for i, r in enumerate(lines, 1) if r.strip().upper().startswith(order))
-        errors.append(OrderError(line, lines[line - 1], f"{order} appears twice",
+        at = next(i for i, r in enumerate(lines, 1) if r.strip().upper().startswith(order))
+        errors.append(OrderError(at, lines[at - 1], f"{order} appears twice",
                                  "the same activity only once a turn (DWTK 13.1)"))
     return ParsedOrders(orders.to_dict(), format_orders(orders, n), tuple(errors))

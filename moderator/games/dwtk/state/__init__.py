@@ -14,10 +14,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from moderator.games.dwtk.frozen import fast_init
 from moderator.games.dwtk.orders.reaction import Reaction
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 JSON = dict[str, Any]
 FANDONIA = "fandonia"
@@ -46,7 +49,7 @@ class Phase(StrEnum):
 # `_plain` decides how to convert a value by its type, once per type (`_how`): plain
 # scalars as they are; tuples and lists as lists; StrEnums by value; mappings sorted by
 # key as text; values with `to_dict` by it; anything else as it is.
-_SCALARS = frozenset({str, int, bool, float, type(None)})
+_SCALARS: frozenset[type] = frozenset({str, int, bool, float, type(None)})
 _SITUATIONS: dict[str, Situation] = {s.value: s for s in Situation}  # faster than Situation()
 _SCALAR, _SEQUENCE, _ENUM, _MAPPING, _VALUE, _OTHER = range(6)
 _HOW: dict[type, int] = {kind: _SCALAR for kind in _SCALARS}
@@ -103,7 +106,10 @@ def _to_dict(obj: Any) -> JSON:
                     strict=True))
 
 
-def evolve(obj: Any, changes: Mapping[str, Any]) -> Any:
+V = TypeVar("V", bound="DataclassInstance")
+
+
+def evolve(obj: V, changes: Mapping[str, Any]) -> V:
     """`dataclasses.replace` for the frozen state values, without the cost of `__init__`
     (the court replaces players and characters tens of thousands of times a game).
 
