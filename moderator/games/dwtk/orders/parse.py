@@ -12,7 +12,7 @@ for the language and docs/dwtk-by-email.md for the turn cycle.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from moderator.games.base import OrderError, ParsedOrders
@@ -83,110 +83,168 @@ class _Builder:
                           self.attend, self.solicit, self.bribe, self.lose_first)
 
 
+# One reader per first word: ``(word, rest, text, builder, names)``, ``text`` the whole
+# line (IF reads it all), ``rest`` what follows the word.
+_Reader = Callable[[str, str, str, "_Builder", Names], None]
+
+
+def _do(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+    b.activities.append(parse_activity(rest, n))
+
+
+def _counsel(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+    b.counsels.append(parse_counsel(rest, n))
+
+
+def _propose(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+    b.proposals.append(parse_proposal(rest, n))
+
+
+def _buy(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+    m = _BUY.match(rest.strip())
+    if not m or int(m.group(1)) < 1:
+        raise OrderSyntaxError("BUY needs a number of PP",
+                               "e.g. BUY 2 PP (two IP each, DWTK 35.8)")
+    b.buy_pp += int(m.group(1))
+
+
+def _align(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+    key = n.read_who(rest)
+    if key is None or key.isdigit() or key == PC:
+        raise UnknownNameError(f"no royal called {rest.strip()!r}", "e.g. ALIGN Prince Alan")
+    b.align.append(key)
+
+
+def _card(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+    """DISCARD and KEEP."""
+    card = n.read_card(rest)
+    if card is None:
+        raise UnknownNameError(f"no Event card called {rest.strip()!r}",
+                               "e.g. DISCARD Informer")
+    (b.discard if word == "DISCARD" else b.keep_last).append(card)
+
+
+def _bid(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+    office_text, sep, who_text = rest.partition(":")
+    office = n.read_office(office_text)
+    who = n.read_who(who_text) if sep else None
+    if office is None or who is None or not (who == PC or who.isdigit()):
+        raise OrderSyntaxError("BID needs an office and your PC or a FAC",
+                               "e.g. BID High Minister : PC")
+    b.bids.append((office, who))
+
+
+def _problem(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+    m = _PROBLEM.match(rest.strip())
+    problem = n.read_problem(m.group(1)) if m else None
+    if m is None or problem is None:
+        raise OrderSyntaxError("PROBLEM needs a problem and FAIL, + or -",
+                               "e.g. PROBLEM Pirates FAIL")
+    stance = m.group(2).lower()
+    b.stances.append((problem, Stance.FAIL if stance == "fail" else Stance(stance)))
+
+
+def _draw(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+    if not rest.upper().startswith("ONLY"):
+        raise _unknown(word)
+    try:
+        b.draw_only = Draw(rest.strip()[4:].strip().lower())
+    except ValueError:
+        raise OrderSyntaxError("DRAW ONLY needs LOYALTY, OPPORTUNITY or EVENT") from None
+
+
+def _reaction(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+    b.reactions.append(parse_reaction(text, n))
+
+
+def _withdraw(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+    m = _WITHDRAW.match(rest.strip())
+    if not m:
+        raise OrderSyntaxError("WITHDRAW needs a reaction's number", "e.g. WITHDRAW REACTION 2")
+    b.withdraw.append(int(m.group(1)))
+
+
+def _own(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+    """HIDE, UNHIDE, SUICIDE, RESTORE: his PC or FACs."""
+    for who in who_list(rest, n):
+        if not (who == PC or who.isdigit()):
+            raise IllegalOrderError(f"{word} takes your PC or a FAC", f"e.g. {word} PC")
+        b.lists[word].append(who)
+    if set(b.lists["HIDE"]) & set(b.lists["UNHIDE"]):
+        raise IllegalOrderError("HIDE and UNHIDE of the same character",
+                                "not in and out of hiding the same turn (DWTK 24.2)")
+
+
+def _dissolve(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+    if rest.strip():
+        raise _unknown(word)
+    b.dissolve = True
+
+
+def _appoint(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+    office_text, sep, who_text = rest.partition(":")
+    office, who = n.read_office(office_text), n.read_who(who_text) if sep else None
+    if office is None or who is None or not (who == PC or who.isdigit()):
+        raise OrderSyntaxError("APPOINT needs an office and a noble",
+                               "e.g. APPOINT High Minister : 23")
+    if len(b.appoint) == 3:
+        raise IllegalOrderError("APPOINT at most three offices", "DWTK 36.14")
+    b.appoint.append((office, who))
+
+
+def _usurp(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+    if b.usurp is not None:
+        raise IllegalOrderError("USURP appears twice", "one usurpation attempt a turn")
+    b.usurp = parse_usurp(rest, n)
+
+
+def _attend(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+    if rest.strip().upper() != "WEDDINGS":
+        raise _unknown(word)
+    b.attend = True
+
+
+def _solicit(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+    if b.solicit:
+        raise IllegalOrderError("SOLICIT BRIBE appears twice",
+                                "one bribe a turn (DWTK 13.4.20.1)")
+    b.solicit = parse_solicit(rest)
+
+
+def _bribe(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+    if b.bribe is not None:
+        raise IllegalOrderError("BRIBE appears twice",
+                                "one bribe attempt a turn (DWTK 13.4.20.2)")
+    b.bribe = parse_bribe(rest, n)
+
+
+def _lose(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+    if b.lose_first is not None:
+        raise IllegalOrderError("LOSE FIRST appears twice",
+                                "one list, in the order you would lose them")
+    b.lose_first = _lose_first(rest, n)
+
+
+_READERS: dict[str, _Reader] = {
+    "DO": _do, "COUNSEL": _counsel, "PROPOSE": _propose, "BUY": _buy, "ALIGN": _align,
+    "DISCARD": _card, "KEEP": _card, "BID": _bid, "PROBLEM": _problem, "DRAW": _draw,
+    "IF": _reaction, "WITHDRAW": _withdraw, "HIDE": _own, "UNHIDE": _own, "SUICIDE": _own,
+    "RESTORE": _own, "DISSOLVE": _dissolve, "APPOINT": _appoint, "USURP": _usurp,
+    "ATTEND": _attend, "SOLICIT": _solicit, "BRIBE": _bribe, "LOSE": _lose,
+}
+
+
+def _unknown(word: str) -> OrderSyntaxError:
+    return OrderSyntaxError(f"unknown order {word!r}", _KEYWORDS)
+
+
 def _line(text: str, b: _Builder, n: Names) -> None:
     head, _, rest = text.partition(" ")
     word = head.upper()
-    if word == "DO":  # (the most frequent words first: every test below is exclusive)
-        b.activities.append(parse_activity(rest, n))
-    elif word == "COUNSEL":
-        b.counsels.append(parse_counsel(rest, n))
-    elif word == "PROPOSE":
-        _social_line(word, rest, b, n)
-    elif word == "BUY":
-        m = _BUY.match(rest.strip())
-        if not m or int(m.group(1)) < 1:
-            raise OrderSyntaxError("BUY needs a number of PP",
-                                   "e.g. BUY 2 PP (two IP each, DWTK 35.8)")
-        b.buy_pp += int(m.group(1))
-    elif word == "ALIGN":
-        key = n.read_who(rest)
-        if key is None or key.isdigit() or key == PC:
-            raise UnknownNameError(f"no royal called {rest.strip()!r}", "e.g. ALIGN Prince Alan")
-        b.align.append(key)
-    elif word in ("DISCARD", "KEEP"):
-        card = n.read_card(rest)
-        if card is None:
-            raise UnknownNameError(f"no Event card called {rest.strip()!r}",
-                                   "e.g. DISCARD Informer")
-        (b.discard if word == "DISCARD" else b.keep_last).append(card)
-    elif word == "BID":
-        office_text, sep, who_text = rest.partition(":")
-        office = n.read_office(office_text)
-        who = n.read_who(who_text) if sep else None
-        if office is None or who is None or not (who == PC or who.isdigit()):
-            raise OrderSyntaxError("BID needs an office and your PC or a FAC",
-                                   "e.g. BID High Minister : PC")
-        b.bids.append((office, who))
-    elif word == "PROBLEM":
-        m = _PROBLEM.match(rest.strip())
-        problem = n.read_problem(m.group(1)) if m else None
-        if m is None or problem is None:
-            raise OrderSyntaxError("PROBLEM needs a problem and FAIL, + or -",
-                                   "e.g. PROBLEM Pirates FAIL")
-        stance = m.group(2).lower()
-        b.stances.append((problem, Stance.FAIL if stance == "fail" else Stance(stance)))
-    elif word == "DRAW" and rest.upper().startswith("ONLY"):
-        try:
-            b.draw_only = Draw(rest.strip()[4:].strip().lower())
-        except ValueError:
-            raise OrderSyntaxError("DRAW ONLY needs LOYALTY, OPPORTUNITY or EVENT") from None
-    elif word == "IF":
-        b.reactions.append(parse_reaction(text, n))
-    elif word == "WITHDRAW":
-        m = _WITHDRAW.match(rest.strip())
-        if not m:
-            raise OrderSyntaxError("WITHDRAW needs a reaction's number", "e.g. WITHDRAW REACTION 2")
-        b.withdraw.append(int(m.group(1)))
-    elif word in b.lists:
-        for who in who_list(rest, n):
-            if not (who == PC or who.isdigit()):
-                raise IllegalOrderError(f"{word} takes your PC or a FAC", f"e.g. {word} PC")
-            b.lists[word].append(who)
-        if set(b.lists["HIDE"]) & set(b.lists["UNHIDE"]):
-            raise IllegalOrderError("HIDE and UNHIDE of the same character",
-                                    "not in and out of hiding the same turn (DWTK 24.2)")
-    elif word == "DISSOLVE" and not rest.strip():
-        b.dissolve = True
-    elif word == "APPOINT":
-        office_text, sep, who_text = rest.partition(":")
-        office, who = n.read_office(office_text), n.read_who(who_text) if sep else None
-        if office is None or who is None or not (who == PC or who.isdigit()):
-            raise OrderSyntaxError("APPOINT needs an office and a noble",
-                                   "e.g. APPOINT High Minister : 23")
-        if len(b.appoint) == 3:
-            raise IllegalOrderError("APPOINT at most three offices", "DWTK 36.14")
-        b.appoint.append((office, who))
-    elif word == "USURP":
-        if b.usurp is not None:
-            raise IllegalOrderError("USURP appears twice", "one usurpation attempt a turn")
-        b.usurp = parse_usurp(rest, n)
-    else:
-        _social_line(word, rest, b, n)
-
-
-def _social_line(word: str, rest: str, b: _Builder, n: Names) -> None:
-    """PROPOSE, ATTEND WEDDINGS, SOLICIT BRIBE, BRIBE (social_orders.py)."""
-    if word == "PROPOSE":
-        b.proposals.append(parse_proposal(rest, n))
-    elif word == "ATTEND" and rest.strip().upper() == "WEDDINGS":
-        b.attend = True
-    elif word == "SOLICIT":
-        if b.solicit:
-            raise IllegalOrderError("SOLICIT BRIBE appears twice",
-                                    "one bribe a turn (DWTK 13.4.20.1)")
-        b.solicit = parse_solicit(rest)
-    elif word == "BRIBE":
-        if b.bribe is not None:
-            raise IllegalOrderError("BRIBE appears twice",
-                                    "one bribe attempt a turn (DWTK 13.4.20.2)")
-        b.bribe = parse_bribe(rest, n)
-    elif word == "LOSE":
-        if b.lose_first is not None:
-            raise IllegalOrderError("LOSE FIRST appears twice",
-                                    "one list, in the order you would lose them")
-        b.lose_first = _lose_first(rest, n)
-    else:
-        raise OrderSyntaxError(f"unknown order {word!r}", _KEYWORDS)
+    reader = _READERS.get(word)
+    if reader is None:
+        raise _unknown(word)
+    reader(word, rest, text, b, n)
 
 
 def _lose_first(rest: str, n: Names) -> tuple[str, ...]:
