@@ -27,7 +27,7 @@ from moderator.games.dwtk.orders import TurnOrders, format_orders, parse_orders
 from moderator.games.dwtk.orders.activity import Activity, ActivityKind
 from moderator.games.dwtk.orders.names import Names
 from moderator.games.dwtk.start import has_player_turn
-from moderator.games.dwtk.state import FANDONIA, Situation
+from moderator.games.dwtk.state import FANDONIA, Fate, Situation
 from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.usurpation import multiplier
 from tests.dwtk.conftest import TABLES, checked_court, events, react, with_player
@@ -129,7 +129,7 @@ def test_out_of_hiding_in_a_country_at_war_he_stays_there() -> None:
     c = _court()
     c.wars.append("cronos")
     c.set_char(CID_PC, location="cronos", situation=Situation.HIDING, wrongdoer=True,
-               fate="prison", since=c.turn - 1)
+               fate=Fate.PRISON, since=c.turn - 1)
     hiding.unhide(c, "cid", "pc")
     out = c.char(CID_PC)
     assert (out.situation, out.location, out.fate) == (Situation.NORMAL, "cronos", "prison")

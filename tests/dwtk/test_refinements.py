@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from moderator.games.dwtk import counseling, faction, status
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
-from moderator.games.dwtk.state import FANDONIA, Situation
+from moderator.games.dwtk.state import FANDONIA, Fate, Situation
 from moderator.games.dwtk.state.court import Court
 from tests.dwtk.conftest import (
     TABLES,
@@ -188,7 +188,7 @@ def test_a_fac_in_hiding_who_becomes_an_nc_comes_out_to_his_hearing() -> None:
     Status 5, innocent."""
     c = _court(justice=[1, 1])
     c.set_char(ROLAND, owner="ann", situation=Situation.HIDING, wrongdoer=True,
-               fate="hearing", location="epalin", since=c.turn)
+               fate=Fate.HEARING, location="epalin", since=c.turn)
     c.orders = {"ann": _orders("LOSE FIRST Duke Roland")}
     with_player(c, "ann", pp=4)
     faction.enforce_limit(c, "ann")
@@ -207,7 +207,7 @@ def test_an_nc_out_of_hiding_the_turn_he_hid_or_banished_again() -> None:
     c = _court()
     c.set_char(ROLAND, owner="ann", situation=Situation.HIDING, since=c.turn)
     c.set_char(MARGARET, owner="ann", situation=Situation.HIDING, wrongdoer=True,
-               fate="banished", location="cronos", since=c.turn - 2)
+               fate=Fate.BANISHED, location="cronos", since=c.turn - 2)
     faction.lose_member(c, "ann", str(ROLAND), "proposal_spurned")
     faction.lose_member(c, "ann", str(MARGARET), "pp_limit")
     assert c.char(ROLAND).situation is Situation.NORMAL and not c.char(ROLAND).wrongdoer

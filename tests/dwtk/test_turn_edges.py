@@ -14,7 +14,7 @@ from moderator.games.dwtk.justice import go_into_hiding
 from moderator.games.dwtk.justice_acts import _restore
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
 from moderator.games.dwtk.orders.activity import Activity, ActivityKind
-from moderator.games.dwtk.state import FANDONIA, Situation, Voyage
+from moderator.games.dwtk.state import FANDONIA, Fate, Situation, Voyage
 from tests.dwtk.conftest import TABLES, checked_court, events, with_player
 
 MAXWELL, ROLAND, JEFFREY, SHERIFF = 32, 42, 23, 52
@@ -74,13 +74,13 @@ def test_a_pardon_ends_the_manhunt_and_the_flight() -> None:
     keeps no Manhunt and no stage to return to; a banished one comes home."""
     c = checked_court({})
     c.set_char(MAXWELL, owner="ann", location="epalin", situation=Situation.HIDING,
-               wrongdoer=True, fate="trial", hunted=("epalin",), charge=2)
+               wrongdoer=True, fate=Fate.TRIAL, hunted=("epalin",), charge=2)
     _restore(c, MAXWELL)
     m = c.char(MAXWELL)
     assert (m.situation, m.wrongdoer, m.fate, m.hunted, m.charge) == (
         Situation.NORMAL, False, None, (), 0)
     c.set_char(ROLAND, owner="ann", location="cronos", situation=Situation.HIDING,
-               wrongdoer=True, fate="banished")
+               wrongdoer=True, fate=Fate.BANISHED)
     _restore(c, ROLAND)
     assert c.char(ROLAND).location == FANDONIA and c.char(ROLAND).fate is None
 

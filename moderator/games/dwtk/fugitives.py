@@ -21,7 +21,7 @@ from moderator.games.dwtk.justice import (
 from moderator.games.dwtk.orders.reaction import Act, Trigger
 from moderator.games.dwtk.reactions import choice, play_cards
 from moderator.games.dwtk.shared import can_spend, spend
-from moderator.games.dwtk.state import FANDONIA, Situation
+from moderator.games.dwtk.state import FANDONIA, Fate, Situation
 from moderator.games.dwtk.state.court import Court
 
 
@@ -90,17 +90,17 @@ def capture(court: Court, cid: int, event: EventId = EventId.JUSTICE_CAPTURED) -
     """25.10 (30.6, 31.6): back in Fandonia to the stage he fled; no hiding this time
     (also a wrongdoer who comes out of hiding, 24.8: ``event`` JUSTICE_RETURNED)."""
     c = court.char(cid)
-    fate = c.fate or "hearing"
+    fate = c.fate or Fate.HEARING
     court.set_char(cid, situation=Situation.NORMAL, location=FANDONIA, fate=None,
                    hunted=(), wrongdoer=True)
     court.emit(event, {"character": c.key, "fate": fate}, actor=c.owner)
-    if fate == "hearing":
+    if fate is Fate.HEARING:
         hearing(court, cid)
-    elif fate == "interrogation":
+    elif fate is Fate.INTERROGATION:
         interrogation(court, cid)
-    elif fate == "trial":
+    elif fate is Fate.TRIAL:
         trial(court, cid)
-    elif fate == "execution":
+    elif fate is Fate.EXECUTION:
         execute(court, cid, "recaptured")
     else:
         imprison(court, cid)
@@ -141,7 +141,7 @@ def extraditable(court: Court, cid: int) -> bool:
     country at peace with Fandonia."""
     c = court.char(cid)
     return c.alive and c.wrongdoer and c.situation in (Situation.NORMAL, Situation.HIDING) \
-        and c.abroad and c.location not in court.wars and c.fate != "banished"  # 29.5
+        and c.abroad and c.location not in court.wars and c.fate is not Fate.BANISHED  # 29.5
 
 
 def prison_roll(court: Court, cid: int) -> None:

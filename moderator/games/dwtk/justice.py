@@ -15,7 +15,7 @@ from moderator.games.dwtk.death import kill_character
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.orders.reaction import JUDGES, Act, Trigger
 from moderator.games.dwtk.reactions import choice, play_cards
-from moderator.games.dwtk.state import FANDONIA, Situation
+from moderator.games.dwtk.state import FANDONIA, Fate, Situation
 from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import OfficeKind, RangeRow, kind_of
 
@@ -90,9 +90,9 @@ def send_to_hearing(court: Court, cid: int, may_hide: bool = True, charge: int =
     c = court.char(cid)
     if c.situation is Situation.HIDING:
         if not c.wrongdoer:
-            court.set_char(cid, wrongdoer=True, fate="hearing", charge=charge)
+            court.set_char(cid, wrongdoer=True, fate=Fate.HEARING, charge=charge)
             court.emit(EventId.JUSTICE_HID, {"character": c.key, "where": c.location,
-                                             "fate": "hearing"}, actor=c.owner)
+                                             "fate": Fate.HEARING}, actor=c.owner)
             if foreign:
                 _hunted_there(court, cid)
         return
@@ -101,12 +101,12 @@ def send_to_hearing(court: Court, cid: int, may_hide: bool = True, charge: int =
     court.set_char(cid, wrongdoer=True, charge=charge)
     if may_hide and c.owner is not None and choice(
             court, Trigger.HEARS, c.key, Act.HIDE, {c.owner}) is not None:
-        go_into_hiding(court, cid, "hearing")  # 24.7: an NC cannot hide
+        go_into_hiding(court, cid, Fate.HEARING)  # 24.7: an NC cannot hide
         if foreign:
             _hunted_there(court, cid)
         return
     if court.at_war_stuck(c):
-        await_peace(court, cid, "hearing")
+        await_peace(court, cid, Fate.HEARING)
         return
     hearing(court, cid, foreign)
 
@@ -121,7 +121,7 @@ def _hunted_there(court: Court, cid: int) -> None:
                actor=c.owner)
 
 
-def await_peace(court: Court, cid: int, fate: str) -> None:
+def await_peace(court: Court, cid: int, fate: Fate) -> None:
     """7.10.1: a wrongdoer stuck in a country at war is not returned to Fandonia till the
     war is over; he stays there openly, his ``fate`` pending (`problems.end_war`)."""
     c = court.set_char(cid, wrongdoer=True, fate=fate, situation=Situation.NORMAL)
@@ -159,7 +159,7 @@ def leave_posts(court: Court, cid: int, reason: str) -> None:
                        actor=c.owner)
 
 
-def go_into_hiding(court: Court, cid: int, fate: str) -> None:
+def go_into_hiding(court: Court, cid: int, fate: Fate) -> None:
     """24.1-24.4: in hiding where he is, a wrongdoer who fled ``fate`` (25.10)."""
     leave_posts(court, cid, "hiding")
     before = court.char(cid)

@@ -36,6 +36,18 @@ class Situation(StrEnum):
     AWAITING_EXECUTION = "awaiting_execution"
 
 
+class Fate(StrEnum):
+    """The stage of justice a fugitive fled, which he goes back to when he returns (25.10;
+    24.8, 29.5, 30.6, 31.6)."""
+
+    HEARING = "hearing"  # 26: a wrongdoer before his hearing
+    INTERROGATION = "interrogation"  # 27
+    TRIAL = "trial"  # 28
+    EXECUTION = "execution"  # 31.6: one awaiting execution
+    PRISON = "prison"  # 30.6: an escaped prisoner
+    BANISHED = "banished"  # 29.5: banished, and hiding abroad
+
+
 class Phase(StrEnum):
     """Where the game stands between two adjudications."""
 
@@ -153,7 +165,7 @@ class Character:
     banned: bool = False  # from Court Balls for life (8.4.4)
     fixed_status: int | None = None  # 3.1.1 Countess 3; 18.10/31.7 Status 8
     face_down_until: int | None = None  # a dead PC's card (31.5): face up on this turn
-    fate: str | None = None  # the stage a fugitive fled (25.10): hearing, trial, prison...
+    fate: Fate | None = None  # the stage a fugitive fled (25.10)
     hunted: tuple[str, ...] = ()  # countries where a Manhunt is on for him (25.5-25.9)
     # -- DWTK 13.4.20 bribery (bribery.py, justice.py) --
     bribed_by: str | None = None  # the player whose bribe this NC Office Holder honours
@@ -166,7 +178,9 @@ class Character:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Character:
         situation = data.get("situation", "normal")
+        fate = data.get("fate")
         return cls(**{**data, "situation": _SITUATIONS.get(situation) or Situation(situation),
+                      "fate": None if fate is None else Fate(fate),
                       "hunted": tuple(data.get("hunted", ()))})
 
     @property
