@@ -14,6 +14,7 @@ import pytest
 from moderator.dice import ScriptedDice
 from moderator.games.dwtk import fugitives, justice, player
 from moderator.games.dwtk.events import macro_name
+from moderator.games.dwtk.fugitives import Extradition
 from moderator.games.dwtk.orders.activity import Activity, ActivityKind
 from moderator.games.dwtk.orders.names import Names
 from moderator.games.dwtk.orders.reaction import parse_reaction
@@ -151,7 +152,7 @@ def test_manhunt_abroad_only_where_begun_with_the_ambassadors_modifier() -> None
     assert not events(c, "justice.manhunt")
     c.set_char(23, owner="bob")  # Ambassador to Sandarkan
     _react(c, "bob", "IF ANYONE HUNTS ANYONE THEN MODIFY +")
-    assert fugitives.extradite(c, "cid", MAXWELL) == "manhunt"
+    assert fugitives.extradite(c, "cid", MAXWELL) is Extradition.MANHUNT
     c.wars = ["sandarkan"]
     fugitives.start_of_player_turn(c, "ann")
     assert not events(c, "justice.manhunt")
@@ -168,14 +169,14 @@ def test_extradition_veto_forced_and_refused() -> None:
     c.set_char(MAXWELL, owner="ann", location="sandarkan", wrongdoer=True, fate=Fate.HEARING)
     c.set_char(23, owner="bob")
     _react(c, "bob", "IF AN OPPONENT EXTRADITES ANYONE THEN VETO")
-    assert fugitives.extradite(c, "cid", MAXWELL) == "vetoed"
-    assert fugitives.extradite(c, "cid", MAXWELL, forced=True) == "returned"
+    assert fugitives.extradite(c, "cid", MAXWELL) is Extradition.VETOED
+    assert fugitives.extradite(c, "cid", MAXWELL, forced=True) is Extradition.RETURNED
     assert c.char(MAXWELL).location == FANDONIA
     assert events(c, "justice.hearing")[0].args["character"] == str(MAXWELL)
     _fugitive(c, 41)
-    assert fugitives.extradite(c, "cid", 41) == "refused"
+    assert fugitives.extradite(c, "cid", 41) is Extradition.REFUSED
     c.set_char(42, situation=Situation.BANISHED, wrongdoer=True, location="epalin")
-    assert fugitives.extradite(c, "cid", 42) == "refused"
+    assert fugitives.extradite(c, "cid", 42) is Extradition.REFUSED
 
 
 # -- 26 hearing ---------------------------------------------------------------------------

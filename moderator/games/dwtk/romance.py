@@ -11,6 +11,7 @@ lines this turn that is legal then (PROPOSED: by email he names the pair in adva
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 from moderator.games.dwtk import faction, status
@@ -26,6 +27,14 @@ from moderator.games.dwtk.tables import NobleKind, Sex
 NEVER_MARRY = ("thomas", "jane")  # 18.1 (and the Archbishop, NobleKind.CLERGY)
 FARC_SUITOR_STATUS = 4  # 18.4.4
 LOCKED = (Situation.IMPRISONED, Situation.AWAITING_EXECUTION, Situation.HIDING)
+
+
+class ProposalAnswer(StrEnum):
+    """The beloved's answer (18.4: 3-6 accepted, 2 refused, 1 or less spurned)."""
+
+    ACCEPTED = "accepted"
+    REFUSED = "refused"
+    SPURNED = "spurned"  # and the beloved leaves his faction
 
 
 # -- who is who (nobles by id, royals by key) ------------------------------------------
@@ -146,20 +155,22 @@ def propose(court: Court, player: str, proposal: Proposal, free: str | None = No
     cost = 0 if b.isdigit() else court.t.rule("proposal_farc_cost")
     pay(court, player, cost)  # 18.4.4: lost whether accepted or not
     args: dict[str, Any] = {"player": player, "suitor": s, "beloved": b, "ip": cost,
-                            "free": free, "total": None, "result": "accepted"}
+                            "free": free, "total": None,
+                            "result": ProposalAnswer.ACCEPTED}
     if free is None:
         mod = modifier(court, player, "romance") - (1 if b == "anne" else 0)
         args["total"] = court.dice.roll("romance", "1d6", "Proposal (DWTK 18.4)",
                                         actor=player, modifier=mod).total
         rules = court.t.justice_rules  # 18.4: 3-6 accepted, 2 refused, 1 NC/NRC
-        args["result"] = ("accepted" if args["total"] >= rules["proposal_accepted"]
-                          else "spurned" if args["total"] <= rules["proposal_neutral"]
-                          else "refused")
+        args["result"] = (
+            ProposalAnswer.ACCEPTED if args["total"] >= rules["proposal_accepted"]
+            else ProposalAnswer.SPURNED if args["total"] <= rules["proposal_neutral"]
+            else ProposalAnswer.REFUSED)
     court.emit(EventId.PROPOSAL, args, actor=player)
-    if args["result"] == "accepted":
+    if args["result"] is ProposalAnswer.ACCEPTED:
         set_person(court, s, betrothed=b)
         set_person(court, b, betrothed=s)
-    elif args["result"] == "spurned":
+    elif args["result"] is ProposalAnswer.SPURNED:
         faction.lose_member(court, player, b, "proposal_spurned")  # 18.4: a NC or NRC now
 
 
