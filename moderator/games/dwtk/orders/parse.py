@@ -238,15 +238,6 @@ def _unknown(word: str) -> OrderSyntaxError:
     return OrderSyntaxError(f"unknown order {word!r}", _KEYWORDS)
 
 
-def _line(text: str, b: _Builder, n: Names) -> None:
-    head, _, rest = text.partition(" ")
-    word = head.upper()
-    reader = _READERS.get(word)
-    if reader is None:
-        raise _unknown(word)
-    reader(word, rest, text, b, n)
-
-
 def _lose_first(rest: str, n: Names) -> tuple[str, ...]:
     """``LOSE FIRST <FAC/FARC>, ...`` or ``LOSE FIRST NONE`` (35.5: whom he loses first
     when over his PP limit; standing until replaced)."""
@@ -267,7 +258,7 @@ def parse_orders(text: str, tables: Tables,
                  players: Mapping[str, str] | None = None) -> ParsedOrders:
     """Every line read; every problem collected with its line number (style rule 5).
 
-    ``players`` (key -> name) lets reaction orders name a player (standing.py).
+    ``players`` (key -> name) lets reaction orders name a player (reaction.py).
     """
     n = Names.of(tables, players)
     b = _Builder()
@@ -277,8 +268,13 @@ def parse_orders(text: str, tables: Tables,
         line = (raw.split("#", 1)[0] if "#" in raw else raw).strip()  # '#': a comment
         if not line or (":" in line and _IGNORED.match(line)):  # (the header needs a ':')
             continue
+        head, _, rest = line.partition(" ")
+        word = head.upper()
         try:
-            _line(line, b, n)
+            reader = _READERS.get(word)
+            if reader is None:
+                raise _unknown(word)
+            reader(word, rest, line, b, n)
         except ParseProblem as problem:
             errors.append(OrderError(number, raw, problem.message, problem.hint,
                                      problem.severity))
