@@ -73,7 +73,7 @@ def test_fast_init_leaves_a_class_with_post_init_alone() -> None:
 
 
 def test_evolve_is_replace() -> None:
-    """Speed (state.py `evolve`, the court's set_char/set_player): as dataclasses.replace."""
+    """Speed (state `evolve`, the court's set_char/set_player): as dataclasses.replace."""
     c = Character(23, owner="ann", hunted=("epalin",))
     changed = evolve(c, {"owner": "bob", "situation": Situation.HIDING})
     assert changed == replace(c, owner="bob", situation=Situation.HIDING)
@@ -84,7 +84,7 @@ def test_evolve_is_replace() -> None:
 
 
 def test_state_round_trips_in_field_order() -> None:
-    """Speed (state.py `_to_dict`): the JSON form lists fields in declaration order."""
+    """Speed (state `_to_dict`): the JSON form lists fields in declaration order."""
     state = dealt(4)
     game = GameState.from_dict(state)
     again = game.to_dict()
@@ -95,7 +95,7 @@ def test_state_round_trips_in_field_order() -> None:
 
 
 def test_reactions_read_back_equal_and_shared() -> None:
-    """Speed (standing.py `Reaction.from_dict` memo): equal dicts give one equal value."""
+    """Speed (orders/reaction.py `Reaction.from_dict` memo): equal dicts give one equal value."""
     r = Reaction.from_dict({"trigger": "hears", "act": "hide", "target": "mine", "n": 2})
     data = r.to_dict()
     assert Reaction.from_dict(data) == r and Reaction.from_dict(dict(data)) is \
@@ -106,7 +106,7 @@ def test_reactions_read_back_equal_and_shared() -> None:
 
 
 def test_names_are_kept_per_tables_and_players() -> None:
-    """Speed (names.py `Names.of`): one value per (tables, players); others differ."""
+    """Speed (orders/names.py `Names.of`): one value per (tables, players); others differ."""
     one = Names.of(TABLES, {"ann": "Ann", "bob": "Bob"})
     assert Names.of(TABLES, {"ann": "Ann", "bob": "Bob"}) is one
     other = Names.of(TABLES, {"ann": "Ann", "bob": "Robert"})
@@ -119,7 +119,7 @@ def _first(items: Any, word: str, forms: Any) -> str | None:
 
 
 def test_name_indexes_match_the_loops_they_replace() -> None:
-    """Speed (names.py): every written form reads as the old first-match loops read it."""
+    """Speed (orders/names.py): every written form reads as the old first-match loops read it."""
     n = Names.of(TABLES)
     for o in TABLES.offices:
         for word in (o.key, o.name, o.name.replace("Minister of the ", "")):
@@ -230,7 +230,7 @@ def test_activities_left_over_are_skipped_in_order() -> None:
 
 
 def test_activity_lines_read_and_write_by_their_tables() -> None:
-    """Speed (activity_orders.py `_PARSERS` / `_FORMATS`): every kind reads its canonical
+    """Speed (orders/activity.py `_PARSERS` / `_FORMATS`): every kind reads its canonical
     line back to the same value."""
     n = Names.of(TABLES, {"ann": "Ann", "bob": "Bob"})
     lines = ["DO TITLE PC, 23", "DO OFFICE Minister of the Navy : PC", "DO COUNSELOR 23",

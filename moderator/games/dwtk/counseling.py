@@ -1,7 +1,7 @@
 """Counseling the Monarch (DWTK 15) at the end of a Player Turn, and what an accepted
 counsel does (the counsels of ``data/dwtk/counseling.toml``, PROPOSED per reference §7).
 
-The player's COUNSEL lines (counsel_orders.py) are tried in the order written; the
+The player's COUNSEL lines (orders/counsel.py) are tried in the order written; the
 first one legal is made (15.6: one a turn).  Readings (docs/dwtk-by-email.md): no
 henchman counsels (15.3), a crisis allows counsel at -1 (33.2.4 over 15.5), a Free
 Counsel counter is protected like a Court Ball free counsel (15.10).  The ±1 of each

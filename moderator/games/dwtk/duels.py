@@ -3,8 +3,8 @@
 A duel is required of a character: the player's PC for the Duel counter (12.3.6, 19.3),
 for the Court Ball's duel (8.4.4) and for the Prestige Tables' duels (19.1, 19.9;
 prestige.py, Carousing with ``bonus=1``).  A privateer's captain at sea (13.4.17.1,
-`Court.at_sea`) neither fights nor is sent.  The choices the rules give players are
-standing reactions on ``DUELS`` (standing.py), whose target is the character who must
+`status.at_sea`) neither fights nor is sent.  The choices the rules give players are
+standing reactions on ``DUELS`` (orders/reaction.py), whose target is the character who must
 fight:
 
 - ``SEND <henchman>``: a henchman fights in his place (19.3, 19.4; never abroad, 19.7.4);

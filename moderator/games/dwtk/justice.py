@@ -2,7 +2,7 @@
 (28) and the sentences: banishment (29), imprisonment (30), execution (28.6.5, 31.6).
 
 Each stage calls the next at once.  The choices the rules give players are their
-standing reactions (standing.py): Evidence, Alibi and Informer at hearings and trials,
+standing reactions (orders/reaction.py): Evidence, Alibi and Informer at hearings and trials,
 Treachery and Prison Guards at interrogations, hiding instead of going to a hearing
 (24.2), the Judge (28.2), a FAC Judge's ±5 (28.3), the country of banishment (29.1).
 Fugitives, Manhunts, extradition and the prison roll are in fugitives.py.

@@ -7,7 +7,7 @@ turn (the parser refuses a second DO PRESTIGE; checked here too).  Privateering
 (13.4.17.1) is privateering.py.  The Socializing roll of a wedding guest (13.4.16) is
 `roll_on(..., wedding=True)`, free and not an activity.
 
-Effects: IP/PP (never below zero, the PP limit by `Court.gain`), cut in half while his PC
+Effects: IP/PP (never below zero, the PP limit by `faction.gain`), cut in half while his PC
 is abroad, hiding or banished (20.5, 24.3, 29.2); a duel (19; "duel_drunk" +1 on the
 PC's die, 19.9), ignored while hiding or banished (24.3, 29.2), abroad only with an
 opponent in the same country (20.5, in `duels.required`); a scandal about the PC (22);

@@ -4,7 +4,7 @@ its voyage over the turns, the cargo and the return to port.
 ``DO PRESTIGE Privateering [CAPTAIN <henchman>] [BUY +1]`` launches it (prestige.py pays
 the IP and calls `sail`); the voyage is `Player.voyage`.  Every later turn the free,
 mandatory roll comes first in his Player Turn (`voyage_turn`, from player.py).  While at
-sea the captain takes part in no other action (`Court.at_sea`: no duels, no henchman
+sea the captain takes part in no other action (`status.at_sea`: no duels, no henchman
 work) and cannot be assassinated.
 
 Also the Prestige modifier helpers that prestige.py shares (13.4.17, 20.5, 24.3, 29.2).

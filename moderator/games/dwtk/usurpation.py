@@ -1,7 +1,7 @@
 """Usurpation (DWTK 36) with the Support cards' Usurpation Values (14.5.2, 7.10.5, 7.11,
 33.4) and the FARC Monarch's throne (36.6-36.11).
 
-The attempt is the USURP order (usurp_orders.py), made after the player's activities.
+The attempt is the USURP order (orders/usurp.py), made after the player's activities.
 A success does not end the turn (36.6: no mourning, 9.4's last sentence); the old
 Monarch dies without a succession, the Support is rolled again and the next Crown Event
 is a Court Ball.  A failure kills the usurper's PC and FARC (36.7).  Characters

@@ -26,7 +26,7 @@ def _marry(court: Court, a: str, b: str) -> None:
 
 
 def _fits(court: Court, player: str, a: str, b: str) -> bool:
-    """18.8, 35.4: his PP must allow the Status the marriage gives (`Court.fits` does not
+    """18.8, 35.4: his PP must allow the Status the marriage gives (`faction.fits` does not
     restore the royals, so they are put back here)."""
     royals = dict(court.royals)
     ok = faction.fits(court, player, lambda: _marry(court, a, b))

@@ -1,6 +1,6 @@
 """Activity orders (DWTK 13.4): ``DO <kind> ...`` — the value, canonical line and parser.
 
-Moved out of orders.py (which keeps the other lines and `TurnOrders`).  Characters are
+The other lines and `TurnOrders` are turn.py.  Characters are
 written as ``PC``, an id or a card name; see docs/dwtk-orders.md.
 """
 

@@ -258,7 +258,7 @@ class Player:
     supports_played: tuple[str, ...] = ()  # Support cards left in front (14.5.2, 36.6)
     ip_spent: int = 0  # IP used this turn (33.2.1: at most half during a crisis)
     ip_at_start: int = 0  # IP held when the turn began (the base of 33.2.1's half)
-    reactions: tuple[Reaction, ...] = ()  # standing reaction orders (14.1, standing.py)
+    reactions: tuple[Reaction, ...] = ()  # standing reaction orders (14.1, orders/reaction.py)
     reaction_seq: int = 0  # the last reaction number given (WITHDRAW REACTION n)
     voyage: Voyage | None = None  # privateering.py: his privateer at sea (13.4.17.1)
     voyage_ended: int = -1  # the turn his last voyage ended: no new one that turn (13.4.17.1)

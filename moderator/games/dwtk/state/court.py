@@ -1,6 +1,6 @@
 """`Court`: the working copy of the state during one adjudication.
 
-The persisted values are frozen (state.py); the court holds them in dicts and
+The persisted values are frozen (state/__init__.py); the court holds them in dicts and
 replaces them as the rules change them, emitting events as it goes.  Helpers here
 are the shared rules every phase needs: Monarch's Support (32), shuffling and drawing
 with the injected dice (14.3), offices (16).  The rules are functions over it in the
