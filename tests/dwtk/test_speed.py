@@ -73,7 +73,7 @@ def test_fast_init_leaves_a_class_with_post_init_alone() -> None:
 
 
 def test_evolve_is_replace() -> None:
-    """Speed (state `evolve`, the court's set_char/set_player): as dataclasses.replace."""
+    """Speed (state/serial.py `evolve`, the court's set_char/set_player): as dataclasses.replace."""
     c = Character(23, owner="ann", hunted=("epalin",))
     changed = evolve(c, {"owner": "bob", "situation": Situation.HIDING})
     assert changed == replace(c, owner="bob", situation=Situation.HIDING)
@@ -84,7 +84,7 @@ def test_evolve_is_replace() -> None:
 
 
 def test_state_round_trips_in_field_order() -> None:
-    """Speed (state `_to_dict`): the JSON form lists fields in declaration order."""
+    """Speed (state/serial.py `fields_dict`): the JSON form lists fields in declaration order."""
     state = dealt(4)
     game = GameState.from_dict(state)
     again = game.to_dict()
