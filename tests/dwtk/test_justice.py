@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from moderator.dice import ScriptedDice
-from moderator.games.dwtk import fugitives, justice, player
+from moderator.games.dwtk import fugitives, justice, player, scandals
 from moderator.games.dwtk.events import macro_name
 from moderator.games.dwtk.fugitives import Extradition
 from moderator.games.dwtk.orders.activity import Activity, ActivityKind
@@ -367,7 +367,6 @@ def test_an_executed_pc_dies_as_a_pc() -> None:
 
 def test_scandal_informers_from_the_object_add_and_others_cannot() -> None:
     """22: the object's player +1 per Informer; nobody else but an exposer may play."""
-    from moderator.games.dwtk import scandals
 
     c = _court([], scandal=[4, 4])
     _hand(c, "ann", "informer-1", "informer-2")

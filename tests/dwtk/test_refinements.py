@@ -13,8 +13,9 @@ from dataclasses import replace
 
 from moderator.games.dwtk import counseling, faction, status
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
-from moderator.games.dwtk.state import FANDONIA, Fate, Situation
+from moderator.games.dwtk.state import FANDONIA, Fate, Situation, Voyage
 from moderator.games.dwtk.state.court import Court
+from moderator.games.dwtk.views import sheet_context
 from tests.dwtk.conftest import (
     TABLES,
     checked_court,
@@ -231,8 +232,6 @@ def test_a_fac_who_stays_a_fac_stays_hidden() -> None:
 
 def test_the_private_sheet_shows_the_standing_lose_first_list() -> None:
     """35.5: the standing LOSE FIRST list is read back on the player's own sheet."""
-    from moderator.games.dwtk.views import sheet_context
-    from tests.dwtk.conftest import TABLES, court, dealt, with_player
 
     c = court(dealt(3))
     with_player(c, "ann", lose_first=("23", "alan"))
@@ -244,9 +243,6 @@ def test_the_private_sheet_shows_the_standing_lose_first_list() -> None:
 def test_the_private_sheet_keeps_the_record_of_marriages_betrothals_and_the_privateer() -> None:
     """2.4 (the Record Sheet), 18.4.7, 13.4.17.1: his sheet says whom his nobles married or
     are betrothed to, that one is a wrongdoer at large, and where his privateer stands."""
-    from moderator.games.dwtk.state import Voyage
-    from moderator.games.dwtk.views import sheet_context
-    from tests.dwtk.conftest import TABLES, court, dealt, with_player
 
     c = court(dealt(3))
     c.set_char(ROLAND, owner="ann", henchman="henchman-1", betrothed=str(MARGARET))

@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 from dataclasses import FrozenInstanceError, dataclass, field, fields, replace
 from typing import Any
 
@@ -253,11 +255,7 @@ def test_activity_lines_read_and_write_by_their_tables() -> None:
 def test_the_counsel_index_survives_a_copy_of_the_tables() -> None:
     """The cached counsel index is keyed by (table, counsel key), not by object identity:
     a copied or unpickled Tables reads the same counsels."""
-    import copy
-    import pickle
 
-    from moderator.games.dwtk.orders import parse_orders
-    from tests.dwtk.conftest import TABLES
 
     line = "COUNSEL Recommend A Title ON Court Ball NAMING PC"
     assert parse_orders(line, TABLES).errors == ()

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from moderator.games.dwtk import faction, player, status
+from moderator.games.dwtk import faction, player, romance, status
 from moderator.games.dwtk.acts import Refused
+from moderator.games.dwtk.death import kill_character
+from moderator.games.dwtk.invariants import check
 from moderator.games.dwtk.justice import go_into_hiding
 from moderator.games.dwtk.justice_acts import _restore
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
 from moderator.games.dwtk.orders.activity import Activity, ActivityKind
+from moderator.games.dwtk.orders.social import Proposal
 from moderator.games.dwtk.state import FANDONIA, Fate, Situation, Voyage
 from tests.dwtk.conftest import TABLES, checked_court, events, with_player
 
@@ -88,7 +91,6 @@ def test_a_pardon_ends_the_manhunt_and_the_flight() -> None:
 def test_a_dead_officials_counter_goes_back_once() -> None:
     """31.4: the Sheriff's heir comes at once and his Loyalty counter goes back to the
     container — out of the hand of the player who drew it this turn, and only once."""
-    from moderator.games.dwtk.death import kill_character
 
     c = checked_court({})
     c.loyalty_pool[:] = [x for x in c.loyalty_pool if x != SHERIFF]
@@ -114,8 +116,6 @@ def test_an_extra_activity_counter_drawn_by_an_activity_counts_this_turn() -> No
 
 def test_a_captain_at_sea_takes_part_in_no_wedding() -> None:
     """13.4.17.1: while at sea the captain takes part in no other action — no proposal."""
-    from moderator.games.dwtk import romance
-    from moderator.games.dwtk.orders.social import Proposal
 
     c = checked_court({})
     c.set_char(ROLAND, owner="ann", henchman="henchman-1")
@@ -176,7 +176,6 @@ def test_a_loss_that_raises_an_earlier_players_load_is_enforced_too() -> None:
     """35.5, 18.10: Bob loses his FARC Princess Anne to the PP limit; her husband, Ann's FAC
     Sir Guy, no longer has Status 8 by her but his own — Ann (seated before Bob) is then over
     her PP and loses him, in the same enforcement and in the next ones."""
-    from moderator.games.dwtk.invariants import check
 
     guy = 12
     c = checked_court({})
