@@ -18,7 +18,7 @@ from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import Tables
 from moderator.games.dwtk.tables.loader import load_tables
 from moderator.games.dwtk.views import newsletter_context
-from moderator.games.dwtk.views.forms import order_form as build_form
+from moderator.games.dwtk.views import order_form as build_form
 
 
 def _tables(tables: Any) -> Tables:
