@@ -14,7 +14,9 @@ from itertools import pairwise
 from typing import Any
 
 from moderator.games.base import TableError
-from moderator.games.dwtk.tables import (
+from moderator.games.dwtk.tables import deck
+from moderator.games.dwtk.tables.validation import Reader
+from moderator.games.dwtk.tables.values import (
     EFFECTS,
     Counsel,
     Effect,
@@ -24,9 +26,7 @@ from moderator.games.dwtk.tables import (
     RangeTable,
     Tables,
     Title,
-    deck,
 )
-from moderator.games.dwtk.tables.validation import Reader
 
 REQUIRED_FILES = ("characters", "offices", "cards", "counters", "rules", "crown_events",
                   "problems", "court_ball", "prestige", "justice", "counseling", "titles")
