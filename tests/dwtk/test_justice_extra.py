@@ -210,7 +210,7 @@ def test_henchman_and_counselor_cards_are_discarded_and_shown() -> None:
     c.seat_in_office(ANN_PC, "trade")
     assert c.char(ANN_PC).counselor is None and "monarchs_counselor-4" in c.discards
     c.set_char(CID_PC, counselor="monarchs_counselor-2")
-    justice.go_into_hiding(c, CID_PC, "hearing")
+    justice.go_into_hiding(c, CID_PC, Fate.HEARING)
     shown = events(c, "cards.discarded")[-1]
     assert (shown.args["player"], shown.args["cards"], shown.public) == \
         ("cid", ["monarchs_counselor"], True)

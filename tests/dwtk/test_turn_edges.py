@@ -130,7 +130,7 @@ def test_a_banished_character_who_hides_keeps_his_count_for_suicide() -> None:
     c = checked_court({})
     c.set_char(MAXWELL, owner="ann", location="cronos", situation=Situation.BANISHED,
                wrongdoer=True, since=c.turn - 4)
-    go_into_hiding(c, MAXWELL, "banished")
+    go_into_hiding(c, MAXWELL, Fate.BANISHED)
     assert c.char(MAXWELL).since == c.turn - 4
 
 

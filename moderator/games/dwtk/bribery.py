@@ -85,7 +85,7 @@ def offer(court: Court, player: str, bribe: BribeOffer) -> None:
         if face <= bribe.amount else BribeAnswer.REJECTED
     court.emit(EventId.BRIBE_OFFERED, {"player": player, "by": tenderer.key,
                                        "target": target.key, "amount": bribe.amount,
-                                       "roll": face, "result": result},
+                                       "roll": face, "result": result.value},
                actor=player, public=result is BribeAnswer.EXPOSED)
     if result is BribeAnswer.ACCEPTED:
         spend(court, player, bribe.amount)

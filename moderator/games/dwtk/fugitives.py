@@ -105,7 +105,7 @@ def capture(court: Court, cid: int, event: EventId = EventId.JUSTICE_CAPTURED) -
     fate = c.fate or Fate.HEARING
     court.set_char(cid, situation=Situation.NORMAL, location=FANDONIA, fate=None,
                    hunted=(), wrongdoer=True)
-    court.emit(event, {"character": c.key, "fate": fate}, actor=c.owner)
+    court.emit(event, {"character": c.key, "fate": fate.value}, actor=c.owner)
     if fate is Fate.HEARING:
         hearing(court, cid)
     elif fate is Fate.INTERROGATION:
@@ -141,7 +141,7 @@ def extradite(court: Court, player: str, cid: int, forced: bool = False) -> Extr
         else:
             result = Extradition.RETURNED
     court.emit(EventId.JUSTICE_EXTRADITION, {"character": c.key, "by": player,
-                                             "where": c.location, "result": result},
+                                             "where": c.location, "result": result.value},
                actor=player)
     if result is Extradition.RETURNED:
         capture(court, cid)

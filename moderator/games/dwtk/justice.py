@@ -92,7 +92,7 @@ def send_to_hearing(court: Court, cid: int, may_hide: bool = True, charge: int =
         if not c.wrongdoer:
             court.set_char(cid, wrongdoer=True, fate=Fate.HEARING, charge=charge)
             court.emit(EventId.JUSTICE_HID, {"character": c.key, "where": c.location,
-                                             "fate": Fate.HEARING}, actor=c.owner)
+                                             "fate": Fate.HEARING.value}, actor=c.owner)
             if foreign:
                 _hunted_there(court, cid)
         return
@@ -126,7 +126,7 @@ def await_peace(court: Court, cid: int, fate: Fate) -> None:
     war is over; he stays there openly, his ``fate`` pending (`problems.end_war`)."""
     c = court.set_char(cid, wrongdoer=True, fate=fate, situation=Situation.NORMAL)
     court.emit(EventId.JUSTICE_AWAITS_PEACE, {"character": c.key, "where": c.location,
-                                              "fate": fate}, actor=c.owner)
+                                              "fate": fate.value}, actor=c.owner)
 
 
 def bring_home(court: Court, cid: int, foreign: bool = False) -> None:
@@ -166,7 +166,8 @@ def go_into_hiding(court: Court, cid: int, fate: Fate) -> None:
     since = before.since if before.situation is Situation.BANISHED else court.turn  # 29.9
     c = court.set_char(cid, situation=Situation.HIDING, wrongdoer=True, fate=fate,
                        since=since)
-    court.emit(EventId.JUSTICE_HID, {"character": c.key, "where": c.location, "fate": fate},
+    court.emit(EventId.JUSTICE_HID, {"character": c.key, "where": c.location,
+                                     "fate": fate.value},
                actor=c.owner)
 
 

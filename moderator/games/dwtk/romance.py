@@ -154,23 +154,23 @@ def propose(court: Court, player: str, proposal: Proposal, free: str | None = No
         raise Refused(reason)
     cost = 0 if b.isdigit() else court.t.rule("proposal_farc_cost")
     pay(court, player, cost)  # 18.4.4: lost whether accepted or not
+    answer = ProposalAnswer.ACCEPTED
     args: dict[str, Any] = {"player": player, "suitor": s, "beloved": b, "ip": cost,
-                            "free": free, "total": None,
-                            "result": ProposalAnswer.ACCEPTED}
+                            "free": free, "total": None}
     if free is None:
         mod = modifier(court, player, "romance") - (1 if b == "anne" else 0)
         args["total"] = court.dice.roll("romance", "1d6", "Proposal (DWTK 18.4)",
                                         actor=player, modifier=mod).total
         rules = court.t.justice_rules  # 18.4: 3-6 accepted, 2 refused, 1 NC/NRC
-        args["result"] = (
-            ProposalAnswer.ACCEPTED if args["total"] >= rules["proposal_accepted"]
-            else ProposalAnswer.SPURNED if args["total"] <= rules["proposal_neutral"]
-            else ProposalAnswer.REFUSED)
+        answer = (ProposalAnswer.ACCEPTED if args["total"] >= rules["proposal_accepted"]
+                  else ProposalAnswer.SPURNED if args["total"] <= rules["proposal_neutral"]
+                  else ProposalAnswer.REFUSED)
+    args["result"] = answer.value  # (events carry plain strings)
     court.emit(EventId.PROPOSAL, args, actor=player)
-    if args["result"] is ProposalAnswer.ACCEPTED:
+    if answer is ProposalAnswer.ACCEPTED:
         set_person(court, s, betrothed=b)
         set_person(court, b, betrothed=s)
-    elif args["result"] is ProposalAnswer.SPURNED:
+    elif answer is ProposalAnswer.SPURNED:
         faction.lose_member(court, player, b, "proposal_spurned")  # 18.4: a NC or NRC now
 
 
