@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from moderator.dice import ScriptedDice
-from moderator.games.dwtk import start
+from moderator.games.dwtk import start, status
 from tests.dwtk.conftest import court, dealt, events, with_player
 from tests.dwtk.test_start import _free_nc, _holder
 
@@ -59,8 +59,8 @@ def test_a_failed_usurpation_applies_both_deaths_before_the_pp_limit() -> None:
     facs = (35, 36, 46)  # Status 6 each
     for cid in facs:
         c.set_char(cid, owner="ann")
-    fac = sum(c.status(cid) for cid in facs)
-    assert c.faction_load("ann") == fac + c.royal_status("alan")
+    fac = sum(status.status(c, cid) for cid in facs)
+    assert status.faction_load(c, "ann") == fac + status.royal_status(c, "alan")
     with_player(c, "ann", pp=2 * fac)  # halved: room for the FACs once Alan is gone
     usurpation._fail(c, "ann", "alan", "george", [], None, [])
     assert not c.royals["alan"].alive
@@ -111,7 +111,7 @@ def test_the_scandal_is_told_before_the_member_its_pp_loss_costs() -> None:
 
     c = _court(scandal=[2, 3])
     c.set_char(35, owner="ann")
-    with_player(c, "ann", pp=c.faction_load("ann"))
+    with_player(c, "ann", pp=status.faction_load(c, "ann"))
     apply_scandal(c, 35, exposed=False)
     ids = [e.id for e in c.events]
     assert ids.index("scandal.result") < ids.index("faction.lost")

@@ -3,10 +3,10 @@ office, his marriage (18.6) and an accepted proposal (18.4.6)."""
 
 from __future__ import annotations
 
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.shared import forced_discards, release_cards
 from moderator.games.dwtk.state import FANDONIA, Character, Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import NobleKind
 
 
@@ -109,4 +109,4 @@ def kill_pc(court: Court, player: str, cause: str, enforce: bool = True) -> None
                                  "pp": p.pp - pp_lost, "ip": p.ip - ip_lost,
                                  "returns": court.turn + 2}, actor=player)
     if enforce:  # else the caller applies the event's other deaths first (36.7)
-        court.enforce_limit(player)  # 31.5: the spouse now counts against the PP total
+        court.pp_limit(court, player)  # 31.5: the spouse now counts against the PP total

@@ -10,15 +10,15 @@ from typing import Any
 
 from moderator.dice import Dice
 from moderator.games.base import JSON, Event, NewsletterContext, ParsedOrders, TurnResult
-from moderator.games.dwtk import phases, setup
-from moderator.games.dwtk.court import Court
+from moderator.games.dwtk import faction, phases, setup
 from moderator.games.dwtk.events import EventId
-from moderator.games.dwtk.forms import order_form as build_form
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
 from moderator.games.dwtk.state import GameState, Phase
-from moderator.games.dwtk.table_loader import load_tables
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import Tables
+from moderator.games.dwtk.tables.loader import load_tables
 from moderator.games.dwtk.views import newsletter_context
+from moderator.games.dwtk.views import order_form as build_form
 
 
 def _tables(tables: Any) -> Tables:
@@ -58,7 +58,7 @@ class DwtkEngine:
         game = GameState.from_dict(state)
         if game.phase is Phase.OVER:
             return TurnResult(game.to_dict(), ())
-        court = Court(game, _tables(tables), dice)
+        court = Court(game, _tables(tables), dice, pp_limit=faction.enforce_limit)
         court.orders = {key: TurnOrders.from_dict(orders.get(key)) for key in game.players}
         phases.run(court)
         return TurnResult(court.freeze().to_dict(), tuple(court.events))

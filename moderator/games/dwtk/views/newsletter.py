@@ -11,10 +11,11 @@ from typing import Any
 
 from moderator.dice import Dice
 from moderator.games.base import Event
-from moderator.games.dwtk.court import Court
-from moderator.games.dwtk.names import Names
-from moderator.games.dwtk.standing import format_reaction
+from moderator.games.dwtk import status
+from moderator.games.dwtk.orders.names import Names
+from moderator.games.dwtk.orders.reaction import format_reaction
 from moderator.games.dwtk.state import Character, GameState, Phase, Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import OfficeKind, Sex, Tables, kind_of
 
 JSON = dict[str, Any]
@@ -65,7 +66,7 @@ def gazette_context(before: GameState, after: GameState, events: Sequence[Event]
         shown = nm.get(str(p.pc), "to be dealt") + (
             f" (dead; the heir returns on turn {returns})" if returns is not None else "")
         players.append({"name": p.name, "pc": shown,
-                        "pc_status": court.status(p.pc) if p.pc is not None and
+                        "pc_status": status.status(court, p.pc) if p.pc is not None and
                         after.phase is not Phase.MUSTER and returns is None else None,
                         "ip": p.ip, "pp": p.pp, "faction": members})
     return {
@@ -94,11 +95,12 @@ def gazette_context(before: GameState, after: GameState, events: Sequence[Event]
 
 def reign(after: GameState, tables: Tables, nm: Mapping[str, str]) -> JSON | None:
     """DWTK 37: a FARC Monarch's full turns on the throne and how many remain (the
-    turn of the usurpation is not a full one); None when the Monarch is no one's FARC."""
+    turn of the usurpation is not a full one); None when the Monarch is no one's FARC
+    or the game is over (the winner is said)."""
     monarch = after.offices.get("monarch")
     owner = after.royals[monarch].owner if monarch in after.royals else None
     if monarch is None or owner is None or after.phase is Phase.OVER:
-        return None  # no FARC on the throne, or the game is over (the winner is said)
+        return None
     needed = int(tables.rule("victory_turns"))
     turns = max(0, after.farc_monarch_turns)
     return {"royal": nm.get(monarch, monarch), "player": nm.get(owner, owner),
@@ -120,7 +122,7 @@ def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
     p = after.players[key]
     pc = court.pc_of(key)
     order_names = Names.of(tables, {k: x.name for k, x in after.players.items()})
-    members = [{"name": nm[c.key], "status": court.status(c.id),
+    members = [{"name": nm[c.key], "status": status.status(court, c.id),
                 "henchman": c.henchman is not None, "counselor": c.counselor is not None,
                 "office": nm.get(court.office_of(c.key) or "", ""),
                 "where": nm.get(c.location, "Fandonia"), "situation": c.situation.value,
@@ -130,7 +132,7 @@ def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
         "names": nm,
         "player": p.name,
         "pc": None if pc is None else {
-            "name": nm[pc.key], "status": court.status(pc.id),
+            "name": nm[pc.key], "status": status.status(court, pc.id),
             "office": nm.get(court.office_of(pc.key) or "", ""),
             "where": nm.get(pc.location, "Fandonia"), "situation": pc.situation.value,
             "banned": pc.banned, "dead": pc.face_down_until is not None,
@@ -141,7 +143,7 @@ def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
         "ip": p.ip,
         "pp": p.pp,
         "reign": reign(after, tables, nm),
-        "load": court.faction_load(key) if after.phase is not Phase.MUSTER else 0,
+        "load": status.faction_load(court, key) if after.phase is not Phase.MUSTER else 0,
         "faction": members,
         "farcs": [nm[r.key] for r in court.farcs(key)],
         "hand": sorted(nm[kind_of(c)] for c in p.hand),

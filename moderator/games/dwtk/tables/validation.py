@@ -14,6 +14,12 @@ from moderator.dice import DiceSpec
 PROVENANCES = ("rulebook", "inferred", "derived", "PROPOSED")
 
 
+# Inside `Reader` the names int, str and bool are its methods; the annotations of the
+# methods after them use these names of the builtins.
+_Int = int
+_Str = str
+
+
 class Reader:
     """Reads typed fields from TOML rows and collects every problem."""
 
@@ -31,7 +37,7 @@ class Reader:
             return 0
         return value
 
-    def opt_int(self, row: Mapping[str, Any], name: str, where: str) -> int | None:
+    def opt_int(self, row: Mapping[_Str, Any], name: _Str, where: _Str) -> _Int | None:
         if name not in row:
             return None
         return self.int(row, name, where)
@@ -44,14 +50,14 @@ class Reader:
             return ""
         return value
 
-    def bool(self, row: Mapping[str, Any], name: str, where: str, default: bool) -> bool:
+    def bool(self, row: Mapping[_Str, Any], name: _Str, where: _Str, default: bool) -> bool:
         value = row.get(name, default)
         if not isinstance(value, bool):
             self.problem(where, f"{name} must be true or false, got {value!r}")
             return default
         return value
 
-    def ints(self, row: Mapping[str, Any], name: str, where: str) -> tuple[int, ...]:
+    def ints(self, row: Mapping[_Str, Any], name: _Str, where: _Str) -> tuple[_Int, ...]:
         value = row.get(name, [])
         if not isinstance(value, list) or not all(
                 isinstance(v, int) and not isinstance(v, bool) for v in value):
@@ -59,14 +65,14 @@ class Reader:
             return ()
         return tuple(value)
 
-    def strs(self, row: Mapping[str, Any], name: str, where: str) -> tuple[str, ...]:
+    def strs(self, row: Mapping[_Str, Any], name: _Str, where: _Str) -> tuple[_Str, ...]:
         value = row.get(name, [])
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             self.problem(where, f"{name} must be a list of strings, got {value!r}")
             return ()
         return tuple(value)
 
-    def dice(self, row: Mapping[str, Any], name: str, where: str) -> str:
+    def dice(self, row: Mapping[_Str, Any], name: _Str, where: _Str) -> _Str:
         value = row.get(name)
         try:
             return str(DiceSpec.parse(str(value)))
@@ -74,7 +80,7 @@ class Reader:
             self.problem(where, f"{name} must be a dice expression, got {value!r}")
             return "1d6"
 
-    def rows(self, data: Mapping[str, Any], name: str, where: str) -> list[Mapping[str, Any]]:
+    def rows(self, data: Mapping[_Str, Any], name: _Str, where: _Str) -> list[Mapping[_Str, Any]]:
         value = data.get(name)
         if not isinstance(value, list) or not value:
             self.problem(where, f"missing [[{name}]] rows")
@@ -84,14 +90,14 @@ class Reader:
             self.problem(f"{where}[{i}]", "must be a table")
         return [v for v in value if isinstance(v, Mapping)]
 
-    def table(self, data: Mapping[str, Any], name: str, where: str) -> Mapping[str, Any]:
+    def table(self, data: Mapping[_Str, Any], name: _Str, where: _Str) -> Mapping[_Str, Any]:
         value = data.get(name)
         if not isinstance(value, Mapping):
             self.problem(where, f"missing [{name}] table")
             return {}
         return value
 
-    def provenance(self, row: Mapping[str, Any], where: str, default: str) -> str:
+    def provenance(self, row: Mapping[_Str, Any], where: _Str, default: _Str) -> _Str:
         value = row.get("provenance", default)
         if value not in PROVENANCES:
             self.problem(where, f"provenance must be one of {', '.join(PROVENANCES)}, "
@@ -99,7 +105,7 @@ class Reader:
             return default
         return str(value)
 
-    def unique(self, keys: list[Any], where: str) -> None:
+    def unique(self, keys: list[Any], where: _Str) -> None:
         seen: set[Any] = set()
         for key in keys:
             if key in seen:
