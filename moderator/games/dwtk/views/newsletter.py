@@ -98,8 +98,10 @@ def reign(after: GameState, tables: Tables, nm: Mapping[str, str]) -> JSON | Non
     turn of the usurpation is not a full one); None when the Monarch is no one's FARC
     or the game is over (the winner is said)."""
     monarch = after.offices.get("monarch")
-    owner = after.royals[monarch].owner if monarch in after.royals else None
-    if monarch is None or owner is None or after.phase is Phase.OVER:
+    if monarch is None or monarch not in after.royals or after.phase is Phase.OVER:
+        return None
+    owner = after.royals[monarch].owner
+    if owner is None:
         return None
     needed = int(tables.rule("victory_turns"))
     turns = max(0, after.farc_monarch_turns)
