@@ -14,6 +14,7 @@ from moderator.clock import as_utc, format_deadline
 from moderator.desk import rollback
 from moderator.desk.errors import DeskError
 from moderator.desk.preview import preview
+from moderator.games import find_engine
 from moderator.publish.archive import archive_dir, write_archive
 from moderator.store import audit, repo
 from moderator.store.db import session_scope
@@ -47,6 +48,11 @@ def turn_run(app: App, game_name: str, assume_yes: bool, reason: str | None,
         t = repo.open_turn(session, g)
         number, deadline, zone = t.number, t.deadline, g.time_zone
         active = g.status == GameStatus.ACTIVE  # else run_turn refuses, with the reason
+        # A game whose engine says it is over runs no more turns (DWTK 37: won or drawn).
+        finished = getattr(find_engine(g.kind), "finished", None)
+        over = finished(jsonio.loads(t.state_before)) if finished else None
+    if over:
+        raise DeskError(f"{game_name} is over: {over}; no turn runs any more")
     early = active and deadline is not None and as_utc(deadline) > now_utc()
     if early and not assume_yes:
         click.confirm(f"Turn {number} of {game_name} is due {format_deadline(deadline, zone)}"

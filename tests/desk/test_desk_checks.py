@@ -244,3 +244,23 @@ def test_an_empty_character_name_is_refused(db: Engine, config: Config) -> None:
     assert "name is empty" in out
     with Session(db) as session:
         assert len(repo.players(session, repo.game_by_name(session, "paris"))) == 3
+
+
+def test_turn_run_on_a_finished_game_is_refused(db: Engine, config: Config) -> None:
+    """DWTK 37: once a player has won, `turn run` refuses instead of recording an empty
+    turn."""
+    from moderator.desk import admin
+
+    with session_scope(db) as session:
+        admin.create_game(session, config, "fandonia", "dwtk", seed=3)
+        admin.add_player(session, config, "fandonia", "ann@court.example", "Ann")
+        turn = repo.open_turn(session, repo.game_by_name(session, "fandonia"))
+        state = jsonio.loads(turn.state_before)
+        state.update(phase="over", winner=next(iter(state["players"])))
+        turn.state_before = jsonio.dumps(state)
+        session.add(turn)
+    out = invoke(config, "turn", "run", "fandonia", "--yes", "--no-send", ok=False)
+    assert "fandonia is over: Ann has won the game (DWTK 37)" in out
+    with Session(db) as session:
+        game = repo.game_by_name(session, "fandonia")
+        assert repo.open_turn(session, game).number == 1

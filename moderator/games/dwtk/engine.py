@@ -63,6 +63,16 @@ class DwtkEngine:
         phases.run(court)
         return TurnResult(court.freeze().to_dict(), tuple(court.events))
 
+    def finished(self, state: JSON) -> str | None:
+        """DWTK 37: why no turn may run any more ("Ann has won the game", "the game is
+        drawn"), or None while it goes on; the desk's `turn run` refuses on it."""
+        game = GameState.from_dict(state)
+        if game.phase is not Phase.OVER:
+            return None
+        if game.winner is not None and game.winner in game.players:
+            return f"{game.players[game.winner].name} has won the game (DWTK 37)"
+        return "the game is drawn: the line of succession is extinct (DWTK 37)"
+
     def turn_label(self, state: JSON) -> str:
         game = GameState.from_dict(state)
         if game.phase is Phase.MUSTER:
