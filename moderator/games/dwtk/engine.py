@@ -10,7 +10,7 @@ from typing import Any
 
 from moderator.dice import Dice
 from moderator.games.base import JSON, Event, NewsletterContext, ParsedOrders, TurnResult
-from moderator.games.dwtk import faction, phases, setup
+from moderator.games.dwtk import faction, phases, press, setup
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
 from moderator.games.dwtk.state import GameState, Phase
@@ -60,6 +60,7 @@ class DwtkEngine:
             return TurnResult(game.to_dict(), ())
         court = Court(game, _tables(tables), dice, pp_limit=faction.enforce_limit)
         court.orders = {key: TurnOrders.from_dict(orders.get(key)) for key in game.players}
+        press.announce(court)  # the Courier prints the turn's announcements first
         phases.run(court)
         return TurnResult(court.freeze().to_dict(), tuple(court.events))
 
