@@ -3,6 +3,8 @@ stored, deadlines that cannot be set by mistake, errors that say what to write."
 
 from __future__ import annotations
 
+import email
+import email.policy
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -264,3 +266,18 @@ def test_turn_run_on_a_finished_game_is_refused(db: Engine, config: Config) -> N
     with Session(db) as session:
         game = repo.game_by_name(session, "fandonia")
         assert repo.open_turn(session, game).number == 1
+
+
+def test_the_dwtk_welcome_says_nothing_is_dealt_yet(db: Engine, config: Config) -> None:
+    """DWTK 3: the welcome does not say the character "has been created" before the
+    deal, and says orders before it only help as standing reactions (14.1)."""
+    from moderator.desk import admin
+
+    with session_scope(db) as session:
+        admin.create_game(session, config, "fandonia", "dwtk", seed=3)
+        admin.add_player(session, config, "fandonia", "ann@court.example", "Ann")
+    [mail] = [m for m in _mails(db, "welcome") if m.to_addr == "ann@court.example"]
+    message = email.message_from_bytes(mail.raw, policy=email.policy.default)
+    text = message.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert "has been created" not in text
+    assert "dealt when the court assembles" in text and "standing reactions" in text
