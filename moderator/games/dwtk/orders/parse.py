@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from moderator.games.base import OrderError, ParsedOrders
 from moderator.games.dwtk.orders.activity import Activity, Draw, parse_activity, who_list
+from moderator.games.dwtk.orders.conditions import split_conditions
 from moderator.games.dwtk.orders.counsel import CounselOrder, parse_counsel
 from moderator.games.dwtk.orders.errors import (
     IllegalOrderError,
@@ -92,7 +93,9 @@ _Reader = Callable[[str, str, str, "_Builder", Names], None]
 
 
 def _do(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
-    b.activities.append(parse_activity(rest, n))
+    rest, conditions = split_conditions(rest, n)  # ... IF MONARCH IS x (conditions.py)
+    activity = parse_activity(rest, n)
+    b.activities.append(replace(activity, conditions=conditions) if conditions else activity)
 
 
 def _counsel(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
