@@ -1,0 +1,423 @@
+"""Phase 2: discard, draw, disasters, and playing cards (FE 2.0-2.14)."""
+
+from __future__ import annotations
+
+from moderator.games.fief.events import EventId
+from moderator.games.fief.orders.values import (
+    Assassinate,
+    Discard,
+    Draw,
+    PlayClergy,
+    PlayFortune,
+    PlayNoble,
+    PlayTax,
+    TurnOrders,
+)
+from moderator.games.fief.realm import Realm
+from moderator.games.fief.state import Noble
+
+DISASTERS = ("Plague", "Storms", "Famine", "Invasion")
+
+
+def is_disaster(card: str) -> bool:
+    return card in DISASTERS
+
+
+def _orders(realm: Realm, player: str) -> TurnOrders:
+    return realm.orders.get(player, TurnOrders())
+
+
+# -- 2A, 2B ----------------------------------------------------------------------------
+
+def discard_phase(realm: Realm) -> None:
+    """FE 2.0 A: discarded Character cards go under the Character deck, face up; Fortune
+    cards onto the discard pile."""
+    for player in realm.s.player_order():
+        hand = realm.s.players[player].hand
+        for order in _orders(realm, player).of(Discard):
+            for card in order.cards:
+                if card not in hand:
+                    realm.refuse(player, f"DISCARD {card}", "not in your hand")
+                    continue
+                hand.remove(card)
+                if _is_character(realm, card):
+                    realm.s.character_discard.append(card)
+                else:
+                    realm.s.fortune_discard.append(card)
+                realm.emit(EventId.CARD_DISCARDED, {"player": player, "card": card})
+
+
+def _is_character(realm: Realm, card: str) -> bool:
+    return card.startswith("Noble ") or card in {c for c, _ in realm.t.character_cards}
+
+
+def draw_phase(realm: Realm) -> None:
+    """FE 2.0 B, 2.1, 2.3: each player's draw plan, card by card, in player order."""
+    limit = realm.t.hand_limit(realm.player_count())
+    most, most_char = realm.t.draw_limits(realm.player_count())
+    for player in realm.s.player_order():
+        plans = _orders(realm, player).of(Draw)
+        if not plans:
+            continue
+        plan = plans[-1]
+        hand = realm.s.players[player].hand
+        drawn = chars = reds = 0
+        for deck in plan.decks[:most]:
+            if len(hand) >= limit:
+                realm.refuse(player, f"DRAW {deck}", f"your hand is full ({limit} cards)")
+                break
+            if deck == "CHARACTER":
+                if chars >= most_char:
+                    realm.refuse(player, "DRAW CHARACTER", "never two Character cards (FE 2.0)")
+                    continue
+                card = _draw_from(realm, "character")
+                chars += 1
+            else:
+                card = None
+                while True:
+                    top = _peek_fortune(realm)
+                    if top is None or not is_disaster(top):
+                        break
+                    if plan.disasters_at_most is not None and reds >= plan.disasters_at_most:
+                        break
+                    _draw_from(realm, "fortune")
+                    reds += 1
+                    _track(realm, top, player)
+                top = _peek_fortune(realm)
+                if top is None or is_disaster(top):
+                    break
+                card = _draw_from(realm, "fortune")
+            if card is None:
+                break
+            hand.append(card)
+            drawn += 1
+            realm.emit(EventId.CARD_DRAWN, {"player": player, "card": card}, actor=player,
+                       public=False)
+        realm.emit(EventId.CARD_DRAWN, {"player": player, "count": drawn, "disasters": reds})
+
+
+def _peek_fortune(realm: Realm) -> str | None:
+    if not realm.s.fortune_deck:
+        _reshuffle(realm, "fortune")
+    return realm.s.fortune_deck[0] if realm.s.fortune_deck else None
+
+
+def _draw_from(realm: Realm, deck: str) -> str | None:
+    pile = realm.s.character_deck if deck == "character" else realm.s.fortune_deck
+    if not pile:
+        _reshuffle(realm, deck)
+        pile = realm.s.character_deck if deck == "character" else realm.s.fortune_deck
+    return pile.pop(0) if pile else None
+
+
+def _reshuffle(realm: Realm, deck: str) -> None:
+    """FE 2.1: an exhausted deck is its shuffled discards."""
+    s = realm.s
+    discards = s.character_discard if deck == "character" else s.fortune_discard
+    if not discards:
+        return
+    new = realm.shuffle(sorted(discards), "deck", f"reshuffle the {deck} deck")
+    discards.clear()
+    if deck == "character":
+        s.character_deck = new
+    else:
+        s.fortune_deck = new
+    realm.emit(EventId.DECK_RESHUFFLED, {"deck": deck, "cards": len(new)})
+
+
+def _track(realm: Realm, card: str, player: str) -> None:
+    """FE 2.3: a red top card goes face down on the first free track space, unseen;
+    with the track full it is discarded."""
+    if len(realm.s.track) < realm.t.cards.disaster_track:
+        realm.s.track.append(card)
+        realm.emit(EventId.DISASTER_TRACKED, {"player": player, "slot": len(realm.s.track)})
+    else:
+        realm.s.fortune_discard.append(card)
+        realm.emit(EventId.DISASTER_TRACKED, {"player": player, "slot": None, "card": card})
+
+
+# -- 2C ---------------------------------------------------------------------------------
+
+def disasters_phase(realm: Realm) -> None:
+    """FE 2.4: left to right, the first player rolls the d6 for the Region; in Round 1 the
+    cards are placed but act only from Round 2's Phase 2."""
+    s = realm.s
+    first = s.player_order()[0]
+    if s.round >= 2:
+        for region, card in s.dormant:
+            _place(realm, int(region), str(card), first, from_round_one=True)
+        s.dormant = []
+    while s.track:
+        card = s.track.pop(0)
+        region = realm.d6("disaster", f"region of the {card}", actor=first)
+        if s.round == 1:
+            s.dormant.append([region, card])
+            realm.emit(EventId.DISASTER_PLACED, {"card": card, "region": region, "dormant": True})
+        else:
+            _place(realm, region, card, first)
+
+
+def _place(realm: Realm, region: int, card: str, first: str, from_round_one: bool = False) -> None:
+    sea = realm.s.seas.setdefault(str(region), [])
+    if card in sea:
+        realm.s.fortune_discard.append(card)
+        realm.emit(EventId.DISASTER_DUPLICATE, {"card": card, "region": region})
+        return
+    sea.append(card)
+    realm.emit(EventId.DISASTER_PLACED, {"card": card, "region": region,
+                                         "dormant": False, "woken": from_round_one})
+    if card == "Plague":
+        plague(realm, region)
+
+
+def plague(realm: Realm, region: int) -> None:
+    """FE 2.5 PLAGUE: every army loses half its troops, rounded down, the cheapest first
+    (the owner's choice, fief-email.md §2.3 default); engines are spared; each noble in the
+    region rolls the d6 and dies on 1-3, unless in an Abbey (FE 2.13)."""
+    r = realm.t.region(region)
+    for city in r.cities:
+        c = realm.city(city)
+        for family in sorted(c.troops):
+            lose = c.troop_count(family) // 2
+            lost: dict[str, int] = {}
+            for unit in ("men_at_arms", "archer", "crossbow", "knight"):
+                take = min(lose, c.units_of(family).get(unit, 0))
+                if take:
+                    realm.return_units(city, family, unit, take)
+                    lost[unit] = take
+                    lose -= take
+            if lost:
+                realm.emit(EventId.PLAGUE_TROOPS, {"city": city, "family": family, "lost": lost})
+        for army in sorted(realm.s.invaders.values(), key=lambda a: a.key):
+            if army.city == city and army.foot:
+                lost_foot = army.foot // 2
+                army.foot -= lost_foot
+                realm.emit(EventId.PLAGUE_TROOPS, {"city": city, "family": None,
+                                                   "lost": {"foot": lost_foot}})
+        for noble in [n for n in realm.s.living() if n.city == city]:
+            if c.building == "abbey":
+                continue
+            plague_roll(realm, noble)
+        realm.refresh_control(city)
+
+
+def plague_roll(realm: Realm, noble: Noble) -> None:
+    roll = realm.d6("plague", f"plague: {noble.name}", actor=realm.account(noble.family))
+    dies = roll in realm.t.plague.noble_dies_on
+    realm.emit(EventId.PLAGUE_NOBLE, {"noble": noble.key, "roll": roll, "dies": dies})
+    if dies:
+        realm.kill(noble, "plague")
+
+
+def region_has(realm: Realm, region: int, card: str) -> bool:
+    return card in realm.s.seas.get(str(region), [])
+
+
+# -- 2D ---------------------------------------------------------------------------------
+
+def play_phase(realm: Realm) -> None:
+    """FE 2.6: in player order, each player plays his cards in the order written."""
+    for player in realm.s.player_order():
+        for order in _orders(realm, player).orders:
+            if isinstance(order, PlayNoble):
+                _play_noble(realm, player, order)
+            elif isinstance(order, PlayFortune):
+                _play_fortune(realm, player, order)
+            elif isinstance(order, PlayTax):
+                _play_tax(realm, player, order)
+            elif isinstance(order, PlayClergy):
+                _play_clergy(realm, player, order)
+            elif isinstance(order, Assassinate):
+                _assassinate(realm, player, order)
+
+
+def _take(realm: Realm, player: str, card: str) -> bool:
+    hand = realm.s.players[player].hand
+    if card not in hand:
+        return False
+    hand.remove(card)
+    return True
+
+
+def _family_for(realm: Realm, player: str, wanted: str | None) -> str:
+    families = realm.s.players[player].families
+    return wanted if wanted in families else families[0]
+
+
+def _play_noble(realm: Realm, player: str, order: PlayNoble) -> None:
+    """FE 2.11: at most 3 nobles; placed in a family Stronghold, with a family noble, a
+    controlled city, or an empty Independent or allied city; a Retainer is drawn (2.12)."""
+    s, t = realm.s, realm.t
+    family = _family_for(realm, player, order.family)
+    card = f"Noble {t.noble_card(order.noble).name}"
+    text = f"PLAY NOBLE {order.noble} AT {order.city}"
+    if card not in s.players[player].hand:
+        realm.refuse(player, text, "that Noble card is not in your hand")
+        return
+    if len(s.living(family)) >= t.cards.nobles_max:
+        realm.refuse(player, text, f"a family has at most {t.cards.nobles_max} nobles (FE 2.11)")
+        return
+    c = realm.city(order.city)
+    allowed = (c.holder == family or any(n.city == order.city for n in s.living(family))
+               or (c.holder is None and not c.troops)
+               or (c.holder is not None and realm.allied(c.holder, family)))
+    if not allowed:
+        realm.refuse(player, text, f"{order.city} is held by another family (FE 2.11)")
+        return
+    _take(realm, player, card)
+    nc = t.noble_card(order.noble)
+    noble = Noble(nc.key, nc.name, nc.sex, family, order.city)
+    s.nobles[nc.key] = noble
+    if s.retainer_deck:
+        noble.retainer = s.retainer_deck.pop(0)
+    realm.emit(EventId.NOBLE_PLACED, {"noble": nc.key, "family": family, "city": order.city})
+    realm.arrive(order.city, family)
+    _recover_titles(realm, family)
+    _prince_of_wales(realm, noble)
+
+
+def _recover_titles(realm: Realm, family: str) -> None:
+    """FE 4.8: a title back on the deck returns free when the family, still holding the
+    Fortified City, gains a noble."""
+    for region in realm.t.regions:
+        if realm.lord_of(region.key) is not None:
+            continue
+        forts = [c for c in region.cities if realm.city(c).building == "fortified"
+                 and realm.city(c).holder == family]
+        nobles = realm.s.living(family)
+        if forts and nobles:
+            nobles[0].titles.append(region.key)
+            realm.emit(EventId.TITLE_PASSED, {"region": region.key, "from": None,
+                                              "to": nobles[0].key})
+
+
+def _prince_of_wales(realm: Realm, noble: Noble) -> None:
+    """FAQ P2: a male noble placed by the Queen's family is the Prince of Wales (kept as a
+    note on the sheet; the succession is not yet modelled)."""
+
+
+def _play_fortune(realm: Realm, player: str, order: PlayFortune) -> None:
+    """FE 2.7, 2.9: on a region; cancels Famine (Harvest) or Storms (Weather); may not be
+    played where the other disaster is; one of each kind a region a round."""
+    region = realm.t.region(order.region)
+    text = f"PLAY {order.card.upper()} ON {region.name}"
+    if order.card not in realm.s.players[player].hand:
+        realm.refuse(player, text, "that card is not in your hand")
+        return
+    sea = realm.s.seas.setdefault(str(region.number), [])
+    cancels, forbidden = (("Famine", "Storms") if order.card == "Bountiful Harvest"
+                          else ("Storms", "Famine"))
+    if forbidden in sea:
+        realm.refuse(player, text, f"{order.card} may not be played where {forbidden} rage (FE 2.7)")
+        return
+    if order.card in sea:
+        realm.refuse(player, text, "one card of each kind a region a round (FE 2.9)")
+        return
+    _take(realm, player, order.card)
+    if cancels in sea:
+        sea.remove(cancels)
+        realm.s.fortune_discard.extend([cancels, order.card])
+        realm.emit(EventId.FORTUNE_CANCELS, {"card": order.card, "cancels": cancels,
+                                             "region": region.number, "player": player})
+        return
+    sea.append(order.card)
+    realm.emit(EventId.FORTUNE_PLAYED, {"card": order.card, "region": region.number,
+                                        "player": player})
+
+
+def _play_tax(realm: Realm, player: str, order: PlayTax) -> None:
+    """FE 2.8, 11.3: Tallage by the Lord of the fiefdom, or by the Sovereign on an
+    ungoverned region; one Treasure marker is spent."""
+    region = realm.t.region(order.region)
+    text = f"PLAY TAX ON {region.name}"
+    p = realm.s.players[player]
+    lord = realm.lord_of(region.key)
+    sovereign = realm.noble(realm.s.sovereign) if realm.s.sovereign else None
+    mine = lord is not None and lord.family in p.families
+    royal = lord is None and sovereign is not None and sovereign.family in p.families
+    if "Tax" not in p.hand:
+        realm.refuse(player, text, "no Tax card in your hand")
+    elif not (mine or royal):
+        realm.refuse(player, text, "only its Lord, or the Sovereign on an ungoverned region")
+    elif p.treasures < 1:
+        realm.refuse(player, text, "no Treasure marker left this round (FE 11.3)")
+    elif any(tx["region"] == region.key for tx in realm.s.taxes):
+        realm.refuse(player, text, "that region is taxed already")
+    else:
+        _take(realm, player, "Tax")
+        p.treasures -= 1
+        realm.s.taxes.append({"region": region.key, "player": player})
+        realm.s.seas.setdefault(str(region.number), []).append("Tax")
+        realm.emit(EventId.TAX_PLAYED, {"player": player, "region": region.number})
+
+
+def _play_clergy(realm: Realm, player: str, order: PlayClergy) -> None:
+    """FE 2.13-2.14: Abbess on an unmarried noblewoman (an Abbey in a city without a
+    Stronghold); Bishop/Archbishop on an unmarried free nobleman (one religious title)."""
+    s, t = realm.s, realm.t
+    text = f"PLAY {order.card.upper()} ON {order.noble}"
+    noble = s.nobles.get(order.noble.lower())
+    fams = s.players[player].families
+    if order.card not in s.players[player].hand:
+        realm.refuse(player, text, "that card is not in your hand")
+        return
+    if noble is None or not noble.alive or not (noble.family in fams or any(
+            realm.allied(noble.family, f) for f in fams)):
+        realm.refuse(player, text, "not a living noble of your family or an ally")
+        return
+    if noble.spouse:
+        realm.refuse(player, text, "a married noble cannot take holy orders (FE 2.13, 2.14)")
+        return
+    if order.card == "Abbess":
+        city = order.city or noble.city
+        c = realm.city(city)
+        if noble.sex != "f":
+            realm.refuse(player, text, "only a noblewoman can be Abbess (FE 2.13)")
+        elif c.building:
+            realm.refuse(player, text, f"{city} already has a building (FE 2.13, 4.2)")
+        elif c.holder not in (None, noble.family):
+            realm.refuse(player, text, f"{city} is held by another family (FE 2.13)")
+        else:
+            used = {x.abbey for x in s.cities.values() if x.abbey}
+            name = next(a for a in t.abbey_names if a not in used)
+            _take(realm, player, order.card)
+            c.building, c.abbey = "abbey", name
+            noble.abbess.append(name)
+            realm.emit(EventId.ABBEY_FOUNDED, {"noble": noble.key, "abbey": name, "city": city})
+        return
+    district = next(d for d in t.districts if order.card.endswith(d.cathedral))
+    if noble.sex != "m" or not noble.free:
+        realm.refuse(player, text, "only a free nobleman (FE 2.14)")
+    elif noble.clergy and not (order.card.startswith("Archbishop")
+                               and t.district(noble.clergy).rank == "bishop"):
+        realm.refuse(player, text, "one religious title at a time (FE 2.14, FAQ P1)")
+    else:
+        _take(realm, player, order.card)
+        if noble.clergy:
+            old = t.district(noble.clergy)
+            s.character_discard.append(f"Bishop of {old.cathedral}")
+        noble.clergy = district.key
+        realm.emit(EventId.CLERGY_APPOINTED, {"noble": noble.key, "district": district.key})
+
+
+def _assassinate(realm: Realm, player: str, order: Assassinate) -> None:
+    """FE 10.3: a Sponsor of the player's family takes the Heresy marker; the victim dies
+    and his troops stay where they are (dispersal in groups of 4 is not yet modelled)."""
+    s = realm.s
+    text = f"ASSASSINATE {order.target} BY {order.sponsor}"
+    target = s.nobles.get(order.target.lower())
+    sponsor = s.nobles.get(order.sponsor.lower())
+    if "Assassination" not in s.players[player].hand:
+        realm.refuse(player, text, "no Assassination card in your hand")
+    elif target is None or not target.alive:
+        realm.refuse(player, text, "no such living noble")
+    elif sponsor is None or not sponsor.alive or sponsor.family not in s.players[player].families:
+        realm.refuse(player, text, "the Sponsor must be a living noble of your family")
+    else:
+        _take(realm, player, "Assassination")
+        s.fortune_discard.append("Assassination")
+        for n in s.living():
+            n.heresy = False
+        sponsor.heresy = True
+        realm.emit(EventId.ASSASSINATION, {"target": target.key, "sponsor": sponsor.key})
+        realm.kill(target, "assassination")

@@ -1,0 +1,199 @@
+"""Phase 3 income and Phase 4 purchasing (FE 3.0-3.4, 4.0-4.4, 7.7, 6.7)."""
+
+from __future__ import annotations
+
+from moderator.games.fief.events import EventId
+from moderator.games.fief.orders.values import Build, Buy, BuyTitle, Scorch, TurnOrders
+from moderator.games.fief.realm import Realm
+
+
+def _bonus(realm: Realm, region: int) -> int:
+    """FE 2.7, 2.9: +1 per Mill/Abbey for each of Bountiful Harvest and Good Weather."""
+    sea = realm.s.seas.get(str(region), [])
+    return realm.t.money.fortune_bonus * sum(1 for c in ("Bountiful Harvest", "Good Weather")
+                                             if c in sea)
+
+
+def forecast(realm: Realm, player: str) -> dict[str, int]:
+    """The income a player's families would collect now, line by line (FE 3.0-3.3)."""
+    s, m = realm.s, realm.t.money
+    fams = s.players[player].families
+    taxed = {tx["region"]: tx["player"] for tx in s.taxes}
+    lines = {"cities": 0, "mills": 0, "abbeys": 0, "tallage": 0, "queen": 0}
+    for region in realm.t.regions:
+        famine = "Famine" in s.seas.get(str(region.number), [])
+        bonus = _bonus(realm, region.number)
+        tallager = taxed.get(region.key)
+        if tallager == player:
+            lines["tallage"] += m.tallage_per_city * len(region.cities)
+        for city in region.cities:
+            c = s.cities[city]
+            if c.holder not in fams or c.besieged_by:
+                continue
+            if tallager is None:
+                lines["cities"] += m.city_income
+            if c.mill and not famine:
+                lines["mills"] += m.mill_income + bonus
+            if c.building == "abbey":
+                lines["abbeys"] += m.abbey_income + bonus
+    if s.queen and s.nobles[s.queen].family in fams:
+        lines["queen"] = m.queen_income
+    total = sum(lines.values())
+    # FE 3.3: with Invaders anywhere in England every income is halved, rounded up.
+    halved = bool(s.invaders)
+    lines["total"] = (total + 1) // 2 if halved else total
+    lines["halved"] = int(halved)
+    return lines
+
+
+def income_phase(realm: Realm) -> None:
+    """FE 3.0-3.3, collected simultaneously; then Scorched Earth (3.4); the Fortune cards
+    leave the map once everyone is paid (3.2 note)."""
+    s = realm.s
+    paid = {p: forecast(realm, p) for p in s.player_order()}
+    for player, lines in paid.items():
+        s.players[player].cash += lines["total"]
+        realm.emit(EventId.INCOME, {"player": player, **lines}, actor=player, public=False)
+    for player in s.player_order():
+        for order in realm.orders.get(player, TurnOrders()).of(Scorch):
+            for city in order.cities:
+                c = s.cities[city]
+                if c.holder not in s.players[player].families or not c.mill:
+                    realm.refuse(player, f"SCORCH {city}", "you hold no Mill there")
+                    continue
+                c.mill = False
+                s.players[player].cash += realm.t.money.scorch_bonus
+                realm.emit(EventId.SCORCHED, {"player": player, "city": city})
+    for sea in s.seas.values():
+        for card in ("Bountiful Harvest", "Good Weather"):
+            if card in sea:
+                sea.remove(card)
+                s.fortune_discard.append(card)
+
+
+def ransoms(realm: Realm) -> None:
+    """FE 7.7, 6.7: a full ransom is paid at the start of Phase 4 when the family can
+    afford it, and the captor must accept it; invaders' ransoms go to the bank."""
+    s = realm.s
+    for noble in [n for n in s.living() if n.status == "captive"]:
+        price = realm.ransom(noble)
+        if realm.cash(noble.family) < price:
+            continue
+        realm.pay(noble.family, price)
+        captor = noble.captor or ""
+        if not captor.startswith("invaders:") and captor in s.nobles:
+            realm.earn(s.nobles[captor].family, price)
+        realm.emit(EventId.RANSOM_PAID, {"noble": noble.key, "amount": price, "captor": captor})
+        realm.release(noble, "ransom")
+
+
+def purchase_phase(realm: Realm) -> None:
+    """FE 4.0-4.4 in player order, each line in the order written; a line that cannot be
+    afforded or placed when it runs is skipped with its reason."""
+    ransoms(realm)
+    placed: dict[str, int] = {}
+    for player in realm.s.player_order():
+        for order in realm.orders.get(player, TurnOrders()).orders:
+            if isinstance(order, Buy):
+                _buy(realm, player, order, placed)
+            elif isinstance(order, Build):
+                _build(realm, player, order)
+            elif isinstance(order, BuyTitle):
+                _title(realm, player, order)
+
+
+def _holder_family(realm: Realm, player: str, city: str) -> str | None:
+    holder = realm.city(city).holder
+    return holder if holder in realm.s.players[player].families else None
+
+
+def _buy(realm: Realm, player: str, order: Buy, placed: dict[str, int]) -> None:
+    unit = realm.t.unit(order.unit)
+    text = f"BUY {order.count} {unit.name.upper()} AT {order.city}"
+    family = _holder_family(realm, player, order.city)
+    cost = unit.cost * order.count
+    cap = realm.t.buildings.new_units_per_city
+    if family is None:
+        realm.refuse(player, text, f"you do not control {order.city} (FE 4.0)")
+    elif realm.city(order.city).besieged_by:
+        realm.refuse(player, text, "no troops can be placed in a besieged city (FE 7.9)")
+    elif realm.cash(family) < cost:
+        realm.refuse(player, text, f"costs {cost}, you have {realm.cash(family)}")
+    elif realm.stock(family, unit.key) < order.count:
+        realm.refuse(player, text, f"only {realm.stock(family, unit.key)} left in your stockpile (FAQ P4)")
+    elif placed.get(order.city, 0) + order.count > cap:
+        realm.refuse(player, text, f"at most {cap} new units a city each Phase 4 (FE 4.0)")
+    else:
+        realm.pay(family, cost)
+        realm.s.families[family].stock[unit.key] -= order.count
+        realm.city(order.city).add(family, unit.key, order.count)
+        placed[order.city] = placed.get(order.city, 0) + order.count
+        # FE 4.1: the purchase is shown, its placement is hidden (a private line).
+        realm.emit(EventId.BOUGHT, {"family": family, "unit": unit.key, "count": order.count,
+                                    "city": order.city, "cost": cost}, actor=player, public=False)
+        realm.emit(EventId.BOUGHT, {"family": family, "unit": unit.key, "count": order.count,
+                                    "city": None, "cost": cost})
+
+
+def _build(realm: Realm, player: str, order: Build) -> None:
+    b = realm.t.buildings
+    c = realm.city(order.city)
+    family = _holder_family(realm, player, order.city)
+    text = f"BUILD {order.building.upper()} AT {order.city}"
+    cost = b.mill_cost if order.building == "mill" else b.stronghold_cost
+    used = sum(1 for x in realm.s.cities.values() if (x.mill if order.building == "mill"
+                                                     else x.building in ("stronghold", "fortified")))
+    pool = b.mills if order.building == "mill" else b.strongholds
+    if family is None:
+        realm.refuse(player, text, f"you do not control {order.city} (FE 4.2)")
+    elif order.building == "mill" and c.mill:
+        realm.refuse(player, text, "one Mill a city (FE 4.2)")
+    elif order.building == "stronghold" and c.building:
+        realm.refuse(player, text, "one Building a city (FE 4.2)")
+    elif used >= pool:
+        realm.refuse(player, text, "none left in the supply (FAQ P4)")
+    elif realm.cash(family) < cost:
+        realm.refuse(player, text, f"costs {cost}, you have {realm.cash(family)}")
+    else:
+        realm.pay(family, cost)
+        if order.building == "mill":
+            c.mill = True
+        else:
+            c.building = "stronghold"
+        realm.emit(EventId.BUILT, {"family": family, "building": order.building,
+                                   "city": order.city, "cost": cost})
+
+
+def title_allowed(realm: Realm, family: str, region_key: str) -> str | None:
+    """Why the family may not hold the region's title now, or None (FE 4.3)."""
+    region = realm.t.region(region_key)
+    if realm.lord_of(region.key) is not None:
+        return "that title is held"
+    if any(realm.city(c).holder != family for c in region.cities):
+        return "your family must control every city of the region (FE 4.3)"
+    if not any(realm.city(c).building in ("stronghold", "fortified") for c in region.cities):
+        return "one of its cities must have a Stronghold (FE 4.3)"
+    return None
+
+
+def _title(realm: Realm, player: str, order: BuyTitle) -> None:
+    region = realm.t.region(order.region)
+    noble = realm.s.nobles.get(order.noble.lower())
+    text = f"BUY TITLE {region.name} FOR {order.noble}"
+    cost = realm.t.money.title_cost_per_city * len(region.cities)
+    if noble is None or not noble.alive or noble.family not in realm.s.players[player].families:
+        realm.refuse(player, text, "not a living noble of your family")
+        return
+    why = title_allowed(realm, noble.family, region.key)
+    if why:
+        realm.refuse(player, text, why)
+    elif realm.cash(noble.family) < cost:
+        realm.refuse(player, text, f"costs {cost}, you have {realm.cash(noble.family)}")
+    else:
+        realm.pay(noble.family, cost)
+        noble.titles.append(region.key)
+        # FE 4.4: one Stronghold of the new fiefdom becomes its Fortified City.
+        fort = next(c for c in region.cities if realm.city(c).building == "stronghold")
+        realm.city(fort).building = "fortified"
+        realm.emit(EventId.TITLE_BOUGHT, {"noble": noble.key, "region": region.key,
+                                          "title": region.title, "cost": cost, "fortified": fort})

@@ -1,0 +1,197 @@
+"""Phase 5: movement, permission to pass, naval moves and storms (FE 5.0-5.5, 2.5)."""
+
+from __future__ import annotations
+
+from moderator.games.fief import cards
+from moderator.games.fief.events import EventId
+from moderator.games.fief.orders.values import Allow, Move, TurnOrders
+from moderator.games.fief.realm import Realm
+from moderator.games.fief.state.model import TROOPS
+
+
+def standing(realm: Realm, player: str) -> list[Allow]:
+    out: list[Allow] = []
+    for data in realm.s.players[player].standing:
+        if data.get("kind") == "allow":
+            out.append(Allow(family=data.get("family"), who=data["who"], city=data.get("city")))
+    return out
+
+
+def permits(realm: Realm, holder_family: str, mover: str, city: str) -> bool:
+    """FE 5.0: the holder's standing ALLOW lines; with none, permission is denied
+    (fief-email.md §2.3 default)."""
+    player = realm.account(holder_family)
+    if player == mover:
+        return True
+    return any(a.who in ("ANYONE", mover) and a.city in (None, city)
+               for a in standing(realm, player))
+
+
+def storms(realm: Realm, city: str) -> bool:
+    return cards.region_has(realm, realm.t.region_of(city).number, "Storms")
+
+
+def movement_phase(realm: Realm) -> None:
+    """FE 5.0: in player order each player moves all his nobles, line by line."""
+    realm.moved_units = {}
+    moved_nobles: set[str] = set()
+    for player in realm.s.player_order():
+        for order in realm.orders.get(player, TurnOrders()).of(Move):
+            move(realm, player, order, moved_nobles)
+
+
+def _text(order: Move) -> str:
+    return f"MOVE {', '.join(order.nobles)}"
+
+
+def move(realm: Realm, player: str, order: Move, moved_nobles: set[str]) -> None:
+    s, t = realm.s, realm.t
+    nobles = [s.nobles.get(k.lower()) for k in order.nobles]
+    if any(n is None or not n.alive for n in nobles):
+        realm.refuse(player, _text(order), "no such living noble")
+        return
+    group = [n for n in nobles if n is not None]
+    family = group[0].family
+    here = group[0].city
+    if any(n.family not in s.players[player].families or n.family != family for n in group):
+        realm.refuse(player, _text(order), "nobles of one of your families only")
+        return
+    if any(not n.free for n in group):
+        realm.refuse(player, _text(order), "a captive cannot move (FE 7.6)")
+        return
+    if any(n.city != here for n in group) or (order.start and order.start != here):
+        realm.refuse(player, _text(order), f"the nobles are not together at {order.start or here}")
+        return
+    if any(n.key in moved_nobles for n in group):
+        realm.refuse(player, _text(order), "each noble moves once a round (FE 5.0)")
+        return
+    if realm.city(here).besieged_by:
+        realm.refuse(player, _text(order), "a besieged army needs leave to go out (FE 7.9)")
+        return
+    # The troops taken along: only unmoved ones of the family at the start (FE 5.0).
+    units: dict[str, int] = {}
+    for unit, n in order.units:
+        free = (realm.city(here).units_of(family).get(unit, 0)
+                - realm.moved_units.get((family, here), {}).get(unit, 0))
+        if unit == "trebuchet":
+            realm.refuse(player, _text(order), "Trebuchets never move (FE 7.2)")
+            return
+        if n > free:
+            realm.refuse(player, _text(order), f"only {free} {unit.replace('_', '-')} free to move at {here}")
+            return
+        units[unit] = units.get(unit, 0) + n
+    for unit, n in units.items():
+        realm.city(here).add(family, unit, -n)
+    for n in group:
+        moved_nobles.add(n.key)
+    start = here
+    used = 0
+    naval = False
+    trail: list[str] = [here]
+    stop_reason = None
+    path = list(order.path)
+    i = 0
+    while i < len(path):
+        step = path[i]
+        if step.startswith("sea:"):
+            sea = int(step[4:])
+            ports = t.ports()
+            origin = ports.get(here) if not naval else current_sea
+            if not naval and (here != start or used or here not in ports):
+                stop_reason = "a naval move starts the round in a port (FE 5.4, Ex 5-6)"
+                break
+            if origin is None or t.sea_distance(origin, sea) != 1:
+                stop_reason = f"Sea {sea} is not next to the last sea (FE 5.4)"
+                break
+            if used >= t.invaders.moves:
+                stop_reason = "two moves a round (FE 5.0)"
+                break
+            if cards.region_has(realm, sea, "Storms") or cards.region_has(realm, origin, "Storms"):
+                stop_reason = "no naval move into or out of Storms (FE 5.5)"
+                break
+            naval, current_sea = True, sea
+            used += 1
+            i += 1
+            continue
+        if naval:
+            # Landing: the city must be the port of the sea reached (FE 5.4), no extra move.
+            if t.ports().get(step) != current_sea:
+                stop_reason = f"{step} is not the port of Sea {current_sea} (FE 5.4)"
+                break
+            naval = False
+            here = step
+        else:
+            if step not in t.neighbours(here):
+                stop_reason = f"no road from {here} to {step}"
+                break
+            if used >= t.invaders.moves:
+                stop_reason = "two moves a round (FE 5.0)"
+                break
+            if storms(realm, here) or storms(realm, step):
+                stop_reason = "no movement into, out of or within Storms (FE 2.5)"
+                break
+            used += 1
+            previous = here
+            here = step
+            _plague_entry(realm, group, previous, here)
+        trail.append(here)
+        group = [n for n in group if n.alive]
+        if not group:
+            break
+        for n in group:
+            n.city = here
+        for city, unit, count in order.leave:
+            if city == here and units.get(unit, 0) >= count:
+                units[unit] -= count
+                _drop(realm, family, here, unit, count)
+        last = i == len(path) - 1
+        holder = realm.city(here).holder
+        occupied = holder is not None and holder != family and realm.present(here, holder)
+        if occupied and not last and not permits(realm, holder or "", player, here):
+            if order.if_denied == "return" and used < t.invaders.moves:
+                here = previous
+                for n in group:
+                    n.city = here
+                used += 1
+                trail.append(here)
+                stop_reason = f"denied passage at {step}: went back"
+            else:
+                stop_reason = f"denied passage at {step} (FE 5.0): on its outskirts"
+            break
+        i += 1
+    if naval:
+        # FE 5.4: troops never end at sea: the army goes back to its port.
+        here = start
+        for n in group:
+            n.city = here
+        stop_reason = "an army may not end at sea (FE 5.4): back in port"
+    for unit, n in units.items():
+        if n:
+            _drop(realm, family, here, unit, n)
+    for city in dict.fromkeys(trail):
+        if city == here or any(c == city for c, _, _ in order.leave):
+            realm.arrive(city, family)
+        realm.refresh_control(city)
+    realm.emit(EventId.MOVED, {"family": family, "nobles": [n.key for n in group],
+                               "path": trail, "troops": sum(n for u, n in units.items()
+                                                            if u in TROOPS)})
+    if stop_reason:
+        realm.emit(EventId.MOVE_STOPPED, {"nobles": [n.key for n in group], "city": here,
+                                          "reason": stop_reason}, actor=player, public=False)
+
+
+def _drop(realm: Realm, family: str, city: str, unit: str, n: int) -> None:
+    realm.city(city).add(family, unit, n)
+    moved = realm.moved_units.setdefault((family, city), {})
+    moved[unit] = moved.get(unit, 0) + n
+
+
+def _plague_entry(realm: Realm, group: list, before: str, after: str) -> None:  # type: ignore[type-arg]
+    """FE 2.5: nobles entering a Plague region roll for their lives, unless they come from
+    another Plague region (the troops' entry roll is not yet modelled)."""
+    a = realm.t.region_of(before).number
+    b = realm.t.region_of(after).number
+    if a == b or not cards.region_has(realm, b, "Plague") or cards.region_has(realm, a, "Plague"):
+        return
+    for noble in group:
+        cards.plague_roll(realm, noble)

@@ -1,0 +1,92 @@
+"""Write orders in normal form: what `orders.parse` reads back to the same value."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from moderator.games.fief.orders.names import UNIT_NAMES
+from moderator.games.fief.orders.values import (
+    Allow,
+    Assassinate,
+    Attack,
+    Build,
+    Buy,
+    BuyTitle,
+    Candidate,
+    Danegeld,
+    Discard,
+    Draw,
+    Marry,
+    Move,
+    Order,
+    PlayClergy,
+    PlayFortune,
+    PlayNoble,
+    PlayTax,
+    Scorch,
+    Start,
+    Vote,
+    Withdraw,
+)
+from moderator.games.fief.tables import Tables
+
+NUMERAL = ("", "I", "II", "III", "IV", "V", "VI")
+
+
+def _units(units: Any) -> str:
+    return ", ".join(f"{n} {UNIT_NAMES[u]}" for u, n in units)
+
+
+def _region(t: Tables, key: str) -> str:
+    return t.region(key).name
+
+
+def _move(t: Tables, o: Move) -> str:
+    head = ", ".join(o.nobles) + (f" WITH {_units(o.units)}" if o.units else "")
+    out = o.start
+    at_sea = False
+    for step in o.path:
+        if step.startswith("sea:"):
+            out += f" = Sea {NUMERAL[int(step[4:])]}"
+            at_sea = True
+            continue
+        out += (" = " if at_sea else " - ") + step
+        at_sea = False
+        left = [(u, n) for c, u, n in o.leave if c == step]
+        if left:
+            out += f" LEAVE {_units(left)}"
+    tail = " IF DENIED RETURN" if o.if_denied == "return" else ""
+    return f"MOVE {head}: {out}{tail}"
+
+
+FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
+    Start: lambda t, o: "START " + ", ".join(o.cities),
+    Discard: lambda t, o: "DISCARD " + ", ".join(o.cards),
+    Draw: lambda t, o: ("DRAW " + (" THEN ".join(o.decks) or "NONE")
+                        + (f" DISASTERS AT MOST {o.disasters_at_most}"
+                           if o.disasters_at_most is not None else "")),
+    PlayNoble: lambda t, o: f"PLAY NOBLE {o.noble} AT {o.city}",
+    PlayFortune: lambda t, o: f"PLAY {o.card.upper()} ON {_region(t, o.region)}",
+    PlayTax: lambda t, o: f"PLAY TAX ON {_region(t, o.region)}",
+    PlayClergy: lambda t, o: (f"PLAY {o.card.upper()} ON {o.noble}"
+                              + (f" AT {o.city}" if o.city else "")),
+    Assassinate: lambda t, o: f"ASSASSINATE {o.target} BY {o.sponsor}",
+    Scorch: lambda t, o: "SCORCH " + ", ".join(o.cities),
+    Buy: lambda t, o: f"BUY {o.count} {UNIT_NAMES[o.unit]} AT {o.city}",
+    Build: lambda t, o: f"BUILD {o.building.upper()} AT {o.city}",
+    BuyTitle: lambda t, o: f"BUY TITLE {_region(t, o.region)} FOR {o.noble}",
+    Move: _move,
+    Allow: lambda t, o: f"ALLOW {o.who} TO PASS" + (f" AT {o.city}" if o.city else ""),
+    Attack: lambda t, o: f"ATTACK {o.city}" + (f" AGAINST {o.against}" if o.against else ""),
+    Marry: lambda t, o: f"MARRY {o.noble} TO {o.to}",
+    Candidate: lambda t, o: f"CANDIDATE {o.lord}",
+    Vote: lambda t, o: "VOTE " + ", ".join(o.candidates),
+    Danegeld: lambda t, o: f"DANEGELD AT {o.city} BY {o.noble}",
+    Withdraw: lambda t, o: f"WITHDRAW {o.number}",
+}
+
+
+def format_order(tables: Tables, order: Order) -> str:
+    text = FORMATTERS[type(order)](tables, order)
+    return f"{order.family.upper()}: {text}" if order.family else text

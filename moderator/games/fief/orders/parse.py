@@ -1,0 +1,316 @@
+"""Read a family's order text (fief-email.md §2.4, docs/fief-orders.md).
+
+One order a line, ``#`` starts a comment, keywords in any case; ``GAME:`` and
+``PASSWORD:`` lines belong to the service.  Every line is read; every problem is kept with
+its line number and a hint (never just the first), and every accepted line is read back
+in normal form (`orders.format`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+
+from moderator.games.base import OrderError
+from moderator.games.fief.orders import names
+from moderator.games.fief.orders.errors import BadNumber, BadSyntax, OrderParseError, UnknownOrder
+from moderator.games.fief.orders.values import (
+    Allow,
+    Assassinate,
+    Attack,
+    Build,
+    Buy,
+    BuyTitle,
+    Candidate,
+    Danegeld,
+    Discard,
+    Draw,
+    Marry,
+    Move,
+    Order,
+    PlayClergy,
+    PlayFortune,
+    PlayNoble,
+    PlayTax,
+    Scorch,
+    Start,
+    Vote,
+    Withdraw,
+)
+from moderator.games.fief.tables import Tables
+
+SERVICE_LINES = re.compile(r"^\s*(GAME|PASSWORD|PLAYER|CHARACTER)\s*:", re.I)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What names mean for this family: the map, the cards, the players and families."""
+
+    tables: Tables
+    players: Mapping[str, str]            # player key -> name
+    families: tuple[str, ...]             # this player's colours
+    all_families: tuple[str, ...]
+    hand: tuple[str, ...]
+
+    def city(self, text: str) -> str:
+        return names.match(text, self.tables.city_names, "city")
+
+    def region(self, text: str) -> str:
+        t = text.strip()
+        t = re.sub(r"^(sea|region)\s+", "", t, flags=re.I)
+        if t.upper() in names.NUMERALS:
+            return self.tables.region(names.NUMERALS[t.upper()]).key
+        if t.isdigit() and 1 <= int(t) <= len(self.tables.regions):
+            return self.tables.region(int(t)).key
+        known = {r.name: r.key for r in self.tables.regions}
+        return known[names.match(t, known, "region")]
+
+    def sea(self, text: str) -> int:
+        return self.tables.region(self.region(text)).number
+
+    def noble(self, text: str) -> str:
+        return names.match(text, [n.name for n in self.tables.nobles], "noble")
+
+    def player(self, text: str) -> str:
+        if text.strip().upper() == "ANYONE":
+            return "ANYONE"
+        by_name = {**{v: k for k, v in self.players.items()}, **{k: k for k in self.players}}
+        return by_name[names.match(text, by_name, "player")]
+
+    def card(self, text: str) -> str:
+        try:
+            return names.match(text, self.hand, "card in your hand")
+        except OrderParseError as e:
+            raise OrderParseError(e.message, f"your hand: {', '.join(self.hand) or 'empty'}") from e
+
+
+def _count(text: str) -> int:
+    if not text.strip().isdigit():
+        raise BadNumber(f"{text.strip()!r} is not a number")
+    return int(text)
+
+
+def _list(text: str) -> list[str]:
+    return [p.strip() for p in re.split(r",|\bAND\b", text, flags=re.I) if p.strip()]
+
+
+def _units(ctx: Context, text: str) -> tuple[tuple[str, int], ...]:
+    out: list[tuple[str, int]] = []
+    for part in _list(text):
+        m = re.match(r"^(\d+)\s+(.+)$", part)
+        if not m:
+            raise BadSyntax(f"{part!r}: write a count and a troop", "e.g. 2 KNIGHT, 3 ARCHER")
+        out.append((names.unit(m.group(2)), int(m.group(1))))
+    return tuple(out)
+
+
+def _start(ctx: Context, rest: str) -> Order:
+    return Start(cities=tuple(ctx.city(c) for c in _list(rest)))
+
+
+def _discard(ctx: Context, rest: str) -> Order:
+    return Discard(cards=tuple(ctx.card(c) for c in _list(rest)))
+
+
+def _draw(ctx: Context, rest: str) -> Order:
+    limit = None
+    m = re.search(r"\s*\bDISASTERS\s+AT\s+MOST\s+(\S+)\s*$", rest, re.I)
+    if m:
+        limit = _count(m.group(1))
+        rest = rest[:m.start()]
+    if rest.strip().upper() == "NONE":
+        return Draw(decks=(), disasters_at_most=limit)
+    decks = []
+    for word in re.split(r"\s+THEN\s+", rest.strip(), flags=re.I):
+        w = word.strip().upper()
+        if w not in ("FORTUNE", "CHARACTER"):
+            raise BadSyntax(f"{word!r} is not a deck", "DRAW FORTUNE THEN CHARACTER, or DRAW NONE")
+        decks.append(w)
+    return Draw(decks=tuple(decks), disasters_at_most=limit)
+
+
+def _play(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^NOBLE\s+(.+?)\s+AT\s+(.+)$", rest, re.I)
+    if m:
+        noble = ctx.noble(m.group(1))
+        if f"Noble {noble}" not in ctx.hand:
+            raise OrderParseError(f"Noble {noble} is not in your hand",
+                                  f"your hand: {', '.join(ctx.hand) or 'empty'}")
+        return PlayNoble(noble=noble, city=ctx.city(m.group(2)))
+    m = re.match(r"^(BOUNTIFUL HARVEST|GOOD WEATHER)\s+ON\s+(.+)$", rest, re.I)
+    if m:
+        card = m.group(1).title()
+        ctx.card(card)
+        return PlayFortune(card=card, region=ctx.region(m.group(2)))
+    m = re.match(r"^TAX(?:\s+TALLAGE)?\s+ON\s+(.+)$", rest, re.I)
+    if m:
+        ctx.card("Tax")
+        return PlayTax(region=ctx.region(m.group(1)))
+    m = re.match(r"^(ABBESS|(?:ARCH)?BISHOP\s+OF\s+\S+)\s+ON\s+(.+?)(?:\s+AT\s+(.+))?$", rest, re.I)
+    if m:
+        card = ctx.card(m.group(1))
+        city = ctx.city(m.group(3)) if m.group(3) else None
+        return PlayClergy(card=card, noble=ctx.noble(m.group(2)), city=city)
+    raise BadSyntax(f"cannot read PLAY {rest}",
+                    "PLAY NOBLE <name> AT <city>, PLAY GOOD WEATHER ON <region>, "
+                    "PLAY TAX ON <region>, PLAY ABBESS ON <noble> AT <city>, "
+                    "PLAY BISHOP OF <city> ON <noble>")
+
+
+def _assassinate(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)\s+BY\s+(.+)$", rest, re.I)
+    if not m:
+        raise BadSyntax("ASSASSINATE <noble> BY <your noble>")
+    ctx.card("Assassination")
+    return Assassinate(target=ctx.noble(m.group(1)), sponsor=ctx.noble(m.group(2)))
+
+
+def _scorch(ctx: Context, rest: str) -> Order:
+    return Scorch(cities=tuple(ctx.city(c) for c in _list(rest)))
+
+
+def _buy(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^TITLE\s+(.+?)\s+FOR\s+(.+)$", rest, re.I)
+    if m:
+        return BuyTitle(region=ctx.region(m.group(1)), noble=ctx.noble(m.group(2)))
+    m = re.match(r"^(?:(\S+)\s+)?(.+?)\s+AT\s+(.+)$", rest, re.I)
+    if not m:
+        raise BadSyntax(f"cannot read BUY {rest}", "BUY 2 KNIGHT AT <city>, BUY TITLE <region> FOR <noble>")
+    what = m.group(2).strip()
+    if what.upper() in ("MILL", "STRONGHOLD"):
+        return Build(building=what.lower(), city=ctx.city(m.group(3)))
+    count = _count(m.group(1)) if m.group(1) else 1
+    unit = names.unit(what)
+    if unit == "crossbow":
+        raise OrderParseError("Crossbowmen are hired from a Mercenary card, not bought (FE 11.1)")
+    if count < 1:
+        raise BadNumber("buy at least one")
+    return Buy(count=count, unit=unit, city=ctx.city(m.group(3)))
+
+
+def _build(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(MILL|STRONGHOLD)\s+AT\s+(.+)$", rest, re.I)
+    if not m:
+        raise BadSyntax(f"cannot read BUILD {rest}", "BUILD MILL AT <city> or BUILD STRONGHOLD AT <city>")
+    return Build(building=m.group(1).lower(), city=ctx.city(m.group(2)))
+
+
+def _move(ctx: Context, rest: str) -> Order:
+    head, sep, path = rest.partition(":")
+    if not sep:
+        raise BadSyntax("MOVE needs a colon before its path",
+                        "MOVE William WITH 2 KNIGHT: Oxford - London - Canterbury")
+    denied = "wait"
+    m = re.search(r"\s+IF\s+DENIED\s+(?:THEN\s+)?(RETURN|WAIT)\s*$", path, re.I)
+    if m:
+        denied = m.group(1).lower()
+        path = path[:m.start()]
+    wm = re.match(r"^(.+?)\s+WITH\s+(.+)$", head.strip(), re.I)
+    who, units = (wm.group(1), wm.group(2)) if wm else (head, "")
+    nobles = tuple(ctx.noble(n) for n in _list(who))
+    parts = re.split(r"\s+([-=~])\s+", " " + path.strip() + " ")
+    tokens = [p.strip() for p in parts]
+    if len(tokens) < 3:
+        raise BadSyntax("a path needs at least two places", "Oxford - London")
+    start = ctx.city(tokens[0])
+    steps: list[str] = []
+    leave: list[tuple[str, str, int]] = []
+    for i in range(1, len(tokens), 2):
+        sep_, place = tokens[i], tokens[i + 1]
+        if sep_ == "~":
+            raise BadSyntax("the Sherwood bandit paths (FE 13.4) are not yet open by email")
+        lm = re.match(r"^(.+?)\s+LEAVE\s+(.+)$", place, re.I)
+        left = ()
+        if lm:
+            place, left = lm.group(1), _units(ctx, lm.group(2))
+        if re.match(r"^SEA\s+", place, re.I):
+            if sep_ != "=":
+                raise BadSyntax("a sea is reached with '=' (FE 5.4)", "Whitby = Sea V = King's Lynn")
+            steps.append(f"sea:{ctx.sea(place)}")
+            continue
+        city = ctx.city(place)
+        steps.append(city)
+        leave.extend((city, u, n) for u, n in left)
+    return Move(nobles=nobles, units=_units(ctx, units) if units else (), start=start,
+                path=tuple(steps), leave=tuple(leave), if_denied=denied)
+
+
+def _allow(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)\s+TO\s+PASS(?:\s+AT\s+(.+?))?(?:\s+EVERYWHERE)?$", rest, re.I)
+    if not m:
+        raise BadSyntax(f"cannot read ALLOW {rest}", "ALLOW <player|ANYONE> TO PASS [AT <city>]")
+    return Allow(who=ctx.player(m.group(1)), city=ctx.city(m.group(2)) if m.group(2) else None)
+
+
+def _attack(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)(?:\s+AGAINST\s+(.+))?$", rest, re.I)
+    assert m
+    return Attack(city=ctx.city(m.group(1)),
+                  against=ctx.player(m.group(2)) if m.group(2) else None)
+
+
+def _marry(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)\s+TO\s+(.+)$", rest, re.I)
+    if not m:
+        raise BadSyntax("MARRY <your noble> TO <noble>")
+    return Marry(noble=ctx.noble(m.group(1)), to=ctx.noble(m.group(2)))
+
+
+def _candidate(ctx: Context, rest: str) -> Order:
+    return Candidate(lord=ctx.noble(rest))
+
+
+def _vote(ctx: Context, rest: str) -> Order:
+    return Vote(candidates=tuple(ctx.noble(n) for n in _list(rest)))
+
+
+def _danegeld(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^AT\s+(.+?)\s+BY\s+(.+)$", rest, re.I)
+    if not m:
+        raise BadSyntax("DANEGELD AT <city> BY <noble>")
+    return Danegeld(city=ctx.city(m.group(1)), noble=ctx.noble(m.group(2)))
+
+
+def _withdraw(ctx: Context, rest: str) -> Order:
+    return Withdraw(number=_count(rest))
+
+
+PARSERS: dict[str, Callable[[Context, str], Order]] = {
+    "START": _start, "DISCARD": _discard, "DRAW": _draw, "PLAY": _play,
+    "ASSASSINATE": _assassinate, "SCORCH": _scorch, "BUY": _buy, "BUILD": _build,
+    "MOVE": _move, "ALLOW": _allow, "ATTACK": _attack, "MARRY": _marry,
+    "CANDIDATE": _candidate, "VOTE": _vote, "DANEGELD": _danegeld, "WITHDRAW": _withdraw,
+}
+
+
+def parse_line(ctx: Context, text: str) -> Order:
+    line = text.strip()
+    family = None
+    m = re.match(r"^(\w+)\s*:\s*(.+)$", line)
+    if m and m.group(1).title() in ctx.all_families:
+        if m.group(1).title() not in ctx.families:
+            raise OrderParseError(f"{m.group(1).title()} is not your family")
+        family, line = m.group(1).title(), m.group(2)
+    word, _, rest = line.partition(" ")
+    parser = PARSERS.get(word.upper())
+    if parser is None:
+        raise UnknownOrder(f"unknown order {word!r}")
+    order = parser(ctx, rest.strip())
+    if family is not None:
+        order = replace(order, family=family)
+    return order
+
+
+def parse_text(ctx: Context, text: str) -> tuple[list[tuple[int, Order]], list[OrderError]]:
+    orders: list[tuple[int, Order]] = []
+    errors: list[OrderError] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line or SERVICE_LINES.match(line):
+            continue
+        try:
+            orders.append((number, parse_line(ctx, line)))
+        except OrderParseError as e:
+            errors.append(OrderError(number, raw.strip(), e.message, e.hint))
+    return orders, errors

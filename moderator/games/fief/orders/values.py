@@ -1,0 +1,224 @@
+"""The orders of Fief: England as frozen values, one class per order (fief-email.md §2.4).
+
+Each order knows its JSON form (`to_dict` / `order_from_dict`); `orders.format` writes
+its normal form and `orders.parse` reads it back, so parse(format(o)) == o.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class Order:
+    kind: ClassVar[str] = ""
+    standing: ClassVar[bool] = False
+    family: str | None = None          # the family that gives it (two-player game, FE 13.7)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["kind"] = self.kind
+        return data
+
+
+@dataclass(frozen=True)
+class Start(Order):
+    """Muster: ranked starting cities (Setup, 13.6; fief-email.md §1.8)."""
+    kind: ClassVar[str] = "start"
+    cities: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Discard(Order):
+    """FE 2.0 Action A."""
+    kind: ClassVar[str] = "discard"
+    cards: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Draw(Order):
+    """FE 2.0 Action B: the decks to draw from, in order (FORTUNE / CHARACTER)."""
+    kind: ClassVar[str] = "draw"
+    decks: tuple[str, ...] = ()
+    disasters_at_most: int | None = None   # stop before pulling one more red card (U3)
+
+
+@dataclass(frozen=True)
+class PlayNoble(Order):
+    """FE 2.11: a Noble card from the hand joins the family at a city."""
+    kind: ClassVar[str] = "play_noble"
+    noble: str = ""
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class PlayFortune(Order):
+    """FE 2.7: Bountiful Harvest or Good Weather on a region."""
+    kind: ClassVar[str] = "play_fortune"
+    card: str = ""
+    region: str = ""
+
+
+@dataclass(frozen=True)
+class PlayTax(Order):
+    """FE 2.8: Tallage of a Lord's fiefdom (or the Sovereign's ungoverned region)."""
+    kind: ClassVar[str] = "play_tax"
+    region: str = ""
+
+
+@dataclass(frozen=True)
+class PlayClergy(Order):
+    """FE 2.13-2.14: an Abbess, Bishop or Archbishop card on a noble."""
+    kind: ClassVar[str] = "play_clergy"
+    card: str = ""
+    noble: str = ""
+    city: str | None = None            # where an Abbess founds her Abbey
+
+
+@dataclass(frozen=True)
+class Assassinate(Order):
+    """FE 10.3, played in Phase 2D (window W5 of fief-email.md §3.2)."""
+    kind: ClassVar[str] = "assassinate"
+    target: str = ""
+    sponsor: str = ""
+
+
+@dataclass(frozen=True)
+class Scorch(Order):
+    """FE 3.4: destroy own Mills after income for +2 each."""
+    kind: ClassVar[str] = "scorch"
+    cities: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Buy(Order):
+    """FE 4.0: troops and engines."""
+    kind: ClassVar[str] = "buy"
+    count: int = 1
+    unit: str = ""
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class Build(Order):
+    """FE 4.2: a Mill or a Stronghold."""
+    kind: ClassVar[str] = "build"
+    building: str = ""
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class BuyTitle(Order):
+    """FE 4.3-4.4: a Fiefdom Lord Title for a noble; a Stronghold becomes Fortified."""
+    kind: ClassVar[str] = "buy_title"
+    region: str = ""
+    noble: str = ""
+
+
+@dataclass(frozen=True)
+class Move(Order):
+    """FE 5.0-5.4: nobles and the troops they take along a path of roads and seas.
+
+    ``path`` lists the places after the start: city names, or ``"sea:N"``;
+    ``leave`` drops units at a city of the path: (city, unit, n).
+    """
+    kind: ClassVar[str] = "move"
+    nobles: tuple[str, ...] = ()
+    units: tuple[tuple[str, int], ...] = ()
+    start: str = ""
+    path: tuple[str, ...] = ()
+    leave: tuple[tuple[str, str, int], ...] = ()
+    if_denied: str = "wait"            # wait | return
+
+
+@dataclass(frozen=True)
+class Allow(Order):
+    """FE 5.0: standing permission to pass through (or enter) a city of this family."""
+    kind: ClassVar[str] = "allow"
+    standing: ClassVar[bool] = True
+    who: str = "ANYONE"                # a player key or ANYONE
+    city: str | None = None            # None: everywhere
+
+
+@dataclass(frozen=True)
+class Attack(Order):
+    """FE 7.0: declare a battle at a city."""
+    kind: ClassVar[str] = "attack"
+    city: str = ""
+    against: str | None = None
+
+
+@dataclass(frozen=True)
+class Marry(Order):
+    """FE 9.0: a marriage needs the matching order from the other family."""
+    kind: ClassVar[str] = "marry"
+    noble: str = ""
+    to: str = ""
+
+
+@dataclass(frozen=True)
+class Candidate(Order):
+    """FE 9.1: name a non-clergy Lord a candidate (standing until elected or withdrawn)."""
+    kind: ClassVar[str] = "candidate"
+    standing: ClassVar[bool] = True
+    lord: str = ""
+
+
+@dataclass(frozen=True)
+class Vote(Order):
+    """FE 9.1: the FOR marker on the first candidate of the list still standing."""
+    kind: ClassVar[str] = "vote"
+    candidates: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Danegeld(Order):
+    """FE 6.9: a noble pays 5 for the invaders at his city to leave England."""
+    kind: ClassVar[str] = "danegeld"
+    city: str = ""
+    noble: str = ""
+
+
+@dataclass(frozen=True)
+class Withdraw(Order):
+    """Drop standing order number n (as numbered on the private sheet)."""
+    kind: ClassVar[str] = "withdraw"
+    number: int = 0
+
+
+ORDER_CLASSES: dict[str, type[Order]] = {
+    cls.kind: cls for cls in (Start, Discard, Draw, PlayNoble, PlayFortune, PlayTax, PlayClergy,
+                              Assassinate, Scorch, Buy, Build, BuyTitle, Move, Allow, Attack,
+                              Marry, Candidate, Vote, Danegeld, Withdraw)
+}
+
+
+def _tupled(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tupled(v) for v in value)
+    return value
+
+
+def order_from_dict(data: dict[str, Any]) -> Order:
+    cls = ORDER_CLASSES[data["kind"]]
+    names = {f.name for f in fields(cls)}
+    return cls(**{k: _tupled(v) for k, v in data.items() if k in names})
+
+
+@dataclass(frozen=True)
+class TurnOrders:
+    """One family-player's orders for the round, in the order written (FE 2.2)."""
+    orders: tuple[Order, ...] = ()
+
+    def of(self, cls: type[Order]) -> list[Any]:
+        return [o for o in self.orders if isinstance(o, cls)]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"orders": [o.to_dict() for o in self.orders]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> TurnOrders:
+        if not data:
+            return cls()
+        return cls(tuple(order_from_dict(o) for o in data.get("orders", [])))

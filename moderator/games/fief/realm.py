@@ -1,0 +1,239 @@
+"""`Realm`: one adjudication's working state, tables, dice and events.
+
+The rules modules are functions of a Realm; it owns the few shared helpers (events, dice,
+the battle die, card draws, city control, deaths) so that no rule reaches for randomness or
+state another way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
+
+from moderator.dice import Dice
+from moderator.games.base import Event
+from moderator.games.fief.events import EventId
+from moderator.games.fief.orders.values import TurnOrders
+from moderator.games.fief.state import City, GameState, Noble
+from moderator.games.fief.state.model import TROOPS
+from moderator.games.fief.tables import Tables
+
+T = TypeVar("T")
+
+
+class Realm:
+    def __init__(self, state: GameState, tables: Tables, dice: Dice) -> None:
+        self.s = state
+        self.t = tables
+        self.dice = dice
+        self.events: list[Event] = []
+        self.orders: dict[str, TurnOrders] = {}
+        self.moved_units: dict[tuple[str, str], dict[str, int]] = {}   # (family, city) -> moved
+        self.battles: list[dict[str, Any]] = []
+
+    # -- events and dice ---------------------------------------------------------------
+    def emit(self, event: EventId, args: Mapping[str, Any] | None = None,
+             actor: str | None = None, public: bool = True) -> None:
+        self.events.append(Event(event.value, dict(args or {}), actor=actor, public=public,
+                                 week=self.s.round))
+
+    def refuse(self, player: str, order: str, reason: str) -> None:
+        """An order that could not run when its turn came: told on the sheet (§2.2)."""
+        self.emit(EventId.ORDER_REFUSED, {"order": order, "reason": reason}, actor=player,
+                  public=False)
+
+    def d6(self, subsystem: str, purpose: str, actor: str | None = None) -> int:
+        return self.dice.roll(subsystem, "1d6", purpose, actor=actor).total
+
+    def battle_die(self, subsystem: str, purpose: str, actor: str | None = None) -> int:
+        """One Battle Die: a d6 read through rules.battle.die_faces (FE 7.1)."""
+        face = self.d6(subsystem, purpose, actor)
+        return self.t.battle.die_faces[face - 1]
+
+    def pick(self, items: Sequence[T], subsystem: str, purpose: str) -> T:
+        """A uniform choice from a sorted list, by dice (never module-level random)."""
+        if len(items) == 1:
+            return items[0]
+        roll = self.dice.roll(subsystem, f"1d{len(items)}", purpose)
+        return items[roll.total - 1]
+
+    def shuffle(self, items: Sequence[T], subsystem: str, purpose: str) -> list[T]:
+        """Fisher-Yates with dice: the same seed always shuffles the same way."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.dice.roll(subsystem, f"1d{i + 1}", purpose).total - 1
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    # -- players, families, nobles -----------------------------------------------------
+    def player_count(self) -> int:
+        return len(self.s.seats)
+
+    def account(self, family: str) -> str:
+        """The player whose purse and hand a family uses (a pot for two, FE 13.7)."""
+        return self.s.families[family].player
+
+    def cash(self, family: str) -> int:
+        return self.s.players[self.account(family)].cash
+
+    def pay(self, family: str, amount: int) -> None:
+        player = self.s.players[self.account(family)]
+        if amount > player.cash:
+            raise AssertionError(f"{family} cannot pay {amount}")
+        player.cash -= amount
+
+    def earn(self, family: str, amount: int) -> None:
+        self.s.players[self.account(family)].cash += amount
+
+    def noble(self, key: str) -> Noble:
+        return self.s.nobles[key]
+
+    def nobles_at(self, city: str, family: str | None = None,
+                  free_only: bool = True) -> list[Noble]:
+        return [n for n in self.s.living(family) if n.city == city
+                and (n.free or not free_only)]
+
+    def allied(self, a: str, b: str) -> bool:
+        """Families allied through marriage (FE 9.0) or of one player (FE 13.7)."""
+        if a == b or self.account(a) == self.account(b):
+            return True
+        return any(n.spouse and self.s.nobles[n.spouse].family == b
+                   for n in self.s.living(a))
+
+    # -- cities and control ------------------------------------------------------------
+    def city(self, name: str) -> City:
+        return self.s.cities[name]
+
+    def present(self, city: str, family: str) -> bool:
+        c = self.city(city)
+        return bool(c.units_of(family)) or any(n.city == city and n.family == family
+                                                and n.free for n in self.s.living())
+
+    def refresh_control(self, city: str) -> None:
+        """FE 5.1: the first family to arrive controls a city; an empty city without a
+        building is Independent again (Ex 5-1 note); a building keeps its holder until
+        someone else occupies it (fief-email.md A86)."""
+        c = self.city(city)
+        c.occupants = [f for f in c.occupants if self.present(city, f)]
+        before = c.holder
+        if c.occupants:
+            if c.holder not in c.occupants:
+                c.holder = c.occupants[0]
+        elif not c.building or c.building == "abbey":
+            c.holder = None
+        if c.holder != before and c.holder is not None:
+            self.emit(EventId.CITY_TAKEN, {"city": city, "family": c.holder, "from": before})
+            self.check_fortified(city)
+
+    def arrive(self, city: str, family: str) -> None:
+        c = self.city(city)
+        if family not in c.occupants:
+            c.occupants.append(family)
+        self.refresh_control(city)
+
+    def check_fortified(self, city: str) -> None:
+        """FE 4.7: a family that takes a Fiefdom's Fortified City takes its Title."""
+        c = self.city(city)
+        if c.building != "fortified" or c.holder is None:
+            return
+        region = self.t.region_of(city)
+        lord = self.lord_of(region.key)
+        if lord is None or lord.family == c.holder:
+            return
+        heirs = [n for n in self.s.living(c.holder) if n.free] or self.s.living(c.holder)
+        lord.titles.remove(region.key)
+        if heirs:
+            heirs[0].titles.append(region.key)
+            self.emit(EventId.TITLE_LOST, {"region": region.key, "from": lord.key,
+                                           "to": heirs[0].key, "city": city})
+        else:
+            self.emit(EventId.TITLE_LOST, {"region": region.key, "from": lord.key, "to": None,
+                                           "city": city})
+
+    def lord_of(self, region: str) -> Noble | None:
+        return next((n for n in self.s.living() if region in n.titles), None)
+
+    def troops_total(self, city: str, family: str) -> int:
+        return self.city(city).troop_count(family)
+
+    def stock(self, family: str, unit: str) -> int:
+        return self.s.families[family].stock.get(unit, 0)
+
+    def return_units(self, city: str, family: str, unit: str, n: int) -> None:
+        """Units off the map go back to their family's stockpile (FE 7.5)."""
+        self.city(city).add(family, unit, -n)
+        if unit != "crossbow":
+            stock = self.s.families[family].stock
+            stock[unit] = stock.get(unit, 0) + n
+
+    # -- deaths and titles -------------------------------------------------------------
+    def kill(self, noble: Noble, cause: str) -> None:
+        """FE 4.8: the noble, card and retainer leave the game; titles pass on."""
+        if not noble.alive:
+            return
+        noble.status = "dead"
+        self.emit(EventId.NOBLE_SLAIN, {"noble": noble.key, "family": noble.family,
+                                        "city": noble.city, "cause": cause})
+        self.s.removed.append(f"Noble {noble.name}")
+        if noble.retainer:
+            self.s.removed.append(f"Retainer {noble.retainer}")
+            noble.retainer = None
+        for captive in [n for n in self.s.living() if n.captor == noble.key]:
+            self.release(captive, "captor died")
+        if noble.spouse:
+            spouse = self.s.nobles[noble.spouse]
+            spouse.spouse = None
+            self.s.families[spouse.family].ring = None
+            self.s.families[noble.family].ring = None
+            self.emit(EventId.MARRIAGE_ENDS, {"noble": noble.key, "spouse": spouse.key})
+        if noble.clergy:
+            self.s.character_discard.append(self.t.district(noble.clergy).rank.title()
+                                            + " of " + self.t.district(noble.clergy).cathedral)
+            noble.clergy = None
+        if self.s.sovereign == noble.key:
+            self.s.sovereign = None
+        if self.s.queen == noble.key:
+            self.s.queen = None
+        for region in list(noble.titles):
+            noble.titles.remove(region)
+            heirs = [n for n in self.s.living(noble.family)]
+            spouse = self.s.nobles[noble.spouse] if noble.spouse else None
+            heir = heirs[0] if heirs else spouse if spouse and spouse.alive else None
+            if heir is not None:
+                heir.titles.append(region)
+            self.emit(EventId.TITLE_PASSED, {"region": region, "from": noble.key,
+                                             "to": heir.key if heir else None})
+        noble.spouse = None
+        self.refresh_control(noble.city)
+
+    def release(self, noble: Noble, why: str) -> None:
+        """FE 7.6: a released noble goes to a family Stronghold, else to a family noble."""
+        noble.status = "free"
+        noble.captor = None
+        forts = sorted(c.name for c in self.s.cities.values()
+                       if c.holder == noble.family and c.building in ("stronghold", "fortified"))
+        kin = [n.city for n in self.s.living(noble.family) if n.free and n.key != noble.key]
+        noble.city = forts[0] if forts else kin[0] if kin else noble.city
+        self.emit(EventId.NOBLE_RELEASED, {"noble": noble.key, "city": noble.city, "why": why})
+        self.arrive(noble.city, noble.family)
+
+    def capture(self, noble: Noble, captor: str, city: str) -> None:
+        noble.status = "captive"
+        noble.captor = captor
+        self.emit(EventId.NOBLE_CAPTURED, {"noble": noble.key, "captor": captor, "city": city})
+        self.refresh_control(city)
+
+    def ransom(self, noble: Noble) -> int:
+        """FE 7.7, 6.7: 2 plus 2 per Title held."""
+        titles = len(noble.titles) + (1 if noble.clergy else 0) + len(noble.abbess)
+        titles += 1 if self.s.sovereign == noble.key else 0
+        return self.t.money.ransom_base + self.t.money.ransom_per_title * titles
+
+    def vp(self, player: str) -> int:
+        """FE 8.1: one per Fiefdom Title, one for the Relic VP marker."""
+        fams = self.s.players[player].families
+        titles = sum(len(n.titles) for n in self.s.living() if n.family in fams)
+        return titles + (1 if self.s.players[player].relic_vp else 0)
+
+    def troop_units(self) -> tuple[str, ...]:
+        return TROOPS

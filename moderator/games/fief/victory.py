@@ -1,0 +1,84 @@
+"""End of the round and victory (FE 8.0-8.5, 13.7, 13.8)."""
+
+from __future__ import annotations
+
+from moderator.games.fief.events import EventId
+from moderator.games.fief.realm import Realm
+from moderator.games.fief.state import Phase
+
+RANK = {"Duchy": 3, "County": 2, "Barony": 1}
+
+
+def end_round(realm: Realm) -> None:
+    """FE 8.0: cards on the map are discarded (Round 1's dormant disasters stay, FE 2.4),
+    Treasures return, the First Player marker passes; from Round 5 victory is checked."""
+    s = realm.s
+    for sea in s.seas.values():
+        s.fortune_discard.extend(sea)
+        sea.clear()
+    s.taxes = []
+    for p in s.players.values():
+        p.treasures = 2
+    vps = {p: realm.vp(p) for p in s.seats}
+    realm.emit(EventId.VICTORY_POINTS, {"round": s.round, "vp": vps})
+    s.history.append({"round": s.round, "vp": vps})
+    winners = check_victory(realm, vps)
+    if winners:
+        s.winners = winners
+        s.phase = Phase.OVER
+        realm.emit(EventId.GAME_WON, {"winners": winners, "round": s.round, "vp": vps})
+        return
+    s.first = (s.first + 1) % len(s.seats)
+
+
+def _alliances(realm: Realm) -> list[tuple[str, ...]]:
+    """Each player alone, or two players allied through marriage (FE 9.0, 8.3)."""
+    s = realm.s
+    groups: list[tuple[str, ...]] = []
+    for p in s.seats:
+        allies = sorted({realm.account(s.nobles[n.spouse].family) for n in s.living()
+                         if n.spouse and realm.account(n.family) == p
+                         and realm.account(s.nobles[n.spouse].family) != p})
+        group = tuple(sorted({p, *allies}))
+        if group not in groups:
+            groups.append(group)
+    return groups
+
+
+def check_victory(realm: Realm, vps: dict[str, int]) -> list[str]:
+    s, v = realm.s, realm.t.victory
+    if s.round < v.first_round:
+        return []
+    players = len(s.seats)
+    if players == 2:
+        # FE 13.7: 4 VP from Round 5, the player's two families allied through marriage.
+        solo = [p for p in s.seats if vps[p] >= v.two_player_vp
+                and any(s.nobles[n.spouse].family in s.players[p].families
+                        for n in s.living() if n.spouse and n.family in s.players[p].families)]
+    else:
+        need = v.three_player_vp if players == 3 else v.solo_vp
+        solo = [p for p in s.seats if vps[p] >= need
+                and not any(len(g) > 1 and p in g for g in _alliances(realm))]
+    if solo:
+        return [max(solo, key=lambda p: (vps[p], _tiebreak(realm, (p,))))]  # a solo victory beats an alliance
+    pairs = [g for g in _alliances(realm) if len(g) == 2
+             and sum(vps[p] for p in g) >= v.alliance_vp]
+    if pairs and players == 4:
+        return list(max(pairs, key=lambda g: (sum(vps[p] for p in g), _tiebreak(realm, g))))
+    if s.round >= v.last_round:
+        groups = _alliances(realm)
+        best = max(groups, key=lambda g: (sum(vps[p] for p in g), _tiebreak(realm, g)))
+        return list(best)
+    return []
+
+
+def _tiebreak(realm: Realm, group: tuple[str, ...]) -> tuple[int, int, int, int]:
+    """FE 8.5: Order of the Garter (not yet awarded), then King or Sovereign Queen, then
+    Duke, Count, Baron; then the later seat loses (PROPOSED, so the result is never open)."""
+    s = realm.s
+    fams = {f for p in group for f in s.players[p].families}
+    nobles = [n for n in s.living() if n.family in fams]
+    crown = 1 if s.sovereign and s.nobles[s.sovereign].family in fams else 0
+    ranks = sorted((RANK[realm.t.region(r).title] for n in nobles for r in n.titles), reverse=True)
+    top = ranks[0] if ranks else 0
+    return (crown, top, len(ranks), -min(s.seats.index(p) for p in group))
