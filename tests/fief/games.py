@@ -1,0 +1,96 @@
+"""Random legal-looking orders for whole games (the property test and benchmarks).
+
+The generator reads only what the player could see, writes order *text* (so the parser is
+exercised too) and draws its choices from its own `random.Random`, seeded per game: the
+moderator's dice never serve it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from moderator.games.fief.tables import Tables
+
+UNIT_WORDS = {"knight": "KNIGHT", "men_at_arms": "MAN-AT-ARMS", "archer": "ARCHER",
+              "bombard": "BOMBARD"}
+
+
+def random_orders(state: dict[str, Any], player: str, tables: Tables,
+                  rng: random.Random) -> str:
+    p = state["players"][player]
+    fams = p["families"]
+    lines: list[str] = []
+    if state["phase"] == "muster":
+        cities = list(tables.city_names)
+        rng.shuffle(cities)
+        return f"START {', '.join(cities[:3])}\nDRAW FORTUNE THEN CHARACTER\n"
+    mine = [n for n in state["nobles"].values() if n["family"] in fams and n["status"] != "dead"]
+    held = sorted(c for c, v in state["cities"].items() if v["holder"] in fams)
+    for card in p["hand"]:
+        if card.startswith("Noble ") and held:
+            lines.append(f"PLAY NOBLE {card[6:]} AT {rng.choice(held)}")
+        elif card in ("Bountiful Harvest", "Good Weather"):
+            lines.append(f"PLAY {card.upper()} ON {rng.choice(tables.regions).name}")
+        elif card == "Tax":
+            lines.append(f"PLAY TAX ON {rng.choice(tables.regions).name}")
+        elif card.startswith(("Bishop", "Archbishop")) and mine:
+            lines.append(f"PLAY {card.upper()} ON {rng.choice(mine)['name']}")
+        elif card == "Abbess" and mine and held:
+            lines.append(f"PLAY ABBESS ON {rng.choice(mine)['name']} AT {rng.choice(held)}")
+        elif card == "Assassination" and mine:
+            target = rng.choice(sorted(state["nobles"].values(), key=lambda n: n["key"]))
+            if target["status"] != "dead":
+                lines.append(f"ASSASSINATE {target['name']} BY {rng.choice(mine)['name']}")
+    if held and rng.random() < 0.2:
+        lines.append(f"SCORCH {rng.choice(held)}")
+    for _ in range(rng.randint(0, 3)):
+        if held:
+            unit = rng.choice(list(UNIT_WORDS.values()))
+            lines.append(f"BUY {rng.randint(1, 3)} {unit} AT {rng.choice(held)}")
+    if held and rng.random() < 0.4:
+        lines.append(f"BUILD {rng.choice(['MILL', 'STRONGHOLD'])} AT {rng.choice(held)}")
+    for region in tables.regions:
+        if mine and rng.random() < 0.3:
+            lines.append(f"BUY TITLE {region.name} FOR {rng.choice(mine)['name']}")
+    for noble in mine:
+        if noble["status"] != "free" or rng.random() < 0.3:
+            continue
+        here = noble["city"]
+        units = state["cities"][here]["troops"].get(noble["family"], {})
+        take = [f"{rng.randint(1, n)} {UNIT_WORDS[u]}" for u, n in sorted(units.items())
+                if u in UNIT_WORDS and n and rng.random() < 0.7]
+        path = [here]
+        for _ in range(rng.randint(1, 2)):
+            path.append(rng.choice(tables.neighbours(path[-1])))
+        with_ = f" WITH {', '.join(take)}" if take else ""
+        deny = " IF DENIED RETURN" if rng.random() < 0.5 else ""
+        lines.append(f"MOVE {noble['name']}{with_}: {' - '.join(path)}{deny}")
+    others = [k for k in state["players"] if k != player]
+    if others and rng.random() < 0.3:
+        lines.append(f"ALLOW {state['players'][rng.choice(others)]['name']} TO PASS")
+    for city in sorted(state["cities"]):
+        c = state["cities"][city]
+        if any(f in fams for f in c["troops"]) and any(f not in fams for f in c["troops"]):
+            if rng.random() < 0.7:
+                lines.append(f"ATTACK {city}")
+    for a in state["invaders"].values():
+        if mine and rng.random() < 0.2:
+            lines.append(f"DANEGELD AT {a['city']} BY {rng.choice(mine)['name']}")
+    free = [n for n in state["nobles"].values() if n["status"] != "dead" and not n["spouse"]]
+    for noble in mine:
+        if not noble["spouse"] and rng.random() < 0.3:
+            partners = [n for n in free if n["sex"] != noble["sex"] and n["family"] not in fams]
+            if partners:
+                lines.append(f"MARRY {noble['name']} TO {rng.choice(partners)['name']}")
+    lords = [n for n in state["nobles"].values() if n["titles"] and n["status"] == "free"]
+    if lords and rng.random() < 0.5:
+        lines.append(f"CANDIDATE {rng.choice(lords)['name']}")
+    if state["candidates"]:
+        lines.append(f"VOTE {state['nobles'][rng.choice(state['candidates'])]['name']}")
+    if p["hand"] and rng.random() < 0.3:
+        lines.append(f"DISCARD {rng.choice(p['hand'])}")
+    lines.append(rng.choice(["DRAW FORTUNE THEN CHARACTER", "DRAW CHARACTER THEN FORTUNE",
+                             "DRAW FORTUNE THEN FORTUNE", "DRAW NONE",
+                             "DRAW FORTUNE DISASTERS AT MOST 1"]))
+    return "\n".join(lines) + "\n"
