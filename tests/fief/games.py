@@ -71,9 +71,9 @@ def random_orders(state: dict[str, Any], player: str, tables: Tables,
         lines.append(f"ALLOW {state['players'][rng.choice(others)]['name']} TO PASS")
     for city in sorted(state["cities"]):
         c = state["cities"][city]
-        if any(f in fams for f in c["troops"]) and any(f not in fams for f in c["troops"]):
-            if rng.random() < 0.7:
-                lines.append(f"ATTACK {city}")
+        if (any(f in fams for f in c["troops"]) and any(f not in fams for f in c["troops"])
+                and rng.random() < 0.7):
+            lines.append(f"ATTACK {city}")
     for a in state["invaders"].values():
         if mine and rng.random() < 0.2:
             lines.append(f"DANEGELD AT {a['city']} BY {rng.choice(mine)['name']}")

@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from moderator.games.fief import cards
 from moderator.games.fief.events import EventId
+from moderator.games.fief.orders.values import Attack, TurnOrders
 from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import Noble
 
@@ -276,11 +278,10 @@ def _take_captives(realm: Realm, winner: Side, loser: Side) -> None:
             army = realm.s.invaders[key]
             if not army.foot and not army.leader:
                 for captive in army.captives:
-                    n = realm.s.nobles[captive]
-                    if n.alive and n.status == "captive":
-                        realm.release(n, "invaders defeated")
-                del realm.s.invaders[key]
-                realm.s.invaders_gone += 0  # the army's markers go back to the box, reusable
+                    held = realm.s.nobles[captive]
+                    if held.alive and held.status == "captive":
+                        realm.release(held, "invaders defeated")
+                del realm.s.invaders[key]   # its markers go back to the box, to land again
 
 
 def lone_nobles(realm: Realm) -> None:
@@ -305,8 +306,6 @@ def lone_nobles(realm: Realm) -> None:
 
 def battles_phase(realm: Realm) -> None:
     """FE 7.0: in player order, each player's ATTACK lines."""
-    from moderator.games.fief.orders.values import Attack, TurnOrders
-
     lone_nobles(realm)
     for player in realm.s.player_order():
         for order in realm.orders.get(player, TurnOrders()).of(Attack):
@@ -321,8 +320,6 @@ def declare(realm: Realm, player: str, city: str, against: str | None) -> None:
     if not mine:
         realm.refuse(player, text, "an attack needs a free noble with troops there (FE 7.0)")
         return
-    from moderator.games.fief import cards
-
     if cards.region_has(realm, realm.t.region_of(city).number, "Storms"):
         realm.refuse(player, text, "no battles in a region with Storms (FE 2.5)")
         return

@@ -308,7 +308,8 @@ def _play_fortune(realm: Realm, player: str, order: PlayFortune) -> None:
     cancels, forbidden = (("Famine", "Storms") if order.card == "Bountiful Harvest"
                           else ("Storms", "Famine"))
     if forbidden in sea:
-        realm.refuse(player, text, f"{order.card} may not be played where {forbidden} rage (FE 2.7)")
+        realm.refuse(player, text,
+                     f"{order.card} may not be played where {forbidden} rage (FE 2.7)")
         return
     if order.card in sea:
         realm.refuse(player, text, "one card of each kind a region a round (FE 2.9)")

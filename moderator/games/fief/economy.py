@@ -120,7 +120,8 @@ def _buy(realm: Realm, player: str, order: Buy, placed: dict[str, int]) -> None:
     elif realm.cash(family) < cost:
         realm.refuse(player, text, f"costs {cost}, you have {realm.cash(family)}")
     elif realm.stock(family, unit.key) < order.count:
-        realm.refuse(player, text, f"only {realm.stock(family, unit.key)} left in your stockpile (FAQ P4)")
+        realm.refuse(player, text,
+                     f"only {realm.stock(family, unit.key)} left in your stockpile (FAQ P4)")
     elif placed.get(order.city, 0) + order.count > cap:
         realm.refuse(player, text, f"at most {cap} new units a city each Phase 4 (FE 4.0)")
     else:
@@ -141,8 +142,9 @@ def _build(realm: Realm, player: str, order: Build) -> None:
     family = _holder_family(realm, player, order.city)
     text = f"BUILD {order.building.upper()} AT {order.city}"
     cost = b.mill_cost if order.building == "mill" else b.stronghold_cost
-    used = sum(1 for x in realm.s.cities.values() if (x.mill if order.building == "mill"
-                                                     else x.building in ("stronghold", "fortified")))
+    used = sum(1 for x in realm.s.cities.values()
+               if (x.mill if order.building == "mill"
+                   else x.building in ("stronghold", "fortified")))
     pool = b.mills if order.building == "mill" else b.strongholds
     if family is None:
         realm.refuse(player, text, f"you do not control {order.city} (FE 4.2)")

@@ -110,7 +110,7 @@ def march(realm: Realm, key: str) -> None:
     army = s.invaders[key]
     if army.garrison or not army.leader:
         return
-    for step in range(t.invaders.moves):
+    for _ in range(t.invaders.moves):
         here = army.city
         if cards.region_has(realm, t.region_of(here).number, "Storms"):
             return

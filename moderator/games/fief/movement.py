@@ -6,6 +6,7 @@ from moderator.games.fief import cards
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import Allow, Move, TurnOrders
 from moderator.games.fief.realm import Realm
+from moderator.games.fief.state import Noble
 from moderator.games.fief.state.model import TROOPS
 
 
@@ -77,16 +78,19 @@ def move(realm: Realm, player: str, order: Move, moved_nobles: set[str]) -> None
             realm.refuse(player, _text(order), "Trebuchets never move (FE 7.2)")
             return
         if n > free:
-            realm.refuse(player, _text(order), f"only {free} {unit.replace('_', '-')} free to move at {here}")
+            realm.refuse(player, _text(order),
+                         f"only {free} {unit.replace('_', '-')} free to move at {here}")
             return
         units[unit] = units.get(unit, 0) + n
     for unit, n in units.items():
         realm.city(here).add(family, unit, -n)
-    for n in group:
-        moved_nobles.add(n.key)
+    for noble in group:
+        moved_nobles.add(noble.key)
     start = here
     used = 0
     naval = False
+    current_sea = 0
+    previous = here
     trail: list[str] = [here]
     stop_reason = None
     path = list(order.path)
@@ -138,8 +142,8 @@ def move(realm: Realm, player: str, order: Move, moved_nobles: set[str]) -> None
         group = [n for n in group if n.alive]
         if not group:
             break
-        for n in group:
-            n.city = here
+        for noble in group:
+            noble.city = here
         for city, unit, count in order.leave:
             if city == here and units.get(unit, 0) >= count:
                 units[unit] -= count
@@ -150,8 +154,8 @@ def move(realm: Realm, player: str, order: Move, moved_nobles: set[str]) -> None
         if occupied and not last and not permits(realm, holder or "", player, here):
             if order.if_denied == "return" and used < t.invaders.moves:
                 here = previous
-                for n in group:
-                    n.city = here
+                for noble in group:
+                    noble.city = here
                 used += 1
                 trail.append(here)
                 stop_reason = f"denied passage at {step}: went back"
@@ -162,8 +166,8 @@ def move(realm: Realm, player: str, order: Move, moved_nobles: set[str]) -> None
     if naval:
         # FE 5.4: troops never end at sea: the army goes back to its port.
         here = start
-        for n in group:
-            n.city = here
+        for noble in group:
+            noble.city = here
         stop_reason = "an army may not end at sea (FE 5.4): back in port"
     for unit, n in units.items():
         if n:
@@ -186,7 +190,7 @@ def _drop(realm: Realm, family: str, city: str, unit: str, n: int) -> None:
     moved[unit] = moved.get(unit, 0) + n
 
 
-def _plague_entry(realm: Realm, group: list, before: str, after: str) -> None:  # type: ignore[type-arg]
+def _plague_entry(realm: Realm, group: list[Noble], before: str, after: str) -> None:
     """FE 2.5: nobles entering a Plague region roll for their lives, unless they come from
     another Plague region (the troops' entry roll is not yet modelled)."""
     a = realm.t.region_of(before).number

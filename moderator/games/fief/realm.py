@@ -197,8 +197,8 @@ class Realm:
         for region in list(noble.titles):
             noble.titles.remove(region)
             heirs = [n for n in self.s.living(noble.family)]
-            spouse = self.s.nobles[noble.spouse] if noble.spouse else None
-            heir = heirs[0] if heirs else spouse if spouse and spouse.alive else None
+            partner = self.s.nobles[noble.spouse] if noble.spouse else None
+            heir = heirs[0] if heirs else partner if partner and partner.alive else None
             if heir is not None:
                 heir.titles.append(region)
             self.emit(EventId.TITLE_PASSED, {"region": region, "from": noble.key,

@@ -60,11 +60,13 @@ def check_victory(realm: Realm, vps: dict[str, int]) -> list[str]:
         solo = [p for p in s.seats if vps[p] >= need
                 and not any(len(g) > 1 and p in g for g in _alliances(realm))]
     if solo:
-        return [max(solo, key=lambda p: (vps[p], _tiebreak(realm, (p,))))]  # a solo victory beats an alliance
+        # FE 8.3: a solo victory beats an alliance victory.
+        return [max(solo, key=lambda p: (vps[p], _tiebreak(realm, (p,))))]
     pairs = [g for g in _alliances(realm) if len(g) == 2
              and sum(vps[p] for p in g) >= v.alliance_vp]
     if pairs and players == 4:
-        return list(max(pairs, key=lambda g: (sum(vps[p] for p in g), _tiebreak(realm, g))))
+        pair = max(pairs, key=lambda g: (sum(vps[p] for p in g), _tiebreak(realm, g)))
+        return list(pair)
     if s.round >= v.last_round:
         groups = _alliances(realm)
         best = max(groups, key=lambda g: (sum(vps[p] for p in g), _tiebreak(realm, g)))

@@ -176,7 +176,8 @@ def _buy(ctx: Context, rest: str) -> Order:
         return BuyTitle(region=ctx.region(m.group(1)), noble=ctx.noble(m.group(2)))
     m = re.match(r"^(?:(\S+)\s+)?(.+?)\s+AT\s+(.+)$", rest, re.I)
     if not m:
-        raise BadSyntax(f"cannot read BUY {rest}", "BUY 2 KNIGHT AT <city>, BUY TITLE <region> FOR <noble>")
+        raise BadSyntax(f"cannot read BUY {rest}",
+                        "BUY 2 KNIGHT AT <city>, BUY TITLE <region> FOR <noble>")
     what = m.group(2).strip()
     if what.upper() in ("MILL", "STRONGHOLD"):
         return Build(building=what.lower(), city=ctx.city(m.group(3)))
@@ -192,7 +193,8 @@ def _buy(ctx: Context, rest: str) -> Order:
 def _build(ctx: Context, rest: str) -> Order:
     m = re.match(r"^(MILL|STRONGHOLD)\s+AT\s+(.+)$", rest, re.I)
     if not m:
-        raise BadSyntax(f"cannot read BUILD {rest}", "BUILD MILL AT <city> or BUILD STRONGHOLD AT <city>")
+        raise BadSyntax(f"cannot read BUILD {rest}",
+                        "BUILD MILL AT <city> or BUILD STRONGHOLD AT <city>")
     return Build(building=m.group(1).lower(), city=ctx.city(m.group(2)))
 
 
@@ -221,12 +223,13 @@ def _move(ctx: Context, rest: str) -> Order:
         if sep_ == "~":
             raise BadSyntax("the Sherwood bandit paths (FE 13.4) are not yet open by email")
         lm = re.match(r"^(.+?)\s+LEAVE\s+(.+)$", place, re.I)
-        left = ()
+        left: tuple[tuple[str, int], ...] = ()
         if lm:
             place, left = lm.group(1), _units(ctx, lm.group(2))
         if re.match(r"^SEA\s+", place, re.I):
             if sep_ != "=":
-                raise BadSyntax("a sea is reached with '=' (FE 5.4)", "Whitby = Sea V = King's Lynn")
+                raise BadSyntax("a sea is reached with '=' (FE 5.4)",
+                                "Whitby = Sea V = King's Lynn")
             steps.append(f"sea:{ctx.sea(place)}")
             continue
         city = ctx.city(place)

@@ -82,7 +82,7 @@ class _Reader:
                 self.problem(where, "must be an integer")
             elif f.type == "bool" and not isinstance(value, bool):
                 self.problem(where, "must be true or false")
-            elif f.type.startswith("tuple") and not isinstance(value, list):  # type: ignore[union-attr]
+            elif str(f.type).startswith("tuple") and not isinstance(value, list):
                 self.problem(where, "must be a list")
             if tags.get(f"{name}.{f.name}") not in TAGS:
                 self.problem(where, "has no provenance tag in [tags]")
@@ -114,8 +114,8 @@ def _map(r: _Reader, raw: Mapping[str, Any]) -> tuple[Any, ...]:
     numbers = sorted(g.number for g in regions)
     if numbers != list(range(1, len(regions) + 1)):
         r.problem("map.region", f"numbers must run 1..{len(regions)}, got {numbers}")
-    cities = {c for g in regions for c in g.cities}
-    if len(cities) != sum(len(g.cities) for g in regions):
+    city_set = {c for g in regions for c in g.cities}
+    if len(city_set) != sum(len(g.cities) for g in regions):
         r.problem("map.region", "a city is in two regions")
     districts = [District(r.get(row, "key", str, f"map.district[{i}]"),
                           r.get(row, "name", str, f"map.district[{i}]"),
@@ -124,7 +124,7 @@ def _map(r: _Reader, raw: Mapping[str, Any]) -> tuple[Any, ...]:
                           r.status(row, f"map.district[{i}]"))
                  for i, row in enumerate(r.rows(raw, "district", "map"))]
     for d in districts:
-        if d.cathedral not in cities:
+        if d.cathedral not in city_set:
             r.problem(f"map.district {d.key}", f"unknown cathedral city {d.cathedral!r}")
     for g in regions:
         if g.district not in {d.key for d in districts}:
@@ -134,7 +134,7 @@ def _map(r: _Reader, raw: Mapping[str, Any]) -> tuple[Any, ...]:
         w = f"map.road[{i}]"
         road = Road(r.get(row, "a", str, w), r.get(row, "b", str, w),
                     r.get(row, "dir_ab", str, w), r.get(row, "dir_ba", str, w), r.status(row, w))
-        if road.a not in cities or road.b not in cities:
+        if road.a not in city_set or road.b not in city_set:
             r.problem(w, f"unknown city in {road.a!r} - {road.b!r}")
         elif row.get("enabled", True):
             roads.append(road)
