@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from moderator.games.fief.orders.format import format_order
+from moderator.games.fief.orders.values import order_from_dict
 from moderator.games.fief.state import GameState, Phase
 from moderator.games.fief.tables import Tables
 
@@ -43,8 +45,7 @@ def order_form(state: GameState, player: str, tables: Tables) -> str:
               f"## Round {state.round + 1}, Phase 2:  DISCARD <card> | DRAW FORTUNE THEN CHARACTER",
               "## Standing (kept until WITHDRAW n)"]
     for i, data in enumerate(p.standing, start=1):
-        lines.append(f"#  {i} {data['kind'].upper()} {data.get('who') or data.get('lord') or ''}"
-                     + (f" AT {data['city']}" if data.get("city") else ""))
+        lines.append(f"#  {i} {format_order(tables, order_from_dict(data))}")
     lines.append("# ALLOW <player|ANYONE> TO PASS [AT <city>]")
     lines.append("")
     return "\n".join(lines)
