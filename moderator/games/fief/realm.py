@@ -186,6 +186,9 @@ class Realm:
             self.s.families[spouse.family].ring = None
             self.s.families[noble.family].ring = None
             self.emit(EventId.MARRIAGE_ENDS, {"noble": noble.key, "spouse": spouse.key})
+        # FE 4.8: Bishop, Archbishop and Abbess cards are discarded (the Abbey stays).
+        self.s.character_discard.extend("Abbess" for _ in noble.abbess)
+        noble.abbess = []
         if noble.clergy:
             self.s.character_discard.append(self.t.district(noble.clergy).rank.title()
                                             + " of " + self.t.district(noble.clergy).cathedral)
