@@ -202,12 +202,11 @@ def fight(realm: Realm, attacker: Side, defender: Side, why: str) -> str:
         d_left = attacker.take_hits(sum(d_faces)) if attacker.troops() else sum(d_faces)
         rnd.update({"attacker_faces": a_faces, "defender_faces": d_faces,
                     "attacker_hits": sum(a_faces), "defender_hits": sum(d_faces)})
+        record["rounds"].append(rnd)
+        realm.emit(EventId.BATTLE_ROUND, {"city": attacker.city, **rnd})
         # FE 7.5: hits left once every troop is gone fall on the nobles, one each.
         _slay_spare(realm, defender, a_left)
         _slay_spare(realm, attacker, d_left)
-        rnd["attacker_left"], rnd["defender_left"] = _shown(attacker), _shown(defender)
-        record["rounds"].append(rnd)
-        realm.emit(EventId.BATTLE_ROUND, {"city": attacker.city, **rnd})
         quiet = quiet + 1 if attacker.lost + defender.lost == before else 0
         if not attacker.troops() or not defender.troops():
             break

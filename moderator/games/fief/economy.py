@@ -14,23 +14,36 @@ def _bonus(realm: Realm, region: int) -> int:
                                              if c in sea)
 
 
+def tallager(realm: Realm, region: str, played_by: str) -> str | None:
+    """Who collects a Tallage at Phase 3 (FAQ P3): the family now holding the title, or
+    the Sovereign's player for a royal Tallage; an unclaimed title collects nothing."""
+    lord = realm.lord_of(region)
+    if lord is not None:
+        return realm.account(lord.family)
+    king = realm.s.sovereign
+    if king is not None and realm.account(realm.s.nobles[king].family) == played_by:
+        return played_by
+    return None
+
+
 def forecast(realm: Realm, player: str) -> dict[str, int]:
     """The income a player's families would collect now, line by line (FE 3.0-3.3)."""
     s, m = realm.s, realm.t.money
     fams = s.players[player].families
-    taxed = {tx["region"]: tx["player"] for tx in s.taxes}
+    taxed = {tx["region"]: who for tx in s.taxes
+             if (who := tallager(realm, tx["region"], tx["player"])) is not None}
     lines = {"cities": 0, "mills": 0, "abbeys": 0, "tallage": 0, "queen": 0}
     for region in realm.t.regions:
         famine = "Famine" in s.seas.get(str(region.number), [])
         bonus = _bonus(realm, region.number)
-        tallager = taxed.get(region.key)
-        if tallager == player:
+        taxer = taxed.get(region.key)
+        if taxer == player:
             lines["tallage"] += m.tallage_per_city * len(region.cities)
         for city in region.cities:
             c = s.cities[city]
             if c.holder not in fams or c.besieged_by:
                 continue
-            if tallager is None:
+            if taxer is None:
                 lines["cities"] += m.city_income
             if c.mill and not famine:
                 lines["mills"] += m.mill_income + bonus

@@ -22,11 +22,12 @@ def end_round(realm: Realm) -> None:
     vps = {p: realm.vp(p) for p in s.seats}
     realm.emit(EventId.VICTORY_POINTS, {"round": s.round, "vp": vps})
     s.history.append({"round": s.round, "vp": vps})
-    winners = check_victory(realm, vps)
+    winners, how = check_victory(realm, vps)
     if winners:
         s.winners = winners
         s.phase = Phase.OVER
-        realm.emit(EventId.GAME_WON, {"winners": winners, "round": s.round, "vp": vps})
+        realm.emit(EventId.GAME_WON, {"winners": winners, "round": s.round, "vp": vps,
+                                      "how": how})
         return
     s.first = (s.first + 1) % len(s.seats)
 
@@ -45,10 +46,11 @@ def _alliances(realm: Realm) -> list[tuple[str, ...]]:
     return groups
 
 
-def check_victory(realm: Realm, vps: dict[str, int]) -> list[str]:
+def check_victory(realm: Realm, vps: dict[str, int]) -> tuple[list[str], str]:
+    """The winners and how they won (FE 8.2, 8.3, 8.5), or ([], "")."""
     s, v = realm.s, realm.t.victory
     if s.round < v.first_round:
-        return []
+        return [], ""
     players = len(s.seats)
     if players == 2:
         # FE 13.7: 4 VP from Round 5, the player's two families allied through marriage.
@@ -61,17 +63,18 @@ def check_victory(realm: Realm, vps: dict[str, int]) -> list[str]:
                 and not any(len(g) > 1 and p in g for g in _alliances(realm))]
     if solo:
         # FE 8.3: a solo victory beats an alliance victory.
-        return [max(solo, key=lambda p: (vps[p], _tiebreak(realm, (p,))))]
+        return [max(solo, key=lambda p: (vps[p], _tiebreak(realm, (p,))))], "solo"
     pairs = [g for g in _alliances(realm) if len(g) == 2
              and sum(vps[p] for p in g) >= v.alliance_vp]
     if pairs and players == 4:
         pair = max(pairs, key=lambda g: (sum(vps[p] for p in g), _tiebreak(realm, g)))
-        return list(pair)
+        return list(pair), "alliance"
     if s.round >= v.last_round:
         groups = _alliances(realm)
         best = max(groups, key=lambda g: (sum(vps[p] for p in g), _tiebreak(realm, g)))
-        return list(best)
-    return []
+        tied = [g for g in groups if sum(vps[p] for p in g) == sum(vps[p] for p in best)]
+        return list(best), "most VP" if len(tied) == 1 else "tie broken by title"
+    return [], ""
 
 
 def _tiebreak(realm: Realm, group: tuple[str, ...]) -> tuple[int, int, int, int]:
