@@ -7,7 +7,6 @@ from moderator.games.fief import battle, cards, court, economy, invaders, moveme
 from moderator.games.fief.battle import Side, fight, melee_dice
 from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
 
-
 # -- FE 5.0-5.4: movement ------------------------------------------------------------------
 
 def test_ex_5_1_troops_dropped_on_the_way_and_control_follows_occupation() -> None:

@@ -13,6 +13,7 @@ from moderator.store.db import session_scope
 from moderator.tables import load_tables
 from moderator.transport.maildir import deliver_outbox
 from moderator.turns import rerun_turn, run_turn
+
 from support import mailbox_messages, order_mail
 
 BARONS = (("kirsten@england.example", "Kirsten"), ("dave@england.example", "Dave"),
