@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from moderator.games.fief import ENGINE
-from moderator.games.fief.orders import format_order
+from moderator.games.fief.orders import context, format_order
 from moderator.games.fief.orders.parse import parse_text
-from moderator.games.fief.orders import context
 from tests.fief.conftest import TABLES, mustered
 
 LINES = (

@@ -33,7 +33,8 @@ def test_setup_removes_three_of_each_sex_unseen() -> None:
     removed = [c for c in state["removed"] if c.startswith("Noble ")]
     assert len(removed) == 6
     in_play = len(state["nobles"]) + len(removed)
-    in_deck = sum(c.startswith("Noble ") for c in state["character_deck"] + state["character_discard"]
+    piles = state["character_deck"] + state["character_discard"]
+    in_deck = sum(c.startswith("Noble ") for c in piles
                   + [c for p in state["players"].values() for c in p["hand"]])
     assert in_play + in_deck == 20
 
