@@ -38,12 +38,50 @@ def random_orders(state: dict[str, Any], player: str, tables: Tables,
             lines.append(f"PLAY {card.upper()} ON {rng.choice(mine)['name']}")
         elif card == "Abbess" and mine and held:
             lines.append(f"PLAY ABBESS ON {rng.choice(mine)['name']} AT {rng.choice(held)}")
+        elif card == "Tax" and mine and rng.random() < 0.5:
+            lines.append(f"PLAY TAX TITHE ON {rng.choice(tables.districts).cathedral}")
+        elif card == "Justice":
+            heretics = [n for n in state["nobles"].values() if n["heresy"]]
+            if heretics:
+                lines.append(f"JUSTICE {heretics[0]['name']}")
+        elif card == "Ambush" and mine:
+            me = rng.choice(mine)
+            near = [n for n in state["nobles"].values() if n["city"] == me["city"]
+                    and n["family"] not in fams and n["status"] == "free"]
+            if near:
+                lines.append(f"AMBUSH {near[0]['name']} BY {me['name']}")
+        elif card == "Passage":
+            held = [n for n in mine if n["status"] == "captive"]
+            if held:
+                lines.append(f"PASSAGE FREE {held[0]['name']}")
+        elif card == "Rebellion":
+            lines.append(f"REBELLION AT {rng.choice(tables.city_names)}")
         elif card == "Assassination" and mine:
             target = rng.choice(sorted(state["nobles"].values(), key=lambda n: n["key"]))
             if target["status"] != "dead":
                 lines.append(f"ASSASSINATE {target['name']} BY {rng.choice(mine)['name']}")
     if held and rng.random() < 0.2:
         lines.append(f"SCORCH {rng.choice(held)}")
+    if held and rng.random() < 0.1:
+        lines.append(f"PILLAGE {rng.choice(held)} {rng.choice(['MILL', 'ABBEY'])}")
+    king = state["sovereign"]
+    if king and state["nobles"][king]["family"] in fams:
+        if rng.random() < 0.5:
+            others = [k for k in state["players"] if k != player]
+            friend = state["players"][rng.choice(others)]["name"]
+            lines.append(f"CONVENE PARLIAMENT SHARES {friend} 3")
+        for region in tables.regions:
+            if mine and rng.random() < 0.3:
+                lines.append(f"GRANT {region.name} TO {rng.choice(mine)['name']}")
+    lines.append(rng.choice(["PARLIAMENT FOR", "PARLIAMENT AGAINST"]))
+    for noble in mine:
+        for relic in noble["relics"]:
+            lines.append(f"PRESENT {relic} BY {noble['name']}")
+    lords = [n for n in mine if len(n["titles"]) > 1]
+    if lords and len(mine) > 1 and rng.random() < 0.5:
+        region = tables.region(rng.choice(lords[0]["titles"]))
+        other = next(n for n in mine if n["key"] != lords[0]["key"])
+        lines.append(f"TRANSFER {region.name} TO {other['name']}")
     for _ in range(rng.randint(0, 3)):
         if held:
             unit = rng.choice(list(UNIT_WORDS.values()))

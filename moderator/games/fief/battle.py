@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from moderator.games.fief import cards
 from moderator.games.fief.events import EventId
-from moderator.games.fief.orders.values import Attack, TurnOrders
+from moderator.games.fief.orders.values import Attack, Pillage, TurnOrders
 from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import Noble
 
@@ -309,6 +308,50 @@ def battles_phase(realm: Realm) -> None:
     for player in realm.s.player_order():
         for order in realm.orders.get(player, TurnOrders()).of(Attack):
             declare(realm, player, order.city, order.against)
+    for player in realm.s.player_order():
+        for p in realm.orders.get(player, TurnOrders()).of(Pillage):
+            pillage(realm, player, p)
+
+
+def pillage(realm: Realm, player: str, order: Pillage) -> None:
+    """FE 7.10, 2.13: once all battles are over, in player order, a player may destroy a
+    Mill of a city he holds (+2) or its Abbey (+10, its Relic, and the Heresy marker on
+    the noble who leads the pillage, who must be there)."""
+    s = realm.s
+    c = realm.city(order.city)
+    text = f"PILLAGE {order.city} {order.what.upper()}"
+    fams = s.players[player].families
+    if c.holder not in fams:
+        realm.refuse(player, text, f"you do not hold {order.city}")
+        return
+    if order.what == "mill":
+        if not c.mill:
+            realm.refuse(player, text, "no Mill there")
+            return
+        c.mill = False
+        realm.earn(c.holder or "", realm.t.money.scorch_bonus)
+        realm.emit(EventId.PILLAGED, {"city": order.city, "what": "mill", "player": player,
+                                      "gain": realm.t.money.scorch_bonus})
+        return
+    leaders = [n for n in realm.nobles_at(order.city) if n.family in fams
+               and (order.by is None or n.key == order.by.lower())]
+    if c.building != "abbey":
+        realm.refuse(player, text, "no Abbey there")
+    elif not leaders:
+        realm.refuse(player, text, "a free noble of yours must lead the pillage")
+    else:
+        leader = leaders[0]
+        abbey = c.abbey
+        c.building, c.abbey = "", None
+        realm.earn(leader.family, 10)
+        for n in s.living():
+            n.heresy = False
+        leader.heresy = True
+        if c.relic:
+            leader.relics.append(c.relic)
+            c.relic, c.relic_up = None, False
+        realm.emit(EventId.PILLAGED, {"city": order.city, "what": "abbey", "abbey": abbey,
+                                      "player": player, "gain": 10, "noble": leader.key})
 
 
 def declare(realm: Realm, player: str, city: str, against: str | None) -> None:
@@ -319,7 +362,7 @@ def declare(realm: Realm, player: str, city: str, against: str | None) -> None:
     if not mine:
         realm.refuse(player, text, "an attack needs a free noble with troops there (FE 7.0)")
         return
-    if cards.region_has(realm, realm.t.region_of(city).number, "Storms"):
+    if realm.region_has(realm.t.region_of(city).number, "Storms"):
         realm.refuse(player, text, "no battles in a region with Storms (FE 2.5)")
         return
     family = mine[0]

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from moderator.games.fief.battle import Side
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import (
+    Ambush,
     Assassinate,
     Discard,
     Draw,
+    Escape,
+    Justice,
     PlayClergy,
     PlayFortune,
     PlayNoble,
     PlayTax,
+    PlayTithe,
+    Rebellion,
     TurnOrders,
 )
 from moderator.games.fief.realm import Realm
@@ -210,7 +216,7 @@ def plague_roll(realm: Realm, noble: Noble) -> None:
 
 
 def region_has(realm: Realm, region: int, card: str) -> bool:
-    return card in realm.s.seas.get(str(region), [])
+    return realm.region_has(region, card)
 
 
 # -- 2D ---------------------------------------------------------------------------------
@@ -229,6 +235,16 @@ def play_phase(realm: Realm) -> None:
                 _play_clergy(realm, player, order)
             elif isinstance(order, Assassinate):
                 _assassinate(realm, player, order)
+            elif isinstance(order, PlayTithe):
+                _play_tithe(realm, player, order)
+            elif isinstance(order, Justice):
+                _justice(realm, player, order)
+            elif isinstance(order, Ambush):
+                _ambush(realm, player, order)
+            elif isinstance(order, Escape):
+                _escape(realm, player, order)
+            elif isinstance(order, Rebellion):
+                rebellion(realm, player, order.city)
 
 
 def _take(realm: Realm, player: str, card: str) -> bool:
@@ -422,3 +438,147 @@ def _assassinate(realm: Realm, player: str, order: Assassinate) -> None:
         sponsor.heresy = True
         realm.emit(EventId.ASSASSINATION, {"target": target.key, "sponsor": sponsor.key})
         realm.kill(target, "assassination")
+
+
+def _play_tithe(realm: Realm, player: str, order: PlayTithe) -> None:
+    """FE 2.8, 11.3: a Bishop or Archbishop Tithes his own district, spending a Treasure."""
+    s = realm.s
+    district = realm.t.district(order.district)
+    text = f"PLAY TAX TITHE ON {district.cathedral}"
+    p = s.players[player]
+    prelate = next((n for n in s.living() if n.clergy == district.key), None)
+    if "Tax" not in p.hand:
+        realm.refuse(player, text, "no Tax card in your hand")
+    elif prelate is None or prelate.family not in p.families:
+        realm.refuse(player, text, f"only the prelate of the {district.name} (FE 2.8)")
+    elif p.treasures < 1:
+        realm.refuse(player, text, "no Treasure marker left this round (FE 11.3)")
+    elif any(tx.get("district") == district.key for tx in s.taxes):
+        realm.refuse(player, text, "that district is tithed already")
+    else:
+        _take(realm, player, "Tax")
+        p.treasures -= 1
+        s.taxes.append({"district": district.key, "player": player})
+        first = min(r.number for r in realm.t.regions if r.district == district.key)
+        s.seas.setdefault(str(first), []).append("Tax")
+        realm.emit(EventId.TAX_PLAYED, {"player": player, "district": district.key})
+
+
+def _justice(realm: Realm, player: str, order: Justice) -> None:
+    """FE 10.4: a noble with the Heresy marker, not of the Royal Family, is executed."""
+    s = realm.s
+    target = s.nobles.get(order.target.lower())
+    text = f"JUSTICE {order.target}"
+    if "Justice" not in s.players[player].hand:
+        realm.refuse(player, text, "no Justice card in your hand")
+    elif target is None or not target.alive or not target.heresy:
+        realm.refuse(player, text, "Justice strikes only a noble bearing the Heresy marker")
+    elif target.key in (s.sovereign, s.queen):
+        realm.refuse(player, text, "not the King, the Sovereign Queen or the Queen (FE 10.4)")
+    elif realm.city(target.city).building == "abbey":
+        realm.refuse(player, text, "an Abbey protects its nobles from Justice (FE 2.13)")
+    else:
+        _take(realm, player, "Justice")
+        s.fortune_discard.append("Justice")
+        target.heresy = False
+        realm.emit(EventId.JUSTICE, {"noble": target.key, "player": player})
+        realm.kill(target, "justice")
+
+
+def _ambush(realm: Realm, player: str, order: Ambush) -> None:
+    """FE 10.5: your free noble captures a noble in the same city, unless he is inside a
+    Stronghold or Fortified City (his family holds the city and its walls)."""
+    s = realm.s
+    target = s.nobles.get(order.target.lower())
+    by = s.nobles.get(order.by.lower())
+    text = f"AMBUSH {order.target} BY {order.by}"
+    if "Ambush" not in s.players[player].hand:
+        realm.refuse(player, text, "no Ambush card in your hand")
+    elif by is None or not by.free or by.family not in s.players[player].families:
+        realm.refuse(player, text, "the ambusher must be a free noble of yours")
+    elif target is None or not target.free or target.city != by.city:
+        realm.refuse(player, text, f"no free {order.target} with {by.name}")
+    elif (realm.city(target.city).holder == target.family
+          and realm.city(target.city).building in ("stronghold", "fortified")):
+        realm.refuse(player, text, "a noble in a Stronghold cannot be ambushed (FE 10.5)")
+    else:
+        _take(realm, player, "Ambush")
+        s.fortune_discard.append("Ambush")
+        realm.emit(EventId.AMBUSH, {"noble": target.key, "by": by.key, "city": by.city})
+        realm.capture(target, by.key, by.city)
+
+
+def _escape(realm: Realm, player: str, order: Escape) -> None:
+    """FE 10.2 (any time): a captive of your choice goes free."""
+    s = realm.s
+    captive = s.nobles.get(order.captive.lower())
+    text = f"PASSAGE FREE {order.captive}"
+    if "Passage" not in s.players[player].hand:
+        realm.refuse(player, text, "no Passage card in your hand")
+    elif captive is None or captive.status != "captive":
+        realm.refuse(player, text, f"{order.captive} is no captive")
+    else:
+        _take(realm, player, "Passage")
+        s.fortune_discard.append("Passage")
+        if captive.captor and captive.captor.startswith("invaders:"):
+            army = s.invaders.get(captive.captor[9:])
+            if army and captive.key in army.captives:
+                army.captives.remove(captive.key)
+        realm.release(captive, "escape")
+
+
+def rebellion(realm: Realm, player: str, city: str) -> None:
+    """FE 10.1, 9.3: a Rebellion on a city whose region is taxed (not by this player),
+    under Famine, or anywhere while the Parliament card shows its Rebellion side; one
+    Battle Die +1 a Rebellion (+1 for the Royal Tax), a Stronghold cancelling one, a
+    Fortified City two; all troops defeated: every noble there slain, the buildings and
+    the Mill destroyed.  Quelling by clergy is not yet offered."""
+    s = realm.s
+    text = f"REBELLION AT {city}"
+    region = realm.t.region_of(city)
+    taxed_by = [tx["player"] for tx in s.taxes
+                if tx.get("region") == region.key or tx.get("district") == region.district]
+    famine = region_has(realm, region.number, "Famine")
+    if "Rebellion" not in s.players[player].hand:
+        realm.refuse(player, text, "no Rebellion card in your hand")
+        return
+    if player in taxed_by:
+        realm.refuse(player, text, "never on a city under your own Tax (FE 10.1)")
+        return
+    if not (taxed_by or famine or s.parliament_rebellion):
+        realm.refuse(player, text, "only on a city taxed, royally taxed or in Famine (FE 10.1)")
+        return
+    _take(realm, player, "Rebellion")
+    s.fortune_discard.append("Rebellion")
+    c = realm.city(city)
+    count = 1 + (1 if s.parliament_rebellion else 0)
+    cancel = {"stronghold": 1, "fortified": 2}.get(c.building, 0)
+    dice = max(0, count - cancel)
+    faces = [realm.battle_die("rebellion", f"rebellion at {city}", player) for _ in range(dice)]
+    hits = sum(faces) + dice
+    realm.emit(EventId.REBELLION, {"city": city, "player": player, "rebellions": count,
+                                   "cancelled": min(cancel, count), "faces": faces,
+                                   "hits": hits})
+    if not dice:
+        return
+    left = hits
+    for family in s.family_order():
+        if c.troop_count(family) and left:
+            left = Side(realm, city, family).take_hits(left)
+    armies = [a.key for a in s.invaders.values() if a.city == city]
+    if armies and left:
+        left = Side(realm, city, armies=armies).take_hits(left)
+        for key in armies:
+            army = s.invaders[key]
+            if not army.foot and not army.leader:
+                del s.invaders[key]
+    if any(c.troop_count(f) for f in c.troops) or any(a.city == city for a in s.invaders.values()):
+        realm.refresh_control(city)
+        return
+    for noble in [n for n in s.living() if n.city == city]:
+        realm.kill(noble, "rebellion")
+    lost = [b for b in (c.building, "mill" if c.mill else "") if b]
+    c.building, c.abbey, c.mill = "", None, False
+    if lost:
+        realm.emit(EventId.INVADERS_PILLAGE, {"city": city, "lost": lost, "rebels": True})
+    realm.refresh_control(city)

@@ -1,9 +1,9 @@
-"""Phase 1: marriages and elections (FE 9.0-9.1; Parliament 9.2-9.3 not yet)."""
+"""Phase 1: marriages, elections and Parliament (FE 9.0-9.3)."""
 
 from __future__ import annotations
 
 from moderator.games.fief.events import EventId
-from moderator.games.fief.orders.values import Marry, TurnOrders, Vote
+from moderator.games.fief.orders.values import Convene, Marry, ParliamentVote, TurnOrders, Vote
 from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import Noble
 
@@ -119,3 +119,48 @@ def election_phase(realm: Realm) -> None:
     s.candidates.remove(king.key)
     realm.emit(EventId.ELECTED, {"noble": king.key, "tally": tally,
                                  "title": "King" if king.sex == "m" else "Sovereign Queen"})
+
+
+ROYAL_TAX = 12
+
+
+def parliament_phase(realm: Realm) -> None:
+    """FE 9.2-9.3: a free Sovereign convenes Parliament; every player's votes (as in 9.1)
+    go FOR or AGAINST; more than half of all votes passes the 12 Shilling Royal Tax, shared
+    as the Sovereign wrote (the rest to himself), and the Parliament card turns to its
+    Rebellion side for the round.  Without an order a player votes AGAINST, the convener
+    FOR (PROPOSED); Burgher votes are not yet counted."""
+    s = realm.s
+    king = s.nobles.get(s.sovereign) if s.sovereign else None
+    if king is None or not king.free or realm.city(king.city).besieged_by:
+        return
+    crown = realm.account(king.family)
+    calls = _orders(realm, crown).of(Convene)
+    if not calls:
+        return
+    votes: dict[str, str] = {}
+    for player in s.player_order():
+        written = _orders(realm, player).of(ParliamentVote)
+        votes[player] = written[-1].vote if written else ("for" if player == crown else "against")
+    strength = {p: votes_of(realm, p) for p in s.player_order()}
+    total = sum(strength.values())
+    ayes = sum(strength[p] for p, v in votes.items() if v == "for")
+    passed = ayes * 2 > total
+    shares: dict[str, int] = {}
+    if passed:
+        left = ROYAL_TAX
+        for player, n in calls[-1].shares:
+            give = min(n, left)
+            if player in s.players and give:
+                shares[player] = shares.get(player, 0) + give
+                left -= give
+        shares[crown] = shares.get(crown, 0) + left
+        for player, n in shares.items():
+            s.players[player].cash += n
+        s.parliament_rebellion = True
+    realm.emit(EventId.PARLIAMENT, {"sovereign": king.key, "for": ayes, "total": total,
+                                    "passed": passed})
+    for player, n in sorted(shares.items()):
+        # FE 9.2: the Royal Tax is distributed secretly.
+        realm.emit(EventId.PARLIAMENT, {"sovereign": king.key, "share": n, "passed": True},
+                   actor=player, public=False)

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from moderator.games.fief.events import EventId
-from moderator.games.fief.orders.values import Build, Buy, BuyTitle, Scorch, TurnOrders
+from moderator.games.fief.orders.values import (
+    Build,
+    Buy,
+    BuyTitle,
+    Grant,
+    Scorch,
+    Transfer,
+    TurnOrders,
+)
 from moderator.games.fief.realm import Realm
 
 
@@ -26,26 +34,41 @@ def tallager(realm: Realm, region: str, played_by: str) -> str | None:
     return None
 
 
+def tither(realm: Realm, district: str) -> str | None:
+    """FAQ P3: a dead prelate's Tithe is not collected and the Mills pay their owners."""
+    prelate = next((n for n in realm.s.living() if n.clergy == district), None)
+    return realm.account(prelate.family) if prelate is not None else None
+
+
 def forecast(realm: Realm, player: str) -> dict[str, int]:
     """The income a player's families would collect now, line by line (FE 3.0-3.3)."""
     s, m = realm.s, realm.t.money
     fams = s.players[player].families
-    taxed = {tx["region"]: who for tx in s.taxes
+    taxed = {tx["region"]: who for tx in s.taxes if "region" in tx
              if (who := tallager(realm, tx["region"], tx["player"])) is not None}
-    lines = {"cities": 0, "mills": 0, "abbeys": 0, "tallage": 0, "queen": 0}
+    lines = {"cities": 0, "mills": 0, "abbeys": 0, "tallage": 0, "tithe": 0, "queen": 0}
+    tithed = {tx["district"]: who for tx in s.taxes if "district" in tx
+              if (who := tither(realm, tx["district"])) is not None}
     for region in realm.t.regions:
         famine = "Famine" in s.seas.get(str(region.number), [])
         bonus = _bonus(realm, region.number)
         taxer = taxed.get(region.key)
         if taxer == player:
             lines["tallage"] += m.tallage_per_city * len(region.cities)
+        if tithed.get(region.district) == player:
+            # FE 2.8, 3.2: the Tithe takes each Mill's 2 and its fortune bonus, wherever
+            # the Mill's owner, except the Mill of an Abbey's city; Famine Mills pay nothing.
+            lines["tithe"] += sum(m.tithe_per_mill + bonus for c in region.cities
+                                  if s.cities[c].mill and not famine
+                                  and s.cities[c].building != "abbey")
         for city in region.cities:
             c = s.cities[city]
             if c.holder not in fams or c.besieged_by:
                 continue
             if taxer is None:
                 lines["cities"] += m.city_income
-            if c.mill and not famine:
+            if c.mill and not famine and not (region.district in tithed
+                                                 and c.building != "abbey"):
                 lines["mills"] += m.mill_income + bonus
             if c.building == "abbey":
                 lines["abbeys"] += m.abbey_income + bonus
@@ -113,6 +136,10 @@ def purchase_phase(realm: Realm) -> None:
                 _build(realm, player, order)
             elif isinstance(order, BuyTitle):
                 _title(realm, player, order)
+            elif isinstance(order, Grant):
+                _grant(realm, player, order)
+            elif isinstance(order, Transfer):
+                _transfer(realm, player, order)
 
 
 def _holder_family(realm: Realm, player: str, city: str) -> str | None:
@@ -206,9 +233,67 @@ def _title(realm: Realm, player: str, order: BuyTitle) -> None:
         realm.refuse(player, text, f"costs {cost}, you have {realm.cash(noble.family)}")
     else:
         realm.pay(noble.family, cost)
-        noble.titles.append(region.key)
-        # FE 4.4: one Stronghold of the new fiefdom becomes its Fortified City.
-        fort = next(c for c in region.cities if realm.city(c).building == "stronghold")
-        realm.city(fort).building = "fortified"
+        fort = _invest(realm, noble.key, region.key)
         realm.emit(EventId.TITLE_BOUGHT, {"noble": noble.key, "region": region.key,
                                           "title": region.title, "cost": cost, "fortified": fort})
+
+
+def _invest(realm: Realm, noble: str, region_key: str) -> str:
+    """FE 4.3-4.4: the title under the noble; a Stronghold of the fiefdom (the first in the
+    region's order, PROPOSED) becomes its Fortified City, unless it has one already."""
+    region = realm.t.region(region_key)
+    realm.s.nobles[noble].titles.append(region.key)
+    forts = [c for c in region.cities if realm.city(c).building == "fortified"]
+    if forts:
+        return forts[0]
+    fort = next(c for c in region.cities if realm.city(c).building == "stronghold")
+    realm.city(fort).building = "fortified"
+    return fort
+
+
+def _grant(realm: Realm, player: str, order: Grant) -> None:
+    """FE 4.5: the free Sovereign gives an unclaimed title to a noble whose family meets
+    the conditions of 4.3 (any price asked is a separate deal, FAQ P4)."""
+    s = realm.s
+    region = realm.t.region(order.region)
+    noble = s.nobles.get(order.noble.lower())
+    text = f"GRANT {region.name} TO {order.noble}"
+    king = s.nobles[s.sovereign] if s.sovereign else None
+    if king is None or not king.free or king.family not in s.players[player].families:
+        realm.refuse(player, text, "only a free Sovereign grants titles (FE 4.5)")
+        return
+    if noble is None or not noble.alive:
+        realm.refuse(player, text, "no such living noble")
+        return
+    why = title_allowed(realm, noble.family, region.key)
+    if why:
+        realm.refuse(player, text, why)
+        return
+    fort = _invest(realm, noble.key, region.key)
+    realm.emit(EventId.TITLE_GRANTED, {"noble": noble.key, "region": region.key,
+                                       "title": region.title, "by": king.key, "fortified": fort})
+
+
+def _transfer(realm: Realm, player: str, order: Transfer) -> None:
+    """FE 4.6: a Lord of several fiefdoms passes one to a noble of his family, keeping the
+    largest (Duchy > County > Barony) for himself."""
+    s = realm.s
+    region = realm.t.region(order.region)
+    lord = realm.lord_of(region.key)
+    heir = s.nobles.get(order.noble.lower())
+    text = f"TRANSFER {region.name} TO {order.noble}"
+    rank = {"Duchy": 3, "County": 2, "Barony": 1}
+    if lord is None or lord.family not in s.players[player].families:
+        realm.refuse(player, text, "that title is not your family's")
+    elif heir is None or not heir.alive or heir.family != lord.family or heir.key == lord.key:
+        realm.refuse(player, text, "to another noble of the same family (FE 4.6)")
+    elif len(lord.titles) < 2:
+        realm.refuse(player, text, "a Lord keeps his only title (FE 4.6)")
+    elif rank[region.title] > max(rank[realm.t.region(r).title] for r in lord.titles
+                                  if r != region.key):
+        realm.refuse(player, text, "the Lord keeps the largest fiefdom himself (FE 4.6)")
+    else:
+        lord.titles.remove(region.key)
+        heir.titles.append(region.key)
+        realm.emit(EventId.TITLE_TRANSFERRED, {"region": region.key, "from": lord.key,
+                                               "to": heir.key})

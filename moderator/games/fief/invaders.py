@@ -195,7 +195,7 @@ def _pillage(realm: Realm, city: str, armies: list[str]) -> None:
     if c.relic:
         lost.append("relic")
         realm.s.removed.append(f"Relic {c.relic}")
-        c.relic = None
+        c.relic, c.relic_up = None, False
     c.holder = None
     c.occupants = []
     if lost:

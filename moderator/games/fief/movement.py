@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from moderator.games.fief import cards
 from moderator.games.fief.events import EventId
-from moderator.games.fief.orders.values import Allow, Move, TurnOrders
+from moderator.games.fief.orders.values import Allow, Move, Present, TurnOrders
 from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import Noble
 from moderator.games.fief.state.model import TROOPS
@@ -39,6 +39,48 @@ def movement_phase(realm: Realm) -> None:
     for player in realm.s.player_order():
         for order in realm.orders.get(player, TurnOrders()).of(Move):
             move(realm, player, order, moved_nobles)
+        for order in realm.orders.get(player, TurnOrders()).of(Present):
+            present(realm, player, order)
+
+
+def discover(realm: Realm, noble: Noble, city: str) -> None:
+    """FE 12.0: a Bishop or Archbishop entering his own district's Cathedral City, or an
+    Abbess entering any Cathedral City, reveals its Relic and takes it; a face-up Relic
+    left in a city (by a noble who died or was taken) is picked up by any noble."""
+    c = realm.city(city)
+    if c.relic is None or not noble.free:
+        return
+    if not c.relic_up:
+        cathedral = next((d for d in realm.t.districts if d.cathedral == city), None)
+        if cathedral is None or not (noble.clergy == cathedral.key or noble.abbess):
+            return
+    noble.relics.append(c.relic)
+    realm.emit(EventId.RELIC_FOUND, {"noble": noble.key, "relic": c.relic, "city": city})
+    c.relic, c.relic_up = None, False
+
+
+def present(realm: Realm, player: str, order: Present) -> None:
+    """FE 12.0: a Relic handed to the Sovereign in the same city; the first player to do
+    so takes the Relic VP marker for the rest of the game."""
+    s = realm.s
+    noble = s.nobles.get(order.noble.lower())
+    king = s.nobles[s.sovereign] if s.sovereign else None
+    text = f"PRESENT {order.relic} BY {order.noble}"
+    if noble is None or not noble.free or noble.family not in s.players[player].families:
+        realm.refuse(player, text, "needs a free noble of yours")
+    elif order.relic not in noble.relics:
+        realm.refuse(player, text, f"{noble.name} does not carry the {order.relic}")
+    elif king is None or not king.free or king.city != noble.city:
+        realm.refuse(player, text, "the Sovereign must be free and in the same city")
+    else:
+        noble.relics.remove(order.relic)
+        king.relics.append(order.relic)
+        marker = not s.relic_vp_given
+        if marker:
+            s.relic_vp_given = True
+            s.players[player].relic_vp = True
+        realm.emit(EventId.RELIC_PRESENTED, {"noble": noble.key, "relic": order.relic,
+                                             "sovereign": king.key, "vp": marker})
 
 
 def _text(order: Move) -> str:
@@ -144,6 +186,7 @@ def move(realm: Realm, player: str, order: Move, moved_nobles: set[str]) -> None
             break
         for noble in group:
             noble.city = here
+            discover(realm, noble, here)
         for city, unit, count in order.leave:
             if city == here and units.get(unit, 0) >= count:
                 units[unit] -= count

@@ -55,6 +55,7 @@ ROUND: tuple[Step, ...] = (
 NEXT_ROUND: tuple[Step, ...] = (
     ("90", "Phase 1A: marriages (FE 9.0)", court.marriage_phase),
     ("91", "Phase 1B: election (FE 9.1)", court.election_phase),
+    ("92", "Phase 1C: Parliament (FE 9.2)", court.parliament_phase),
     ("95", "Phase 2A: discard (FE 2.0)", cards.discard_phase),
     ("96", "Phase 2B: draw (FE 2.0-2.3)", cards.draw_phase),
     ("97", "Phase 2C: disasters (FE 2.4-2.5)", cards.disasters_phase),
@@ -67,7 +68,8 @@ def begin_round(realm: Realm) -> None:
     realm.emit(EventId.ROUND_BEGINS, {"round": s.round, "first": s.player_order()[0],
                                       "order": s.family_order()})
     for _, _, step in NEXT_ROUND:
-        if s.round == 1 and step in (court.marriage_phase, court.election_phase):
+        if s.round == 1 and step in (court.marriage_phase, court.election_phase,
+                                     court.parliament_phase):
             continue   # FE 1.0: Phase 1 is skipped on the first Round
         step(realm)
 

@@ -150,6 +150,10 @@ class Realm:
             self.emit(EventId.TITLE_LOST, {"region": region.key, "from": lord.key, "to": None,
                                            "city": city})
 
+    def region_has(self, region: int, card: str) -> bool:
+        """A card (a disaster, a fortune card, a Tax) lies on the Region's sea."""
+        return card in self.s.seas.get(str(region), [])
+
     def lord_of(self, region: str) -> Noble | None:
         return next((n for n in self.s.living() if region in n.titles), None)
 
@@ -207,7 +211,19 @@ class Realm:
             self.emit(EventId.TITLE_PASSED, {"region": region, "from": noble.key,
                                              "to": heir.key if heir else None})
         noble.spouse = None
+        self.drop_relics(noble)
         self.refresh_control(noble.city)
+
+    def drop_relics(self, noble: Noble) -> None:
+        """FE 12.0: a dead or captured noble's Relics stay in the city for another noble
+        to pick up (one face-up Relic a city is kept; more are lost, PROPOSED)."""
+        city = self.city(noble.city)
+        for relic in noble.relics:
+            if city.relic is None:
+                city.relic, city.relic_up = relic, True
+            else:
+                self.s.removed.append(f"Relic {relic}")
+        noble.relics = []
 
     def release(self, noble: Noble, why: str) -> None:
         """FE 7.6: a released noble goes to a family Stronghold, else to a family noble."""
@@ -223,13 +239,19 @@ class Realm:
     def capture(self, noble: Noble, captor: str, city: str) -> None:
         noble.status = "captive"
         noble.captor = captor
+        if captor.startswith("invaders:"):
+            # FE 12.0: a Relic captured by Invaders is revealed and removed from the game.
+            self.s.removed.extend(f"Relic {r}" for r in noble.relics)
+            noble.relics = []
+        else:
+            self.drop_relics(noble)
         self.emit(EventId.NOBLE_CAPTURED, {"noble": noble.key, "captor": captor, "city": city})
         self.refresh_control(city)
 
     def ransom(self, noble: Noble) -> int:
         """FE 7.7, 6.7: 2 plus 2 per Title held."""
         titles = len(noble.titles) + (1 if noble.clergy else 0) + len(noble.abbess)
-        titles += 1 if self.s.sovereign == noble.key else 0
+        titles += 1 if self.s.sovereign == noble.key else 0   # FE 6.7: every Title counts
         return self.t.money.ransom_base + self.t.money.ransom_per_title * titles
 
     def vp(self, player: str) -> int:

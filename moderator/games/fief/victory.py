@@ -17,6 +17,7 @@ def end_round(realm: Realm) -> None:
         s.fortune_discard.extend(sea)
         sea.clear()
     s.taxes = []
+    s.parliament_rebellion = False      # FE 8.0: the Parliament card back to its face
     for p in s.players.values():
         p.treasures = 2
     vps = {p: realm.vp(p) for p in s.seats}

@@ -17,29 +17,42 @@ from moderator.games.fief.orders import names
 from moderator.games.fief.orders.errors import BadNumber, BadSyntax, OrderParseError, UnknownOrder
 from moderator.games.fief.orders.values import (
     Allow,
+    Ambush,
     Assassinate,
     Attack,
     Build,
     Buy,
     BuyTitle,
     Candidate,
+    Convene,
     Danegeld,
     Discard,
     Draw,
+    Escape,
+    Grant,
+    Justice,
     Marry,
     Move,
     Order,
+    ParliamentVote,
+    Pillage,
     PlayClergy,
     PlayFortune,
     PlayNoble,
     PlayTax,
+    PlayTithe,
+    Present,
+    Rebellion,
     Scorch,
     Start,
+    Transfer,
     Vote,
     Withdraw,
 )
 from moderator.games.fief.tables import Tables
 
+RELICS = ("Holy Grail", "Chasuble of Thomas Becket", "Skull of Saint Caradoc",
+          "Saint Eanswith's Shinbone")
 SERVICE_LINES = re.compile(r"^\s*(GAME|PASSWORD|PLAYER|CHARACTER)\s*:", re.I)
 
 
@@ -68,6 +81,11 @@ class Context:
 
     def sea(self, text: str) -> int:
         return self.tables.region(self.region(text)).number
+
+    def district(self, text: str) -> str:
+        t = re.sub(r"^(the\s+)?((arch)?bishopric\s+of\s+)", "", text.strip(), flags=re.I)
+        known = {d.cathedral: d.key for d in self.tables.districts}
+        return known[names.match(t, known, "Bishopric or Archbishopric")]
 
     def noble(self, text: str) -> str:
         return names.match(text, [n.name for n in self.tables.nobles], "noble")
@@ -143,6 +161,10 @@ def _play(ctx: Context, rest: str) -> Order:
         card = m.group(1).title()
         ctx.card(card)
         return PlayFortune(card=card, region=ctx.region(m.group(2)))
+    m = re.match(r"^TAX\s+TITHE\s+ON\s+(.+)$", rest, re.I)
+    if m:
+        ctx.card("Tax")
+        return PlayTithe(district=ctx.district(m.group(1)))
     m = re.match(r"^TAX(?:\s+TALLAGE)?\s+ON\s+(.+)$", rest, re.I)
     if m:
         ctx.card("Tax")
@@ -164,6 +186,87 @@ def _assassinate(ctx: Context, rest: str) -> Order:
         raise BadSyntax("ASSASSINATE <noble> BY <your noble>")
     ctx.card("Assassination")
     return Assassinate(target=ctx.noble(m.group(1)), sponsor=ctx.noble(m.group(2)))
+
+
+def _justice(ctx: Context, rest: str) -> Order:
+    ctx.card("Justice")
+    return Justice(target=ctx.noble(rest))
+
+
+def _ambush(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)\s+BY\s+(.+)$", rest, re.I)
+    if not m:
+        raise BadSyntax("AMBUSH <noble> BY <your noble>")
+    ctx.card("Ambush")
+    return Ambush(target=ctx.noble(m.group(1)), by=ctx.noble(m.group(2)))
+
+
+def _passage(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^FREE\s+(.+)$", rest, re.I)
+    if not m:
+        raise BadSyntax("PASSAGE FREE <captive>: the other uses of Passage are not yet open",
+                        "PASSAGE FREE Hugh")
+    ctx.card("Passage")
+    return Escape(captive=ctx.noble(m.group(1)))
+
+
+def _rebellion(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(?:AT|ON)\s+(.+)$", rest, re.I)
+    if not m:
+        raise BadSyntax("REBELLION AT <city>")
+    ctx.card("Rebellion")
+    return Rebellion(city=ctx.city(m.group(1)))
+
+
+def _pillage(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)\s+(MILL|ABBEY)(?:\s+BY\s+(.+))?$", rest, re.I)
+    if not m:
+        raise BadSyntax("PILLAGE <city> MILL|ABBEY [BY <noble>]", "PILLAGE Oxford MILL")
+    return Pillage(city=ctx.city(m.group(1)), what=m.group(2).lower(),
+                   by=ctx.noble(m.group(3)) if m.group(3) else None)
+
+
+def _grant(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)\s+TO\s+(.+)$", rest, re.I)
+    if not m:
+        raise BadSyntax("GRANT <region> TO <noble>")
+    return Grant(region=ctx.region(m.group(1)), noble=ctx.noble(m.group(2)))
+
+
+def _transfer(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)\s+TO\s+(.+)$", rest, re.I)
+    if not m:
+        raise BadSyntax("TRANSFER <region> TO <noble>")
+    return Transfer(region=ctx.region(m.group(1)), noble=ctx.noble(m.group(2)))
+
+
+def _present(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(?:RELIC\s+)?(.+?)\s+BY\s+(.+?)(?:\s+TO\s+(?:THE\s+)?SOVEREIGN)?$",
+                 rest, re.I)
+    if not m:
+        raise BadSyntax("PRESENT <relic> BY <noble>", "PRESENT Holy Grail BY Hugh")
+    return Present(relic=names.match(m.group(1), RELICS, "relic"), noble=ctx.noble(m.group(2)))
+
+
+def _convene(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^PARLIAMENT(?:\s+SHARES\s+(.+))?$", rest, re.I)
+    if not m:
+        raise BadSyntax("CONVENE PARLIAMENT [SHARES <player> <n>, ...]")
+    shares = []
+    for part in _list(m.group(1) or ""):
+        pm = re.match(r"^(.+?)\s+(\d+)$", part)
+        if not pm:
+            raise BadSyntax(f"{part!r}: a player and a number", "SHARES Dave 4, Kirsten 8")
+        shares.append((ctx.player(pm.group(1)), int(pm.group(2))))
+    if sum(n for _, n in shares) > 12:
+        raise BadNumber("the Royal Tax is 12 Shillings (FE 9.2)")
+    return Convene(shares=tuple(shares))
+
+
+def _parliament(ctx: Context, rest: str) -> Order:
+    if rest.strip().upper() not in ("FOR", "AGAINST"):
+        raise BadSyntax("PARLIAMENT FOR or PARLIAMENT AGAINST")
+    return ParliamentVote(vote=rest.strip().lower())
 
 
 def _scorch(ctx: Context, rest: str) -> Order:
@@ -284,6 +387,9 @@ PARSERS: dict[str, Callable[[Context, str], Order]] = {
     "ASSASSINATE": _assassinate, "SCORCH": _scorch, "BUY": _buy, "BUILD": _build,
     "MOVE": _move, "ALLOW": _allow, "ATTACK": _attack, "MARRY": _marry,
     "CANDIDATE": _candidate, "VOTE": _vote, "DANEGELD": _danegeld, "WITHDRAW": _withdraw,
+    "JUSTICE": _justice, "AMBUSH": _ambush, "PASSAGE": _passage, "REBELLION": _rebellion,
+    "PILLAGE": _pillage, "GRANT": _grant, "TRANSFER": _transfer, "PRESENT": _present,
+    "CONVENE": _convene, "PARLIAMENT": _parliament,
 }
 
 

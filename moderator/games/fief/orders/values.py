@@ -187,10 +187,95 @@ class Withdraw(Order):
     number: int = 0
 
 
+@dataclass(frozen=True)
+class PlayTithe(Order):
+    """FE 2.8: a Tithe of a Bishopric or Archbishopric by its prelate."""
+    kind: ClassVar[str] = "play_tithe"
+    district: str = ""
+
+
+@dataclass(frozen=True)
+class Justice(Order):
+    """FE 10.4: a noble bearing the Heresy marker is executed."""
+    kind: ClassVar[str] = "justice"
+    target: str = ""
+
+
+@dataclass(frozen=True)
+class Ambush(Order):
+    """FE 10.5: a noble of yours takes captive another noble in the same city."""
+    kind: ClassVar[str] = "ambush"
+    target: str = ""
+    by: str = ""
+
+
+@dataclass(frozen=True)
+class Escape(Order):
+    """FE 10.2 (any time): a Passage card sets a captive of your choice free."""
+    kind: ClassVar[str] = "escape"
+    captive: str = ""
+
+
+@dataclass(frozen=True)
+class Rebellion(Order):
+    """FE 10.1: a Rebellion card on a taxed, royally taxed or famished city."""
+    kind: ClassVar[str] = "rebellion"
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class Pillage(Order):
+    """FE 7.10: after the battles, the holder destroys a Mill (+2) or an Abbey (+10)."""
+    kind: ClassVar[str] = "pillage"
+    city: str = ""
+    what: str = "mill"                 # mill | abbey
+    by: str | None = None
+
+
+@dataclass(frozen=True)
+class Grant(Order):
+    """FE 4.5: the Sovereign gives an unclaimed title free (King's Will)."""
+    kind: ClassVar[str] = "grant"
+    region: str = ""
+    noble: str = ""
+
+
+@dataclass(frozen=True)
+class Transfer(Order):
+    """FE 4.6: a Lord of several fiefdoms passes one (never the largest) to his family."""
+    kind: ClassVar[str] = "transfer"
+    region: str = ""
+    noble: str = ""
+
+
+@dataclass(frozen=True)
+class Present(Order):
+    """FE 12.0: a noble hands a Relic to the Sovereign in the same city."""
+    kind: ClassVar[str] = "present"
+    relic: str = ""
+    noble: str = ""
+
+
+@dataclass(frozen=True)
+class Convene(Order):
+    """FE 9.2: the Sovereign convenes Parliament to vote a 12 Shilling Royal Tax."""
+    kind: ClassVar[str] = "convene"
+    shares: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class ParliamentVote(Order):
+    """FE 9.2: FOR or AGAINST the Royal Tax (without it: AGAINST)."""
+    kind: ClassVar[str] = "parliament_vote"
+    vote: str = "against"
+
+
 ORDER_CLASSES: dict[str, type[Order]] = {
     cls.kind: cls for cls in (Start, Discard, Draw, PlayNoble, PlayFortune, PlayTax, PlayClergy,
                               Assassinate, Scorch, Buy, Build, BuyTitle, Move, Allow, Attack,
-                              Marry, Candidate, Vote, Danegeld, Withdraw)
+                              Marry, Candidate, Vote, Danegeld, Withdraw, PlayTithe, Justice,
+                              Ambush, Escape, Rebellion, Pillage, Grant, Transfer, Present,
+                              Convene, ParliamentVote)
 }
 
 

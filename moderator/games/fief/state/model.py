@@ -37,6 +37,7 @@ class Noble:
     spouse: str | None = None
     retainer: str | None = None
     heresy: bool = False
+    relics: list[str] = field(default_factory=list)   # carried Relics (FE 12.0)
 
     @property
     def alive(self) -> bool:
@@ -64,6 +65,7 @@ class City:
     abbey: str | None = None
     mill: bool = False
     relic: str | None = None                              # face down until found (FE 12.0)
+    relic_up: bool = False                                # a Relic left here, face up
     troops: dict[str, dict[str, int]] = field(default_factory=dict)   # family -> unit -> n
     besieged_by: str | None = None
 
@@ -141,6 +143,8 @@ class GameState:
     queen: str | None = None
     candidates: list[str] = field(default_factory=list)
     winners: list[str] = field(default_factory=list)
+    relic_vp_given: bool = False                               # FE 12.0: one marker
+    parliament_rebellion: bool = False                         # FE 9.3: the card's side
     history: list[dict[str, Any]] = field(default_factory=list)   # per round: VP, holders
 
     # -- order of play ----------------------------------------------------------------
@@ -191,6 +195,8 @@ class GameState:
             invaders_gone=d.get("invaders_gone", 0),
             sovereign=d.get("sovereign"), queen=d.get("queen"),
             candidates=list(d.get("candidates", [])), winners=list(d.get("winners", [])),
+            relic_vp_given=d.get("relic_vp_given", False),
+            parliament_rebellion=d.get("parliament_rebellion", False),
             history=[dict(h) for h in d.get("history", [])],
         )
 

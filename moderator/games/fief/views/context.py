@@ -117,7 +117,7 @@ def sheet(state: GameState, tables: Tables, player: str) -> dict[str, Any]:
                                "troops": sum(v for k, v in units.items() if k in TROOPS)})
     nobles = [{"name": _style(state, tables, n.key), "family": n.family, "city": n.city,
                "status": n.status, "spouse": state.nobles[n.spouse].name if n.spouse else None,
-               "retainer": n.retainer, "heresy": n.heresy,
+               "retainer": n.retainer, "heresy": n.heresy, "relics": list(n.relics),
                "ransom": realm.ransom(n) if n.status == "captive" else None}
               for n in state.living() if n.family in p.families]
     forecast = economy.forecast(realm, player) if state.families else {}

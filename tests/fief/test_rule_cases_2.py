@@ -1,0 +1,267 @@
+"""More rule cases: Tithe, the Opportunity cards played in Phase 2D, pillage, King's Will,
+title transfers, relics and Parliament (FE 2.8, 4.5, 4.6, 7.10, 9.2-9.3, 10.1-10.5, 12.0)."""
+
+from __future__ import annotations
+
+from moderator.games.fief import battle, cards, court, economy, movement
+from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
+
+
+def test_u10_a_tithe_takes_the_mills_of_the_district() -> None:
+    """U10 (FE 2.8, 3.2): Kirsten's prelate of the Exeter district Tithes; Good Weather on
+    the South West; Dave's 3 Mills there and George's 1 in Wales: Kirsten 11, the Mill
+    owners nothing from them."""
+    s = board()
+    noble(s, "Hugh", "Green", "York", clergy="exeter")
+    for city in ("Plymouth", "Exeter", "Bristol"):
+        troops(s, city, "Blue", men_at_arms=1)
+        s.cities[city].mill = True
+    troops(s, "Cardiff", "Red", men_at_arms=1)
+    s.cities["Cardiff"].mill = True
+    s.seas["1"] = ["Good Weather"]
+    s.players["kirsten"].hand = ["Tax"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "PLAY TAX TITHE ON Exeter"})
+    cards.play_phase(r)
+    assert economy.forecast(r, "kirsten")["tithe"] == 11
+    assert economy.forecast(r, "dave")["mills"] == 0
+    assert economy.forecast(r, "george")["mills"] == 0
+
+
+def test_faq_p3_f13_a_dead_prelate_collects_no_tithe() -> None:
+    """FAQ P3 (F13): the Bishop died before Phase 3: the Mill owners are paid as normal."""
+    s = board()
+    hugh = noble(s, "Hugh", "Green", "York", clergy="exeter")
+    troops(s, "Exeter", "Blue", men_at_arms=1)
+    s.cities["Exeter"].mill = True
+    s.taxes = [{"district": "exeter", "player": "kirsten"}]
+    r = realm(s)
+    r.kill(hugh, "assassination")
+    assert economy.forecast(r, "dave")["mills"] == 2
+    assert economy.forecast(r, "kirsten")["tithe"] == 0
+
+
+def test_fe_10_4_justice_strikes_the_bearer_of_the_heresy_marker() -> None:
+    s = board()
+    noble(s, "William", "Blue", "Oxford", heresy=True)
+    noble(s, "Lucia", "Green", "York")
+    s.players["george"].hand = ["Justice"]
+    r = realm(s)
+    give_orders(r, {"george": "JUSTICE Lucia\nJUSTICE William"})
+    cards.play_phase(r)
+    assert refusals(r) == ["Justice strikes only a noble bearing the Heresy marker"]
+    assert s.nobles["william"].status == "dead"
+
+
+def test_fe_10_4_the_crown_is_above_justice() -> None:
+    s = board()
+    noble(s, "William", "Blue", "Oxford", heresy=True, titles=["wales"])
+    s.sovereign = "william"
+    s.players["george"].hand = ["Justice"]
+    r = realm(s)
+    give_orders(r, {"george": "JUSTICE William"})
+    cards.play_phase(r)
+    assert s.nobles["william"].alive
+    assert refusals(r) == ["not the King, the Sovereign Queen or the Queen (FE 10.4)"]
+
+
+def test_ex_10_5_an_ambush_takes_a_noble_captive() -> None:
+    """Ex 10-5 (FE 10.5): Dave ambushes Lord Edward who has moved into Exeter."""
+    s = board()
+    noble(s, "Henri", "Blue", "Exeter")
+    troops(s, "Exeter", "Blue", men_at_arms=1)
+    noble(s, "Edward", "Green", "Exeter")
+    troops(s, "Exeter", "Green", knight=2, bombard=1)
+    s.players["dave"].hand = ["Ambush"]
+    r = realm(s)
+    give_orders(r, {"dave": "AMBUSH Edward BY Henri"})
+    cards.play_phase(r)
+    assert s.nobles["edward"].status == "captive" and s.nobles["edward"].captor == "henri"
+
+
+def test_fe_10_5_no_ambush_inside_a_stronghold() -> None:
+    s = board()
+    noble(s, "Henri", "Blue", "London")
+    noble(s, "Edward", "Green", "London")
+    s.cities["London"].holder = "Green"
+    s.cities["London"].building = "stronghold"
+    s.players["dave"].hand = ["Ambush"]
+    r = realm(s)
+    give_orders(r, {"dave": "AMBUSH Edward BY Henri"})
+    cards.play_phase(r)
+    assert refusals(r) == ["a noble in a Stronghold cannot be ambushed (FE 10.5)"]
+
+
+def test_fe_10_2_passage_frees_a_captive() -> None:
+    s = board()
+    noble(s, "Henri", "Blue", "London")
+    troops(s, "Oxford", "Green", men_at_arms=1)
+    s.cities["Oxford"].building = "stronghold"
+    noble(s, "Edward", "Green", "London", status="captive", captor="henri")
+    s.players["kirsten"].hand = ["Passage"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "PASSAGE FREE Edward"})
+    cards.play_phase(r)
+    assert s.nobles["edward"].free and s.nobles["edward"].city == "Oxford"   # FE 7.6
+
+
+def test_ex_10_3_one_rebellion_one_die_and_one_bonus_hit() -> None:
+    """Ex 10-3 (FE 10.1): Kirsten's Rebellion on a famished London; Dave's 2 Men-at-Arms and
+    Philippa; a blank and the +1 bonus make 1 hit: one Man-at-Arms falls (the example's "1
+    Hit" is the total, bonus included)."""
+    s = board()
+    noble(s, "Philippa", "Blue", "London")
+    troops(s, "London", "Blue", men_at_arms=2)
+    s.seas["6"] = ["Famine"]
+    s.players["kirsten"].hand = ["Rebellion"]
+    r = realm(s, {"rebellion": bd(0)})
+    give_orders(r, {"kirsten": "REBELLION AT London"})
+    cards.play_phase(r)
+    assert s.cities["London"].units_of("Blue") == {"men_at_arms": 1}
+    assert s.nobles["philippa"].alive
+
+
+def test_fe_10_1_a_stronghold_cancels_one_rebellion() -> None:
+    """Ex 10-2: one Rebellion against a Stronghold is cancelled."""
+    s = board()
+    troops(s, "Norwich", "Blue", men_at_arms=2)
+    s.cities["Norwich"].building = "stronghold"
+    s.seas["5"] = ["Famine"]
+    s.players["kirsten"].hand = ["Rebellion"]
+    r = realm(s, {})
+    give_orders(r, {"kirsten": "REBELLION AT Norwich"})
+    cards.play_phase(r)
+    assert s.cities["Norwich"].units_of("Blue") == {"men_at_arms": 2}
+
+
+def test_ex_9_3_the_royal_tax_adds_a_rebellion() -> None:
+    """Ex 9-3 (FE 9.3): with the Parliament card on its Rebellion side, a Rebellion on any
+    city is 2 Battle Dice +2; all troops gone, the nobles die and the buildings burn (FE
+    10.1 No Captives)."""
+    s = board()
+    noble(s, "Philippa", "Blue", "London")
+    troops(s, "London", "Blue", men_at_arms=2)
+    s.cities["London"].mill = True
+    s.parliament_rebellion = True
+    s.players["kirsten"].hand = ["Rebellion"]
+    r = realm(s, {"rebellion": bd(0, 1)})
+    give_orders(r, {"kirsten": "REBELLION AT London"})
+    cards.play_phase(r)
+    assert not s.cities["London"].troops and s.nobles["philippa"].status == "dead"
+    assert not s.cities["London"].mill
+
+
+def test_fe_10_1_never_on_ones_own_tax() -> None:
+    s = board()
+    noble(s, "William", "Green", "Durham", titles=["marches"])
+    troops(s, "Berwick", "Blue", men_at_arms=1)
+    s.taxes = [{"region": "marches", "player": "kirsten"}]
+    s.players["kirsten"].hand = ["Rebellion"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "REBELLION AT Berwick"})
+    cards.play_phase(r)
+    assert refusals(r) == ["never on a city under your own Tax (FE 10.1)"]
+
+
+def test_fe_7_10_pillage_a_mill_and_an_abbey() -> None:
+    """FE 7.10, 2.13: +2 for the Mill; +10, the Relic and the Heresy marker for the Abbey."""
+    s = board()
+    noble(s, "William", "Blue", "Oxford")
+    troops(s, "Oxford", "Blue", men_at_arms=1)
+    s.cities["Oxford"].mill = True
+    s.cities["Oxford"].building, s.cities["Oxford"].abbey = "abbey", "Autumn"
+    s.cities["Oxford"].relic, s.cities["Oxford"].relic_up = "Holy Grail", True
+    r = realm(s)
+    give_orders(r, {"dave": "PILLAGE Oxford MILL\nPILLAGE Oxford ABBEY BY William"})
+    battle.battles_phase(r)
+    assert s.players["dave"].cash == 12 and not s.cities["Oxford"].mill
+    assert s.nobles["william"].heresy and s.nobles["william"].relics == ["Holy Grail"]
+
+
+def test_fe_4_5_the_kings_will_grants_a_title_free() -> None:
+    s = board()
+    noble(s, "William", "Green", "London", titles=["south-east"])
+    s.sovereign = "william"
+    noble(s, "Henri", "Blue", "Durham")
+    troops(s, "Berwick", "Blue", men_at_arms=1)
+    s.cities["Durham"].building = "stronghold"
+    r = realm(s)
+    give_orders(r, {"kirsten": "GRANT Marches TO Henri"})
+    economy.purchase_phase(r)
+    assert s.nobles["henri"].titles == ["marches"] and s.players["dave"].cash == 0
+    assert s.cities["Durham"].building == "fortified"
+
+
+def test_u19_a_lord_keeps_his_largest_fiefdom() -> None:
+    """U19 (FE 4.6): Henri, Duke of the Midlands and Baron of the Marches, may pass the
+    Marches to William, never the Midlands."""
+    s = board()
+    noble(s, "Henri", "Blue", "Norwich", titles=["midlands", "marches"], clergy="canterbury")
+    noble(s, "William", "Blue", "Norwich")
+    r = realm(s)
+    give_orders(r, {"dave": "TRANSFER Midlands TO William\nTRANSFER Marches TO William"})
+    economy.purchase_phase(r)
+    assert refusals(r) == ["the Lord keeps the largest fiefdom himself (FE 4.6)"]
+    assert s.nobles["william"].titles == ["marches"]
+
+
+def test_fe_12_0_a_prelate_finds_his_cathedrals_relic_and_presents_it() -> None:
+    """FE 12.0, 8.1: the Archbishop of York entering York takes its Relic; handed to the
+    Sovereign, it wins the Relic VP marker for good."""
+    s = board()
+    noble(s, "Hugh", "Green", "Durham", clergy="york")
+    noble(s, "William", "Red", "York", titles=["north"])
+    s.sovereign = "william"
+    s.cities["York"].relic = "Holy Grail"
+    r = realm(s)
+    give_orders(r, {"kirsten": "MOVE Hugh: Durham - York\nPRESENT Holy Grail BY Hugh"})
+    movement.movement_phase(r)
+    assert s.nobles["william"].relics == ["Holy Grail"] and s.players["kirsten"].relic_vp
+    assert r.vp("kirsten") == 1
+
+
+def test_fe_12_0_another_districts_bishop_passes_the_relic_by() -> None:
+    s = board()
+    noble(s, "Hugh", "Green", "Durham", clergy="norwich")
+    s.cities["York"].relic = "Holy Grail"
+    r = realm(s)
+    give_orders(r, {"kirsten": "MOVE Hugh: Durham - York"})
+    movement.movement_phase(r)
+    assert s.nobles["hugh"].relics == [] and s.cities["York"].relic == "Holy Grail"
+
+
+def test_fe_12_0_an_abbess_reveals_any_cathedrals_relic() -> None:
+    s = board()
+    noble(s, "Lucia", "Green", "King's Lynn", abbess=["Autumn"])
+    s.cities["Norwich"].relic = "Holy Grail"
+    r = realm(s)
+    give_orders(r, {"kirsten": "MOVE Lucia: King's Lynn - Norwich"})
+    movement.movement_phase(r)
+    assert s.nobles["lucia"].relics == ["Holy Grail"]
+
+
+def _parliament_board() -> tuple[object, object]:
+    s = board()
+    noble(s, "William", "Red", "London", titles=["south-east"])
+    s.sovereign = "william"
+    noble(s, "Hugh", "Green", "York", clergy="york")          # 2 votes
+    noble(s, "Henri", "Blue", "Exeter", titles=["south-west"])  # 1 vote
+    return s, realm(s)
+
+
+def test_fe_9_2_parliament_passes_the_royal_tax_by_a_majority() -> None:
+    """FE 9.2: George (1) and Kirsten (2) FOR, Dave (1) AGAINST: 3 of 4 votes; the 12
+    Shillings shared as the King wrote, the rest to him; the card turns (9.3)."""
+    s, r = _parliament_board()
+    give_orders(r, {"george": "CONVENE PARLIAMENT SHARES kirsten 5",  # type: ignore[arg-type]
+                    "kirsten": "PARLIAMENT FOR"})
+    court.parliament_phase(r)  # type: ignore[arg-type]
+    assert (s.players["george"].cash, s.players["kirsten"].cash) == (7, 5)  # type: ignore[attr-defined]
+    assert s.parliament_rebellion  # type: ignore[attr-defined]
+
+
+def test_fe_9_2_without_a_majority_no_royal_tax() -> None:
+    s, r = _parliament_board()
+    give_orders(r, {"george": "CONVENE PARLIAMENT"})  # type: ignore[arg-type]
+    court.parliament_phase(r)  # type: ignore[arg-type]
+    assert s.players["george"].cash == 0 and not s.parliament_rebellion  # type: ignore[attr-defined]
