@@ -32,14 +32,14 @@ def random_orders(state: dict[str, Any], player: str, tables: Tables,
             lines.append(f"PLAY NOBLE {card[6:]} AT {rng.choice(held)}")
         elif card in ("Bountiful Harvest", "Good Weather"):
             lines.append(f"PLAY {card.upper()} ON {rng.choice(tables.regions).name}")
+        elif card == "Tax" and rng.random() < 0.3:
+            lines.append(f"PLAY TAX TITHE ON {rng.choice(tables.districts).cathedral}")
         elif card == "Tax":
             lines.append(f"PLAY TAX ON {rng.choice(tables.regions).name}")
         elif card.startswith(("Bishop", "Archbishop")) and mine:
             lines.append(f"PLAY {card.upper()} ON {rng.choice(mine)['name']}")
         elif card == "Abbess" and mine and held:
             lines.append(f"PLAY ABBESS ON {rng.choice(mine)['name']} AT {rng.choice(held)}")
-        elif card == "Tax" and mine and rng.random() < 0.5:
-            lines.append(f"PLAY TAX TITHE ON {rng.choice(tables.districts).cathedral}")
         elif card == "Justice":
             heretics = [n for n in state["nobles"].values() if n["heresy"]]
             if heretics:
@@ -104,7 +104,17 @@ def random_orders(state: dict[str, Any], player: str, tables: Tables,
         with_ = f" WITH {', '.join(take)}" if take else ""
         deny = " IF DENIED RETURN" if rng.random() < 0.5 else ""
         lines.append(f"MOVE {noble['name']}{with_}: {' - '.join(path)}{deny}")
+    if state["excalibur_city"]:
+        for noble in mine:
+            if noble["city"] == state["excalibur_city"]:
+                lines.append(f"DRAW EXCALIBUR {noble['name']}")
+    if rng.random() < 0.1:
+        lines.append(rng.choice(["LOSSES KNIGHT, ARCHER", "LOSSES ARCHER, MAN-AT-ARMS",
+                                 "LOSSES MAN-AT-ARMS"]))
     others = [k for k in state["players"] if k != player]
+    if others and p["cash"] and rng.random() < 0.2:
+        lines.append(f"GIVE {rng.randint(1, p['cash'])} SHILLINGS TO "
+                     f"{state['players'][rng.choice(others)]['name']}")
     if others and rng.random() < 0.3:
         lines.append(f"ALLOW {state['players'][rng.choice(others)]['name']} TO PASS")
     for city in sorted(state["cities"]):

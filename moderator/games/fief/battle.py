@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from moderator.games.fief import excalibur
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import Attack, Pillage, TurnOrders
 from moderator.games.fief.realm import Realm
@@ -71,37 +72,34 @@ class Side:
         return bool(self.nobles()) if self.family else self.leaders() > 0
 
     def take_hits(self, hits: int) -> int:
-        """Remove as many hit points of troops as possible up to ``hits`` (FE 7.5), the
-        cheapest troops first among the best fits; returns the hits left over."""
+        """Remove as many hit points of troops as possible up to ``hits`` (FE 7.5); among
+        the removals that do, the family's LOSSES plan decides (its first troop lost
+        first); returns the hits left over."""
         t = self.realm.t
         if self.family is None:
             return self._invader_hits(hits)
         u = self.units()
-        ones = [(k, u.get(k, 0)) for k in ("men_at_arms", "archer")]
-        n_one = sum(n for _, n in ones)
-        best: tuple[int, int, int] | None = None
-        for knights in range(min(u.get("knight", 0), hits // t.unit("knight").hits) + 1):
-            rest = hits - knights * t.unit("knight").hits
-            for xbow in range(min(u.get("crossbow", 0), rest // t.unit("crossbow").hits) + 1):
-                left = rest - xbow * t.unit("crossbow").hits
-                single = min(n_one, left)
-                total = hits - left + single
-                key = (total, -knights, -xbow)
-                if best is None or key > (best[0], -best[1], -best[2]):
-                    best = (total, knights, xbow)
-        assert best is not None
-        total, knights, xbow = best
-        single = total - knights * 3 - xbow * 2
-        removal = {"knight": knights, "crossbow": xbow}
-        for unit, n in ones:
-            take = min(n, single)
-            removal[unit] = take
-            single -= take
-        for unit, n in removal.items():
-            if n:
-                self.realm.return_units(self.city, self.family, unit, n)
-                self.lost += n
-        return hits - total
+        order = self.realm.loss_order(self.family)
+        cost = {k: t.unit(k).hits for k in LOSS_ORDER}
+        best: tuple[int, tuple[int, ...]] | None = None
+        choice: dict[str, int] = {}
+        for knights in range(min(u.get("knight", 0), hits // cost["knight"]) + 1):
+            left_k = hits - knights * cost["knight"]
+            for xbow in range(min(u.get("crossbow", 0), left_k // cost["crossbow"]) + 1):
+                left_x = left_k - xbow * cost["crossbow"]
+                for maa in range(min(u.get("men_at_arms", 0), left_x) + 1):
+                    archers = min(u.get("archer", 0), left_x - maa)
+                    removal = {"knight": knights, "crossbow": xbow, "men_at_arms": maa,
+                               "archer": archers}
+                    total = sum(removal[k] * cost[k] for k in removal)
+                    key = (total, tuple(removal[k] for k in order))
+                    if best is None or key > best:
+                        best, choice = key, removal
+        for unit in LOSS_ORDER:
+            if choice.get(unit):
+                self.realm.return_units(self.city, self.family, unit, choice[unit])
+                self.lost += choice[unit]
+        return hits - (best[0] if best else 0)
 
     def _invader_hits(self, hits: int) -> int:
         t = self.realm.t
@@ -197,10 +195,14 @@ def fight(realm: Realm, attacker: Side, defender: Side, why: str) -> str:
             break
         a_faces = _roll(realm, a_dice, attacker.label, "melee", _actor(realm, attacker))
         d_faces = _roll(realm, d_dice, defender.label, "melee", _actor(realm, defender))
-        a_left = defender.take_hits(sum(a_faces)) if defender.troops() else sum(a_faces)
-        d_left = attacker.take_hits(sum(d_faces)) if attacker.troops() else sum(d_faces)
+        a_hits = sum(a_faces) + (excalibur.melee_bonus(realm, attacker.city, attacker.family)
+                                 if a_faces else 0)
+        d_hits = sum(d_faces) + (excalibur.melee_bonus(realm, defender.city, defender.family)
+                                 if d_faces else 0)
+        a_left = defender.take_hits(a_hits) if defender.troops() else a_hits
+        d_left = attacker.take_hits(d_hits) if attacker.troops() else d_hits
         rnd.update({"attacker_faces": a_faces, "defender_faces": d_faces,
-                    "attacker_hits": sum(a_faces), "defender_hits": sum(d_faces)})
+                    "attacker_hits": a_hits, "defender_hits": d_hits})
         record["rounds"].append(rnd)
         realm.emit(EventId.BATTLE_ROUND, {"city": attacker.city, **rnd})
         # FE 7.5: hits left once every troop is gone fall on the nobles, one each.

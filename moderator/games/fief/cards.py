@@ -308,8 +308,15 @@ def _recover_titles(realm: Realm, family: str) -> None:
 
 
 def _prince_of_wales(realm: Realm, noble: Noble) -> None:
-    """FAQ P2: a male noble placed by the Queen's family is the Prince of Wales (kept as a
-    note on the sheet; the succession is not yet modelled)."""
+    """FAQ P2, Defs: a male noble placed on the Queen's (or the Sovereign Queen's) family
+    board is the Prince of Wales, her son."""
+    s = realm.s
+    mother = s.queen or (s.sovereign if s.sovereign and s.nobles[s.sovereign].sex == "f"
+                         else None)
+    if (mother and s.prince is None and noble.sex == "m"
+            and s.nobles[mother].family == noble.family):
+        s.prince = noble.key
+        realm.emit(EventId.PRINCE_OF_WALES, {"noble": noble.key, "mother": mother})
 
 
 def _play_fortune(realm: Realm, player: str, order: PlayFortune) -> None:
@@ -358,7 +365,7 @@ def _play_tax(realm: Realm, player: str, order: PlayTax) -> None:
         realm.refuse(player, text, "only its Lord, or the Sovereign on an ungoverned region")
     elif p.treasures < 1:
         realm.refuse(player, text, "no Treasure marker left this round (FE 11.3)")
-    elif any(tx["region"] == region.key for tx in realm.s.taxes):
+    elif any(tx.get("region") == region.key for tx in realm.s.taxes):
         realm.refuse(player, text, "that region is taxed already")
     else:
         _take(realm, player, "Tax")

@@ -7,6 +7,7 @@ from moderator.games.fief.orders.values import (
     Build,
     Buy,
     BuyTitle,
+    Give,
     Grant,
     Scorch,
     Transfer,
@@ -126,6 +127,7 @@ def ransoms(realm: Realm) -> None:
 def purchase_phase(realm: Realm) -> None:
     """FE 4.0-4.4 in player order, each line in the order written; a line that cannot be
     afforded or placed when it runs is skipped with its reason."""
+    gifts(realm)
     ransoms(realm)
     placed: dict[str, int] = {}
     for player in realm.s.player_order():
@@ -297,3 +299,66 @@ def _transfer(realm: Realm, player: str, order: Transfer) -> None:
         heir.titles.append(region.key)
         realm.emit(EventId.TITLE_TRANSFERRED, {"region": region.key, "from": lord.key,
                                                "to": heir.key})
+
+
+FORTS = ("stronghold", "fortified", "abbey")
+
+
+def gifts(realm: Realm) -> None:
+    """FE 2.15, 9.0 at the start of Phase 4 (the email window, PROPOSED): nobles of the
+    two players in one city exchange freely; otherwise a Carrier Pigeon flies between a
+    noble in a Stronghold, Fortified City or Abbey and one in another (one card at most);
+    on a 6 it strays: the card is lost, the Shillings stay home.  Every pigeon is spent."""
+    s = realm.s
+    limit = realm.t.hand_limit(realm.player_count())
+    for player in s.player_order():
+        for order in realm.orders.get(player, TurnOrders()).of(Give):
+            _give(realm, player, order, limit)
+
+
+def _give(realm: Realm, player: str, order: Give, limit: int) -> None:
+    s = realm.s
+    me, them = s.players[player], s.players.get(order.to)
+    text = f"GIVE TO {order.to}"
+    if them is None or them.key == player:
+        realm.refuse(player, text, "to another player")
+        return
+    if me.cash < order.amount or (order.card and order.card not in me.hand):
+        realm.refuse(player, text, "you have not got it")
+        return
+    if order.card and len(them.hand) >= limit:
+        realm.refuse(player, text, f"{them.name}'s hand is full (FE 2.15)")
+        return
+    mine = [n for n in s.living() if n.free and n.family in me.families]
+    theirs = [n for n in s.living() if n.free and n.family in them.families]
+    together = any(a.city == b.city for a in mine for b in theirs)
+    if not together:
+        sender = [n for n in mine if realm.city(n.city).building in FORTS]
+        receiver = [n for n in theirs if realm.city(n.city).building in FORTS]
+        if not sender or not receiver:
+            realm.refuse(player, text, "in different cities a pigeon needs a noble of each "
+                         "in a Stronghold, Fortified City or Abbey (FE 2.15)")
+            return
+        if me.pigeons < 1:
+            realm.refuse(player, text, "no Carrier Pigeon left (FE 2.15)")
+            return
+        me.pigeons -= 1
+        roll = realm.d6("pigeon", f"carrier pigeon to {them.name}", player)
+        if roll == 6:
+            if order.card:
+                me.hand.remove(order.card)
+                fortune = order.card in {c for c, _ in realm.t.fortune_cards}
+                (s.fortune_discard if fortune else s.character_discard).append(order.card)
+            realm.emit(EventId.GIFT, {"from": player, "to": them.key, "amount": 0,
+                                      "card": None, "pigeon": True, "lost": True},
+                       actor=player, public=False)
+            return
+    me.cash -= order.amount
+    them.cash += order.amount
+    if order.card:
+        me.hand.remove(order.card)
+        them.hand.append(order.card)
+    for who in (player, them.key):
+        realm.emit(EventId.GIFT, {"from": player, "to": them.key, "amount": order.amount,
+                                  "card": order.card, "pigeon": not together, "lost": False},
+                   actor=who, public=False)

@@ -10,9 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from moderator.games.fief import battle, cards, court, economy, invaders, movement, setup, victory
+from moderator.games.fief import (
+    battle,
+    cards,
+    court,
+    economy,
+    excalibur,
+    invaders,
+    movement,
+    setup,
+    victory,
+)
 from moderator.games.fief.events import EventId
-from moderator.games.fief.orders.values import Allow, Candidate, TurnOrders, Withdraw
+from moderator.games.fief.orders.values import Allow, Candidate, Losses, TurnOrders, Withdraw
 from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import Phase
 
@@ -33,7 +43,11 @@ def store_standing(realm: Realm) -> None:
                 if gone["kind"] == "candidate" and gone["lord"].lower() in s.candidates:
                     s.candidates.remove(gone["lord"].lower())
         for order in orders.orders:
-            if isinstance(order, Allow | Candidate):
+            if isinstance(order, Losses):
+                # One battle plan a family: the new one replaces the old.
+                standing[:] = [d for d in standing if not (d["kind"] == "losses"
+                                                           and d.get("family") == order.family)]
+            if isinstance(order, Allow | Candidate | Losses):
                 data = order.to_dict()
                 if data not in standing:
                     standing.append(data)
@@ -47,8 +61,10 @@ ROUND: tuple[Step, ...] = (
     ("30", "Phase 3: income (FE 3.0-3.4)", economy.income_phase),
     ("40", "Phase 4: ransoms and purchases (FE 4, 7.7)", economy.purchase_phase),
     ("50", "Phase 5: movement (FE 5)", movement.movement_phase),
+    ("55", "Phase 5: Excalibur (FE 13.2)", lambda realm: excalibur.attempts(realm, "Phase 5")),
     ("60", "Phase 6: invaders (FE 6)", invaders.invaders_phase),
     ("70", "Phase 7: battles (FE 7)", battle.battles_phase),
+    ("75", "Phase 7: Excalibur (FE 13.2)", lambda realm: excalibur.attempts(realm, "Phase 7")),
     ("80", "End Round (FE 8)", victory.end_round),
 )
 

@@ -197,8 +197,12 @@ class Realm:
             self.s.character_discard.append(self.t.district(noble.clergy).rank.title()
                                             + " of " + self.t.district(noble.clergy).cathedral)
             noble.clergy = None
+        self.drop_excalibur(noble)
+        if self.s.prince == noble.key:
+            self.s.prince = None
         if self.s.sovereign == noble.key:
             self.s.sovereign = None
+            self._prince_succeeds()
         if self.s.queen == noble.key:
             self.s.queen = None
         for region in list(noble.titles):
@@ -213,6 +217,24 @@ class Realm:
         noble.spouse = None
         self.drop_relics(noble)
         self.refresh_control(noble.city)
+
+    def drop_excalibur(self, noble: Noble) -> None:
+        """FE 13.2: the sword of a holder slain, ambushed or taken lies where he fell."""
+        if self.s.excalibur_holder == noble.key:
+            self.s.excalibur_holder = None
+            self.s.excalibur_city = noble.city
+            self.s.excalibur_dropped = True
+
+    def _prince_succeeds(self) -> None:
+        """FAQ P2, Defs: the Prince of Wales is King when the King or his mother the
+        Sovereign Queen dies."""
+        prince = self.s.nobles.get(self.s.prince) if self.s.prince else None
+        if prince is None or not prince.alive:
+            return
+        self.s.sovereign, self.s.prince = prince.key, None
+        self.s.queen = prince.spouse
+        self.emit(EventId.ELECTED, {"noble": prince.key, "tally": {}, "title": "King",
+                                    "prince": True})
 
     def drop_relics(self, noble: Noble) -> None:
         """FE 12.0: a dead or captured noble's Relics stay in the city for another noble
@@ -239,6 +261,7 @@ class Realm:
     def capture(self, noble: Noble, captor: str, city: str) -> None:
         noble.status = "captive"
         noble.captor = captor
+        self.drop_excalibur(noble)
         if captor.startswith("invaders:"):
             # FE 12.0: a Relic captured by Invaders is revealed and removed from the game.
             self.s.removed.extend(f"Relic {r}" for r in noble.relics)
@@ -262,3 +285,12 @@ class Realm:
 
     def troop_units(self) -> tuple[str, ...]:
         return TROOPS
+
+    def loss_order(self, family: str) -> tuple[str, ...]:
+        """The family's standing LOSSES plan, then the default cheapest-first order."""
+        default = ("men_at_arms", "archer", "crossbow", "knight")
+        plan: tuple[str, ...] = ()
+        for data in self.s.players[self.account(family)].standing:
+            if data.get("kind") == "losses" and data.get("family") in (None, family):
+                plan = tuple(data["units"])
+        return tuple(dict.fromkeys((*plan, *default)))

@@ -55,11 +55,23 @@ def muster(realm: Realm) -> bool:
     s.first = s.seats.index(realm.pick(sorted(s.seats), "setup", "first player"))
     _deal(realm)
     _place_relics(realm)
+    # FE 13.2 does not say where Excalibur starts: PROPOSED an inland city without a
+    # Cathedral, at random (fief-map.md §8.5).
+    inland = sorted(c for c in t.city_names if c not in t.ports()
+                    and c not in {d.cathedral for d in t.districts})
+    s.excalibur_city = realm.pick(inland, "setup", "the stone of Excalibur")
     taken: set[int] = set()
     for colour in s.family_order():
         player = s.families[colour].player
         ranked = [c for o in realm.orders.get(player, _NO).of(Start)
                   if o.family in (None, colour) for c in o.cities]
+        if t.setup.random_start:
+            # FE 13.6: roll the Region (re-roll a taken one); then the player's city there.
+            region = realm.d6("setup", f"starting Region of {colour}", actor=player)
+            while region in taken:
+                region = realm.d6("setup", f"starting Region of {colour} (re-roll)", actor=player)
+            ranked = [c for c in ranked if t.region_of(c).number == region] or list(
+                t.region(region).cities)
         city = next((c for c in [*ranked, *t.setup.start_cities, *t.city_names]
                      if t.region_of(c).number not in taken), None)
         if city is None:

@@ -19,9 +19,12 @@ from moderator.games.fief.orders.values import (
     Danegeld,
     Discard,
     Draw,
+    DrawExcalibur,
     Escape,
+    Give,
     Grant,
     Justice,
+    Losses,
     Marry,
     Move,
     Order,
@@ -107,6 +110,11 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
     Convene: lambda t, o: "CONVENE PARLIAMENT" + (
         " SHARES " + ", ".join(f"{p} {n}" for p, n in o.shares) if o.shares else ""),
     ParliamentVote: lambda t, o: f"PARLIAMENT {o.vote.upper()}",
+    Losses: lambda t, o: "LOSSES " + ", ".join(UNIT_NAMES[u] for u in o.units),
+    DrawExcalibur: lambda t, o: f"DRAW EXCALIBUR {o.noble}",
+    Give: lambda t, o: ("GIVE " + " AND ".join(
+        ([f"{o.amount} SHILLINGS"] if o.amount else []) + ([o.card] if o.card else []))
+        + f" TO {o.to}"),
 }
 
 

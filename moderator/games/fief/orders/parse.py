@@ -28,9 +28,12 @@ from moderator.games.fief.orders.values import (
     Danegeld,
     Discard,
     Draw,
+    DrawExcalibur,
     Escape,
+    Give,
     Grant,
     Justice,
+    Losses,
     Marry,
     Move,
     Order,
@@ -131,12 +134,19 @@ def _discard(ctx: Context, rest: str) -> Order:
     return Discard(cards=tuple(ctx.card(c) for c in _list(rest)))
 
 
+def _draw_excalibur(ctx: Context, rest: str) -> Order:
+    return DrawExcalibur(noble=ctx.noble(rest))
+
+
 def _draw(ctx: Context, rest: str) -> Order:
     limit = None
     m = re.search(r"\s*\bDISASTERS\s+AT\s+MOST\s+(\S+)\s*$", rest, re.I)
     if m:
         limit = _count(m.group(1))
         rest = rest[:m.start()]
+    m = re.match(r"^EXCALIBUR\s+(?:BY\s+)?(.+)$", rest.strip(), re.I)
+    if m:
+        return _draw_excalibur(ctx, m.group(1))
     if rest.strip().upper() == "NONE":
         return Draw(decks=(), disasters_at_most=limit)
     decks = []
@@ -269,6 +279,23 @@ def _parliament(ctx: Context, rest: str) -> Order:
     return ParliamentVote(vote=rest.strip().lower())
 
 
+def _losses(ctx: Context, rest: str) -> Order:
+    units = tuple(dict.fromkeys(names.unit(u) for u in _list(rest)))
+    if not units or any(u in ("bombard", "trebuchet") for u in units):
+        raise BadSyntax("LOSSES lists troops: KNIGHT, MAN-AT-ARMS, ARCHER, CROSSBOWMAN",
+                        "LOSSES ARCHER, MAN-AT-ARMS, KNIGHT")
+    return Losses(units=units)
+
+
+def _give(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(?:(\d+)\s+SHILLINGS?)?(?:\s*(?:AND\s+)?(?!TO\b)(.+?))?\s+TO\s+(.+)$",
+                 rest.strip(), re.I)
+    if not m or not (m.group(1) or m.group(2)):
+        raise BadSyntax("GIVE <n> SHILLINGS [AND <card>] TO <player>", "GIVE 3 SHILLINGS TO Dave")
+    card = ctx.card(m.group(2)) if m.group(2) else None
+    return Give(amount=int(m.group(1) or 0), card=card, to=ctx.player(m.group(3)))
+
+
 def _scorch(ctx: Context, rest: str) -> Order:
     return Scorch(cities=tuple(ctx.city(c) for c in _list(rest)))
 
@@ -389,7 +416,7 @@ PARSERS: dict[str, Callable[[Context, str], Order]] = {
     "CANDIDATE": _candidate, "VOTE": _vote, "DANEGELD": _danegeld, "WITHDRAW": _withdraw,
     "JUSTICE": _justice, "AMBUSH": _ambush, "PASSAGE": _passage, "REBELLION": _rebellion,
     "PILLAGE": _pillage, "GRANT": _grant, "TRANSFER": _transfer, "PRESENT": _present,
-    "CONVENE": _convene, "PARLIAMENT": _parliament,
+    "CONVENE": _convene, "PARLIAMENT": _parliament, "LOSSES": _losses, "GIVE": _give,
 }
 
 

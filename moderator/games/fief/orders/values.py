@@ -270,12 +270,37 @@ class ParliamentVote(Order):
     vote: str = "against"
 
 
+@dataclass(frozen=True)
+class Losses(Order):
+    """FE 7.5 (a battle plan, fief-email.md §5.1): the order in which this family's troops
+    are lost among the choices that take as many hits as possible."""
+    kind: ClassVar[str] = "losses"
+    standing: ClassVar[bool] = True
+    units: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DrawExcalibur(Order):
+    """FE 13.2: a nobleman in Excalibur's city tries to draw it (Phase 5 and Phase 7)."""
+    kind: ClassVar[str] = "draw_excalibur"
+    noble: str = ""
+
+
+@dataclass(frozen=True)
+class Give(Order):
+    """FE 2.15, 9.0: Shillings (and a card) to another player, at the start of Phase 4."""
+    kind: ClassVar[str] = "give"
+    amount: int = 0
+    card: str | None = None
+    to: str = ""
+
+
 ORDER_CLASSES: dict[str, type[Order]] = {
     cls.kind: cls for cls in (Start, Discard, Draw, PlayNoble, PlayFortune, PlayTax, PlayClergy,
                               Assassinate, Scorch, Buy, Build, BuyTitle, Move, Allow, Attack,
                               Marry, Candidate, Vote, Danegeld, Withdraw, PlayTithe, Justice,
                               Ambush, Escape, Rebellion, Pillage, Grant, Transfer, Present,
-                              Convene, ParliamentVote)
+                              Convene, ParliamentVote, Losses, DrawExcalibur, Give)
 }
 
 

@@ -144,6 +144,10 @@ class GameState:
     candidates: list[str] = field(default_factory=list)
     winners: list[str] = field(default_factory=list)
     relic_vp_given: bool = False                               # FE 12.0: one marker
+    prince: str | None = None                                  # Prince of Wales (FAQ P2)
+    excalibur_city: str | None = None                          # in its stone (FE 13.2)
+    excalibur_holder: str | None = None
+    excalibur_dropped: bool = False
     parliament_rebellion: bool = False                         # FE 9.3: the card's side
     history: list[dict[str, Any]] = field(default_factory=list)   # per round: VP, holders
 
@@ -195,7 +199,10 @@ class GameState:
             invaders_gone=d.get("invaders_gone", 0),
             sovereign=d.get("sovereign"), queen=d.get("queen"),
             candidates=list(d.get("candidates", [])), winners=list(d.get("winners", [])),
-            relic_vp_given=d.get("relic_vp_given", False),
+            relic_vp_given=d.get("relic_vp_given", False), prince=d.get("prince"),
+            excalibur_city=d.get("excalibur_city"),
+            excalibur_holder=d.get("excalibur_holder"),
+            excalibur_dropped=d.get("excalibur_dropped", False),
             parliament_rebellion=d.get("parliament_rebellion", False),
             history=[dict(h) for h in d.get("history", [])],
         )

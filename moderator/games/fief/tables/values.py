@@ -81,6 +81,7 @@ class SetupRules:
     start_men_at_arms: int
     start_stronghold: bool
     start_cities: tuple[str, ...]
+    random_start: bool
 
 
 @dataclass(frozen=True)

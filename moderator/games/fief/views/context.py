@@ -97,6 +97,11 @@ def gazette(state: GameState, tables: Tables, events: Sequence[Event]) -> dict[s
         "sovereign": _style(state, tables, state.sovereign) if state.sovereign else None,
         "queen": _style(state, tables, state.queen) if state.queen else None,
         "candidates": [_style(state, tables, c) for c in state.candidates],
+        "prince": _style(state, tables, state.prince) if state.prince else None,
+        "excalibur": (f"in the hands of {_style(state, tables, state.excalibur_holder)}"
+                      if state.excalibur_holder else
+                      f"{'fallen' if state.excalibur_dropped else 'in its stone'} at "
+                      f"{state.excalibur_city}" if state.excalibur_city else "not in England"),
         "marriages": [f"{state.nobles[a].name} and {state.nobles[b].name}" for a, b in marriages],
         "names": names(state, tables),
         "map_svg": svg_map(state, tables),

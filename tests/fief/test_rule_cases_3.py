@@ -1,0 +1,167 @@
+"""Rule cases: battle plans, Excalibur, the Prince of Wales, gifts and pigeons, random
+setup (FE 7.2, 7.5, 13.2, 2.15, 9.0, 13.6, FAQ P2)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from moderator.dice import Dice
+from moderator.games.fief import ENGINE, battle, cards, economy, excalibur
+from moderator.games.fief.battle import Side
+from moderator.games.fief.orders.values import DrawExcalibur
+from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
+from tests.fief.conftest import TABLES, signed_up
+
+
+def test_ex_7_3_continued_with_a_plan_knights_first() -> None:
+    """Ex 7-3 continued (FE 7.5): George chooses to lose 2 Men-at-Arms and 1 Knight for his
+    5 hits: `LOSSES KNIGHT, MAN-AT-ARMS` writes that choice."""
+    s = board()
+    troops(s, "Bristol", "Red", knight=3, men_at_arms=6)
+    s.players["george"].standing.append({"kind": "losses", "family": None,
+                                         "units": ["knight", "men_at_arms"]})
+    r = realm(s)
+    assert Side(r, "Bristol", "Red").take_hits(5) == 0
+    assert s.cities["Bristol"].units_of("Red") == {"knight": 2, "men_at_arms": 4}
+
+
+def test_ex_7_2_the_siege_of_london_with_daves_plan() -> None:
+    """Ex 7-2 (FE 7.2): Trebuchets ff + f + 1 = 4: George loses 3 Archers and a Man-at-Arms
+    (his plan); Bombards: Dave's f kills George's last Man-at-Arms, George's f and blank
+    cost Dave an Archer (his plan) and explode a Bombard; Dave's last Archer cannot fire
+    at the Fortified City."""
+    s = board()
+    noble(s, "William", "Blue", "London")
+    troops(s, "London", "Blue", trebuchet=2, bombard=1, archer=2, men_at_arms=1)
+    noble(s, "Henri", "Red", "London")
+    troops(s, "London", "Red", bombard=2, archer=3, men_at_arms=2)
+    s.players["dave"].standing.append({"kind": "losses", "family": None, "units": ["archer"]})
+    s.players["george"].standing.append({"kind": "losses", "family": None,
+                                         "units": ["archer"]})
+    r = realm(s, bd(2, 1) + bd(1) + bd(1, 0))
+    rec: dict[str, object] = {}
+    battle._projectiles(r, Side(r, "London", "Blue"), Side(r, "London", "Red", fortified=2),
+                        rec)
+    assert s.cities["London"].units_of("Red") == {"bombard": 1}
+    assert s.cities["London"].units_of("Blue") == {"trebuchet": 2, "bombard": 1, "archer": 1,
+                                                  "men_at_arms": 1}
+
+
+def test_fe_13_2_a_six_draws_excalibur_and_crowns_a_king() -> None:
+    s = board()
+    noble(s, "William", "Blue", "Coventry")
+    s.excalibur_city = "Coventry"
+    r = realm(s, {"excalibur": [6]})
+    excalibur.attempt(r, "dave", DrawExcalibur(noble="William"), "Phase 5")
+    assert s.excalibur_holder == "william" and s.sovereign == "william"
+
+
+def test_fe_13_2_arthur_draws_on_four_to_six_others_only_on_six() -> None:
+    s = board()
+    noble(s, "William", "Blue", "Coventry")
+    noble(s, "Arthur", "Green", "Coventry")
+    s.excalibur_city = "Coventry"
+    r = realm(s, {"excalibur": [4, 4]})
+    excalibur.attempt(r, "dave", DrawExcalibur(noble="William"), "Phase 5")
+    assert s.excalibur_holder is None
+    excalibur.attempt(r, "kirsten", DrawExcalibur(noble="Arthur"), "Phase 5")
+    assert s.excalibur_holder == "arthur"
+
+
+def test_fe_13_2_no_bishop_draws_the_sword() -> None:
+    s = board()
+    noble(s, "Hugh", "Green", "Coventry", clergy="york")
+    s.excalibur_city = "Coventry"
+    r = realm(s)
+    excalibur.attempt(r, "kirsten", DrawExcalibur(noble="Hugh"), "Phase 5")
+    assert refusals(r) == ["only a nobleman, not a Bishop or Archbishop (FE 13.2)"]
+
+
+def test_fe_13_2_excalibur_adds_a_hit_in_melee() -> None:
+    s = board()
+    noble(s, "William", "Blue", "Oxford")
+    troops(s, "Oxford", "Blue", men_at_arms=1)
+    s.excalibur_holder = "william"
+    troops(s, "Oxford", "Red", men_at_arms=2)
+    r = realm(s, bd(1) + bd(0))
+    battle.fight(r, Side(r, "Oxford", "Blue"), Side(r, "Oxford", "Red"), "attack")
+    assert not s.cities["Oxford"].units_of("Red")
+
+
+def test_faq_p2_the_queens_son_is_prince_of_wales_and_succeeds() -> None:
+    """FAQ P2 (F12): the Queen's family places a male noble; the King dies; he is King."""
+    s = board()
+    king = noble(s, "Henri", "Blue", "London", titles=["south-east"])
+    queen = noble(s, "Lucia", "Green", "York")
+    king.spouse, queen.spouse = queen.key, king.key
+    s.sovereign, s.queen = "henri", "lucia"
+    s.players["kirsten"].hand = ["Noble Edward"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "PLAY NOBLE Edward AT York"})
+    cards.play_phase(r)
+    assert s.prince == "edward"
+    r.kill(king, "battle")
+    assert s.sovereign == "edward" and s.prince is None
+
+
+def test_fe_2_15_nobles_in_one_city_exchange_freely() -> None:
+    s = board()
+    noble(s, "Henri", "Blue", "London")
+    noble(s, "Lucia", "Green", "London")
+    s.players["dave"].cash = 5
+    s.players["dave"].hand = ["Tax"]
+    r = realm(s)
+    give_orders(r, {"dave": "GIVE 3 SHILLINGS AND Tax TO Kirsten"})
+    economy.gifts(r)
+    assert s.players["kirsten"].cash == 3 and s.players["kirsten"].hand == ["Tax"]
+    assert s.players["dave"].pigeons == 3
+
+
+def test_u11_a_pigeon_between_fortifications() -> None:
+    """U11 (FE 2.15): George sends Dave 1 Shilling by pigeon; a 3 arrives; a pigeon spent."""
+    s = board()
+    noble(s, "William", "Red", "Durham")
+    s.cities["Durham"].building = "fortified"
+    noble(s, "Henri", "Blue", "Exeter")
+    s.cities["Exeter"].building = "stronghold"
+    s.players["george"].cash = 1
+    r = realm(s, {"pigeon": [3]})
+    give_orders(r, {"george": "GIVE 1 SHILLINGS TO Dave"})
+    economy.gifts(r)
+    assert (s.players["dave"].cash, s.players["george"].pigeons) == (1, 2)
+
+
+def test_fe_2_15_a_stray_pigeon_keeps_the_shillings_home() -> None:
+    s = board()
+    noble(s, "William", "Red", "Durham")
+    s.cities["Durham"].building = "fortified"
+    noble(s, "Henri", "Blue", "Exeter")
+    s.cities["Exeter"].building = "abbey"
+    s.players["george"].cash = 4
+    r = realm(s, {"pigeon": [6]})
+    give_orders(r, {"george": "GIVE 4 SHILLINGS TO Dave"})
+    economy.gifts(r)
+    assert (s.players["dave"].cash, s.players["george"].cash) == (0, 4)
+
+
+def test_fe_2_15_no_pigeon_from_an_open_city() -> None:
+    s = board()
+    noble(s, "William", "Red", "Oxford")
+    noble(s, "Henri", "Blue", "Exeter")
+    s.cities["Exeter"].building = "stronghold"
+    s.players["george"].cash = 4
+    r = realm(s)
+    give_orders(r, {"george": "GIVE 4 SHILLINGS TO Dave"})
+    economy.gifts(r)
+    assert s.players["dave"].cash == 0 and refusals(r)
+
+
+def test_fe_13_6_random_setup_rolls_the_region() -> None:
+    """FE 13.6: each family's Region by the d6, re-rolled when taken; then its city."""
+    tables = replace(TABLES, setup=replace(TABLES.setup, random_start=True))
+    state = signed_up(2)
+    orders = {k: ENGINE.parse_orders("START York", state, k, TABLES).orders for k in state["seats"]}
+    result = ENGINE.adjudicate(state, orders, tables, Dice.for_turn(3, 1))
+    starts = {n["city"] for n in result.state["nobles"].values()}
+    regions = {TABLES.region_of(c).number for c in starts}
+    assert len(regions) == 4
