@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+import functools
 from collections.abc import Iterable
 
 from moderator.games.fief.orders.errors import UnknownName
@@ -21,14 +21,22 @@ UNIT_NAMES = {"knight": "KNIGHT", "men_at_arms": "MAN-AT-ARMS", "archer": "ARCHE
               "crossbow": "CROSSBOWMAN", "bombard": "BOMBARD", "trebuchet": "TREBUCHET"}
 
 
+_DROP = str.maketrans("", "", "’'`.")
+
+
 def fold(text: str) -> str:
-    return re.sub(r"[’'`.]", "", text).strip().lower()
+    return text.translate(_DROP).strip().lower()
+
+
+@functools.lru_cache(maxsize=64)
+def _table(known: tuple[str, ...]) -> tuple[tuple[str, ...], dict[str, str]]:
+    choices = tuple(sorted(known))
+    return choices, {fold(k): k for k in choices}
 
 
 def match(text: str, known: Iterable[str], what: str, hint_list: bool = True) -> str:
     """The one known name ``text`` means, else UnknownName with the choices as hint."""
-    choices = sorted(known)
-    table = {fold(k): k for k in choices}
+    choices, table = _table(tuple(known))
     found = table.get(fold(text))
     if found is not None:
         return found

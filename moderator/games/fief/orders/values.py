@@ -6,7 +6,7 @@ its normal form and `orders.parse` reads it back, so parse(format(o)) == o.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 
@@ -17,7 +17,7 @@ class Order:
     family: str | None = None          # the family that gives it (two-player game, FE 13.7)
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["kind"] = self.kind
         return data
 
