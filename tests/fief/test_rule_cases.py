@@ -554,10 +554,10 @@ def test_u16_invaders_halve_every_income_rounded_up() -> None:
     for city in ("Berwick", "Durham"):
         troops(s, city, "Red", men_at_arms=1)
         s.cities[city].mill = True
-    for city in ("Cardiff", "Harlech", "Bristol"):
+    for city in ("Cardiff", "Harlech", "Plymouth"):
         troops(s, city, "Blue", men_at_arms=1)
     s.cities["Cardiff"].mill = s.cities["Harlech"].mill = True
-    s.cities["Bristol"].building = "abbey"
+    s.cities["Plymouth"].building = "abbey"
     r = realm(s)
     assert economy.forecast(r, "george")["total"] == 6
     assert economy.forecast(r, "dave")["total"] == 9

@@ -265,3 +265,19 @@ def test_fe_9_2_without_a_majority_no_royal_tax() -> None:
     give_orders(r, {"george": "CONVENE PARLIAMENT"})  # type: ignore[arg-type]
     court.parliament_phase(r)  # type: ignore[arg-type]
     assert s.players["george"].cash == 0 and not s.parliament_rebellion  # type: ignore[attr-defined]
+
+
+def test_fe_3_1_an_abbey_pays_for_its_visitors_and_lifts_the_mills_around() -> None:
+    """FE 3.1, 2.13: the Abbess Lucia and Lord William in the Abbey of Oxford, a Relic
+    carried there and its Mill: 2 + 2 + 2 + 3 + (2 + 1) = 12 for the Abbess's family;
+    London's Mill, a road away, pays its holder 2 + 1."""
+    s = board()
+    noble(s, "Lucia", "Green", "Oxford", abbess=["Autumn"], relics=["Holy Grail"])
+    noble(s, "William", "Blue", "Oxford", titles=["wales"])
+    s.cities["Oxford"].building, s.cities["Oxford"].abbey = "abbey", "Autumn"
+    s.cities["Oxford"].mill = True
+    troops(s, "London", "Red", men_at_arms=1)
+    s.cities["London"].mill = True
+    r = realm(s)
+    assert economy.forecast(r, "kirsten")["abbeys"] == 12
+    assert economy.forecast(r, "george")["mills"] == 3

@@ -41,6 +41,34 @@ def tither(realm: Realm, district: str) -> str | None:
     return realm.account(prelate.family) if prelate is not None else None
 
 
+def abbey_owner(realm: Realm, city: str) -> str | None:
+    """FE 2.13: the Abbess receives the revenues of her Abbey and its city's Mill (the
+    city's holder when she is dead, PROPOSED)."""
+    c = realm.city(city)
+    abbess = next((n for n in realm.s.living() if c.abbey in n.abbess), None)
+    return abbess.family if abbess is not None else c.holder
+
+
+def abbey_income(realm: Realm, city: str, famine: bool, bonus: int) -> int:
+    """FE 3.0, 3.1: 2 (+ fortune), 2 for each Abbess and Lord there, 3 for each member of
+    the Royal Family, 3 a Relic, 3 for Excalibur; its Mill 2 + 1 (+ fortune) unless in
+    Famine; the visitors pay even in Famine."""
+    s, m = realm.s, realm.t.money
+    c = realm.city(city)
+    here = [n for n in s.living() if n.city == city and n.free]
+    royal = {s.sovereign, s.queen, s.prince}
+    total = m.abbey_income + bonus
+    total += sum(3 if n.key in royal else 2 for n in here
+                 if n.key in royal or n.abbess or n.is_lord)
+    total += 3 * (sum(len(n.relics) for n in here) + (1 if c.relic and c.relic_up else 0))
+    holder = s.nobles.get(s.excalibur_holder) if s.excalibur_holder else None
+    if s.excalibur_city == city or (holder is not None and holder in here):
+        total += 3
+    if c.mill and not famine:
+        total += m.mill_income + bonus + 1
+    return total
+
+
 def forecast(realm: Realm, player: str) -> dict[str, int]:
     """The income a player's families would collect now, line by line (FE 3.0-3.3)."""
     s, m = realm.s, realm.t.money
@@ -64,15 +92,17 @@ def forecast(realm: Realm, player: str) -> dict[str, int]:
                                   and s.cities[c].building != "abbey")
         for city in region.cities:
             c = s.cities[city]
+            if c.building == "abbey" and not c.besieged_by:
+                if abbey_owner(realm, city) in fams:
+                    lines["abbeys"] += abbey_income(realm, city, famine, bonus)
             if c.holder not in fams or c.besieged_by:
                 continue
             if taxer is None:
                 lines["cities"] += m.city_income
-            if c.mill and not famine and not (region.district in tithed
-                                                 and c.building != "abbey"):
-                lines["mills"] += m.mill_income + bonus
-            if c.building == "abbey":
-                lines["abbeys"] += m.abbey_income + bonus
+            if c.building != "abbey" and c.mill and not famine and region.district not in tithed:
+                # FE 3.1, 2.13: +1 for a Mill in a city a road away from an Abbey.
+                near = any(s.cities[n].building == "abbey" for n in realm.t.neighbours(city))
+                lines["mills"] += m.mill_income + bonus + (1 if near else 0)
     if s.queen and s.nobles[s.queen].family in fams:
         lines["queen"] = m.queen_income
     total = sum(lines.values())
