@@ -54,6 +54,9 @@ def random_orders(state: dict[str, Any], player: str, tables: Tables,
             held = [n for n in mine if n["status"] == "captive"]
             if held:
                 lines.append(f"PASSAGE FREE {held[0]['name']}")
+        elif card in ("French Crossbowmen", "Flemish Crossbowmen", "Burgher (3 votes)",
+                      "Burgher (5 votes)"):
+            lines.append(f"PLAY {card.upper()}")
         elif card == "Rebellion":
             lines.append(f"REBELLION AT {rng.choice(tables.city_names)}")
         elif card == "Assassination" and mine:
@@ -73,7 +76,12 @@ def random_orders(state: dict[str, Any], player: str, tables: Tables,
         for region in tables.regions:
             if mine and rng.random() < 0.3:
                 lines.append(f"GRANT {region.name} TO {rng.choice(mine)['name']}")
-    lines.append(rng.choice(["PARLIAMENT FOR", "PARLIAMENT AGAINST"]))
+    lines.append(rng.choice(["PARLIAMENT FOR", "PARLIAMENT AGAINST",
+                             "PARLIAMENT FOR WITH BURGHER"]))
+    if p["slot"] and "Crossbow" in p["slot"] and held:
+        lines.append(f"HIRE {rng.randint(1, 3)} CROSSBOWMEN AT {rng.choice(held)}")
+    if state["sovereign"] and rng.random() < 0.5:
+        lines.append(rng.choice(["GARTER FIRST", "GARTER NONE"]))
     for noble in mine:
         for relic in noble["relics"]:
             lines.append(f"PRESENT {relic} BY {noble['name']}")

@@ -75,7 +75,8 @@ def _cards(state: dict[str, Any], tables: Tables) -> list[str]:
                    + state["fortune_discard"] + hands + state["track"]
                    + [c for cards in state["seas"].values() for c in cards]
                    + [c for _, c in state["dormant"]]
-                   + [c for c in state["removed"] if not c.startswith("Retainer ")])
+                   + [c for c in state["removed"] if not c.startswith("Retainer ")]
+                   + [p["slot"] for p in state["players"].values() if p["slot"]])
     alive = [n for n in state["nobles"].values() if n["status"] != "dead"]
     for n in alive:
         seen[f"Noble {n['name']}"] += 1

@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from moderator.dice import Dice
-from moderator.games.fief import ENGINE, battle, cards, economy, excalibur
+from moderator.games.fief import ENGINE, battle, cards, court, economy, excalibur, victory
 from moderator.games.fief.battle import Side
 from moderator.games.fief.orders.values import DrawExcalibur
+from moderator.games.fief.state import InvaderArmy
 from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
 from tests.fief.conftest import TABLES, signed_up
 
@@ -165,3 +166,68 @@ def test_fe_13_6_random_setup_rolls_the_region() -> None:
     starts = {n["city"] for n in result.state["nobles"].values()}
     regions = {TABLES.region_of(c).number for c in starts}
     assert len(regions) == 4
+
+
+def test_fe_11_1_mercenaries_are_hired_and_go_home_at_the_end_of_the_round() -> None:
+    """FE 11.1, 8.0: the card with its 3 Crossbowmen; 2 hired for 4 at York; at End Round
+    the survivors go back to the card; all three dead, the card is discarded."""
+    s = board()
+    noble(s, "Hugh", "Green", "York")
+    s.players["kirsten"].hand = ["French Crossbowmen"]
+    s.players["kirsten"].cash = 5
+    r = realm(s)
+    give_orders(r, {"kirsten": "PLAY FRENCH CROSSBOWMEN\nHIRE 2 CROSSBOWMEN AT York"})
+    cards.play_phase(r)
+    economy.purchase_phase(r)
+    assert s.cities["York"].units_of("Green") == {"crossbow": 2}
+    assert (s.players["kirsten"].cash, s.players["kirsten"].crossbows) == (1, 1)
+    Side(r, "York", "Green").take_hits(2)        # one falls in battle
+    cards.crossbows_home(r)
+    assert s.players["kirsten"].crossbows == 2 and not s.cities["York"].units_of("Green")
+
+
+def test_fe_11_2_a_burgher_needs_a_lord_and_adds_votes_for_a_treasure() -> None:
+    """FE 11.2, Ex 9-2: Dave's Countess (1) and his 3-vote Burgher make 4 for the Royal Tax."""
+    s = board()
+    noble(s, "William", "Red", "London", titles=["south-east"])
+    s.sovereign = "william"
+    noble(s, "Philippa", "Blue", "York", titles=["north"])
+    noble(s, "Hugh", "Green", "York", clergy="york")          # 2 votes against
+    s.players["dave"].hand = ["Burgher (3 votes)"]
+    s.players["kirsten"].hand = ["Burgher (5 votes)"]
+    r = realm(s)
+    give_orders(r, {"dave": "PLAY BURGHER", "kirsten": "PLAY BURGHER"})
+    cards.play_phase(r)
+    assert s.players["dave"].slot == "Burgher (3 votes)"
+    assert refusals(r) == ["a Burgher serves only a family with a titled Lord (FE 11.2)"]
+    give_orders(r, {"george": "CONVENE PARLIAMENT", "dave": "PARLIAMENT FOR WITH BURGHER"})
+    court.parliament_phase(r)
+    assert s.parliament_rebellion and s.players["dave"].treasures == 1   # 5 of 7 votes
+
+
+def test_fe_13_3_the_sovereign_awards_the_garter_to_a_lord_who_beat_invaders() -> None:
+    s = board(round_=3)
+    noble(s, "William", "Red", "London", titles=["south-east"])
+    s.sovereign = "william"
+    s.players["george"].standing.append({"kind": "garter", "award": True, "family": None})
+    noble(s, "Henri", "Blue", "Lincoln", titles=["north"])
+    troops(s, "Lincoln", "Blue", knight=4)
+    s.invaders["Black Raven"] = InvaderArmy("Black Raven", "Lincoln", True, 1)
+    r = realm(s, bd(0) + bd(3, 3, 3))
+    assert battle.fight(r, Side(r, "Lincoln", armies=["Black Raven"]),
+                        Side(r, "Lincoln", "Blue"), "invaders") == "Blue"
+    victory.end_round(r)
+    assert s.nobles["henri"].garter
+
+
+def test_ex_8_2_the_garter_breaks_the_tie_before_the_crown() -> None:
+    """Ex 8-2 (FE 8.5): Duke + Count + Garter beats King + Count beats Duke + Relic."""
+    s = board(("Red", "Green", "Blue"), round_=7)
+    noble(s, "Henri", "Blue", "Exeter", titles=["midlands", "south-west"], garter=True)
+    noble(s, "Hugh", "Red", "York", titles=["north"])
+    noble(s, "Richard", "Red", "York", titles=["south-east"])
+    s.sovereign = "hugh"
+    noble(s, "Lucia", "Green", "Norwich", titles=["wales"])
+    s.players["kirsten"].relic_vp = True
+    victory.end_round(realm(s))
+    assert s.winners == ["dave"]

@@ -274,6 +274,9 @@ def _take_captives(realm: Realm, winner: Side, loser: Side) -> None:
             else:
                 realm.capture(noble, captor, city)
     else:
+        # FE 13.3: the Lord heading the winning army has earned the Garter.
+        lords = [n.key for n in winner.nobles() if n.is_lord]
+        realm.garter_eligible.extend(lords[:1])
         for key in list(loser.armies):
             army = realm.s.invaders[key]
             if not army.foot and not army.leader:

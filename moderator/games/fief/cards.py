@@ -14,6 +14,7 @@ from moderator.games.fief.orders.values import (
     PlayClergy,
     PlayFortune,
     PlayNoble,
+    PlaySlot,
     PlayTax,
     PlayTithe,
     Rebellion,
@@ -245,6 +246,8 @@ def play_phase(realm: Realm) -> None:
                 _escape(realm, player, order)
             elif isinstance(order, Rebellion):
                 rebellion(realm, player, order.city)
+            elif isinstance(order, PlaySlot):
+                _play_slot(realm, player, order)
 
 
 def _take(realm: Realm, player: str, card: str) -> bool:
@@ -589,3 +592,55 @@ def rebellion(realm: Realm, player: str, city: str) -> None:
     if lost:
         realm.emit(EventId.INVADERS_PILLAGE, {"city": city, "lost": lost, "rebels": True})
     realm.refresh_control(city)
+
+
+def _play_slot(realm: Realm, player: str, order: PlaySlot) -> None:
+    """FE 11.0-11.2: a Mercenary card (3 Crossbowmen on it) or a Burgher card (only with a
+    titled Lord in the family) on the Opportunity space; the card there before is
+    discarded with its Crossbowmen."""
+    s = realm.s
+    p = s.players[player]
+    text = f"PLAY {order.card.upper()}"
+    if order.card not in p.hand:
+        realm.refuse(player, text, "that card is not in your hand")
+        return
+    burgher = order.card.startswith("Burgher")
+    if burgher and not any(n.is_lord for n in s.living() if n.family in p.families):
+        realm.refuse(player, text, "a Burgher serves only a family with a titled Lord (FE 11.2)")
+        return
+    _take(realm, player, order.card)
+    clear_slot(realm, player)
+    p.slot = order.card
+    p.crossbows = 0 if burgher else 3
+    realm.emit(EventId.SLOT_PLAYED, {"player": player, "card": order.card})
+
+
+def clear_slot(realm: Realm, player: str) -> None:
+    p = realm.s.players[player]
+    if p.slot is None:
+        return
+    for c in realm.s.cities.values():
+        for fam in p.families:
+            n = c.units_of(fam).get("crossbow", 0)
+            if n:
+                c.add(fam, "crossbow", -n)
+    realm.s.character_discard.append(p.slot)
+    p.slot, p.crossbows = None, 0
+
+
+def crossbows_home(realm: Realm) -> None:
+    """FE 11.1, 8.0: at End Round the Crossbowmen on the map go back to their card; a card
+    whose three are all dead is discarded."""
+    for player in realm.s.seats:
+        p = realm.s.players[player]
+        if p.slot is None or p.slot.startswith("Burgher"):
+            continue
+        for c in realm.s.cities.values():
+            for fam in p.families:
+                n = c.units_of(fam).get("crossbow", 0)
+                if n:
+                    c.add(fam, "crossbow", -n)
+                    p.crossbows += n
+                    realm.refresh_control(c.name)
+        if p.crossbows == 0:
+            clear_slot(realm, player)

@@ -143,6 +143,14 @@ def parliament_phase(realm: Realm) -> None:
         written = _orders(realm, player).of(ParliamentVote)
         votes[player] = written[-1].vote if written else ("for" if player == crown else "against")
     strength = {p: votes_of(realm, p) for p in s.player_order()}
+    for player in s.player_order():
+        # FE 11.2, 11.3: a Burgher adds 3 or 5 votes for a Treasure.
+        written = _orders(realm, player).of(ParliamentVote)
+        p = s.players[player]
+        if written and written[-1].burgher and p.slot and p.slot.startswith("Burgher") \
+                and p.treasures > 0:
+            p.treasures -= 1
+            strength[player] += 5 if "5" in p.slot else 3
     total = sum(strength.values())
     ayes = sum(strength[p] for p, v in votes.items() if v == "for")
     passed = ayes * 2 > total

@@ -9,6 +9,7 @@ from moderator.games.fief.orders.values import (
     BuyTitle,
     Give,
     Grant,
+    Hire,
     Scorch,
     Transfer,
     TurnOrders,
@@ -92,9 +93,9 @@ def forecast(realm: Realm, player: str) -> dict[str, int]:
                                   and s.cities[c].building != "abbey")
         for city in region.cities:
             c = s.cities[city]
-            if c.building == "abbey" and not c.besieged_by:
-                if abbey_owner(realm, city) in fams:
-                    lines["abbeys"] += abbey_income(realm, city, famine, bonus)
+            if (c.building == "abbey" and not c.besieged_by
+                    and abbey_owner(realm, city) in fams):
+                lines["abbeys"] += abbey_income(realm, city, famine, bonus)
             if c.holder not in fams or c.besieged_by:
                 continue
             if taxer is None:
@@ -168,6 +169,8 @@ def purchase_phase(realm: Realm) -> None:
                 _build(realm, player, order)
             elif isinstance(order, BuyTitle):
                 _title(realm, player, order)
+            elif isinstance(order, Hire):
+                _hire(realm, player, order)
             elif isinstance(order, Grant):
                 _grant(realm, player, order)
             elif isinstance(order, Transfer):
@@ -392,3 +395,30 @@ def _give(realm: Realm, player: str, order: Give, limit: int) -> None:
         realm.emit(EventId.GIFT, {"from": player, "to": them.key, "amount": order.amount,
                                   "card": order.card, "pigeon": not together, "lost": False},
                    actor=who, public=False)
+
+
+def _hire(realm: Realm, player: str, order: Hire) -> None:
+    """FE 11.1: Crossbowmen from your Mercenary card, 2 Shillings each, placed in a city
+    you hold or where a noble of yours stands (PROPOSED: "any City of choice")."""
+    s = realm.s
+    p = s.players[player]
+    text = f"HIRE {order.count} CROSSBOWMEN AT {order.city}"
+    cost = realm.t.unit("crossbow").cost * order.count
+    c = realm.city(order.city)
+    family = c.holder if c.holder in p.families else next(
+        (n.family for n in realm.nobles_at(order.city) if n.family in p.families), None)
+    if p.slot is None or p.slot.startswith("Burgher"):
+        realm.refuse(player, text, "you have no Mercenary card in play (FE 11.1)")
+    elif p.crossbows < order.count:
+        realm.refuse(player, text, f"only {p.crossbows} Crossbowmen left on your card")
+    elif p.cash < cost:
+        realm.refuse(player, text, f"costs {cost}, you have {p.cash}")
+    elif family is None:
+        realm.refuse(player, text, f"you hold no city and have no noble at {order.city}")
+    else:
+        p.cash -= cost
+        p.crossbows -= order.count
+        c.add(family, "crossbow", order.count)
+        realm.arrive(order.city, family)
+        realm.emit(EventId.HIRED, {"family": family, "count": order.count, "city": order.city,
+                                   "cost": cost}, actor=player, public=False)

@@ -89,6 +89,8 @@ def danegeld(realm: Realm) -> None:
                                               "armies": [a.key for a in here]})
                 for army in here:
                     leave(realm, army.key, "danegeld")
+                if noble.is_lord:
+                    realm.garter_eligible.append(noble.key)   # FE 13.3
 
 
 def leave(realm: Realm, key: str, why: str) -> None:

@@ -22,7 +22,14 @@ from moderator.games.fief import (
     victory,
 )
 from moderator.games.fief.events import EventId
-from moderator.games.fief.orders.values import Allow, Candidate, Losses, TurnOrders, Withdraw
+from moderator.games.fief.orders.values import (
+    Allow,
+    Candidate,
+    GarterPolicy,
+    Losses,
+    TurnOrders,
+    Withdraw,
+)
 from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import Phase
 
@@ -43,11 +50,11 @@ def store_standing(realm: Realm) -> None:
                 if gone["kind"] == "candidate" and gone["lord"].lower() in s.candidates:
                     s.candidates.remove(gone["lord"].lower())
         for order in orders.orders:
-            if isinstance(order, Losses):
-                # One battle plan a family: the new one replaces the old.
-                standing[:] = [d for d in standing if not (d["kind"] == "losses"
+            if isinstance(order, Losses | GarterPolicy):
+                # One battle plan a family, one Garter policy: the new replaces the old.
+                standing[:] = [d for d in standing if not (d["kind"] == order.kind
                                                            and d.get("family") == order.family)]
-            if isinstance(order, Allow | Candidate | Losses):
+            if isinstance(order, Allow | Candidate | Losses | GarterPolicy):
                 data = order.to_dict()
                 if data not in standing:
                     standing.append(data)

@@ -30,6 +30,7 @@ class Realm:
         self.orders: dict[str, TurnOrders] = {}
         self.moved_units: dict[tuple[str, str], dict[str, int]] = {}   # (family, city) -> moved
         self.battles: list[dict[str, Any]] = []
+        self.garter_eligible: list[str] = []        # Lords who beat invaders this round
 
     # -- events and dice ---------------------------------------------------------------
     def emit(self, event: EventId, args: Mapping[str, Any] | None = None,
@@ -176,6 +177,7 @@ class Realm:
         if not noble.alive:
             return
         noble.status = "dead"
+        noble.garter = False          # FE 13.3: the Title is lost if the Lord dies
         self.emit(EventId.NOBLE_SLAIN, {"noble": noble.key, "family": noble.family,
                                         "city": noble.city, "cause": cause})
         self.s.removed.append(f"Noble {noble.name}")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from moderator.games.fief import cards
 from moderator.games.fief.events import EventId
+from moderator.games.fief.orders.values import GarterPolicy
 from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import Phase
 
@@ -16,6 +18,8 @@ def end_round(realm: Realm) -> None:
     for sea in s.seas.values():
         s.fortune_discard.extend(sea)
         sea.clear()
+    cards.crossbows_home(realm)
+    award_garter(realm)
     s.taxes = []
     s.parliament_rebellion = False      # FE 8.0: the Parliament card back to its face
     for p in s.players.values():
@@ -31,6 +35,28 @@ def end_round(realm: Realm) -> None:
                                       "how": how})
         return
     s.first = (s.first + 1) % len(s.seats)
+
+
+def award_garter(realm: Realm) -> None:
+    """FE 13.3: once a round the free Sovereign may induct a Lord who beat an invader army
+    or sent one home; by his standing `GARTER FIRST`, the first eligible this round.  Four
+    markers in all."""
+    s = realm.s
+    king = s.nobles.get(s.sovereign) if s.sovereign else None
+    if king is None or not king.free or not realm.garter_eligible:
+        return
+    crown = realm.account(king.family)
+    policy = [d for d in s.players[crown].standing if d.get("kind") == GarterPolicy.kind]
+    if not policy or not policy[-1].get("award"):
+        return
+    if sum(1 for n in s.nobles.values() if n.garter) >= 4:
+        return
+    for key in realm.garter_eligible:
+        lord = s.nobles[key]
+        if lord.alive and lord.is_lord and not lord.garter:
+            lord.garter = True
+            realm.emit(EventId.GARTER, {"noble": lord.key, "sovereign": king.key})
+            return
 
 
 def _alliances(realm: Realm) -> list[tuple[str, ...]]:
@@ -78,13 +104,14 @@ def check_victory(realm: Realm, vps: dict[str, int]) -> tuple[list[str], str]:
     return [], ""
 
 
-def _tiebreak(realm: Realm, group: tuple[str, ...]) -> tuple[int, int, int, int]:
-    """FE 8.5: Order of the Garter (not yet awarded), then King or Sovereign Queen, then
+def _tiebreak(realm: Realm, group: tuple[str, ...]) -> tuple[int, int, int, int, int]:
+    """FE 8.5: any title with the Order of the Garter, then King or Sovereign Queen, then
     Duke, Count, Baron; then the later seat loses (PROPOSED, so the result is never open)."""
     s = realm.s
     fams = {f for p in group for f in s.players[p].families}
     nobles = [n for n in s.living() if n.family in fams]
     crown = 1 if s.sovereign and s.nobles[s.sovereign].family in fams else 0
+    garter = 1 if any(n.garter for n in nobles) else 0
     ranks = sorted((RANK[realm.t.region(r).title] for n in nobles for r in n.titles), reverse=True)
     top = ranks[0] if ranks else 0
-    return (crown, top, len(ranks), -min(s.seats.index(p) for p in group))
+    return (garter, crown, top, len(ranks), -min(s.seats.index(p) for p in group))

@@ -21,8 +21,10 @@ from moderator.games.fief.orders.values import (
     Draw,
     DrawExcalibur,
     Escape,
+    GarterPolicy,
     Give,
     Grant,
+    Hire,
     Justice,
     Losses,
     Marry,
@@ -33,6 +35,7 @@ from moderator.games.fief.orders.values import (
     PlayClergy,
     PlayFortune,
     PlayNoble,
+    PlaySlot,
     PlayTax,
     PlayTithe,
     Present,
@@ -109,7 +112,11 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
     Present: lambda t, o: f"PRESENT {o.relic} BY {o.noble}",
     Convene: lambda t, o: "CONVENE PARLIAMENT" + (
         " SHARES " + ", ".join(f"{p} {n}" for p, n in o.shares) if o.shares else ""),
-    ParliamentVote: lambda t, o: f"PARLIAMENT {o.vote.upper()}",
+    ParliamentVote: lambda t, o: f"PARLIAMENT {o.vote.upper()}"
+    + (" WITH BURGHER" if o.burgher else ""),
+    PlaySlot: lambda t, o: f"PLAY {o.card.upper()}",
+    Hire: lambda t, o: f"HIRE {o.count} CROSSBOWMEN AT {o.city}",
+    GarterPolicy: lambda t, o: "GARTER FIRST" if o.award else "GARTER NONE",
     Losses: lambda t, o: "LOSSES " + ", ".join(UNIT_NAMES[u] for u in o.units),
     DrawExcalibur: lambda t, o: f"DRAW EXCALIBUR {o.noble}",
     Give: lambda t, o: ("GIVE " + " AND ".join(

@@ -30,8 +30,10 @@ from moderator.games.fief.orders.values import (
     Draw,
     DrawExcalibur,
     Escape,
+    GarterPolicy,
     Give,
     Grant,
+    Hire,
     Justice,
     Losses,
     Marry,
@@ -42,6 +44,7 @@ from moderator.games.fief.orders.values import (
     PlayClergy,
     PlayFortune,
     PlayNoble,
+    PlaySlot,
     PlayTax,
     PlayTithe,
     Present,
@@ -171,6 +174,10 @@ def _play(ctx: Context, rest: str) -> Order:
         card = m.group(1).title()
         ctx.card(card)
         return PlayFortune(card=card, region=ctx.region(m.group(2)))
+    m = re.match(r"^((?:FRENCH|FLEMISH)\s+CROSSBOWMEN|BURGHER(?:\s*\(\s*[35]\s+VOTES\s*\))?)$",
+                 rest.strip(), re.I)
+    if m:
+        return PlaySlot(card=ctx.card(m.group(1)))
     m = re.match(r"^TAX\s+TITHE\s+ON\s+(.+)$", rest, re.I)
     if m:
         ctx.card("Tax")
@@ -274,9 +281,23 @@ def _convene(ctx: Context, rest: str) -> Order:
 
 
 def _parliament(ctx: Context, rest: str) -> Order:
-    if rest.strip().upper() not in ("FOR", "AGAINST"):
-        raise BadSyntax("PARLIAMENT FOR or PARLIAMENT AGAINST")
-    return ParliamentVote(vote=rest.strip().lower())
+    m = re.match(r"^(FOR|AGAINST)(\s+WITH\s+BURGHER)?$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("PARLIAMENT FOR or PARLIAMENT AGAINST [WITH BURGHER]")
+    return ParliamentVote(vote=m.group(1).lower(), burgher=bool(m.group(2)))
+
+
+def _hire(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(\d+)\s+CROSSBOW\w*\s+AT\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("HIRE <n> CROSSBOWMEN AT <city>", "HIRE 2 CROSSBOWMEN AT York")
+    return Hire(count=int(m.group(1)), city=ctx.city(m.group(2)))
+
+
+def _garter(ctx: Context, rest: str) -> Order:
+    if rest.strip().upper() not in ("FIRST", "NONE"):
+        raise BadSyntax("GARTER FIRST or GARTER NONE")
+    return GarterPolicy(award=rest.strip().upper() == "FIRST")
 
 
 def _losses(ctx: Context, rest: str) -> Order:
@@ -417,6 +438,7 @@ PARSERS: dict[str, Callable[[Context, str], Order]] = {
     "JUSTICE": _justice, "AMBUSH": _ambush, "PASSAGE": _passage, "REBELLION": _rebellion,
     "PILLAGE": _pillage, "GRANT": _grant, "TRANSFER": _transfer, "PRESENT": _present,
     "CONVENE": _convene, "PARLIAMENT": _parliament, "LOSSES": _losses, "GIVE": _give,
+    "HIRE": _hire, "GARTER": _garter,
 }
 
 

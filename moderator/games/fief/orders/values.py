@@ -268,6 +268,7 @@ class ParliamentVote(Order):
     """FE 9.2: FOR or AGAINST the Royal Tax (without it: AGAINST)."""
     kind: ClassVar[str] = "parliament_vote"
     vote: str = "against"
+    burgher: bool = False              # FE 11.2: spend a Treasure for the Burgher's votes
 
 
 @dataclass(frozen=True)
@@ -295,12 +296,37 @@ class Give(Order):
     to: str = ""
 
 
+@dataclass(frozen=True)
+class PlaySlot(Order):
+    """FE 11.0-11.2: a Mercenary or Burgher card onto the Family Board's Opportunity space."""
+    kind: ClassVar[str] = "play_slot"
+    card: str = ""
+
+
+@dataclass(frozen=True)
+class Hire(Order):
+    """FE 11.1: hire Crossbowmen from your Mercenary card, 2 Shillings each, any city."""
+    kind: ClassVar[str] = "hire"
+    count: int = 1
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class GarterPolicy(Order):
+    """FE 13.3: the Sovereign's standing choice: award the Garter to the first eligible
+    Lord each round, or to none."""
+    kind: ClassVar[str] = "garter"
+    standing: ClassVar[bool] = True
+    award: bool = True
+
+
 ORDER_CLASSES: dict[str, type[Order]] = {
     cls.kind: cls for cls in (Start, Discard, Draw, PlayNoble, PlayFortune, PlayTax, PlayClergy,
                               Assassinate, Scorch, Buy, Build, BuyTitle, Move, Allow, Attack,
                               Marry, Candidate, Vote, Danegeld, Withdraw, PlayTithe, Justice,
                               Ambush, Escape, Rebellion, Pillage, Grant, Transfer, Present,
-                              Convene, ParliamentVote, Losses, DrawExcalibur, Give)
+                              Convene, ParliamentVote, Losses, DrawExcalibur, Give, PlaySlot,
+                              Hire, GarterPolicy)
 }
 
 

@@ -37,6 +37,7 @@ class Noble:
     spouse: str | None = None
     retainer: str | None = None
     heresy: bool = False
+    garter: bool = False              # Order of the Garter (FE 13.3)
     relics: list[str] = field(default_factory=list)   # carried Relics (FE 12.0)
 
     @property
@@ -114,6 +115,8 @@ class Player:
     standing: list[dict[str, Any]] = field(default_factory=list)
     relic_vp: bool = False
     nmr: int = 0
+    slot: str | None = None           # the Family Board's Opportunity space (FE 11.0)
+    crossbows: int = 0                # Crossbowmen still on that Mercenary card (FE 11.1)
 
 
 @dataclass
