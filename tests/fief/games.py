@@ -110,7 +110,7 @@ def random_orders(state: dict[str, Any], player: str, tables: Tables,
         for _ in range(rng.randint(1, 2)):
             path.append(rng.choice(tables.neighbours(path[-1])))
         with_ = f" WITH {', '.join(take)}" if take else ""
-        deny = " IF DENIED RETURN" if rng.random() < 0.5 else ""
+        deny = rng.choice(["", " IF DENIED RETURN", " IF DENIED CAVALCADE"])
         lines.append(f"MOVE {noble['name']}{with_}: {' - '.join(path)}{deny}")
     if state["excalibur_city"]:
         for noble in mine:

@@ -852,3 +852,59 @@ def test_fe_13_7_two_families_share_one_purse() -> None:
     r = realm(s)
     r.pay("Blue", 3)
     assert r.cash("Green") == 1
+
+
+def test_in_ex_5_2_lucia_cavalcades_through_canterbury() -> None:
+    """In Ex 5-2 (FE 5.2-5.3): refused, Lucia and her Knights force Canterbury: 7 SP, two
+    dice f f; George's Man-at-Arms one die, blank +1 as defender, wasted on the Knights; she
+    leaves a Knight holding Canterbury and rides on to London with the other."""
+    s = board()
+    noble(s, "Lucia", "Green", "Winchester", titles=["wales"])
+    troops(s, "Winchester", "Green", knight=2)
+    troops(s, "Canterbury", "Red", men_at_arms=1)
+    r = realm(s, bd(1, 1) + bd(0))
+    give_orders(r, {"kirsten": "MOVE Lucia WITH 2 KNIGHT: Winchester - Canterbury LEAVE 1 KNIGHT"
+                               " - London IF DENIED CAVALCADE"})
+    movement.movement_phase(r)
+    assert s.nobles["lucia"].city == "London"
+    assert s.cities["Canterbury"].units_of("Green") == {"knight": 1}
+    assert s.cities["Canterbury"].holder == "Green" and not s.cities["Canterbury"].units_of("Red")
+    assert s.cities["London"].units_of("Green") == {"knight": 1}
+
+
+def test_fe_5_2_a_cavalcade_is_of_knights_only() -> None:
+    s = board()
+    noble(s, "Lucia", "Green", "Winchester")
+    troops(s, "Winchester", "Green", knight=1, men_at_arms=1)
+    troops(s, "Canterbury", "Red", men_at_arms=1)
+    r = realm(s)
+    give_orders(r, {"kirsten": "MOVE Lucia WITH 1 KNIGHT, 1 MAN-AT-ARMS: Winchester - Canterbury"
+                               " - London IF DENIED CAVALCADE"})
+    movement.movement_phase(r)
+    assert s.nobles["lucia"].city == "Canterbury"
+
+
+def test_fe_5_2_a_cavalcade_rides_past_a_defended_stronghold() -> None:
+    s = board()
+    noble(s, "Lucia", "Green", "Winchester")
+    troops(s, "Winchester", "Green", knight=1)
+    troops(s, "Canterbury", "Red", men_at_arms=3)
+    s.cities["Canterbury"].building = "stronghold"
+    r = realm(s)
+    give_orders(r, {"kirsten": "MOVE Lucia WITH 1 KNIGHT: Winchester - Canterbury - London"
+                               " IF DENIED CAVALCADE"})
+    movement.movement_phase(r)
+    assert s.nobles["lucia"].city == "London"
+
+
+def test_faq_p5_f18_no_cavalcade_on_the_final_move() -> None:
+    """FAQ P5 (F18): the army arrives on the outskirts; the fight waits for Phase 7."""
+    s = board()
+    noble(s, "Lucia", "Green", "Winchester")
+    troops(s, "Winchester", "Green", knight=1)
+    troops(s, "Canterbury", "Red", men_at_arms=1)
+    r = realm(s)
+    give_orders(r, {"kirsten": "MOVE Lucia WITH 1 KNIGHT: Winchester - Canterbury"
+                               " IF DENIED CAVALCADE"})
+    movement.movement_phase(r)
+    assert s.nobles["lucia"].city == "Canterbury" and s.cities["Canterbury"].units_of("Red")

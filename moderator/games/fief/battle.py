@@ -29,6 +29,7 @@ class Side:
     family: str | None = None
     armies: list[str] = field(default_factory=list)
     fortified: int = 0          # attacker's melee penalty when this side sits in a fortification
+    per_die: int = 0            # hits added for each die this side rolls (FE 5.3)
     lost: int = 0
 
     @property
@@ -187,7 +188,8 @@ def fight(realm: Realm, attacker: Side, defender: Side, why: str) -> str:
     for number in range(1, t.battle.max_battle_rounds + 1):
         before = attacker.lost + defender.lost
         rnd: dict[str, Any] = {"round": number}
-        _projectiles(realm, attacker, defender, rnd)
+        if why != "cavalcade":          # FE 5.2: a Cavalcade is fought with melee only
+            _projectiles(realm, attacker, defender, rnd)
         a_dice, d_dice = melee_dice(realm, attacker, defender)
         if a_dice == 0 and defender.fortified and not rnd.get("projectiles"):
             outcome = "stalled"
@@ -196,9 +198,9 @@ def fight(realm: Realm, attacker: Side, defender: Side, why: str) -> str:
         a_faces = _roll(realm, a_dice, attacker.label, "melee", _actor(realm, attacker))
         d_faces = _roll(realm, d_dice, defender.label, "melee", _actor(realm, defender))
         a_hits = sum(a_faces) + (excalibur.melee_bonus(realm, attacker.city, attacker.family)
-                                 if a_faces else 0)
+                                 if a_faces else 0) + attacker.per_die * len(a_faces)
         d_hits = sum(d_faces) + (excalibur.melee_bonus(realm, defender.city, defender.family)
-                                 if d_faces else 0)
+                                 if d_faces else 0) + defender.per_die * len(d_faces)
         a_left = defender.take_hits(a_hits) if defender.troops() else a_hits
         d_left = attacker.take_hits(d_hits) if attacker.troops() else d_hits
         rnd.update({"attacker_faces": a_faces, "defender_faces": d_faces,

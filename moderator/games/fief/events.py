@@ -41,6 +41,7 @@ class EventId(StrEnum):
     SLOT_PLAYED = "slot.played"
     HIRED = "hired"
     GARTER = "garter"
+    CAVALCADE = "cavalcade"
     ORDER_REFUSED = "order.refused"
     INCOME = "income"
     SCORCHED = "scorched"

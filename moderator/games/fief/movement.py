@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from moderator.games.fief import cards
+from moderator.games.fief.battle import Side, fight
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import Allow, Move, Present, TurnOrders
 from moderator.games.fief.realm import Realm
@@ -195,6 +196,14 @@ def move(realm: Realm, player: str, order: Move, moved_nobles: set[str]) -> None
         holder = realm.city(here).holder
         occupied = holder is not None and holder != family and realm.present(here, holder)
         if occupied and not last and not permits(realm, holder or "", player, here):
+            if order.if_denied == "cavalcade":
+                passed, why = cavalcade(realm, family, group, units, here, holder or "")
+                group = [n for n in group if n.free]
+                if passed and group:
+                    i += 1
+                    continue
+                stop_reason = why
+                break
             if order.if_denied == "return" and used < t.invaders.moves:
                 here = previous
                 for noble in group:
@@ -242,3 +251,38 @@ def _plague_entry(realm: Realm, group: list[Noble], before: str, after: str) -> 
         return
     for noble in group:
         cards.plague_roll(realm, noble)
+
+
+def cavalcade(realm: Realm, family: str, group: list[Noble], units: dict[str, int],
+              city: str, holder: str) -> tuple[bool, str]:
+    """FE 5.2-5.3: refused passage, nobles and Knights only force their way through: the
+    battle is fought at once, melee only, the defender +1 hit for each die he rolls; a
+    defended Stronghold is passed without a fight (its holder's default, fief-email.md
+    §2.3).  A winning Cavalcade must go on (FAQ P5); True if it may."""
+    c = realm.city(city)
+    if any(u != "knight" and n for u, n in units.items()):
+        return False, "a Cavalcade is of nobles and Knights only (FE 5.2): on the outskirts"
+    if c.building in ("stronghold", "fortified") and c.holder == holder:
+        realm.emit(EventId.CAVALCADE, {"family": family, "city": city, "passed": True,
+                                       "winner": None})
+        return True, ""
+    knights = units.get("knight", 0)
+    before = c.units_of(family).get("knight", 0)
+    if knights:
+        c.add(family, "knight", knights)
+    attacker = Side(realm, city, family)
+    defender = Side(realm, city, holder, per_die=realm.t.battle.cavalcade_defender_bonus)
+    winner = fight(realm, attacker, defender, "cavalcade")
+    left = c.units_of(family).get("knight", 0)
+    back = min(knights, max(0, left - before))
+    if back:
+        c.add(family, "knight", -back)
+    units["knight"] = back
+    realm.emit(EventId.CAVALCADE, {"family": family, "city": city, "passed": winner == family,
+                                   "winner": winner or None})
+    if winner == family:
+        return True, ""
+    if back:
+        c.add(family, "knight", back)       # the survivors stay where they fought
+        units["knight"] = 0
+    return False, f"the Cavalcade at {city} did not break through"

@@ -73,7 +73,7 @@ def _move(t: Tables, o: Move) -> str:
         left = [(u, n) for c, u, n in o.leave if c == step]
         if left:
             out += f" LEAVE {_units(left)}"
-    tail = " IF DENIED RETURN" if o.if_denied == "return" else ""
+    tail = f" IF DENIED {o.if_denied.upper()}" if o.if_denied != "wait" else ""
     return f"MOVE {head}: {out}{tail}"
 
 

@@ -355,7 +355,7 @@ def _move(ctx: Context, rest: str) -> Order:
         raise BadSyntax("MOVE needs a colon before its path",
                         "MOVE William WITH 2 KNIGHT: Oxford - London - Canterbury")
     denied = "wait"
-    m = re.search(r"\s+IF\s+DENIED\s+(?:THEN\s+)?(RETURN|WAIT)\s*$", path, re.I)
+    m = re.search(r"\s+IF\s+DENIED\s+(?:THEN\s+)?(RETURN|WAIT|CAVALCADE)\s*$", path, re.I)
     if m:
         denied = m.group(1).lower()
         path = path[:m.start()]

@@ -129,7 +129,7 @@ class Move(Order):
     start: str = ""
     path: tuple[str, ...] = ()
     leave: tuple[tuple[str, str, int], ...] = ()
-    if_denied: str = "wait"            # wait | return
+    if_denied: str = "wait"            # wait | return | cavalcade
 
 
 @dataclass(frozen=True)
