@@ -130,6 +130,11 @@ def random_orders(state: dict[str, Any], player: str, tables: Tables,
         if (any(f in fams for f in c["troops"]) and any(f not in fams for f in c["troops"])
                 and rng.random() < 0.7):
             lines.append(f"ATTACK {city}")
+            if c["building"] in ("stronghold", "fortified") and rng.random() < 0.5:
+                lines.append(f"SIEGE {city}")
+        if c["besieged_by"] in fams:
+            lines.append(rng.choice([f"BUILD 2 TREBUCHET AT {city}", f"LIFT SIEGE AT {city}",
+                                     f"BUILD 1 TREBUCHET AT {city}"]))
     for a in state["invaders"].values():
         if mine and rng.random() < 0.2:
             lines.append(f"DANEGELD AT {a['city']} BY {rng.choice(mine)['name']}")

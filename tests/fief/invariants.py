@@ -25,6 +25,9 @@ def problems(state: dict[str, Any], tables: Tables) -> list[str]:
             if unit == "crossbow":
                 continue
             on_map = sum(c["troops"].get(colour, {}).get(unit, 0) for c in cities.values())
+            if unit == "trebuchet":   # under construction before a besieged city (FE 7.9)
+                on_map += sum(c["siege_engines"] for c in cities.values()
+                              if c["besieged_by"] == colour)
             stock = fam["stock"].get(unit, 0)
             if stock < 0 or any(c["troops"].get(colour, {}).get(unit, 0) < 0
                                 for c in cities.values()):

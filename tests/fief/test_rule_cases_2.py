@@ -4,6 +4,8 @@ title transfers, relics and Parliament (FE 2.8, 4.5, 4.6, 7.10, 9.2-9.3, 10.1-10
 from __future__ import annotations
 
 from moderator.games.fief import battle, cards, court, economy, movement
+from moderator.games.fief.realm import Realm
+from moderator.games.fief.state import GameState
 from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
 
 
@@ -240,7 +242,7 @@ def test_fe_12_0_an_abbess_reveals_any_cathedrals_relic() -> None:
     assert s.nobles["lucia"].relics == ["Holy Grail"]
 
 
-def _parliament_board() -> tuple[object, object]:
+def _parliament_board() -> tuple[GameState, Realm]:
     s = board()
     noble(s, "William", "Red", "London", titles=["south-east"])
     s.sovereign = "william"
@@ -253,18 +255,18 @@ def test_fe_9_2_parliament_passes_the_royal_tax_by_a_majority() -> None:
     """FE 9.2: George (1) and Kirsten (2) FOR, Dave (1) AGAINST: 3 of 4 votes; the 12
     Shillings shared as the King wrote, the rest to him; the card turns (9.3)."""
     s, r = _parliament_board()
-    give_orders(r, {"george": "CONVENE PARLIAMENT SHARES kirsten 5",  # type: ignore[arg-type]
+    give_orders(r, {"george": "CONVENE PARLIAMENT SHARES kirsten 5",
                     "kirsten": "PARLIAMENT FOR"})
-    court.parliament_phase(r)  # type: ignore[arg-type]
-    assert (s.players["george"].cash, s.players["kirsten"].cash) == (7, 5)  # type: ignore[attr-defined]
-    assert s.parliament_rebellion  # type: ignore[attr-defined]
+    court.parliament_phase(r)
+    assert (s.players["george"].cash, s.players["kirsten"].cash) == (7, 5)
+    assert s.parliament_rebellion
 
 
 def test_fe_9_2_without_a_majority_no_royal_tax() -> None:
     s, r = _parliament_board()
-    give_orders(r, {"george": "CONVENE PARLIAMENT"})  # type: ignore[arg-type]
-    court.parliament_phase(r)  # type: ignore[arg-type]
-    assert s.players["george"].cash == 0 and not s.parliament_rebellion  # type: ignore[attr-defined]
+    give_orders(r, {"george": "CONVENE PARLIAMENT"})
+    court.parliament_phase(r)
+    assert s.players["george"].cash == 0 and not s.parliament_rebellion
 
 
 def test_fe_3_1_an_abbey_pays_for_its_visitors_and_lifts_the_mills_around() -> None:

@@ -6,10 +6,20 @@ from __future__ import annotations
 from dataclasses import replace
 
 from moderator.dice import Dice
-from moderator.games.fief import ENGINE, battle, cards, court, economy, excalibur, victory
+from moderator.games.fief import (
+    ENGINE,
+    battle,
+    cards,
+    court,
+    economy,
+    excalibur,
+    movement,
+    victory,
+)
 from moderator.games.fief.battle import Side
 from moderator.games.fief.orders.values import DrawExcalibur
-from moderator.games.fief.state import InvaderArmy
+from moderator.games.fief.realm import Realm
+from moderator.games.fief.state import GameState, InvaderArmy
 from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
 from tests.fief.conftest import TABLES, signed_up
 
@@ -231,3 +241,54 @@ def test_ex_8_2_the_garter_breaks_the_tie_before_the_crown() -> None:
     s.players["kirsten"].relic_vp = True
     victory.end_round(realm(s))
     assert s.winners == ["dave"]
+
+
+def _siege_board() -> tuple[GameState, Realm]:
+    s = board()
+    noble(s, "William", "Blue", "London")
+    troops(s, "London", "Blue", knight=2, men_at_arms=2)
+    noble(s, "Henri", "Red", "London")
+    troops(s, "London", "Red", men_at_arms=2)
+    s.cities["London"].holder = "Red"
+    s.cities["London"].occupants = ["Red", "Blue"]
+    s.cities["London"].building = "fortified"
+    return s, realm(s)
+
+
+def test_fe_7_9_a_siege_is_declared_and_its_trebuchet_built() -> None:
+    """FE 7.9: the besieger's Trebuchet goes up in Phase 7 and is built for 5 in Phase 4;
+    the besieged city pays no revenue, takes no new troops, and no one leaves it."""
+    s, r = _siege_board()
+    give_orders(r, {"dave": "SIEGE London"})
+    battle.battles_phase(r)
+    london = s.cities["London"]
+    assert london.besieged_by == "Blue" and london.siege_engines == 1
+    assert s.families["Blue"].stock["trebuchet"] == 1
+    s.players["dave"].cash = 6
+    s.players["george"].cash = 5
+    give_orders(r, {"george": "BUY 1 KNIGHT AT London", "dave": ""})
+    economy.purchase_phase(r)
+    assert london.units_of("Blue")["trebuchet"] == 1 and s.players["dave"].cash == 1
+    assert "no troops can be placed in a besieged city (FE 7.9)" in refusals(r)
+    assert economy.forecast(r, "george")["cities"] == 0
+    give_orders(r, {"george": "MOVE Henri WITH 1 MAN-AT-ARMS: London - Oxford"})
+    movement.movement_phase(r)
+    assert s.nobles["henri"].city == "London"
+
+
+def test_fe_7_9_an_unpaid_trebuchet_lifts_the_siege() -> None:
+    s, r = _siege_board()
+    give_orders(r, {"dave": "SIEGE London"})
+    battle.battles_phase(r)
+    economy.purchase_phase(r)
+    assert s.cities["London"].besieged_by is None
+    assert s.families["Blue"].stock["trebuchet"] == 2
+
+
+def test_fe_7_9_the_siege_ends_when_the_besieging_noble_leaves() -> None:
+    s, r = _siege_board()
+    give_orders(r, {"dave": "SIEGE London"})
+    battle.battles_phase(r)
+    s.nobles["william"].city = "Oxford"
+    victory.end_round(r)
+    assert s.cities["London"].besieged_by is None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from moderator.games.fief import excalibur
+from moderator.games.fief import excalibur, siege
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import Attack, Pillage, TurnOrders
 from moderator.games.fief.realm import Realm
@@ -312,9 +312,12 @@ def lone_nobles(realm: Realm) -> None:
 def battles_phase(realm: Realm) -> None:
     """FE 7.0: in player order, each player's ATTACK lines."""
     lone_nobles(realm)
+    siege.check(realm)
     for player in realm.s.player_order():
         for order in realm.orders.get(player, TurnOrders()).of(Attack):
             declare(realm, player, order.city, order.against)
+    siege.check(realm)
+    siege.declare(realm)
     for player in realm.s.player_order():
         for p in realm.orders.get(player, TurnOrders()).of(Pillage):
             pillage(realm, player, p)

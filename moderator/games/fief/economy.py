@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from moderator.games.fief import siege
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import (
     Build,
@@ -160,6 +161,7 @@ def purchase_phase(realm: Realm) -> None:
     afforded or placed when it runs is skipped with its reason."""
     gifts(realm)
     ransoms(realm)
+    siege.build(realm)
     placed: dict[str, int] = {}
     for player in realm.s.player_order():
         for order in realm.orders.get(player, TurnOrders()).orders:

@@ -109,7 +109,7 @@ def move(realm: Realm, player: str, order: Move, moved_nobles: set[str]) -> None
     if any(n.key in moved_nobles for n in group):
         realm.refuse(player, _text(order), "each noble moves once a round (FE 5.0)")
         return
-    if realm.city(here).besieged_by:
+    if realm.city(here).besieged_by not in (None, family):
         realm.refuse(player, _text(order), "a besieged army needs leave to go out (FE 7.9)")
         return
     # The troops taken along: only unmoved ones of the family at the start (FE 5.0).

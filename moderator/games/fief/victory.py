@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from moderator.games.fief import cards
+from moderator.games.fief import cards, siege
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import GarterPolicy
 from moderator.games.fief.realm import Realm
@@ -19,6 +19,7 @@ def end_round(realm: Realm) -> None:
         s.fortune_discard.extend(sea)
         sea.clear()
     cards.crossbows_home(realm)
+    siege.check(realm)
     award_garter(realm)
     s.taxes = []
     s.parliament_rebellion = False      # FE 8.0: the Parliament card back to its face

@@ -21,6 +21,7 @@ from moderator.games.fief.orders.values import (
     Assassinate,
     Attack,
     Build,
+    BuildTrebuchet,
     Buy,
     BuyTitle,
     Candidate,
@@ -35,6 +36,7 @@ from moderator.games.fief.orders.values import (
     Grant,
     Hire,
     Justice,
+    LiftSiege,
     Losses,
     Marry,
     Move,
@@ -50,6 +52,7 @@ from moderator.games.fief.orders.values import (
     Present,
     Rebellion,
     Scorch,
+    Siege,
     Start,
     Transfer,
     Vote,
@@ -294,6 +297,17 @@ def _hire(ctx: Context, rest: str) -> Order:
     return Hire(count=int(m.group(1)), city=ctx.city(m.group(2)))
 
 
+def _siege(ctx: Context, rest: str) -> Order:
+    return Siege(city=ctx.city(re.sub(r"^(?:OF|AT)\s+", "", rest.strip(), flags=re.I)))
+
+
+def _lift(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^SIEGE\s+(?:OF|AT)\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("LIFT SIEGE AT <city>")
+    return LiftSiege(city=ctx.city(m.group(1)))
+
+
 def _garter(ctx: Context, rest: str) -> Order:
     if rest.strip().upper() not in ("FIRST", "NONE"):
         raise BadSyntax("GARTER FIRST or GARTER NONE")
@@ -342,6 +356,9 @@ def _buy(ctx: Context, rest: str) -> Order:
 
 
 def _build(ctx: Context, rest: str) -> Order:
+    t = re.match(r"^(?:(\d)\s+)?TREBUCHETS?\s+AT\s+(.+)$", rest.strip(), re.I)
+    if t:
+        return BuildTrebuchet(city=ctx.city(t.group(2)), count=int(t.group(1) or 1))
     m = re.match(r"^(MILL|STRONGHOLD)\s+AT\s+(.+)$", rest, re.I)
     if not m:
         raise BadSyntax(f"cannot read BUILD {rest}",
@@ -438,7 +455,7 @@ PARSERS: dict[str, Callable[[Context, str], Order]] = {
     "JUSTICE": _justice, "AMBUSH": _ambush, "PASSAGE": _passage, "REBELLION": _rebellion,
     "PILLAGE": _pillage, "GRANT": _grant, "TRANSFER": _transfer, "PRESENT": _present,
     "CONVENE": _convene, "PARLIAMENT": _parliament, "LOSSES": _losses, "GIVE": _give,
-    "HIRE": _hire, "GARTER": _garter,
+    "HIRE": _hire, "GARTER": _garter, "SIEGE": _siege, "BESIEGE": _siege, "LIFT": _lift,
 }
 
 

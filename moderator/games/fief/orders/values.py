@@ -320,13 +320,35 @@ class GarterPolicy(Order):
     award: bool = True
 
 
+@dataclass(frozen=True)
+class Siege(Order):
+    """FE 7.9: in Phase 7, besiege a defended Stronghold or Fortified City."""
+    kind: ClassVar[str] = "siege"
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class BuildTrebuchet(Order):
+    """FE 7.9: in Phase 4, pay 5 a Trebuchet to go on with a siege (one or two)."""
+    kind: ClassVar[str] = "build_trebuchet"
+    city: str = ""
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class LiftSiege(Order):
+    """FE 7.9: the besieger ends his siege (his Trebuchets go home)."""
+    kind: ClassVar[str] = "lift_siege"
+    city: str = ""
+
+
 ORDER_CLASSES: dict[str, type[Order]] = {
     cls.kind: cls for cls in (Start, Discard, Draw, PlayNoble, PlayFortune, PlayTax, PlayClergy,
                               Assassinate, Scorch, Buy, Build, BuyTitle, Move, Allow, Attack,
                               Marry, Candidate, Vote, Danegeld, Withdraw, PlayTithe, Justice,
                               Ambush, Escape, Rebellion, Pillage, Grant, Transfer, Present,
                               Convene, ParliamentVote, Losses, DrawExcalibur, Give, PlaySlot,
-                              Hire, GarterPolicy)
+                              Hire, GarterPolicy, Siege, BuildTrebuchet, LiftSiege)
 }
 
 

@@ -69,6 +69,7 @@ class City:
     relic_up: bool = False                                # a Relic left here, face up
     troops: dict[str, dict[str, int]] = field(default_factory=dict)   # family -> unit -> n
     besieged_by: str | None = None
+    siege_engines: int = 0                                # Trebuchets under construction
 
     def units_of(self, family: str) -> dict[str, int]:
         return self.troops.get(family, {})

@@ -69,6 +69,7 @@ def gazette(state: GameState, tables: Tables, events: Sequence[Event]) -> dict[s
                 "city": city, "region": region.name, "holder": c.holder,
                 "building": c.building.replace("fortified", "fortified city") or "",
                 "abbey": c.abbey, "mill": c.mill, "troops": troops,
+                "besieged_by": c.besieged_by,
                 "nobles": [_style(state, tables, n.key) + ("" if n.free else " (captive)")
                            for n in state.living() if n.city == city],
                 "invaders": [{"army": a.key, "foot": a.foot, "leader": a.leader}
