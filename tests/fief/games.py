@@ -107,11 +107,19 @@ def random_orders(state: dict[str, Any], player: str, tables: Tables,
         take = [f"{rng.randint(1, n)} {UNIT_WORDS[u]}" for u, n in sorted(units.items())
                 if u in UNIT_WORDS and n and rng.random() < 0.7]
         path = [here]
+        steps = []
         for _ in range(rng.randint(1, 2)):
-            path.append(rng.choice(tables.neighbours(path[-1])))
+            last = path[-1]
+            if last in tables.bandit_cities and rng.random() < 0.3:
+                path.append(rng.choice([c for c in tables.bandit_cities if c != last]))
+                steps.append(" ~ ")
+            else:
+                path.append(rng.choice(tables.neighbours(last)))
+                steps.append(" - ")
+        text = path[0] + "".join(sep + city for sep, city in zip(steps, path[1:], strict=True))
         with_ = f" WITH {', '.join(take)}" if take else ""
         deny = rng.choice(["", " IF DENIED RETURN", " IF DENIED CAVALCADE"])
-        lines.append(f"MOVE {noble['name']}{with_}: {' - '.join(path)}{deny}")
+        lines.append(f"MOVE {noble['name']}{with_}: {text}{deny}")
     if state["excalibur_city"]:
         for noble in mine:
             if noble["city"] == state["excalibur_city"]:

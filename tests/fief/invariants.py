@@ -56,7 +56,7 @@ def problems(state: dict[str, Any], tables: Tables) -> list[str]:
     for key, n in nobles.items():
         if n["status"] == "dead" and (n["titles"] or n["spouse"] or n["clergy"] or n["abbess"]):
             out.append(f"dead {key} still holds something")
-        if n["captor"] and n["status"] == "captive" and not n["captor"].startswith("invaders:") \
+        if n["captor"] in nobles and n["status"] == "captive" \
                 and nobles[n["captor"]]["status"] == "dead":
             out.append(f"{key} is held by the dead {n['captor']}")
         if n["spouse"] and nobles[n["spouse"]]["spouse"] != key:

@@ -292,3 +292,42 @@ def test_fe_7_9_the_siege_ends_when_the_besieging_noble_leaves() -> None:
     s.nobles["william"].city = "Oxford"
     victory.end_round(r)
     assert s.cities["London"].besieged_by is None
+
+
+def test_ex_13_1_the_bandit_path_is_one_move_york_to_kings_lynn() -> None:
+    """Ex 13-1 (FE 13.4): York to King's Lynn through Sherwood in one move; a 3 passes."""
+    s = board()
+    noble(s, "Hugh", "Green", "York")
+    troops(s, "York", "Green", knight=1)
+    r = realm(s, {"bandits": [3]})
+    give_orders(r, {"kirsten": "MOVE Hugh WITH 1 KNIGHT: York ~ King's Lynn - Norwich"})
+    movement.movement_phase(r)
+    assert s.nobles["hugh"].city == "Norwich"
+
+
+def test_fe_13_4_bandits_hold_who_cannot_pay_and_the_foot_desert() -> None:
+    """FE 13.4: on a 1 the Bandits ask 4 for a Lord; with 3 Shillings he is held; his
+    Men-at-Arms desert, his Knight stays; the ransom is paid in Phase 4 when he can."""
+    s = board()
+    noble(s, "Hugh", "Green", "York", titles=["north"])
+    troops(s, "York", "Green", knight=1, men_at_arms=2)
+    s.players["kirsten"].cash = 3
+    r = realm(s, {"bandits": [1]})
+    give_orders(r, {"kirsten": "MOVE Hugh WITH 1 KNIGHT, 2 MAN-AT-ARMS: York ~ Lincoln"})
+    movement.movement_phase(r)
+    assert s.nobles["hugh"].status == "captive" and s.nobles["hugh"].captor == "bandits"
+    assert s.cities["York"].units_of("Green") == {"knight": 1}
+    assert s.families["Green"].stock["men_at_arms"] == 12
+    s.players["kirsten"].cash = 4
+    economy.ransoms(r)
+    assert s.nobles["hugh"].free and s.players["kirsten"].cash == 0
+
+
+def test_fe_13_4_the_king_rides_through_sherwood_free() -> None:
+    s = board()
+    noble(s, "Hugh", "Green", "York", titles=["north"])
+    s.sovereign = "hugh"
+    r = realm(s, {"bandits": [2]})
+    give_orders(r, {"kirsten": "MOVE Hugh: York ~ Nottingham"})
+    movement.movement_phase(r)
+    assert s.nobles["hugh"].city == "Nottingham" and s.nobles["hugh"].free

@@ -145,7 +145,8 @@ def ransoms(realm: Realm) -> None:
     afford it, and the captor must accept it; invaders' ransoms go to the bank."""
     s = realm.s
     for noble in [n for n in s.living() if n.status == "captive"]:
-        price = realm.ransom(noble)
+        price = (realm.bandit_ransom(noble) if noble.captor == "bandits"
+                 else realm.ransom(noble))
         if realm.cash(noble.family) < price:
             continue
         realm.pay(noble.family, price)

@@ -45,6 +45,7 @@ class EventId(StrEnum):
     SIEGE_BEGINS = "siege.begins"
     SIEGE_ENGINES = "siege.engines"
     SIEGE_LIFTED = "siege.lifted"
+    BANDITS = "bandits"
     ORDER_REFUSED = "order.refused"
     INCOME = "income"
     SCORCHED = "scorched"

@@ -160,6 +160,8 @@ def move(realm: Realm, player: str, order: Move, moved_nobles: set[str]) -> None
             used += 1
             i += 1
             continue
+        bandit_path = step.startswith("~")
+        step = step.lstrip("~")
         if naval:
             # Landing: the city must be the port of the sea reached (FE 5.4), no extra move.
             if t.ports().get(step) != current_sea:
@@ -168,7 +170,10 @@ def move(realm: Realm, player: str, order: Move, moved_nobles: set[str]) -> None
             naval = False
             here = step
         else:
-            if step not in t.neighbours(here):
+            if bandit_path and (here not in t.bandit_cities or step == here):
+                stop_reason = f"no bandit path from {here} (FE 13.4)"
+                break
+            if not bandit_path and step not in t.neighbours(here):
                 stop_reason = f"no road from {here} to {step}"
                 break
             if used >= t.invaders.moves:
@@ -179,6 +184,11 @@ def move(realm: Realm, player: str, order: Move, moved_nobles: set[str]) -> None
                 break
             used += 1
             previous = here
+            if bandit_path:
+                group = bandits(realm, family, group, units, previous)
+                if not group:
+                    stop_reason = "taken by the bandits of Sherwood (FE 13.4)"
+                    break
             here = step
             _plague_entry(realm, group, previous, here)
         trail.append(here)
@@ -286,3 +296,36 @@ def cavalcade(realm: Realm, family: str, group: list[Noble], units: dict[str, in
         c.add(family, "knight", back)       # the survivors stay where they fought
         units["knight"] = 0
     return False, f"the Cavalcade at {city} did not break through"
+
+
+def bandits(realm: Realm, family: str, group: list[Noble], units: dict[str, int],
+            city: str) -> list[Noble]:
+    """FE 13.4: each passage through Sherwood rolls the d6; on 1-2 the Bandits take every
+    noble who cannot pay at once (titled nobles pay first, PROPOSED); the others go on.
+    With every noble held, Men-at-Arms and Archers desert and the Knights stay with their
+    nobles (left at the city they set out from, PROPOSED)."""
+    roll = realm.d6("bandits", "the road through Sherwood", realm.account(family))
+    if roll not in realm.t.bandit_capture_on:
+        return group
+    free: list[Noble] = []
+    held: list[Noble] = []
+    for noble in sorted(group, key=lambda n: (-realm.bandit_ransom(n), n.key)):
+        price = realm.bandit_ransom(noble)
+        if realm.cash(family) >= price:
+            realm.pay(family, price)
+            free.append(noble)
+        else:
+            held.append(noble)
+    for noble in held:
+        noble.city = city
+        realm.capture(noble, "bandits", city)
+    realm.emit(EventId.BANDITS, {"family": family, "city": city, "roll": roll,
+                                 "paid": [n.key for n in free], "held": [n.key for n in held]})
+    if not free:
+        for unit in ("men_at_arms", "archer", "crossbow"):
+            n = units.pop(unit, 0)
+            if n and unit != "crossbow":
+                realm.s.families[family].stock[unit] += n
+        if units.get("knight"):
+            _drop(realm, family, city, "knight", units.pop("knight"))
+    return [n for n in group if n in free]

@@ -279,6 +279,15 @@ class Realm:
         titles += 1 if self.s.sovereign == noble.key else 0   # FE 6.7: every Title counts
         return self.t.money.ransom_base + self.t.money.ransom_per_title * titles
 
+    def bandit_ransom(self, noble: Noble) -> int:
+        """FE 13.4: 2 untitled, 4 a Lord, 5 a cleric without a fiefdom, 10 with one,
+        nothing from the King or Queen."""
+        if noble.key in (self.s.sovereign, self.s.queen):
+            return 0
+        if noble.clergy or noble.abbess:
+            return 10 if noble.titles else 5
+        return 4 if noble.titles else 2
+
     def vp(self, player: str) -> int:
         """FE 8.1: one per Fiefdom Title, one for the Relic VP marker."""
         fams = self.s.players[player].families

@@ -71,9 +71,10 @@ def _move(t: Tables, o: Move) -> str:
             out += f" = Sea {NUMERAL[int(step[4:])]}"
             at_sea = True
             continue
-        out += (" = " if at_sea else " - ") + step
+        city = step.lstrip("~")
+        out += (" = " if at_sea else " ~ " if step.startswith("~") else " - ") + city
         at_sea = False
-        left = [(u, n) for c, u, n in o.leave if c == step]
+        left = [(u, n) for c, u, n in o.leave if c == city]
         if left:
             out += f" LEAVE {_units(left)}"
     tail = f" IF DENIED {o.if_denied.upper()}" if o.if_denied != "wait" else ""

@@ -388,8 +388,6 @@ def _move(ctx: Context, rest: str) -> Order:
     leave: list[tuple[str, str, int]] = []
     for i in range(1, len(tokens), 2):
         sep_, place = tokens[i], tokens[i + 1]
-        if sep_ == "~":
-            raise BadSyntax("the Sherwood bandit paths (FE 13.4) are not yet open by email")
         lm = re.match(r"^(.+?)\s+LEAVE\s+(.+)$", place, re.I)
         left: tuple[tuple[str, int], ...] = ()
         if lm:
@@ -401,7 +399,10 @@ def _move(ctx: Context, rest: str) -> Order:
             steps.append(f"sea:{ctx.sea(place)}")
             continue
         city = ctx.city(place)
-        steps.append(city)
+        if sep_ == "~" and city not in ctx.tables.bandit_cities:
+            raise BadSyntax(f"{city} is not on a Sherwood bandit path (FE 13.4)",
+                            f"the paths join {', '.join(ctx.tables.bandit_cities)}")
+        steps.append(("~" if sep_ == "~" else "") + city)
         leave.extend((city, u, n) for u, n in left)
     return Move(nobles=nobles, units=_units(ctx, units) if units else (), start=start,
                 path=tuple(steps), leave=tuple(leave), if_denied=denied)
