@@ -80,3 +80,41 @@ def test_every_fief_table_value_can_be_overridden_from_config(config: Config) ->
                           "map": {"region": {"marches": {"name": "Border"}}}})
     assert tables.victory.solo_vp == 4 and tables.setup.start_cash == 9
     assert tables.region("marches").name == "Border"
+
+
+def test_a_fief_game_rolls_back_and_forward_byte_identically(db: Engine, config: Config) -> None:
+    """The GM's desk works for Fief as for the other games: roll back to Round 1 and
+    forward again with no change, and every newsletter is the same (nothing re-mailed)."""
+    from click.testing import CliRunner
+    from sqlmodel import Session, select
+
+    from moderator.cli import cli
+    from moderator.store import repo
+    from moderator.store.models import Newsletter
+
+    _game(db, config)
+    run_turn(db, config, "england")
+    for _ in range(2):
+        process_message(db, config, order_mail(BARONS[1][0], "PASSWORD: pw\nDRAW FORTUNE\n",
+                                               subject="[england] orders"))
+        run_turn(db, config, "england")
+
+    def published() -> dict[tuple[int, str, int | None], str]:
+        with Session(db) as session:
+            rows = session.exec(select(Newsletter))
+            return {(n.turn_number, n.kind, n.player_id): n.markdown for n in rows}
+
+    before = published()
+
+    def invoke(*args: str) -> str:
+        result = CliRunner().invoke(cli, ["--config", str(config.path), "--as", "gm", *args],
+                                    catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    invoke("turn", "rollback", "england", "2", "--reason", "check a battle")
+    with Session(db) as session:
+        assert repo.open_turn(session, repo.game_by_name(session, "england")).number == 2
+    out = invoke("turn", "rollforward", "england", "--reason", "nothing wrong")
+    assert out.count("identical, not mailed again") == 2
+    assert published() == before
