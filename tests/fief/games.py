@@ -146,6 +146,13 @@ def random_orders(state: dict[str, Any], player: str, tables: Tables,
     for a in state["invaders"].values():
         if mine and rng.random() < 0.2:
             lines.append(f"DANEGELD AT {a['city']} BY {rng.choice(mine)['name']}")
+        clerics = [n for n in mine if n["clergy"] or n["abbess"]]
+        if clerics and rng.random() < 0.3:
+            lines.append(f"INTERVENE AT {a['city']} BY {clerics[0]['name']}")
+        if "Assassination" in p["hand"] and rng.random() < 0.3:
+            lines.append(f"ASSASSINATE LEADER AT {a['city']}")
+    if rng.random() < 0.1:
+        lines.append(rng.choice(["QUELL PAY", "QUELL PRAY"]))
     free = [n for n in state["nobles"].values() if n["status"] != "dead" and not n["spouse"]]
     for noble in mine:
         if not noble["spouse"] and rng.random() < 0.3:

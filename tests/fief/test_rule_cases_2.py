@@ -283,3 +283,77 @@ def test_fe_3_1_an_abbey_pays_for_its_visitors_and_lifts_the_mills_around() -> N
     r = realm(s)
     assert economy.forecast(r, "kirsten")["abbeys"] == 12
     assert economy.forecast(r, "george")["mills"] == 3
+
+
+def test_fe_6_10_church_intervention_sends_the_army_home_for_good() -> None:
+    from moderator.games.fief import invaders
+    from moderator.games.fief.state import InvaderArmy
+    s = board()
+    noble(s, "Hugh", "Green", "York", clergy="york")
+    s.invaders["Black Raven"] = InvaderArmy("Black Raven", "York")
+    r = realm(s, {"intervention": [2]})
+    give_orders(r, {"kirsten": "INTERVENE AT York BY Hugh"})
+    invaders.interventions(r)
+    assert not s.invaders and s.invaders_gone == 1
+    s.seas["4"] = ["Invasion"]
+    r = realm(s, {"invaders": bd(3, 3)})
+    invaders.land(r)
+    assert len(s.invaders) == 3                      # one army fewer in the game
+
+
+def test_fe_6_10_a_failed_intervention_costs_the_cleric() -> None:
+    from moderator.games.fief import invaders
+    from moderator.games.fief.state import InvaderArmy
+    s = board()
+    noble(s, "Hugh", "Green", "York", clergy="york")
+    s.invaders["Black Raven"] = InvaderArmy("Black Raven", "York")
+    r = realm(s, {"intervention": [5]})
+    give_orders(r, {"kirsten": "INTERVENE AT York BY Hugh"})
+    invaders.interventions(r)
+    assert s.nobles["hugh"].status == "dead" and s.invaders
+
+
+def test_fe_6_12_an_assassinated_leader_leaves_his_foot_behind() -> None:
+    """FE 6.12 (and 6.11): no sponsor; the Leader leaves the game; his Foot join another
+    Leader in the city, or stay without moving."""
+    from moderator.games.fief import invaders
+    from moderator.games.fief.state import InvaderArmy
+    s = board()
+    s.invaders["Black Raven"] = InvaderArmy("Black Raven", "York", True, 5)
+    s.invaders["Red Lion"] = InvaderArmy("Red Lion", "York", True, 2)
+    s.players["kirsten"].hand = ["Assassination"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "ASSASSINATE LEADER AT York"})
+    invaders.interventions(r)
+    assert not s.invaders["Black Raven"].leader
+    assert s.invaders["Red Lion"].foot == 5 and s.invaders["Black Raven"].foot == 2
+    invaders.march(r, "Black Raven")
+    assert s.invaders["Black Raven"].city == "York"
+
+
+def test_fe_10_1_a_bishop_quells_the_rebellion_for_three_shillings() -> None:
+    s = board()
+    noble(s, "Hugh", "Blue", "London", clergy="canterbury")
+    troops(s, "London", "Blue", men_at_arms=2)
+    s.players["dave"].cash = 3
+    s.players["dave"].standing.append({"kind": "quell", "how": "pay", "family": None})
+    s.seas["6"] = ["Famine"]
+    s.players["kirsten"].hand = ["Rebellion"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "REBELLION AT London"})
+    cards.play_phase(r)
+    assert s.players["dave"].cash == 0 and s.cities["London"].units_of("Blue") == {"men_at_arms": 2}
+
+
+def test_fe_10_1_a_praying_cleric_may_be_stoned() -> None:
+    s = board()
+    noble(s, "Hugh", "Blue", "London", clergy="canterbury")
+    troops(s, "London", "Blue", men_at_arms=2)
+    s.players["dave"].standing.append({"kind": "quell", "how": "pray", "family": None})
+    s.seas["6"] = ["Famine"]
+    s.players["kirsten"].hand = ["Rebellion"]
+    r = realm(s, {"quell": [6], "rebellion": bd(0)})
+    give_orders(r, {"kirsten": "REBELLION AT London"})
+    cards.play_phase(r)
+    assert s.nobles["hugh"].status == "dead"
+    assert s.cities["London"].units_of("Blue") == {"men_at_arms": 1}

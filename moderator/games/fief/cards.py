@@ -564,6 +564,8 @@ def rebellion(realm: Realm, player: str, city: str) -> None:
     count = 1 + (1 if s.parliament_rebellion else 0)
     cancel = {"stronghold": 1, "fortified": 2}.get(c.building, 0)
     dice = max(0, count - cancel)
+    if dice and quelled(realm, city, dice):
+        return
     faces = [realm.battle_die("rebellion", f"rebellion at {city}", player) for _ in range(dice)]
     hits = sum(faces) + dice
     realm.emit(EventId.REBELLION, {"city": city, "player": player, "rebellions": count,
@@ -644,3 +646,39 @@ def crossbows_home(realm: Realm) -> None:
                     realm.refresh_control(c.name)
         if p.crossbows == 0:
             clear_slot(realm, player)
+
+
+def quelled(realm: Realm, city: str, rebellions: int) -> bool:
+    """FE 10.1: a free Abbess, Bishop or Archbishop in the city whose player has a standing
+    `QUELL PAY` pays 3 a Rebellion; with `QUELL PRAY` the d6 is rolled for each: 1-4 it
+    stops, 5-6 the cleric is stoned to death.  The first such cleric in player order acts."""
+    s = realm.s
+    for player in s.player_order():
+        how = next((d["how"] for d in reversed(s.players[player].standing)
+                    if d.get("kind") == "quell"), None)
+        clerics = [n for n in realm.nobles_at(city) if n.is_clergy
+                   and n.family in s.players[player].families]
+        if how is None or not clerics:
+            continue
+        cleric = clerics[0]
+        if how == "pay":
+            cost = 3 * rebellions
+            if s.players[player].cash < cost:
+                continue
+            s.players[player].cash -= cost
+            realm.emit(EventId.QUELLED, {"cleric": cleric.key, "city": city, "paid": cost,
+                                         "rolls": []})
+            return True
+        rolls = []
+        for _ in range(rebellions):
+            roll = realm.d6("quell", f"{cleric.name} before the rebels", player)
+            rolls.append(roll)
+            if roll >= 5:
+                realm.emit(EventId.QUELLED, {"cleric": cleric.key, "city": city, "paid": 0,
+                                             "rolls": rolls, "stoned": True})
+                realm.kill(cleric, "rebellion")
+                return False
+        realm.emit(EventId.QUELLED, {"cleric": cleric.key, "city": city, "paid": 0,
+                                     "rolls": rolls})
+        return True
+    return False

@@ -5,7 +5,7 @@ from __future__ import annotations
 from moderator.games.fief import cards
 from moderator.games.fief.battle import Side, fight
 from moderator.games.fief.events import EventId
-from moderator.games.fief.orders.values import Danegeld, TurnOrders
+from moderator.games.fief.orders.values import Danegeld, Intervene, StrikeLeader, TurnOrders
 from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import InvaderArmy
 
@@ -16,6 +16,7 @@ def invaders_phase(realm: Realm) -> None:
     reinforce(realm)
     land(realm)
     danegeld(realm)
+    interventions(realm)
     for key in _in_region_order(realm):
         if key in realm.s.invaders:
             march(realm, key)
@@ -52,7 +53,9 @@ def land(realm: Realm) -> None:
         sea.remove("Invasion")
         s.fortune_discard.append("Invasion")
         count = realm.battle_die("invaders", f"invasion of {region.name}")
-        free = [k for k in ARMY_KEYS[:t.invaders.armies] if k not in s.invaders]
+        # FE 6.2, 6.10-6.12: at most four armies, fewer once some have left the game.
+        room = max(0, t.invaders.armies - s.invaders_gone - len(s.invaders))
+        free = [k for k in ARMY_KEYS[:t.invaders.armies] if k not in s.invaders][:room]
         landing = free[:count]
         if not landing:
             realm.emit(EventId.INVADERS_FALSE_ALARM, {"region": region.number, "roll": count})
@@ -202,3 +205,79 @@ def _pillage(realm: Realm, city: str, armies: list[str]) -> None:
     c.occupants = []
     if lost:
         realm.emit(EventId.INVADERS_PILLAGE, {"city": city, "lost": lost})
+
+
+def interventions(realm: Realm) -> None:
+    """FE 6.10-6.12, after the landings and bribes, in player order: a cleric's Church
+    Intervention (d6 1-3 the army leaves England and its markers leave the game; 4-6 the
+    cleric is slain), an Ambush by a noble of yours in the Leader's city, or an
+    Assassination with no sponsor: the Leader leaves the game, his Foot join another
+    Leader there or stay where they are (and never move without one)."""
+    s = realm.s
+    for player in s.player_order():
+        for order in realm.orders.get(player, TurnOrders()).orders:
+            if isinstance(order, Intervene):
+                _intervene(realm, player, order)
+            elif isinstance(order, StrikeLeader):
+                _strike(realm, player, order)
+
+
+def _intervene(realm: Realm, player: str, order: Intervene) -> None:
+    s = realm.s
+    cleric = s.nobles.get(order.cleric.lower())
+    text = f"INTERVENE AT {order.city} BY {order.cleric}"
+    here = sorted(a.key for a in s.invaders.values() if a.city == order.city and a.leader)
+    if cleric is None or not cleric.free or cleric.family not in s.players[player].families:
+        realm.refuse(player, text, "needs a free noble of yours")
+    elif not cleric.is_clergy:
+        realm.refuse(player, text, "only a Bishop, Archbishop or Abbess (FE 6.10)")
+    elif cleric.city != order.city or not here:
+        realm.refuse(player, text, f"no invader Leader with {cleric.name} at {order.city}")
+    else:
+        roll = realm.d6("intervention", f"{cleric.name} before the {here[0]}", player)
+        realm.emit(EventId.INTERVENTION, {"cleric": cleric.key, "army": here[0],
+                                          "city": order.city, "roll": roll,
+                                          "success": roll <= 3})
+        if roll <= 3:
+            leave(realm, here[0], "Church Intervention")
+            s.invaders_gone += 1
+            if cleric.is_lord:
+                realm.garter_eligible.append(cleric.key)   # FE 13.3
+        else:
+            realm.kill(cleric, "invaders")
+
+
+def _strike(realm: Realm, player: str, order: StrikeLeader) -> None:
+    s = realm.s
+    text = (f"AMBUSH LEADER AT {order.city}" if order.card == "Ambush"
+            else f"ASSASSINATE LEADER AT {order.city}")
+    here = sorted(a.key for a in s.invaders.values() if a.city == order.city and a.leader)
+    by = s.nobles.get(order.by.lower()) if order.by else None
+    if order.card not in s.players[player].hand:
+        realm.refuse(player, text, f"no {order.card} card in your hand")
+    elif not here:
+        realm.refuse(player, text, f"no invader Leader at {order.city}")
+    elif order.card == "Ambush" and (by is None or not by.free or by.city != order.city
+                                     or by.family not in s.players[player].families):
+        realm.refuse(player, text, "the ambusher must be a free noble of yours in that city")
+    else:
+        s.players[player].hand.remove(order.card)
+        s.fortune_discard.append(order.card)
+        army = s.invaders[here[0]]
+        army.leader = False
+        s.invaders_gone += 1
+        realm.emit(EventId.LEADER_STRUCK, {"army": army.key, "city": order.city,
+                                           "card": order.card, "player": player})
+        for captive in list(army.captives):
+            n = s.nobles[captive]
+            if n.alive and n.status == "captive":
+                realm.release(n, "their captor fell")
+        army.captives = []
+        others = [a for a in s.invaders.values() if a.city == order.city and a.leader]
+        if others:                                # the Foot join another Leader there
+            room = realm.t.invaders.foot_per_army - others[0].foot
+            moved = min(room, army.foot)
+            others[0].foot += moved
+            army.foot -= moved
+        if not army.foot:
+            del s.invaders[army.key]

@@ -35,6 +35,7 @@ from moderator.games.fief.orders.values import (
     Give,
     Grant,
     Hire,
+    Intervene,
     Justice,
     LiftSiege,
     Losses,
@@ -50,10 +51,12 @@ from moderator.games.fief.orders.values import (
     PlayTax,
     PlayTithe,
     Present,
+    Quell,
     Rebellion,
     Scorch,
     Siege,
     Start,
+    StrikeLeader,
     Transfer,
     Vote,
     Withdraw,
@@ -201,11 +204,28 @@ def _play(ctx: Context, rest: str) -> Order:
 
 
 def _assassinate(ctx: Context, rest: str) -> Order:
+    lm = re.match(r"^LEADER\s+AT\s+(.+)$", rest, re.I)
+    if lm:
+        ctx.card("Assassination")
+        return StrikeLeader(card="Assassination", city=ctx.city(lm.group(1)))
     m = re.match(r"^(.+?)\s+BY\s+(.+)$", rest, re.I)
     if not m:
         raise BadSyntax("ASSASSINATE <noble> BY <your noble>")
     ctx.card("Assassination")
     return Assassinate(target=ctx.noble(m.group(1)), sponsor=ctx.noble(m.group(2)))
+
+
+def _intervene(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^AT\s+(.+?)\s+BY\s+(.+)$", rest, re.I)
+    if not m:
+        raise BadSyntax("INTERVENE AT <city> BY <cleric>")
+    return Intervene(city=ctx.city(m.group(1)), cleric=ctx.noble(m.group(2)))
+
+
+def _quell(ctx: Context, rest: str) -> Order:
+    if rest.strip().upper() not in ("PAY", "PRAY"):
+        raise BadSyntax("QUELL PAY or QUELL PRAY")
+    return Quell(how=rest.strip().lower())
 
 
 def _justice(ctx: Context, rest: str) -> Order:
@@ -214,6 +234,10 @@ def _justice(ctx: Context, rest: str) -> Order:
 
 
 def _ambush(ctx: Context, rest: str) -> Order:
+    lm = re.match(r"^LEADER\s+AT\s+(.+?)\s+BY\s+(.+)$", rest, re.I)
+    if lm:
+        ctx.card("Ambush")
+        return StrikeLeader(card="Ambush", city=ctx.city(lm.group(1)), by=ctx.noble(lm.group(2)))
     m = re.match(r"^(.+?)\s+BY\s+(.+)$", rest, re.I)
     if not m:
         raise BadSyntax("AMBUSH <noble> BY <your noble>")
@@ -457,6 +481,7 @@ PARSERS: dict[str, Callable[[Context, str], Order]] = {
     "PILLAGE": _pillage, "GRANT": _grant, "TRANSFER": _transfer, "PRESENT": _present,
     "CONVENE": _convene, "PARLIAMENT": _parliament, "LOSSES": _losses, "GIVE": _give,
     "HIRE": _hire, "GARTER": _garter, "SIEGE": _siege, "BESIEGE": _siege, "LIFT": _lift,
+    "INTERVENE": _intervene, "QUELL": _quell,
 }
 
 

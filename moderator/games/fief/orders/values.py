@@ -342,13 +342,41 @@ class LiftSiege(Order):
     city: str = ""
 
 
+@dataclass(frozen=True)
+class Intervene(Order):
+    """FE 6.10: a Bishop, Archbishop or Abbess with invaders tries to send them home."""
+    kind: ClassVar[str] = "intervene"
+    city: str = ""
+    cleric: str = ""
+
+
+@dataclass(frozen=True)
+class StrikeLeader(Order):
+    """FE 6.11-6.12: Ambush (by your noble there) or Assassination (no sponsor) of an
+    invader Leader at a city, in Phase 6."""
+    kind: ClassVar[str] = "strike_leader"
+    card: str = "Ambush"
+    city: str = ""
+    by: str | None = None
+
+
+@dataclass(frozen=True)
+class Quell(Order):
+    """FE 10.1: standing: your clerics quell a Rebellion in their city, paying 3 for each
+    Rebellion (PAY) or trusting the d6 (PRAY)."""
+    kind: ClassVar[str] = "quell"
+    standing: ClassVar[bool] = True
+    how: str = "pay"
+
+
 ORDER_CLASSES: dict[str, type[Order]] = {
     cls.kind: cls for cls in (Start, Discard, Draw, PlayNoble, PlayFortune, PlayTax, PlayClergy,
                               Assassinate, Scorch, Buy, Build, BuyTitle, Move, Allow, Attack,
                               Marry, Candidate, Vote, Danegeld, Withdraw, PlayTithe, Justice,
                               Ambush, Escape, Rebellion, Pillage, Grant, Transfer, Present,
                               Convene, ParliamentVote, Losses, DrawExcalibur, Give, PlaySlot,
-                              Hire, GarterPolicy, Siege, BuildTrebuchet, LiftSiege)
+                              Hire, GarterPolicy, Siege, BuildTrebuchet, LiftSiege, Intervene,
+                              StrikeLeader, Quell)
 }
 
 
