@@ -31,12 +31,41 @@ LINES = (
     "DANEGELD AT Whitby BY Hugh",
     "WITHDRAW 2",
     "START Durham, York",
+    "PLAY TAX TITHE ON Exeter",
+    "JUSTICE Lucia",
+    "AMBUSH Lucia BY Hugh",
+    "PASSAGE FREE Hugh",
+    "REBELLION AT London",
+    "PILLAGE Oxford MILL",
+    "PILLAGE Oxford ABBEY BY Hugh",
+    "GRANT Wales TO Hugh",
+    "TRANSFER Marches TO Lucia",
+    "PRESENT Holy Grail BY Hugh",
+    "CONVENE PARLIAMENT SHARES bob 4",
+    "PARLIAMENT FOR WITH BURGHER",
+    "LOSSES KNIGHT, MAN-AT-ARMS",
+    "DRAW EXCALIBUR Hugh",
+    "GIVE 3 SHILLINGS AND Tax TO bob",
+    "GIVE Tax TO bob",
+    "HIRE 2 CROSSBOWMEN AT York",
+    "GARTER FIRST",
+    "SIEGE London",
+    "BUILD 2 TREBUCHET AT London",
+    "LIFT SIEGE AT London",
+    "INTERVENE AT York BY Hugh",
+    "AMBUSH LEADER AT York BY Hugh",
+    "ASSASSINATE LEADER AT York",
+    "QUELL PRAY",
+    "MOVE Hugh WITH 1 KNIGHT: York ~ King's Lynn - Norwich IF DENIED CAVALCADE",
+    "PLAY FRENCH CROSSBOWMEN",
 )
 
 
 def _state() -> dict[str, object]:
     state = mustered(4)
-    state["players"]["ann"]["hand"] = ["Tax", "Good Weather"]   # type: ignore[index]
+    state["players"]["ann"]["hand"] = ["Tax", "Good Weather", "Justice", "Ambush",  # type: ignore[index]
+                                       "Passage", "Rebellion", "Assassination",
+                                       "French Crossbowmen"]
     return state
 
 
