@@ -357,3 +357,37 @@ def test_fe_10_1_a_praying_cleric_may_be_stoned() -> None:
     cards.play_phase(r)
     assert s.nobles["hugh"].status == "dead"
     assert s.cities["London"].units_of("Blue") == {"men_at_arms": 1}
+
+
+def test_u8_good_weather_in_movement_ends_the_storms_and_she_rides_in() -> None:
+    """U8 (FE 2.7, 2.6): Kirsten plays Good Weather in her Phase 5 turn on a region with
+    Storms: both cards are discarded and her move into it is legal."""
+    from moderator.games.fief import movement
+    s = board()
+    noble(s, "Lucia", "Green", "Oxford")
+    troops(s, "Oxford", "Green", knight=1)
+    s.seas["1"] = ["Storms"]
+    s.players["kirsten"].hand = ["Good Weather"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "PLAY GOOD WEATHER ON South West IN MOVEMENT\n"
+                               "MOVE Lucia WITH 1 KNIGHT: Oxford - Bristol"})
+    cards.play_phase(r)
+    assert s.seas["1"] == ["Storms"]                 # not played in Phase 2D
+    movement.movement_phase(r)
+    assert s.seas["1"] == [] and s.nobles["lucia"].city == "Bristol"
+    assert sorted(s.fortune_discard) == ["Good Weather", "Storms"]
+
+
+def test_fe_10_2_a_passage_card_slips_through_a_held_city() -> None:
+    """FE 10.2 (Avoid a Battle): denied at Canterbury, the Passage card takes Lucia through."""
+    from moderator.games.fief import movement
+    s = board()
+    noble(s, "Lucia", "Green", "Winchester")
+    troops(s, "Winchester", "Green", men_at_arms=2)
+    troops(s, "Canterbury", "Red", men_at_arms=1)
+    s.players["kirsten"].hand = ["Passage"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "MOVE Lucia WITH 2 MAN-AT-ARMS: Winchester - Canterbury - London"
+                               " IF DENIED PASSAGE"})
+    movement.movement_phase(r)
+    assert s.nobles["lucia"].city == "London" and s.players["kirsten"].hand == []

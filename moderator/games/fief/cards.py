@@ -228,8 +228,8 @@ def play_phase(realm: Realm) -> None:
         for order in _orders(realm, player).orders:
             if isinstance(order, PlayNoble):
                 _play_noble(realm, player, order)
-            elif isinstance(order, PlayFortune):
-                _play_fortune(realm, player, order)
+            elif isinstance(order, PlayFortune) and order.window == "cards":
+                play_fortune(realm, player, order)
             elif isinstance(order, PlayTax):
                 _play_tax(realm, player, order)
             elif isinstance(order, PlayClergy):
@@ -322,7 +322,7 @@ def _prince_of_wales(realm: Realm, noble: Noble) -> None:
         realm.emit(EventId.PRINCE_OF_WALES, {"noble": noble.key, "mother": mother})
 
 
-def _play_fortune(realm: Realm, player: str, order: PlayFortune) -> None:
+def play_fortune(realm: Realm, player: str, order: PlayFortune) -> None:
     """FE 2.7, 2.9: on a region; cancels Famine (Harvest) or Storms (Weather); may not be
     played where the other disaster is; one of each kind a region a round."""
     region = realm.t.region(order.region)

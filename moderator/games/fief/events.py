@@ -49,6 +49,7 @@ class EventId(StrEnum):
     INTERVENTION = "intervention"
     LEADER_STRUCK = "leader.struck"
     QUELLED = "quelled"
+    PASSAGE_USED = "passage.used"
     ORDER_REFUSED = "order.refused"
     INCOME = "income"
     SCORCHED = "scorched"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from moderator.games.fief import cards
 from moderator.games.fief.battle import Side, fight
 from moderator.games.fief.events import EventId
-from moderator.games.fief.orders.values import Allow, Move, Present, TurnOrders
+from moderator.games.fief.orders.values import Allow, Move, PlayFortune, Present, TurnOrders
 from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import Noble
 from moderator.games.fief.state.model import TROOPS
@@ -38,6 +38,11 @@ def movement_phase(realm: Realm) -> None:
     realm.moved_units = {}
     moved_nobles: set[str] = set()
     for player in realm.s.player_order():
+        # FE 2.6-2.7, U8: Good Weather is an Opportunity card: played at the start of
+        # the player's movement turn (window W9 of fief-email.md §3.2), it ends Storms.
+        for fortune in realm.orders.get(player, TurnOrders()).of(PlayFortune):
+            if fortune.window == "movement":
+                cards.play_fortune(realm, player, fortune)
         for order in realm.orders.get(player, TurnOrders()).of(Move):
             move(realm, player, order, moved_nobles)
         for order in realm.orders.get(player, TurnOrders()).of(Present):
@@ -206,6 +211,14 @@ def move(realm: Realm, player: str, order: Move, moved_nobles: set[str]) -> None
         holder = realm.city(here).holder
         occupied = holder is not None and holder != family and realm.present(here, holder)
         if occupied and not last and not permits(realm, holder or "", player, here):
+            hand = realm.s.players[player].hand
+            if order.if_denied == "passage" and "Passage" in hand:
+                # FE 10.2 (Avoid a Battle): locals guide the army through, no permission.
+                hand.remove("Passage")
+                realm.s.fortune_discard.append("Passage")
+                realm.emit(EventId.PASSAGE_USED, {"family": family, "city": here})
+                i += 1
+                continue
             if order.if_denied == "cavalcade":
                 passed, why = cavalcade(realm, family, group, units, here, holder or "")
                 group = [n for n in group if n.free]

@@ -91,7 +91,8 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
                         + (f" DISASTERS AT MOST {o.disasters_at_most}"
                            if o.disasters_at_most is not None else "")),
     PlayNoble: lambda t, o: f"PLAY NOBLE {o.noble} AT {o.city}",
-    PlayFortune: lambda t, o: f"PLAY {o.card.upper()} ON {_region(t, o.region)}",
+    PlayFortune: lambda t, o: (f"PLAY {o.card.upper()} ON {_region(t, o.region)}"
+                               + (" IN MOVEMENT" if o.window == "movement" else "")),
     PlayTax: lambda t, o: f"PLAY TAX ON {_region(t, o.region)}",
     PlayClergy: lambda t, o: (f"PLAY {o.card.upper()} ON {o.noble}"
                               + (f" AT {o.city}" if o.city else "")),

@@ -175,11 +175,16 @@ def _play(ctx: Context, rest: str) -> Order:
             raise OrderParseError(f"Noble {noble} is not in your hand",
                                   f"your hand: {', '.join(ctx.hand) or 'empty'}")
         return PlayNoble(noble=noble, city=ctx.city(m.group(2)))
-    m = re.match(r"^(BOUNTIFUL HARVEST|GOOD WEATHER)\s+ON\s+(.+)$", rest, re.I)
+    m = re.match(r"^(BOUNTIFUL HARVEST|GOOD WEATHER)\s+ON\s+(.+?)(\s+IN\s+MOVEMENT)?$",
+                 rest, re.I)
     if m:
         card = m.group(1).title()
         ctx.card(card)
-        return PlayFortune(card=card, region=ctx.region(m.group(2)))
+        if m.group(3) and card != "Good Weather":
+            raise BadSyntax("only Good Weather is an Opportunity card (FE 2.7)",
+                            "PLAY GOOD WEATHER ON <region> IN MOVEMENT")
+        return PlayFortune(card=card, region=ctx.region(m.group(2)),
+                           window="movement" if m.group(3) else "cards")
     m = re.match(r"^((?:FRENCH|FLEMISH)\s+CROSSBOWMEN|BURGHER(?:\s*\(\s*[35]\s+VOTES\s*\))?)$",
                  rest.strip(), re.I)
     if m:
@@ -396,7 +401,7 @@ def _move(ctx: Context, rest: str) -> Order:
         raise BadSyntax("MOVE needs a colon before its path",
                         "MOVE William WITH 2 KNIGHT: Oxford - London - Canterbury")
     denied = "wait"
-    m = re.search(r"\s+IF\s+DENIED\s+(?:THEN\s+)?(RETURN|WAIT|CAVALCADE)\s*$", path, re.I)
+    m = re.search(r"\s+IF\s+DENIED\s+(?:THEN\s+)?(RETURN|WAIT|CAVALCADE|PASSAGE)\s*$", path, re.I)
     if m:
         denied = m.group(1).lower()
         path = path[:m.start()]

@@ -58,6 +58,7 @@ class PlayFortune(Order):
     kind: ClassVar[str] = "play_fortune"
     card: str = ""
     region: str = ""
+    window: str = "cards"              # cards (Phase 2D) | movement (before your moves, FE 2.6)
 
 
 @dataclass(frozen=True)
@@ -129,7 +130,7 @@ class Move(Order):
     start: str = ""
     path: tuple[str, ...] = ()
     leave: tuple[tuple[str, str, int], ...] = ()
-    if_denied: str = "wait"            # wait | return | cavalcade
+    if_denied: str = "wait"            # wait | return | cavalcade | passage
 
 
 @dataclass(frozen=True)
