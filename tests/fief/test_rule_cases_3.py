@@ -331,3 +331,18 @@ def test_fe_13_4_the_king_rides_through_sherwood_free() -> None:
     give_orders(r, {"kirsten": "MOVE Hugh: York ~ Nottingham"})
     movement.movement_phase(r)
     assert s.nobles["hugh"].city == "Nottingham" and s.nobles["hugh"].free
+
+
+def test_fe_7_8_an_army_surrenders_by_its_plan() -> None:
+    """FE 7.8 Surrender: `SURRENDER IF TROOPS BELOW 2`: after a roll leaves one troop, the
+    rest leave the map and the noble is taken captive."""
+    s = board()
+    noble(s, "Lucia", "Green", "Oxford")
+    troops(s, "Oxford", "Green", knight=3)
+    noble(s, "William", "Blue", "Oxford")
+    troops(s, "Oxford", "Blue", men_at_arms=3)
+    s.players["dave"].standing.append({"kind": "surrender", "below": 2, "family": None})
+    r = realm(s, bd(2) + bd(0) + bd(0))
+    assert battle.fight(r, Side(r, "Oxford", "Green"), Side(r, "Oxford", "Blue"),
+                        "attack") == "Green"
+    assert not s.cities["Oxford"].units_of("Blue") and s.nobles["william"].captor == "lucia"

@@ -185,6 +185,7 @@ def fight(realm: Realm, attacker: Side, defender: Side, why: str) -> str:
                                        "defender_units": _shown(defender)})
     quiet = 0
     outcome = ""
+    quitter: Side | None = None
     for number in range(1, t.battle.max_battle_rounds + 1):
         before = attacker.lost + defender.lost
         rnd: dict[str, Any] = {"round": number}
@@ -219,8 +220,17 @@ def fight(realm: Realm, attacker: Side, defender: Side, why: str) -> str:
         if attacker.family is None and attacker.troops() <= defender.troops():
             outcome = "invaders withdraw"   # FE 6.8
             break
+        quitter = next((side for side in (defender, attacker) if _surrenders(realm, side)), None)
+        if quitter is not None:
+            outcome = "surrender"
+            break
     winner = ""
-    if not outcome:
+    if outcome == "surrender" and quitter is not None:
+        other = attacker if quitter is defender else defender
+        _surrender(realm, quitter)
+        winner = other.label
+        _take_captives(realm, other, quitter)
+    elif not outcome:
         if attacker.troops() and not defender.troops():
             winner = attacker.label
             _take_captives(realm, attacker, defender)
@@ -236,6 +246,25 @@ def fight(realm: Realm, attacker: Side, defender: Side, why: str) -> str:
                                      "outcome": outcome or "victory"})
     realm.refresh_control(attacker.city)
     return winner
+
+
+def _surrenders(realm: Realm, side: Side) -> bool:
+    """The standing plan `SURRENDER IF TROOPS BELOW n` (fief-email.md §5.1), read at the
+    end of each battle roll (FE 7.8)."""
+    if side.family is None:
+        return False
+    limit = next((d["below"] for d in reversed(realm.s.players[realm.account(side.family)].standing)
+                  if d.get("kind") == "surrender" and d.get("family") in (None, side.family)), 0)
+    return 0 < side.troops() < limit
+
+
+def _surrender(realm: Realm, side: Side) -> None:
+    """FE 7.8 Surrender: the remaining troops leave the map; the nobles are taken."""
+    assert side.family is not None
+    realm.emit(EventId.SURRENDER, {"city": side.city, "family": side.family})
+    for unit, n in sorted(side.units().items()):
+        if unit in LOSS_ORDER and n:
+            realm.return_units(side.city, side.family, unit, n)
 
 
 def _shown(side: Side) -> dict[str, int]:

@@ -50,6 +50,7 @@ class EventId(StrEnum):
     LEADER_STRUCK = "leader.struck"
     QUELLED = "quelled"
     PASSAGE_USED = "passage.used"
+    SURRENDER = "surrender"
     ORDER_REFUSED = "order.refused"
     INCOME = "income"
     SCORCHED = "scorched"

@@ -48,6 +48,7 @@ from moderator.games.fief.orders.values import (
     Siege,
     Start,
     StrikeLeader,
+    Surrender,
     Transfer,
     Vote,
     Withdraw,
@@ -132,6 +133,7 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
     StrikeLeader: lambda t, o: (f"AMBUSH LEADER AT {o.city} BY {o.by}" if o.card == "Ambush"
                                 else f"ASSASSINATE LEADER AT {o.city}"),
     Quell: lambda t, o: f"QUELL {o.how.upper()}",
+    Surrender: lambda t, o: f"SURRENDER IF TROOPS BELOW {o.below}",
     Losses: lambda t, o: "LOSSES " + ", ".join(UNIT_NAMES[u] for u in o.units),
     DrawExcalibur: lambda t, o: f"DRAW EXCALIBUR {o.noble}",
     Give: lambda t, o: ("GIVE " + " AND ".join(

@@ -57,6 +57,7 @@ from moderator.games.fief.orders.values import (
     Siege,
     Start,
     StrikeLeader,
+    Surrender,
     Transfer,
     Vote,
     Withdraw,
@@ -225,6 +226,13 @@ def _intervene(ctx: Context, rest: str) -> Order:
     if not m:
         raise BadSyntax("INTERVENE AT <city> BY <cleric>")
     return Intervene(city=ctx.city(m.group(1)), cleric=ctx.noble(m.group(2)))
+
+
+def _surrender(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^IF\s+TROOPS\s+BELOW\s+(\S+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("SURRENDER IF TROOPS BELOW <n> (0: never)")
+    return Surrender(below=_count(m.group(1)))
 
 
 def _quell(ctx: Context, rest: str) -> Order:
@@ -486,7 +494,7 @@ PARSERS: dict[str, Callable[[Context, str], Order]] = {
     "PILLAGE": _pillage, "GRANT": _grant, "TRANSFER": _transfer, "PRESENT": _present,
     "CONVENE": _convene, "PARLIAMENT": _parliament, "LOSSES": _losses, "GIVE": _give,
     "HIRE": _hire, "GARTER": _garter, "SIEGE": _siege, "BESIEGE": _siege, "LIFT": _lift,
-    "INTERVENE": _intervene, "QUELL": _quell,
+    "INTERVENE": _intervene, "QUELL": _quell, "SURRENDER": _surrender,
 }
 
 

@@ -370,6 +370,14 @@ class Quell(Order):
     how: str = "pay"
 
 
+@dataclass(frozen=True)
+class Surrender(Order):
+    """FE 7.8 (battle plan): surrender when the army's troops fall below n."""
+    kind: ClassVar[str] = "surrender"
+    standing: ClassVar[bool] = True
+    below: int = 0
+
+
 ORDER_CLASSES: dict[str, type[Order]] = {
     cls.kind: cls for cls in (Start, Discard, Draw, PlayNoble, PlayFortune, PlayTax, PlayClergy,
                               Assassinate, Scorch, Buy, Build, BuyTitle, Move, Allow, Attack,
@@ -377,7 +385,7 @@ ORDER_CLASSES: dict[str, type[Order]] = {
                               Ambush, Escape, Rebellion, Pillage, Grant, Transfer, Present,
                               Convene, ParliamentVote, Losses, DrawExcalibur, Give, PlaySlot,
                               Hire, GarterPolicy, Siege, BuildTrebuchet, LiftSiege, Intervene,
-                              StrikeLeader, Quell)
+                              StrikeLeader, Quell, Surrender)
 }
 
 
