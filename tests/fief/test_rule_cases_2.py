@@ -391,3 +391,22 @@ def test_fe_10_2_a_passage_card_slips_through_a_held_city() -> None:
                                " IF DENIED PASSAGE"})
     movement.movement_phase(r)
     assert s.nobles["lucia"].city == "London" and s.players["kirsten"].hand == []
+
+
+def test_ex_10_5_ambushed_lord_edwards_troops_fall_back_and_leave_the_bombard() -> None:
+    """Ex 10-5 (FE 10.5): Lord Edward is ambushed at Exeter; Kirsten's troops go in groups
+    of 4 to her nobles at Winchester and Canterbury; the Bombard stays behind."""
+    s = board()
+    noble(s, "Henri", "Blue", "Exeter")
+    troops(s, "Exeter", "Blue", men_at_arms=1)
+    noble(s, "Edward", "Green", "Exeter", titles=["wales"])
+    troops(s, "Exeter", "Green", knight=2, men_at_arms=4, bombard=1)
+    noble(s, "Lucia", "Green", "Winchester")
+    noble(s, "Hugh", "Green", "Canterbury")
+    s.players["dave"].hand = ["Ambush"]
+    r = realm(s)
+    give_orders(r, {"dave": "AMBUSH Edward BY Henri"})
+    cards.play_phase(r)
+    assert s.cities["Exeter"].units_of("Green") == {"bombard": 1}
+    assert s.cities["Winchester"].units_of("Green") == {"knight": 2, "men_at_arms": 2}
+    assert s.cities["Canterbury"].units_of("Green") == {"men_at_arms": 2}

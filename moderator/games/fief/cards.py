@@ -448,6 +448,7 @@ def _assassinate(realm: Realm, player: str, order: Assassinate) -> None:
         sponsor.heresy = True
         realm.emit(EventId.ASSASSINATION, {"target": target.key, "sponsor": sponsor.key})
         realm.kill(target, "assassination")
+        realm.disperse(target.family, target.city)
 
 
 def _play_tithe(realm: Realm, player: str, order: PlayTithe) -> None:
@@ -493,6 +494,7 @@ def _justice(realm: Realm, player: str, order: Justice) -> None:
         target.heresy = False
         realm.emit(EventId.JUSTICE, {"noble": target.key, "player": player})
         realm.kill(target, "justice")
+        realm.disperse(target.family, target.city)
 
 
 def _ambush(realm: Realm, player: str, order: Ambush) -> None:
@@ -516,6 +518,7 @@ def _ambush(realm: Realm, player: str, order: Ambush) -> None:
         s.fortune_discard.append("Ambush")
         realm.emit(EventId.AMBUSH, {"noble": target.key, "by": by.key, "city": by.city})
         realm.capture(target, by.key, by.city)
+        realm.disperse(target.family, target.city)
 
 
 def _escape(realm: Realm, player: str, order: Escape) -> None:

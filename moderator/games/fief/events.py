@@ -51,6 +51,7 @@ class EventId(StrEnum):
     QUELLED = "quelled"
     PASSAGE_USED = "passage.used"
     SURRENDER = "surrender"
+    DISPERSED = "dispersed"
     ORDER_REFUSED = "order.refused"
     INCOME = "income"
     SCORCHED = "scorched"

@@ -279,6 +279,57 @@ class Realm:
         titles += 1 if self.s.sovereign == noble.key else 0   # FE 6.7: every Title counts
         return self.t.money.ransom_base + self.t.money.ransom_per_title * titles
 
+    def distances(self, start: str) -> dict[str, int]:
+        """Road distances from a city (breadth first, neighbours sorted)."""
+        seen = {start: 0}
+        frontier = [start]
+        while frontier:
+            nxt = []
+            for city in frontier:
+                for near in self.t.neighbours(city):
+                    if near not in seen:
+                        seen[near] = seen[city] + 1
+                        nxt.append(near)
+            frontier = nxt
+        return seen
+
+    def disperse(self, family: str, city: str) -> None:
+        """FE 10.3-10.5: troops left with no noble of their family go in groups of 4 to
+        the nearest family nobles, else its Fortified Cities, Strongholds, controlled
+        cities (nearest first, each next group to the next place, PROPOSED); engines stay
+        (Ex 10-5)."""
+        c = self.city(city)
+        if self.nobles_at(city, family):
+            return
+        troops = [u for u in ("knight", "crossbow", "archer", "men_at_arms")
+                  for _ in range(c.units_of(family).get(u, 0))]
+        if not troops:
+            return
+        far = self.distances(city)
+        kin = sorted({n.city for n in self.s.living(family) if n.free and n.city != city},
+                     key=lambda x: (far.get(x, 99), x))
+        rank = {"fortified": 0, "stronghold": 1}
+        held = sorted((x.name for x in self.s.cities.values()
+                       if x.holder == family and x.name != city),
+                      key=lambda x: (rank.get(self.city(x).building, 2), far.get(x, 99), x))
+        places = kin or held
+        if not places:
+            return
+        moved: dict[str, dict[str, int]] = {}
+        for i in range(0, len(troops), 4):
+            to = places[(i // 4) % len(places)]
+            for unit in troops[i:i + 4]:
+                c.add(family, unit, -1)
+                self.city(to).add(family, unit, 1)
+                moved.setdefault(to, {}).setdefault(unit, 0)
+                moved[to][unit] += 1
+        for to in moved:
+            self.arrive(to, family)
+        self.refresh_control(city)
+        self.emit(EventId.DISPERSED, {"family": family, "city": city,
+                                      "to": sorted(moved)}, actor=self.account(family),
+                  public=False)
+
     def bandit_ransom(self, noble: Noble) -> int:
         """FE 13.4: 2 untitled, 4 a Lord, 5 a cleric without a fiefdom, 10 with one,
         nothing from the King or Queen."""
