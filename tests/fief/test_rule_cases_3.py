@@ -346,3 +346,40 @@ def test_fe_7_8_an_army_surrenders_by_its_plan() -> None:
     assert battle.fight(r, Side(r, "Oxford", "Green"), Side(r, "Oxford", "Blue"),
                         "attack") == "Green"
     assert not s.cities["Oxford"].units_of("Blue") and s.nobles["william"].captor == "lucia"
+
+
+def test_fe_13_1_the_new_king_and_queen_take_their_royal_guard() -> None:
+    """FE 13.1, 9.1: elected, the King has 2 Royal Knights, his wife the Queen 2 Royal
+    Men-at-Arms."""
+    s = board()
+    henri = noble(s, "Henri", "Blue", "Exeter", titles=["south-west"], clergy=None)
+    lucia = noble(s, "Lucia", "Green", "York", titles=["north"])
+    henri.spouse, lucia.spouse = lucia.key, henri.key
+    noble(s, "Hugh", "Red", "Berwick", titles=["marches"], clergy="york")
+    s.candidates = ["henri"]
+    r = realm(s)
+    give_orders(r, {"dave": "VOTE Henri"})
+    court.election_phase(r)
+    assert (s.sovereign, s.queen) == ("henri", "lucia")
+    assert (henri.royal_knights, lucia.royal_men_at_arms) == (2, 2)
+
+
+def test_fe_13_1_the_royal_guard_fights_adds_a_hit_each_and_falls_last() -> None:
+    """FE 13.1: each Royal Knight 3 SP and 3 hits; +1 hit a marker on each melee roll; the
+    family's own troops are lost first (PROPOSED)."""
+    s = board()
+    king = noble(s, "Henri", "Blue", "Oxford", titles=["south-east"], royal_knights=2)
+    s.sovereign = "henri"
+    troops(s, "Oxford", "Blue", men_at_arms=1)
+    troops(s, "Oxford", "Red", men_at_arms=5)
+    noble(s, "William", "Red", "Oxford")
+    # Blue 1 + 6 + 1 = 8 SP: 2 dice, f and blank, +2 for the guard: 3 hits; Red 6 SP, 1 die.
+    r = realm(s, bd(1, 0) + bd(0) + bd(1, 1) + bd(0))
+    blue = Side(r, "Oxford", "Blue")
+    assert blue.sp() == 8 and blue.troops() == 3
+    battle.fight(r, blue, Side(r, "Oxford", "Red"), "attack")
+    rounds = r.battles[-1]["rounds"]
+    assert [x["attacker_hits"] for x in rounds] == [3, 4]
+    assert not s.cities["Oxford"].units_of("Red") and s.nobles["william"].status == "dead"
+    assert Side(r, "Oxford", "Blue").take_hits(4) == 0
+    assert s.cities["Oxford"].units_of("Blue") == {} and king.royal_knights == 1

@@ -52,12 +52,17 @@ class Side:
     def leaders(self) -> int:
         return sum(1 for a in self.armies if self.realm.s.invaders[a].leader)
 
+    def guards(self) -> tuple[int, int]:
+        """The Royal Knights and Royal Men-at-Arms of this side's free nobles (FE 13.1)."""
+        nobles = self.nobles()
+        return (sum(n.royal_knights for n in nobles), sum(n.royal_men_at_arms for n in nobles))
+
     def troops(self) -> int:
         """Units that can take hits before the nobles (FE 7.5; leaders last, 6.4)."""
         if self.family is None:
             return self.foot() + self.leaders()
         u = self.units()
-        return sum(u.get(k, 0) for k in LOSS_ORDER)
+        return sum(u.get(k, 0) for k in LOSS_ORDER) + sum(self.guards())
 
     def sp(self) -> int:
         """FE 7.3."""
@@ -66,6 +71,8 @@ class Side:
             return self.foot() * t.invaders.foot_sp + self.leaders() * t.invaders.leader_sp
         u = self.units()
         sp = sum(u.get(k, 0) * t.unit(k).sp for k in LOSS_ORDER)
+        knights, maa = self.guards()
+        sp += knights * t.unit("knight").sp + maa * t.unit("men_at_arms").sp   # FE 13.1
         sp += sum(1 for n in self.nobles() if n.sex == "m" or n.is_lord)
         return sp
 
@@ -80,6 +87,11 @@ class Side:
         if self.family is None:
             return self._invader_hits(hits)
         u = self.units()
+        # FE 13.1: the Royal Guard fights as Knights and Men-at-Arms and falls last
+        # among its kind (PROPOSED).
+        royal_k, royal_m = self.guards()
+        u["knight"] = u.get("knight", 0) + royal_k
+        u["men_at_arms"] = u.get("men_at_arms", 0) + royal_m
         order = self.realm.loss_order(self.family)
         cost = {k: t.unit(k).hits for k in LOSS_ORDER}
         best: tuple[int, tuple[int, ...]] | None = None
@@ -97,10 +109,25 @@ class Side:
                     if best is None or key > best:
                         best, choice = key, removal
         for unit in LOSS_ORDER:
-            if choice.get(unit):
-                self.realm.return_units(self.city, self.family, unit, choice[unit])
-                self.lost += choice[unit]
+            n = choice.get(unit, 0)
+            if not n:
+                continue
+            own = min(n, self.realm.city(self.city).units_of(self.family).get(unit, 0))
+            if own:
+                self.realm.return_units(self.city, self.family, unit, own)
+            self._guards_fall(unit, n - own)
+            self.lost += n
         return hits - (best[0] if best else 0)
+
+    def _guards_fall(self, unit: str, n: int) -> None:
+        field = {"knight": "royal_knights", "men_at_arms": "royal_men_at_arms"}.get(unit)
+        for noble in self.nobles():
+            if n <= 0 or field is None:
+                return
+            have = getattr(noble, field)
+            lost = min(have, n)
+            setattr(noble, field, have - lost)
+            n -= lost
 
     def _invader_hits(self, hits: int) -> int:
         t = self.realm.t
@@ -198,10 +225,10 @@ def fight(realm: Realm, attacker: Side, defender: Side, why: str) -> str:
             break
         a_faces = _roll(realm, a_dice, attacker.label, "melee", _actor(realm, attacker))
         d_faces = _roll(realm, d_dice, defender.label, "melee", _actor(realm, defender))
-        a_hits = sum(a_faces) + (excalibur.melee_bonus(realm, attacker.city, attacker.family)
-                                 if a_faces else 0) + attacker.per_die * len(a_faces)
-        d_hits = sum(d_faces) + (excalibur.melee_bonus(realm, defender.city, defender.family)
-                                 if d_faces else 0) + defender.per_die * len(d_faces)
+        a_hits = sum(a_faces) + (_bonus(realm, attacker) if a_faces else 0) \
+            + attacker.per_die * len(a_faces)
+        d_hits = sum(d_faces) + (_bonus(realm, defender) if d_faces else 0) \
+            + defender.per_die * len(d_faces)
         a_left = defender.take_hits(a_hits) if defender.troops() else a_hits
         d_left = attacker.take_hits(d_hits) if attacker.troops() else d_hits
         rnd.update({"attacker_faces": a_faces, "defender_faces": d_faces,
@@ -246,6 +273,12 @@ def fight(realm: Realm, attacker: Side, defender: Side, why: str) -> str:
                                      "outcome": outcome or "victory"})
     realm.refresh_control(attacker.city)
     return winner
+
+
+def _bonus(realm: Realm, side: Side) -> int:
+    """Excalibur +1 (FE 13.2) and +1 for each Royal Guard marker (FE 13.1, reading A14:
+    on each melee roll) to the side's melee hits."""
+    return excalibur.melee_bonus(realm, side.city, side.family) + sum(side.guards())
 
 
 def _surrenders(realm: Realm, side: Side) -> bool:
@@ -325,7 +358,9 @@ def lone_nobles(realm: Realm) -> None:
     for city in realm.t.city_names:
         c = s.cities[city]
         for family in s.family_order():
-            lone = [n for n in realm.nobles_at(city, family)] if not c.troop_count(family) else []
+            here = realm.nobles_at(city, family)
+            guarded = any(n.royal_knights or n.royal_men_at_arms for n in here)
+            lone = here if not c.troop_count(family) and not guarded else []
             if not lone:
                 continue
             for other in s.family_order():

@@ -43,8 +43,8 @@ def marriage_phase(realm: Realm) -> None:
             s.families[theirs.family].ring = theirs.key
             realm.emit(EventId.MARRIAGE, {"a": mine.key, "b": theirs.key})
             king = s.sovereign
-            if king in (mine.key, theirs.key) and s.nobles[king].sex == "m":
-                s.queen = theirs.key if king == mine.key else mine.key
+            if king in (mine.key, theirs.key):
+                realm.royal_spouse(theirs.key if king == mine.key else mine.key)
 
 
 def _why_not(realm: Realm, player: str, mine: Noble | None, theirs: Noble | None) -> str | None:
@@ -113,9 +113,7 @@ def election_phase(realm: Realm) -> None:
         realm.emit(EventId.NOT_ELECTED, {"tally": tally})
         return
     king = s.nobles[top[0]]
-    s.sovereign = king.key
-    if king.spouse and king.sex == "m":
-        s.queen = king.spouse
+    realm.crown(king.key)
     s.candidates.remove(king.key)
     realm.emit(EventId.ELECTED, {"noble": king.key, "tally": tally,
                                  "title": "King" if king.sex == "m" else "Sovereign Queen"})

@@ -45,9 +45,7 @@ def attempt(realm: Realm, player: str, order: DrawExcalibur, phase: str) -> None
     s.excalibur_dropped = False
     s.excalibur_city, s.excalibur_holder = None, noble.key
     if s.sovereign is None:
-        s.sovereign = noble.key
-        if noble.spouse:
-            s.queen = noble.spouse
+        realm.crown(noble.key)
         realm.emit(EventId.ELECTED, {"noble": noble.key, "tally": {}, "title": "King",
                                      "excalibur": True})
 

@@ -178,6 +178,7 @@ class Realm:
             return
         noble.status = "dead"
         noble.garter = False          # FE 13.3: the Title is lost if the Lord dies
+        noble.royal_knights = noble.royal_men_at_arms = 0     # FE 13.1
         self.emit(EventId.NOBLE_SLAIN, {"noble": noble.key, "family": noble.family,
                                         "city": noble.city, "cause": cause})
         self.s.removed.append(f"Noble {noble.name}")
@@ -220,6 +221,29 @@ class Realm:
         self.drop_relics(noble)
         self.refresh_control(noble.city)
 
+    def crown(self, key: str) -> None:
+        """A new King or Sovereign Queen (FE 9.1, 13.1): two Royal Knights for the
+        Sovereign, two Royal Men-at-Arms for the spouse, who is Queen if the King's wife."""
+        s = self.s
+        for n in s.nobles.values():
+            n.royal_knights = 0
+        king = s.nobles[key]
+        s.sovereign = key
+        king.royal_knights = 2
+        if king.spouse:
+            self.royal_spouse(king.spouse)
+
+    def royal_spouse(self, key: str) -> None:
+        """FE 9.0, 13.1: the Sovereign's spouse takes two Royal Men-at-Arms (a former
+        Queen keeps hers until a new one is crowned)."""
+        s = self.s
+        for n in s.nobles.values():
+            n.royal_men_at_arms = 0
+        spouse = s.nobles[key]
+        spouse.royal_men_at_arms = 2
+        if s.sovereign and s.nobles[s.sovereign].sex == "m":
+            s.queen = key
+
     def drop_excalibur(self, noble: Noble) -> None:
         """FE 13.2: the sword of a holder slain, ambushed or taken lies where he fell."""
         if self.s.excalibur_holder == noble.key:
@@ -233,8 +257,8 @@ class Realm:
         prince = self.s.nobles.get(self.s.prince) if self.s.prince else None
         if prince is None or not prince.alive:
             return
-        self.s.sovereign, self.s.prince = prince.key, None
-        self.s.queen = prince.spouse
+        self.s.prince = None
+        self.crown(prince.key)
         self.emit(EventId.ELECTED, {"noble": prince.key, "tally": {}, "title": "King",
                                     "prince": True})
 
@@ -263,6 +287,7 @@ class Realm:
     def capture(self, noble: Noble, captor: str, city: str) -> None:
         noble.status = "captive"
         noble.captor = captor
+        noble.royal_knights = noble.royal_men_at_arms = 0     # FE 13.1: the guard is gone
         self.drop_excalibur(noble)
         if captor.startswith("invaders:"):
             # FE 12.0: a Relic captured by Invaders is revealed and removed from the game.

@@ -38,6 +38,8 @@ class Noble:
     retainer: str | None = None
     heresy: bool = False
     garter: bool = False              # Order of the Garter (FE 13.3)
+    royal_knights: int = 0            # Royal Guard (FE 13.1): the Sovereign's two Knights
+    royal_men_at_arms: int = 0        # and the royal spouse's two Men-at-Arms
     relics: list[str] = field(default_factory=list)   # carried Relics (FE 12.0)
 
     @property

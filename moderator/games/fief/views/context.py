@@ -71,6 +71,8 @@ def gazette(state: GameState, tables: Tables, events: Sequence[Event]) -> dict[s
                 "abbey": c.abbey, "mill": c.mill, "troops": troops,
                 "besieged_by": c.besieged_by,
                 "nobles": [_style(state, tables, n.key) + ("" if n.free else " (captive)")
+                           + (" with the Royal Guard" if n.royal_knights or n.royal_men_at_arms
+                              else "")
                            for n in state.living() if n.city == city],
                 "invaders": [{"army": a.key, "foot": a.foot, "leader": a.leader}
                              for a in sorted(state.invaders.values(), key=lambda a: a.key)
