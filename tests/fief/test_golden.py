@@ -12,9 +12,11 @@ The story (seed 1429; tests/fief/golden/orders/):
 4. Round 4: Bob's Duchy of the South East; Ann builds at York, takes Lincoln.
 5. Round 5: Isabel's County of the North: Ann leads with 2 VP.  Dan's Hugh attacks Lincoln
    and is captured; Bob's Philippa kills Arthur at Oxford.
-6. Round 6: Cid's Anabel has Isabel assassinated: both titles go back to the deck.
-7. Round 7: three invader armies land at Whitby and sweep the North.  Bob, Cid and Dan end
-   on 1 VP each: the Sovereign Queen's family wins the tie (FE 8.5).
+6. Round 6: Cid's Anabel has Isabel assassinated: both titles go back to the deck, and her
+   troops at Lincoln fall back to Ann's cities (FE 10.3).
+7. Round 7: three invader armies land at Whitby; they take Whitby and King's Lynn, stall
+   before York's walls, and one sails home.  Bob, Cid and Dan end on 1 VP each: the
+   Sovereign Queen's family wins the tie (FE 8.5).
 """
 
 from __future__ import annotations
