@@ -410,3 +410,54 @@ def test_ex_10_5_ambushed_lord_edwards_troops_fall_back_and_leave_the_bombard() 
     assert s.cities["Exeter"].units_of("Green") == {"bombard": 1}
     assert s.cities["Winchester"].units_of("Green") == {"knight": 2, "men_at_arms": 2}
     assert s.cities["Canterbury"].units_of("Green") == {"men_at_arms": 2}
+
+
+def test_fe_12_1_the_holy_grail_turns_the_attackers_ff() -> None:
+    """FE 12.1: the defender's noble carries the Grail: the attacker's ff faces do nothing."""
+    from moderator.games.fief.battle import Side, fight
+    s = board()
+    noble(s, "Lucia", "Green", "Oxford")
+    troops(s, "Oxford", "Green", knight=3)
+    noble(s, "Hugh", "Blue", "Oxford", relics=["Holy Grail"])
+    troops(s, "Oxford", "Blue", men_at_arms=2)
+    r = realm(s, bd(2, 2) + bd(0) + bd(2, 1) + bd(0) + bd(1, 1) + bd(0))
+    fight(r, Side(r, "Oxford", "Green"), Side(r, "Oxford", "Blue"), "attack")
+    assert [x["attacker_hits"] for x in r.battles[-1]["rounds"]][:2] == [0, 1]
+
+
+def test_fe_12_2_the_chasuble_moves_the_storms_to_a_neighbouring_sea() -> None:
+    """FE 12.2 and U21: from Sea III to II or IV, not to V; once a round a card."""
+    s = board()
+    noble(s, "Hugh", "Green", "York", relics=["Chasuble of Thomas Becket"])
+    s.seas["3"] = ["Storms"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "CHASUBLE STORMS FROM III TO V\nCHASUBLE STORMS FROM III TO IV\n"
+                               "CHASUBLE STORMS FROM IV TO V"})
+    cards.play_phase(r)
+    assert s.seas["3"] == [] and s.seas["4"] == ["Storms"]
+    assert refusals(r) == ["only to an adjacent sea (FE 12.2)",
+                           "that Storms card has moved this round (FE 12.2)"]
+
+
+def test_fe_12_3_the_skull_raises_a_noble_once() -> None:
+    s = board()
+    noble(s, "Hugh", "Green", "York", relics=["Skull of Saint Caradoc"])
+    lucia = noble(s, "Lucia", "Green", "York", titles=["north"])
+    s.players["kirsten"].standing.append({"kind": "skull", "family": None})
+    r = realm(s)
+    r.kill(lucia, "battle")
+    assert lucia.alive and lucia.titles == ["north"] and s.skull_used
+    r.kill(lucia, "battle")
+    assert not lucia.alive
+
+
+def test_fe_12_4_the_shinbone_ends_the_famines_of_its_district() -> None:
+    s = board()
+    noble(s, "Hugh", "Green", "York", relics=["Saint Eanswith's Shinbone"])
+    s.seas["3"] = ["Famine"]
+    s.seas["4"] = ["Famine", "Storms"]
+    s.seas["5"] = ["Famine"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "SHINBONE"})
+    cards.play_phase(r)
+    assert (s.seas["3"], s.seas["4"], s.seas["5"]) == ([], ["Storms"], ["Famine"])

@@ -225,6 +225,8 @@ def fight(realm: Realm, attacker: Side, defender: Side, why: str) -> str:
             break
         a_faces = _roll(realm, a_dice, attacker.label, "melee", _actor(realm, attacker))
         d_faces = _roll(realm, d_dice, defender.label, "melee", _actor(realm, defender))
+        if _grail(defender):   # FE 12.1: the attacker's ff faces do nothing
+            a_faces = [f for f in a_faces if f != 2]
         a_hits = sum(a_faces) + (_bonus(realm, attacker) if a_faces else 0) \
             + attacker.per_die * len(a_faces)
         d_hits = sum(d_faces) + (_bonus(realm, defender) if d_faces else 0) \
@@ -273,6 +275,11 @@ def fight(realm: Realm, attacker: Side, defender: Side, why: str) -> str:
                                      "outcome": outcome or "victory"})
     realm.refresh_control(attacker.city)
     return winner
+
+
+def _grail(side: Side) -> bool:
+    """FE 12.1: the Holy Grail protects the defending side its noble stands with."""
+    return any("Holy Grail" in n.relics for n in side.nobles())
 
 
 def _bonus(realm: Realm, side: Side) -> int:

@@ -52,6 +52,7 @@ class EventId(StrEnum):
     PASSAGE_USED = "passage.used"
     SURRENDER = "surrender"
     DISPERSED = "dispersed"
+    RELIC_USED = "relic.used"
     ORDER_REFUSED = "order.refused"
     INCOME = "income"
     SCORCHED = "scorched"

@@ -28,6 +28,7 @@ from moderator.games.fief.orders.values import (
     GarterPolicy,
     Losses,
     Quell,
+    Skull,
     Surrender,
     TurnOrders,
     Withdraw,
@@ -52,11 +53,12 @@ def store_standing(realm: Realm) -> None:
                 if gone["kind"] == "candidate" and gone["lord"].lower() in s.candidates:
                     s.candidates.remove(gone["lord"].lower())
         for order in orders.orders:
-            if isinstance(order, Losses | GarterPolicy | Quell | Surrender):
+            if isinstance(order, Losses | GarterPolicy | Quell | Surrender | Skull):
                 # One battle plan a family, one Garter policy: the new replaces the old.
                 standing[:] = [d for d in standing if not (d["kind"] == order.kind
                                                            and d.get("family") == order.family)]
-            if isinstance(order, Allow | Candidate | Losses | GarterPolicy | Quell | Surrender):
+            if isinstance(order, Allow | Candidate | Losses | GarterPolicy | Quell | Surrender
+                          | Skull):
                 data = order.to_dict()
                 if data not in standing:
                     standing.append(data)

@@ -174,7 +174,7 @@ class Realm:
     # -- deaths and titles -------------------------------------------------------------
     def kill(self, noble: Noble, cause: str) -> None:
         """FE 4.8: the noble, card and retainer leave the game; titles pass on."""
-        if not noble.alive:
+        if not noble.alive or self._skull(noble, cause):
             return
         noble.status = "dead"
         noble.garter = False          # FE 13.3: the Title is lost if the Lord dies
@@ -220,6 +220,23 @@ class Realm:
         noble.spouse = None
         self.drop_relics(noble)
         self.refresh_control(noble.city)
+
+    def _skull(self, noble: Noble, cause: str) -> bool:
+        """FE 12.3: once a game, the Skull of Saint Caradoc raises a noble who has just
+        died in its city: its holder's standing `SKULL` uses it on his own family's first
+        death there."""
+        skull = "Skull of Saint Caradoc"
+        holder = next((n for n in self.s.living() if skull in n.relics and n.free
+                       and n.city == noble.city and n.key != noble.key), None)
+        if holder is None or holder.family != noble.family or self.s.skull_used:
+            return False
+        standing = self.s.players[self.account(holder.family)].standing
+        if not any(d.get("kind") == "skull" for d in standing):
+            return False
+        self.s.skull_used = True
+        self.emit(EventId.RELIC_USED, {"relic": skull, "player": self.account(holder.family),
+                                       "noble": noble.key, "cause": cause})
+        return True
 
     def crown(self, key: str) -> None:
         """A new King or Sovereign Queen (FE 9.1, 13.1): two Royal Knights for the

@@ -22,6 +22,7 @@ def end_round(realm: Realm) -> None:
     siege.check(realm)
     award_garter(realm)
     s.taxes = []
+    s.chasuble_moved = []
     s.parliament_rebellion = False      # FE 8.0: the Parliament card back to its face
     for p in s.players.values():
         p.treasures = 2

@@ -25,6 +25,7 @@ from moderator.games.fief.orders.values import (
     Buy,
     BuyTitle,
     Candidate,
+    Chasuble,
     Convene,
     Danegeld,
     Discard,
@@ -54,7 +55,9 @@ from moderator.games.fief.orders.values import (
     Quell,
     Rebellion,
     Scorch,
+    Shinbone,
     Siege,
+    Skull,
     Start,
     StrikeLeader,
     Surrender,
@@ -233,6 +236,23 @@ def _surrender(ctx: Context, rest: str) -> Order:
     if not m:
         raise BadSyntax("SURRENDER IF TROOPS BELOW <n> (0: never)")
     return Surrender(below=_count(m.group(1)))
+
+
+def _chasuble(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(?:MOVES?\s+)?(?:STORMS\s+)?FROM\s+(.+?)\s+TO\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("CHASUBLE STORMS FROM <sea> TO <sea>", "CHASUBLE STORMS FROM III TO IV")
+    return Chasuble(source=ctx.sea(m.group(1)), target=ctx.sea(m.group(2)))
+
+
+def _shinbone(ctx: Context, rest: str) -> Order:
+    if rest.strip().upper() not in ("", "FAMINE"):
+        raise BadSyntax("SHINBONE (it ends the Famines of your noble's district)")
+    return Shinbone()
+
+
+def _skull(ctx: Context, rest: str) -> Order:
+    return Skull()
 
 
 def _quell(ctx: Context, rest: str) -> Order:
@@ -495,6 +515,7 @@ PARSERS: dict[str, Callable[[Context, str], Order]] = {
     "CONVENE": _convene, "PARLIAMENT": _parliament, "LOSSES": _losses, "GIVE": _give,
     "HIRE": _hire, "GARTER": _garter, "SIEGE": _siege, "BESIEGE": _siege, "LIFT": _lift,
     "INTERVENE": _intervene, "QUELL": _quell, "SURRENDER": _surrender,
+    "CHASUBLE": _chasuble, "SHINBONE": _shinbone, "SKULL": _skull,
 }
 
 

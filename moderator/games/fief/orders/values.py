@@ -378,6 +378,28 @@ class Surrender(Order):
     below: int = 0
 
 
+@dataclass(frozen=True)
+class Chasuble(Order):
+    """FE 12.2: the Chasuble's holder moves a Storms card to an adjacent sea (Phase 2D)."""
+    kind: ClassVar[str] = "chasuble"
+    source: int = 0
+    target: int = 0
+
+
+@dataclass(frozen=True)
+class Shinbone(Order):
+    """FE 12.4: the Shinbone's noble discards the Famine cards of his district (Phase 2D)."""
+    kind: ClassVar[str] = "shinbone"
+
+
+@dataclass(frozen=True)
+class Skull(Order):
+    """FE 12.3 (standing): use the Skull of Saint Caradoc on the first of your nobles to die
+    in the city where the Skull is."""
+    kind: ClassVar[str] = "skull"
+    standing: ClassVar[bool] = True
+
+
 ORDER_CLASSES: dict[str, type[Order]] = {
     cls.kind: cls for cls in (Start, Discard, Draw, PlayNoble, PlayFortune, PlayTax, PlayClergy,
                               Assassinate, Scorch, Buy, Build, BuyTitle, Move, Allow, Attack,
@@ -385,7 +407,7 @@ ORDER_CLASSES: dict[str, type[Order]] = {
                               Ambush, Escape, Rebellion, Pillage, Grant, Transfer, Present,
                               Convene, ParliamentVote, Losses, DrawExcalibur, Give, PlaySlot,
                               Hire, GarterPolicy, Siege, BuildTrebuchet, LiftSiege, Intervene,
-                              StrikeLeader, Quell, Surrender)
+                              StrikeLeader, Quell, Surrender, Chasuble, Shinbone, Skull)
 }
 
 

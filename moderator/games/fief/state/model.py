@@ -154,6 +154,8 @@ class GameState:
     excalibur_city: str | None = None                          # in its stone (FE 13.2)
     excalibur_holder: str | None = None
     excalibur_dropped: bool = False
+    skull_used: bool = False                                   # FE 12.3: once a game
+    chasuble_moved: list[int] = field(default_factory=list)    # FE 12.2: seas this round
     parliament_rebellion: bool = False                         # FE 9.3: the card's side
     history: list[dict[str, Any]] = field(default_factory=list)   # per round: VP, holders
 
@@ -209,6 +211,8 @@ class GameState:
             excalibur_city=d.get("excalibur_city"),
             excalibur_holder=d.get("excalibur_holder"),
             excalibur_dropped=d.get("excalibur_dropped", False),
+            skull_used=d.get("skull_used", False),
+            chasuble_moved=list(d.get("chasuble_moved", [])),
             parliament_rebellion=d.get("parliament_rebellion", False),
             history=[dict(h) for h in d.get("history", [])],
         )
