@@ -152,7 +152,14 @@ def random_orders(state: dict[str, Any], player: str, tables: Tables,
         if "Assassination" in p["hand"] and rng.random() < 0.3:
             lines.append(f"ASSASSINATE LEADER AT {a['city']}")
     if rng.random() < 0.1:
-        lines.append(rng.choice(["QUELL PAY", "QUELL PRAY"]))
+        lines.append(rng.choice(["QUELL PAY", "QUELL PRAY", "SKULL"]))
+    for noble in mine:
+        if "Chasuble of Thomas Becket" in noble["relics"]:
+            lines.append("CHASUBLE STORMS FROM III TO IV")
+        if "Saint Eanswith's Shinbone" in noble["relics"]:
+            lines.append("SHINBONE")
+        if noble["status"] == "free" and rng.random() < 0.05:
+            lines.append(f"IF INVADERS ENTER {noble['city']} THEN DANEGELD BY {noble['name']}")
     free = [n for n in state["nobles"].values() if n["status"] != "dead" and not n["spouse"]]
     for noble in mine:
         if not noble["spouse"] and rng.random() < 0.3:

@@ -461,3 +461,20 @@ def test_fe_12_4_the_shinbone_ends_the_famines_of_its_district() -> None:
     give_orders(r, {"kirsten": "SHINBONE"})
     cards.play_phase(r)
     assert (s.seas["3"], s.seas["4"], s.seas["5"]) == ([], ["Storms"], ["Famine"])
+
+
+def test_fe_6_9_a_standing_danegeld_pays_when_the_invaders_come() -> None:
+    """FE 6.9 ("at any time during Phase 6") as a standing reaction: the army lands at
+    King's Lynn and Lucia, there, pays it to go at once."""
+    from moderator.games.fief import invaders
+    s = board()
+    noble(s, "Lucia", "Green", "King's Lynn")
+    troops(s, "King's Lynn", "Green", men_at_arms=1)
+    s.players["kirsten"].cash = 5
+    s.players["kirsten"].standing.append({"kind": "danegeld_reaction", "city": "King's Lynn",
+                                          "noble": "Lucia", "family": None})
+    s.seas["5"] = ["Invasion"]
+    r = realm(s, {"invaders": bd(1)})
+    invaders.land(r)
+    assert not s.invaders and s.players["kirsten"].cash == 0
+    assert s.cities["King's Lynn"].units_of("Green") == {"men_at_arms": 1}

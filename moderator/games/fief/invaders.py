@@ -96,6 +96,31 @@ def danegeld(realm: Realm) -> None:
                     realm.garter_eligible.append(noble.key)   # FE 13.3
 
 
+def _bribed(realm: Realm, city: str) -> bool:
+    """Standing reactions `IF INVADERS ENTER <city> THEN DANEGELD BY <noble>`, in player
+    order: the first that can pay sends every army there home (FE 6.9)."""
+    s = realm.s
+    for player in s.player_order():
+        for data in s.players[player].standing:
+            if data.get("kind") != "danegeld_reaction" or data.get("city") != city:
+                continue
+            noble = s.nobles.get(str(data.get("noble", "")).lower())
+            here = [a for a in s.invaders.values() if a.city == city]
+            if (noble is None or not noble.free or noble.city != city or not here
+                    or noble.family not in s.players[player].families
+                    or s.players[player].cash < realm.t.money.danegeld):
+                continue
+            s.players[player].cash -= realm.t.money.danegeld
+            realm.emit(EventId.DANEGELD, {"noble": noble.key, "city": city,
+                                          "armies": [a.key for a in here]})
+            for army in here:
+                leave(realm, army.key, "danegeld")
+            if noble.is_lord:
+                realm.garter_eligible.append(noble.key)
+            return True
+    return False
+
+
 def leave(realm: Realm, key: str, why: str) -> None:
     """FE 6.9: the army leaves England; its captives are released at the port."""
     army = realm.s.invaders.pop(key)
@@ -148,6 +173,8 @@ def _arrive(realm: Realm, keys: list[str], city: str) -> bool:
     (FE 6.4); an undefended city is pillaged (6.5). True if they stop here."""
     s = realm.s
     c = realm.city(city)
+    if _bribed(realm, city):
+        return True
     armies = [a.key for a in s.invaders.values() if a.city == city]
     fought = False
     for family in s.family_order():

@@ -25,6 +25,7 @@ from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import (
     Allow,
     Candidate,
+    DanegeldReaction,
     GarterPolicy,
     Losses,
     Quell,
@@ -58,7 +59,7 @@ def store_standing(realm: Realm) -> None:
                 standing[:] = [d for d in standing if not (d["kind"] == order.kind
                                                            and d.get("family") == order.family)]
             if isinstance(order, Allow | Candidate | Losses | GarterPolicy | Quell | Surrender
-                          | Skull):
+                          | Skull | DanegeldReaction):
                 data = order.to_dict()
                 if data not in standing:
                     standing.append(data)

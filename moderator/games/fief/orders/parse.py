@@ -28,6 +28,7 @@ from moderator.games.fief.orders.values import (
     Chasuble,
     Convene,
     Danegeld,
+    DanegeldReaction,
     Discard,
     Draw,
     DrawExcalibur,
@@ -501,6 +502,15 @@ def _danegeld(ctx: Context, rest: str) -> Order:
     return Danegeld(city=ctx.city(m.group(1)), noble=ctx.noble(m.group(2)))
 
 
+def _if(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^INVADERS\s+ENTER\s+(.+?)\s+THEN\s+DANEGELD\s+BY\s+(.+)$", rest.strip(),
+                 re.I)
+    if not m:
+        raise BadSyntax("the standing reactions open so far: "
+                        "IF INVADERS ENTER <city> THEN DANEGELD BY <noble>")
+    return DanegeldReaction(city=ctx.city(m.group(1)), noble=ctx.noble(m.group(2)))
+
+
 def _withdraw(ctx: Context, rest: str) -> Order:
     return Withdraw(number=_count(rest))
 
@@ -515,7 +525,7 @@ PARSERS: dict[str, Callable[[Context, str], Order]] = {
     "CONVENE": _convene, "PARLIAMENT": _parliament, "LOSSES": _losses, "GIVE": _give,
     "HIRE": _hire, "GARTER": _garter, "SIEGE": _siege, "BESIEGE": _siege, "LIFT": _lift,
     "INTERVENE": _intervene, "QUELL": _quell, "SURRENDER": _surrender,
-    "CHASUBLE": _chasuble, "SHINBONE": _shinbone, "SKULL": _skull,
+    "CHASUBLE": _chasuble, "SHINBONE": _shinbone, "SKULL": _skull, "IF": _if,
 }
 
 

@@ -400,6 +400,16 @@ class Skull(Order):
     standing: ClassVar[bool] = True
 
 
+@dataclass(frozen=True)
+class DanegeldReaction(Order):
+    """A standing reaction (fief-email.md §3): when invaders enter <city> in Phase 6, the
+    noble there pays them the Danegeld at once (FE 6.9: "at any time during Phase 6")."""
+    kind: ClassVar[str] = "danegeld_reaction"
+    standing: ClassVar[bool] = True
+    city: str = ""
+    noble: str = ""
+
+
 ORDER_CLASSES: dict[str, type[Order]] = {
     cls.kind: cls for cls in (Start, Discard, Draw, PlayNoble, PlayFortune, PlayTax, PlayClergy,
                               Assassinate, Scorch, Buy, Build, BuyTitle, Move, Allow, Attack,
@@ -407,7 +417,8 @@ ORDER_CLASSES: dict[str, type[Order]] = {
                               Ambush, Escape, Rebellion, Pillage, Grant, Transfer, Present,
                               Convene, ParliamentVote, Losses, DrawExcalibur, Give, PlaySlot,
                               Hire, GarterPolicy, Siege, BuildTrebuchet, LiftSiege, Intervene,
-                              StrikeLeader, Quell, Surrender, Chasuble, Shinbone, Skull)
+                              StrikeLeader, Quell, Surrender, Chasuble, Shinbone, Skull,
+                              DanegeldReaction)
 }
 
 
