@@ -154,6 +154,8 @@ def random_orders(state: dict[str, Any], player: str, tables: Tables,
     if rng.random() < 0.1:
         lines.append(rng.choice(["QUELL PAY", "QUELL PRAY", "SKULL"]))
     for noble in mine:
+        if noble["retainer"] == "Mata" and p["hand"] and others:
+            lines.append(f"MATA {p['hand'][0]} WITH {state['players'][rng.choice(others)]['name']}")
         if "Chasuble of Thomas Becket" in noble["relics"]:
             lines.append("CHASUBLE STORMS FROM III TO IV")
         if "Saint Eanswith's Shinbone" in noble["relics"]:

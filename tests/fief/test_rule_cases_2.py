@@ -478,3 +478,18 @@ def test_fe_6_9_a_standing_danegeld_pays_when_the_invaders_come() -> None:
     invaders.land(r)
     assert not s.invaders and s.players["kirsten"].cash == 0
     assert s.cities["King's Lynn"].units_of("Green") == {"men_at_arms": 1}
+
+
+def test_u13_mata_swaps_a_card_once_a_round() -> None:
+    """U13 (FE 2.12): Alienor's Mata: Tax to Dave, one of Dave's cards at random to
+    Kirsten; a second use the same round is refused."""
+    s = board()
+    noble(s, "Alienor", "Green", "York", retainer="Mata")
+    s.players["kirsten"].hand = ["Tax", "Passage"]
+    s.players["dave"].hand = ["Justice", "Ambush"]
+    r = realm(s, {"deck": [2]})
+    give_orders(r, {"kirsten": "MATA Tax WITH Dave\nMATA Passage WITH Dave"})
+    cards.play_phase(r)
+    assert s.players["kirsten"].hand == ["Passage", "Justice"]
+    assert s.players["dave"].hand == ["Ambush", "Tax"]
+    assert refusals(r) == ["Mata is spent until the end of the round (FE 2.12)"]

@@ -12,6 +12,7 @@ from moderator.games.fief.orders.values import (
     Draw,
     Escape,
     Justice,
+    Mata,
     PlayClergy,
     PlayFortune,
     PlayNoble,
@@ -254,6 +255,8 @@ def play_phase(realm: Realm) -> None:
                 _chasuble(realm, player, order)
             elif isinstance(order, Shinbone):
                 _shinbone(realm, player)
+            elif isinstance(order, Mata):
+                _mata(realm, player, order)
 
 
 def _take(realm: Realm, player: str, card: str) -> bool:
@@ -737,3 +740,31 @@ def _shinbone(realm: Realm, player: str) -> None:
             ended.append(region.number)
     realm.emit(EventId.RELIC_USED, {"relic": "Saint Eanswith's Shinbone", "player": player,
                                     "regions": ended})
+
+
+def _mata(realm: Realm, player: str, order: Mata) -> None:
+    """FE 2.12: the noble served by Mata swaps a card of your choice for one drawn at
+    random from another player's hand, once a round (the Retainer is then Spent)."""
+    s = realm.s
+    text = f"MATA {order.card} WITH {order.player}"
+    spy = next((n for n in s.living() if n.retainer == "Mata"
+                and n.family in s.players[player].families), None)
+    other = s.players.get(order.player)
+    if spy is None:
+        realm.refuse(player, text, "Mata serves none of your nobles")
+    elif f"mata:{spy.key}" in s.spent:
+        realm.refuse(player, text, "Mata is spent until the end of the round (FE 2.12)")
+    elif order.card not in s.players[player].hand:
+        realm.refuse(player, text, "that card is not in your hand")
+    elif other is None or other.key == player or not other.hand:
+        realm.refuse(player, text, "another player with cards in hand")
+    else:
+        taken = realm.pick(sorted(other.hand), "deck", f"Mata's pick from {other.name}")
+        other.hand.remove(taken)
+        s.players[player].hand.remove(order.card)
+        other.hand.append(order.card)
+        s.players[player].hand.append(taken)
+        s.spent.append(f"mata:{spy.key}")
+        for who in (player, other.key):
+            realm.emit(EventId.MATA, {"player": player, "other": other.key, "gave": order.card,
+                                      "took": taken}, actor=who, public=False)

@@ -53,6 +53,7 @@ class EventId(StrEnum):
     SURRENDER = "surrender"
     DISPERSED = "dispersed"
     RELIC_USED = "relic.used"
+    MATA = "mata"
     ORDER_REFUSED = "order.refused"
     INCOME = "income"
     SCORCHED = "scorched"

@@ -23,6 +23,7 @@ def end_round(realm: Realm) -> None:
     award_garter(realm)
     s.taxes = []
     s.chasuble_moved = []
+    s.spent = []                          # FE 8.0: Spent Retainers turn face up
     s.parliament_rebellion = False      # FE 8.0: the Parliament card back to its face
     for p in s.players.values():
         p.treasures = 2

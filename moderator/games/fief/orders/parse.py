@@ -42,6 +42,7 @@ from moderator.games.fief.orders.values import (
     LiftSiege,
     Losses,
     Marry,
+    Mata,
     Move,
     Order,
     ParliamentVote,
@@ -511,6 +512,13 @@ def _if(ctx: Context, rest: str) -> Order:
     return DanegeldReaction(city=ctx.city(m.group(1)), noble=ctx.noble(m.group(2)))
 
 
+def _mata(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)\s+WITH\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("MATA <your card> WITH <player>", "MATA Tax WITH Dave")
+    return Mata(card=ctx.card(m.group(1)), player=ctx.player(m.group(2)))
+
+
 def _withdraw(ctx: Context, rest: str) -> Order:
     return Withdraw(number=_count(rest))
 
@@ -526,6 +534,7 @@ PARSERS: dict[str, Callable[[Context, str], Order]] = {
     "HIRE": _hire, "GARTER": _garter, "SIEGE": _siege, "BESIEGE": _siege, "LIFT": _lift,
     "INTERVENE": _intervene, "QUELL": _quell, "SURRENDER": _surrender,
     "CHASUBLE": _chasuble, "SHINBONE": _shinbone, "SKULL": _skull, "IF": _if,
+    "MATA": _mata,
 }
 
 

@@ -410,6 +410,15 @@ class DanegeldReaction(Order):
     noble: str = ""
 
 
+@dataclass(frozen=True)
+class Mata(Order):
+    """FE 2.12: Mata swaps a card of your choice for a random card of another player's
+    hand, once a round (Phase 2D)."""
+    kind: ClassVar[str] = "mata"
+    card: str = ""
+    player: str = ""
+
+
 ORDER_CLASSES: dict[str, type[Order]] = {
     cls.kind: cls for cls in (Start, Discard, Draw, PlayNoble, PlayFortune, PlayTax, PlayClergy,
                               Assassinate, Scorch, Buy, Build, BuyTitle, Move, Allow, Attack,
@@ -418,7 +427,7 @@ ORDER_CLASSES: dict[str, type[Order]] = {
                               Convene, ParliamentVote, Losses, DrawExcalibur, Give, PlaySlot,
                               Hire, GarterPolicy, Siege, BuildTrebuchet, LiftSiege, Intervene,
                               StrikeLeader, Quell, Surrender, Chasuble, Shinbone, Skull,
-                              DanegeldReaction)
+                              DanegeldReaction, Mata)
 }
 
 

@@ -156,6 +156,7 @@ class GameState:
     excalibur_dropped: bool = False
     skull_used: bool = False                                   # FE 12.3: once a game
     chasuble_moved: list[int] = field(default_factory=list)    # FE 12.2: seas this round
+    spent: list[str] = field(default_factory=list)             # Retainers spent (FE 2.12)
     parliament_rebellion: bool = False                         # FE 9.3: the card's side
     history: list[dict[str, Any]] = field(default_factory=list)   # per round: VP, holders
 
@@ -213,6 +214,7 @@ class GameState:
             excalibur_dropped=d.get("excalibur_dropped", False),
             skull_used=d.get("skull_used", False),
             chasuble_moved=list(d.get("chasuble_moved", [])),
+            spent=list(d.get("spent", [])),
             parliament_rebellion=d.get("parliament_rebellion", False),
             history=[dict(h) for h in d.get("history", [])],
         )
