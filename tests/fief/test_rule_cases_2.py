@@ -493,3 +493,18 @@ def test_u13_mata_swaps_a_card_once_a_round() -> None:
     assert s.players["kirsten"].hand == ["Passage", "Justice"]
     assert s.players["dave"].hand == ["Ambush", "Tax"]
     assert refusals(r) == ["Mata is spent until the end of the round (FE 2.12)"]
+
+
+def test_faq_p1_f7_a_player_may_abstain() -> None:
+    """FAQ P1 (F7): no VOTE, no votes counted: Kirsten's 2 stay out, Anabel wins 1 to 0."""
+    s = board()
+    noble(s, "Henri", "Blue", "Exeter", titles=["south-west"], clergy="exeter")
+    noble(s, "Anabel", "Green", "Cardiff", titles=["wales"])
+    noble(s, "Hugh", "Red", "Berwick", titles=["marches"])
+    noble(s, "Godfrey", "Yellow", "York", clergy="york")
+    s.candidates = ["anabel", "hugh"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "VOTE Anabel"})
+    court.election_phase(r)
+    elected = next(e for e in r.events if e.id == "election.elected")
+    assert elected.args["tally"] == {"anabel": 1, "hugh": 0} and s.sovereign == "anabel"
