@@ -508,3 +508,17 @@ def test_faq_p1_f7_a_player_may_abstain() -> None:
     court.election_phase(r)
     elected = next(e for e in r.events if e.id == "election.elected")
     assert elected.args["tally"] == {"anabel": 1, "hugh": 0} and s.sovereign == "anabel"
+
+
+def test_fe_6_13_rebels_fall_on_the_invaders_too() -> None:
+    """FE 6.13, 10.1: a Rebellion on a famished city the invaders hold: 1 die +1 (ff + 1 =
+    3 hits) kills one Foot Soldier (2 hits each)."""
+    from moderator.games.fief.state import InvaderArmy
+    s = board()
+    s.invaders["Black Raven"] = InvaderArmy("Black Raven", "Lincoln", True, 5)
+    s.seas["4"] = ["Famine"]
+    s.players["kirsten"].hand = ["Rebellion"]
+    r = realm(s, {"rebellion": bd(2)})
+    give_orders(r, {"kirsten": "REBELLION AT Lincoln"})
+    cards.play_phase(r)
+    assert s.invaders["Black Raven"].foot == 4
