@@ -132,6 +132,7 @@ def sheet(state: GameState, tables: Tables, player: str) -> dict[str, Any]:
     return {
         "player": p.name, "families": p.families, "cash": p.cash, "hand": list(p.hand),
         "pigeons": p.pigeons, "treasures": p.treasures, "nobles": nobles, "troops": troops,
+        "nmr": p.nmr, "slot": p.slot, "crossbows": p.crossbows,
         "stock": {f: dict(sorted(state.families[f].stock.items())) for f in p.families
                   if f in state.families},
         "forecast": forecast, "vp": realm.vp(player) if state.families else 0,
