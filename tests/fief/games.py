@@ -69,6 +69,10 @@ def random_orders(state: dict[str, Any], player: str, tables: Tables,
         lines.append(f"PILLAGE {rng.choice(held)} {rng.choice(['MILL', 'ABBEY'])}")
     king = state["sovereign"]
     if king and state["nobles"][king]["family"] in fams:
+        if held and rng.random() < 0.3:
+            lines.append(f"BUILD ROYAL STRONGHOLD AT {rng.choice(held)}")
+        if rng.random() < 0.3:
+            lines.append(f"ROYAL MOVE {state['nobles'][king]['name']} TO ROYAL STRONGHOLD")
         if rng.random() < 0.5:
             others = [k for k in state["players"] if k != player]
             friend = state["players"][rng.choice(others)]["name"]

@@ -383,3 +383,29 @@ def test_fe_13_1_the_royal_guard_fights_adds_a_hit_each_and_falls_last() -> None
     assert not s.cities["Oxford"].units_of("Red") and s.nobles["william"].status == "dead"
     assert Side(r, "Oxford", "Blue").take_hits(4) == 0
     assert s.cities["Oxford"].units_of("Blue") == {} and king.royal_knights == 1
+
+
+def test_fe_4_9_the_royal_stronghold_leaves_its_region_and_royals_ride_to_it() -> None:
+    """FE 4.9, 5.0 Royal Movement: King Henri builds it at Lincoln (5); the North's title
+    needs only Whitby and York now; the Queen rides to it from Exeter for her two moves."""
+    s = board()
+    henri = noble(s, "Henri", "Blue", "Lincoln", titles=["wales"], royal_knights=2)
+    s.sovereign = "henri"
+    lucia = noble(s, "Lucia", "Green", "Exeter")
+    henri.spouse, lucia.spouse = lucia.key, henri.key
+    s.queen = "lucia"
+    s.players["dave"].cash = 5
+    noble(s, "Hugh", "Red", "York")
+    troops(s, "Whitby", "Red", men_at_arms=1)
+    s.cities["York"].building = "stronghold"
+    s.players["george"].cash = 6
+    r = realm(s)
+    give_orders(r, {"dave": "BUILD ROYAL STRONGHOLD AT Lincoln",
+                    "george": "BUY TITLE North FOR Hugh",
+                    "kirsten": "ROYAL MOVE Lucia TO ROYAL STRONGHOLD"})
+    s.first = 2                          # Dave plays first: he builds before George buys
+    economy.purchase_phase(r)
+    assert s.cities["Lincoln"].building == "royal" and s.cities["Lincoln"].holder == "Blue"
+    assert s.nobles["hugh"].titles == ["north"]
+    movement.movement_phase(r)
+    assert lucia.city == "Lincoln"

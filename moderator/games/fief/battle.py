@@ -453,7 +453,6 @@ def declare(realm: Realm, player: str, city: str, against: str | None) -> None:
         realm.refuse(player, text, "no opposing troops there")
         return
     foe = c.holder if c.holder in foes else foes[0]
-    fort = {"stronghold": realm.t.battle.stronghold_penalty,
-            "fortified": realm.t.battle.fortified_penalty}.get(c.building, 0)
+    fort = realm.walls(city)
     defender = Side(realm, city, foe, fortified=fort if c.holder == foe else 0)
     fight(realm, Side(realm, city, family), defender, "attack")

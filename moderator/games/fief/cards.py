@@ -520,7 +520,7 @@ def _ambush(realm: Realm, player: str, order: Ambush) -> None:
     elif target is None or not target.free or target.city != by.city:
         realm.refuse(player, text, f"no free {order.target} with {by.name}")
     elif (realm.city(target.city).holder == target.family
-          and realm.city(target.city).building in ("stronghold", "fortified")):
+          and realm.city(target.city).building in ("stronghold", "fortified", "royal")):
         realm.refuse(player, text, "a noble in a Stronghold cannot be ambushed (FE 10.5)")
     else:
         _take(realm, player, "Ambush")
@@ -574,7 +574,7 @@ def rebellion(realm: Realm, player: str, city: str) -> None:
     s.fortune_discard.append("Rebellion")
     c = realm.city(city)
     count = 1 + (1 if s.parliament_rebellion else 0)
-    cancel = {"stronghold": 1, "fortified": 2}.get(c.building, 0)
+    cancel = {"stronghold": 1, "royal": 1, "fortified": 2}.get(c.building, 0)
     dice = max(0, count - cancel)
     if dice and quelled(realm, city, dice):
         return

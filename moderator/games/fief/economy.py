@@ -6,6 +6,7 @@ from moderator.games.fief import siege
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import (
     Build,
+    BuildRoyal,
     Buy,
     BuyTitle,
     Give,
@@ -172,6 +173,8 @@ def purchase_phase(realm: Realm) -> None:
                 _build(realm, player, order)
             elif isinstance(order, BuyTitle):
                 _title(realm, player, order)
+            elif isinstance(order, BuildRoyal):
+                _build_royal(realm, player, order)
             elif isinstance(order, Hire):
                 _hire(realm, player, order)
             elif isinstance(order, Grant):
@@ -247,11 +250,13 @@ def _build(realm: Realm, player: str, order: Build) -> None:
 def title_allowed(realm: Realm, family: str, region_key: str) -> str | None:
     """Why the family may not hold the region's title now, or None (FE 4.3)."""
     region = realm.t.region(region_key)
+    # FE 4.9: the Royal Stronghold's city is no longer part of its region.
+    cities = [c for c in region.cities if realm.city(c).building != "royal"]
     if realm.lord_of(region.key) is not None:
         return "that title is held"
-    if any(realm.city(c).holder != family for c in region.cities):
+    if any(realm.city(c).holder != family for c in cities):
         return "your family must control every city of the region (FE 4.3)"
-    if not any(realm.city(c).building in ("stronghold", "fortified") for c in region.cities):
+    if not any(realm.city(c).building in ("stronghold", "fortified") for c in cities):
         return "one of its cities must have a Stronghold (FE 4.3)"
     return None
 
@@ -337,7 +342,7 @@ def _transfer(realm: Realm, player: str, order: Transfer) -> None:
                                                "to": heir.key})
 
 
-FORTS = ("stronghold", "fortified", "abbey")
+FORTS = ("stronghold", "fortified", "royal", "abbey")
 
 
 def gifts(realm: Realm) -> None:
@@ -425,3 +430,38 @@ def _hire(realm: Realm, player: str, order: Hire) -> None:
         realm.arrive(order.city, family)
         realm.emit(EventId.HIRED, {"family": family, "count": order.count, "city": order.city,
                                    "cost": cost}, actor=player, public=False)
+
+
+def _build_royal(realm: Realm, player: str, order: BuildRoyal) -> None:
+    """FE 4.9: the Royal Family builds its one Royal Stronghold (5) in an Independent city
+    or a city of an ungoverned region (in a fiefdom only if its Lord is of the Royal
+    Family: his consent, PROPOSED); the Royal Family holds the city, which leaves its
+    region for titles."""
+    s = realm.s
+    text = f"BUILD ROYAL STRONGHOLD AT {order.city}"
+    c = realm.city(order.city)
+    royals = [s.nobles[k] for k in sorted(realm.royal_family())]
+    mine = [n for n in royals if n.family in s.players[player].families]
+    region = realm.t.region_of(order.city)
+    lord = realm.lord_of(region.key)
+    cost = realm.t.buildings.royal_stronghold_cost
+    if not mine:
+        realm.refuse(player, text, "only the Royal Family builds it (FE 4.9)")
+    elif any(x.building == "royal" for x in s.cities.values()):
+        realm.refuse(player, text, "there is one Royal Stronghold (Components)")
+    elif c.building:
+        realm.refuse(player, text, "one Building a city (FE 4.2)")
+    elif c.holder is not None and c.holder not in s.players[player].families:
+        realm.refuse(player, text, "an Independent city or one of yours (FE 4.9)")
+    elif lord is not None and lord.key not in realm.royal_family():
+        realm.refuse(player, text, "its Lord has not consented (FE 4.9)")
+    elif realm.cash(mine[0].family) < cost:
+        realm.refuse(player, text, f"costs {cost}, you have {realm.cash(mine[0].family)}")
+    else:
+        realm.pay(mine[0].family, cost)
+        c.building = "royal"
+        c.holder = mine[0].family
+        if mine[0].family not in c.occupants:
+            c.occupants.insert(0, mine[0].family)
+        realm.emit(EventId.BUILT, {"family": mine[0].family, "building": "royal stronghold",
+                                   "city": order.city, "cost": cost})

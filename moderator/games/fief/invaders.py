@@ -188,8 +188,7 @@ def _arrive(realm: Realm, keys: list[str], city: str) -> bool:
             realm.emit(EventId.INVADERS_PASS, {"armies": side.armies, "city": city,
                                                "family": family})
             continue
-        fort = {"stronghold": realm.t.battle.stronghold_penalty,
-                "fortified": realm.t.battle.fortified_penalty}.get(c.building, 0)
+        fort = realm.walls(city)
         defender = Side(realm, city, family, fortified=fort if c.holder == family else 0)
         fought = True
         winner = fight(realm, side, defender, "invaders")

@@ -5,7 +5,14 @@ from __future__ import annotations
 from moderator.games.fief import cards
 from moderator.games.fief.battle import Side, fight
 from moderator.games.fief.events import EventId
-from moderator.games.fief.orders.values import Allow, Move, PlayFortune, Present, TurnOrders
+from moderator.games.fief.orders.values import (
+    Allow,
+    Move,
+    PlayFortune,
+    Present,
+    RoyalMove,
+    TurnOrders,
+)
 from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import Noble
 from moderator.games.fief.state.model import TROOPS
@@ -43,8 +50,11 @@ def movement_phase(realm: Realm) -> None:
         for fortune in realm.orders.get(player, TurnOrders()).of(PlayFortune):
             if fortune.window == "movement":
                 cards.play_fortune(realm, player, fortune)
-        for order in realm.orders.get(player, TurnOrders()).of(Move):
-            move(realm, player, order, moved_nobles)
+        for order in realm.orders.get(player, TurnOrders()).orders:
+            if isinstance(order, Move):
+                move(realm, player, order, moved_nobles)
+            elif isinstance(order, RoyalMove):
+                royal_move(realm, player, order, moved_nobles)
         for order in realm.orders.get(player, TurnOrders()).of(Present):
             present(realm, player, order)
 
@@ -285,7 +295,7 @@ def cavalcade(realm: Realm, family: str, group: list[Noble], units: dict[str, in
     c = realm.city(city)
     if any(u != "knight" and n for u, n in units.items()):
         return False, "a Cavalcade is of nobles and Knights only (FE 5.2): on the outskirts"
-    if c.building in ("stronghold", "fortified") and c.holder == holder:
+    if c.building in ("stronghold", "fortified", "royal") and c.holder == holder:
         realm.emit(EventId.CAVALCADE, {"family": family, "city": city, "passed": True,
                                        "winner": None})
         return True, ""
@@ -342,3 +352,34 @@ def bandits(realm: Realm, family: str, group: list[Noble], units: dict[str, int]
         if units.get("knight"):
             _drop(realm, family, city, "knight", units.pop("knight"))
     return [n for n in group if n in free]
+
+
+def royal_move(realm: Realm, player: str, order: RoyalMove, moved: set[str]) -> None:
+    """FE 5.0, 4.9: the Royal Family and the nobles of its families, with no troops, go to
+    the Royal Stronghold from any city for their whole movement."""
+    s = realm.s
+    royal = next((c for c in s.cities.values() if c.building == "royal"), None)
+    text = f"ROYAL MOVE {', '.join(order.nobles)}"
+    royals = realm.royal_family()
+    families = {s.nobles[k].family for k in royals}
+    if royal is None:
+        realm.refuse(player, text, "there is no Royal Stronghold")
+        return
+    for name in order.nobles:
+        noble = s.nobles.get(name.lower())
+        if noble is None or not noble.free or noble.family not in s.players[player].families:
+            realm.refuse(player, text, f"{name} is not a free noble of yours")
+        elif noble.family not in families:
+            realm.refuse(player, text, "only the Royal Family and their families (FE 5.0)")
+        elif noble.key in moved:
+            realm.refuse(player, text, f"{noble.name} has moved this round")
+        elif realm.city(noble.city).besieged_by not in (None, noble.family):
+            realm.refuse(player, text, "a besieged noble needs leave to go out (FE 7.9)")
+        else:
+            start = noble.city
+            noble.city = royal.name
+            moved.add(noble.key)
+            realm.refresh_control(start)
+            realm.arrive(royal.name, noble.family)
+            realm.emit(EventId.MOVED, {"family": noble.family, "nobles": [noble.key],
+                                       "path": [start, royal.name], "troops": 0})

@@ -123,6 +123,9 @@ class Realm:
         elif not c.building or c.building == "abbey":
             c.holder = None
         if c.holder != before and c.holder is not None:
+            royals = {self.s.nobles[k].family for k in self.royal_family()}
+            if c.building == "royal" and c.holder not in royals:
+                c.building = "stronghold"      # FE 4.9: conquered, a normal Stronghold
             self.emit(EventId.CITY_TAKEN, {"city": city, "family": c.holder, "from": before})
             self.check_fortified(city)
 
@@ -150,6 +153,18 @@ class Realm:
         else:
             self.emit(EventId.TITLE_LOST, {"region": region.key, "from": lord.key, "to": None,
                                            "city": city})
+
+    def walls(self, city: str) -> int:
+        """The attacker's melee penalty of the city's building (FE 7.4, 4.9)."""
+        b = self.t.battle
+        return {"stronghold": b.stronghold_penalty, "royal": b.stronghold_penalty,
+                "fortified": b.fortified_penalty}.get(self.city(city).building, 0)
+
+    def royal_family(self) -> set[str]:
+        """FE Definitions: the King, the Queen and the Prince of Wales (the Sovereign and
+        the royal spouse)."""
+        s = self.s
+        return {k for k in (s.sovereign, s.queen, s.prince) if k}
 
     def region_has(self, region: int, card: str) -> bool:
         """A card (a disaster, a fortune card, a Tax) lies on the Region's sea."""
@@ -295,7 +310,8 @@ class Realm:
         noble.status = "free"
         noble.captor = None
         forts = sorted(c.name for c in self.s.cities.values()
-                       if c.holder == noble.family and c.building in ("stronghold", "fortified"))
+                       if c.holder == noble.family
+                       and c.building in ("stronghold", "fortified", "royal"))
         kin = [n.city for n in self.s.living(noble.family) if n.free and n.key != noble.key]
         noble.city = forts[0] if forts else kin[0] if kin else noble.city
         self.emit(EventId.NOBLE_RELEASED, {"noble": noble.key, "city": noble.city, "why": why})

@@ -7,7 +7,7 @@ from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import BuildTrebuchet, LiftSiege, Siege, TurnOrders
 from moderator.games.fief.realm import Realm
 
-FORTS = ("stronghold", "fortified")
+FORTS = ("stronghold", "fortified", "royal")
 
 
 def declare(realm: Realm) -> None:

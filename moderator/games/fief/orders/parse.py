@@ -21,6 +21,7 @@ from moderator.games.fief.orders.values import (
     Assassinate,
     Attack,
     Build,
+    BuildRoyal,
     BuildTrebuchet,
     Buy,
     BuyTitle,
@@ -56,6 +57,7 @@ from moderator.games.fief.orders.values import (
     Present,
     Quell,
     Rebellion,
+    RoyalMove,
     Scorch,
     Shinbone,
     Siege,
@@ -415,6 +417,9 @@ def _buy(ctx: Context, rest: str) -> Order:
 
 
 def _build(ctx: Context, rest: str) -> Order:
+    royal = re.match(r"^ROYAL\s+STRONGHOLD\s+AT\s+(.+)$", rest.strip(), re.I)
+    if royal:
+        return BuildRoyal(city=ctx.city(royal.group(1)))
     t = re.match(r"^(?:(\d)\s+)?TREBUCHETS?\s+AT\s+(.+)$", rest.strip(), re.I)
     if t:
         return BuildTrebuchet(city=ctx.city(t.group(2)), count=int(t.group(1) or 1))
@@ -512,6 +517,13 @@ def _if(ctx: Context, rest: str) -> Order:
     return DanegeldReaction(city=ctx.city(m.group(1)), noble=ctx.noble(m.group(2)))
 
 
+def _royal(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^MOVE\s+(.+?)(?:\s+TO\s+(?:THE\s+)?ROYAL\s+STRONGHOLD)?$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("ROYAL MOVE <noble>[, <noble>] TO ROYAL STRONGHOLD")
+    return RoyalMove(nobles=tuple(ctx.noble(n) for n in _list(m.group(1))))
+
+
 def _mata(ctx: Context, rest: str) -> Order:
     m = re.match(r"^(.+?)\s+WITH\s+(.+)$", rest.strip(), re.I)
     if not m:
@@ -534,7 +546,7 @@ PARSERS: dict[str, Callable[[Context, str], Order]] = {
     "HIRE": _hire, "GARTER": _garter, "SIEGE": _siege, "BESIEGE": _siege, "LIFT": _lift,
     "INTERVENE": _intervene, "QUELL": _quell, "SURRENDER": _surrender,
     "CHASUBLE": _chasuble, "SHINBONE": _shinbone, "SKULL": _skull, "IF": _if,
-    "MATA": _mata,
+    "MATA": _mata, "ROYAL": _royal,
 }
 
 

@@ -419,6 +419,21 @@ class Mata(Order):
     player: str = ""
 
 
+@dataclass(frozen=True)
+class BuildRoyal(Order):
+    """FE 4.9: the Royal Family builds the Royal Stronghold (5 Shillings)."""
+    kind: ClassVar[str] = "build_royal"
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class RoyalMove(Order):
+    """FE 5.0 Royal Movement: royal nobles, and their families' nobles without troops, go to
+    the Royal Stronghold from any city for their two moves."""
+    kind: ClassVar[str] = "royal_move"
+    nobles: tuple[str, ...] = ()
+
+
 ORDER_CLASSES: dict[str, type[Order]] = {
     cls.kind: cls for cls in (Start, Discard, Draw, PlayNoble, PlayFortune, PlayTax, PlayClergy,
                               Assassinate, Scorch, Buy, Build, BuyTitle, Move, Allow, Attack,
@@ -427,7 +442,7 @@ ORDER_CLASSES: dict[str, type[Order]] = {
                               Convene, ParliamentVote, Losses, DrawExcalibur, Give, PlaySlot,
                               Hire, GarterPolicy, Siege, BuildTrebuchet, LiftSiege, Intervene,
                               StrikeLeader, Quell, Surrender, Chasuble, Shinbone, Skull,
-                              DanegeldReaction, Mata)
+                              DanegeldReaction, Mata, BuildRoyal, RoyalMove)
 }
 
 
