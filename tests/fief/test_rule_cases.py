@@ -908,3 +908,21 @@ def test_faq_p5_f18_no_cavalcade_on_the_final_move() -> None:
                                " IF DENIED CAVALCADE"})
     movement.movement_phase(r)
     assert s.nobles["lucia"].city == "Canterbury" and s.cities["Canterbury"].units_of("Red")
+
+
+def test_ex_5_2_next_round_after_no_battle_she_passes_without_permission() -> None:
+    """Ex 5-2 and FE 5.0: Lucia waited on Canterbury's outskirts and no battle was fought;
+    next round she passes through to London without asking."""
+    from moderator.games.fief import victory
+    s = board()
+    noble(s, "Lucia", "Green", "Winchester")
+    troops(s, "Winchester", "Green", knight=2)
+    troops(s, "Canterbury", "Red", men_at_arms=1)
+    r = realm(s)
+    give_orders(r, {"kirsten": "MOVE Lucia WITH 2 KNIGHT: Winchester - Canterbury - London"})
+    movement.movement_phase(r)
+    assert s.nobles["lucia"].city == "Canterbury"
+    victory.end_round(r)
+    r = realm(s)
+    assert movement.permits(r, "Red", "kirsten", "Canterbury")
+    assert not movement.permits(r, "Red", "dave", "Canterbury")

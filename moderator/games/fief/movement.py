@@ -32,6 +32,10 @@ def permits(realm: Realm, holder_family: str, mover: str, city: str) -> bool:
     player = realm.account(holder_family)
     if player == mover:
         return True
+    mine = realm.s.players[mover].families
+    if any(c == city and {a, b} & {holder_family} and {a, b} & set(mine)
+           for c, a, b in realm.s.no_battle):
+        return True
     return any(a.who in ("ANYONE", mover) and a.city in (None, city)
                for a in standing(realm, player))
 

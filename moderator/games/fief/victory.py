@@ -24,6 +24,7 @@ def end_round(realm: Realm) -> None:
     s.taxes = []
     s.chasuble_moved = []
     s.spent = []                          # FE 8.0: Spent Retainers turn face up
+    _no_battle(realm)
     s.parliament_rebellion = False      # FE 8.0: the Parliament card back to its face
     for p in s.players.values():
         p.treasures = 2
@@ -38,6 +39,22 @@ def end_round(realm: Realm) -> None:
                                       "how": how})
         return
     s.first = (s.first + 1) % len(s.seats)
+
+
+def _no_battle(realm: Realm) -> None:
+    """FE 5.0: "If opposing Armies in a City did not Battle last Round, they no longer need
+    permission to continue moving this Round": the pairs that shared a city all this
+    round's Phase 7 without fighting there."""
+    s = realm.s
+    fought = {(b["city"], b["attacker"], b["defender"]) for b in realm.battles}
+    pairs = []
+    for city in realm.t.city_names:
+        present = [f for f in s.family_order() if realm.present(city, f)]
+        for i, a in enumerate(present):
+            for b in present[i + 1:]:
+                if (city, a, b) not in fought and (city, b, a) not in fought:
+                    pairs.append([city, a, b])
+    s.no_battle = pairs
 
 
 def award_garter(realm: Realm) -> None:

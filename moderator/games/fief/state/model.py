@@ -157,6 +157,7 @@ class GameState:
     skull_used: bool = False                                   # FE 12.3: once a game
     chasuble_moved: list[int] = field(default_factory=list)    # FE 12.2: seas this round
     spent: list[str] = field(default_factory=list)             # Retainers spent (FE 2.12)
+    no_battle: list[list[str]] = field(default_factory=list)   # [city, family, family] (5.0)
     parliament_rebellion: bool = False                         # FE 9.3: the card's side
     history: list[dict[str, Any]] = field(default_factory=list)   # per round: VP, holders
 
@@ -215,6 +216,7 @@ class GameState:
             skull_used=d.get("skull_used", False),
             chasuble_moved=list(d.get("chasuble_moved", [])),
             spent=list(d.get("spent", [])),
+            no_battle=[list(x) for x in d.get("no_battle", [])],
             parliament_rebellion=d.get("parliament_rebellion", False),
             history=[dict(h) for h in d.get("history", [])],
         )
