@@ -926,3 +926,20 @@ def test_ex_5_2_next_round_after_no_battle_she_passes_without_permission() -> No
     r = realm(s)
     assert movement.permits(r, "Red", "kirsten", "Canterbury")
     assert not movement.permits(r, "Red", "dave", "Canterbury")
+
+
+def test_faq_extinction_f2_f3_cash_is_secret_and_troops_are_counts() -> None:
+    """FAQ Extinction (F2, F3): no one else sees a player's Shillings; the gazette shows
+    how many troops a family has in a city, never their types (FE 4.1)."""
+    from moderator.games.fief.views.context import gazette, sheet
+    from tests.fief.conftest import TABLES
+    s = board()
+    noble(s, "Lucia", "Green", "York")
+    troops(s, "York", "Green", knight=2, archer=1)
+    s.players["kirsten"].cash = 17
+    paper = gazette(s, TABLES, [])
+    york = next(c for c in paper["cities"] if c["city"] == "York")
+    assert york["troops"] == {"Green": 3}
+    assert "17" not in repr({k: v for k, v in paper.items() if k != "map_svg"})
+    assert sheet(s, TABLES, "kirsten")["cash"] == 17
+    assert sheet(s, TABLES, "dave")["cash"] == 0 and sheet(s, TABLES, "dave")["troops"] == []
