@@ -1,6 +1,6 @@
 """Speed of the Fief: England engine: ``.venv/bin/python benchmarks/bench_fief.py`` plays
-300 four-player games of random orders (tests/fief/games.py) and times the moderator's own work (parse_orders +
-adjudicate) apart from the random-order generator."""
+300 four-player games of random orders (tests/fief/games.py) and times the moderator's own
+work (parse_orders + adjudicate) apart from the random-order generator."""
 
 from __future__ import annotations
 
