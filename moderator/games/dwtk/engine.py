@@ -17,6 +17,7 @@ from moderator.games.dwtk.state import GameState, Phase
 from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import Tables
 from moderator.games.dwtk.tables.loader import load_tables
+from moderator.games.dwtk.validate_state import validate_state
 from moderator.games.dwtk.views import newsletter_context
 from moderator.games.dwtk.views import order_form as build_form
 
@@ -33,6 +34,7 @@ class DwtkEngine:
     kind = "dwtk"
     title = "Down with the King"
     gazette_title = "The Fandonian Courier"
+    phases = (phases.table(),)  # the adjudication's turn order (DWTK 4), as `adjudicate` runs it
 
     def load_tables(self, raw: Mapping[str, Mapping[str, Any]]) -> Tables:
         return load_tables(raw)
@@ -73,6 +75,9 @@ class DwtkEngine:
         if game.winner is not None and game.winner in game.players:
             return f"{game.players[game.winner].name} has won the game (DWTK 37)"
         return "the game is drawn: the line of succession is extinct (DWTK 37)"
+
+    def validate_state(self, state: JSON, tables: Tables) -> list[str]:
+        return validate_state(state, _tables(tables))
 
     def turn_label(self, state: JSON) -> str:
         game = GameState.from_dict(state)

@@ -11,8 +11,9 @@ phases after it are skipped and the next adjudication has no Player Turns.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from moderator.games.base import Phase as TurnStep
+from moderator.games.base import PhaseTable
 from moderator.games.dwtk import (
     crown,
     faction,
@@ -82,16 +83,10 @@ def _start(step: Callable[[Court, Orders], None]) -> Callable[[Court], None]:
     return _while_running(lambda court: step(court, court.orders))
 
 
-@dataclass(frozen=True)
-class Step:
-    """One phase of the adjudication; `run` takes them by ascending ``priority``."""
+# One step of the adjudication; the table runs them by ascending priority.
+Step = TurnStep
 
-    priority: int
-    name: str
-    run: Callable[[Court], None]
-
-
-PHASES: tuple[Step, ...] = (
+PHASES: tuple[Step[Court], ...] = (
     # DWTK 14.1: WITHDRAW REACTION and new IF ... THEN reactions take effect first.
     Step(5, "reactions", reactions.install),
     # DWTK 10-15: the Player Turns of the turn just ended (orders received).
@@ -108,8 +103,9 @@ PHASES: tuple[Step, ...] = (
 )
 
 
-def _priority(step: Step) -> int:
-    return step.priority
+def table() -> PhaseTable[Court]:
+    """The declared turn order (the engine's ``phases``), as `run` takes it."""
+    return PhaseTable("DWTK adjudication (DWTK 4)", PHASES)
 
 
 def run(court: Court) -> None:
@@ -118,6 +114,6 @@ def run(court: Court) -> None:
         if not setup.deal(court):
             return
         court.phase = Phase.MOURNING  # like a mourning turn: no Player Turns before turn 1
-    for step in sorted(PHASES, key=_priority):  # the priorities, not the lines' order
-        step.run(court)
+    for step in table().ordered():  # the priorities, not the lines' order
+        step.step(court)
         faction.enforce_all(court)  # 35.5 after Status moved (random offices, crisis, deaths)

@@ -15,7 +15,6 @@ from typing import Any
 
 from moderator.games.base import TableError
 from moderator.games.dwtk.tables import deck
-from moderator.games.dwtk.tables.validation import Reader
 from moderator.games.dwtk.tables.values import (
     EFFECTS,
     Counsel,
@@ -27,6 +26,7 @@ from moderator.games.dwtk.tables.values import (
     Tables,
     Title,
 )
+from moderator.games.table_reader import Reader
 
 REQUIRED_FILES = ("characters", "offices", "cards", "counters", "rules", "crown_events",
                   "problems", "court_ball", "prestige", "justice", "counseling", "titles")
