@@ -65,8 +65,12 @@ class BounceRecord:
 # --- detection -------------------------------------------------------------------------
 
 
-def detect_bounce(raw: bytes) -> Bounce | None:
-    """The bounce this email reports, or None (ordinary mail, auto-replies, success DSNs)."""
+def detect_bounce(raw: bytes, *, person: bool = True) -> Bounce | None:
+    """The bounce this email reports, or None (ordinary mail, auto-replies, success DSNs).
+
+    ``person=False`` says the sender is no player of ours: then the library's detectors
+    are trusted even without a robot's From (bounce robots that sign as a person).
+    """
     try:
         msg = message_from_bytes(raw, policy=policy.compat32)
     except Exception:  # a message we cannot parse is not something we can act on
@@ -75,7 +79,7 @@ def detect_bounce(raw: bytes) -> Bounce | None:
     statuses = _delivery_status_blocks(msg)
     if statuses is not None:
         return _from_dsn(msg, statuses, report_id)
-    if not _from_robot(msg):
+    if person and not _from_robot(msg):
         return None
     try:
         temporary, permanent = all_failures(msg)

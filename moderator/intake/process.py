@@ -37,7 +37,7 @@ from moderator.desk import press
 from moderator.faults import crash_point
 from moderator.games import find_engine
 from moderator.games.base import ParsedOrders
-from moderator.intake.bounces import detect_bounce, record_bounce
+from moderator.intake.bounces import detect_bounce, find_recipient, record_bounce
 from moderator.intake.extract import ExtractedMessage, extract_message
 from moderator.intake.identify import Refusal, check_size, game_name, identify
 from moderator.intake.robots import own_address, refusal_allowed, robot_reason
@@ -171,7 +171,8 @@ def _robots(intake: Intake) -> IntakeResult | None:
     message, stored = intake.message, _stored(intake)
     # An oversized message is refused on its headers alone: its body is never parsed.
     if len(stored.raw) <= intake.config.max_bytes:
-        bounce = detect_bounce(stored.raw)
+        player = find_recipient(intake.session, message.sender).player if message.sender else None
+        bounce = detect_bounce(stored.raw, person=player is not None)
         if bounce is not None:  # a mail of ours came back: the GM must see it
             record_bounce(intake.session, bounce)
             stored.status = MessageStatus.IGNORED

@@ -10,6 +10,8 @@ Answering one invites a loop, so:
 * an out-of-office subject in one of the common languages, at the start of the subject
   (after ``Re:``/``AW:`` prefixes and ``[tags]``, so a player writing "[paris] orders, out
   of office next week" is still read) marks the mail as a robot's;
+* a delivery-failure subject ("Mail delivery failed", "Undeliverable: …") marks a bounce
+  that no detector recognised;
 * mail from the moderator's own addresses (``moderator@``, ``moderator+paris@``, or a
   bare local part with no domain) is never answered: it is our own mail come back;
 * whatever slips through, a sender gets at most ``intake.refusals_per_hour`` refusals an
@@ -66,6 +68,26 @@ _OUT_OF_OFFICE = re.compile(
 )
 
 
+# Delivery failure reports, for the bounces no detector recognises ("Mail delivery failed").
+_DELIVERY_FAILURE = re.compile(
+    r"^(?:mail delivery failed|mail could not be delivered|undeliverable|undelivered mail"
+    r"|returned mail|return(?:ed)? to sender|delivery status notification \((?:failure|delay)\)"
+    r"|delivery (?:failure|failed|notification)"
+    r"|failure notice|non[- ]?deliver(?:able|y)|message not delivered|unzustellbar"
+    r"|nicht zustellbar|non remis|non distribu[ée]|no se puede entregar|no entregado"
+    r"|impossibile recapitare|onbestelbaar|kan ikke leveres|kunde inte levereras"
+    r"|не доставлено|配信不能)\b",
+    re.IGNORECASE,
+)
+
+
+def delivery_failure_subject(subject: str) -> str | None:
+    """The subject's delivery-failure phrase, if the subject starts with one."""
+    rest = _PREFIX.sub("", subject or "", count=1).strip()
+    match = _DELIVERY_FAILURE.match(rest)
+    return match.group(0) if match else None
+
+
 def out_of_office_subject(subject: str) -> str | None:
     """The subject's out-of-office phrase, if the subject starts with one."""
     rest = _PREFIX.sub("", subject or "", count=1).strip()
@@ -89,6 +111,9 @@ def robot_reason(subject: str, sender: str, moderator_address: str) -> str | Non
     phrase = out_of_office_subject(subject)
     if phrase:
         return f"out-of-office subject ({phrase!r})"
+    failure = delivery_failure_subject(subject)
+    if failure:
+        return f"delivery failure report ({failure!r})"
     return None
 
 
