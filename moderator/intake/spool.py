@@ -39,7 +39,7 @@ _USABLE_ID = re.compile(r"^[^\s<>@]+@[^\s<>@]+$")
 
 def content_digest(raw: bytes) -> str:
     """sha256 of the content headers (unfolded, whitespace collapsed, sorted) and the body
-    (line ends and trailing blanks normalised).  Migration 0005 holds a copy: keep both."""
+    (line ends and trailing blanks normalised).  Migration 0006 holds a copy: keep both."""
     head, body = split_head(raw)
     kept = []
     for line in re.sub(rb"\r?\n[ \t]+", b" ", head).splitlines():

@@ -1,7 +1,7 @@
 """message digest and answered_at: one row per distinct message, not per Message-ID
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 Create Date: 2026-12-01 21:10:00
 
 A Message-ID is not unique in practice (clients and gateways reuse them, "edit and
@@ -19,8 +19,8 @@ import sqlalchemy as sa
 import sqlmodel
 from alembic import op
 
-revision = '0005'
-down_revision = '0004'
+revision = '0006'
+down_revision = '0005'
 branch_labels = None
 depends_on = None
 
