@@ -18,6 +18,7 @@ and the game.  Intake calls both for every automated message (see docs/outbox.md
 from __future__ import annotations
 
 import base64
+import logging
 import quopri
 import re
 from dataclasses import dataclass
@@ -32,6 +33,11 @@ from sqlmodel import Session, col, func, select
 from moderator.store import repo
 from moderator.store.models import Game, Outbox, Player, PlayerAddress
 from moderator.store.statuses import OutboxStatus
+
+# flufl.bounce logs a traceback for each of its detectors that trips over malformed mail
+# (a non-ASCII From, no From at all) and goes on with the next: expected with the mail
+# intake sees, and not worth a traceback in the service's log.
+logging.getLogger("flufl.bounce").addFilter(lambda record: record.levelno < logging.ERROR)
 
 _ROBOTS = frozenset({"mailer-daemon", "mailerdaemon", "mail-daemon", "postmaster"})
 _DIAGNOSTIC_CHARS = 500

@@ -106,8 +106,10 @@ def own_address(sender: str, moderator_address: str) -> bool:
 
 def robot_reason(subject: str, sender: str, moderator_address: str) -> str | None:
     """Why this mail (without robot headers) must not be answered, or None."""
+    if "@" not in sender:
+        return "no usable sender address in From: nobody to answer"
     if own_address(sender, moderator_address):
-        return f"sent from the moderator's own address ({sender or 'no address'})"
+        return f"sent from the moderator's own address ({sender})"
     phrase = out_of_office_subject(subject)
     if phrase:
         return f"out-of-office subject ({phrase!r})"
