@@ -159,3 +159,29 @@ def test_an_oversized_message_is_refused_before_its_body_is_parsed(
     assert time.process_time() - started < 2.0
     assert result.status == "refused" and "at most" in result.detail
     assert parsed and max(parsed) < 100_000, "only the header block was read"
+
+
+def test_migration_0006_keys_stored_mail_by_its_content_digest(tmp_path: Path) -> None:
+    """Mail stored before the digest gets the same digest intake computes; the
+    Message-ID is no longer unique."""
+    from alembic import command
+    from sqlalchemy import create_engine, text
+
+    from moderator.store.db import alembic_config
+
+    db = create_engine(f"sqlite:///{tmp_path / 'old.sqlite'}")
+    alembic = alembic_config()
+    raw = order_mail("jacques@lyon.example", GOOD, message_id="<old@client.example>")
+    with db.begin() as connection:
+        alembic.attributes["connection"] = connection
+        command.upgrade(alembic, "0005")
+        connection.execute(text(
+            "INSERT INTO receivedmessage (message_id, raw, received_at, status) "
+            "VALUES ('old@client.example', :r, '2026-01-01', 'accepted')"), {"r": raw})
+        command.upgrade(alembic, "0006")
+        [(digest,)] = connection.execute(text("SELECT digest FROM receivedmessage")).all()
+        connection.execute(text(
+            "INSERT INTO receivedmessage (message_id, digest, raw, received_at, status) "
+            "VALUES ('old@client.example', 'other', :r, '2026-01-01', 'accepted')"),
+            {"r": b"x"})
+    assert digest == content_digest(raw)
