@@ -183,6 +183,38 @@ def test_turn_run_killed_at_random_moments_runs_each_turn_once(
     TRIALS["turn run at random"] += kills
 
 
+def _delivered_ids(config: Config) -> Counter[str]:
+    """Message-IDs in every recipient's Maildir, with how often each is there."""
+    found: Counter[str] = Counter()
+    for folder in sorted(config.maildir_mailboxes.iterdir()):
+        if folder.resolve() == config.maildir_inbox.resolve() or not (folder / "cur").exists():
+            continue
+        for path in sorted((folder / "new").iterdir()) + sorted((folder / "cur").iterdir()):
+            for line in path.read_bytes().split(b"\n"):
+                if line.lower().startswith(b"message-id:"):
+                    found[line.split(b":", 1)[1].strip().decode()] += 1
+                    break
+    return found
+
+
+@pytest.mark.parametrize("point", ["maildir.before-send", "maildir.after-send"])
+def test_outbox_send_killed_around_the_maildir_delivery_delivers_each_mail_once(
+    setup: tuple[Config, Engine], point: str
+) -> None:
+    """Killed right after the Maildir write (before "sent" is committed) or right before
+    it: the next run finds what was delivered (by Message-ID) and sends the rest."""
+    config, db = setup
+    assert _run(config, "outbox", "send", crash_at=point) == -signal.SIGKILL
+    assert _run(config, "outbox", "send") == 0
+    with Session(db) as session:
+        rows = list(session.exec(select(Outbox)))
+    assert rows and all(r.status == "sent" for r in rows)
+    delivered = _delivered_ids(config)
+    assert {r.message_id for r in rows} == set(delivered)
+    assert all(n == 1 for n in delivered.values()), delivered
+    TRIALS[f"outbox send at {point}"] += 1
+
+
 def test_zz_report_the_trial_counts() -> None:
     # Printed for BENCHMARKS.md (pytest -s); the trials above assert their own outcomes.
     print("SIGKILL trials:", dict(sorted(TRIALS.items())))
