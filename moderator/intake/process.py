@@ -89,7 +89,9 @@ def process_message(
         return IntakeResult(message.message_id, IntakeFate.DUPLICATE, "already processed")
     try:
         with session_scope(db) as session:
-            return _handle(session, config, stored, message, now)
+            result = _handle(session, config, stored, message, now)
+        crash_point("intake.fate-committed")
+        return result
     except OperationalError:
         raise
     except Exception as exc:  # one bad message must never stop the others

@@ -17,6 +17,7 @@ import random
 import signal
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -97,7 +98,8 @@ def _check_intake(db: Engine, config: Config) -> None:
     assert len(answers) <= answered + len(accepted), "no message answered twice"
 
 
-@pytest.mark.parametrize("point", ["intake.raw-stored"])
+@pytest.mark.parametrize("point", ["intake.raw-stored", "intake.fate-committed",
+                                   "maildir.filed-copy"])
 def test_inbox_process_killed_at_a_named_point_loses_nothing(
     setup: tuple[Config, Engine], point: str
 ) -> None:
@@ -213,6 +215,53 @@ def test_outbox_send_killed_around_the_maildir_delivery_delivers_each_mail_once(
     assert {r.message_id for r in rows} == set(delivered)
     assert all(n == 1 for n in delivered.values()), delivered
     TRIALS[f"outbox send at {point}"] += 1
+
+
+def _serve(config: Config) -> subprocess.Popen[bytes]:
+    env = {k: v for k, v in os.environ.items() if k != "MODERATOR_CRASH_AT"}
+    return subprocess.Popen([*CLI, "--config", str(config.path), "serve"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _wait_for(check, seconds: float = TIMEOUT) -> None:  # type: ignore[no-untyped-def]
+    end = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > end:
+            raise AssertionError("timed out")
+        time.sleep(0.1)
+
+
+def test_serve_killed_at_random_moments_loses_nothing_and_sends_nothing_twice(
+    setup: tuple[Config, Engine]
+) -> None:
+    config, db = setup
+    _fill_inbox(config, 40, seed=3)
+    rng = random.Random(11)
+    kills = 0
+    for _ in range(3):
+        proc = _serve(config)
+        try:
+            proc.wait(timeout=rng.uniform(1.0, 6.0))
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGKILL)
+            kills += 1
+        proc.wait(timeout=TIMEOUT)
+    proc = _serve(config)
+    try:
+        def settled() -> bool:
+            with Session(db) as session:
+                waiting = session.exec(select(Outbox).where(
+                    Outbox.status.in_(("queued", "sending")))).first()  # type: ignore[attr-defined]
+            return not open_maildir(config.maildir_inbox).keys() and waiting is None
+        _wait_for(settled)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=TIMEOUT)
+    _check_intake(db, config)
+    delivered = _delivered_ids(config)
+    assert all(n == 1 for n in delivered.values()), delivered
+    assert kills >= 1
+    TRIALS["serve at random"] += kills
 
 
 def test_zz_report_the_trial_counts() -> None:
