@@ -140,6 +140,23 @@ def _archive(config: Config, number: int) -> Path:
     return config.archive_dir / "paris" / f"turn-{number:03d}"
 
 
+def test_serve_writes_the_archive_a_killed_turn_run_left_unwritten(
+    setup: tuple[Config, Engine]
+) -> None:
+    config, db = setup
+    assert _run(config, "turn", "run", "paris", "--no-send",
+                crash_at="turn.committed") == -signal.SIGKILL
+    assert not _archive(config, 1).exists()
+    proc = _serve(config)
+    try:
+        _wait_for(lambda: _archive(config, 1).exists())
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=TIMEOUT)
+    assert [t.status for t in _turns(db)] == [TurnStatus.DONE, TurnStatus.OPEN]
+    TRIALS["turn run at turn.committed, then serve"] += 1
+
+
 @pytest.mark.parametrize("point", ["turn.committed", "turn.archived"])
 def test_turn_run_killed_after_its_commit_keeps_the_turn_and_writes_the_archive(
     setup: tuple[Config, Engine], point: str
