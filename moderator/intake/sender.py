@@ -46,7 +46,9 @@ def header_values(raw: bytes, name: str) -> list[str]:
 
 def _mailboxes(value: str) -> list[str]:
     """The top-level comma-separated mailboxes of an address header, quoting respected."""
-    parts, current, quoted, depth, angle = [], [], False, 0, False
+    parts: list[str] = []
+    current: list[str] = []
+    quoted, depth, angle = False, 0, False
     escaped = False
     for char in value:
         if escaped:

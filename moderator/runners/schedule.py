@@ -246,7 +246,7 @@ class DeadlineScheduler:
             # due a moment after a slow start "late".  A restart within OUTAGE_AFTER is no
             # outage either; only a real gap slides the deadlines that fell in it.
             outage = down_since is not None and now - down_since > OUTAGE_AFTER
-            if outage:
+            if outage and down_since is not None:
                 repo.log_gm(session, "service.outage",
                             f"not running from {down_since:%Y-%m-%d %H:%M} to "
                             f"{now:%Y-%m-%d %H:%M} UTC", level="warning")
