@@ -101,10 +101,11 @@ def run_suites() -> None:
     table = json.loads((folder / "expected.json").read_text())
     agree = 0
     for _detector, name, expected, _temporary in table:
-        bounce = detect_bounce((folder / name).read_bytes())
+        bounce = detect_bounce((folder / name).read_bytes(), person=False)
         found = set(bounce.recipients) if bounce else set()
         agree += found == {a.lower() for a in expected}
-    print(f"bounces: {agree} of {len(table)} agree with flufl.bounce's own table")
+    print(f"bounces: {agree} of {len(table)} agree with flufl.bounce's own table"
+          " (as intake reads mail from someone who is no player)")
 
 
 def main() -> None:

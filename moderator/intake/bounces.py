@@ -84,7 +84,10 @@ def detect_bounce(raw: bytes, *, person: bool = True) -> Bounce | None:
     report_id = _clean_id(str(msg.get("Message-ID", ""))) or None
     statuses = _delivery_status_blocks(msg)
     if statuses is not None:
-        return _from_dsn(msg, statuses, report_id)
+        found = _from_dsn(msg, statuses, report_id)
+        # A report we could not read (no Action lines, odd encodings): the detectors may.
+        if found is not None or _all_delivered(statuses):
+            return found
     if person and not _from_robot(msg):
         return None
     try:
@@ -167,6 +170,12 @@ def _from_dsn(msg: Message, blocks: list[Message], report_id: str | None) -> Bou
         diagnostic=_one_line(diagnostic),
         report_message_id=report_id,
     )
+
+
+def _all_delivered(blocks: list[Message]) -> bool:
+    """A success report: every recipient block says delivered, relayed or expanded."""
+    actions = [str(b.get("Action", "")).strip().lower() for b in blocks if b.get("Action")]
+    return bool(actions) and all(a.startswith(("deliver", "relay", "expand")) for a in actions)
 
 
 def _x_original_message_id(blocks: list[Message]) -> str | None:

@@ -117,11 +117,13 @@ def test_bounce_detection_agrees_with_flufl_bounces_own_table() -> None:
     table = json.loads((BOUNCES / "expected.json").read_text())
     agree = 0
     for _detector, name, expected, _temporary in table:
-        bounce = detect_bounce((BOUNCES / name).read_bytes())
+        bounce = detect_bounce((BOUNCES / name).read_bytes(), person=False)
         found = set(bounce.recipients) if bounce else set()
         agree += found == {a.lower() for a in expected}
     print(f"bounces: {agree} of {len(table)} agree with flufl.bounce's table")
-    assert agree >= 101  # today's figure: the table is the library's, not ours
+    # 101 on main; the two left are mail the table calls no bounce that its own
+    # detectors call one (simple_42, groupwise_02).
+    assert agree >= 114
 
 
 def test_a_ticket_robot_that_sets_no_headers_gets_one_refusal_at_most(
