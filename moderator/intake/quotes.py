@@ -267,9 +267,14 @@ def _attribution(lines: list[str], index: int, depth: int = 0) -> _Span | None:
     return None
 
 
+# Gmail in languages it writes no verb for: "вт, 1 дек. 2026 г. в 12:00, Name <a@b>:".
+_TIME_ADDRESS_COLON = re.compile(r"\d{1,2}:\d{2}\b.*<[^<>\s]+@[^<>\s]+>\s*[:：]\s*$")
+
+
 def _ends_attribution(text: str) -> bool:
     return bool(_ATTRIBUTION_END.search(text) or _VERB_FIRST.search(text)
-                or _DATE_ATTRIBUTION.match(text) or _CJK_DATE_ATTRIBUTION.match(text))
+                or _DATE_ATTRIBUTION.match(text) or _CJK_DATE_ATTRIBUTION.match(text)
+                or _TIME_ADDRESS_COLON.search(text))
 
 
 _DATE_START = re.compile(r"^\s*\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\b")
