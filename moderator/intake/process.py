@@ -55,7 +55,7 @@ from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Game, Player, ReceivedMessage, Submission, Turn
 from moderator.store.statuses import IntakeFate, MessageStatus
-from moderator.turn.inputs import cutoff
+from moderator.turn.inputs import cutoff, standing
 
 log = logging.getLogger(__name__)
 
@@ -212,11 +212,13 @@ def _answer(intake: Intake) -> IntakeResult:
     parsed, turn, submission = _parsed(intake), _turn(intake), intake.submission
     accepted = submission is not None
     count = len(intake.earlier)
-    written = intake.message.date or intake.now
+    intake.session.flush()  # the new version takes part in choosing the orders that stand
+    stands = standing(intake.session, intake.config, game, turn, player)
     facts = ReceiptFacts(
         accepted=accepted,
         version=count + 1 if accepted else count,
-        superseded_by=_written_later(intake.earlier, written) if accepted else None,
+        standing=stands,
+        submission_id=submission.id if submission else None,
         late=_is_late(intake.config, game, turn, intake.now),
         character_name=find_engine(game.kind).character_name(intake.state,
                                                              player.character_key),
@@ -295,16 +297,6 @@ def _is_late(config: Config, game: Game, turn: Turn, now: datetime) -> bool:
     """Past the deadline (and any grace the game allows): the receipt must say so."""
     last = cutoff(config, game, turn)
     return last is not None and as_utc(now) > last
-
-
-def _written_later(earlier: list[Submission], written_at: datetime) -> Submission | None:
-    """A version already received that was written after this message, if any.
-
-    Mail can overtake mail: when an older message arrives after a newer one, the newer
-    orders stand (see `repo.winning_submission`) and the receipt says so.
-    """
-    later = [s for s in earlier if repo.written_at(s) > as_utc(written_at)]
-    return max(later, key=repo.written_at) if later else None
 
 
 def _tell_owner_about_new_address(intake: Intake, game: Game, player: Player) -> None:
