@@ -40,7 +40,7 @@ from moderator.games.base import ParsedOrders
 from moderator.intake.bounces import detect_bounce, record_bounce
 from moderator.intake.extract import ExtractedMessage, extract_message
 from moderator.intake.identify import Refusal, check_size, game_name, identify
-from moderator.intake.route import Directives
+from moderator.intake.route import Directives, set_aside_chatter
 from moderator.intake.spool import spool_raw, store_raw
 from moderator.publish import outgoing
 from moderator.publish.receipts import (
@@ -117,6 +117,7 @@ class Intake:
     earlier: list[Submission] = field(default_factory=list)
     submission: Submission | None = None
     held: tuple[str, ...] = ()
+    chatter: tuple[str, ...] = ()  # greetings and sign-offs not read as orders
 
     def result(self, status: str, detail: str) -> IntakeResult:
         return IntakeResult(self.message.message_id, status, detail,
@@ -178,8 +179,9 @@ def _parse(intake: Intake) -> IntakeResult | None:
     tables = game_tables(intake.config, game.name, game.kind)
     intake.turn = repo.open_turn(intake.session, game)
     intake.state = jsonio.loads(intake.turn.state_before)
-    intake.parsed = find_engine(game.kind).parse_orders(
+    parsed = find_engine(game.kind).parse_orders(
         directives.text_for_parser, intake.state, player.character_key, tables)
+    intake.parsed, intake.chatter = set_aside_chatter(parsed, directives.text_for_parser)
     return None
 
 
@@ -223,7 +225,7 @@ def _answer(intake: Intake) -> IntakeResult:
         character_name=find_engine(game.kind).character_name(intake.state,
                                                              player.character_key),
         deadline=format_deadline(turn.deadline, game.time_zone),
-        notes=(*intake.message.notes, *directives.notes, *intake.held),
+        notes=(*intake.message.notes, *directives.notes, *intake.chatter, *intake.held),
     )
     replying = Replying(intake.message.message_id, intake.message.references)
     queue_receipt(intake.session, intake.config, game, player, turn, parsed, facts, replying)
