@@ -179,9 +179,10 @@ def _parse(intake: Intake) -> IntakeResult | None:
     tables = game_tables(intake.config, game.name, game.kind)
     intake.turn = repo.open_turn(intake.session, game)
     intake.state = jsonio.loads(intake.turn.state_before)
-    parsed = find_engine(game.kind).parse_orders(
-        directives.text_for_parser, intake.state, player.character_key, tables)
-    intake.parsed, intake.chatter = set_aside_chatter(parsed, directives.text_for_parser)
+    engine, state = find_engine(game.kind), intake.state
+    intake.parsed, intake.chatter = set_aside_chatter(
+        directives.text_for_parser,
+        lambda text: engine.parse_orders(text, state, player.character_key, tables))
     return None
 
 

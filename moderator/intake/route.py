@@ -8,7 +8,7 @@ the password against the player, and reports problems on the receipt.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from email.utils import parseaddr
 
@@ -134,28 +134,31 @@ def _first(found: list[str]) -> str | None:
     return found[0] if found else None
 
 
-def set_aside_chatter(parsed: ParsedOrders, text: str) -> tuple[ParsedOrders, tuple[str, ...]]:
+def set_aside_chatter(
+    text: str, parse: Callable[[str], ParsedOrders]
+) -> tuple[ParsedOrders, tuple[str, ...]]:
     """Greetings and sign-offs ("Bonjour,", "Cheers, Jacques") before the first and after
     the last line of orders are not errors: the receipt lists them as not read.
 
-    A line counts as chatter only when the parser found no order in it at all (an
-    unknown order with no "did you mean" hint); one that looks like a mistyped order (it has a hint)
-    stays an error, and so does anything between two lines of orders.  A message with
-    no orders keeps every error: the player must see why nothing was read.
+    ``parse`` is the engine's parser for this player.  A line counts as chatter only when
+    the parser found no order in it at all (an unknown order with no "did you mean"
+    hint, not opening with an upper-case keyword); one that looks like a mistyped order
+    stays an error, and so does anything between two lines of orders.  The chatter is
+    blanked and the text parsed again (a sign-off under ``WEEK 2:`` would otherwise be
+    read as part of week 2).  A message with no orders keeps every error: the player
+    must see why nothing was read.
     """
+    parsed = parse(text)
+    lines = text.split("\n")
     chatter = {e.line for e in parsed.errors if _is_chatter(e)}
-    orders = [n for n, line in enumerate(text.split("\n"), start=1)
+    orders = [n for n, line in enumerate(lines, start=1)
               if line.strip() and not line.lstrip().startswith("#") and n not in chatter]
-    if not orders:
-        return parsed, ()
-    outside = {n for n in chatter if n < orders[0] or n > orders[-1]}
+    outside = sorted(n for n in chatter if orders and (n < orders[0] or n > orders[-1]))
     if not outside:
         return parsed, ()
-    kept = tuple(e for e in parsed.errors if e.line not in outside)
-    lines = text.split("\n")
-    shown = "; ".join(repr(lines[n - 1].strip()) for n in sorted(outside))
-    note = f"not read as orders (greeting or signature): {shown}"
-    return ParsedOrders(parsed.orders, parsed.normal_form, kept), (note,)
+    blanked = "\n".join("" if n in outside else line for n, line in enumerate(lines, start=1))
+    shown = "; ".join(repr(lines[n - 1].strip()) for n in outside)
+    return parse(blanked), (f"not read as orders (greeting or signature): {shown}",)
 
 
 _KEYWORD_START = re.compile(r"^\s*[A-Z]{2,}\b")
