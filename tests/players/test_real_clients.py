@@ -16,8 +16,8 @@ from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.models import Outbox
 from moderator.transport.maildir import process_inbox
-
 from players.clients import deliver, mutt, s_nail
+
 from support import make_game
 
 ORDERS = ("WEEK 1: PRACTICE rapier", "WEEK 2: PRACTICE sabre")
@@ -52,8 +52,8 @@ def no_false_errors(subject: str, text: str) -> None:
 def test_mutt_plain_with_greeting_and_sign_off(db: Engine, config: Config,
                                                 tmp_path: Path) -> None:
     make_game(db, config)
-    body = ("Bonjour,\n\nPASSWORD: rapier\nWEEK 1: PRACTICE rapier\nWEEK 2: PRACTICE sabre\n"
-            "\nCheers, Jacques\n").encode()
+    body = (b"Bonjour,\n\nPASSWORD: rapier\nWEEK 1: PRACTICE rapier\nWEEK 2: PRACTICE sabre\n"
+            b"\nCheers, Jacques\n")
     raw = mutt(tmp_path / "mutt", body, "[paris] my orders")
     assert b"User-Agent" not in raw or b"Mutt" in raw
     orders, subject, text = intake(db, config, raw)
