@@ -38,6 +38,7 @@ from moderator.faults import crash_point
 from moderator.games import find_engine
 from moderator.games.base import ParsedOrders
 from moderator.intake.bounces import detect_bounce, record_bounce
+from moderator.intake.commands import answer_commands
 from moderator.intake.extract import ExtractedMessage, extract_message
 from moderator.intake.identify import Refusal, check_size, game_name, identify
 from moderator.intake.route import Directives, set_aside_chatter
@@ -165,7 +166,26 @@ def _size(intake: Intake) -> IntakeResult | None:
     return None
 
 
+def _commands(intake: Intake) -> IntakeResult | None:
+    # Player commands (moderator.intake.commands): answered here; orders sent beside
+    # them go on through the steps below, already identified.
+    done = answer_commands(intake.session, intake.config, intake.message, _stored(intake),
+                           intake.now)
+    if done is None:
+        return None
+    stored = _stored(intake)
+    stored.game_id = done.game.id if done.game else None
+    stored.player_id = done.player.id if done.player else None
+    if done.rest is None:
+        stored.status, stored.detail = MessageStatus.ACCEPTED, done.detail
+        return intake.result(IntakeFate.ACCEPTED, done.detail)
+    intake.game, intake.player, intake.directives = done.game, done.player, done.rest
+    return None
+
+
 def _identify(intake: Intake) -> IntakeResult | None:
+    if intake.directives is not None:  # the commands step identified the sender
+        return None
     stored = _stored(intake)
     game, player, directives = identify(intake.session, intake.config, intake.message,
                                         stored.raw)
@@ -242,6 +262,7 @@ INTAKE_STEPS: tuple[tuple[str, Step], ...] = (
     ("claim", _claim),
     ("robots", _robots),
     ("size", _size),
+    ("commands", _commands),
     ("identify", _identify),
     ("parse", _parse),
     ("store", _store),
