@@ -54,7 +54,7 @@ _LINE = re.compile(
     r"|(?P<resend>RESEND)(?:\s+TURN\s+(?P<turn>\d+))?"
     r"|(?P<status>STATUS)"
     r"|(?P<join>JOIN\s+GAME)(?:\s+(?P<game>[a-z0-9_-]+))?(?:\s+AS\s+(?P<name>\S.*?))?"
-    r"|(?P<absence>ABSENCE\s+UNTIL)\s+(?P<until>\S+)"
+    r"|(?P<absence>ABSENCE\s+UNTIL)\s+(?P<until>\S.*?)"
     r"|(?:SET\s+|NEW\s+)(?P<setpw>PASSWORD)\s*[:=]?\s*(?P<newpw>\S+)"
     r")\s*\.?\s*$",
     re.IGNORECASE,
