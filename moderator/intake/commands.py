@@ -15,6 +15,7 @@ still stored), or nothing when the commands were all.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -29,7 +30,7 @@ from moderator.desk import actions as desk_actions
 from moderator.desk import players as desk_players
 from moderator.desk.errors import DeskError
 from moderator.games import find_engine
-from moderator.games.base import ParsedOrders
+from moderator.games.base import ParsedOrders, forecaster
 from moderator.intake.extract import ExtractedMessage
 from moderator.intake.identify import Refusal, game_name, identify
 from moderator.intake.route import Directives, set_aside_chatter
@@ -41,6 +42,8 @@ from moderator.store import repo
 from moderator.store.models import Game, Player, ReceivedMessage, Turn
 from moderator.turn.deadlines import set_deadlines
 from moderator.turn.inputs import standing
+
+log = logging.getLogger(__name__)
 
 __all__ = ["COMMANDS", "Command", "CommandsDone", "answer_commands", "find_commands"]
 
@@ -306,13 +309,16 @@ def _check(session: Session, config: Config, game: Game, player: Player, turn: T
 def forecast_lines(config: Config, game: Game, player: Player, turn: Turn,
                    parsed: ParsedOrders) -> tuple[str, ...]:
     """The engine's forecast for a receipt, when the engine has one (an optional hook)."""
-    engine = find_engine(game.kind)
-    hook = getattr(engine, "forecast", None)
-    if hook is None or not parsed.normal_form:
+    engine = forecaster(find_engine(game.kind))
+    if engine is None or not parsed.normal_form:
         return ()
     tables = game_tables(config, game.name, game.kind)
-    found = hook(jsonio.loads(turn.state_before), {player.character_key: parsed.orders},
-                 tables)
+    try:
+        found = engine.forecast(jsonio.loads(turn.state_before),
+                                {player.character_key: parsed.orders}, tables)
+    except Exception:  # a forecast is a courtesy: it must never cost a player his orders
+        log.exception("forecast failed for %s in %s", player.character_key, game.name)
+        return ("(no forecast this time)",)
     return tuple(found.get(player.character_key, ()))
 
 

@@ -38,7 +38,7 @@ from moderator.faults import crash_point
 from moderator.games import find_engine
 from moderator.games.base import ParsedOrders
 from moderator.intake.bounces import detect_bounce, record_bounce
-from moderator.intake.commands import answer_commands
+from moderator.intake.commands import answer_commands, forecast_lines
 from moderator.intake.extract import ExtractedMessage, extract_message
 from moderator.intake.identify import Refusal, check_size, game_name, identify
 from moderator.intake.route import Directives, set_aside_chatter
@@ -247,6 +247,7 @@ def _answer(intake: Intake) -> IntakeResult:
                                                              player.character_key),
         deadline=format_deadline(turn.deadline, game.time_zone),
         notes=(*intake.message.notes, *directives.notes, *intake.chatter, *intake.held),
+        forecast=forecast_lines(intake.config, game, player, turn, parsed),
     )
     replying = Replying(intake.message.message_id, intake.message.references)
     queue_receipt(intake.session, intake.config, game, player, turn, parsed, facts, replying)
