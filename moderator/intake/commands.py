@@ -248,7 +248,8 @@ def _status(ctx: _Context, command: Command, reply: _Reply) -> None:
     if ctx.player.absent_until is not None and as_utc(ctx.player.absent_until) > ctx.now:
         lines.append(f"You are absent until {format_deadline(ctx.player.absent_until, zone)}.")
     if ctx.config.game(ctx.game.name).status_who_sent:
-        sent, waiting = [], []
+        sent: list[str] = []
+        waiting: list[str] = []
         for p in repo.members(ctx.session, ctx.game):
             got = standing(ctx.session, ctx.config, ctx.game, ctx.turn, p)
             (sent if got else waiting).append(p.name)
