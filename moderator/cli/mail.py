@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import click
 from rich.table import Table
+from sqlmodel import Session
 
+from moderator import jsonio
 from moderator.cli.app import App, console, pass_app, send_option, send_outbox
 from moderator.intake.process import IntakeResult
+from moderator.store import repo
 from moderator.store.host import check_running
+from moderator.store.models import Game, Submission
 
 
 @click.group()
@@ -23,11 +27,26 @@ def inbox_process(app: App, send: bool) -> None:
     """Read every waiting email: store, check, parse, and answer with a receipt."""
     check_running(app.db)
     results = _read_inbox(app)
-    table = Table("message", "result", "detail")
-    for r in results:
-        table.add_row(r.message_id[:48], r.status, r.detail[:60])
-    console.print(table if results else "The inbox is empty.")
+    console.print(_intake_table(app, results) if results else "The inbox is empty.")
     app.deliver(send)
+
+
+def _intake_table(app: App, results: list[IntakeResult]) -> Table:
+    """One row a message: who sent it, for which game, the version stored and how many
+    errors it had, and what became of it (the GM reads senders, not Message-IDs)."""
+    table = Table("sender", "game", "version", "errors", "result", "detail")
+    table.columns[0].no_wrap = True
+    with Session(app.db) as session:
+        for r in results:
+            stored = repo.message_by_message_id(session, r.message_id)
+            sub = session.get(Submission, r.submission_id) if r.submission_id else None
+            game = session.get(Game, stored.game_id) if stored and stored.game_id else None
+            errors = sum(e.get("severity", "error") == "error"
+                         for e in jsonio.loads(sub.errors_json)) if sub else None
+            table.add_row(stored.sender or "?" if stored else "?",
+                          game.name if game else "-", f"v{sub.version}" if sub else "-",
+                          "-" if errors is None else str(errors), r.status, r.detail[:60])
+    return table
 
 
 def _read_inbox(app: App) -> list[IntakeResult]:

@@ -9,8 +9,10 @@ the message's fate ends the run:
 
 1. ``claim``: a second intake reading the same message at the same moment finds it taken;
 2. ``robots``: mail from robots (bounces, vacation replies, lists) is never answered;
-3. ``size`` and ``identify``: game, player, mail authentication and password are checked;
-   a `Refusal` is answered and logged (`moderator.intake.identify`);
+3. ``size``, ``commands`` and ``identify``: game, player, mail authentication and
+   password are checked, a `Refusal` is answered and logged (`moderator.intake.identify`);
+   player commands (HELP, ORDERS, CHECK ... `moderator.intake.commands`) are answered,
+   and a message of nothing but commands ends there;
 4. ``parse``: the text is parsed by the game's engine against the open turn;
 5. ``store``: every version of the orders is kept (and press held for the GM);
 6. ``answer``: the receipt reads them back (`moderator.publish.receipts`).
@@ -254,8 +256,20 @@ def _answer(intake: Intake) -> IntakeResult:
     _tell_owner_about_new_address(intake, game, player)
     stored = _stored(intake)
     stored.status = MessageStatus.ACCEPTED if accepted else MessageStatus.REFUSED
-    stored.detail = "orders stored" if accepted else "no valid orders"
+    stored.detail = _stored_detail(facts, len(parsed.hard_errors))
     return intake.result(stored.status, stored.detail)
+
+
+def _stored_detail(facts: ReceiptFacts, errors: int) -> str:
+    """What the GM's table says: the version, whether it stands, its errors."""
+    counted = f", {errors} error{'s' if errors != 1 else ''}" if errors else ""
+    if not facts.accepted:
+        return f"no valid orders{counted}"
+    if facts.stands:
+        return f"v{facts.version} stored, stands{counted}"
+    if facts.standing is not None:
+        return f"v{facts.version} stored{counted}; v{facts.standing.version} stands"
+    return f"v{facts.version} stored{counted}; late"
 
 
 # The steps in the order they run; the first to return a result decides the fate.

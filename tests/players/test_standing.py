@@ -16,11 +16,12 @@ from moderator.cli import cli
 from moderator.intake.process import process_message
 from moderator.settings.config import Config
 from moderator.store import repo
-from moderator.store.models import Outbox, Turn
+from moderator.store.models import Outbox, ReceivedMessage, Turn
 from moderator.transport.maildir import deliver_outbox
 from moderator.turn.inputs import standing, turn_inputs
 from moderator.turn.run import run_turn
 
+from players.clients import deliver
 from support import make_game, order_mail
 
 JACQUES = "jacques@lyon.example"
@@ -117,3 +118,20 @@ def test_mail_that_overtook_mail_still_ordered_by_date(db: Engine, config: Confi
     assert version == 1 and "written after v2" in reason
     shown = invoke(config, "orders", "show", "paris", "--all-versions")
     assert "v1 stands" in shown and "v2 does not stand (v1 does)" in shown
+
+
+def test_the_gms_intake_table_shows_sender_game_version_and_errors(
+        db: Engine, config: Config) -> None:
+    make_game(db, config)
+    deliver(config, order_mail(JACQUES, FIRST + "WEEK 2: PRACTICE rapeir\nWEEK 3: DANCE\n"))
+    deliver(config, order_mail("cyrano@bergerac.example", "PASSWORD: panache\nSTATUS\n"))
+    out = invoke(config, "inbox", "process", "--no-send")
+    flat = " ".join(out.split())
+    jacques = next(line for line in out.splitlines() if JACQUES in line)
+    assert "paris" in jacques and "v1" in jacques and " 2 " in jacques
+    assert "v1 stored," in flat and "commands" in flat
+    with Session(db) as session:
+        details = {m.sender: m.detail for m in session.exec(select(ReceivedMessage))}
+    assert details == {JACQUES: "v1 stored, stands, 2 errors",
+                       "cyrano@bergerac.example": "commands STATUS"}
+    assert "cyrano@bergerac.example" in out and "@client.example" not in out
