@@ -20,8 +20,8 @@ from moderator.store.models import Outbox, ReceivedMessage, Turn
 from moderator.transport.maildir import deliver_outbox
 from moderator.turn.inputs import standing, turn_inputs
 from moderator.turn.run import run_turn
-
 from players.clients import deliver
+
 from support import make_game, order_mail
 
 JACQUES = "jacques@lyon.example"
