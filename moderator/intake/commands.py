@@ -28,12 +28,14 @@ from moderator import jsonio
 from moderator.clock import as_utc, format_deadline
 from moderator.desk import actions as desk_actions
 from moderator.desk import players as desk_players
+from moderator.desk.admin import AdminError
 from moderator.desk.errors import DeskError
 from moderator.games import find_engine
 from moderator.games.base import ParsedOrders, forecaster
 from moderator.intake.extract import ExtractedMessage
 from moderator.intake.identify import Refusal, game_name, identify
 from moderator.intake.route import Directives, set_aside_chatter
+from moderator.intake.sender import authentication_failure
 from moderator.publish import outgoing
 from moderator.publish.receipts import ReceiptFacts, Replying, bracketed, queue_receipt
 from moderator.publish.render import render
@@ -138,7 +140,8 @@ def answer_commands(session: Session, config: Config, message: ExtractedMessage,
     if not commands:
         return None
     if any(c.name == "JOIN" for c in commands):
-        return _join(session, config, message, next(c for c in commands if c.name == "JOIN"))
+        join = next(c for c in commands if c.name == "JOIN")
+        return _join(session, config, message, stored, join)
     game, player, directives = identify(session, config, message, stored.raw)
     rest = _without(directives, lines)
     turn = repo.open_turn(session, game)
@@ -324,7 +327,7 @@ def forecast_lines(config: Config, game: Game, player: Player, turn: Turn,
 
 
 def _join(session: Session, config: Config, message: ExtractedMessage,
-          command: Command) -> CommandsDone:
+          stored: ReceivedMessage, command: Command) -> CommandsDone:
     """JOIN GAME from an address not yet registered, as the game's ``joining`` says."""
     name = game_name(session, config, message)
     game = repo.find_game(session, name or "")
@@ -332,10 +335,16 @@ def _join(session: Session, config: Config, message: ExtractedMessage,
         raise Refusal("intake.join-no-game", "The moderator could not tell which game you "
                       "want to join.", "Write JOIN GAME to the game's own address, or put "
                       "its name in the subject in brackets, e.g. [paris].")
+    if "@" not in message.sender:
+        raise Refusal("intake.join-no-sender", "Your message has no usable From address.")
+    failure = authentication_failure(stored.raw, message.sender)
+    if failure:  # a forged From must not sign someone else up
+        raise Refusal("intake.authentication-failed",
+                      f"This message may not come from {message.sender}: {failure}.")
     character = command.argument or message.sender_name or message.sender.split("@")[0]
     try:
         outcome = desk_players.request_join(session, config, game, message.sender, character)
-    except DeskError as refused:
+    except (DeskError, AdminError) as refused:
         raise Refusal("intake.join-refused", str(refused),
                       "Write to the GM if you would like a place.") from refused
     text = {
