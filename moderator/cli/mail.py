@@ -1,5 +1,6 @@
 """``moderator inbox process`` and ``moderator outbox send``: mail in and out by hand,
-with the configured transport (local Maildirs, or IMAP in and SMTP out)."""
+with the configured transport (local Maildirs, or IMAP in and SMTP out), through the
+same runners as `moderator serve` (`moderator.runners.incoming`, `.outgoing`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from sqlmodel import Session
 from moderator import jsonio
 from moderator.cli.app import App, console, pass_app, send_option, send_outbox
 from moderator.intake.process import IntakeResult
+from moderator.runners.incoming import InboxUnavailable, process_inbox
 from moderator.store import repo
 from moderator.store.host import check_running
 from moderator.store.models import Game, Submission
@@ -26,14 +28,26 @@ def inbox() -> None:
 def inbox_process(app: App, send: bool) -> None:
     """Read every waiting email: store, check, parse, and answer with a receipt."""
     check_running(app.db)
-    results = _read_inbox(app)
-    console.print(_intake_table(app, results) if results else "The inbox is empty.")
+    try:
+        results = process_inbox(app.db, app.config)
+    except InboxUnavailable as exc:
+        _show(app, exc.results)
+        app.deliver(send)  # the messages read before it stopped deserve their receipts
+        raise click.ClickException(
+            f"reading the inbox stopped: {exc}; the messages not read are still there"
+        ) from exc
+    if results:
+        _show(app, results)
+    else:
+        console.print("The inbox is empty.")
     app.deliver(send)
 
 
-def _intake_table(app: App, results: list[IntakeResult]) -> Table:
+def _show(app: App, results: list[IntakeResult]) -> None:
     """One row a message: who sent it, for which game, the version stored and how many
     errors it had, and what became of it (the GM reads senders, not Message-IDs)."""
+    if not results:
+        return
     table = Table("sender", "game", "version", "errors", "result", "detail")
     table.columns[0].no_wrap = True
     with Session(app.db) as session:
@@ -46,22 +60,7 @@ def _intake_table(app: App, results: list[IntakeResult]) -> Table:
             table.add_row(stored.sender or "?" if stored else "?",
                           game.name if game else "-", f"v{sub.version}" if sub else "-",
                           "-" if errors is None else str(errors), r.status, r.detail[:60])
-    return table
-
-
-def _read_inbox(app: App) -> list[IntakeResult]:
-    """One pass over the inbox: the Maildir, or the IMAP folder (logging out after)."""
-    if app.config.transport == "imap":
-        from moderator.transport.imap import ImapPoller
-
-        poller = ImapPoller(app.db, app.config)
-        try:
-            return poller.poll_once()
-        finally:
-            poller.close()
-    from moderator.transport.maildir import process_inbox
-
-    return process_inbox(app.db, app.config)
+    console.print(table)
 
 
 @click.group()

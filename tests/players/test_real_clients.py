@@ -12,10 +12,10 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from moderator import jsonio
+from moderator.runners.incoming import process_inbox
 from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.models import Outbox
-from moderator.transport.maildir import process_inbox
 from players.clients import deliver, mutt, s_nail
 
 from support import make_game

@@ -14,10 +14,10 @@ from sqlmodel import Session, select
 from moderator import jsonio
 from moderator.cli import cli
 from moderator.intake.process import process_message
+from moderator.runners.outgoing import deliver_outbox
 from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.models import Outbox, ReceivedMessage, Turn
-from moderator.transport.maildir import deliver_outbox
 from moderator.turn.inputs import standing, turn_inputs
 from moderator.turn.run import run_turn
 from players.clients import deliver
