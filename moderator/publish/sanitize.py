@@ -1,0 +1,97 @@
+"""The last step of every HTML document we mail or publish: the nh3 (ammonia) allowlist.
+
+Templates already escape what players write (`moderator.publish.render`); this is the
+second wall, for whatever a template or a converter lets through.  Only the tags our
+newsletters use survive; no scripts, no event attributes, no forms; links only to
+``https:`` and ``mailto:`` (and, on the static site, to its own relative pages); images
+only on the site and only its own SVG charts, so no remote image can tell anyone who
+read what and when.  Inline ``style`` attributes (css-inline's work) keep only the
+properties our stylesheet sets, so no ``url()`` reaches a mail client.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import nh3
+
+_TAGS = frozenset({
+    "a", "p", "br", "hr", "h1", "h2", "h3", "h4", "ul", "ol", "li", "strong", "em", "b",
+    "i", "code", "pre", "blockquote", "table", "thead", "tbody", "tr", "th", "td", "div",
+    "span", "small", "abbr", "dl", "dt", "dd", "del", "sup", "sub",
+})
+_SITE_TAGS = _TAGS | {"img", "nav", "header", "footer", "main", "section", "article",
+                      "figure", "figcaption", "time"}
+STYLE_PROPERTIES = frozenset({
+    "max-width", "margin", "padding", "padding-left", "color", "background-color",
+    "font-family", "font-size", "font-style", "font-variant", "font-weight", "line-height",
+    "overflow-wrap", "overflow-x", "text-align", "vertical-align", "border", "border-bottom",
+    "border-left", "border-collapse", "white-space", "width", "height",
+})
+_SAFE_SCHEME = re.compile(r"^(https:|mailto:)", re.I)
+# A path inside the site: no scheme, not protocol-relative, no way up and out.
+_LOCAL_PATH = re.compile(r"^(?![a-z][a-z0-9+.-]*:)(?!//)(?!/)[A-Za-z0-9_./#%-]*$", re.I)
+_LOCAL_IMAGE = re.compile(r"^(?!//)(?!/)[A-Za-z0-9_./-]*\.svg$")
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What one kind of document may carry."""
+
+    name: str
+    tags: frozenset[str]
+    relative_links: bool  # links to pages of the same site
+
+
+MAIL_POLICY = Policy("mail", _TAGS, relative_links=False)
+SITE_POLICY = Policy("site", _SITE_TAGS, relative_links=True)
+
+_ATTRIBUTES = {
+    "*": {"class", "style", "title", "id", "lang"},
+    "a": {"href"},
+    "img": {"src", "alt", "width", "height"},
+    "th": {"colspan", "rowspan", "scope"},
+    "td": {"colspan", "rowspan"},
+    "time": {"datetime"},
+    "abbr": set(),
+}
+
+
+def _filter(policy: Policy):  # type: ignore[no-untyped-def]
+    def attribute_filter(tag: str, attr: str, value: str) -> str | None:
+        if attr == "href":
+            href = value.strip()
+            if _SAFE_SCHEME.match(href):
+                return href
+            if policy.relative_links and _LOCAL_PATH.match(href) and ".." not in href:
+                return href
+            if href.startswith("#"):
+                return href
+            return None
+        if attr == "src":
+            src = value.strip()
+            return src if _LOCAL_IMAGE.match(src) and ".." not in src else None
+        return value
+
+    return attribute_filter
+
+
+_FILTERS = {p.name: _filter(p) for p in (MAIL_POLICY, SITE_POLICY)}
+
+
+def sanitize(html: str, policy: Policy = MAIL_POLICY) -> str:
+    """``html`` (a fragment) through the allowlist of ``policy``."""
+    return nh3.clean(
+        html,
+        tags=set(policy.tags),
+        clean_content_tags={"script", "style", "iframe", "object", "embed", "template",
+                            "noscript", "svg", "math", "textarea", "select"},
+        attributes={k: set(v) for k, v in _ATTRIBUTES.items()
+                    if k in policy.tags or k == "*"},
+        attribute_filter=_FILTERS[policy.name],
+        url_schemes={"https", "mailto"},
+        link_rel="noopener noreferrer",
+        strip_comments=True,
+        filter_style_properties=set(STYLE_PROPERTIES),
+    )
