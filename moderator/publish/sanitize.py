@@ -4,7 +4,7 @@ Templates already escape what players write (`moderator.publish.render`); this i
 second wall, for whatever a template or a converter lets through.  Only the tags our
 newsletters use survive; no scripts, no event attributes, no forms; links only to
 ``https:`` and ``mailto:`` (and, on the static site, to its own relative pages); images
-only on the site and only its own SVG charts, so no remote image can tell anyone who
+only on the site and only its own SVG charts (relative paths), so no remote image can tell anyone who
 read what and when.  Inline ``style`` attributes (css-inline's work) keep only the
 properties our stylesheet sets, so no ``url()`` reaches a mail client.
 """
@@ -30,7 +30,8 @@ STYLE_PROPERTIES = frozenset({
     "border-left", "border-collapse", "white-space", "width", "height",
 })
 _SAFE_SCHEME = re.compile(r"^(https:|mailto:)", re.I)
-# A path inside the site: no scheme, not protocol-relative, no way up and out.
+# A path inside the site: no scheme, neither protocol-relative nor from the root (a
+# static site may be served from any folder; its links are all relative).
 _LOCAL_PATH = re.compile(r"^(?![a-z][a-z0-9+.-]*:)(?!//)(?!/)[A-Za-z0-9_./#%-]*$", re.I)
 _LOCAL_IMAGE = re.compile(r"^(?!//)(?!/)[A-Za-z0-9_./-]*\.svg$")
 
@@ -64,14 +65,14 @@ def _filter(policy: Policy):  # type: ignore[no-untyped-def]
             href = value.strip()
             if _SAFE_SCHEME.match(href):
                 return href
-            if policy.relative_links and _LOCAL_PATH.match(href) and ".." not in href:
+            if policy.relative_links and _LOCAL_PATH.match(href):
                 return href
             if href.startswith("#"):
                 return href
             return None
         if attr == "src":
             src = value.strip()
-            return src if _LOCAL_IMAGE.match(src) and ".." not in src else None
+            return src if _LOCAL_IMAGE.match(src) else None
         return value
 
     return attribute_filter
