@@ -29,7 +29,7 @@ import jinja2
 import markdown as md
 from markupsafe import Markup
 
-from moderator.publish.sanitize import MAIL_POLICY, Policy, sanitize
+from moderator.publish.sanitize import MAIL_POLICY, Policy, escape_text, sanitize
 from moderator.publish.text import html_to_text
 
 __all__ = ["CSS", "environment", "html_to_text", "markdown_to_html", "md_escape", "render"]
@@ -212,17 +212,13 @@ def markdown_body(text: str) -> str:
     return _TABLE_RE.sub(r'<div class="table-wrap"><table>\1</table></div>', body)
 
 
-def _escape_text(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
 def page(body: str, title: str, policy: Policy = MAIL_POLICY) -> str:
     """A whole HTML document around ``body``: styles inlined, then sanitized (the last
     step that touches the body), then put in our own <head>."""
     styled = css_inline.inline_fragment(f'<div class="page">\n{body}\n</div>', CSS,
                                         load_remote_stylesheets=False)
     clean = sanitize(styled, policy)
-    return _PAGE.format(title=_escape_text(title), css=CSS, media=_MEDIA, body=clean)
+    return _PAGE.format(title=escape_text(title), css=CSS, media=_MEDIA, body=clean)
 
 
 def markdown_to_html(text: str, title: str, policy: Policy = MAIL_POLICY) -> str:

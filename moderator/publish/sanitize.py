@@ -81,8 +81,31 @@ def _filter(policy: Policy):  # type: ignore[no-untyped-def]
 _FILTERS = {p.name: _filter(p) for p in (MAIL_POLICY, SITE_POLICY)}
 
 
+# After nh3 no attribute holds a script URL or a handler, but the *text* may show what a
+# player typed ("javascript:alert(1)", "onerror=").  Writing that ':' and '=' as character
+# references changes nothing a reader sees and leaves nothing for a naive filter (a mail
+# gateway, a careless later step) to mistake for markup.
+_NEUTRAL = re.compile(r"(?i)\b(javascript|vbscript|livescript|data)(:)|\b(on[a-z]+)(\s*=)")
+
+
+def _neutral(match: re.Match[str]) -> str:
+    if match.group(1):
+        return match.group(1) + "&#58;"
+    return match.group(3) + match.group(4).replace("=", "&#61;")
+
+
+def escape_text(text: str) -> str:
+    """Plain text for an HTML element of our own (the <title>): escaped and neutral."""
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _NEUTRAL.sub(_neutral, escaped)
+
+
 def sanitize(html: str, policy: Policy = MAIL_POLICY) -> str:
     """``html`` (a fragment) through the allowlist of ``policy``."""
+    return _NEUTRAL.sub(_neutral, _clean(html, policy))
+
+
+def _clean(html: str, policy: Policy) -> str:
     return nh3.clean(
         html,
         tags=set(policy.tags),

@@ -29,12 +29,13 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import jinja2
+from markupsafe import Markup
 from sqlmodel import Session
 
 from moderator.games import find_engine
 from moderator.games.base import GameEngine
 from moderator.publish.render import CSS, markdown_body, render
-from moderator.publish.sanitize import SITE_POLICY, sanitize
+from moderator.publish.sanitize import SITE_POLICY, escape_text, sanitize
 from moderator.publish.site import charts, feeds
 from moderator.publish.site.records import GameRecord, TurnResult, html_body, read_games
 from moderator.settings.config import Config, game_tables
@@ -84,8 +85,8 @@ def _page(config: Config, name: str, root: str, title: str, **context: Any) -> s
     body = env.get_template(name).render(root=root, title=title, **context)
     feed = context.get("feed")
     return env.get_template("site/layout.html.j2").render(
-        title=title, root=root, feed=feed, body=jinja2.utils.markupsafe.Markup(
-            sanitize(body, SITE_POLICY)))
+        title=Markup(escape_text(title)), root=root, feed=feed,
+        body=Markup(sanitize(body, SITE_POLICY)))
 
 
 # ---- per game kind: who has a page, what is charted ---------------------------------
