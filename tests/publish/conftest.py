@@ -31,6 +31,7 @@ def invoke(config: Config, *args: str, input: str | None = None) -> str:
 def played(db: Engine, config: Config, turns: int = 3) -> None:
     """An En Garde! game ``paris`` of three players, ``turns`` months run."""
     make_game(db, config)
+    invoke(config, "deadline", "rule", "paris", "--monthly-day", "1", "--apply-now")
     for _ in range(turns):
         process_message(db, config, order_mail("jacques@lyon.example", JACQUES))
         run_turn(db, config, "paris")
