@@ -67,10 +67,10 @@ _EMPHASIS = (
 )
 
 
-def press(value: Any, quote: bool = False) -> Markup:
+def press(value: Any, html: bool = False) -> Markup:
     """A player's press: paragraphs (blank lines) and *emphasis*/**strong** kept,
     everything else escaped.  Each paragraph is a Markdown paragraph of its own
-    (``quote``: of one block quote)."""
+    (``html``: an HTML ``<p>``, for a raw block such as a letter's ``<blockquote>``)."""
     paragraphs = [p for p in re.split(r"\n\s*\n", str(value or "")) if p.strip()]
     out = []
     for paragraph in paragraphs:
@@ -78,8 +78,8 @@ def press(value: Any, quote: bool = False) -> Markup:
         for pattern, replacement in _EMPHASIS:
             text = pattern.sub(replacement, text)
         out.append(text)
-    if quote:
-        return Markup("\n>\n".join(f"> {text}" for text in out) or ">")
+    if html:
+        return Markup("\n".join(f"<p>{text}</p>" for text in out))
     return Markup("\n\n".join(out))
 
 
@@ -165,8 +165,8 @@ h3 { font-size: 1.05em; margin: 1em 0 0.3em 0; }
 p { margin: 0.5em 0; }
 ul { padding-left: 1.3em; margin: 0.4em 0; }
 li { margin: 0.15em 0; }
-blockquote { margin: 0.6em 0; padding: 0.1em 0.8em; border-left: 3px solid #c9b98f;
-  font-style: italic; }
+blockquote { margin: 0.8em 0; padding: 0.1em 0.8em; border-left: 3px solid #c9b98f; }
+p.signature { font-style: italic; text-align: right; }
 div.table-wrap { overflow-x: auto; max-width: 100%; margin: 0.5em 0; }
 table { border-collapse: collapse; font-size: 0.92em; }
 th, td { border: 1px solid #bbbbbb; padding: 0.2em 0.45em; text-align: left;
