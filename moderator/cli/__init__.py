@@ -9,9 +9,9 @@ owns the outbox.  One module per command group:
   (player, with act-as|replace|eject|absence), `mail` (inbox, outbox), `orders` (orders,
   with accept-late), `turns` (turn, with process|preview|rollback|rollforward),
   `newsletters` (newsletter with resend, state with amend), `deadlines` (deadline, with
-  extend), `press` (press queue|approve|reject), `service` (serve, status), `site` (site build), `demo` (demo);
-  `app` holds what they share.  Every GM action that changes a game is audited, with
-  ``--reason``.
+  extend), `press` (press queue|approve|reject), `service` (serve, status), `site` (site
+  build), `demo` (demo); `app` holds what they share.  Every GM action that changes a
+  game is audited, with ``--reason``.
 """
 
 from __future__ import annotations

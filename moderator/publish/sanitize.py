@@ -4,8 +4,8 @@ Templates already escape what players write (`moderator.publish.render`); this i
 second wall, for whatever a template or a converter lets through.  Only the tags our
 newsletters use survive; no scripts, no event attributes, no forms; links only to
 ``https:`` and ``mailto:`` (and, on the static site, to its own relative pages); images
-only on the site and only its own SVG charts (relative paths), so no remote image can tell anyone who
-read what and when.  Inline ``style`` attributes (css-inline's work) keep only the
+only on the site and only its own SVG charts (relative paths), so no remote image can
+tell anyone who read what and when.  Inline ``style`` attributes (css-inline's work) keep only the
 properties our stylesheet sets, so no ``url()`` reaches a mail client.
 """
 

@@ -121,11 +121,11 @@ def _table(node: Node) -> list[str]:
     grid = [r + [""] * (ncols - len(r)) for r in ([header] if header else []) + body]
     widths = [max(len(r[i]) for r in grid) for i in range(ncols)]
     if sum(widths) + 2 * (ncols - 1) <= WIDTH:
-        lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip()
-                 for r in grid]
+        aligned = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True))
+                   .rstrip() for r in grid]
         if header:
-            lines.insert(1, "  ".join("-" * w for w in widths))
-        return lines
+            aligned.insert(1, "  ".join("-" * w for w in widths))
+        return aligned
     # Too wide for a phone or a 72-column reader: one record a row, its first cell
     # leading, empty cells left out ("SL 12, SP 19, Post: Governor").
     names = header or [""] * ncols

@@ -22,9 +22,8 @@ from moderator.settings.config import Config
 from moderator.store import repo
 from tests.publish.browser import chromium, overflow, screenshot, set_width
 from tests.publish.conftest import corrected, dwtk_game
-from tests.publish.test_safety import _dwtk_turn, _engarde_turn
 from tests.publish.payloads import PAYLOADS
-
+from tests.publish.test_safety import _dwtk_turn, _engarde_turn
 
 
 @pytest.fixture(scope="module")

@@ -311,8 +311,7 @@ def build_site(session: Session, config: Config, out_dir: Path,
     built = {g.name for g in records}
     # The index lists every game, also when only some were rebuilt.
     listed = summaries if games is None else [
-        next((s for s in summaries if s["name"] == g.name), None) or _summary(g)
-        for g in read_games(session, None) if g.name in built or g.issues]
+        _summary(g) for g in read_games(session, None) if g.name in built or g.issues]
     out.add("index.html", _page(config, "site/index.html.j2", "", "The archive",
                                 games=listed, issue_file=_issue_file, feed=None))
     out.add("style.css", _SITE_CSS.lstrip())

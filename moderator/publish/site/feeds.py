@@ -70,7 +70,8 @@ def _ics_text(text: str) -> str:
 
 def _fold(line: str) -> list[str]:
     """Lines of at most 75 octets, continued with a leading space (RFC 5545 3.1)."""
-    out, current = [], ""
+    out: list[str] = []
+    current = ""
     for ch in line:
         if len((current + ch).encode("utf-8")) > (75 if not out else 74):
             out.append(current)
