@@ -3,6 +3,7 @@ run, a rollback with an amendment and a correction."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -57,6 +58,28 @@ def dwtk_game(db: Engine, config: Config, turns: int = 2) -> None:
             admin.add_player(session, config, "fandonia", email, name, password=f"pw{k}")
     for _ in range(turns):
         run_turn(db, config, "fandonia")
+
+
+@dataclass(frozen=True)
+class Played:
+    """Both games played once for a whole test module (playing them is the slow part)."""
+
+    config: Config
+    db: Engine
+    folder: Path
+    site: Path
+
+
+@pytest.fixture(scope="module")
+def played_games(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    folder = tmp_path_factory.mktemp("played")
+    config = load_config(write_config(folder))
+    db = open_store(config.database_url)
+    corrected(db, config)
+    dwtk_game(db, config, 2)
+    site = folder / "site"
+    invoke(config, "site", "build", "--out", str(site))
+    return Played(config, db, folder, site)
 
 
 @pytest.fixture

@@ -14,14 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine
 from sqlmodel import Session
 
-from moderator.publish.site import build_site
-from moderator.settings.config import Config
 from moderator.store import repo
 from tests.publish.browser import chromium, overflow, screenshot, set_width
-from tests.publish.conftest import corrected, dwtk_game
+from tests.publish.conftest import Played
 from tests.publish.payloads import PAYLOADS
 from tests.publish.test_safety import _dwtk_turn, _engarde_turn
 
@@ -73,12 +70,9 @@ def test_hostile_gazettes_run_nothing_in_chromium(driver: Any, tmp_path: Path) -
 
 
 @pytest.mark.parametrize("width", [400, 1000])
-def test_gazette_and_sheet_fit_the_screen(driver: Any, site_db: Engine,
-                                          site_config: Config, tmp_path: Path,
+def test_gazette_and_sheet_fit_the_screen(driver: Any, played_games: Played, tmp_path: Path,
                                           width: int) -> None:
-    corrected(site_db, site_config)
-    dwtk_game(site_db, site_config, 2)
-    with Session(site_db) as session:
+    with Session(played_games.db) as session:
         letters = {}
         for game in ("paris", "fandonia"):
             g = repo.game_by_name(session, game)
@@ -99,13 +93,8 @@ def test_gazette_and_sheet_fit_the_screen(driver: Any, site_db: Engine,
         assert _errors(driver) == []
 
 
-def test_the_site_loads_with_its_charts(driver: Any, site_db: Engine, site_config: Config,
-                                        tmp_path: Path) -> None:
-    corrected(site_db, site_config)
-    dwtk_game(site_db, site_config, 2)
-    out = tmp_path / "site"
-    with Session(site_db) as session:
-        build_site(session, site_config, out)
+def test_the_site_loads_with_its_charts(driver: Any, played_games: Played) -> None:
+    out = played_games.site
     pages = {"index": out / "index.html", "game": out / "paris/index.html",
              "issue": out / "paris/issue-002.html",
              "original": out / "paris/issue-002-original-1.html",

@@ -26,7 +26,7 @@ from moderator.settings.config import Config
 from moderator.store.db import session_scope
 from moderator.store.models import Newsletter
 from moderator.turn.run import run_turn
-from tests.publish.conftest import corrected, dwtk_game, invoke
+from tests.publish.conftest import Played
 from tests.publish.payloads import PAYLOADS, html_problems
 
 from support import order_mail
@@ -65,12 +65,8 @@ def broken_links(site: Path) -> list[str]:
 
 
 @pytest.fixture
-def site(site_db: Engine, site_config: Config, tmp_path: Path) -> Path:
-    corrected(site_db, site_config)
-    dwtk_game(site_db, site_config, 2)
-    out = tmp_path / "site"
-    invoke(site_config, "site", "build", "--out", str(out))
-    return out
+def site(played_games: Played) -> Path:
+    return played_games.site
 
 
 def test_the_site_has_an_index_issues_people_charts_feed_and_calendar(site: Path) -> None:
@@ -96,8 +92,8 @@ def test_every_link_in_the_site_resolves(site: Path) -> None:
     assert broken_links(site) == []
 
 
-def test_a_correction_keeps_the_original_marked_superseded(site: Path, site_db: Engine,
-                                                          tmp_path: Path) -> None:
+def test_a_correction_keeps_the_original_marked_superseded(site: Path,
+                                                          played_games: Played) -> None:
     corrected_page = (site / "paris/issue-002.html").read_text()
     original_page = (site / "paris/issue-002-original-1.html").read_text()
     assert "Corrected issue." in corrected_page
@@ -116,14 +112,14 @@ def test_a_correction_keeps_the_original_marked_superseded(site: Path, site_db: 
     assert sum("(superseded)" in (t or "") for t in titles) == 2  # months 2 and 3
     assert len(titles) == 5
     # The private archive keeps the original printing too.
-    archive = tmp_path / "archive" / "paris" / "turn-002"
+    archive = played_games.folder / "archive" / "paris" / "turn-002"
     assert (archive / "superseded-1" / "gazette.html").is_file()
     assert (archive / "gazette.md").read_text() != \
         (archive / "superseded-1" / "gazette.md").read_text()
 
 
-def test_no_turn_sheet_reaches_the_site(site: Path, site_db: Engine) -> None:
-    with Session(site_db) as session:
+def test_no_turn_sheet_reaches_the_site(site: Path, played_games: Played) -> None:
+    with Session(played_games.db) as session:
         sheets = list(session.exec(select(Newsletter).where(Newsletter.kind == "turnsheet")))
     assert sheets
     pages = "\n".join(p.read_text(encoding="utf-8") for p in site.rglob("*")
@@ -134,13 +130,14 @@ def test_no_turn_sheet_reaches_the_site(site: Path, site_db: Engine) -> None:
     assert not [p for p in site.rglob("*") if "sheet" in p.name]
 
 
-def test_a_rebuild_writes_the_same_bytes(site: Path, site_db: Engine, site_config: Config,
+def test_a_rebuild_writes_the_same_bytes(site: Path, played_games: Played,
                                          tmp_path: Path) -> None:
     first = tree(site)
-    with Session(site_db) as session:
-        assert build_site(session, site_config, site) == []  # nothing to write
-        build_site(session, site_config, tmp_path / "again")
-        build_site(session, site_config, site, ["paris"])  # one game: the rest is kept
+    config = played_games.config
+    with Session(played_games.db) as session:
+        assert build_site(session, config, site) == []  # nothing to write
+        build_site(session, config, tmp_path / "again")
+        build_site(session, config, site, ["paris"])  # one game: the rest is kept
     assert tree(tmp_path / "again") == first
     assert tree(site) == first
     svg = (site / "paris/charts/pole.svg").read_text()

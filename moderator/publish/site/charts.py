@@ -48,9 +48,11 @@ def line_chart(title: str, xlabels: Sequence[str], series: Sequence[Series],
         legend_at_bottom_columns=min(4, max(1, len(series))), truncate_legend=-1,
         x_label_rotation=0, show_minor_x_labels=False, truncate_label=-1,
         x_labels_major_every=max(1, len(xlabels) // 6), dots_size=2.5, stroke_style={
-            "width": 2}, y_title=ylabel, print_values=False, tooltip_border_radius=0,
+            "width": 2}, print_values=False, tooltip_border_radius=0,
         disable_xml_declaration=False, pretty_print=False)
-    chart.title = title
+    # The measure goes in the title: pygal's y_title wraps with the plot's height, and
+    # loops for ever on a narrow one.  A title is kept to one line for the same reason.
+    chart.title = _one_line(f"{title} ({ylabel})" if ylabel else title, width)
     chart.x_labels = list(xlabels)
     for s in series:
         chart.add(s.label, list(s.values))
@@ -59,6 +61,12 @@ def line_chart(title: str, xlabels: Sequence[str], series: Sequence[Series],
     chart.uuid = _as_uuid(key.hexdigest())
     svg = chart.render(is_unicode=True)
     return _SCRIPT.sub("", svg) + ("" if svg.endswith("\n") else "\n")
+
+
+def _one_line(text: str, width: int) -> str:
+    room = max(10, width // 10)
+    text = " ".join(text.split())
+    return text if len(text) <= room else text[:room - 1] + "…"
 
 
 def _as_uuid(hexdigest: str) -> str:
