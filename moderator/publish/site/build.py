@@ -286,7 +286,7 @@ def _people_pages(config: Config, game: GameRecord, engine: GameEngine,
         measures = sorted({m for v in values for m in v})
         series = [charts.Series(m, [v.get(m) for v in values]) for m in measures]
         chart = charts.line_chart(person.name, labels, series, " / ".join(measures),
-                                  height=2.6)
+                                  height=260)
         out.add(f"{game.name}/charts/people/{person.key}.svg", chart)
         out.add(f"{game.name}/people/{person.key}.html", _page(
             config, "site/person.html.j2", "../../", f"{person.name}: {game.name}",
