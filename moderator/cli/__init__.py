@@ -9,9 +9,9 @@ owns the outbox.  One module per command group:
   (player, with act-as|replace|eject|absence), `mail` (inbox, outbox), `orders` (orders,
   with accept-late), `turns` (turn, with process|preview|rollback|rollforward),
   `newsletters` (newsletter with resend, state with amend), `deadlines` (deadline, with
-  extend), `press` (press queue|approve|reject), `service` (serve, status), `demo` (demo);
-  `app` holds what they share.  Every GM action that changes a game is audited, with
-  ``--reason``.
+  extend), `press` (press queue|approve|reject), `service` (serve, status), `site` (site
+  build), `demo` (demo); `app` holds what they share.  Every GM action that changes a
+  game is audited, with ``--reason``.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from moderator.cli import (
     players,
     press,
     service,
+    site,
     turns,
 )
 from moderator.cli.app import App, console
@@ -64,7 +65,7 @@ for _command in (
     games.game, players.player, mail.inbox, orders.orders, turns.turn,
     newsletters.newsletter, newsletters.state, mail.outbox, deadline_commands.deadline,
     service.serve, service.status, demo.demo, games.panic, games.log, games.decide,
-    press.press,
+    press.press, site.site,
 ):
     cli.add_command(_command)
 
