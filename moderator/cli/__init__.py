@@ -9,8 +9,8 @@ owns the outbox.  One module per command group:
   (player, with act-as|replace|eject|absence), `mail` (inbox, outbox), `orders` (orders,
   with accept-late), `turns` (turn, with process|preview|rollback|rollforward),
   `newsletters` (newsletter with resend, state with amend), `deadlines` (deadline, with
-  extend), `press` (press queue|approve|reject), `service` (serve, status), `demo` (demo);
-  `app` holds what they share.  Every GM action that changes a game is audited, with
+  extend), `press` (press queue|approve|reject), `service` (serve, status), `demo` (demo),
+  `init` (init); `app` holds what they share.  Every GM action that changes a game is audited, with
   ``--reason``.
 """
 
@@ -21,10 +21,12 @@ from pathlib import Path
 
 import click
 
+from moderator import __version__
 from moderator.cli import deadlines as deadline_commands
 from moderator.cli import (
     demo,
     games,
+    init,
     mail,
     newsletters,
     orders,
@@ -50,8 +52,11 @@ __all__ = ["App", "cli", "main"]
     "--config",
     "config_path",
     type=click.Path(path_type=Path, dir_okay=False),
-    help="Settings file (default: ./config.toml if present).",
+    help="Settings file (default: $MODERATOR_CONFIG, else ./config.toml, else "
+         "~/.config/moderator/config.toml, else /etc/xdg/moderator/config.toml).",
 )
+@click.version_option(__version__, "--version", "-V", package_name="moderator",
+                      message="moderator %(version)s")
 @click.option("--as", "actor", metavar="NAME",
               help="Who acts, for the audit log of GM actions (default: the OS user).")
 @click.pass_context
@@ -64,7 +69,7 @@ for _command in (
     games.game, players.player, mail.inbox, orders.orders, turns.turn,
     newsletters.newsletter, newsletters.state, mail.outbox, deadline_commands.deadline,
     service.serve, service.status, demo.demo, games.panic, games.log, games.decide,
-    press.press,
+    press.press, init.init,
 ):
     cli.add_command(_command)
 
