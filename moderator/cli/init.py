@@ -17,10 +17,11 @@ from moderator.settings import resources
 def init(path: Path, force: bool) -> None:
     """Write a commented config.toml (every setting with its default) at PATH.
 
-    PATH defaults to ./config.toml; a folder gets a config.toml inside it.  The store,
+    PATH defaults to ./config.toml; a folder (or a name without a suffix, such as
+    /etc/moderator) gets a config.toml inside it.  The store,
     the spool and the archive are made next to the file when first used.
     """
-    if path.is_dir():
+    if path.is_dir() or not path.suffix:
         path = path / "config.toml"
     if path.exists() and not force:
         raise click.ClickException(f"{path} exists; add --force to replace it")
