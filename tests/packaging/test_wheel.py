@@ -61,7 +61,8 @@ def _clean_env(home: Path) -> dict[str, str]:
 def test_the_wheel_carries_the_tables_templates_forms_and_config(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in ("moderator/_resources/data/engarde/", "moderator/_resources/data/dwtk/",
-                   "moderator/_resources/templates/mail/", "moderator/_resources/templates/engarde/",
+                   "moderator/_resources/templates/mail/",
+                   "moderator/_resources/templates/engarde/",
                    "moderator/_resources/orders/forms/engarde.txt",
                    "moderator/_resources/config.toml", "moderator/store/migrations/env.py",
                    "moderator/store/migrations/script.py.mako", "moderator/__main__.py"):
