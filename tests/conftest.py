@@ -3,12 +3,14 @@
 The store is SQLite, and for the store, intake, turn and desk tests also PostgreSQL: each
 of their tests runs once per backend (``[sqlite]``, ``[postgresql]``), the PostgreSQL run
 on its own database in a throwaway cluster (tests/pg/cluster.py) started once per
-session.  ``@pytest.mark.backends`` puts any other test on both.  Under CI=true a
+session.  ``@pytest.mark.backends`` puts any other test on both, and
+``MODERATOR_TEST_BACKENDS=all`` every test that opens a store.  Under CI=true a
 PostgreSQL test that cannot run fails instead of skipping.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -34,6 +36,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _on_both(metafunc: pytest.Metafunc) -> bool:
+    if os.environ.get("MODERATOR_TEST_BACKENDS") == "all":
+        return True
     where = metafunc.definition.path.resolve().relative_to(TESTS).as_posix()
     return (any(where == m or (m.endswith("/") and where.startswith(m)) for m in ON_BOTH)
             or metafunc.definition.get_closest_marker("backends") is not None)

@@ -83,15 +83,39 @@ class PgCluster:
             conn.execute(sql)  # type: ignore[arg-type]
 
     def new_database(self) -> str:
-        """A fresh database with the schema at head (a copy of the migrated template)."""
+        """A database with the schema at head and no rows.
+
+        One database migrated once, emptied between tests (every row deleted, with the
+        foreign-key triggers off, and every sequence restarted so ids start at 1 again;
+        APScheduler's table dropped): a DELETE of a few rows takes a millisecond where a
+        TRUNCATE or a CREATE DATABASE takes half a second.  Connections a test left open
+        are ended first.
+        """
+        import psycopg
+
+        name = f"moderator_tests_{os.getpid()}"
         if self.template is None:
             from moderator.store.db import open_store
 
-            self._admin("CREATE DATABASE moderator_template")
-            open_store(self.url("moderator_template")).dispose()
-            self.template = "moderator_template"
-        name = f"test_{os.getpid()}_{next(self._count)}"
-        self._admin(f"CREATE DATABASE {name} TEMPLATE {self.template}")
+            self._admin(f"CREATE DATABASE {name}")
+            open_store(self.url(name)).dispose()
+            self.template = name
+            return self.url(name)
+        self._admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    f"WHERE datname = '{name}' AND pid <> pg_backend_pid()")
+        with psycopg.connect(host="127.0.0.1", port=self.port, user="postgres",
+                             dbname=name, autocommit=True) as conn:
+            tables = [r[0] for r in conn.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = 'public' "
+                "AND tablename NOT IN ('alembic_version', 'apscheduler_jobs')")]
+            sequences = [r[0] for r in conn.execute(
+                "SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'")]
+            conn.execute("DROP TABLE IF EXISTS apscheduler_jobs")
+            conn.execute("SET session_replication_role = replica")
+            for table in tables:
+                conn.execute(f'DELETE FROM "{table}"')  # type: ignore[arg-type]
+            for sequence in sequences:
+                conn.execute(f'ALTER SEQUENCE "{sequence}" RESTART')  # type: ignore[arg-type]
         return self.url(name)
 
     def empty_database(self) -> str:
