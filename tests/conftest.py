@@ -75,6 +75,15 @@ def database_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -
 
 
 @pytest.fixture
+def empty_database_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """A store with no schema at all, for the migration tests."""
+    if backend == "postgresql":
+        cluster: PgCluster = request.getfixturevalue("pg_cluster")
+        return cluster.empty_database()
+    return f"sqlite:///{tmp_path / 'old.sqlite'}"
+
+
+@pytest.fixture
 def config(tmp_path: Path, database_url: str) -> Config:
     return load_config(write_config(tmp_path, database_url=database_url))
 

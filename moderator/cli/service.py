@@ -12,6 +12,7 @@ from rich.table import Table
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
+from moderator.cli import health
 from moderator.cli.app import App, console, pass_app
 from moderator.clock import as_utc, format_deadline
 from moderator.games import find_engine
@@ -37,9 +38,17 @@ def serve(app: App) -> None:
 @click.argument("game_name", metavar="[GAME]", required=False)
 @click.option("--problems", "limit", type=click.IntRange(0, 200), default=10, show_default=True,
               help="How many recent warnings and errors from the GM log to show.")
+@click.option("--check", is_flag=True,
+              help="Health check for monitoring: one line per check; exit 0 ok, 1 warning, "
+                   "2 critical (store unreachable or not migrated, no running serve, a turn "
+                   "overdue).")
+@click.option("--late-minutes", type=click.IntRange(1), default=15, show_default=True,
+              help="With --check: a turn this long past its due time is critical.")
 @pass_app
-def status(app: App, game_name: str | None, limit: int) -> None:
+def status(app: App, game_name: str | None, limit: int, check: bool, late_minutes: int) -> None:
     """Games, deadlines, who has sent orders, the outbox, and the service's last activity."""
+    if check:
+        sys.exit(health.report(app.config, timedelta(minutes=late_minutes), console.print))
     now = datetime.now(UTC)
     zone = app.config.zone.key
     with Session(app.db) as session:
