@@ -3,8 +3,10 @@ games are doing (deadlines, orders, the outbox, the last activity, recent proble
 
 from __future__ import annotations
 
+import json
 import sys
 from datetime import UTC, datetime, timedelta
+from typing import Any, TextIO
 from zoneinfo import ZoneInfo
 
 import click
@@ -17,21 +19,65 @@ from moderator.cli.app import App, console, pass_app
 from moderator.clock import as_utc, format_deadline
 from moderator.games import find_engine
 from moderator.runners import schedule
+from moderator.runners.service import JsonLog
 from moderator.store import repo
 from moderator.store.models import Game, GmLog, Outbox, Turn
 from moderator.turn import deadlines
 
 BACKLOG = ("queued", "sending", "failed", "bounced")
+LEVELS = ("debug", "info", "warning", "error")
 Backlog = dict[int | None, dict[str, int]]
 
 
 @click.command()
+@click.option("--log-level", type=click.Choice(LEVELS), default="info", show_default=True,
+              help="The least severe log lines written.")
+@click.option("--log-format", type=click.Choice(("json", "text")), default="json",
+              show_default=True,
+              help="json: one JSON object a line (for log collectors); text: one readable "
+                   "line each (for a terminal, or the journal).")
 @pass_app
-def serve(app: App) -> None:
+def serve(app: App, log_level: str, log_format: str) -> None:
     """Run the service: read mail, send mail, and act at every deadline (until SIGTERM)."""
-    from moderator.runners.service import serve as run_service
+    from moderator.runners.service import Service
 
-    sys.exit(run_service(app.db, app.config))
+    log = ServiceLog(log_level, log_format)
+    sys.exit(Service(app.db, app.config, log).serve_forever())
+
+
+class ServiceLog(JsonLog):
+    """The service's log lines at ``level`` and above, as JSON or as text.
+
+    Text lines read ``TIME LEVEL component event key=value ...`` (values with spaces
+    quoted as JSON strings), so ``grep turn.run`` works on either format.
+    """
+
+    def __init__(self, level: str = "info", fmt: str = "json",
+                 stream: TextIO | None = None) -> None:
+        super().__init__(stream)
+        self.least = LEVELS.index(level)
+        self.fmt = fmt
+
+    def __call__(self, level: str, component: str, event: str, **fields: Any) -> None:
+        if level in LEVELS and LEVELS.index(level) < self.least:
+            return
+        if self.fmt == "json":
+            super().__call__(level, component, event, **fields)
+            return
+        when = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        parts = [when, level.upper().ljust(7), component, event]
+        parts += [f"{key}={_text_value(value)}" for key, value in fields.items()]
+        with self._lock:
+            self.stream.write(" ".join(parts) + "\n")
+            self.stream.flush()
+
+
+def _text_value(value: Any) -> str:
+    shown = value if isinstance(value, str) else json.dumps(value, default=str,
+                                                            ensure_ascii=False)
+    if not shown or any(c.isspace() or c in "\"=" for c in shown):
+        return json.dumps(shown, ensure_ascii=False)
+    return shown
 
 
 @click.command()
