@@ -41,6 +41,7 @@ from moderator.settings.config import ConfigError
 from moderator.settings.deadline_rule import ScheduleError
 from moderator.store import repo
 from moderator.store.audit import AuditError
+from moderator.store.guard import AlreadyRunning
 from moderator.store.host import HostStopped
 from moderator.turn.run import TurnError
 
@@ -86,6 +87,6 @@ def main() -> None:
     except click.Abort:
         sys.exit(1)
     except (ConfigError, repo.NotFound, admin.AdminError, TurnError, ScheduleError,
-            AuditError, HostStopped, KeyError) as exc:
+            AuditError, HostStopped, AlreadyRunning, KeyError) as exc:
         console.print(f"[red]error:[/] {exc}", markup=True)
         sys.exit(2)

@@ -21,6 +21,7 @@ from moderator.games import find_engine
 from moderator.runners import schedule
 from moderator.runners.service import JsonLog
 from moderator.store import repo
+from moderator.store.guard import single_instance
 from moderator.store.models import Game, GmLog, Outbox, Turn
 from moderator.turn import deadlines
 
@@ -38,11 +39,17 @@ Backlog = dict[int | None, dict[str, int]]
                    "line each (for a terminal, or the journal).")
 @pass_app
 def serve(app: App, log_level: str, log_format: str) -> None:
-    """Run the service: read mail, send mail, and act at every deadline (until SIGTERM)."""
+    """Run the service: read mail, send mail, and act at every deadline (until SIGTERM).
+
+    One per database: a second `serve` on the same database refuses, naming the one that
+    runs (moderator.store.guard).
+    """
     from moderator.runners.service import Service
 
     log = ServiceLog(log_level, log_format)
-    sys.exit(Service(app.db, app.config, log).serve_forever())
+    with single_instance(app.db, "serve"):
+        code = Service(app.db, app.config, log).serve_forever()
+    sys.exit(code)
 
 
 class ServiceLog(JsonLog):
