@@ -12,6 +12,11 @@ at once:
 * SQLite: an exclusive ``flock`` on ``<database>.serve-lock`` next to the database file
   (SQLite is one host's anyway).  Workers need PostgreSQL.
 
+Workers share the work through the database: messages, turns and mails are claimed by
+guarded updates in the store (one winner), and each scheduler job runs under `job_lock`,
+a PostgreSQL advisory lock per job: a second worker whose timer fires for the same job
+waits, then finds the work done (or, if the first died, does it).
+
 Who holds the guard is written to the service status (``serve.owner``: host, pid, role,
 since) for the refusal message and `moderator status`.
 """
@@ -24,11 +29,12 @@ import os
 import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
 from sqlmodel import Session
 
 from moderator.store import repo
@@ -38,6 +44,9 @@ OWNER = "serve.owner"
 # The advisory lock's key: any fixed 64-bit number; this one spells "moderatr".
 LOCK_KEY = 0x6D6F646572617472
 ROLES = ("serve", "worker")
+# The first key of the two-key advisory locks `job_lock` takes (the second is the job's
+# name hashed by the server): apart from the guard's own one-key lock.
+JOB_LOCKS = 0x6D6F64
 
 
 class AlreadyRunning(RuntimeError):
@@ -62,20 +71,45 @@ def _holder(db: Engine) -> str:
         return "another `moderator serve`"
 
 
+@dataclass
+class Guard:
+    """The guard held by this process (``single_instance`` yields it)."""
+
+    role: str
+    conn: Connection | None = None  # PostgreSQL: the session holding the advisory lock
+
+    def alone(self) -> bool:
+        """Whether no other `serve` or worker runs on this database now.
+
+        PostgreSQL: whether the exclusive lock can be had on top of our own (our own
+        shared lock does not stand in the way; anyone else's does); let go at once.
+        SQLite: always (one `serve`).  A worker uses it to settle mail a crash left half
+        sent only when no live worker may be sending it.
+        """
+        if self.conn is None:
+            return True
+        got = self.conn.execute(text("SELECT pg_try_advisory_lock(:key)"),
+                                {"key": LOCK_KEY}).scalar()
+        if got:
+            self.conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": LOCK_KEY})
+        self.conn.commit()
+        return bool(got)
+
+
 @contextmanager
-def single_instance(db: Engine, role: str = "serve") -> Iterator[None]:
+def single_instance(db: Engine, role: str = "serve") -> Iterator[Guard]:
     """Hold the guard while the body runs; `AlreadyRunning` if another `serve` has it."""
     if role not in ROLES:
         raise ValueError(f"role must be one of {ROLES}, not {role!r}")
     if db.dialect.name == "postgresql":
-        with _advisory(db, role):
-            yield
+        with _advisory(db, role) as guard:
+            yield guard
         return
     if role == "worker":
         raise AlreadyRunning("`serve --worker` needs PostgreSQL: on SQLite one `moderator "
                              "serve` does all the work (database.url in config.toml)")
     with _file_lock(db):
-        yield
+        yield Guard(role)
 
 
 def _record(db: Engine, role: str) -> None:
@@ -84,7 +118,7 @@ def _record(db: Engine, role: str) -> None:
 
 
 @contextmanager
-def _advisory(db: Engine, role: str) -> Iterator[None]:
+def _advisory(db: Engine, role: str) -> Iterator[Guard]:
     take = "pg_try_advisory_lock_shared" if role == "worker" else "pg_try_advisory_lock"
     conn = db.connect()
     try:
@@ -95,7 +129,7 @@ def _advisory(db: Engine, role: str) -> Iterator[None]:
                    "stop it first, or start each one with `serve --worker`")
             raise AlreadyRunning(f"{_holder(db)} is already running on this database; {how}")
         _record(db, role)
-        yield
+        yield Guard(role, conn)
     finally:
         # The connection goes back to the pool, so let go of the lock explicitly; when the
         # process dies, the server ends the session and the lock with it.
@@ -125,3 +159,30 @@ def _file_lock(db: Engine) -> Iterator[None]:
         yield
     finally:
         handle.close()  # releases the flock
+
+
+@contextmanager
+def job_lock(db: Engine, name: str) -> Iterator[None]:
+    """Run one scheduler job (``deadline:paris:3``) in one worker at a time.
+
+    PostgreSQL: a session advisory lock on (`JOB_LOCKS`, hashtext(name)), waited for;
+    the connection dies with a killed worker, so the job is left to the next one.
+    SQLite (one `serve`, one process): nothing to do; the process's own locks suffice.
+    """
+    if db.dialect.name != "postgresql":
+        yield
+        return
+    conn = db.connect()
+    try:
+        conn.execute(text("SELECT pg_advisory_lock(:ns, hashtext(:name))"),
+                     {"ns": JOB_LOCKS, "name": name})
+        conn.commit()
+        yield
+    finally:
+        try:
+            conn.rollback()
+            conn.execute(text("SELECT pg_advisory_unlock(:ns, hashtext(:name))"),
+                         {"ns": JOB_LOCKS, "name": name})
+            conn.commit()
+        finally:
+            conn.close()
