@@ -29,7 +29,7 @@ from typing import Any
 
 from sqlalchemy import Engine, update
 from sqlalchemy.exc import OperationalError
-from sqlmodel import Session, col
+from sqlmodel import Session, col, select
 
 from moderator import jsonio
 from moderator.clock import as_utc, format_deadline
@@ -186,6 +186,9 @@ def _parse(intake: Intake) -> IntakeResult | None:
 def _store(intake: Intake) -> IntakeResult | None:
     game, player, directives = _who(intake)
     parsed, turn = _parsed(intake), _turn(intake)
+    # Workers: two messages of one player handled at once would both count the same
+    # earlier versions; the player's row lock (PostgreSQL) makes the second wait.
+    intake.session.exec(select(Player.id).where(col(Player.id) == player.id).with_for_update())
     intake.earlier = repo.submissions(intake.session, player, turn.number)
     if not (parsed.normal_form or not parsed.errors):
         return None
