@@ -3,7 +3,7 @@
 Reports the figures BENCHMARKS.md asks for the mail service:
 
 1. intake throughput over IMAP: N order emails waiting in the moderator's mailbox,
-   read, stored, parsed, answered and filed by one `ImapPoller.poll_once()`;
+   read, stored, parsed, answered and filed by one `Incoming.read_once()` over the IMAP inbox;
 2. the time from a player's SMTP send to the receipt landing in his IMAP mailbox,
    with `moderator serve` running (IMAP IDLE, outbox every second);
 3. the idle CPU of `moderator serve` (utime + stime from /proc over a quiet period).
@@ -35,11 +35,12 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 from moderator.desk import admin
+from moderator.runners.incoming import Incoming
 from moderator.settings.config import load_config
 from moderator.store.db import open_store, session_scope
 from moderator.store.models import Game, Player, PlayerAddress, Submission
 from moderator.store.passwords import hash_password
-from moderator.transport.imap import ImapPoller
+from moderator.transport.imap import ImapInbox
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "mailtest.sh"
@@ -148,11 +149,11 @@ def bench_intake(mail: dict[str, str], folder: Path, n: int) -> dict[str, float]
     while imap_count(mail, MODERATOR) < n:
         time.sleep(0.5)
     os.environ["MODERATOR_IMAP_PASSWORD"] = USERS[MODERATOR]
-    poller = ImapPoller(db, config)
+    inbox = ImapInbox(config.imap)
     start = time.perf_counter()
-    results = poller.poll_once()
+    results = Incoming(db, config, inbox).read_once()
     elapsed = time.perf_counter() - start
-    poller.close()
+    inbox.close()
     with Session(db) as session:
         stored = session.exec(select(func.count()).select_from(Submission)).one()
     return {"messages": len(results), "submissions stored": stored, "seconds": elapsed,

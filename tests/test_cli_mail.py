@@ -11,10 +11,10 @@ from sqlalchemy import Engine
 
 from moderator.cli import cli
 from moderator.runners import schedule
+from moderator.runners.outgoing import Outgoing, SendReport
 from moderator.settings.config import load_config
 from moderator.store.db import open_store, session_scope
 from moderator.store.models import ServiceStatus
-from moderator.transport.smtp import OutboxSender, SendReport
 
 from support import write_config
 
@@ -49,7 +49,7 @@ def test_outbox_send_is_refused_while_serve_is_running(
     path = _imap_config(tmp_path)
     db = _db(path)
     now = datetime.now(UTC)
-    monkeypatch.setattr(OutboxSender, "send_due", lambda self, now=None: pytest.fail("sent"))
+    monkeypatch.setattr(Outgoing, "send_due", lambda self, now=None: pytest.fail("sent"))
     _beat(db, now - timedelta(seconds=20))
     code, out = _invoke(path, "outbox", "send")
     assert code == 1 and "moderator serve is running" in out
@@ -74,7 +74,7 @@ def test_outbox_send_goes_ahead_once_serve_has_stopped(
         _beat(db, now - schedule.OUTAGE_AFTER - timedelta(seconds=5))
     assert schedule.service_alive(db, now) is None
     calls: list[str] = []
-    monkeypatch.setattr(OutboxSender, "send_due",
+    monkeypatch.setattr(Outgoing, "send_due",
                         lambda self, now=None: calls.append("send_due") or SendReport())
     code, out = _invoke(path, "outbox", "send")
     assert code == 0, out

@@ -14,11 +14,11 @@ from sqlmodel import Session, select
 from moderator import jsonio
 from moderator.cli import cli
 from moderator.intake.process import process_message
+from moderator.runners.outgoing import deliver_outbox
 from moderator.settings.config import Config, load_config
 from moderator.store import audit, repo
 from moderator.store.db import open_store, session_scope
 from moderator.store.models import Outbox, PressItem
-from moderator.transport.maildir import deliver_outbox
 from moderator.turn.deadlines import set_deadlines
 from moderator.turn.run import run_turn
 

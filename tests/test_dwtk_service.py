@@ -6,9 +6,9 @@ from sqlalchemy import Engine
 
 from moderator.desk import admin
 from moderator.intake.process import process_message
+from moderator.runners.outgoing import deliver_outbox
 from moderator.settings.config import Config
 from moderator.store.db import session_scope
-from moderator.transport.maildir import deliver_outbox
 from moderator.turn.run import rerun_turn, run_turn
 
 from support import mailbox_messages, order_mail

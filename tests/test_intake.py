@@ -10,11 +10,13 @@ from sqlmodel import Session, select
 
 from moderator.desk.admin import add_address
 from moderator.intake.process import process_message
+from moderator.runners.incoming import process_inbox
+from moderator.runners.outgoing import deliver_outbox
 from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Outbox, ReceivedMessage, Submission
-from moderator.transport.maildir import deliver_outbox, open_maildir, process_inbox
+from moderator.transport.maildir import open_maildir
 
 from support import body_text, mailbox_messages, make_game, order_mail
 

@@ -398,7 +398,7 @@ def test_reminders_go_only_to_players_without_orders_and_only_once(
     with Session(db) as session:
         rows = list(session.exec(select(Outbox).where(Outbox.kind == "reminder")))
     assert sorted(r.to_addr for r in rows) == sorted(sent)
-    from moderator.transport.maildir import deliver_outbox
+    from moderator.runners.outgoing import deliver_outbox
 
     deliver_outbox(db, config)
     [reminder] = [m for m in mailbox_messages(config, setup.players[1][0])

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import signal
 import subprocess
+import sys
 import threading
 import time
 from datetime import UTC, datetime, timedelta
@@ -117,15 +119,20 @@ def test_serve_reads_orders_mails_receipts_and_stops_on_sigterm(
 
 @pytest.mark.skipif(not MODERATOR.exists(), reason="needs the installed moderator script")
 def test_serve_runs_a_deadline_and_stops_on_sigint(config: Config, db: Engine) -> None:
+    """A deadline set while `serve` runs (a command notes the change) fires on time."""
     make_game(db, config)
-    with session_scope(db) as session:
-        deadlines.set_deadlines(session, repo.game_by_name(session, "paris"),
-                               datetime.now(UTC) + timedelta(seconds=2))
+
+    def set_deadline() -> None:  # once the service is up: a busy machine starts it slowly
+        with session_scope(db) as session:
+            deadlines.set_deadlines(session, repo.game_by_name(session, "paris"),
+                                   datetime.now(UTC) + timedelta(seconds=2))
+
     took, lines = _serve_until(
         config,
         lambda: any("Turn sheet" in str(m["Subject"])
                     for m in mailbox_messages(config, "jacques@lyon.example")),
         signal.SIGINT,
+        then=set_deadline,
     )
     assert took < 5
     runs = [x for x in lines if x["event"] == "turn.run"]
@@ -196,3 +203,45 @@ def test_imap_intake_wakes_the_outbox_in_serve(config: Config, db: Engine) -> No
     service._after_intake([IntakeResult("<a@x>", "accepted", "v1")])
     assert service.kick_outbox.is_set()
     assert json.loads(out.getvalue())["event"] == "message"
+
+
+# One outbox batch in a child process, so that a crash point can SIGKILL it.
+DELIVER = """
+import sys
+from pathlib import Path
+from moderator.runners.outgoing import deliver_outbox
+from moderator.settings.config import load_config
+from moderator.store.db import open_store
+config = load_config(Path(sys.argv[1]))
+print(deliver_outbox(open_store(config.database_url), config).summary())
+"""
+
+
+@pytest.mark.parametrize(("point", "event", "sent"), [
+    ("maildir.before-send", "mail.resend", 3),  # not delivered: sent again with the rest
+    ("maildir.after-send", "mail.recovered", 2),  # found delivered: only the rest go
+])
+def test_a_crash_while_delivering_to_maildirs_delivers_each_mail_once(
+    config: Config, db: Engine, point: str, event: str, sent: int
+) -> None:
+    """The Maildir sender goes through the same claim (`sending`) and recovery as SMTP:
+    after a SIGKILL the next batch looks in the recipient's Maildir and settles the row."""
+    setup = make_game(db, config)  # a welcome mail queued for each player
+
+    def batch(crash_at: str | None = None) -> subprocess.CompletedProcess[str]:
+        env = {k: v for k, v in os.environ.items() if k != "MODERATOR_CRASH_AT"}
+        if crash_at:
+            env["MODERATOR_CRASH_AT"] = crash_at
+        return subprocess.run([sys.executable, "-c", DELIVER, str(config.path)], env=env,
+                              capture_output=True, text=True, timeout=60, check=False)
+
+    crashed = batch(point)
+    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
+    restarted = batch()
+    assert restarted.returncode == 0, restarted.stderr
+    assert f"sent {sent}, failed 0, deferred 0, recovered 1" in restarted.stdout
+    for email, _name, _password in setup.players:
+        welcomes = [m for m in mailbox_messages(config, email) if "Welcome" in str(m["Subject"])]
+        assert len(welcomes) == 1, email
+    with session_scope(db) as session:
+        assert [e.event for e in repo.gm_log(session) if e.event.startswith("mail.")] == [event]

@@ -10,11 +10,11 @@ from sqlmodel import Session, select
 
 from moderator import jsonio
 from moderator.intake.process import process_message
+from moderator.runners.outgoing import deliver_outbox
 from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Newsletter, Outbox, Turn
-from moderator.transport.maildir import deliver_outbox
 from moderator.turn.run import TurnError, rerun_turn, run_turn
 
 from support import body_text, mailbox_messages, make_game, order_mail

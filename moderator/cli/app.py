@@ -11,6 +11,7 @@ import click
 from rich.console import Console
 from sqlalchemy import Engine
 
+from moderator.runners.outgoing import SendFate, deliver_outbox
 from moderator.settings.config import Config, find_config, load_config
 from moderator.store.db import open_store
 
@@ -70,24 +71,18 @@ class App:
 
 def send_outbox(app: App) -> None:
     """Deliver every queued mail with the configured transport and say what happened."""
-    if app.config.transport == "imap":
-        from moderator.transport.smtp import OutboxSender
-
-        report = OutboxSender(app.db, app.config).send_due()
-        for outcome in (*report.recovered, *report.sent, *report.failed, *report.deferred):
-            detail = f" ({outcome.detail})" if outcome.detail and outcome.status != "sent" else ""
-            console.print(f"  {_VERB.get(outcome.status, outcome.status)} {outcome.to}: "
-                          f"{outcome.subject}{detail}", markup=False)
-        if report.error:
-            console.print(f"  {report.error}", style="red", markup=False)
-        return
-    from moderator.transport.maildir import deliver_outbox
-
-    for delivery in deliver_outbox(app.db, app.config):
-        console.print(f"  mailed {delivery.to}: {delivery.subject}", markup=False)
+    report = deliver_outbox(app.db, app.config)
+    for outcome in (*report.recovered, *report.sent, *report.failed, *report.deferred):
+        shown = outcome.detail and outcome.status != SendFate.SENT
+        detail = f" ({outcome.detail})" if shown else ""
+        console.print(f"  {_VERB[outcome.status]} {outcome.to}: "
+                      f"{outcome.subject}{detail}", markup=False)
+    if report.error:
+        console.print(f"  {report.error}", style="red", markup=False)
 
 
-_VERB = {"sent": "mailed", "failed": "FAILED", "deferred": "deferred", "requeued": "requeued"}
+_VERB = {SendFate.SENT: "mailed", SendFate.FAILED: "FAILED", SendFate.DEFERRED: "deferred",
+         SendFate.REQUEUED: "requeued"}
 
 
 pass_app = click.make_pass_decorator(App)

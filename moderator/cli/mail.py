@@ -1,5 +1,6 @@
 """``moderator inbox process`` and ``moderator outbox send``: mail in and out by hand,
-with the configured transport (local Maildirs, or IMAP in and SMTP out)."""
+with the configured transport (local Maildirs, or IMAP in and SMTP out), through the
+same runners as `moderator serve` (`moderator.runners.incoming`, `.outgoing`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from rich.table import Table
 
 from moderator.cli.app import App, console, pass_app, send_option, send_outbox
 from moderator.intake.process import IntakeResult
+from moderator.runners.incoming import InboxUnavailable, process_inbox
 from moderator.store.host import check_running
 
 
@@ -22,27 +24,28 @@ def inbox() -> None:
 def inbox_process(app: App, send: bool) -> None:
     """Read every waiting email: store, check, parse, and answer with a receipt."""
     check_running(app.db)
-    results = _read_inbox(app)
-    table = Table("message", "result", "detail")
-    for r in results:
-        table.add_row(r.message_id[:48], r.status, r.detail[:60])
-    console.print(table if results else "The inbox is empty.")
+    try:
+        results = process_inbox(app.db, app.config)
+    except InboxUnavailable as exc:
+        _show(exc.results)
+        app.deliver(send)  # the messages read before it stopped deserve their receipts
+        raise click.ClickException(
+            f"reading the inbox stopped: {exc}; the messages not read are still there"
+        ) from exc
+    if results:
+        _show(results)
+    else:
+        console.print("The inbox is empty.")
     app.deliver(send)
 
 
-def _read_inbox(app: App) -> list[IntakeResult]:
-    """One pass over the inbox: the Maildir, or the IMAP folder (logging out after)."""
-    if app.config.transport == "imap":
-        from moderator.transport.imap import ImapPoller
-
-        poller = ImapPoller(app.db, app.config)
-        try:
-            return poller.poll_once()
-        finally:
-            poller.close()
-    from moderator.transport.maildir import process_inbox
-
-    return process_inbox(app.db, app.config)
+def _show(results: list[IntakeResult]) -> None:
+    if not results:
+        return
+    table = Table("message", "result", "detail")
+    for r in results:
+        table.add_row(r.message_id[:48], r.status, r.detail[:60])
+    console.print(table)
 
 
 @click.group()

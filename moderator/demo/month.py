@@ -19,14 +19,11 @@ from rich.table import Table
 
 from moderator.demo import samples
 from moderator.desk import admin
+from moderator.runners.incoming import process_inbox
+from moderator.runners.outgoing import deliver_outbox
 from moderator.settings.config import Config, load_config
 from moderator.store.db import open_store, session_scope
-from moderator.transport.maildir import (
-    deliver_outbox,
-    delivery_order,
-    open_maildir,
-    process_inbox,
-)
+from moderator.transport.maildir import delivery_order, open_maildir
 from moderator.turn.run import rerun_turn, run_turn
 
 GAME = "paris"
@@ -193,7 +190,7 @@ def run_demo(folder: Path, console: Console) -> None:
     report = run_turn(db, config, GAME)
     sent = deliver_outbox(db, config)
     console.print(f"Turn {report.number} ({report.label}): {report.events} events, "
-                  f"{report.rolls} dice rolls; {len(sent)} newsletters mailed.")
+                  f"{report.rolls} dice rolls; {len(sent.sent)} newsletters mailed.")
     check = rerun_turn(db, config, GAME, report.number)
     console.print("Rerun from stored inputs: "
                   + ("byte-identical." if check.identical else f"DIFFERENT {check.differences}"))

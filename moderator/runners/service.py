@@ -3,17 +3,20 @@
 Three loops run in threads, each wrapped so that a failure is logged and retried
 (after a pause that grows to `MAX_BACKOFF` seconds) and never stops the service:
 
-* intake: Maildir transport, `process_inbox` every ``service.maildir_poll_seconds``; IMAP
-  transport, ``ImapPoller(db, config).run(stop, on_results)``;
-* outbox: Maildir, `deliver_outbox`; IMAP, ``OutboxSender(db, config).run(stop, seconds,
-  wake)``; either every ``service.outbox_seconds``, and at once when intake queued
+* intake: `moderator.runners.incoming.Incoming.run` over the configured inbox (a Maildir
+  polled every ``service.maildir_poll_seconds``, or IMAP with IDLE);
+* outbox: `moderator.runners.outgoing.Outgoing.run` with the configured sender (recipients'
+  Maildirs, or SMTP), every ``service.outbox_seconds``, and at once when intake queued
   receipts or a deadline queued mail (both set `Service.kick_outbox`);
 * scheduler: `moderator.runners.schedule.DeadlineScheduler` (APScheduler, jobs in the store),
   re-synced from the database every `schedule.SYNC_SECONDS`.
 
+The transport is chosen in one place, `moderator.transport.open_inbox` / `open_sender`.
+
 Logs go to stdout, one JSON object a line: ``time``, ``level``, ``component``, ``event``
-and the event's fields.  SIGTERM or SIGINT sets the stop event; the loops return, the
-threads are joined, the scheduler is shut down, and the process exits 0.
+and the event's fields.  SIGTERM or SIGINT sets the stop event (from the main thread, not
+the handler); the loops return, the threads are joined, the scheduler is shut down, and
+the process exits 0.
 """
 
 from __future__ import annotations
@@ -31,15 +34,19 @@ from typing import Any, TextIO
 from sqlalchemy import Engine
 
 from moderator.intake.process import IntakeResult
+from moderator.runners.incoming import Incoming
+from moderator.runners.outgoing import Outgoing, SendFate, SendReport
 from moderator.runners.schedule import STOPPED, DeadlineScheduler
 from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
+from moderator.store.statuses import LogLevel
+from moderator.transport import open_inbox, open_sender
 
-# "maildir.last_poll" is written when mail came in, else at most this often (fewer writes).
-STATUS_EVERY_SECONDS = 30.0
 MAX_BACKOFF = 60.0
 JOIN_SECONDS = 5.0
+# How often the main thread looks whether a signal came (see `Service.serve_forever`).
+SIGNAL_CHECK_SECONDS = 0.2
 
 
 class JsonLog:
@@ -69,6 +76,10 @@ class JsonLog:
         return log
 
 
+# The service's own names for the loops, in log lines from their modules.
+_COMPONENTS = {"incoming": "intake", "outgoing": "outbox", "schedule": "scheduler"}
+
+
 class _LoggingBridge(logging.Handler):
     """Python logging records (warnings and up: APScheduler's, intake's ...) as lines."""
 
@@ -80,8 +91,11 @@ class _LoggingBridge(logging.Handler):
         try:
             parts = record.name.split(".")
             component = parts[0]
-            if parts[0] == "moderator" and len(parts) > 1:  # moderator.transport.imap -> imap
-                component = parts[2] if parts[1] == "transport" and len(parts) > 2 else parts[1]
+            if parts[0] == "moderator" and len(parts) > 1:
+                # moderator.transport.imap -> imap, moderator.runners.incoming -> intake
+                component = parts[1]
+                if parts[1] in ("transport", "runners") and len(parts) > 2:
+                    component = _COMPONENTS.get(parts[2], parts[2])
             fields: dict[str, Any] = {"message": record.getMessage(), "logger": record.name}
             if record.exc_info:
                 fields["traceback"] = logging.Formatter().formatException(record.exc_info)
@@ -130,22 +144,13 @@ class Service:
     def _record_problem(self, event: str, detail: str) -> None:
         try:
             with session_scope(self.db) as session:
-                repo.log_gm(session, event, detail, level="error")
+                repo.log_gm(session, event, detail, level=LogLevel.ERROR)
         except Exception:
             pass  # the database itself may be what failed; the stdout line is enough
 
-    def _maildir_intake(self) -> None:
-        from moderator.transport.maildir import process_inbox
-
-        noted = 0.0
-        while not self.stop.is_set():
-            results = process_inbox(self.db, self.config)
-            if results or time.monotonic() - noted >= STATUS_EVERY_SECONDS:
-                with session_scope(self.db) as session:
-                    repo.set_status(session, "maildir.last_poll", f"{len(results)} message(s)")
-                noted = time.monotonic()
-            self._after_intake(results)
-            self.stop.wait(self.config.maildir_poll_seconds)
+    def _intake(self) -> None:
+        Incoming(self.db, self.config, open_inbox(self.config)).run(
+            self.stop, on_results=self._after_intake)
 
     def _after_intake(self, results: list[IntakeResult]) -> None:
         """Log each message read and wake the outbox, so receipts go out at once."""
@@ -155,30 +160,21 @@ class Service:
         if results:
             self.kick_outbox.set()
 
-    def _maildir_outbox(self) -> None:
-        from moderator.transport.maildir import deliver_outbox
+    def _outbox(self) -> None:
+        Outgoing(self.db, self.config, open_sender(self.config)).run(
+            self.stop, self.config.outbox_seconds, wake=self.kick_outbox,
+            on_report=self._after_send)
 
-        while not self.stop.is_set():
-            self.kick_outbox.clear()
-            sent = deliver_outbox(self.db, self.config)
-            if sent:
-                with session_scope(self.db) as session:
-                    repo.set_status(session, "maildir.last_send", f"{len(sent)} mail(s)")
-            for d in sent:
-                self.log("info", "outbox", "delivered", to=d.to, subject=d.subject,
-                         outbox_id=d.outbox_id)
-            self.kick_outbox.wait(self.config.outbox_seconds)
-
-    def _imap_intake(self) -> None:
-        from moderator.transport.imap import ImapPoller
-
-        ImapPoller(self.db, self.config).run(self.stop, on_results=self._after_intake)
-
-    def _smtp_outbox(self) -> None:
-        from moderator.transport.smtp import OutboxSender
-
-        OutboxSender(self.db, self.config).run(self.stop, self.config.outbox_seconds,
-                                               wake=self.kick_outbox)
+    def _after_send(self, report: SendReport) -> None:
+        """One line for each mail the batch settled (failures are in the GM log too)."""
+        for o in (*report.recovered, *report.sent):
+            self.log("info", "outbox", "delivered" if o.status == SendFate.SENT else o.status,
+                     to=o.to, subject=o.subject, outbox_id=o.outbox_id)
+        for o in (*report.failed, *report.deferred):
+            self.log("warning", "outbox", "undelivered", status=o.status, to=o.to,
+                     subject=o.subject, outbox_id=o.outbox_id, detail=o.detail)
+        if report.error:
+            self.log("warning", "outbox", "connection", error=report.error)
 
     def _scheduler_loop(self) -> None:
         self.scheduler.run(self.stop)
@@ -192,11 +188,8 @@ class Service:
         root.addHandler(_LoggingBridge(self.log))
         root.setLevel(min(root.level or logging.WARNING, logging.WARNING))
         self.scheduler.start()
-        if self.config.transport == "imap":
-            loops = {"intake": self._imap_intake, "outbox": self._smtp_outbox}
-        else:
-            loops = {"intake": self._maildir_intake, "outbox": self._maildir_outbox}
-        loops["scheduler"] = self._scheduler_loop
+        loops = {"intake": self._intake, "outbox": self._outbox,
+                 "scheduler": self._scheduler_loop}
         for name, body in loops.items():
             # Daemon threads: a loop stuck in network I/O cannot keep the process alive.
             thread = threading.Thread(target=self._guarded(name, body), name=name, daemon=True)
@@ -228,19 +221,24 @@ class Service:
 
     def serve_forever(self) -> int:
         """Run until SIGTERM or SIGINT; return the exit status."""
+        received: list[int] = []
 
         def on_signal(signum: int, _frame: Any) -> None:
-            self.log("info", "service", "signal", signal=signal.Signals(signum).name)
-            self.stop.set()
+            # Only note it: the handler runs inside whatever the main thread was doing, and
+            # logging (or setting an Event) from here waits forever on a lock that the
+            # interrupted code holds (a signal during a log line hung `serve`).
+            received.append(signum)
 
         previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
         try:
             self.start()
-            while not self.stop.wait(60):
-                pass
+            while not received and not self.stop.is_set():
+                time.sleep(SIGNAL_CHECK_SECONDS)
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
+        if received:
+            self.log("info", "service", "signal", signal=signal.Signals(received[0]).name)
         return self.shutdown()
 
 

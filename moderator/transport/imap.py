@@ -1,18 +1,16 @@
-"""The IMAP transport, incoming side: read the moderator's mailbox on a real server.
+"""The IMAP inbox: the moderator's mailbox on a real server, behind
+`moderator.transport.base.Inbox`.
 
-Each message in the watched folder (``mail.imap.folder``) is fetched with
-``BODY.PEEK[]`` (reading marks nothing seen) and run through intake.  Only after
-`process_message` has returned, so its rows are committed, is the message moved out:
-to the processed folder, or to the quarantine folder when intake failed on it.
+`fetch` reads each message in the watched folder (``mail.imap.folder``) with
+``BODY.PEEK[]`` (reading marks nothing seen), oldest first (UID order), and searches again
+for mail that came meanwhile.  `done` moves a message to the processed folder,
+`quarantine` to the quarantine folder; the caller calls them only after intake has
+committed, so a crash before the move leaves the message in the folder, to be read again
+(intake's Message-ID check then answers "duplicate").  The crash points
+``imap.after-fetch`` and ``imap.before-move`` let the tests prove it with SIGKILL.
 
-Crash safety follows from that order.  A crash before the move leaves the message in
-the folder; the next poll reads it again and intake's Message-ID check answers
-"duplicate", which is simply moved to processed.  Nothing is lost, nothing is done
-twice.  The crash points ``imap.after-fetch`` and ``imap.before-move`` let the tests
-prove it with SIGKILL.
-
-`ImapPoller.run` is the service loop: poll, then wait for new mail with IMAP IDLE (or
-sleep), reconnecting with a growing back-off whenever the server goes away.
+`wait` waits for new mail with IMAP IDLE (or sleeps); the reconnecting loop with its
+back-off is `moderator.runners.incoming.Incoming.run`.
 """
 
 from __future__ import annotations
@@ -22,62 +20,41 @@ import logging
 import select
 import threading
 import time
-from collections import Counter
-from collections.abc import Callable
-from datetime import UTC, datetime
+from collections.abc import Iterator
 
-from imapclient import IMAPClient
-from imapclient.exceptions import IMAPClientAbortError, IMAPClientError
-from sqlalchemy import Engine
-from sqlalchemy.exc import OperationalError
+from imapclient import IMAPClient  # type: ignore[import-untyped]
+from imapclient.exceptions import (  # type: ignore[import-untyped]
+    IMAPClientAbortError,
+    IMAPClientError,
+)
 
 from moderator.faults import crash_point
-from moderator.intake.process import IntakeResult, process_message
-from moderator.publish import outgoing
-from moderator.settings.config import Config
-from moderator.store import repo
-from moderator.store.db import session_scope
-from moderator.store.host import panic_reason
+from moderator.settings.config import ImapSettings
+from moderator.transport.base import InboxMessage
 
 LOG = logging.getLogger(__name__)
 
-STATUS_KEY = "imap.last_poll"
-BACKOFF_FIRST = 1.0
-BACKOFF_CAP = 30.0
 STOP_CHECK_SECONDS = 1.0
-
-# Errors that say "the server, the network or the database is away", not "this message
-# is bad": the poll stops, the message stays where it is, and `run` reconnects later.
-# (imaplib's abort is a subclass of its error, so it must be tested first.)
-TRANSIENT: tuple[type[BaseException], ...] = (IMAPClientAbortError, OSError, OperationalError)
 
 
 class ConnectionLost(ConnectionError):
     """The server closed the connection (BYE, or EOF) while we were idling."""
 
 
-def _utcnow() -> datetime:
-    return datetime.now(UTC)
+class ImapInbox:
+    """One logged-in connection to the moderator's IMAP folder (made on first use)."""
 
-
-class ImapPoller:
-    """Reads the moderator's IMAP mailbox into intake; one instance per service thread."""
+    name = "imap"
+    # imaplib's abort: the server or the network went away mid-command.
+    transient: tuple[type[BaseException], ...] = (IMAPClientAbortError,)
 
     def __init__(
-        self,
-        db: Engine,
-        config: Config,
-        *,
-        clock: Callable[[], datetime] = _utcnow,
-        log: logging.Logger = LOG,
-        timeout: float = 30.0,
+        self, settings: ImapSettings, *, log: logging.Logger = LOG, timeout: float = 30.0
     ) -> None:
-        self.db = db
-        self.config = config
-        self.settings = config.imap
-        self.clock = clock
+        self.settings = settings
         self.log = log
         self.timeout = timeout
+        self.quarantine_place = f"the IMAP folder {settings.quarantine_folder!r}"
         self._client: IMAPClient | None = None
 
     # ------------------------------------------------------------------ connection
@@ -127,7 +104,7 @@ class ImapPoller:
             client.subscribe_folder(folder)
             self.log.info("IMAP: created folder %s", folder)
 
-    def _drop(self) -> None:
+    def reset(self) -> None:
         """Forget a connection that is (or may be) broken, without talking to it."""
         if self._client is not None:
             _shutdown_quietly(self._client)
@@ -143,74 +120,37 @@ class ImapPoller:
         except Exception:  # the server is gone already: nothing left to close politely
             _shutdown_quietly(client)
 
-    # ------------------------------------------------------------------ polling
-    def poll_once(self) -> list[IntakeResult]:
-        """Run intake over every message in the folder, oldest first; move each after.
-
-        A connection (or database) failure drops the connection and propagates: the
-        messages not yet moved stay in the folder and are read again next time.
-        Nothing is read while the host is stopped (`moderator panic`).
-        """
-        if panic_reason(self.db) is not None:
-            return []
-        try:
-            client = self._connection()
-            client.select_folder(self.settings.folder)
-            results = self._drain(client)
-        except TRANSIENT:
-            self._drop()
-            raise
-        self._record_poll(results)
-        return results
-
-    def _drain(self, client: IMAPClient) -> list[IntakeResult]:
-        """Handle the waiting messages, then look again for mail that came meanwhile."""
-        results: list[IntakeResult] = []
+    # ------------------------------------------------------------------ messages
+    def fetch(self) -> Iterator[InboxMessage]:
+        """Every message in the folder, oldest first, then any that came meanwhile."""
+        client = self._connection()
+        client.select_folder(self.settings.folder)
         seen: set[int] = set()
         while True:
             # UIDs grow with arrival: UID order is oldest first, so a player's later
             # message becomes the later version of his orders.
             uids = sorted(uid for uid in client.search("ALL") if uid not in seen)
             if not uids:
-                return results
+                return
             for uid in uids:
                 seen.add(uid)
-                result = self._handle(client, uid)
-                if result is not None:
-                    results.append(result)
+                raw = _fetch(client, uid)
+                if raw is None:  # expunged by someone else since the search
+                    continue
+                crash_point("imap.after-fetch")
+                yield InboxMessage(str(uid), raw, f"uid:{uid}")
 
-    def _handle(self, client: IMAPClient, uid: int) -> IntakeResult | None:
-        """One message: fetch, intake, then file it; a bad message is quarantined."""
-        try:
-            raw = _fetch(client, uid)
-            if raw is None:  # expunged by someone else since the search
-                return None
-            crash_point("imap.after-fetch")
-            result = process_message(self.db, self.config, raw, now=self.clock())
-        except TRANSIENT:
-            raise
-        except Exception as exc:  # one bad message never stops the others
-            self.log.exception("IMAP: message uid %s could not be processed", uid)
-            self._tell_gm(f"IMAP uid {uid}", f"could not be read into intake: {exc!r}")
-            result = IntakeResult(f"uid:{uid}", "failed", repr(exc))
-        else:
-            # Intake has committed: from here on a crash means "read again, duplicate".
-            crash_point("imap.before-move")
-        self._file(client, uid, result)
-        return result
+    def done(self, message: InboxMessage) -> None:
+        # Intake has committed: from here on a crash means "read again, duplicate".
+        crash_point("imap.before-move")
+        self._move(int(message.key), self.settings.processed_folder)
 
-    def _file(self, client: IMAPClient, uid: int, result: IntakeResult) -> None:
-        """Failed messages go to quarantine (the GM has been told), all others to processed."""
-        if result.status == "failed":
-            folder = self.settings.quarantine_folder
-            self.log.error("IMAP: %s failed (%s); moving it to %s", result.message_id,
-                           result.detail, folder)
-        else:
-            folder = self.settings.processed_folder
-        self._move(client, uid, folder)
+    def quarantine(self, message: InboxMessage) -> None:
+        self._move(int(message.key), self.settings.quarantine_folder)
 
-    def _move(self, client: IMAPClient, uid: int, folder: str) -> None:
+    def _move(self, uid: int, folder: str) -> None:
         """MOVE when offered (atomic); else copy, flag deleted and expunge."""
+        client = self._connection()
         if client.has_capability("MOVE"):
             client.move([uid], folder)
             return
@@ -223,59 +163,8 @@ class ImapPoller:
         else:
             client.expunge()
 
-    def _tell_gm(self, which: str, what: str) -> None:
-        """Best effort: intake did not report this message, so the GM hears it from us."""
-        folder = self.settings.quarantine_folder
-        try:
-            with session_scope(self.db) as session:
-                repo.log_gm(session, "imap.quarantined", f"{which} {what}", level="error")
-                outgoing.queue_gm_notice(
-                    session,
-                    self.config,
-                    None,
-                    "A message was quarantined",
-                    f"A message ({which}) {what}.\n"
-                    f"It was moved to the IMAP folder {folder!r}.",
-                )
-        except Exception:
-            self.log.exception("IMAP: could not tell the GM about %s", which)
-
-    def _record_poll(self, results: list[IntakeResult]) -> None:
-        """Leave a trace for `moderator status`: when the last good poll ran, what it saw."""
-        counts = Counter(r.status for r in results)
-        detail = " ".join(f"{status}={n}" for status, n in sorted(counts.items()))
-        value = f"{self.clock().isoformat()} messages={len(results)} {detail}".rstrip()
-        with session_scope(self.db) as session:
-            repo.set_status(session, STATUS_KEY, value)
-
-    # ------------------------------------------------------------------ service loop
-    def run(
-        self, stop: threading.Event,
-        on_results: Callable[[list[IntakeResult]], None] | None = None,
-    ) -> None:
-        """Poll and wait until `stop` is set; survive any failure by reconnecting.
-
-        ``on_results`` gets each poll's results (the service logs them and wakes its
-        outbox, so receipts go out at once rather than at the next outbox round).
-        """
-        failures = 0
-        while not stop.is_set():
-            try:
-                results = self.poll_once()
-                failures = 0
-                if on_results is not None and results:
-                    on_results(results)
-                self._wait(stop)
-            except Exception as exc:
-                failures += 1
-                delay = min(BACKOFF_FIRST * 2 ** (failures - 1), BACKOFF_CAP)
-                self.log.warning("IMAP: %s; reconnecting in %.0f s (attempt %d)",
-                                 _describe(exc), delay, failures)
-                self._drop()
-                stop.wait(delay)
-        self.close()
-
-    def _wait(self, stop: threading.Event) -> None:
+    # ------------------------------------------------------------------ waiting
+    def wait(self, stop: threading.Event) -> None:
         """Wait for new mail: IDLE when possible, else sleep ``poll_seconds``."""
         client = self._client
         if client is not None and self.settings.idle and client.has_capability("IDLE"):
@@ -325,8 +214,3 @@ def _fetch(client: IMAPClient, uid: int) -> bytes | None:
 def _shutdown_quietly(client: IMAPClient) -> None:
     with contextlib.suppress(Exception):  # already closed: that is what we wanted
         client.shutdown()
-
-
-def _describe(exc: BaseException) -> str:
-    text = str(exc) or exc.__class__.__name__
-    return f"{exc.__class__.__name__}: {text}" if text != exc.__class__.__name__ else text

@@ -1,34 +1,27 @@
 """The embedded mail transport: local Maildirs, no servers needed.
 
-Incoming: every message in the moderator's inbox Maildir goes through intake; a
-message is moved to the inbox's ``.processed`` folder only after intake has
-committed, so a crash in between means it is read again next time, and the
-Message-ID check makes that harmless.
+Incoming (`MaildirInbox`): the moderator's inbox Maildir; a message is filed in its
+``.processed`` folder (or ``.quarantine``) only when the caller says so, after intake
+has committed, so a crash in between means it is read again next time.
 
-Outgoing: each queued Outbox row is added to the recipient's own Maildir
-(``<mailboxes>/<address>/``) and then marked sent.
+Outgoing (`MaildirSender`): each mail is added to the recipient's own Maildir
+(``<mailboxes>/<address>/``).
 """
 
 from __future__ import annotations
 
 import mailbox
 import re
-from dataclasses import dataclass
-from datetime import UTC, datetime
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from email.parser import BytesHeaderParser
 from pathlib import Path
 
-from sqlalchemy import Engine
-from sqlalchemy.exc import OperationalError
-from sqlmodel import Session, select
-
-from moderator.intake.process import IntakeResult, process_message
-from moderator.settings.config import Config
-from moderator.store import repo
-from moderator.store.db import session_scope
-from moderator.store.host import panic_reason
-from moderator.store.models import Outbox
+from moderator.transport.base import Handover, InboxMessage, OutgoingMail, Verdict
 
 _KEY = re.compile(r"^(\d+)\.M(\d+)P(\d+)Q(\d+)")
+PROCESSED = "processed"
+QUARANTINE = "quarantine"
 
 
 def delivery_order(key: str) -> tuple[int, ...]:
@@ -46,64 +39,109 @@ def open_maildir(path: Path) -> mailbox.Maildir:
     return mailbox.Maildir(str(path), factory=None, create=True)
 
 
-def process_inbox(db: Engine, config: Config) -> list[IntakeResult]:
-    """Run intake over every message waiting in the inbox Maildir (none while the host is
-    stopped by `moderator panic`: the mail waits in the inbox)."""
-    if panic_reason(db) is not None:
-        return []
-    inbox = open_maildir(config.maildir_inbox)
-    if "processed" in inbox.list_folders():
-        processed = inbox.get_folder("processed")
-    else:
-        processed = inbox.add_folder("processed")
-    results = []
-    # Oldest first, so a player's later message becomes the later version of his orders.
-    for key in sorted(inbox.keys(), key=delivery_order):
-        with inbox.get_file(key) as handle:
-            raw = handle.read()
+class MaildirInbox:
+    """The moderator's inbox Maildir, behind `moderator.transport.base.Inbox`."""
+
+    name = "maildir"
+    transient: tuple[type[BaseException], ...] = ()
+
+    def __init__(self, path: Path, *, poll_seconds: float) -> None:
+        self.path = path
+        self.poll_seconds = poll_seconds
+        self.quarantine_place = f"the Maildir folder {str(path / ('.' + QUARANTINE))!r}"
+        self._box: mailbox.Maildir | None = None
+
+    def _inbox(self) -> mailbox.Maildir:
+        if self._box is None:
+            self._box = open_maildir(self.path)
+        return self._box
+
+    def _folder(self, name: str) -> mailbox.Maildir:
+        box = self._inbox()
+        if name in box.list_folders():
+            return box.get_folder(name)
+        return box.add_folder(name)
+
+    def fetch(self) -> Iterator[InboxMessage]:
+        box = self._inbox()
+        seen: set[str] = set()
+        while True:
+            # Oldest first, so a player's later message becomes the later version of his
+            # orders; then look again for mail that came during the pass.
+            keys = sorted((k for k in box.iterkeys() if k not in seen), key=delivery_order)
+            if not keys:
+                return
+            for key in keys:
+                seen.add(key)
+                try:
+                    with box.get_file(key) as handle:
+                        raw = handle.read()
+                except (KeyError, FileNotFoundError):  # taken by another reader meanwhile
+                    continue
+                yield InboxMessage(key, raw, f"maildir:{key}")
+
+    def done(self, message: InboxMessage) -> None:
+        self._file(message, PROCESSED)
+
+    def quarantine(self, message: InboxMessage) -> None:
+        self._file(message, QUARANTINE)
+
+    def _file(self, message: InboxMessage, folder: str) -> None:
+        # Added before it is discarded: a crash in between leaves it in both places, and
+        # the next read finds a duplicate (intake's Message-ID check), never nothing.
+        self._folder(folder).add(message.raw)
+        self._inbox().discard(message.key)
+
+    def wait(self, stop: threading.Event) -> None:
+        stop.wait(self.poll_seconds)
+
+    def reset(self) -> None:
+        self._box = None  # re-read the folder list next time
+
+    def close(self) -> None:
+        self._box = None
+
+
+class MaildirSender:
+    """Recipients' local Maildirs, behind `moderator.transport.base.Sender`."""
+
+    name = "maildir"
+
+    def __init__(self, mailbox_for: Callable[[str], Path]) -> None:
+        self.mailbox_for = mailbox_for
+
+    def open(self) -> None:
+        """Nothing to connect to."""
+
+    def send(self, mail: OutgoingMail) -> Handover:
         try:
-            results.append(process_message(db, config, raw))
-        except OperationalError:  # the database is busy or gone: read it again next time
-            break
-        processed.add(raw)
-        inbox.discard(key)
-    return results
+            open_maildir(self.mailbox_for(mail.to)).add(mail.raw)
+        except (OSError, ValueError) as exc:  # e.g. an address that is no usable folder name
+            return Handover(Verdict.REFUSED, repr(exc))
+        return Handover(Verdict.ACCEPTED)
 
+    def close(self) -> None:
+        """Nothing to close."""
 
-@dataclass(frozen=True)
-class Delivery:
-    outbox_id: int
-    to: str
-    subject: str
-
-
-def deliver_outbox(db: Engine, config: Config) -> list[Delivery]:
-    """Deliver every queued mail into its recipient's Maildir (none during a panic).
-
-    Each row is delivered and marked sent in its own transaction, so a failure or a
-    crash part-way never sends the rows before it again; a row that cannot be
-    delivered (e.g. an address that is no usable folder name) is marked failed and
-    the GM is told, and the others go on.
-    """
-    if panic_reason(db) is not None:
-        return []
-    with Session(db) as session:
-        ids = list(session.exec(
-            select(Outbox.id).where(Outbox.status == "queued").order_by(Outbox.id)))
-    delivered = []
-    for outbox_id in ids:
-        with session_scope(db) as session:
-            row = session.get(Outbox, outbox_id)
-            if row is None or row.status != "queued":
-                continue
-            row.attempts += 1
+    def delivered(self, mails: Iterable[OutgoingMail]) -> set[str]:
+        """Look in each recipient's Maildir for the Message-ID (only read after a crash)."""
+        found: set[str] = set()
+        parser = BytesHeaderParser()
+        wanted: dict[str, set[str]] = {}
+        for mail in mails:
+            wanted.setdefault(mail.to, set()).add(mail.message_id)
+        for to, message_ids in sorted(wanted.items()):
             try:
-                open_maildir(config.mailbox_for(row.to_addr)).add(row.raw)
-            except (OSError, ValueError) as exc:
-                row.status, row.last_error = "failed", repr(exc)
-                repo.log_gm(session, "mail.failed", f"{row.to_addr}: {row.subject}: {exc!r}",
-                            level="error")
+                path = self.mailbox_for(to)
+            except ValueError:  # no usable folder: nothing was ever delivered there
                 continue
-            row.status, row.sent_at = "sent", datetime.now(UTC)
-            delivered.append(Delivery(outbox_id, row.to_addr, row.subject))
-    return delivered
+            if not path.exists():
+                continue
+            box = open_maildir(path)
+            for key in box.iterkeys():
+                with box.get_file(key) as handle:
+                    headers = parser.parsebytes(handle.read())
+                message_id = (headers["Message-ID"] or "").strip()
+                if message_id in message_ids:
+                    found.add(message_id)
+        return found

@@ -29,12 +29,12 @@ from sqlmodel import Session, select
 
 from moderator.desk import admin
 from moderator.faults import ENV as CRASH_ENV
+from moderator.runners.incoming import process_inbox
+from moderator.runners.outgoing import deliver_outbox
 from moderator.settings.config import Config, load_config
 from moderator.store import repo
 from moderator.store.db import open_store, session_scope
 from moderator.store.models import Outbox, ReceivedMessage, Submission
-from moderator.transport.imap import ImapPoller
-from moderator.transport.smtp import OutboxSender
 
 from support import order_mail, write_mail_config
 
@@ -182,11 +182,7 @@ def test_a_month_by_real_mail(world: World) -> None:
     assert world.stop(serve) == 0, world.logs()
 
     before = counts(world.db)
-    poller = ImapPoller(world.db, world.config)
-    try:
-        assert poller.poll_once() == []
-    finally:
-        poller.close()
+    assert process_inbox(world.db, world.config) == []
     assert counts(world.db) == before
     with Session(world.db) as session:
         queued = session.exec(select(Outbox).where(Outbox.status != "sent")).all()
@@ -262,11 +258,7 @@ def test_a_bounced_turn_sheet_is_shown_to_the_gm_and_not_answered(
         row.status = "sent"
     world.mail.wait_for_messages(MODERATOR, 1, timeout=20)
     before = counts(world.db)["Outbox"]
-    poller = ImapPoller(world.db, world.config)
-    try:
-        [result] = poller.poll_once()
-    finally:
-        poller.close()
+    [result] = process_inbox(world.db, world.config)
     assert result.status == "ignored" and "ghost@pbem.test" in result.detail
     assert counts(world.db)["Outbox"] == before  # not answered
     with Session(world.db) as session:
@@ -275,7 +267,7 @@ def test_a_bounced_turn_sheet_is_shown_to_the_gm_and_not_answered(
                             capture_output=True, text=True, timeout=60, check=True,
                             env=dict(os.environ, COLUMNS="250"))
     assert "mail.bounced" in status.stdout and "Gaston" in status.stdout, status.stdout
-    OutboxSender(world.db, world.config).send_due()  # nothing for the MAILER-DAEMON
+    deliver_outbox(world.db, world.config)  # nothing for the MAILER-DAEMON
     assert world.mail.fetch_messages(MODERATOR) == []
 
 

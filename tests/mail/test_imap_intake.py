@@ -1,8 +1,8 @@
 """IMAP intake end to end: real Postfix + Dovecot, a real SQLite store, the real poller.
 
-Players send orders by SMTP; `ImapPoller` reads the moderator's mailbox over IMAP (TLS
-verified against the test CA), runs intake and files each message in Processed or
-Quarantine.  The crash tests SIGKILL a poller subprocess at each crash point and check
+Players send orders by SMTP; `Incoming` over an `ImapInbox` reads the moderator's mailbox
+over IMAP (TLS verified against the test CA), runs intake and files each message in
+Processed or Quarantine.  The crash tests SIGKILL a poller subprocess at each crash point and check
 that a restart loses nothing and does nothing twice.
 """
 
@@ -29,12 +29,13 @@ from sqlmodel import Session, select
 
 from moderator.desk import admin
 from moderator.faults import ENV as crash_point_env
+from moderator.runners import incoming
+from moderator.runners.incoming import InboxUnavailable, Incoming
 from moderator.settings.config import Config, load_config
 from moderator.store import repo
 from moderator.store.db import open_store, session_scope
 from moderator.store.models import GmLog, Outbox, ReceivedMessage, Submission
-from moderator.transport import imap as imap_transport
-from moderator.transport.imap import STATUS_KEY, ImapPoller
+from moderator.transport.imap import ImapInbox
 
 from support import ROOT, order_mail
 
@@ -48,6 +49,7 @@ PLAYERS = (
     ("player2@pbem.test", "Cyrano de Bergerac", "panache"),
     ("player3@pbem.test", "Porthos du Vallon", "wine"),
 )
+STATUS_KEY = "imap.last_poll"
 EMAIL = {name.split()[0].lower(): (email, password) for email, name, password in PLAYERS}
 
 # A poller in a child process: what `serve` will do, minus the loop (crash tests).
@@ -56,15 +58,16 @@ import sys
 from pathlib import Path
 from moderator.settings.config import load_config
 from moderator.store.db import open_store
-from moderator.transport.imap import ImapPoller
+from moderator.runners.incoming import Incoming
+from moderator.transport.imap import ImapInbox
 
 config = load_config(Path(sys.argv[1]))
-poller = ImapPoller(open_store(config.database_url), config)
+inbox = ImapInbox(config.imap)
 try:
-    for result in poller.poll_once():
+    for result in Incoming(open_store(config.database_url), config, inbox).read_once():
         print(result.status, result.message_id)
 finally:
-    poller.close()
+    inbox.close()
 """
 
 
@@ -76,8 +79,11 @@ class World:
     config: Config
     db: Engine
 
-    def poller(self, **kwargs: Any) -> ImapPoller:
-        return ImapPoller(self.db, self.config, **kwargs)
+    def poller(self, log: logging.Logger | None = None) -> Incoming:
+        """Intake over the IMAP inbox, as `serve` runs it (``log``: for both)."""
+        if log is None:
+            return Incoming(self.db, self.config, ImapInbox(self.config.imap))
+        return Incoming(self.db, self.config, ImapInbox(self.config.imap, log=log), log=log)
 
 
 def write_imap_config(
@@ -192,11 +198,11 @@ class Running:
 
 
 @pytest.fixture
-def running() -> Iterator[Callable[[ImapPoller], Running]]:
+def running() -> Iterator[Callable[[Incoming], Running]]:
     """Start `poller.run` in a thread; the thread is always stopped at the end."""
     threads: list[tuple[threading.Thread, threading.Event]] = []
 
-    def start(poller: ImapPoller) -> Running:
+    def start(poller: Incoming) -> Running:
         stop = threading.Event()
         thread = threading.Thread(target=poller.run, args=(stop,), daemon=True)
         thread.start()
@@ -207,7 +213,7 @@ def running() -> Iterator[Callable[[ImapPoller], Running]]:
     for thread, stop in threads:
         stop.set()
         thread.join(10)
-        assert not thread.is_alive(), "ImapPoller.run did not stop"
+        assert not thread.is_alive(), "Incoming.run did not stop"
 
 
 def _status(db: Engine) -> str | None:
@@ -251,7 +257,7 @@ def test_orders_are_stored_and_filed_in_processed_once(
     send_and_wait(world, "jacques")
     poller = world.poller()
     try:
-        [result] = poller.poll_once()
+        [result] = poller.read_once()
         assert result.status == "accepted"
         assert folder(world, "INBOX") == []
         [filed] = folder(world, "Processed")
@@ -263,11 +269,11 @@ def test_orders_are_stored_and_filed_in_processed_once(
             assert "accepted=1" in repo.service_status(session)[STATUS_KEY].value
         assert len(receipts(world.db)) == 1
         before = row_counts(world.db)
-        assert poller.poll_once() == []
+        assert poller.read_once() == []
         assert row_counts(world.db) == before
         assert len(folder(world, "Processed")) == 1
     finally:
-        poller.close()
+        poller.inbox.close()
     with world.mail.imap(MODERATOR) as client:
         client.select_folder("Processed", readonly=True)
         flags = client.get_flags(client.search("ALL"))
@@ -278,9 +284,10 @@ def test_certificate_is_verified(make_world: Callable[..., World]) -> None:
     """Without the test CA the self-signed server certificate is refused."""
     world = make_world(security="ssl", cafile=False)
     poller = world.poller()
-    with pytest.raises(ssl.SSLCertVerificationError):
-        poller.poll_once()
-    assert not poller.connected
+    with pytest.raises(InboxUnavailable) as raised:
+        poller.read_once()
+    assert isinstance(raised.value.__cause__, ssl.SSLCertVerificationError)
+    assert not poller.inbox.connected  # type: ignore[attr-defined]
 
 
 def test_several_messages_are_read_oldest_first(world: World) -> None:
@@ -291,9 +298,9 @@ def test_several_messages_are_read_oldest_first(world: World) -> None:
     send_and_wait(world, "cyrano")
     poller = world.poller()
     try:
-        assert [r.status for r in poller.poll_once()] == ["accepted"] * 3
+        assert [r.status for r in poller.read_once()] == ["accepted"] * 3
     finally:
-        poller.close()
+        poller.inbox.close()
     with Session(world.db) as session:
         rows = session.exec(select(Submission).order_by(Submission.id)).all()
     assert [s.version for s in rows if s.player_id == rows[0].player_id] == [1, 2]
@@ -317,9 +324,9 @@ def test_failed_intake_goes_to_quarantine_others_to_processed(
     send_and_wait(world, "cyrano", "jacques", "porthos")
     poller = world.poller()
     try:
-        results = poller.poll_once()
+        results = poller.read_once()
     finally:
-        poller.close()
+        poller.inbox.close()
     assert [r.status for r in results] == ["failed", "accepted", "accepted"]
     [quarantined] = folder(world, "Quarantine")
     assert b"PASSWORD: panache" in quarantined
@@ -336,20 +343,20 @@ def test_exception_around_one_message_quarantines_it_and_goes_on(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An error outside intake's own guard (here: injected) never stops the poll."""
-    real = imap_transport.process_message
+    real = incoming.process_message
 
     def explode_on_porthos(db, config, raw, *, now=None):  # type: ignore[no-untyped-def]
         if b"PASSWORD: wine" in raw:
             raise ValueError("unreadable")
         return real(db, config, raw, now=now)
 
-    monkeypatch.setattr(imap_transport, "process_message", explode_on_porthos)
+    monkeypatch.setattr(incoming, "process_message", explode_on_porthos)
     send_and_wait(world, "jacques", "porthos", "cyrano")
     poller = world.poller()
     try:
-        results = poller.poll_once()
+        results = poller.read_once()
     finally:
-        poller.close()
+        poller.inbox.close()
     assert [r.status for r in results] == ["accepted", "failed", "accepted"]
     assert "ValueError" in results[1].detail
     [quarantined] = folder(world, "Quarantine")
@@ -373,15 +380,15 @@ def test_copy_delete_expunge_when_the_server_has_no_move(
     send_and_wait(world, "jacques", "cyrano")
     poller = world.poller()
     try:
-        assert [r.status for r in poller.poll_once()] == ["accepted", "accepted"]
+        assert [r.status for r in poller.read_once()] == ["accepted", "accepted"]
     finally:
-        poller.close()
+        poller.inbox.close()
     assert folder(world, "INBOX") == []
     assert len(folder(world, "Processed")) == 2
 
 
 def test_run_with_idle_processes_new_mail_within_seconds(
-    world: World, running: Callable[[ImapPoller], Running]
+    world: World, running: Callable[[Incoming], Running]
 ) -> None:
     """poll_seconds is 60: only IDLE can explain a reaction within a few seconds."""
     service = running(world.poller())
@@ -403,7 +410,7 @@ def test_run_with_idle_processes_new_mail_within_seconds(
 
 
 def test_run_without_idle_polls_every_poll_seconds(
-    make_world: Callable[..., World], running: Callable[[ImapPoller], Running]
+    make_world: Callable[..., World], running: Callable[[Incoming], Running]
 ) -> None:
     world = make_world(idle=False, poll_seconds=1)
     running(world.poller())
@@ -415,7 +422,7 @@ def test_run_without_idle_polls_every_poll_seconds(
 
 def test_run_survives_an_imap_server_restart(
     world: World,
-    running: Callable[[ImapPoller], Running],
+    running: Callable[[Incoming], Running],
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """The servers are restarted under the idling poller: it logs the disconnect,
@@ -445,7 +452,7 @@ def test_run_survives_an_imap_server_restart(
 
 def test_run_keeps_retrying_a_failed_login_and_stops_during_the_back_off(
     world: World,
-    running: Callable[[ImapPoller], Running],
+    running: Callable[[Incoming], Running],
     caplog: pytest.LogCaptureFixture,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -20,11 +20,12 @@ from moderator.desk import admin
 from moderator.intake.bounces import detect_bounce, record_bounce
 from moderator.intake.extract import extract_message
 from moderator.publish.outgoing import queue
+from moderator.runners.outgoing import Outgoing
 from moderator.settings.config import Config, load_config
 from moderator.store import repo
 from moderator.store.db import open_store, session_scope
 from moderator.store.models import Outbox
-from moderator.transport.smtp import OutboxSender
+from moderator.transport.smtp import SmtpSender
 
 from support import write_mail_config
 
@@ -41,9 +42,11 @@ import sys
 from pathlib import Path
 from moderator.settings.config import load_config
 from moderator.store.db import open_store
-from moderator.transport.smtp import OutboxSender
+from moderator.runners.outgoing import Outgoing
+from moderator.transport.smtp import SmtpSender
 config = load_config(Path(sys.argv[1]))
-report = OutboxSender(open_store(config.database_url), config, sent_copy_wait=2.0).send_due()
+sender = SmtpSender(config, sent_copy_wait=2.0)
+report = Outgoing(open_store(config.database_url), config, sender).send_due()
 print(report.summary())
 """
 
@@ -122,7 +125,7 @@ def test_queued_mail_is_delivered_unchanged(mail, tmp_path, security):
     first = queue_mail(db, config, PLAYER1, "[paris] Receipt", "Grüße aus Zürich!\nÀ bientôt.\n")
     second = queue_mail(db, config, PLAYER2, "[paris] Le Sport de Paris")
 
-    report = OutboxSender(db, config, clock=lambda: T0).send_due()
+    report = Outgoing(db, config, SmtpSender(config), clock=lambda: T0).send_due()
 
     assert [o.outbox_id for o in report.sent] == [first.id, second.id]
     assert report.failed == report.deferred == () and report.error is None
@@ -140,7 +143,7 @@ def test_queued_mail_is_delivered_unchanged(mail, tmp_path, security):
         status = repo.service_status(session)["smtp.last_send"].value
     assert "sent 2, failed 0, deferred 0" in status
 
-    again = OutboxSender(db, config).send_due()
+    again = Outgoing(db, config, SmtpSender(config)).send_due()
     assert again.sent == () and again.error is None
     time.sleep(0.3)
     assert len(mail.fetch_messages(PLAYER1)) == 1
@@ -153,7 +156,7 @@ def test_unknown_recipient_fails_and_the_batch_goes_on(mail, tmp_path):
     lost = queue_mail(db, config, "nobody@pbem.test", "two")
     third = queue_mail(db, config, PLAYER2, "three")
 
-    report = OutboxSender(db, config).send_due()
+    report = Outgoing(db, config, SmtpSender(config)).send_due()
 
     assert [o.outbox_id for o in report.sent] == [first.id, third.id]
     assert [o.outbox_id for o in report.failed] == [lost.id]
@@ -173,7 +176,7 @@ def test_unreachable_server_defers_with_backoff_then_sends(mail, tmp_path):
     first = queue_mail(db, down, PLAYER1, "one")
     second = queue_mail(db, down, PLAYER2, "two")
 
-    report = OutboxSender(db, down).send_due(now=T0)
+    report = Outgoing(db, down, SmtpSender(down)).send_due(now=T0)
     assert report.sent == () and len(report.deferred) == 2
     assert report.error and "ConnectionRefusedError" in report.error
     for row in rows(db).values():
@@ -183,18 +186,18 @@ def test_unreachable_server_defers_with_backoff_then_sends(mail, tmp_path):
         assert "cannot reach SMTP server" in (row.last_error or "")
 
     # Not due yet: not even tried.
-    report = OutboxSender(db, down).send_due(now=T0 + timedelta(seconds=30))
+    report = Outgoing(db, down, SmtpSender(down)).send_due(now=T0 + timedelta(seconds=30))
     assert report.deferred == () and report.error is None
     assert {r.attempts for r in rows(db).values()} == {1}
 
     # Second failure doubles the wait.
-    OutboxSender(db, down).send_due(now=T0 + timedelta(seconds=60))
+    Outgoing(db, down, SmtpSender(down)).send_due(now=T0 + timedelta(seconds=60))
     for row in rows(db).values():
         assert row.attempts == 2
         assert row.next_attempt_at.replace(tzinfo=UTC) == T0 + timedelta(seconds=180)  # type: ignore[union-attr]
 
     up = write_smtp_config(tmp_path, mail, retry_seconds=60)
-    report = OutboxSender(db, up).send_due(now=T0 + timedelta(seconds=180))
+    report = Outgoing(db, up, SmtpSender(up)).send_due(now=T0 + timedelta(seconds=180))
     assert [o.outbox_id for o in report.sent] == [first.id, second.id]
     mail.wait_for_messages(PLAYER1)
     mail.wait_for_messages(PLAYER2)
@@ -205,7 +208,7 @@ def test_gives_up_after_max_attempts(mail, tmp_path):
     config = write_smtp_config(tmp_path, mail, port=closed_port(), max_attempts=2)
     db = open_store(config.database_url)
     row = queue_mail(db, config, PLAYER1, "doomed")
-    sender = OutboxSender(db, config)
+    sender = Outgoing(db, config, SmtpSender(config))
     sender.send_due(now=T0)
     report = sender.send_due(now=T0 + timedelta(hours=1))
     assert [o.outbox_id for o in report.failed] == [row.id]
@@ -218,7 +221,7 @@ def test_gives_up_after_max_attempts(mail, tmp_path):
 
 def test_retry_delay_doubles_and_is_capped(tmp_path, mail):
     config = write_smtp_config(tmp_path, mail, retry_seconds=60)
-    sender = OutboxSender(open_store(config.database_url), config)
+    sender = Outgoing(open_store(config.database_url), config, SmtpSender(config))
     assert [sender.retry_delay(n).total_seconds() for n in (1, 2, 3, 4)] == [60, 120, 240, 480]
     assert sender.retry_delay(30) == timedelta(hours=6)
 

@@ -1,0 +1,381 @@
+"""Outgoing mail: the Outbox handed to any transport's sender, once, even across crashes.
+
+Each batch (`Outgoing.send_due`) takes every due ``queued`` row, oldest first, opens the
+sender once and hands each row over.  Per row, what the sender answers
+(`moderator.transport.base.Handover`) becomes:
+
+* accepted: ``sent``;
+* refused: ``failed`` at once, and the GM is told;
+* deferred: ``attempts`` counts it and ``next_attempt_at`` moves back (retry_seconds x
+  2^(attempts-1), at most 6 hours); after ``max_attempts`` the row is ``failed`` and the
+  GM is told.  When the connection is lost the batch ends: the rows not yet tried stay
+  queued as they were; when it cannot even be opened, every due row counts one attempt.
+
+Crash safety: a row is marked ``sending`` (committed) before it is handed over and
+``sent`` (committed) after the sender accepted it; the crash points
+``<sender>.before-send`` and ``<sender>.after-send`` (``smtp.…``, ``maildir.…``) sit just
+inside those two commits.  A row found in ``sending`` by the first batch (`recover`) was
+interrupted in between: the sender says whether it got through (`Sender.delivered`: the
+SMTP sent copy, the recipient's Maildir): found -> ``sent``; not found -> ``queued`` again,
+resent with the same Message-ID; cannot tell -> ``queued`` again and the GM warned that
+the player may get it twice.  See docs/outbox.md.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+
+from sqlalchemy import Engine, or_, update
+from sqlmodel import Session, col, select
+
+from moderator.clock import as_utc
+from moderator.faults import crash_point
+from moderator.intake.bounces import find_recipient
+from moderator.settings.config import Config
+from moderator.store import repo
+from moderator.store.db import session_scope
+from moderator.store.host import panic_reason
+from moderator.store.models import Game, Outbox
+from moderator.store.statuses import LogLevel, OutboxStatus
+from moderator.transport import Sender, open_sender
+from moderator.transport.base import OutgoingMail, SenderUnavailable, Verdict
+
+log = logging.getLogger(__name__)
+
+MAX_RETRY_DELAY = timedelta(hours=6)
+# With a wake event, `Outgoing.run` looks at its stop event at least this often.
+STOP_CHECK_SECONDS = 1.0
+Clock = Callable[[], datetime]
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def status_key(sender: Sender) -> str:
+    """The service-status key of a sender's last batch: ``smtp.last_send`` ..."""
+    return f"{sender.name}.last_send"
+
+
+class SendFate(StrEnum):
+    """What one batch did to one row (`SendOutcome.status`; not stored as such)."""
+
+    SENT = "sent"
+    FAILED = "failed"
+    DEFERRED = "deferred"
+    REQUEUED = "requeued"  # recovery: interrupted by a crash, to be sent again
+
+
+@dataclass(frozen=True)
+class SendOutcome:
+    """What happened to one Outbox row."""
+
+    outbox_id: int
+    to: str
+    subject: str
+    message_id: str
+    status: SendFate
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class SendReport:
+    """One batch: what was sent, given up, put off; and rows recovered after a crash."""
+
+    sent: tuple[SendOutcome, ...] = ()
+    failed: tuple[SendOutcome, ...] = ()
+    deferred: tuple[SendOutcome, ...] = ()
+    recovered: tuple[SendOutcome, ...] = ()
+    error: str | None = None  # the connection-level failure that ended the batch
+
+    def summary(self) -> str:
+        text = f"sent {len(self.sent)}, failed {len(self.failed)}, deferred {len(self.deferred)}"
+        if self.recovered:
+            text += f", recovered {len(self.recovered)}"
+        return text + (f"; error: {self.error}" if self.error else "")
+
+
+def outcome(row: Outbox, status: SendFate, detail: str = "") -> SendOutcome:
+    assert row.id is not None
+    return SendOutcome(row.id, row.to_addr, row.subject, row.message_id, status, detail)
+
+
+@dataclass
+class _Batch:
+    sent: list[SendOutcome] = field(default_factory=list)
+    failed: list[SendOutcome] = field(default_factory=list)
+    deferred: list[SendOutcome] = field(default_factory=list)
+    error: str | None = None
+
+
+class Outgoing:
+    """Sends the Outbox through one sender. One per process; `run` is the service loop."""
+
+    def __init__(
+        self, db: Engine, config: Config, sender: Sender, *, clock: Clock = _utcnow
+    ) -> None:
+        self.db = db
+        self.config = config
+        self.sender = sender
+        self.clock = clock
+        self._recovered = False
+        self._lock = threading.Lock()
+
+    # ---- the service loop
+
+    def run(
+        self, stop: threading.Event, interval_seconds: float | None = None,
+        wake: threading.Event | None = None,
+        on_report: Callable[[SendReport], None] | None = None,
+    ) -> None:
+        """Send due mail every `interval_seconds` until `stop` is set; never raises.
+
+        Setting ``wake`` sends at once (the service sets it when intake queued receipts
+        or a deadline queued newsletters, so players need not wait for the next round).
+        ``on_report`` gets each batch's report (the service logs every mail in it).
+        """
+        interval = self.config.outbox_seconds if interval_seconds is None else interval_seconds
+        while not stop.is_set():
+            if wake is not None:
+                wake.clear()  # before sending: a wake during the batch means "send again"
+            try:
+                report = self.send_due()
+                if on_report is not None:
+                    on_report(report)
+            except Exception as exc:
+                log.exception("sending the outbox failed")
+                try:
+                    with session_scope(self.db) as session:
+                        repo.set_status(session, status_key(self.sender),
+                                        f"{self._stamp()}: error: {exc}")
+                except Exception:
+                    log.exception("could not record the outbox status")
+            _wait(stop, wake, interval)
+
+    # ---- one batch
+
+    def send_due(self, now: datetime | None = None) -> SendReport:
+        """Send every queued row that is due, oldest first, over one connection (nothing
+        while the host is stopped by `moderator panic`)."""
+        if panic_reason(self.db) is not None:
+            return SendReport()
+        with self._lock:
+            recovered = () if self._recovered else self._recover(now)
+            now = as_utc(now or self.clock())
+            batch = _Batch()
+            ids = self._due_ids(now)
+            if ids:
+                self._send_batch(ids, now, batch)
+            report = SendReport(
+                tuple(batch.sent),
+                tuple(batch.failed),
+                tuple(batch.deferred),
+                recovered,
+                batch.error,
+            )
+            with session_scope(self.db) as session:
+                stamp = now.isoformat(timespec="seconds")
+                repo.set_status(session, status_key(self.sender), f"{stamp}: {report.summary()}")
+            return report
+
+    def _due_ids(self, now: datetime) -> list[int]:
+        with session_scope(self.db) as session:
+            query = (
+                select(Outbox.id)
+                .where(
+                    Outbox.status == OutboxStatus.QUEUED,
+                    or_(col(Outbox.next_attempt_at).is_(None), col(Outbox.next_attempt_at) <= now),
+                )
+                .order_by(col(Outbox.created_at), col(Outbox.id))
+            )
+            return [i for i in session.exec(query) if i is not None]
+
+    def _send_batch(self, ids: list[int], now: datetime, batch: _Batch) -> None:
+        try:
+            self.sender.open()
+        except SenderUnavailable as exc:
+            batch.error = str(exc)
+            log.warning("%s", batch.error)
+            # Every due row was attempted and none could go: each waits its own back-off.
+            for outbox_id in ids:
+                with session_scope(self.db) as session:
+                    row = session.get(Outbox, outbox_id)
+                    if row is not None and row.status == OutboxStatus.QUEUED:
+                        row.attempts += 1
+                        self._defer(session, row, batch.error, now, batch)
+            return
+        try:
+            for outbox_id in ids:
+                if not self._send_one(outbox_id, now, batch):
+                    break
+        finally:
+            self.sender.close()
+
+    def _send_one(self, outbox_id: int, now: datetime, batch: _Batch) -> bool:
+        """Hand one row over; False when the connection is lost (end of the batch)."""
+        row = self._claim(outbox_id)
+        if row is None:  # sent or taken meanwhile
+            return True
+        crash_point(f"{self.sender.name}.before-send")
+        handover = self.sender.send(OutgoingMail(row.to_addr, row.raw, row.message_id))
+        if handover.verdict == Verdict.ACCEPTED:
+            crash_point(f"{self.sender.name}.after-send")
+        with session_scope(self.db) as session:
+            current = session.get(Outbox, outbox_id)
+            assert current is not None
+            if handover.verdict == Verdict.ACCEPTED:
+                current.status, current.sent_at = OutboxStatus.SENT, now
+                current.next_attempt_at, current.last_error = None, None
+                session.add(current)
+                batch.sent.append(outcome(row, SendFate.SENT))
+            elif handover.verdict == Verdict.REFUSED:
+                self._fail(session, current, handover.detail, batch)
+            else:
+                self._defer(session, current, handover.detail, now, batch)
+        if handover.connection_lost:
+            batch.error = handover.connection_lost
+            return False
+        return True
+
+    def _claim(self, outbox_id: int) -> Outbox | None:
+        """Mark a queued row `sending` (committed); None if another sender got there first."""
+        with session_scope(self.db) as session:
+            result = session.execute(
+                update(Outbox)
+                .where(col(Outbox.id) == outbox_id, col(Outbox.status) == OutboxStatus.QUEUED)
+                .values(status=OutboxStatus.SENDING, attempts=col(Outbox.attempts) + 1)
+            )
+            if result.rowcount != 1:  # type: ignore[attr-defined]
+                return None
+        with Session(self.db) as session:
+            return session.get(Outbox, outbox_id)
+
+    # ---- row outcomes
+
+    def _fail(self, session: Session, row: Outbox, error: str, batch: _Batch) -> None:
+        row.status, row.last_error, row.next_attempt_at = OutboxStatus.FAILED, error, None
+        session.add(row)
+        who = find_recipient(session, row.to_addr, row.game_id)
+        game = session.get(Game, row.game_id) if row.game_id is not None else None
+        what = f"{row.kind} to {who.describe()} ({row.subject!r}, {row.message_id})"
+        repo.log_gm(session, "mail.failed", f"{what} not sent: {error}", game=game,
+                    level=LogLevel.ERROR)
+        batch.failed.append(outcome(row, SendFate.FAILED, error))
+
+    def _defer(
+        self, session: Session, row: Outbox, error: str, now: datetime, batch: _Batch
+    ) -> None:
+        if row.attempts >= self.config.smtp.max_attempts:
+            self._fail(session, row, f"gave up after {row.attempts} attempts: {error}", batch)
+            return
+        row.status, row.last_error = OutboxStatus.QUEUED, error
+        row.next_attempt_at = now + self.retry_delay(row.attempts)
+        session.add(row)
+        batch.deferred.append(outcome(row, SendFate.DEFERRED, error))
+
+    def retry_delay(self, attempts: int) -> timedelta:
+        """Wait after the `attempts`-th failed attempt: retry_seconds x 2^(attempts-1), capped."""
+        seconds = self.config.smtp.retry_seconds * 2 ** max(attempts - 1, 0)
+        return min(timedelta(seconds=seconds), MAX_RETRY_DELAY)
+
+    # ---- crash recovery
+
+    def recover(self, now: datetime | None = None) -> tuple[SendOutcome, ...]:
+        """Settle rows a crash left in `sending` (done by the first `send_due` anyway)."""
+        with self._lock:
+            return self._recover(now)
+
+    def _recover(self, now: datetime | None) -> tuple[SendOutcome, ...]:
+        self._recovered = True
+        stuck = interrupted_rows(self.db)
+        if not stuck:
+            return ()
+        found: set[str] | None = None
+        reason = ""
+        try:
+            found = self.sender.delivered(
+                [OutgoingMail(row.to_addr, row.raw, row.message_id) for row in stuck])
+        except SenderUnavailable as exc:
+            reason = str(exc)
+        except Exception as exc:  # the answer is "cannot tell", whatever went wrong
+            reason = f"could not tell whether it was sent: {exc!r}"
+        if found is None:
+            log.warning("%s", reason)
+        moment = as_utc(now or self.clock())
+        return settle_interrupted(self.db, stuck, found, reason, moment)
+
+    def _stamp(self) -> str:
+        return as_utc(self.clock()).isoformat(timespec="seconds")
+
+
+def interrupted_rows(db: Engine) -> list[Outbox]:
+    """The rows a crash left in ``sending`` (handed over, or about to be)."""
+    with Session(db) as session:
+        return list(session.exec(select(Outbox).where(Outbox.status == OutboxStatus.SENDING)))
+
+
+def settle_interrupted(
+    db: Engine, stuck: list[Outbox], found: set[str] | None, reason: str, moment: datetime
+) -> tuple[SendOutcome, ...]:
+    """Decide each interrupted row: ``sent`` if its Message-ID is in ``found`` (it got
+    through), else ``queued`` again with the same Message-ID.
+
+    ``found`` is None when the sender could not tell (``reason`` says why): the row is
+    still sent again, and the GM warned that the player may get it twice.
+    """
+    outcomes = []
+    with session_scope(db) as session:
+        for stale in stuck:
+            row = session.get(Outbox, stale.id)
+            if row is None or row.status != OutboxStatus.SENDING:
+                continue
+            game = session.get(Game, row.game_id) if row.game_id is not None else None
+            what = f"{row.kind} to {row.to_addr} ({row.subject!r}, {row.message_id})"
+            if found is not None and row.message_id in found:
+                row.status, row.sent_at, row.last_error = OutboxStatus.SENT, moment, None
+                detail = f"{what}: accepted before a crash (found delivered)"
+                repo.log_gm(session, "mail.recovered", detail, game=game)
+                outcomes.append(outcome(row, SendFate.SENT, detail))
+            else:
+                row.status, row.next_attempt_at = OutboxStatus.QUEUED, None
+                if found is not None:
+                    detail = f"{what}: not sent before a crash (not found delivered); sending again"
+                    repo.log_gm(session, "mail.resend", detail, game=game)
+                else:
+                    detail = (
+                        f"{what}: interrupted by a crash and {reason}; sending again with "
+                        f"the same Message-ID, so {row.to_addr} may get it twice"
+                    )
+                    repo.log_gm(session, "mail.resend", detail, game=game,
+                                level=LogLevel.WARNING)
+                outcomes.append(outcome(row, SendFate.REQUEUED, detail))
+            session.add(row)
+    return tuple(outcomes)
+
+
+def deliver_outbox(db: Engine, config: Config) -> SendReport:
+    """One batch with the configured sender (`moderator outbox send`, the demo, tests)."""
+    return Outgoing(db, config, open_sender(config)).send_due()
+
+
+def _wait(stop: threading.Event, wake: threading.Event | None, seconds: float) -> None:
+    """Wait ``seconds``, or less if `stop` or `wake` is set.
+
+    One thread cannot block on two events, so with a wake event the wait is cut into
+    slices of `STOP_CHECK_SECONDS` to notice `stop` (callers that set `wake` on stop,
+    as the service does, see it at once).
+    """
+    if wake is None:
+        stop.wait(seconds)
+        return
+    end = time.monotonic() + seconds
+    while not stop.is_set():
+        remaining = end - time.monotonic()
+        if remaining <= 0 or wake.wait(min(remaining, STOP_CHECK_SECONDS)):
+            return
