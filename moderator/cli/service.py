@@ -37,18 +37,21 @@ Backlog = dict[int | None, dict[str, int]]
               show_default=True,
               help="json: one JSON object a line (for log collectors); text: one readable "
                    "line each (for a terminal, or the journal).")
+@click.option("--worker", is_flag=True,
+              help="Join as one of several workers sharing this database (PostgreSQL): "
+                   "each message, turn and mail is still done once.")
 @pass_app
-def serve(app: App, log_level: str, log_format: str) -> None:
+def serve(app: App, log_level: str, log_format: str, worker: bool) -> None:
     """Run the service: read mail, send mail, and act at every deadline (until SIGTERM).
 
     One per database: a second `serve` on the same database refuses, naming the one that
-    runs (moderator.store.guard).
+    runs (moderator.store.guard), unless every one of them is started with --worker.
     """
     from moderator.runners.service import Service
 
     log = ServiceLog(log_level, log_format)
-    with single_instance(app.db, "serve"):
-        code = Service(app.db, app.config, log).serve_forever()
+    with single_instance(app.db, "worker" if worker else "serve") as guard:
+        code = Service(app.db, app.config, log, guard=guard).serve_forever()
     sys.exit(code)
 
 
