@@ -29,6 +29,7 @@ from sqlmodel import Session, col
 from moderator import jsonio
 from moderator.clock import format_deadline
 from moderator.dice import Dice
+from moderator.faults import crash_point
 from moderator.games import find_engine
 from moderator.games.base import Event, GameEngine
 from moderator.publish import outgoing
@@ -148,6 +149,7 @@ def run_turn(
                                                                     now=now))
         done = execute(session, config, game, turn, following, now)
         publish(session, config, game, turn, done)
+        crash_point("turn.adjudicated")  # mid-turn: claimed, run, published, not committed
         log_next_deadlines(session, game, turn.number + 1, following, missed=missed)
         note_change(session)
         settle_players(session, config, game, turn, done.inputs)

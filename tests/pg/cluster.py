@@ -118,6 +118,16 @@ class PgCluster:
                 conn.execute(f'ALTER SEQUENCE "{sequence}" RESTART')  # type: ignore[arg-type]
         return self.url(name)
 
+    def own_database(self) -> str:
+        """A database of its own with the schema at head, kept until the cluster stops
+        (for tests whose subprocesses outlive one test's reset)."""
+        from moderator.store.db import open_store
+
+        name = f"own_{os.getpid()}_{next(self._count)}"
+        self._admin(f"CREATE DATABASE {name}")
+        open_store(self.url(name)).dispose()
+        return self.url(name)
+
     def empty_database(self) -> str:
         """A fresh database with no tables at all (for the migration tests)."""
         name = f"empty_{os.getpid()}_{next(self._count)}"
