@@ -63,6 +63,7 @@ def _players(game: int) -> list[tuple[str, str, str]]:
 
 def _setup(folder: Path, url: str) -> Config:
     """20 games of 3 players, and 300 order emails in the inbox (5 versions each)."""
+    folder.mkdir(parents=True, exist_ok=True)
     config = load_config(write_config(folder, database_url=url))
     db = open_store(config.database_url)
     with session_scope(db) as session:
