@@ -70,19 +70,33 @@ def timed(args: list[str]) -> float:
     return time.perf_counter() - began
 
 
+def _lines(path: Path) -> list[dict]:  # type: ignore[type-arg]
+    return [json.loads(line) for line in path.read_text().splitlines() if line.startswith("{")]
+
+
+def _wait_for(path: Path, event: str, proc: subprocess.Popen[str], after: int = 0) -> dict:  # type: ignore[type-arg]
+    while True:
+        found = [x for x in _lines(path)[after:] if x.get("event") == event]
+        if found:
+            return found[0]
+        if proc.poll() is not None:
+            raise RuntimeError(f"serve exited: {path.read_text()[-2000:]}")
+        time.sleep(0.05)
+
+
 def serve_figures(config_path: Path, idle: float) -> dict[str, float]:
+    """Start `serve` (its log to a file: a pipe nobody reads would fill and stall it)."""
     config = load_config(config_path)
     db = open_store(config.database_url)
+    log = config_path.parent / "serve.log"
     began = time.perf_counter()
-    proc = subprocess.Popen([str(MODERATOR), "--config", str(config_path), "serve"],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    assert proc.stdout is not None
+    with log.open("w") as out:
+        proc = subprocess.Popen([str(MODERATOR), "--config", str(config_path), "serve"],
+                                stdout=out, stderr=subprocess.STDOUT, text=True)
     figures: dict[str, float] = {}
     try:
-        for line in proc.stdout:
-            if json.loads(line).get("event") == "ready":
-                figures["startup_s"] = time.perf_counter() - began
-                break
+        _wait_for(log, "ready", proc)
+        figures["startup_s"] = time.perf_counter() - began
         ps = psutil.Process(proc.pid)
         time.sleep(5)  # the first sync's aftermath
         before = ps.cpu_times()
@@ -92,18 +106,20 @@ def serve_figures(config_path: Path, idle: float) -> dict[str, float]:
         figures["idle_cpu_s"] = used
         figures["idle_cpu_pct"] = 100 * used / idle
         # One deadline, 8 s from now, while serve is idle.
+        seen = len(_lines(log))
         deadline = datetime.now(UTC) + timedelta(seconds=8)
         with session_scope(db) as session:
             set_deadlines(session, repo.game_by_name(session, "g0000"), deadline)
-        for line in proc.stdout:
-            record = json.loads(line)
-            if record.get("event") == "turn.run":
-                ran = datetime.fromisoformat(record["time"])
-                figures["deadline_to_turn_done_s"] = (ran - deadline).total_seconds()
-                break
+        record = _wait_for(log, "turn.run", proc, seen)
+        ran = datetime.fromisoformat(record["time"])
+        figures["deadline_to_turn_done_s"] = (ran - deadline).total_seconds()
+        started = [x for x in _lines(log)[seen:] if x.get("event") == "jobs.synced"]
+        if started:
+            figures["deadline_to_resync_s"] = (
+                datetime.fromisoformat(started[0]["time"]) - deadline).total_seconds()
     finally:
         proc.terminate()
-        proc.communicate(timeout=60)
+        proc.wait(timeout=60)
         db.dispose()
     return figures
 
@@ -113,19 +129,23 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--idle", type=float, default=60.0)
     parser.add_argument("--postgresql", help="a database URL, or 'auto' for a throwaway one")
+    parser.add_argument("--folder", type=Path,
+                        help="keep the config and store here; one that has them is reused")
     options = parser.parse_args()
     cluster = None
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
+        folder = options.folder or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
         url = None
         if options.postgresql == "auto":
             cluster = start_cluster()
             url = cluster.new_database()
         elif options.postgresql:
             url = options.postgresql
-        config_path = write_config(folder, database_url=url)
+        reuse = (folder / "config.toml").exists()
+        config_path = folder / "config.toml" if reuse else write_config(folder, database_url=url)
         try:
-            made = make_games(config_path, options.games)
+            made = 0.0 if reuse else make_games(config_path, options.games)
             base = [str(MODERATOR), "--config", str(config_path)]
             report = {
                 "backend": "postgresql" if url else "sqlite",

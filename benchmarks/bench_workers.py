@@ -41,7 +41,7 @@ def one(cluster, workers: int) -> dict[str, float]:  # type: ignore[no-untyped-d
         db = open_store(config.database_url)
         total = GAMES * PLAYERS * VERSIONS
         began = time.perf_counter()
-        procs = [_start(config) for _ in range(workers)]
+        procs = [_start(config, None, n) for n in range(workers)]
         try:
             while (_count(db, select(func.count()).select_from(Submission)) < total
                    or _count(db, select(func.count()).select_from(ReceivedMessage).where(
@@ -60,7 +60,7 @@ def one(cluster, workers: int) -> dict[str, float]:  # type: ignore[no-untyped-d
             for proc in procs:
                 proc.send_signal(signal.SIGTERM)
             for proc in procs:
-                proc.communicate(timeout=120)
+                proc.wait(timeout=120)
             db.dispose()
         return {"workers": workers, "messages": total, "intake_s": round(intake, 1),
                 "messages_per_s": round(total / intake, 1), "turns": GAMES,

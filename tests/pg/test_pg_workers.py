@@ -7,10 +7,10 @@ is run once (one ``turn.run`` line among all the workers' logs), and every mail 
 once (each Message-ID of the outbox in its recipient's Maildir exactly once).
 
 Then the same with one worker killed (SIGKILL, at the crash point inside a turn run:
-claimed, adjudicated, published, not committed): the turn is left to another worker, which
-finishes it once, and the results are byte for byte those of the run without the kill
-(stored state, events and dice; and each turn's newsletters as `rerun_turn` recomputes
-them from the stored inputs).
+claimed, adjudicated, published, not committed) while two others run beside it: the turn is
+left to another worker, which finishes it once, and the results are byte for byte those of
+the run without the kill (stored state, events and dice; and each turn's newsletters as
+`rerun_turn` recomputes them from the stored inputs).
 """
 
 from __future__ import annotations
@@ -85,12 +85,24 @@ def _setup(folder: Path, url: str) -> Config:
     return config
 
 
-def _start(config: Config, crash_at: str | None = None) -> subprocess.Popen[str]:
+def _start(config: Config, crash_at: str | None = None,
+           n: int = 0) -> subprocess.Popen[str]:
+    """A worker, its log in ``worker-N.log`` / ``.err`` next to the config (a pipe
+    nobody reads while it runs would fill, and every thread that logs would wait)."""
     env = {k: v for k, v in os.environ.items() if k != "MODERATOR_CRASH_AT"}
     if crash_at:
         env["MODERATOR_CRASH_AT"] = crash_at
-    return subprocess.Popen([str(MODERATOR), "--config", str(config.path), "serve", "--worker"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    folder = config.base_dir
+    with (folder / f"worker-{n}.log").open("w") as out, \
+            (folder / f"worker-{n}.err").open("w") as err:
+        return subprocess.Popen(
+            [str(MODERATOR), "--config", str(config.path), "serve", "--worker"],
+            stdout=out, stderr=err, text=True, env=env)
+
+
+def _output(config: Config, n: int) -> tuple[str, str]:
+    folder = config.base_dir
+    return ((folder / f"worker-{n}.log").read_text(), (folder / f"worker-{n}.err").read_text())
 
 
 def _wait(what: str, check, procs: list[subprocess.Popen[str]], seconds: float = 400) -> None:  # type: ignore[no-untyped-def]
@@ -108,37 +120,52 @@ def _count(db: Engine, query) -> int:  # type: ignore[no-untyped-def]
 
 
 def _run(folder: Path, cluster: PgCluster, *, kill: bool) -> dict[str, object]:
+    """Three workers read the inbox; at the deadlines three workers run the turns.
+
+    With ``kill``, the first worker is the one that dies at the crash point inside its
+    first turn run.  So that it is the one to take a turn first, the other two stop once
+    the mail is in and two fresh workers start as the deadlines are set: they come up
+    while it runs its first turn, and take that turn over once it is killed.
+    """
     config = _setup(folder, cluster.own_database())
     db = open_store(config.database_url)
-    procs = [_start(config, "turn.adjudicated" if kill and i == 0 else None)
+    procs = [_start(config, "turn.adjudicated" if kill and i == 0 else None, i)
              for i in range(WORKERS)]
-    logs: list[dict] = []
     try:
         total = GAMES * PLAYERS * VERSIONS
         _wait("intake", lambda: _count(db, select(func.count()).select_from(Submission)) >= total
               and _count(db, select(func.count()).select_from(ReceivedMessage)
                          .where(col(ReceivedMessage.status) != MessageStatus.ACCEPTED)) == 0,
               procs)
+        if kill:
+            for proc in procs[1:]:
+                proc.send_signal(signal.SIGTERM)
+                proc.wait(timeout=120)
         due = datetime.now(UTC) + timedelta(seconds=3)
         with session_scope(db) as session:  # the deadlines, inside the test
             for g in range(GAMES):
                 set_deadlines(session, repo.game_by_name(session, f"g{g:02d}"), due)
+        if kill:
+            procs += [_start(config, None, n) for n in range(WORKERS, 2 * WORKERS - 1)]
         _wait("the turns", lambda: _count(db, select(func.count()).select_from(Turn).where(
             Turn.number == 1, Turn.status == TurnStatus.DONE)) == GAMES, procs)
         _wait("the outbox", lambda: _count(db, select(func.count()).select_from(Outbox).where(
             col(Outbox.status).in_((OutboxStatus.QUEUED, OutboxStatus.SENDING)))) == 0, procs)
     finally:
-        codes = []
-        for proc in procs:
+        codes, logs = [], []
+        for n, proc in enumerate(procs):
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
-            out, err = proc.communicate(timeout=120)
+            proc.wait(timeout=120)
             codes.append(proc.returncode)
+            out, err = _output(config, n)
             logs += [json.loads(line) for line in out.splitlines() if line.startswith("{")]
             assert "Traceback" not in err, err
     if kill:
         assert codes[0] == -signal.SIGKILL, f"the first worker was not killed mid-turn: {codes}"
-        assert codes[1:] == [0] * (WORKERS - 1), codes
+        assert codes[1:] == [0] * (len(procs) - 1), codes
+        killed_in = _output(config, 0)[0]
+        assert '"event": "turn.run"' not in killed_in  # it died inside its first turn
     else:
         assert codes == [0] * WORKERS, codes
     return {"config": config, "db": db, "logs": logs}
