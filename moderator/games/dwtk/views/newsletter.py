@@ -1,0 +1,143 @@
+"""What the gazette (*The Fandonian Courier*) and the private turn sheets need.
+
+IP and PP are public (34.5, 35.7) and go in the gazette; hands, counters drawn and
+refusals stay on the player's own sheet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from moderator.dice import Dice
+from moderator.games.base import Event
+from moderator.games.dwtk import status
+from moderator.games.dwtk.orders.names import Names
+from moderator.games.dwtk.orders.reaction import format_reaction
+from moderator.games.dwtk.state import Character, GameState, Phase, Situation
+from moderator.games.dwtk.state.court import Court
+from moderator.games.dwtk.tables import OfficeKind, Sex, Tables, kind_of
+
+JSON = dict[str, Any]
+
+
+def names(state: GameState, tables: Tables) -> dict[str, str]:
+    """Every key an event may carry -> the name a reader sees."""
+    out = {str(n.id): n.name for n in tables.nobles}
+    out.update({r.key: r.name for r in tables.royals})
+    out.update({o.key: o.name for o in tables.offices})
+    out.update({c.key: c.name for c in tables.countries})
+    out.update({p.key: p.name for p in tables.problems})
+    out.update({c.key: c.name for c in tables.cards})
+    out.update({o.key: o.name for o in tables.opportunities})
+    out.update({k: p.name for k, p in state.players.items()})
+    # "<key>:female" lets the event macros say "her" and "she" (templates/dwtk/events.md.j2).
+    out.update({f"{n.id}:female": "1" for n in tables.nobles if n.sex is Sex.FEMALE})
+    out.update({f"{r.key}:female": "1" for r in tables.royals if r.sex is Sex.FEMALE})
+    return dict(sorted(out.items()))
+
+
+def _court(state: GameState, tables: Tables) -> Court:
+    return Court(state, tables, Dice.for_turn(0, 0))  # views roll nothing
+
+
+def gazette_context(before: GameState, after: GameState, events: Sequence[Event],
+                    tables: Tables) -> JSON:
+    court = _court(after, tables)
+    nm = names(after, tables)
+    monarch = after.offices.get("monarch")
+    offices = []
+    for o in tables.offices:
+        if o.kind is OfficeKind.MONARCH:
+            continue
+        holder = after.offices.get(o.key)
+        owner = court.controller(holder)
+        offices.append({"office": o.name, "holder": nm.get(holder or "", "vacant"),
+                        "faction": nm.get(owner or "", "neutral") if holder else "",
+                        "suspended": o.key in after.suspended})
+    players = []
+    for key in court.seats:
+        p = after.players[key]
+        members = [nm[c.key] for c in court.faction(key)]
+        members += [nm[r.key] for r in court.farcs(key)]
+        players.append({"name": p.name, "pc": nm.get(str(p.pc), "to be dealt"),
+                        "pc_status": status.status(court, p.pc) if p.pc is not None and
+                        after.phase is not Phase.MUSTER else None,
+                        "ip": p.ip, "pp": p.pp, "faction": members})
+    return {
+        "names": nm,
+        "phase": after.phase.value,
+        "monarch": nm.get(monarch or "", "none"),
+        "succession": [nm[k] for k in tables.succession
+                       if after.royals[k].alive and k != monarch],
+        "support": after.support,
+        "support_change": after.support - before.support,
+        "crisis": after.crisis,
+        "offices": offices,
+        "problems": [{"name": tables.problem(p.key).name, "turns": p.unresolved,
+                      "failures": p.failures} for p in after.problems],
+        "wars": [tables.country(c).name for c in after.wars],
+        "crown_event": after.crown_event,
+        "players": players,
+        "order": [after.players[k].name for k in after.order],
+        "winner": nm.get(after.winner or "") if after.winner else None,
+        "drawn": after.drawn_game,
+        "deck": len(after.deck),
+        "discards": len(after.discards),
+    }
+
+
+def _ties(c: Character, nm: Mapping[str, str]) -> JSON:
+    """What the Record Sheet keeps of one noble: spouse (18), betrothed (18.4.7), and a
+    wrongdoer's standing charge (23.5, 13.4.20)."""
+    return {"spouse": nm.get(c.spouse or "", "") if c.spouse else "",
+            "betrothed": nm.get(c.betrothed or "", "") if c.betrothed else "",
+            # banished, imprisoned or awaiting execution says it already
+            "wrongdoer": c.wrongdoer and c.situation in (Situation.NORMAL, Situation.HIDING)}
+
+
+def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
+    court = _court(after, tables)
+    nm = names(after, tables)
+    p = after.players[key]
+    pc = court.pc_of(key)
+    order_names = Names.of(tables, {k: x.name for k, x in after.players.items()})
+    members = [{"name": nm[c.key], "status": status.status(court, c.id),
+                "henchman": c.henchman is not None, "counselor": c.counselor is not None,
+                "office": nm.get(court.office_of(c.key) or "", ""),
+                "where": nm.get(c.location, "Fandonia"), "situation": c.situation.value,
+                **_ties(c, nm)}
+               for c in court.faction(key)]
+    return {
+        "names": nm,
+        "player": p.name,
+        "pc": None if pc is None else {
+            "name": nm[pc.key], "status": status.status(court, pc.id),
+            "office": nm.get(court.office_of(pc.key) or "", ""),
+            "where": nm.get(pc.location, "Fandonia"), "situation": pc.situation.value,
+            "banned": pc.banned, "dead": pc.face_down_until is not None, **_ties(pc, nm)},
+        "voyage": None if p.voyage is None else {  # 13.4.17.1
+            "captain": nm[str(p.voyage.captain)] if p.voyage.captain is not None
+            else "an anonymous captain", "cargo": p.voyage.cargo},
+        "ip": p.ip,
+        "pp": p.pp,
+        "load": status.faction_load(court, key) if after.phase is not Phase.MUSTER else 0,
+        "faction": members,
+        "farcs": [nm[r.key] for r in court.farcs(key)],
+        "hand": sorted(nm[kind_of(c)] for c in p.hand),
+        "loyalty": [nm[str(c)] + f" ({c})" for c in p.loyalty],
+        "opportunity": [nm[kind_of(c)] for c in p.opportunity],
+        "drawn": [nm[kind_of(c)] for c in p.drawn],
+        "court_ball_mod": p.court_ball_mod,
+        "prestige_mods": dict(p.prestige_mods),
+        "free_counsel": p.free_counsel,
+        "reactions": [{"n": r.n, "text": format_reaction(r, order_names)}
+                      for r in p.reactions],
+        "lose_first": [order_names.who(w) for w in p.lose_first],  # 35.5, standing
+    }
+
+
+def newsletter_context(before: GameState, after: GameState, events: Sequence[Event],
+                       characters: Sequence[str], tables: Tables) -> tuple[JSON, dict[str, JSON]]:
+    gazette = gazette_context(before, after, events, tables)
+    return gazette, {key: sheet_context(after, key, tables) for key in characters}
