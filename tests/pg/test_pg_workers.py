@@ -105,7 +105,7 @@ def _output(config: Config, n: int) -> tuple[str, str]:
     return ((folder / f"worker-{n}.log").read_text(), (folder / f"worker-{n}.err").read_text())
 
 
-def _wait(what: str, check, procs: list[subprocess.Popen[str]], seconds: float = 400) -> None:  # type: ignore[no-untyped-def]
+def _wait(what: str, check, procs: list[subprocess.Popen[str]], seconds: float = 900) -> None:  # type: ignore[no-untyped-def]
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if check():
