@@ -9,8 +9,10 @@ the message's fate ends the run:
 
 1. ``claim``: a second intake reading the same message at the same moment finds it taken;
 2. ``robots``: mail from robots (bounces, vacation replies, lists) is never answered;
-3. ``size`` and ``identify``: game, player, mail authentication and password are checked;
-   a `Refusal` is answered and logged (`moderator.intake.identify`);
+3. ``size``, ``commands`` and ``identify``: game, player, mail authentication and
+   password are checked, a `Refusal` is answered and logged (`moderator.intake.identify`);
+   player commands (HELP, ORDERS, CHECK ... `moderator.intake.commands`) are answered,
+   and a message of nothing but commands ends there;
 4. ``parse``: the text is parsed by the game's engine against the open turn;
 5. ``store``: every version of the orders is kept (and press held for the GM);
 6. ``answer``: the receipt reads them back (`moderator.publish.receipts`).
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -37,11 +39,14 @@ from moderator.desk import press
 from moderator.faults import crash_point
 from moderator.games import find_engine
 from moderator.games.base import ParsedOrders
-from moderator.intake.bounces import detect_bounce, record_bounce
+from moderator.intake.bounces import detect_bounce, find_recipient, record_bounce
+from moderator.intake.commands import answer_commands, forecast_lines
 from moderator.intake.extract import ExtractedMessage, extract_message
 from moderator.intake.identify import Refusal, check_size, game_name, identify
-from moderator.intake.route import Directives
-from moderator.intake.spool import spool_raw, store_raw
+from moderator.intake.robots import own_address, refusal_allowed, robot_reason
+from moderator.intake.route import Directives, set_aside_chatter
+from moderator.intake.sender import mailbox_address, split_head
+from moderator.intake.spool import content_digest, spool_raw, store_raw, usable_message_id
 from moderator.publish import outgoing
 from moderator.publish.receipts import (
     ReceiptFacts,
@@ -55,7 +60,7 @@ from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Game, Player, ReceivedMessage, Submission, Turn
 from moderator.store.statuses import IntakeFate, MessageStatus
-from moderator.turn.inputs import cutoff
+from moderator.turn.inputs import cutoff, standing
 
 log = logging.getLogger(__name__)
 
@@ -79,20 +84,44 @@ def process_message(
     """
     now = now or datetime.now(UTC)
     spool_path = spool_raw(config, raw, now)
-    message = extract_message(raw, config.max_lines)
-    stored = store_raw(db, message, raw, spool_path, now)
+    digest = content_digest(raw)
+    message = read_message(config, raw, digest)
+    stored = store_raw(db, message, raw, spool_path, now, digest)
     crash_point("intake.raw-stored")
     if stored is None:
         return IntakeResult(message.message_id, IntakeFate.DUPLICATE, "already processed")
     try:
         with session_scope(db) as session:
-            return _handle(session, config, stored, message, now)
+            result = _handle(session, config, stored, message, now)
+        crash_point("intake.fate-committed")
+        return result
     except OperationalError:
         raise
     except Exception as exc:  # one bad message must never stop the others
         log.exception("intake failed for %s", message.message_id)
         _mark_failed(db, config, stored, message, exc)
         return IntakeResult(message.message_id, IntakeFate.FAILED, repr(exc))
+
+
+# How much of an oversized message's header block is read to answer it.
+_OVERSIZED_HEAD_BYTES = 64_000
+
+
+def read_message(config: Config, raw: bytes, digest: str) -> ExtractedMessage:
+    """The message as intake uses it: extracted, with the sender's address read as a mail
+    server reads it (`mailbox_address`) and a usable Message-ID (derived from the content
+    when the mail has none or a malformed one).
+
+    The size is checked before any parsing: of a message over ``intake.max_bytes`` only
+    the header block is read (enough to refuse it), never the body.
+    """
+    if len(raw) > config.max_bytes:
+        head, _ = split_head(raw)
+        message = extract_message(head[:_OVERSIZED_HEAD_BYTES] + b"\n\n", config.max_lines)
+    else:
+        message = extract_message(raw, config.max_lines)
+    return replace(message, sender=mailbox_address(raw),
+                   message_id=usable_message_id(message.message_id, digest))
 
 
 @dataclass
@@ -117,6 +146,7 @@ class Intake:
     earlier: list[Submission] = field(default_factory=list)
     submission: Submission | None = None
     held: tuple[str, ...] = ()
+    chatter: tuple[str, ...] = ()  # greetings and sign-offs not read as orders
 
     def result(self, status: str, detail: str) -> IntakeResult:
         return IntakeResult(self.message.message_id, status, detail,
@@ -145,18 +175,23 @@ def _claim(intake: Intake) -> IntakeResult | None:
 
 def _robots(intake: Intake) -> IntakeResult | None:
     message, stored = intake.message, _stored(intake)
-    if not message.auto_reason:
+    # An oversized message is refused on its headers alone: its body is never parsed.
+    if len(stored.raw) <= intake.config.max_bytes:
+        player = find_recipient(intake.session, message.sender).player if message.sender else None
+        bounce = detect_bounce(stored.raw, person=player is not None)
+        if bounce is not None:  # a mail of ours came back: the GM must see it
+            record_bounce(intake.session, bounce)
+            stored.status = MessageStatus.IGNORED
+            stored.detail = f"bounce: {', '.join(bounce.recipients)}: {bounce.diagnostic}"
+            return intake.result(IntakeFate.IGNORED, stored.detail)
+    reason = message.auto_reason or robot_reason(
+        message.subject, message.sender, intake.config.moderator_address)
+    if not reason:
         return None
-    bounce = detect_bounce(stored.raw)
-    if bounce is not None:  # a mail of ours came back: the GM must see it
-        record_bounce(intake.session, bounce)
-        stored.status = MessageStatus.IGNORED
-        stored.detail = f"bounce: {', '.join(bounce.recipients)}: {bounce.diagnostic}"
-        return intake.result(IntakeFate.IGNORED, stored.detail)
     # Answering a robot invites a mail loop; the GM still sees it.
-    stored.status, stored.detail = MessageStatus.IGNORED, message.auto_reason
-    repo.log_gm(intake.session, "intake.ignored", f"{message.message_id}: {message.auto_reason}")
-    return intake.result(IntakeFate.IGNORED, message.auto_reason)
+    stored.status, stored.detail = MessageStatus.IGNORED, reason
+    repo.log_gm(intake.session, "intake.ignored", f"{message.message_id}: {reason}")
+    return intake.result(IntakeFate.IGNORED, reason)
 
 
 def _size(intake: Intake) -> IntakeResult | None:
@@ -164,7 +199,26 @@ def _size(intake: Intake) -> IntakeResult | None:
     return None
 
 
+def _commands(intake: Intake) -> IntakeResult | None:
+    # Player commands (moderator.intake.commands): answered here; orders sent beside
+    # them go on through the steps below, already identified.
+    done = answer_commands(intake.session, intake.config, intake.message, _stored(intake),
+                           intake.now)
+    if done is None:
+        return None
+    stored = _stored(intake)
+    stored.game_id = done.game.id if done.game else None
+    stored.player_id = done.player.id if done.player else None
+    if done.rest is None:
+        stored.status, stored.detail = MessageStatus.ACCEPTED, done.detail
+        return intake.result(IntakeFate.ACCEPTED, done.detail)
+    intake.game, intake.player, intake.directives = done.game, done.player, done.rest
+    return None
+
+
 def _identify(intake: Intake) -> IntakeResult | None:
+    if intake.directives is not None:  # the commands step identified the sender
+        return None
     stored = _stored(intake)
     game, player, directives = identify(intake.session, intake.config, intake.message,
                                         stored.raw)
@@ -178,8 +232,10 @@ def _parse(intake: Intake) -> IntakeResult | None:
     tables = game_tables(intake.config, game.name, game.kind)
     intake.turn = repo.open_turn(intake.session, game)
     intake.state = jsonio.loads(intake.turn.state_before)
-    intake.parsed = find_engine(game.kind).parse_orders(
-        directives.text_for_parser, intake.state, player.character_key, tables)
+    engine, state = find_engine(game.kind), intake.state
+    intake.parsed, intake.chatter = set_aside_chatter(
+        directives.text_for_parser,
+        lambda text: engine.parse_orders(text, state, player.character_key, tables))
     return None
 
 
@@ -190,7 +246,10 @@ def _store(intake: Intake) -> IntakeResult | None:
     # earlier versions; the player's row lock (PostgreSQL) makes the second wait.
     intake.session.exec(select(Player.id).where(col(Player.id) == player.id).with_for_update())
     intake.earlier = repo.submissions(intake.session, player, turn.number)
-    if not (parsed.normal_form or not parsed.errors):
+    # No orders read (none written, or every line an error): not a new version.  An empty
+    # version would replace the orders that stand with nothing (a reply whose new lines
+    # were lost); the receipt says nothing was found and that the earlier orders stand.
+    if not parsed.normal_form:
         return None
     intake.submission = Submission(
         game_id=game.id,  # type: ignore[arg-type]
@@ -215,24 +274,45 @@ def _answer(intake: Intake) -> IntakeResult:
     parsed, turn, submission = _parsed(intake), _turn(intake), intake.submission
     accepted = submission is not None
     count = len(intake.earlier)
-    written = intake.message.date or intake.now
+    intake.session.flush()  # the new version takes part in choosing the orders that stand
+    stands = standing(intake.session, intake.config, game, turn, player)
     facts = ReceiptFacts(
         accepted=accepted,
         version=count + 1 if accepted else count,
-        superseded_by=_written_later(intake.earlier, written) if accepted else None,
+        standing=stands,
+        submission_id=submission.id if submission else None,
         late=_is_late(intake.config, game, turn, intake.now),
         character_name=find_engine(game.kind).character_name(intake.state,
                                                              player.character_key),
         deadline=format_deadline(turn.deadline, game.time_zone),
-        notes=(*intake.message.notes, *directives.notes, *intake.held),
+        notes=(*intake.message.notes, *directives.notes, *intake.chatter, *intake.held),
+        forecast=forecast_lines(intake.config, game, player, turn, parsed),
     )
     replying = Replying(intake.message.message_id, intake.message.references)
     queue_receipt(intake.session, intake.config, game, player, turn, parsed, facts, replying)
     _tell_owner_about_new_address(intake, game, player)
     stored = _stored(intake)
     stored.status = MessageStatus.ACCEPTED if accepted else MessageStatus.REFUSED
-    stored.detail = "orders stored" if accepted else "no valid orders"
+    stored.answered_at = intake.now
+    if accepted or parsed.errors:
+        stored.detail = _stored_detail(facts, len(parsed.hard_errors))
+    else:
+        stored.detail = "no orders found; the orders already sent stand"
+    repo.log_gm(intake.session, f"intake.{stored.status}",
+                f"{player.name} ({intake.message.message_id}): {stored.detail}", game=game)
     return intake.result(stored.status, stored.detail)
+
+
+def _stored_detail(facts: ReceiptFacts, errors: int) -> str:
+    """What the GM's table says: the version, whether it stands, its errors."""
+    counted = f", {errors} error{'s' if errors != 1 else ''}" if errors else ""
+    if not facts.accepted:
+        return f"no valid orders{counted}"
+    if facts.stands:
+        return f"v{facts.version} stored, stands{counted}"
+    if facts.standing is not None:
+        return f"v{facts.version} stored{counted}; v{facts.standing.version} stands"
+    return f"v{facts.version} stored{counted}; late"
 
 
 # The steps in the order they run; the first to return a result decides the fate.
@@ -240,6 +320,7 @@ INTAKE_STEPS: tuple[tuple[str, Step], ...] = (
     ("claim", _claim),
     ("robots", _robots),
     ("size", _size),
+    ("commands", _commands),
     ("identify", _identify),
     ("parse", _parse),
     ("store", _store),
@@ -300,16 +381,6 @@ def _is_late(config: Config, game: Game, turn: Turn, now: datetime) -> bool:
     return last is not None and as_utc(now) > last
 
 
-def _written_later(earlier: list[Submission], written_at: datetime) -> Submission | None:
-    """A version already received that was written after this message, if any.
-
-    Mail can overtake mail: when an older message arrives after a newer one, the newer
-    orders stand (see `repo.winning_submission`) and the receipt says so.
-    """
-    later = [s for s in earlier if repo.written_at(s) > as_utc(written_at)]
-    return max(later, key=repo.written_at) if later else None
-
-
 def _tell_owner_about_new_address(intake: Intake, game: Game, player: Player) -> None:
     """Orders from another of the player's registered addresses: tell him, once per address."""
     sender, session = intake.message.sender, intake.session
@@ -331,9 +402,18 @@ def _refuse(intake: Intake, refusal: Refusal) -> IntakeResult:
         game=game,
         level="warning",
     )
-    if message.sender:
-        queue_refusal(session, config, game, message.sender, message.subject, refusal.reason,
-                      refusal.hint, Replying(message.message_id))
+    if not message.sender or own_address(message.sender, config.moderator_address):
+        return intake.result(IntakeFate.REFUSED, refusal.reason)
+    if not refusal_allowed(session, message.sender, intake.now, config.refusals_per_hour):
+        # Forged senders and robots would get a refusal for every mail (backscatter).
+        stored.detail = f"{refusal.reason} (not answered: refusal limit for this sender)"
+        repo.log_gm(session, "intake.refusal-suppressed",
+                    f"{message.sender} ({message.message_id}): already refused within the hour;"
+                    " not answered", game=game)
+        return intake.result(IntakeFate.REFUSED, stored.detail)
+    queue_refusal(session, config, game, message.sender, message.subject, refusal.reason,
+                  refusal.hint, Replying(message.message_id))
+    stored.answered_at = intake.now
     return intake.result(IntakeFate.REFUSED, refusal.reason)
 
 

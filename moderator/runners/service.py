@@ -43,6 +43,7 @@ from moderator.store.db import session_scope
 from moderator.store.guard import Guard
 from moderator.store.statuses import LogLevel
 from moderator.transport import open_inbox, open_sender
+from moderator.turn.run import write_missing_archives
 
 MAX_BACKOFF = 60.0
 JOIN_SECONDS = 5.0
@@ -201,6 +202,9 @@ class Service:
         root = logging.getLogger()
         root.addHandler(_LoggingBridge(self.log))
         root.setLevel(min(root.level or logging.WARNING, logging.WARNING))
+        # A run killed between its commit and its archive left the archive unwritten.
+        for folder in write_missing_archives(self.db, self.config):
+            self.log("warning", "service", "archive.restored", folder=str(folder))
         self.scheduler.start()
         loops = {"intake": self._intake, "outbox": self._outbox,
                  "scheduler": self._scheduler_loop}

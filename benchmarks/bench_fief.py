@@ -1,12 +1,16 @@
-"""Speed of the Fief: England engine: ``python -m tests.fief.bench_fief`` plays 300 four-player
-games of random orders (tests/fief/games.py) and times the moderator's own work (parse_orders +
-adjudicate) apart from the random-order generator."""
+"""Speed of the Fief: England engine: ``.venv/bin/python benchmarks/bench_fief.py`` plays
+300 four-player games of random orders (tests/fief/games.py) and times the moderator's own
+work (parse_orders + adjudicate) apart from the random-order generator."""
 
 from __future__ import annotations
 
 import json
 import random
+import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the game helpers live in tests/
 
 from moderator.dice import Dice
 from moderator.games.fief import ENGINE
