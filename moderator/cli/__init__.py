@@ -10,8 +10,8 @@ owns the outbox.  One module per command group:
   with accept-late), `turns` (turn, with process|preview|rollback|rollforward),
   `newsletters` (newsletter with resend, state with amend), `deadlines` (deadline, with
   extend), `press` (press queue|approve|reject), `service` (serve, status), `site` (site
-  build), `demo` (demo); `app` holds what they share.  Every GM action that changes a
-  game is audited, with ``--reason``.
+  build), `init` (init), `demo` (demo); `app` holds what they share.  Every GM action that
+  changes a game is audited, with ``--reason``.
 """
 
 from __future__ import annotations
@@ -21,10 +21,12 @@ from pathlib import Path
 
 import click
 
+from moderator import __version__
 from moderator.cli import deadlines as deadline_commands
 from moderator.cli import (
     demo,
     games,
+    init,
     mail,
     newsletters,
     orders,
@@ -40,6 +42,7 @@ from moderator.settings.config import ConfigError
 from moderator.settings.deadline_rule import ScheduleError
 from moderator.store import repo
 from moderator.store.audit import AuditError
+from moderator.store.guard import AlreadyRunning
 from moderator.store.host import HostStopped
 from moderator.turn.run import TurnError
 
@@ -51,8 +54,11 @@ __all__ = ["App", "cli", "main"]
     "--config",
     "config_path",
     type=click.Path(path_type=Path, dir_okay=False),
-    help="Settings file (default: ./config.toml if present).",
+    help="Settings file (default: $MODERATOR_CONFIG, else ./config.toml, else "
+         "~/.config/moderator/config.toml, else /etc/xdg/moderator/config.toml).",
 )
+@click.version_option(__version__, "--version", "-V", package_name="moderator",
+                      message="moderator %(version)s")
 @click.option("--as", "actor", metavar="NAME",
               help="Who acts, for the audit log of GM actions (default: the OS user).")
 @click.pass_context
@@ -65,7 +71,7 @@ for _command in (
     games.game, players.player, mail.inbox, orders.orders, turns.turn,
     newsletters.newsletter, newsletters.state, mail.outbox, deadline_commands.deadline,
     service.serve, service.status, demo.demo, games.panic, games.log, games.decide,
-    press.press, site.site,
+    press.press, site.site, init.init,
 ):
     cli.add_command(_command)
 
@@ -82,6 +88,6 @@ def main() -> None:
     except click.Abort:
         sys.exit(1)
     except (ConfigError, repo.NotFound, admin.AdminError, TurnError, ScheduleError,
-            AuditError, HostStopped, KeyError) as exc:
+            AuditError, HostStopped, AlreadyRunning, KeyError) as exc:
         console.print(f"[red]error:[/] {exc}", markup=True)
         sys.exit(2)

@@ -15,11 +15,10 @@ from rich.console import Console
 from sqlalchemy import Engine
 
 from moderator.runners.outgoing import SendFate, deliver_outbox
-from moderator.settings.config import Config, load_config
+from moderator.settings.config import Config, find_config, load_config
 from moderator.store.db import open_store
 
 console = Console(highlight=False)
-DEFAULT_CONFIG = Path("config.toml")
 _WHEN = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T]+(\d{1,2}):(\d{2}))?\s*$")
 
 
@@ -80,11 +79,10 @@ class App:
 
     @cached_property
     def config(self) -> Config:
-        """config.toml: the --config file, else ./config.toml if present, else defaults."""
-        path = self.config_path
-        if path is None and DEFAULT_CONFIG.exists():
-            path = DEFAULT_CONFIG
-        return load_config(path)
+        """config.toml: --config, else $MODERATOR_CONFIG, else ./config.toml, else the XDG
+        config folders (`find_config`); none of them is an error naming `moderator init`,
+        never a store silently made in the current directory."""
+        return load_config(find_config(self.config_path))
 
     @cached_property
     def db(self) -> Engine:
