@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from sqlalchemy import func
+from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from moderator.clock import as_utc
@@ -177,3 +179,105 @@ def set_status(session: Session, key: str, value: str) -> None:
 
 def service_status(session: Session) -> dict[str, ServiceStatus]:
     return {row.key: row for row in session.exec(select(ServiceStatus))}
+
+
+# --- light reads for the scheduler and `status` (many games at once) ---------------------
+
+# A turn's JSON columns (whole game states, inputs, events, dice): what a look at its
+# deadlines or status does not need, and what made that look cost a state per game.
+_TURN_PAYLOAD = ("state_before", "state_after", "inputs_json", "events_json", "dice_json",
+                 "render_json")
+
+
+def _light_turns():  # type: ignore[no-untyped-def]
+    return select(Turn).options(*(defer(getattr(Turn, name)) for name in _TURN_PAYLOAD))
+
+
+def open_turn_light(session: Session, game: Game) -> Turn:
+    """`open_turn` without the turn's JSON payload (loaded only if touched)."""
+    turn = session.exec(
+        _light_turns().where(Turn.game_id == game.id, Turn.status == TurnStatus.OPEN)
+    ).first()
+    if turn is None:
+        raise NotFound(f"game {game.name!r} has no open turn")
+    return turn
+
+
+def open_turns_light(session: Session) -> dict[int, Turn]:
+    """Every game's open turn by game id, in one query, without the JSON payload."""
+    rows = session.exec(_light_turns().where(Turn.status == TurnStatus.OPEN))
+    return {turn.game_id: turn for turn in rows}
+
+
+def open_turn_orders(session: Session) -> dict[int, tuple[int, int]]:
+    """Per game: (how many versions of orders, the newest submission id) for its open
+    turn, in one query: what tells the scheduler a game's orders changed."""
+    rows = session.exec(
+        select(Submission.game_id, func.count(), func.max(Submission.id))
+        .join(Turn, (col(Turn.game_id) == col(Submission.game_id))
+              & (col(Turn.number) == col(Submission.turn_number)))
+        .where(Turn.status == TurnStatus.OPEN)
+        .group_by(col(Submission.game_id))
+    )
+    return {game_id: (count, newest or 0) for game_id, count, newest in rows}
+
+
+def latest_log_ids(session: Session, event: str) -> dict[int, int]:
+    """Per game, the id of the newest GM-log entry ``event`` (one query)."""
+    rows = session.exec(
+        select(GmLog.game_id, func.max(GmLog.id))
+        .where(GmLog.event == event, col(GmLog.game_id).is_not(None))
+        .group_by(col(GmLog.game_id))
+    )
+    return {game_id: newest for game_id, newest in rows if game_id is not None}
+
+
+def player_marks(session: Session, game_ids: set[int]) -> dict[int, tuple[object, ...]]:
+    """Per game, who plays and who is away: (id, status, absent_until) of each player,
+    for the games in ``game_ids`` (one query)."""
+    if not game_ids:
+        return {}
+    rows = session.exec(
+        select(Player.game_id, Player.id, Player.status, Player.absent_until)
+        .where(col(Player.game_id).in_(game_ids)).order_by(col(Player.id))
+    )
+    marks: dict[int, list[object]] = {}
+    for game_id, player_id, status, absent in rows:
+        marks.setdefault(game_id, []).append((player_id, status, absent))
+    return {game_id: tuple(rows_) for game_id, rows_ in marks.items()}
+
+
+def latest_versions(session: Session, game_ids: set[int] | None = None
+                    ) -> dict[int, tuple[int, datetime]]:
+    """Per player: (latest version, when it arrived) of his orders for his game's open
+    turn, in one query (`status` for every game at once)."""
+    newest = (
+        select(Submission.player_id, func.max(Submission.version).label("version"))
+        .join(Turn, (col(Turn.game_id) == col(Submission.game_id))
+              & (col(Turn.number) == col(Submission.turn_number)))
+        .where(Turn.status == TurnStatus.OPEN)
+    )
+    if game_ids is not None:
+        newest = newest.where(col(Submission.game_id).in_(game_ids))
+    latest = newest.group_by(col(Submission.player_id)).subquery()
+    rows = session.exec(
+        select(Submission.player_id, Submission.version, Submission.received_at)
+        .join(Turn, (col(Turn.game_id) == col(Submission.game_id))
+              & (col(Turn.number) == col(Submission.turn_number)))
+        .join(latest, (latest.c.player_id == col(Submission.player_id))
+              & (latest.c.version == col(Submission.version)))
+        .where(Turn.status == TurnStatus.OPEN)
+    )
+    return {player_id: (version, received) for player_id, version, received in rows}
+
+
+def players_by_game(session: Session, game_ids: set[int] | None = None
+                    ) -> dict[int, list[Player]]:
+    """Every game's players (in id order) in one query."""
+    query = select(Player).order_by(col(Player.id))
+    if game_ids is not None:
+        query = query.where(col(Player.game_id).in_(game_ids))
+    found: dict[int, list[Player]] = {}
+    for player in session.exec(query):
+        found.setdefault(player.game_id, []).append(player)
+    return found
