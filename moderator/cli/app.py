@@ -6,14 +6,15 @@ from __future__ import annotations
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
-from sqlalchemy import Engine
 
-from moderator.runners.outgoing import SendFate, deliver_outbox
-from moderator.settings.config import Config, load_config
-from moderator.store.db import open_store
+if TYPE_CHECKING:  # imported when used: `moderator --help` starts without them
+    from sqlalchemy import Engine
+
+    from moderator.settings.config import Config
 
 console = Console(highlight=False)
 DEFAULT_CONFIG = Path("config.toml")
@@ -38,6 +39,8 @@ class App:
     @cached_property
     def config(self) -> Config:
         """config.toml: the --config file, else ./config.toml if present, else defaults."""
+        from moderator.settings.config import load_config
+
         path = self.config_path
         if path is None and DEFAULT_CONFIG.exists():
             path = DEFAULT_CONFIG
@@ -46,6 +49,8 @@ class App:
     @cached_property
     def db(self) -> Engine:
         """The store, migrated to the newest schema on first use."""
+        from moderator.store.db import open_store
+
         return open_store(self.config.database_url)
 
     def running_service(self) -> datetime | None:
@@ -73,18 +78,18 @@ class App:
 
 def send_outbox(app: App) -> None:
     """Deliver every queued mail with the configured transport and say what happened."""
+    from moderator.runners.outgoing import SendFate, deliver_outbox
+
+    verb = {SendFate.SENT: "mailed", SendFate.FAILED: "FAILED", SendFate.DEFERRED: "deferred",
+            SendFate.REQUEUED: "requeued"}
     report = deliver_outbox(app.db, app.config)
     for outcome in (*report.recovered, *report.sent, *report.failed, *report.deferred):
         shown = outcome.detail and outcome.status != SendFate.SENT
         detail = f" ({outcome.detail})" if shown else ""
-        console.print(f"  {_VERB[outcome.status]} {outcome.to}: "
+        console.print(f"  {verb[outcome.status]} {outcome.to}: "
                       f"{outcome.subject}{detail}", markup=False)
     if report.error:
         console.print(f"  {report.error}", style="red", markup=False)
-
-
-_VERB = {SendFate.SENT: "mailed", SendFate.FAILED: "FAILED", SendFate.DEFERRED: "deferred",
-         SendFate.REQUEUED: "requeued"}
 
 
 pass_app = click.make_pass_decorator(App)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
-from sqlalchemy import func
+from sqlalchemy import func, text
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
@@ -281,3 +282,16 @@ def players_by_game(session: Session, game_ids: set[int] | None = None
     for player in session.exec(query):
         found.setdefault(player.game_id, []).append(player)
     return found
+
+
+def scheduled_jobs(session: Session) -> list[tuple[str, datetime | None]]:
+    """The scheduler's job store rows (APScheduler's ``apscheduler_jobs``, kept in this
+    database): each job's id and next run time, read without unpickling anything and
+    without importing the scheduler (what `moderator status` shows)."""
+    try:
+        rows = session.execute(text("SELECT id, next_run_time FROM apscheduler_jobs "
+                                    "ORDER BY next_run_time")).all()
+    except OperationalError:  # no such table: the service has never run
+        session.rollback()
+        return []
+    return [(row[0], datetime.fromtimestamp(row[1], UTC) if row[1] else None) for row in rows]
