@@ -19,7 +19,7 @@ from moderator.publish import outgoing
 from moderator.settings.config import Config, game_tables
 from moderator.store import audit, repo
 from moderator.store.models import Game, Player, PlayerAddress, Submission
-from moderator.store.passwords import hash_password, new_password
+from moderator.store.passwords import server_key, stored_form
 from moderator.store.statuses import PlayerStatus
 from moderator.turn.deadlines import now_utc
 from moderator.turn.inputs import ACCEPT_LATE, accepted_late, cutoff, last_submission
@@ -108,8 +108,8 @@ def replace(session: Session, config: Config, game: Game, old: Player, email: st
     for link in session.exec(select(PlayerAddress).where(PlayerAddress.player_id == old.id)):
         session.delete(link)
     session.flush()
-    password = new_password()
-    old.email, old.password_hash = email, hash_password(password)
+    password, stored = stored_form(None, server_key(config.key_file))
+    old.email, old.password_hash = email, stored
     old.name = name or old.name
     old.status, old.missed_turns, old.absent_until = PlayerStatus.ACTIVE, 0, None
     session.add(old)

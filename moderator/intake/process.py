@@ -38,6 +38,7 @@ from moderator.faults import crash_point
 from moderator.games import find_engine
 from moderator.games.base import ParsedOrders
 from moderator.intake.bounces import detect_bounce, record_bounce
+from moderator.intake.context import forget_password
 from moderator.intake.extract import ExtractedMessage, extract_message
 from moderator.intake.identify import Refusal, check_size, game_name, identify
 from moderator.intake.route import Directives
@@ -166,8 +167,11 @@ def _size(intake: Intake) -> IntakeResult | None:
 
 def _identify(intake: Intake) -> IntakeResult | None:
     stored = _stored(intake)
-    game, player, directives = identify(intake.session, intake.config, intake.message,
-                                        stored.raw)
+    try:
+        game, player, directives = identify(intake.session, intake.config, intake.message,
+                                            stored.raw)
+    finally:  # checked, whatever the outcome: the stored copies keep all but the password
+        forget_password(stored, intake.message.text)
     stored.game_id, stored.player_id = game.id, player.id
     intake.game, intake.player, intake.directives = game, player, directives
     return None

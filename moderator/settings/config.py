@@ -40,6 +40,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("paths.spool", "orders/spool", "Every received email is written here raw first."),
     Setting("paths.archive", "var/archive", "Published newsletters, as Markdown, HTML and text."),
     Setting(
+        "paths.key_file",
+        "var/moderator.key",
+        "The server's secret key for player passwords (made on first use, mode 0600); keep "
+        "it out of the database's backups.",
+    ),
+    Setting(
         "mail.transport",
         "maildir",
         "How mail moves: 'maildir' (local folders) or 'imap' (IMAP in, SMTP out).",
@@ -98,6 +104,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("intake.max_lines", 500, "Order lines read from one email; the rest are ignored."),
     Setting("intake.max_bytes", 1_000_000, "Larger emails are refused with a reply."),
     Setting("service.outbox_seconds", 5, "How often `serve` sends queued mail."),
+    Setting(
+        "service.outbox_compact_days",
+        30,
+        "Days after which a sent mail's body is dropped from the outbox (headers kept; the "
+        "archive keeps every issue); 0 keeps bodies for ever.",
+    ),
     Setting("service.outage_slide_hours", 24, "Deadlines after an outage move this much."),
     Setting(
         "service.reminder_hours",
@@ -177,6 +189,7 @@ class Config:
     templates_dir: Path
     spool_dir: Path
     archive_dir: Path
+    key_file: Path
     transport: str
     moderator_address: str
     gm_address: str
@@ -188,6 +201,7 @@ class Config:
     imap: ImapSettings
     smtp: SmtpSettings
     outbox_seconds: int
+    outbox_compact_days: int
     outage_slide_hours: int
     reminder_hours: int
     maildir_poll_seconds: int
@@ -301,6 +315,7 @@ def _build(path: Path | None, base: Path, values: Mapping[str, Any], zone: ZoneI
         templates_dir=rel("paths.templates"),
         spool_dir=rel("paths.spool"),
         archive_dir=rel("paths.archive"),
+        key_file=rel("paths.key_file"),
         transport=values["mail.transport"],
         moderator_address=values["mail.address"].lower(),
         gm_address=values["mail.gm_address"].lower(),
@@ -327,6 +342,7 @@ def _build(path: Path | None, base: Path, values: Mapping[str, Any], zone: ZoneI
             sent_copy_folder=values["mail.smtp.sent_copy_folder"],
         ),
         outbox_seconds=values["service.outbox_seconds"],
+        outbox_compact_days=values["service.outbox_compact_days"],
         outage_slide_hours=values["service.outage_slide_hours"],
         reminder_hours=values["service.reminder_hours"],
         maildir_poll_seconds=values["service.maildir_poll_seconds"],
