@@ -386,7 +386,17 @@ class DeadlineScheduler:
                      until=now.isoformat())
         with session_scope(self.db) as session:
             repo.set_status(session, HEARTBEAT, now.isoformat())
+            self._tidy_outbox(session, now)
         self._last_beat = now
+
+    def _tidy_outbox(self, session: Session, now: datetime) -> None:
+        """Sent welcomes lose their password; old sent mail its body (the archive keeps
+        every issue).  Both are cheap index lookups when there is nothing to do."""
+        masked = repo.mask_sent_secrets(session, now)
+        days = self.config.outbox_compact_days
+        compacted = repo.compact_outbox(session, now - timedelta(days=days), now) if days else 0
+        if masked or compacted:
+            self.log("info", "outbox.tidied", masked=masked, compacted=compacted)
 
     def run(self, stop: threading.Event, interval: float = SYNC_SECONDS,
             poll: float = CHANGE_POLL_SECONDS) -> None:

@@ -166,7 +166,8 @@ class Outbox(SQLModel, table=True):
     # per game and status; bounces look up the last mail sent to an address.
     __table_args__ = (Index("ix_outbox_status_created", "status", "created_at", "id"),
                       Index("ix_outbox_game_status", "game_id", "status"),
-                      Index("ix_outbox_status_sent", "status", "sent_at"))
+                      Index("ix_outbox_status_sent", "status", "sent_at"),
+                      Index("ix_outbox_kind_status", "kind", "status", "masked_at"))
 
     id: int | None = Field(default=None, primary_key=True)
     message_id: str = Field(index=True, unique=True)
@@ -181,6 +182,10 @@ class Outbox(SQLModel, table=True):
     next_attempt_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
     sent_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
     last_error: str | None = None
+    # Once sent, a welcome's password is masked in ``raw`` (the player has it; we need not)
+    # and, after ``service.outbox_compact_days``, the body is dropped (headers kept).
+    masked_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
+    compacted_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
 
 
 class GmLog(SQLModel, table=True):

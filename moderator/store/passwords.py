@@ -18,7 +18,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import re
 import secrets
+from collections.abc import Sequence
+from email import message_from_bytes, policy
+from email.message import EmailMessage
 from pathlib import Path
 
 # Crockford's base 32: no I, L, O, U, so nothing is misread; typing is forgiving (below).
@@ -133,3 +137,77 @@ def verify_password(password: str, stored: str, key: ServerKey | None = None) ->
     except ValueError:
         return False
     return hmac.compare_digest(candidate.hex(), digest)
+
+
+# --- masking a password in a stored message ---------------------------------------------
+
+MASK = "[removed after the check]"
+# A PASSWORD: line (quoted too), and the welcome mail's "Your password:" line.
+_LINE = re.compile(r"^([\s>]*(?:YOUR )?PASSWORD\s*:[ \t]*)(\S.*?)[ \t]*$",
+                   re.IGNORECASE | re.MULTILINE)
+_LINE_BYTES = re.compile(rb"^([ \t>]*(?:YOUR )?PASSWORD[ \t]*:[ \t]*)(\S[^\r\n]*?)[ \t]*(?=\r?$)",
+                         re.IGNORECASE | re.MULTILINE)
+# Shorter values are only masked on PASSWORD: lines (a short word may be an order too).
+_ANYWHERE = 8
+
+
+def passwords_in(text: str) -> list[str]:
+    """The values given on ``PASSWORD:`` lines (quoted ones too), longest first."""
+    return sorted({m.group(2) for m in _LINE.finditer(text)}, key=len, reverse=True)
+
+
+def masked(raw: bytes, values: Sequence[str] = ()) -> bytes:
+    """A raw message with its password lines and ``values`` masked, edited as bytes when
+    that suffices (the rest of the message stays byte for byte), else the text parts
+    that hide one in an encoding decoded, masked and encoded again."""
+    edited = _LINE_BYTES.sub(lambda m: m.group(1) + MASK.encode(), raw)
+    for value in values:
+        if len(value) >= _ANYWHERE:
+            edited = edited.replace(value.encode(), MASK.encode())
+    if not _still_readable(edited, values):
+        return edited
+    return _reencoded(edited, values)
+
+
+def _text_parts(message: EmailMessage) -> list[EmailMessage]:
+    return [part for part in message.walk()
+            if part.get_content_maintype() == "text" and not part.is_multipart()]
+
+
+def _still_readable(raw: bytes, values: Sequence[str]) -> bool:
+    message = message_from_bytes(raw, policy=policy.default)
+    assert isinstance(message, EmailMessage)
+    return any(_mask_text(_content(part), values) != _content(part)
+               for part in _text_parts(message))
+
+
+def _content(part: EmailMessage) -> str:
+    try:
+        return str(part.get_content())
+    except (LookupError, ValueError):
+        return ""
+
+
+def _mask_text(text: str, values: Sequence[str]) -> str:
+    text = _LINE.sub(lambda m: m.group(1) + MASK, text)
+    for value in values:
+        if len(value) >= _ANYWHERE:
+            text = text.replace(value, MASK)
+    return text
+
+
+def _reencoded(raw: bytes, values: Sequence[str]) -> bytes:
+    """Decode each text part that still shows a password, mask it, encode it again."""
+    message = message_from_bytes(raw, policy=policy.default)
+    assert isinstance(message, EmailMessage)
+    for part in _text_parts(message):
+        text = _content(part)
+        clean = _mask_text(text, values)
+        if clean != text:
+            cte = part.get("Content-Transfer-Encoding", "").lower() or None
+            part.set_content(clean, subtype=part.get_content_subtype(),
+                             charset=part.get_content_charset() or "utf-8",
+                             cte=cte if cte in ("base64", "quoted-printable") else None)
+    return message.as_bytes()
+
+

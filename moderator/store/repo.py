@@ -14,6 +14,7 @@ from moderator.store.models import (
     Game,
     GmLog,
     Newsletter,
+    Outbox,
     Player,
     PlayerAddress,
     ReceivedMessage,
@@ -22,7 +23,8 @@ from moderator.store.models import (
     Turn,
     utcnow,
 )
-from moderator.store.statuses import MessageStatus, PlayerStatus, TurnStatus
+from moderator.store.passwords import masked
+from moderator.store.statuses import MessageStatus, OutboxStatus, PlayerStatus, TurnStatus
 
 
 class NotFound(LookupError):
@@ -295,3 +297,40 @@ def scheduled_jobs(session: Session) -> list[tuple[str, datetime | None]]:
         session.rollback()
         return []
     return [(row[0], datetime.fromtimestamp(row[1], UTC) if row[1] else None) for row in rows]
+
+
+# --- what the outbox keeps once a mail is sent ------------------------------------------
+
+# Mail that carries a password: masked in the stored copy as soon as it is sent.
+SECRET_KINDS = ("welcome",)
+COMPACTED_NOTE = (b"\r\n[The body of this mail was dropped from the outbox after it was "
+                  b"sent; the archive keeps every issue.]\r\n")
+
+
+def mask_sent_secrets(session: Session, now: datetime | None = None) -> int:
+    """Mask the password in every sent welcome not masked yet; how many were."""
+    rows = session.exec(select(Outbox).where(
+        col(Outbox.kind).in_(SECRET_KINDS), Outbox.status == OutboxStatus.SENT,
+        col(Outbox.masked_at).is_(None)))
+    count = 0
+    for row in rows:
+        row.raw, row.masked_at = masked(row.raw), now or utcnow()
+        session.add(row)
+        count += 1
+    return count
+
+
+def compact_outbox(session: Session, sent_before: datetime, now: datetime | None = None) -> int:
+    """Drop the body of every mail sent before ``sent_before`` (its headers stay, for
+    bounces and the GM); how many were compacted."""
+    rows = session.exec(select(Outbox).where(
+        Outbox.status == OutboxStatus.SENT, col(Outbox.sent_at) < sent_before,
+        col(Outbox.compacted_at).is_(None)))
+    count = 0
+    for row in rows:
+        head = row.raw.split(b"\r\n\r\n", 1)[0] if b"\r\n\r\n" in row.raw \
+            else row.raw.split(b"\n\n", 1)[0]
+        row.raw, row.compacted_at = head + b"\r\n" + COMPACTED_NOTE, now or utcnow()
+        session.add(row)
+        count += 1
+    return count

@@ -1,10 +1,12 @@
-"""speed: indexes for every poll and scan
+"""speed: indexes for every poll and scan; sent mail masked and compacted
 
 The outgoing loop polls queued outbox rows every second, `moderator status` counts the
 outbox per game and status and reads the latest GM-log problems, the scheduler's sync
 looks at every open turn and its orders and at the announcements sent, and bounces look
 up the last mail sent to an address.  Without these indexes each was a full table scan
-(42-47 ms for the outbox poll at 7,350 rows).  Nothing is rewritten: indexes only.
+(42-47 ms for the outbox poll at 7,350 rows).  The outbox gains ``masked_at`` (a sent
+welcome's password masked in its stored copy) and ``compacted_at`` (a sent mail's body
+dropped after ``service.outbox_compact_days``).  No row is rewritten here.
 
 Revision ID: 0006
 Revises: 0005
@@ -13,6 +15,7 @@ Create Date: 2026-12-01 22:00:00
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from alembic import op
 
 revision = '0006'
@@ -29,16 +32,22 @@ INDEXES = (
     ("ix_outbox_status_created", "outbox", ["status", "created_at", "id"]),
     ("ix_outbox_game_status", "outbox", ["game_id", "status"]),
     ("ix_outbox_status_sent", "outbox", ["status", "sent_at"]),
+    ("ix_outbox_kind_status", "outbox", ["kind", "status", "masked_at"]),
     ("ix_gmlog_game_event", "gmlog", ["game_id", "event"]),
     ("ix_gmlog_level", "gmlog", ["level", "id"]),
 )
 
 
 def upgrade() -> None:
+    for column in ("masked_at", "compacted_at"):
+        op.add_column("outbox", sa.Column(column, sa.DateTime(timezone=True), nullable=True))
     for name, table, columns in INDEXES:
         op.create_index(name, table, columns)
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("outbox") as batch:
+        batch.drop_column("compacted_at")
+        batch.drop_column("masked_at")
     for name, table, _columns in reversed(INDEXES):
         op.drop_index(name, table_name=table)
