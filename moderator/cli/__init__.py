@@ -17,6 +17,7 @@ owns the outbox.  One module per command group:
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -117,6 +118,9 @@ def _expected_errors() -> tuple[type[BaseException], ...]:
 
 def main() -> None:
     """The console script: expected errors as one red line (exit 2), never a traceback."""
+    # Everything the moderator writes (the database, the spool, the archive, the key file)
+    # holds players' mail or secrets: private to the moderator's user (files 0600, 0700).
+    os.umask(0o077)
     try:
         cli(standalone_mode=False)
     except click.exceptions.Exit as exc:
