@@ -38,7 +38,6 @@ def test_the_import_contracts_hold() -> None:
     run = subprocess.run([str(lint), "--no-cache"], capture_output=True, text=True,
                          cwd=PACKAGE.parent, check=False)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
-    assert "broken" not in run.stdout.lower().split("contracts:")[-1]
 
 
 def test_no_function_local_import_of_our_own_modules() -> None:

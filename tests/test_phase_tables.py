@@ -12,14 +12,8 @@ import pytest
 from moderator.games import find_engine, game_kinds
 from moderator.games.base import Phase, PhaseTable
 
-# The dwtk engine is being reshaped on its own branch, which gives it ``phases``; this
-# strict xfail turns into a failure the moment it does: then delete it.
-_NOT_YET = {"dwtk": "dwtk exposes its phase table as ENGINE.phases on its own branch"}
 
-
-@pytest.mark.parametrize("kind", [
-    pytest.param(k, marks=pytest.mark.xfail(reason=_NOT_YET[k], strict=True))
-    if k in _NOT_YET else k for k in game_kinds()])
+@pytest.mark.parametrize("kind", game_kinds())
 def test_every_engine_declares_phase_tables_in_priority_order(kind: str) -> None:
     engine = find_engine(kind)
     tables = engine.phases

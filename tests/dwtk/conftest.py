@@ -13,12 +13,15 @@ import pytest
 
 from moderator.dice import Dice, ScriptedDice
 from moderator.games.base import Event, TurnResult
-from moderator.games.dwtk import ENGINE
-from moderator.games.dwtk.court import Court
+from moderator.games.dwtk import ENGINE, faction
 from moderator.games.dwtk.events import macro_name
 from moderator.games.dwtk.orders import TurnOrders
+from moderator.games.dwtk.orders.names import Names
+from moderator.games.dwtk.orders.reaction import parse_reaction
 from moderator.games.dwtk.state import GameState
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import Tables
+from moderator.games.dwtk.views import names
 from tests.dwtk.checked import COURTS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,7 +71,7 @@ def court(state: dict[str, Any] | GameState, script: Iterable[int] | Mapping[str
           = (), orders: Mapping[str, str] | None = None) -> Court:
     """A court over ``state`` with scripted dice, for calling one rule directly."""
     game = state if isinstance(state, GameState) else GameState.from_dict(state)
-    c = Court(game, TABLES, ScriptedDice(script))
+    c = Court(game, TABLES, ScriptedDice(script), pp_limit=faction.enforce_limit)
     c.orders = {}
     for key, text in (orders or {}).items():
         c.orders[key] = TurnOrders.from_dict(ENGINE.parse_orders(text, {}, key, TABLES).orders)
@@ -97,8 +100,6 @@ def events(c: Court | TurnResult, event_id: str) -> list[Event]:
 
 def react(c: Court, player_key: str, *lines: str) -> None:
     """Store reaction orders for ``player_key`` as `reactions.install` would."""
-    from moderator.games.dwtk.names import Names
-    from moderator.games.dwtk.standing import parse_reaction
 
     names = Names.of(TABLES, {k: p.name for k, p in c.players.items()})
     p = c.players[player_key]
@@ -110,7 +111,6 @@ def react(c: Court, player_key: str, *lines: str) -> None:
 
 def assert_renders(c: Court) -> None:
     """Every event of a rule case renders on one line with its macro."""
-    from moderator.games.dwtk.views import names
 
     nm = names(c.freeze(), TABLES)
     for e in c.events:

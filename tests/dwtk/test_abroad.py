@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from moderator.games.dwtk import player, problems
-from moderator.games.dwtk.activity_orders import Activity, ActivityKind
+from moderator.games.dwtk import duels, player, problems
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
+from moderator.games.dwtk.orders.activity import Activity, ActivityKind
 from moderator.games.dwtk.state import OpenProblem, Situation
-from tests.dwtk.conftest import checked_court, court, dealt, events
+from moderator.games.dwtk.state.court import Court
+from tests.dwtk.conftest import checked_court, court, dealt, events, with_player
 
 
 def _travel(c: Court, who: str, place: str) -> None:
@@ -88,7 +88,6 @@ def test_a_failed_minister_may_not_travel_and_one_abroad_comes_home_for_his_prob
 def test_a_duel_abroad_only_against_someone_in_the_same_country() -> None:
     """DWTK 20.6.2, 19.7.4: abroad the opponent is picked among the possible duellists in
     the same country (no dice count over the whole court); with none there, no duel."""
-    from moderator.games.dwtk import duels
 
     c = court(dealt(3), {"duel": [2] + [3, 4] * 20})
     c.set_char(24, location="sandarkan")
@@ -109,7 +108,6 @@ def test_a_duel_abroad_only_against_someone_in_the_same_country() -> None:
 def test_a_wrongdoer_living_abroad_does_one_activity_unless_extra() -> None:
     """DWTK 20.8: a PC who is a wrongdoer living abroad (not hiding) is limited to one
     activity a turn, unless an Extra Activity counter (or card) is used."""
-    from tests.dwtk.conftest import with_player
 
     c = checked_court({})
     with_player(c, "ann", opportunity=())

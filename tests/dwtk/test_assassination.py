@@ -13,9 +13,9 @@ import pytest
 
 from moderator.games.dwtk import player
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
-from moderator.games.dwtk.state import Phase, Situation
+from moderator.games.dwtk.state import Phase, Situation, Voyage
+from moderator.games.dwtk.state.court import Court
 from tests.dwtk.conftest import (
     TABLES,
     checked_court,
@@ -156,7 +156,6 @@ def test_assassinate_orders_round_trip() -> None:
 
 def test_a_privateer_captain_at_sea_cannot_be_assassinated() -> None:
     """13.4.17.1: while he is captain of a privateer at sea he cannot be assassinated."""
-    from moderator.games.dwtk.state import Voyage
 
     c = _court()
     c.set_char(MAXWELL, owner="bob", henchman="henchman-2")

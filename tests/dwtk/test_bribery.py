@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import pytest
 
-from moderator.games.dwtk import bribery, counseling, problems
+from moderator.games.dwtk import bribery, counseling, problems, status
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.counsel_orders import CounselOrder
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
-from moderator.games.dwtk.social_orders import BribeOffer
+from moderator.games.dwtk.orders.counsel import CounselOrder
+from moderator.games.dwtk.orders.social import BribeOffer
 from moderator.games.dwtk.state import OpenProblem, Situation
+from moderator.games.dwtk.state.court import Court
 from tests.dwtk.conftest import TABLES, checked_court, events, react, with_player
 
 ANN_PC, JAMES, JEFFREY, TRADE, MAXWELL = 24, 22, 23, 14, 32
@@ -57,7 +57,7 @@ def test_a_solicited_bribe_at_or_below_the_amount_accuses_him_with_the_amount() 
     is below his Status 7 (titles and the Counselor card): innocent."""
     c = _court(bribery=[3], justice=[6, 1, 1])
     c.set_char(ANN_PC, counselor="monarchs_counselor-4", titles=4)  # a counselorship
-    assert c.status(ANN_PC) == 7
+    assert status.status(c, ANN_PC) == 7
     bribery.solicit(c, "ann", 3)
     assert c.players["ann"].ip == 10
     caught = events(c, "bribe.solicited")[0]

@@ -13,10 +13,10 @@ import pytest
 
 from moderator.games.dwtk import counseling, player
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.counsel_orders import CounselOrder
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
+from moderator.games.dwtk.orders.counsel import CounselOrder
 from moderator.games.dwtk.state import OpenProblem, Situation
+from moderator.games.dwtk.state.court import Court
 from tests.dwtk.conftest import (
     TABLES,
     checked_court,

@@ -13,11 +13,11 @@ from dataclasses import replace
 import pytest
 
 from moderator.games.dwtk import counters, player
-from moderator.games.dwtk.activity_orders import Activity, ActivityKind
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
-from moderator.games.dwtk.state import Situation
+from moderator.games.dwtk.orders.activity import Activity, ActivityKind
+from moderator.games.dwtk.state import Fate, Situation
+from moderator.games.dwtk.state.court import Court
 from tests.dwtk.conftest import TABLES, checked_court, court, dealt, events, with_player
 
 ANN_PC, MAXWELL = 24, 32
@@ -86,7 +86,7 @@ def test_a_card_is_played_first_and_the_counter_kept_for_the_next_activity() -> 
     there (25.5)."""
     c = _court()
     c.set_char(MAXWELL, situation=Situation.HIDING, wrongdoer=True, location="epalin",
-               fate="hearing")
+               fate=Fate.HEARING)
     with_player(c, "ann", opportunity=("any_activity-1",), hand=("dwtk-1", "extradition-1"))
     player.activities(c, "ann", _orders("DO EXTRADITE Earl Maxwell\nDO AMNESTY"))
     assert events(c, "justice.extradition")[0].args["result"] == "manhunt"
@@ -99,7 +99,7 @@ def test_extradite_with_intrigue_never_by_the_any_activity_counter() -> None:
     Intrigue counter of the forced extradition; the Intrigue counter is spent."""
     c = _court()
     c.set_char(MAXWELL, situation=Situation.HIDING, wrongdoer=True, location="epalin",
-               fate="hearing")
+               fate=Fate.HEARING)
     with_player(c, "ann", opportunity=("any_activity-1",))
     forced = Activity(ActivityKind.EXTRADITE, (str(MAXWELL),), intrigue=True)
     with pytest.raises(Refused, match="no_intrigue_counter"):

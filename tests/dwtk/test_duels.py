@@ -9,8 +9,8 @@ Fandonia; Sir Robert (16) is Ambassador in the City States.
 from __future__ import annotations
 
 from moderator.games.dwtk import crown, duels, player
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
+from moderator.games.dwtk.state.court import Court
 from tests.dwtk.conftest import (
     TABLES,
     checked_court,

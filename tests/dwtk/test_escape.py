@@ -9,9 +9,9 @@ import pytest
 
 from moderator.games.dwtk import player
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
-from moderator.games.dwtk.state import FANDONIA, Situation
+from moderator.games.dwtk.state import FANDONIA, Fate, Situation
+from moderator.games.dwtk.state.court import Court
 from tests.dwtk.conftest import (
     TABLES,
     checked_court,
@@ -50,7 +50,7 @@ def test_an_imprisoned_pc_escapes_with_an_escape_card_and_is_a_hiding_wrongdoer(
     assert "escape-1" in c.discards and events(c, "justice.escape")[0].args["negated"] is False
     c.set_char(ROLAND, situation=Situation.AWAITING_EXECUTION, wrongdoer=True)
     _do(c, "DO ESCAPE Duke Roland TO Epalin")
-    assert c.char(ROLAND).fate == "execution"
+    assert c.char(ROLAND).fate is Fate.EXECUTION
 
 
 def test_prison_guards_free_from_prison_and_negate_an_escape_from_prison() -> None:
@@ -90,7 +90,7 @@ def test_from_hiding_abroad_into_a_country_that_hunts_him_returns_him() -> None:
     with_player(c, "ann", hand=("dwtk-1", "escape-1", "escape-2"))
     with pytest.raises(Refused, match="not_imprisoned_or_hiding"):
         _do(c, "DO ESCAPE 42 TO Cronos")
-    c.set_char(ROLAND, situation=Situation.HIDING, wrongdoer=True, fate="prison",
+    c.set_char(ROLAND, situation=Situation.HIDING, wrongdoer=True, fate=Fate.PRISON,
                location="epalin", hunted=("epalin", "cronos"))
     _do(c, "DO ESCAPE 42 TO Cronos")
     roland = c.char(ROLAND)

@@ -12,9 +12,9 @@ import pytest
 
 from moderator.games.dwtk import fugitives, hiding, player, start
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
-from moderator.games.dwtk.state import FANDONIA, Situation
+from moderator.games.dwtk.state import FANDONIA, Fate, Situation
+from moderator.games.dwtk.state.court import Court
 from tests.dwtk.conftest import (
     TABLES,
     checked_court,
@@ -67,13 +67,13 @@ def test_a_wrongdoer_out_of_hiding_comes_home_to_his_hearing_or_his_prison() -> 
     """24.8: abroad he is returned to Fandonia and heard (2 - 1 without Evidence: innocent);
     an escaped prisoner goes back to prison (30.6)."""
     c = _court(justice=[1, 1])
-    c.set_char(ROLAND, situation=Situation.HIDING, wrongdoer=True, fate="hearing",
+    c.set_char(ROLAND, situation=Situation.HIDING, wrongdoer=True, fate=Fate.HEARING,
                location="epalin", since=c.turn - 1)
     hiding.unhide(c, "ann", str(ROLAND))
     roland = c.char(ROLAND)
     assert roland.location == FANDONIA and roland.situation is Situation.NORMAL
     assert not roland.wrongdoer and events(c, "justice.returned")[0].args["fate"] == "hearing"
-    c.set_char(ROLAND, situation=Situation.HIDING, wrongdoer=True, fate="prison",
+    c.set_char(ROLAND, situation=Situation.HIDING, wrongdoer=True, fate=Fate.PRISON,
                since=c.turn - 1)
     hiding.unhide(c, "ann", str(ROLAND))
     assert c.char(ROLAND).situation is Situation.IMPRISONED
@@ -86,7 +86,7 @@ def test_a_banished_character_may_hide_and_comes_out_banished() -> None:
     c.set_char(ROLAND, situation=Situation.BANISHED, wrongdoer=True, location="epalin",
                since=c.turn - 3)
     hiding.hide(c, "ann", str(ROLAND))
-    assert c.char(ROLAND).situation is Situation.HIDING and c.char(ROLAND).fate == "banished"
+    assert c.char(ROLAND).situation is Situation.HIDING and c.char(ROLAND).fate is Fate.BANISHED
     assert not fugitives.extraditable(c, ROLAND)
     c.turn += 1
     hiding.unhide(c, "ann", str(ROLAND))

@@ -12,12 +12,13 @@ from collections.abc import Iterator
 import pytest
 
 from moderator.dice import ScriptedDice
-from moderator.games.dwtk import fugitives, justice, player
-from moderator.games.dwtk.activity_orders import Activity, ActivityKind
+from moderator.games.dwtk import fugitives, justice, player, scandals
 from moderator.games.dwtk.events import macro_name
-from moderator.games.dwtk.names import Names
-from moderator.games.dwtk.standing import parse_reaction
-from moderator.games.dwtk.state import FANDONIA, Situation
+from moderator.games.dwtk.fugitives import Extradition
+from moderator.games.dwtk.orders.activity import Activity, ActivityKind
+from moderator.games.dwtk.orders.names import Names
+from moderator.games.dwtk.orders.reaction import parse_reaction
+from moderator.games.dwtk.state import FANDONIA, Fate, Situation
 from moderator.games.dwtk.views import names
 from tests.dwtk.conftest import EVENTS, TABLES, court, dealt, events, with_player
 
@@ -99,7 +100,7 @@ def test_hiding_instead_of_a_hearing_discharges_the_office_holder() -> None:
     _react(c, "ann", "IF ANYONE HEARS MINE THEN HIDE")
     justice.send_to_hearing(c, 22)
     james = c.char(22)
-    assert james.situation is Situation.HIDING and james.wrongdoer and james.fate == "hearing"
+    assert james.situation is Situation.HIDING and james.wrongdoer and james.fate is Fate.HEARING
     assert c.offices["justice"] is None and not events(c, "justice.hearing")
 
 
@@ -119,7 +120,7 @@ def test_an_nc_cannot_hide_and_hiding_is_only_for_the_controller() -> None:
 # -- 24.11, 25 Manhunt and extradition ----------------------------------------------------
 
 
-def _fugitive(c, cid: int, where: str = FANDONIA, fate: str = "hearing"):  # type: ignore[no-untyped-def]
+def _fugitive(c, cid: int, where: str = FANDONIA, fate: Fate = Fate.HEARING):  # type: ignore[no-untyped-def]
     c.set_char(cid, owner="ann", location=where, situation=Situation.HIDING, wrongdoer=True,
                fate=fate)
 
@@ -151,7 +152,7 @@ def test_manhunt_abroad_only_where_begun_with_the_ambassadors_modifier() -> None
     assert not events(c, "justice.manhunt")
     c.set_char(23, owner="bob")  # Ambassador to Sandarkan
     _react(c, "bob", "IF ANYONE HUNTS ANYONE THEN MODIFY +")
-    assert fugitives.extradite(c, "cid", MAXWELL) == "manhunt"
+    assert fugitives.extradite(c, "cid", MAXWELL) is Extradition.MANHUNT
     c.wars = ["sandarkan"]
     fugitives.start_of_player_turn(c, "ann")
     assert not events(c, "justice.manhunt")
@@ -165,17 +166,17 @@ def test_extradition_veto_forced_and_refused() -> None:
     """25.2 veto by a FAC Ambassador; 25.3 not when forced; 25.1 never from hiding in
     Fandonia, never a banished character."""
     c = _court([1, 1])
-    c.set_char(MAXWELL, owner="ann", location="sandarkan", wrongdoer=True, fate="hearing")
+    c.set_char(MAXWELL, owner="ann", location="sandarkan", wrongdoer=True, fate=Fate.HEARING)
     c.set_char(23, owner="bob")
     _react(c, "bob", "IF AN OPPONENT EXTRADITES ANYONE THEN VETO")
-    assert fugitives.extradite(c, "cid", MAXWELL) == "vetoed"
-    assert fugitives.extradite(c, "cid", MAXWELL, forced=True) == "returned"
+    assert fugitives.extradite(c, "cid", MAXWELL) is Extradition.VETOED
+    assert fugitives.extradite(c, "cid", MAXWELL, forced=True) is Extradition.RETURNED
     assert c.char(MAXWELL).location == FANDONIA
     assert events(c, "justice.hearing")[0].args["character"] == str(MAXWELL)
     _fugitive(c, 41)
-    assert fugitives.extradite(c, "cid", 41) == "refused"
+    assert fugitives.extradite(c, "cid", 41) is Extradition.REFUSED
     c.set_char(42, situation=Situation.BANISHED, wrongdoer=True, location="epalin")
-    assert fugitives.extradite(c, "cid", 42) == "refused"
+    assert fugitives.extradite(c, "cid", 42) is Extradition.REFUSED
 
 
 # -- 26 hearing ---------------------------------------------------------------------------
@@ -366,7 +367,6 @@ def test_an_executed_pc_dies_as_a_pc() -> None:
 
 def test_scandal_informers_from_the_object_add_and_others_cannot() -> None:
     """22: the object's player +1 per Informer; nobody else but an exposer may play."""
-    from moderator.games.dwtk import scandals
 
     c = _court([], scandal=[4, 4])
     _hand(c, "ann", "informer-1", "informer-2")
@@ -382,7 +382,7 @@ def test_extradite_activity_with_intrigue_ignores_the_veto() -> None:
     """13.4.11, 25.3: Extradition and an Intrigue card: no veto; the living-abroad
     wrongdoer is returned to the hearing he fled (reading 25.10)."""
     c = _court([1, 1])
-    c.set_char(MAXWELL, location="sandarkan", wrongdoer=True, fate="hearing")
+    c.set_char(MAXWELL, location="sandarkan", wrongdoer=True, fate=Fate.HEARING)
     c.set_char(23, owner="bob")
     _react(c, "bob", "IF ANYONE EXTRADITES ANYONE THEN VETO")
     _hand(c, "cid", "extradition-1", "intrigue-1")
@@ -399,7 +399,7 @@ def test_a_hider_who_is_no_wrongdoer_does_not_come_and_becomes_one() -> None:
     c = _court([])
     c.set_char(MAXWELL, owner="ann", situation=Situation.HIDING)
     justice.send_to_hearing(c, MAXWELL)
-    assert c.char(MAXWELL).wrongdoer and c.char(MAXWELL).fate == "hearing"
+    assert c.char(MAXWELL).wrongdoer and c.char(MAXWELL).fate is Fate.HEARING
     assert not events(c, "justice.hearing")
 
 

@@ -11,15 +11,24 @@ from __future__ import annotations
 
 import pytest
 
-from moderator.games.dwtk import bribery, counseling, fugitives, hiding, justice, player, problems
-from moderator.games.dwtk.activity_orders import Activity, ActivityKind
+from moderator.games.dwtk import (
+    bribery,
+    counseling,
+    faction,
+    fugitives,
+    hiding,
+    justice,
+    player,
+    problems,
+)
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import kill_character
-from moderator.games.dwtk.names import Names
 from moderator.games.dwtk.orders import TurnOrders, format_orders, parse_orders
+from moderator.games.dwtk.orders.activity import Activity, ActivityKind
+from moderator.games.dwtk.orders.names import Names
 from moderator.games.dwtk.start import has_player_turn
-from moderator.games.dwtk.state import FANDONIA, Situation
+from moderator.games.dwtk.state import FANDONIA, Fate, Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.usurpation import multiplier
 from tests.dwtk.conftest import TABLES, checked_court, events, react, with_player
 
@@ -120,7 +129,7 @@ def test_out_of_hiding_in_a_country_at_war_he_stays_there() -> None:
     c = _court()
     c.wars.append("cronos")
     c.set_char(CID_PC, location="cronos", situation=Situation.HIDING, wrongdoer=True,
-               fate="prison", since=c.turn - 1)
+               fate=Fate.PRISON, since=c.turn - 1)
     hiding.unhide(c, "cid", "pc")
     out = c.char(CID_PC)
     assert (out.situation, out.location, out.fate) == (Situation.NORMAL, "cronos", "prison")
@@ -193,7 +202,7 @@ def test_henchman_and_counselor_cards_are_discarded_and_shown() -> None:
     c.set_char(MAXWELL, owner="ann", henchman="henchman-3")
     c.set_char(31, owner="ann", henchman="henchman-6")
     kill_character(c, MAXWELL, "duel")
-    c.lose_member("ann", "31", "pp_limit")
+    faction.lose_member(c, "ann", "31", "pp_limit")
     assert c.char(31).henchman is None and "henchman-3" in c.discards
     assert "henchman-6" in c.discards
     c.set_char(ANN_PC, counselor="monarchs_counselor-4")
@@ -201,7 +210,7 @@ def test_henchman_and_counselor_cards_are_discarded_and_shown() -> None:
     c.seat_in_office(ANN_PC, "trade")
     assert c.char(ANN_PC).counselor is None and "monarchs_counselor-4" in c.discards
     c.set_char(CID_PC, counselor="monarchs_counselor-2")
-    justice.go_into_hiding(c, CID_PC, "hearing")
+    justice.go_into_hiding(c, CID_PC, Fate.HEARING)
     shown = events(c, "cards.discarded")[-1]
     assert (shown.args["player"], shown.args["cards"], shown.public) == \
         ("cid", ["monarchs_counselor"], True)

@@ -2,8 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import pytest
+
 from moderator.games.dwtk import ENGINE
-from moderator.games.dwtk.orders import Names, TurnOrders, format_orders, parse_orders
+from moderator.games.dwtk.orders import (
+    IllegalOrderError,
+    Names,
+    OrderSyntaxError,
+    ParseProblem,
+    TurnOrders,
+    UnknownNameError,
+    format_orders,
+    parse_orders,
+)
+from moderator.games.dwtk.orders.activity import parse_activity
+from moderator.games.dwtk.orders.counsel import parse_counsel
+from moderator.games.dwtk.orders.reaction import parse_reaction
+from moderator.games.dwtk.orders.social import parse_proposal
+from moderator.games.dwtk.orders.usurp import parse_usurp
 from tests.dwtk.conftest import ROOT, TABLES, dealt
 
 SAMPLE = """\
@@ -96,3 +114,35 @@ def test_engine_parse_and_order_form() -> None:
     assert parsed.normal_form == ("DO DRAW EVENT",)
     form = ENGINE.order_form(state, "ann", TABLES)
     assert "DO TITLE" in form and "BID" in form and "turn 1" in form
+
+
+def test_each_problem_has_its_type() -> None:
+    """Typed parse errors (style rule 5, as En Garde!'s): a line whose words make no order
+    is an `OrderSyntaxError`, a name that is no one's an `UnknownNameError` (a syntax
+    error too), a well-formed order the rules refuse an `IllegalOrderError`; the receipt
+    shows the message and the hint of each, every one in its line."""
+    n = Names.of(TABLES)
+    cases: list[tuple[type[ParseProblem], Callable[[], object]]] = [
+        (OrderSyntaxError, lambda: parse_activity("SEDUCE", n)),
+        (UnknownNameError, lambda: parse_activity("TITLE Sir Nobody", n)),
+        (OrderSyntaxError, lambda: parse_counsel("Make An Example", n)),
+        (UnknownNameError, lambda: parse_counsel("Make An Example ON No Such Table", n)),
+        (UnknownNameError, lambda: parse_reaction("IF NOBODY HEARS MINE THEN HIDE", n)),
+        (IllegalOrderError, lambda: parse_reaction("IF ANYONE HEARS MINE THEN OBSTRUCT", n)),
+        (IllegalOrderError, lambda: parse_proposal("23 TO 23", n)),
+        (OrderSyntaxError, lambda: parse_usurp("nonsense", n)),
+    ]
+    for kind, parse in cases:
+        with pytest.raises(ParseProblem) as caught:
+            parse()
+        assert type(caught.value) is kind, caught.value
+        assert caught.value.message == str(caught.value)
+    assert issubclass(UnknownNameError, OrderSyntaxError)
+    assert not issubclass(IllegalOrderError, OrderSyntaxError)
+    parsed = parse_orders("FROBNICATE\nUSURP WITH Prince Alan SUPPORT Army Support\n"
+                          "USURP WITH Prince Alan SUPPORT Army Support\nHIDE PC\nUNHIDE PC", TABLES)
+    assert [(e.line, e.severity.value) for e in parsed.errors] == [
+        (1, "error"), (3, "error"), (5, "error")]
+    assert "unknown order" in parsed.errors[0].message and parsed.errors[0].hint
+    assert parsed.errors[1].message == "USURP appears twice"
+    assert parsed.errors[2].message == "HIDE and UNHIDE of the same character"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from moderator.dice import ScriptedDice
-from moderator.games.dwtk import player
+from moderator.games.dwtk import player, status
 from tests.dwtk.conftest import court, dealt, events, give_card, with_player
 
 
@@ -43,10 +43,10 @@ def test_title_costs_the_title_table_and_raises_status() -> None:
     c = _court({"ann": "DO TITLE PC"}, ip=10)
     pc = c.pc_of("ann")
     assert pc is not None
-    before = c.status(pc.id)
+    before = status.status(c, pc.id)
     printed = c.t.noble(pc.id).status
     player.player_turns(c)
-    assert c.status(pc.id) == before + 1
+    assert status.status(c, pc.id) == before + 1
     assert c.players["ann"].ip == 10 - c.t.titles[printed].cost
 
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from moderator.games.dwtk import duels, player, privateering
-from moderator.games.dwtk.activity_orders import Activity, ActivityKind
+from moderator.games.dwtk import duels, player, privateering, status
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.orders import parse_orders
+from moderator.games.dwtk.orders.activity import Activity, ActivityKind
 from moderator.games.dwtk.state import OpenProblem, Situation
+from moderator.games.dwtk.state.court import Court
 from tests.dwtk.conftest import (
     TABLES,
     checked_court,
@@ -198,7 +198,7 @@ def test_a_henchman_captain_is_at_sea_and_founders_in_a_storm() -> None:
     with_player(c2, "bob", hand=tuple(h for h in c2.players["bob"].hand if h != "henchman-3"))
     _seas(c2)
     _do(c2, "privateering", by=str(GUY))  # 6: +2 cargo
-    assert c2.at_sea(GUY) and duels.henchmen(c2, "ann") == []
+    assert status.at_sea(c2, GUY) and duels.henchmen(c2, "ann") == []
     assert not duels.can_fight(c2, c2.char(GUY))
     with pytest.raises(Refused, match="at_sea"):  # no other action while at sea
         player.do(c2, "ann", Activity(ActivityKind.TRAVEL, who=(str(GUY),), place="epalin"))

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from moderator.games.dwtk import ENGINE, reactions
-from moderator.games.dwtk.names import Names
+from moderator.dice import ScriptedDice
+from moderator.games.dwtk import ENGINE, player, reactions
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
+from moderator.games.dwtk.orders.activity import Activity, ActivityKind
+from moderator.games.dwtk.orders.names import Names
+from moderator.games.dwtk.orders.reaction import CARD_USES, Trigger, parse_reaction
 from moderator.games.dwtk.reactions import fire, play_cards
-from moderator.games.dwtk.standing import CARD_USES, Trigger, parse_reaction
-from tests.dwtk.conftest import TABLES, court, dealt, events, run, with_player
+from tests.dwtk.conftest import ENV, TABLES, court, dealt, events, run, with_player
 
 PLAYERS = {"ann": "Ann", "bob": "Bob", "cid": "Cid"}
 NAMES = Names.of(TABLES, PLAYERS)
@@ -160,9 +162,6 @@ def test_install_ignores_players_without_orders() -> None:
 
 def test_treachery_on_royal_favor_one_card_first_in_player_order() -> None:
     """13.4.4: any player's Treachery -2, no more than one card."""
-    from moderator.dice import ScriptedDice
-    from moderator.games.dwtk import player
-    from moderator.games.dwtk.activity_orders import Activity, ActivityKind
 
     c = court(dealt(3))
     c.order = ("ann", "bob", "cid")
@@ -178,7 +177,6 @@ def test_treachery_on_royal_favor_one_card_first_in_player_order() -> None:
 
 
 def test_the_private_sheet_lists_the_standing_reactions() -> None:
-    from tests.dwtk.conftest import ENV
 
     state = dealt(3)
     result = run(state, {"ann": "IF ANYONE HEARS MINE THEN PLAY Alibi"})

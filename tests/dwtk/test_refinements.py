@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from moderator.games.dwtk import counseling
-from moderator.games.dwtk.court import Court
+from moderator.games.dwtk import counseling, faction, status
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
-from moderator.games.dwtk.state import FANDONIA, Situation
+from moderator.games.dwtk.state import FANDONIA, Fate, Situation, Voyage
+from moderator.games.dwtk.state.court import Court
+from moderator.games.dwtk.views import sheet_context
 from tests.dwtk.conftest import (
     TABLES,
     checked_court,
@@ -78,7 +79,7 @@ def test_a_named_office_taken_or_beyond_the_pp_is_no_appointment() -> None:
     Holder named moves to the vacant office named, leaving his own."""
     c = _court()
     _appoint(c, str(MAXWELL), "army")
-    with_player(c, "ann", pp=c.faction_load("ann"))
+    with_player(c, "ann", pp=status.faction_load(c, "ann"))
     _appoint(c, str(MAXWELL), "trade")
     refused = [e.args for e in events(c, "counsel.effect")]
     assert [(a["effect"], a["reason"]) for a in refused] == [
@@ -119,9 +120,9 @@ def test_lose_first_chooses_whom_the_pp_limit_takes_and_no_more() -> None:
     c.set_char(ROLAND, owner="ann")
     c.orders = {"ann": _orders("LOSE FIRST Duke Roland, Earl Maxwell")}
     with_player(c, "ann", pp=8)
-    c.enforce_limit("ann")
+    faction.enforce_limit(c, "ann")
     assert events(c, "faction.lost") == []  # 35.5.4: 3 + 5 = 8 fits
-    c.gain("ann", pp=-1)
+    faction.gain(c, "ann", pp=-1)
     assert [e.args["member"] for e in events(c, "faction.lost")] == [str(ROLAND)]
     assert c.char(ROLAND).owner is None and ROLAND in c.loyalty_pool
     assert c.char(MAXWELL).owner == "ann"
@@ -129,7 +130,7 @@ def test_lose_first_chooses_whom_the_pp_limit_takes_and_no_more() -> None:
     c.set_char(JAMES, owner=None)
     c.set_char(ROLAND, owner="ann")
     with_player(c, "ann", pp=7)
-    c.enforce_limit("ann")  # no LOSE FIRST: the lowest Status goes (PROPOSED default)
+    faction.enforce_limit(c, "ann")  # no LOSE FIRST: the lowest Status goes (PROPOSED default)
     assert [e.args["member"] for e in events(c, "faction.lost")] == [str(MAXWELL)]
 
 
@@ -140,8 +141,8 @@ def test_lose_first_names_a_farc_and_skips_those_not_his() -> None:
     c.set_royal("alfred", owner="ann", card="align_alfred-1")
     c.orders = {"ann": _orders("LOSE FIRST Sir James, Alfred")}
     c.set_char(JAMES, owner=None)
-    with_player(c, "ann", pp=c.faction_load("ann") - 1)
-    c.enforce_limit("ann")
+    with_player(c, "ann", pp=status.faction_load(c, "ann") - 1)
+    faction.enforce_limit(c, "ann")
     assert [e.args["member"] for e in events(c, "faction.lost")] == ["alfred"]
     assert c.royals["alfred"].owner is None and "align_alfred-1" in c.discards
 
@@ -174,7 +175,7 @@ def test_a_married_fac_lost_dies_and_his_spouse_may_remarry() -> None:
     c.set_char(MARGARET, spouse=str(MAXWELL))
     c.orders = {"ann": _orders("LOSE FIRST Earl Maxwell")}
     with_player(c, "ann", pp=2)
-    c.enforce_limit("ann")
+    faction.enforce_limit(c, "ann")
     assert not c.char(MAXWELL).alive and c.char(MARGARET).spouse is None
     assert [e.args["member"] for e in events(c, "faction.lost")] == [str(MAXWELL)]
 
@@ -188,10 +189,10 @@ def test_a_fac_in_hiding_who_becomes_an_nc_comes_out_to_his_hearing() -> None:
     Status 5, innocent."""
     c = _court(justice=[1, 1])
     c.set_char(ROLAND, owner="ann", situation=Situation.HIDING, wrongdoer=True,
-               fate="hearing", location="epalin", since=c.turn)
+               fate=Fate.HEARING, location="epalin", since=c.turn)
     c.orders = {"ann": _orders("LOSE FIRST Duke Roland")}
     with_player(c, "ann", pp=4)
-    c.enforce_limit("ann")
+    faction.enforce_limit(c, "ann")
     roland = c.char(ROLAND)
     assert roland.owner is None and roland.situation is Situation.NORMAL
     assert roland.location == FANDONIA and not roland.wrongdoer
@@ -207,9 +208,9 @@ def test_an_nc_out_of_hiding_the_turn_he_hid_or_banished_again() -> None:
     c = _court()
     c.set_char(ROLAND, owner="ann", situation=Situation.HIDING, since=c.turn)
     c.set_char(MARGARET, owner="ann", situation=Situation.HIDING, wrongdoer=True,
-               fate="banished", location="cronos", since=c.turn - 2)
-    c.lose_member("ann", str(ROLAND), "proposal_spurned")
-    c.lose_member("ann", str(MARGARET), "pp_limit")
+               fate=Fate.BANISHED, location="cronos", since=c.turn - 2)
+    faction.lose_member(c, "ann", str(ROLAND), "proposal_spurned")
+    faction.lose_member(c, "ann", str(MARGARET), "pp_limit")
     assert c.char(ROLAND).situation is Situation.NORMAL and not c.char(ROLAND).wrongdoer
     margaret = c.char(MARGARET)
     assert (margaret.situation, margaret.location) == (Situation.BANISHED, "cronos")
@@ -221,18 +222,16 @@ def test_a_fac_who_stays_a_fac_stays_hidden() -> None:
     """24.7 only for an NC: a FAC in hiding kept within the PP limit stays hidden."""
     c = _court()
     c.set_char(ROLAND, owner="ann", situation=Situation.HIDING, since=c.turn)
-    with_player(c, "ann", pp=c.faction_load("ann"))
-    c.enforce_limit("ann")
+    with_player(c, "ann", pp=status.faction_load(c, "ann"))
+    faction.enforce_limit(c, "ann")
     assert c.char(ROLAND).situation is Situation.HIDING and events(c, "faction.lost") == []
     c.players["ann"] = replace(c.players["ann"], pp=0)
-    c.enforce_limit("ann")
+    faction.enforce_limit(c, "ann")
     assert c.char(ROLAND).situation is Situation.NORMAL
 
 
 def test_the_private_sheet_shows_the_standing_lose_first_list() -> None:
     """35.5: the standing LOSE FIRST list is read back on the player's own sheet."""
-    from moderator.games.dwtk.views import sheet_context
-    from tests.dwtk.conftest import TABLES, court, dealt, with_player
 
     c = court(dealt(3))
     with_player(c, "ann", lose_first=("23", "alan"))
@@ -244,9 +243,6 @@ def test_the_private_sheet_shows_the_standing_lose_first_list() -> None:
 def test_the_private_sheet_keeps_the_record_of_marriages_betrothals_and_the_privateer() -> None:
     """2.4 (the Record Sheet), 18.4.7, 13.4.17.1: his sheet says whom his nobles married or
     are betrothed to, that one is a wrongdoer at large, and where his privateer stands."""
-    from moderator.games.dwtk.state import Voyage
-    from moderator.games.dwtk.views import sheet_context
-    from tests.dwtk.conftest import TABLES, court, dealt, with_player
 
     c = court(dealt(3))
     c.set_char(ROLAND, owner="ann", henchman="henchman-1", betrothed=str(MARGARET))

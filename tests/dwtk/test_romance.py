@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import pytest
 
-from moderator.games.dwtk import duels, player, romance, succession
-from moderator.games.dwtk.activity_orders import Activity, ActivityKind
+from moderator.games.dwtk import duels, faction, player, romance, status, succession
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import kill_character
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
-from moderator.games.dwtk.social_orders import Proposal
+from moderator.games.dwtk.orders.activity import Activity, ActivityKind
+from moderator.games.dwtk.orders.social import Proposal
 from moderator.games.dwtk.state import Situation
+from moderator.games.dwtk.state.court import Court
 from tests.dwtk.conftest import (
     TABLES,
     checked_court,
@@ -171,11 +171,11 @@ def test_the_pc_weds_rolls_twice_and_his_spouse_does_not_count() -> None:
     PC's spouse is a henchman and does not count against his PP."""
     c = _court(prestige=[3, 4, 3, 4])
     _betroth(c, str(ANN_PC), str(MARGARET))
-    load = c.faction_load("ann")
+    load = status.faction_load(c, "ann")
     _wed(c, "pc", str(MARGARET))
     rolls = [e.args.get("character") for e in events(c, "prestige.roll")]
     assert rolls == [str(ANN_PC), str(MARGARET)]
-    assert c.faction_load("ann") == load - 1
+    assert status.faction_load(c, "ann") == load - 1
     assert str(MARGARET) in {h.key for h in duels.henchmen(c, "ann")}
 
 
@@ -184,13 +184,13 @@ def test_his_pp_must_allow_a_wedding_with_a_farc() -> None:
     c = _court()
     c.set_royal("anne", owner="ann")
     _betroth(c, str(ROLAND), "anne")
-    with_player(c, "ann", pp=c.faction_load("ann") + 2)
+    with_player(c, "ann", pp=status.faction_load(c, "ann") + 2)
     with pytest.raises(Refused, match="pp"):
         _wed(c, str(ROLAND), "anne")
     assert c.royals["anne"].spouse is None
-    with_player(c, "ann", pp=c.faction_load("ann") + 3)
+    with_player(c, "ann", pp=status.faction_load(c, "ann") + 3)
     _wed(c, str(ROLAND), "anne")
-    assert c.status(ROLAND) == 8 and c.royals["anne"].spouse == str(ROLAND)
+    assert status.status(c, ROLAND) == 8 and c.royals["anne"].spouse == str(ROLAND)
 
 
 def test_a_proposal_is_negated_by_death_or_leaving_the_faction() -> None:
@@ -213,7 +213,7 @@ def test_a_married_fac_lost_dies_and_the_spouse_may_remarry() -> None:
     c = _court()
     c.set_char(GUY, spouse=str(MARGARET))
     c.set_char(MARGARET, spouse=str(GUY))
-    c.lose_member("ann", str(GUY), "pp_limit")
+    faction.lose_member(c, "ann", str(GUY), "pp_limit")
     assert not c.char(GUY).alive and c.char(MARGARET).spouse is None
 
 
@@ -229,7 +229,7 @@ def test_the_heir_s_spouse_becomes_consort_then_an_nc_of_status_eight() -> None:
     assert c.char(MARGARET).owner is None and MARGARET not in c.loyalty_pool
     assert events(c, "succession.consort")[0].args["player"] == "ann"
     succession.kill_royal(c, "alan", "royal_death")
-    assert c.char(MARGARET).spouse is None and c.status(MARGARET) == 8
+    assert c.char(MARGARET).spouse is None and status.status(c, MARGARET) == 8
     assert MARGARET in c.loyalty_pool
 
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import pytest
 
-from moderator.games.dwtk import player, problems, start
-from moderator.games.dwtk.activity_orders import Activity, ActivityKind
+from moderator.games.dwtk import faction, player, problems, start, status
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import kill_character
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
+from moderator.games.dwtk.orders.activity import Activity, ActivityKind
 from moderator.games.dwtk.state import OpenProblem
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.succession import kill_royal
 from tests.dwtk.conftest import TABLES, checked_court, events, with_player
 
@@ -218,7 +218,7 @@ def test_an_office_holder_who_changes_allegiance_keeps_his_office() -> None:
     with_player(c, "ann", loyalty=(14,), pp=10)
     player.recruit(c, "ann", Activity(ActivityKind.RECRUIT, ("14",)))
     assert c.char(14).owner == "ann" and c.offices["trade"] == "14"
-    c.gain("ann", pp=-8)  # Status 1 + office 2 = 3 > 2 PP
+    faction.gain(c, "ann", pp=-8)  # Status 1 + office 2 = 3 > 2 PP
     assert c.char(14).owner is None and c.offices["trade"] == "14"
     assert events(c, "faction.lost")[0].args["member"] == "14"
 
@@ -236,8 +236,8 @@ def test_widowed_by_a_royal_a_noble_is_status_eight_at_no_cost() -> None:
     ip = c.players["ann"].ip
     kill_royal(c, "alan", "assassination")
     widow = c.char(61)
-    assert widow.spouse is None and c.status(61) == 8 and c.players["ann"].ip == ip
-    assert c.base_status(widow) == 8
+    assert widow.spouse is None and status.status(c, 61) == 8 and c.players["ann"].ip == ip
+    assert status.base_status(c, widow) == 8
     with pytest.raises(Refused, match="already_duke"):
         player.title(c, "ann", Activity(ActivityKind.TITLE, ("61",)))
 
@@ -249,7 +249,7 @@ def test_widowed_by_a_noble_a_noble_only_may_remarry() -> None:
     c = checked_court({})
     c.set_char(61, spouse="44")
     c.set_char(44, spouse="61")
-    assert c.status(61) == 5
+    assert status.status(c, 61) == 5
     kill_character(c, 44, "plague")
-    assert c.char(61).spouse is None and c.status(61) == 1
+    assert c.char(61).spouse is None and status.status(c, 61) == 1
     assert c.char(61).fixed_status is None

@@ -11,11 +11,11 @@ from __future__ import annotations
 import pytest
 
 from moderator.games.dwtk import player
-from moderator.games.dwtk.activity_orders import Activity, ActivityKind, Draw
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
+from moderator.games.dwtk.orders.activity import Activity, ActivityKind, Draw
 from moderator.games.dwtk.state import Situation
+from moderator.games.dwtk.state.court import Court
 from tests.dwtk.conftest import (
     TABLES,
     checked_court,

@@ -10,8 +10,8 @@ import pytest
 
 from moderator.games.dwtk import player
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
+from moderator.games.dwtk.state.court import Court
 from tests.dwtk.conftest import (
     TABLES,
     checked_court,

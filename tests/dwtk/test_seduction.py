@@ -13,9 +13,9 @@ import pytest
 
 from moderator.games.dwtk import counters, player
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
 from moderator.games.dwtk.state import Situation
+from moderator.games.dwtk.state.court import Court
 from tests.dwtk.conftest import TABLES, checked_court, events, react, with_player
 
 GUY, MAXWELL, VICTORIA = 12, 32, 56

@@ -5,26 +5,28 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 from dataclasses import FrozenInstanceError, dataclass, field, fields, replace
 from typing import Any
 
 import pytest
 
 from moderator.games.base import Event
-from moderator.games.dwtk import player
-from moderator.games.dwtk.activity_orders import (
+from moderator.games.dwtk import faction, player, status
+from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.frozen import fast_init, fast_new
+from moderator.games.dwtk.orders import TurnOrders, parse_orders
+from moderator.games.dwtk.orders.activity import (
     Activity,
     ActivityKind,
     format_activity,
     parse_activity,
 )
-from moderator.games.dwtk.court import Court
-from moderator.games.dwtk.events import EventId
-from moderator.games.dwtk.frozen import fast_init, fast_new
-from moderator.games.dwtk.names import Names
-from moderator.games.dwtk.orders import TurnOrders, parse_orders
-from moderator.games.dwtk.standing import Reaction
+from moderator.games.dwtk.orders.names import Names
+from moderator.games.dwtk.orders.reaction import Reaction
 from moderator.games.dwtk.state import Character, GameState, Player, Situation, evolve
+from moderator.games.dwtk.state.court import Court
 from tests.dwtk.conftest import TABLES, court, dealt, events, with_player
 from tests.dwtk.games import play
 
@@ -73,7 +75,7 @@ def test_fast_init_leaves_a_class_with_post_init_alone() -> None:
 
 
 def test_evolve_is_replace() -> None:
-    """Speed (state.py `evolve`, the court's set_char/set_player): as dataclasses.replace."""
+    """Speed (state/serial.py `evolve`, the court's set_char/set_player): as dataclasses.replace."""
     c = Character(23, owner="ann", hunted=("epalin",))
     changed = evolve(c, {"owner": "bob", "situation": Situation.HIDING})
     assert changed == replace(c, owner="bob", situation=Situation.HIDING)
@@ -84,7 +86,7 @@ def test_evolve_is_replace() -> None:
 
 
 def test_state_round_trips_in_field_order() -> None:
-    """Speed (state.py `_to_dict`): the JSON form lists fields in declaration order."""
+    """Speed (state/serial.py `fields_dict`): the JSON form lists fields in declaration order."""
     state = dealt(4)
     game = GameState.from_dict(state)
     again = game.to_dict()
@@ -95,7 +97,7 @@ def test_state_round_trips_in_field_order() -> None:
 
 
 def test_reactions_read_back_equal_and_shared() -> None:
-    """Speed (standing.py `Reaction.from_dict` memo): equal dicts give one equal value."""
+    """Speed (orders/reaction.py `Reaction.from_dict` memo): equal dicts give one equal value."""
     r = Reaction.from_dict({"trigger": "hears", "act": "hide", "target": "mine", "n": 2})
     data = r.to_dict()
     assert Reaction.from_dict(data) == r and Reaction.from_dict(dict(data)) is \
@@ -106,7 +108,7 @@ def test_reactions_read_back_equal_and_shared() -> None:
 
 
 def test_names_are_kept_per_tables_and_players() -> None:
-    """Speed (names.py `Names.of`): one value per (tables, players); others differ."""
+    """Speed (orders/names.py `Names.of`): one value per (tables, players); others differ."""
     one = Names.of(TABLES, {"ann": "Ann", "bob": "Bob"})
     assert Names.of(TABLES, {"ann": "Ann", "bob": "Bob"}) is one
     other = Names.of(TABLES, {"ann": "Ann", "bob": "Robert"})
@@ -119,7 +121,7 @@ def _first(items: Any, word: str, forms: Any) -> str | None:
 
 
 def test_name_indexes_match_the_loops_they_replace() -> None:
-    """Speed (names.py): every written form reads as the old first-match loops read it."""
+    """Speed (orders/names.py): every written form reads as the old first-match loops read it."""
     n = Names.of(TABLES)
     for o in TABLES.offices:
         for word in (o.key, o.name, o.name.replace("Minister of the ", "")):
@@ -143,14 +145,14 @@ def test_enforce_all_still_sees_a_change_after_a_quiet_call() -> None:
     c = court(dealt(3))
     nc = next(ch for ch in c.characters.values() if ch.owner is None and ch.alive)
     c.set_char(nc.id, owner="ann")  # a FAC of Ann's, within her PP
-    with_player(c, "ann", pp=c.status(nc.id) + 5)
-    c.enforce_all()
-    c.enforce_all()  # nothing changed: nothing to do
+    with_player(c, "ann", pp=status.status(c, nc.id) + 5)
+    faction.enforce_all(c)
+    faction.enforce_all(c)  # nothing changed: nothing to do
     assert events(c, EventId.FACTION_LOST.value) == [] and c.char(nc.id).owner == "ann"
     with_player(c, "ann", pp=0)
-    c.enforce_all()
+    faction.enforce_all(c)
     assert [e.args["member"] for e in events(c, EventId.FACTION_LOST.value)] == [nc.key]
-    assert c.char(nc.id).owner is None and c.faction_load("ann") == 0
+    assert c.char(nc.id).owner is None and status.faction_load(c, "ann") == 0
 
 
 def test_fast_new_builds_what_the_constructor_builds() -> None:
@@ -172,8 +174,8 @@ def _plain_load(c: Court, key: str) -> int:
     """`faction_load` as it was written before the one-pass `_loads` (35.4-35.6)."""
     pc = c.pc_of(key)
     spouse = pc.spouse if pc is not None else None
-    total = sum(c.status(m.id) for m in c.faction(key) if m.key != spouse)
-    return total + sum(c.royal_status(r.key) for r in c.farcs(key)
+    total = sum(status.status(c, m.id) for m in c.faction(key) if m.key != spouse)
+    return total + sum(status.royal_status(c, r.key) for r in c.farcs(key)
                        if r.key != spouse and c.monarch() != r.key)
 
 
@@ -185,8 +187,8 @@ def test_loads_match_the_plain_faction_load_every_turn() -> None:
     def compare(n: int, before: dict[str, Any], result: Any) -> None:
         nonlocal seen
         c = court(result.state)
-        loads = c._loads(c.seats)
-        assert loads == {k: c.faction_load(k) for k in c.seats} == {
+        loads = status.loads(c, c.seats)
+        assert loads == {k: status.faction_load(c, k) for k in c.seats} == {
             k: _plain_load(c, k) for k in c.seats}, f"turn {n}"
         seen += sum(1 for v in loads.values() if v)
 
@@ -202,14 +204,14 @@ def test_enforce_all_sees_an_office_after_a_quiet_call() -> None:
     nc = next(ch for ch in c.characters.values() if ch.owner is None and ch.alive
               and c.t.noble(ch.id).office_holder and c.office_of(ch.key) is None)
     c.set_char(nc.id, owner="ann")
-    with_player(c, "ann", pp=c.faction_load("ann"))  # just within
-    c.enforce_all()
+    with_player(c, "ann", pp=status.faction_load(c, "ann"))  # just within
+    faction.enforce_all(c)
     with_player(c, "ann", ip=c.players["ann"].ip + 7)  # no Status moves
-    c.enforce_all()
+    faction.enforce_all(c)
     assert events(c, EventId.FACTION_LOST.value) == []
     office = next(o.key for o in c.t.offices if o.status > 0 and o.key != "monarch")
     c.offices[office] = nc.key  # his Status rises over Ann's PP
-    c.enforce_all()
+    faction.enforce_all(c)
     assert [e.args["member"] for e in events(c, EventId.FACTION_LOST.value)] == [nc.key]
 
 
@@ -230,7 +232,7 @@ def test_activities_left_over_are_skipped_in_order() -> None:
 
 
 def test_activity_lines_read_and_write_by_their_tables() -> None:
-    """Speed (activity_orders.py `_PARSERS` / `_FORMATS`): every kind reads its canonical
+    """Speed (orders/activity.py `_PARSERS` / `_FORMATS`): every kind reads its canonical
     line back to the same value."""
     n = Names.of(TABLES, {"ann": "Ann", "bob": "Bob"})
     lines = ["DO TITLE PC, 23", "DO OFFICE Minister of the Navy : PC", "DO COUNSELOR 23",
@@ -253,11 +255,7 @@ def test_activity_lines_read_and_write_by_their_tables() -> None:
 def test_the_counsel_index_survives_a_copy_of_the_tables() -> None:
     """The cached counsel index is keyed by (table, counsel key), not by object identity:
     a copied or unpickled Tables reads the same counsels."""
-    import copy
-    import pickle
 
-    from moderator.games.dwtk.orders import parse_orders
-    from tests.dwtk.conftest import TABLES
 
     line = "COUNSEL Recommend A Title ON Court Ball NAMING PC"
     assert parse_orders(line, TABLES).errors == ()

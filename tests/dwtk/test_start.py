@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from moderator.dice import ScriptedDice
 from moderator.games.dwtk import crown, problems, start
-from moderator.games.dwtk.state import OpenProblem, Phase
+from moderator.games.dwtk.state import OpenProblem, Phase, Situation
 from tests.dwtk.conftest import court, dealt, events, with_player
 
 
@@ -233,7 +233,6 @@ def test_a_pc_who_is_not_free_may_not_fill_an_office_in_the_office_phase() -> No
     """DWTK 6.3: a banished, imprisoned or hiding character, or one stuck in a country at
     war, may not fill an office: the bid is refused (no IP paid) and the office is filled
     at random instead."""
-    from moderator.games.dwtk.state import Situation
 
     for situation, place in ((Situation.HIDING, "fandonia"), (Situation.BANISHED, "cronos"),
                              (Situation.IMPRISONED, "fandonia"), (Situation.NORMAL, "cronos")):

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import pytest
 
-from moderator.games.dwtk import player
-from moderator.games.dwtk.activity_orders import Activity, ActivityKind
+from moderator.games.dwtk import faction, player, romance, status
 from moderator.games.dwtk.acts import Refused
+from moderator.games.dwtk.death import kill_character
+from moderator.games.dwtk.invariants import check
 from moderator.games.dwtk.justice import go_into_hiding
 from moderator.games.dwtk.justice_acts import _restore
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
-from moderator.games.dwtk.state import FANDONIA, Situation, Voyage
+from moderator.games.dwtk.orders.activity import Activity, ActivityKind
+from moderator.games.dwtk.orders.social import Proposal
+from moderator.games.dwtk.state import FANDONIA, Fate, Situation, Voyage
 from tests.dwtk.conftest import TABLES, checked_court, events, with_player
 
 MAXWELL, ROLAND, JEFFREY, SHERIFF = 32, 42, 23, 52
@@ -45,7 +48,7 @@ def test_align_needs_the_farcs_full_status_even_in_a_crisis() -> None:
     c = checked_court({})
     c.support = 0
     assert c.crisis
-    with_player(c, "ann", pp=4 + c.faction_load("ann") + 1, ip=20, ip_at_start=20,
+    with_player(c, "ann", pp=4 + status.faction_load(c, "ann") + 1, ip=20, ip_at_start=20,
                 hand=("dwtk-1", "align_alan-1"))
     with pytest.raises(Refused, match="pp"):
         player.align(c, "ann", "alan")
@@ -53,7 +56,7 @@ def test_align_needs_the_farcs_full_status_even_in_a_crisis() -> None:
     c.order = ("ann",)
     player.player_turns(c)
     assert c.royals["alan"].owner == "ann"
-    assert c.faction_load("ann") <= c.players["ann"].pp
+    assert status.faction_load(c, "ann") <= c.players["ann"].pp
 
 
 def test_the_pp_limit_takes_no_more_than_needed() -> None:
@@ -62,9 +65,9 @@ def test_the_pp_limit_takes_no_more_than_needed() -> None:
     c = checked_court({})
     for cid in (MAXWELL, ROLAND, JEFFREY):
         c.set_char(cid, owner="ann")
-    load = c.faction_load("ann")
+    load = status.faction_load(c, "ann")
     with_player(c, "ann", pp=load - 4)
-    c.enforce_limit("ann")
+    faction.enforce_limit(c, "ann")
     assert [x.id for x in c.faction("ann") if not x.pc] == sorted([MAXWELL, JEFFREY])
     assert [e.args["member"] for e in events(c, "faction.lost")] == [str(ROLAND)]
 
@@ -74,13 +77,13 @@ def test_a_pardon_ends_the_manhunt_and_the_flight() -> None:
     keeps no Manhunt and no stage to return to; a banished one comes home."""
     c = checked_court({})
     c.set_char(MAXWELL, owner="ann", location="epalin", situation=Situation.HIDING,
-               wrongdoer=True, fate="trial", hunted=("epalin",), charge=2)
+               wrongdoer=True, fate=Fate.TRIAL, hunted=("epalin",), charge=2)
     _restore(c, MAXWELL)
     m = c.char(MAXWELL)
     assert (m.situation, m.wrongdoer, m.fate, m.hunted, m.charge) == (
         Situation.NORMAL, False, None, (), 0)
     c.set_char(ROLAND, owner="ann", location="cronos", situation=Situation.HIDING,
-               wrongdoer=True, fate="banished")
+               wrongdoer=True, fate=Fate.BANISHED)
     _restore(c, ROLAND)
     assert c.char(ROLAND).location == FANDONIA and c.char(ROLAND).fate is None
 
@@ -88,7 +91,6 @@ def test_a_pardon_ends_the_manhunt_and_the_flight() -> None:
 def test_a_dead_officials_counter_goes_back_once() -> None:
     """31.4: the Sheriff's heir comes at once and his Loyalty counter goes back to the
     container — out of the hand of the player who drew it this turn, and only once."""
-    from moderator.games.dwtk.death import kill_character
 
     c = checked_court({})
     c.loyalty_pool[:] = [x for x in c.loyalty_pool if x != SHERIFF]
@@ -114,8 +116,6 @@ def test_an_extra_activity_counter_drawn_by_an_activity_counts_this_turn() -> No
 
 def test_a_captain_at_sea_takes_part_in_no_wedding() -> None:
     """13.4.17.1: while at sea the captain takes part in no other action — no proposal."""
-    from moderator.games.dwtk import romance
-    from moderator.games.dwtk.social_orders import Proposal
 
     c = checked_court({})
     c.set_char(ROLAND, owner="ann", henchman="henchman-1")
@@ -130,7 +130,7 @@ def test_a_banished_character_who_hides_keeps_his_count_for_suicide() -> None:
     c = checked_court({})
     c.set_char(MAXWELL, owner="ann", location="cronos", situation=Situation.BANISHED,
                wrongdoer=True, since=c.turn - 4)
-    go_into_hiding(c, MAXWELL, "banished")
+    go_into_hiding(c, MAXWELL, Fate.BANISHED)
     assert c.char(MAXWELL).since == c.turn - 4
 
 
@@ -176,7 +176,6 @@ def test_a_loss_that_raises_an_earlier_players_load_is_enforced_too() -> None:
     """35.5, 18.10: Bob loses his FARC Princess Anne to the PP limit; her husband, Ann's FAC
     Sir Guy, no longer has Status 8 by her but his own — Ann (seated before Bob) is then over
     her PP and loses him, in the same enforcement and in the next ones."""
-    from moderator.games.dwtk.invariants import check
 
     guy = 12
     c = checked_court({})
@@ -186,9 +185,9 @@ def test_a_loss_that_raises_an_earlier_players_load_is_enforced_too() -> None:
     if guy in c.loyalty_pool:
         c.loyalty_pool.remove(guy)
     c.set_royal("anne", owner="bob", spouse=str(guy))
-    with_player(c, "ann", pp=c.faction_load("ann"))
-    with_player(c, "bob", pp=c.faction_load("bob") - 1, lose_first=("anne",))
-    c.enforce_all()
-    c.enforce_all()
-    assert c.faction_load("ann") <= c.players["ann"].pp
+    with_player(c, "ann", pp=status.faction_load(c, "ann"))
+    with_player(c, "bob", pp=status.faction_load(c, "bob") - 1, lose_first=("anne",))
+    faction.enforce_all(c)
+    faction.enforce_all(c)
+    assert status.faction_load(c, "ann") <= c.players["ann"].pp
     assert [p for p in check(c.freeze(), TABLES) if "PP" in p] == []

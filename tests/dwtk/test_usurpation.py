@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from moderator.games.dwtk import phases, player, usurpation
+from moderator.games.dwtk import phases, player, status, usurpation
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
+from moderator.games.dwtk.orders.usurp import UsurpOrder
 from moderator.games.dwtk.state import OpenProblem, Phase
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.succession import kill_royal
-from moderator.games.dwtk.usurp_orders import UsurpOrder
 from tests.dwtk.conftest import (
     TABLES,
     checked_court,
@@ -96,8 +96,8 @@ def test_a_failed_usurpation_with_thomas_kills_the_pc_and_discards_the_cards() -
                                "Lawlessness NAMING 32")}
     player.player_turns(c)
     a = _attempt(c)
-    assert a["attack"] == {"royal": 3, "pc": 2 * c.status(24) if c.char(24).spouse
-                           else c.status(24), "faction": 0, "support_cards": 14}
+    assert a["attack"] == {"royal": 3, "pc": 2 * status.status(c, 24) if c.char(24).spouse
+                           else status.status(c, 24), "faction": 0, "support_cards": 14}
     assert a["defence"]["monarch"] == 36 and a["defence"]["consort"] == 22
     assert a["defence"]["support"] == 20 and a["success"] is False
     assert a["total"] < a["against"] and c.monarch() == "george"
@@ -132,7 +132,7 @@ def test_a_successful_usurpation_crowns_the_farc_and_the_turn_continues() -> Non
         {k: v for k, v in offices.items() if k != "monarch"}
     assert not c.turn_over and c.phase is Phase.ORDERS
     assert [e.actor for e in events(c, "turn.player")] == ["ann", "bob", "cid"]
-    assert c.faction_load("ann") == 0  # 36.10.6
+    assert status.faction_load(c, "ann") == 0  # 36.10.6
 
 
 def test_a_farc_monarch_is_defended_by_his_player_and_jane_halves_him() -> None:

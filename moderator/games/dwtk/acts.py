@@ -6,8 +6,9 @@ sheet and the next activity in his priority order is tried (13.1).
 
 from __future__ import annotations
 
-from moderator.games.dwtk.court import Court
+from moderator.games.dwtk import status
 from moderator.games.dwtk.shared import can_spend, resolve_who, spend
+from moderator.games.dwtk.state.court import Court
 
 
 class Refused(Exception):
@@ -27,7 +28,7 @@ def mine(court: Court, player: str, who: str) -> int:
     c = court.char(cid)
     if c.owner != player or not c.alive or c.face_down_until is not None:
         raise Refused("not_pc_or_fac")
-    if court.at_sea(c.id):
+    if status.at_sea(court, c.id):
         raise Refused("at_sea")  # 13.4.17.1: a privateer's captain takes part in nothing else
     return c.id
 

@@ -14,17 +14,17 @@ ASSASSINATES reactions (14.1, in player order): one Treachery (-2) and one Infor
 
 from __future__ import annotations
 
-from moderator.games.dwtk import counters, justice
+from moderator.games.dwtk import counters, justice, status
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import kill_character
 from moderator.games.dwtk.duels import henchmen
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.orders import Activity
+from moderator.games.dwtk.orders.reaction import Trigger
 from moderator.games.dwtk.reactions import play_cards
 from moderator.games.dwtk.shared import resolve_who
-from moderator.games.dwtk.standing import Trigger
 from moderator.games.dwtk.state import FANDONIA, Character, Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.succession import kill_royal
 from moderator.games.dwtk.tables import RangeRow
 
@@ -49,7 +49,7 @@ def _where(court: Court, target: str) -> str | None:
         return FANDONIA if royal is not None and royal.alive else None  # 20.7
     c = court.char(target)
     if not c.alive or c.face_down_until is not None or court.at_war_stuck(c) or \
-            court.at_sea(c.id) or c.situation in (Situation.HIDING, Situation.IMPRISONED,
+            status.at_sea(court, c.id) or c.situation in (Situation.HIDING, Situation.IMPRISONED,
                             Situation.AWAITING_EXECUTION):
         return None
     return c.location

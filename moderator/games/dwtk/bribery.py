@@ -19,18 +19,29 @@ Readings (PROPOSED; data/dwtk/rules.toml [readings] bribe_*):
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import StrEnum
 
-from moderator.games.dwtk import duels, justice
+from moderator.games.dwtk import duels, faction, justice
 from moderator.games.dwtk.acts import Refused, mine
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
-from moderator.games.dwtk.names import PC
+from moderator.games.dwtk.orders.names import PC
+from moderator.games.dwtk.orders.social import BribeOffer
 from moderator.games.dwtk.shared import can_spend, resolve_who, spend
-from moderator.games.dwtk.social_orders import BribeOffer
 from moderator.games.dwtk.state import Character, Situation
+from moderator.games.dwtk.state.court import Court
 
 CAUSE = "bribery"
 EXPOSED = 6  # 13.4.20.2: "On a '6', the bribe fails"
+
+
+class BribeAnswer(StrEnum):
+    """What the Office Holder does with the bribe (13.4.20.2: one die against it)."""
+
+    ACCEPTED = "accepted"  # at most the amount offered
+    REJECTED = "rejected"
+    EXPOSED = "exposed"  # a 6: both accused of the wrongdoing
+
+
 LASTS = {"counsel": 0, "problem": 1}  # turns after the bribe a roll may use it (PROPOSED)
 
 
@@ -48,7 +59,7 @@ def solicit(court: Court, player: str, amount: int) -> None:
     args = {"player": player, "character": pc.key, "amount": amount, "roll": roll.total,
             "result": "received" if received else "accused"}
     if received:
-        court.gain(player, ip=amount)
+        faction.gain(court, player, ip=amount)
         court.emit(EventId.BRIBE_SOLICITED, args, actor=player, public=False)
         return
     court.emit(EventId.BRIBE_SOLICITED, args, actor=player)
@@ -70,16 +81,16 @@ def offer(court: Court, player: str, bribe: BribeOffer) -> None:
     roll = court.dice.roll("bribery", "1d6", "Bribing an Office Holder (DWTK 13.4.20.2)",
                            actor=player)
     face = roll.faces[0]
-    result = "exposed" if face == EXPOSED else "accepted" if face <= bribe.amount \
-        else "rejected"
+    result = BribeAnswer.EXPOSED if face == EXPOSED else BribeAnswer.ACCEPTED \
+        if face <= bribe.amount else BribeAnswer.REJECTED
     court.emit(EventId.BRIBE_OFFERED, {"player": player, "by": tenderer.key,
                                        "target": target.key, "amount": bribe.amount,
-                                       "roll": face, "result": result},
-               actor=player, public=result == "exposed")
-    if result == "accepted":
+                                       "roll": face, "result": result.value},
+               actor=player, public=result is BribeAnswer.EXPOSED)
+    if result is BribeAnswer.ACCEPTED:
         spend(court, player, bribe.amount)
         court.set_char(target.id, bribed_by=player, bribed_on=court.turn)
-    elif result == "exposed":
+    elif result is BribeAnswer.EXPOSED:
         justice.accuse(court, target.id, CAUSE, charge=bribe.amount)
         justice.accuse(court, tenderer.id, CAUSE, charge=bribe.amount)
 

@@ -1,7 +1,7 @@
 """Counseling the Monarch (DWTK 15) at the end of a Player Turn, and what an accepted
 counsel does (the counsels of ``data/dwtk/counseling.toml``, PROPOSED per reference §7).
 
-The player's COUNSEL lines (counsel_orders.py) are tried in the order written; the
+The player's COUNSEL lines (orders/counsel.py) are tried in the order written; the
 first one legal is made (15.6: one a turn).  Readings (docs/dwtk-by-email.md): no
 henchman counsels (15.3), a crisis allows counsel at -1 (33.2.4 over 15.5), a Free
 Counsel counter is protected like a Court Ball free counsel (15.10).  The ±1 of each
@@ -11,16 +11,18 @@ COUNSELS of the player who controls him; the counseling player's own default to 
 
 from __future__ import annotations
 
-from moderator.games.dwtk import bribery, fugitives, justice
+from functools import partial
+
+from moderator.games.dwtk import bribery, faction, fugitives, justice
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.counsel_orders import CROWN_TABLES, CounselOrder
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.orders.counsel import CROWN_TABLES, CounselOrder
+from moderator.games.dwtk.orders.reaction import Act, Trigger
 from moderator.games.dwtk.problems import end_war
 from moderator.games.dwtk.reactions import fire
 from moderator.games.dwtk.shared import resolve_who
-from moderator.games.dwtk.standing import Act, Trigger
 from moderator.games.dwtk.state import Character, OpenProblem
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import Counsel, Effect, OfficeKind, kind_of
 
 BESYZAN = "besyzan"
@@ -136,7 +138,7 @@ def make(court: Court, player: str, o: CounselOrder) -> None:
     p = court.players[player]
     court.set_player(player, counsels={**p.counsels, o.table: (
         *made, *(() if o.counsel in made else (o.counsel,)))})
-    ip, pp = court.gain(player, ip=row.total("ip"), pp=row.total("pp"))
+    ip, pp = faction.gain(court, player, ip=row.total("ip"), pp=row.total("pp"))
     accepted = row.has("accepted")
     court.emit(EventId.COUNSEL_MADE, {
         "player": player, "counselor": counselor.key, "table": o.table,
@@ -258,7 +260,7 @@ def _free_title(court: Court, player: str, c: Character) -> dict[str, object] | 
     card = court.t.noble(c.id)
     rank = (c.fixed_status if c.fixed_status is not None else card.status) + c.titles
     if c.id in court.t.no_titles or not c.free or court.at_war_stuck(c) or \
-            rank >= len(court.t.titles) or not court.fits(
+            rank >= len(court.t.titles) or not faction.fits(court,
                 player, lambda: court.set_char(c.id, titles=c.titles + 1)):
         return None
     court.set_char(c.id, titles=c.titles + 1)
@@ -275,15 +277,15 @@ def _free_office(court: Court, player: str, c: Character,
         if court.office_of(c.key) is not None:
             return None
         for o in court.vacant_offices():
-            if court.may_fill_office(c.id, o) is None and court.fits(
-                    player, lambda o=o: court.seat_in_office(c.id, o)):
+            if court.may_fill_office(c.id, o) is None and faction.fits(court,
+                    player, partial(court.seat_in_office, c.id, o)):
                 court.seat_in_office(c.id, o)
                 return {"character": c.key, "office": o}
         return None
     why = court.may_fill_office(c.id, office)
     if why == "holds_office":
         why = None  # 6.2, 16.2: he leaves his office to take another
-    if why is None and not court.fits(player, lambda: court.seat_in_office(c.id, office)):
+    if why is None and not faction.fits(court, player, lambda: court.seat_in_office(c.id, office)):
         why = "pp_limit"  # 35.4
     if why is not None:
         court.emit(EventId.COUNSEL_EFFECT, {"effect": "office_refused", "character": c.key,

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from moderator.games.dwtk.acts import Refused, play_card
-from moderator.games.dwtk.court import Court
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import kind_of
 
 ANY_ACTIVITY = "any_activity"

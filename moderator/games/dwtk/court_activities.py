@@ -5,19 +5,19 @@ have modules of their own (assassination.py, escape.py, treachery.py, prestige.p
 
 from __future__ import annotations
 
-from moderator.games.dwtk import duels
-from moderator.games.dwtk.activity_orders import Activity
+from moderator.games.dwtk import duels, faction, status
 from moderator.games.dwtk.acts import Refused
 from moderator.games.dwtk.acts import mine as _mine
 from moderator.games.dwtk.acts import pay as _pay
 from moderator.games.dwtk.acts import play_card as _play
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.orders.activity import Activity
+from moderator.games.dwtk.orders.reaction import Trigger
 from moderator.games.dwtk.reactions import play_cards
 from moderator.games.dwtk.shared import resolve_who
-from moderator.games.dwtk.standing import Trigger
 from moderator.games.dwtk.start import draw_loyalty, draw_opportunity
 from moderator.games.dwtk.state import FANDONIA, Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import NobleKind, OfficeKind, Sex, kind_of
 
 
@@ -41,12 +41,12 @@ def title(court: Court, player: str, a: Activity) -> None:
         for cid, _ in steps:
             court.set_char(cid, titles=court.char(cid).titles + 1)
 
-    if not court.fits(player, promote):
+    if not faction.fits(court, player, promote):
         raise Refused("pp")
     _pay(court, player, total)
     for cid, cost in steps:
         c = court.set_char(cid, titles=court.char(cid).titles + 1)
-        rank = court.base_status(c)
+        rank = status.base_status(court, c)
         t = court.t.titles[rank - 1]
         name = t.female if court.t.noble(cid).sex is Sex.FEMALE else t.male
         court.emit(EventId.TITLE_ACQUIRED, {"character": str(cid), "title": name, "cost": cost},
@@ -64,7 +64,7 @@ def fill_office(court: Court, player: str, a: Activity) -> None:
     if reason is not None:
         raise Refused(reason)
     cost = court.t.rule("office_activity_cost")
-    if not court.fits(player, lambda: court.seat_in_office(cid, office)):
+    if not faction.fits(court, player, lambda: court.seat_in_office(cid, office)):
         raise Refused("pp")
     _pay(court, player, cost)
     court.seat_in_office(cid, office)
@@ -84,7 +84,7 @@ def counselor(court: Court, player: str, a: Activity) -> None:
         raise Refused("situation")
     if not court.cards_of(player, "monarchs_counselor"):
         raise Refused("no_card:monarchs_counselor")
-    if not court.fits(player, lambda: court.set_char(cid, counselor="trial")):
+    if not faction.fits(court, player, lambda: court.set_char(cid, counselor="trial")):
         raise Refused("pp")  # +2 Status must fit the PP total (35.4)
     card = _play(court, player, "monarchs_counselor")
     court.set_char(cid, counselor=card)
@@ -121,14 +121,14 @@ def recruit(court: Court, player: str, a: Activity) -> None:
         if court.monarch() == cid:
             raise Refused("monarch")
         ids.append(int(cid))
-    added = sum(court.status(cid) for cid in ids)
-    if court.faction_load(player) + added > p.pp:
+    added = sum(status.status(court, cid) for cid in ids)
+    if status.faction_load(court, player) + added > p.pp:
         raise Refused("pp")
-    for cid in ids:
-        court.set_char(cid, owner=player)
+    for recruit in ids:
+        court.set_char(recruit, owner=player)
         court.set_player(player, loyalty=tuple(x for x in court.players[player].loyalty
-                                               if x != cid))
-        court.emit(EventId.RECRUITED, {"character": str(cid)}, actor=player)
+                                               if x != recruit))
+        court.emit(EventId.RECRUITED, {"character": str(recruit)}, actor=player)
 
 
 def favor(court: Court, player: str, a: Activity) -> None:
@@ -149,11 +149,11 @@ def favor(court: Court, player: str, a: Activity) -> None:
     roll = court.dice.roll("favor", "2d6", "Royal Favor Table (DWTK 13.4.4)", actor=player,
                            modifier=bonus)
     row = court.t.justice["royal_favor"].lookup(roll.total)
-    ip, _ = court.gain(player, ip=row.total("ip"))
+    ip, _ = faction.gain(court, player, ip=row.total("ip"))
     court.emit(EventId.FAVOR_COURTED, {"royal": royal, "total": roll.total, "ip": ip,
                                        "lost": row.has("farc_lost"), "by": by}, actor=player)
     if row.has("farc_lost"):
-        court.lose_member(player, royal, "royal_favor")  # 17.2.4, 14.5.19
+        faction.lose_member(court, player, royal, "royal_favor")  # 17.2.4, 14.5.19
 
 
 def travel(court: Court, player: str, a: Activity) -> None:

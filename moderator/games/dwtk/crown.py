@@ -5,14 +5,14 @@ where IP is spent (34.6)."""
 
 from __future__ import annotations
 
-from moderator.games.dwtk import duels
-from moderator.games.dwtk.court import Court
+from moderator.games.dwtk import duels, faction, status
 from moderator.games.dwtk.death import kill_character
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.justice import accuse
 from moderator.games.dwtk.problems import new_problem
 from moderator.games.dwtk.scandals import apply_scandal
 from moderator.games.dwtk.shared import Orders
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.succession import royal_death
 from moderator.games.dwtk.tables import kind_of
 
@@ -111,7 +111,7 @@ def court_ball(court: Court) -> None:
         if pc is None or pc.face_down_until is not None:
             continue
         if pc.banned:
-            court.gain(player, pp=-t.rule("court_ball_ban_loss"))
+            faction.gain(court, player, pp=-t.rule("court_ball_ban_loss"))
             court.emit(EventId.COURT_BALL_BAN_LOSS, {"player": player,
                                                      "pp": t.rule("court_ball_ban_loss")},
                        actor=player)
@@ -125,7 +125,7 @@ def court_ball(court: Court) -> None:
         new_mod = max(floor, min(cap, p.court_ball_mod + row.mod))
         free = row.has("free_counsel") or roll.total >= t.rule("free_counsel_from")
         court.set_player(player, court_ball_mod=new_mod, free_counsel=free)
-        _, pp = court.gain(player, pp=row.total("pp"))
+        _, pp = faction.gain(court, player, pp=row.total("pp"))
         court.emit(EventId.COURT_BALL_ROLL, {"player": player, "total": roll.total,
                                              "effects": [str(e) for e in row.effects],
                                              "pp": pp, "mod": new_mod, "free_counsel": free},
@@ -148,7 +148,7 @@ def _ban(court: Court, player: str) -> None:
     """
     henchmen = sorted((c for c in court.faction(player)
                        if c.henchman is not None and c.free and not c.abroad and not c.banned),
-                      key=lambda c: (court.status(c.id), c.id))
+                      key=lambda c: (status.status(court, c.id), c.id))
     target = henchmen[0] if henchmen else court.pc_of(player)
     if target is None:
         return

@@ -3,10 +3,10 @@ office, his marriage (18.6) and an accepted proposal (18.4.6)."""
 
 from __future__ import annotations
 
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.shared import forced_discards, release_cards
 from moderator.games.dwtk.state import FANDONIA, Character, Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import NobleKind
 
 
@@ -104,4 +104,4 @@ def kill_pc(court: Court, player: str, cause: str) -> None:
     court.emit(EventId.FACTION_LOST, {"player": player, "member": str(pc.id),
                                       "reason": cause, "pc": True, "spouse": spouse},
                actor=player)
-    court.enforce_limit(player)  # 31.5: the spouse now counts against the PP total
+    court.pp_limit(court, player)  # 31.5: the spouse now counts against the PP total

@@ -3,8 +3,8 @@
 A duel is required of a character: the player's PC for the Duel counter (12.3.6, 19.3),
 for the Court Ball's duel (8.4.4) and for the Prestige Tables' duels (19.1, 19.9;
 prestige.py, Carousing with ``bonus=1``).  A privateer's captain at sea (13.4.17.1,
-`Court.at_sea`) neither fights nor is sent.  The choices the rules give players are
-standing reactions on ``DUELS`` (standing.py), whose target is the character who must
+`status.at_sea`) neither fights nor is sent.  The choices the rules give players are
+standing reactions on ``DUELS`` (orders/reaction.py), whose target is the character who must
 fight:
 
 - ``SEND <henchman>``: a henchman fights in his place (19.3, 19.4; never abroad, 19.7.4);
@@ -19,14 +19,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from moderator.games.dwtk.court import Court
+from moderator.games.dwtk import status
 from moderator.games.dwtk.death import kill_character
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.justice import accuse, roller
+from moderator.games.dwtk.orders.reaction import Act, Trigger
 from moderator.games.dwtk.reactions import fire, play_cards
 from moderator.games.dwtk.shared import can_spend, spend
-from moderator.games.dwtk.standing import Act, Trigger
 from moderator.games.dwtk.state import Character
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import Sex
 
 Pairing = Callable[[Character], bool]
@@ -36,7 +37,7 @@ def can_fight(court: Court, c: Character) -> bool:
     """19.2 (11-44, 52-54), alive and face up, and free (19.7.2: not banished, hiding
     or imprisoned; PROPOSED for the one who must fight as well)."""
     return court.t.noble(c.id).can_duel and c.alive and c.face_down_until is None and c.free \
-        and not court.at_sea(c.id)  # 13.4.17.1: a privateer captain is at sea
+        and not status.at_sea(court, c.id)  # 13.4.17.1: a privateer captain is at sea
 
 
 def attending(court: Court, c: Character) -> bool:
@@ -50,7 +51,7 @@ def henchmen(court: Court, player: str) -> list[Character]:
     pc = court.pc_of(player)
     spouse = pc.spouse if pc is not None else None
     return [c for c in court.faction(player)
-            if (c.henchman is not None or c.key == spouse) and not court.at_sea(c.id)]
+            if (c.henchman is not None or c.key == spouse) and not status.at_sea(court, c.id)]
 
 
 def _side(court: Court, c: Character) -> tuple[str, str] | None:
@@ -132,7 +133,7 @@ def _rolled_ok(court: Court, fighter: Character, required: Character, cid: int,
         return False
     if not card.can_duel and not (card.sex is Sex.FEMALE and c.owner is not None):
         return False
-    if not c.free or c.abroad or (at_ball and c.banned) or court.at_sea(cid):
+    if not c.free or c.abroad or (at_ball and c.banned) or status.at_sea(court, cid):
         return False
     return not _same_side(court, fighter, c)
 

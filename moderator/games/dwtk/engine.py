@@ -10,15 +10,16 @@ from typing import Any
 
 from moderator.dice import Dice
 from moderator.games.base import JSON, Event, NewsletterContext, ParsedOrders, TurnResult
-from moderator.games.dwtk import phases, setup
-from moderator.games.dwtk.court import Court
+from moderator.games.dwtk import faction, phases, setup
 from moderator.games.dwtk.events import EventId
-from moderator.games.dwtk.forms import order_form as build_form
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
 from moderator.games.dwtk.state import GameState, Phase
-from moderator.games.dwtk.table_loader import load_tables
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import Tables
+from moderator.games.dwtk.tables.loader import load_tables
+from moderator.games.dwtk.validate_state import validate_state
 from moderator.games.dwtk.views import newsletter_context
+from moderator.games.dwtk.views import order_form as build_form
 
 
 def _tables(tables: Any) -> Tables:
@@ -33,6 +34,7 @@ class DwtkEngine:
     kind = "dwtk"
     title = "Down with the King"
     gazette_title = "The Fandonian Courier"
+    phases = (phases.table(),)  # the adjudication's turn order (DWTK 4), as `adjudicate` runs it
 
     def load_tables(self, raw: Mapping[str, Mapping[str, Any]]) -> Tables:
         return load_tables(raw)
@@ -58,10 +60,13 @@ class DwtkEngine:
         game = GameState.from_dict(state)
         if game.phase is Phase.OVER:
             return TurnResult(game.to_dict(), ())
-        court = Court(game, _tables(tables), dice)
+        court = Court(game, _tables(tables), dice, pp_limit=faction.enforce_limit)
         court.orders = {key: TurnOrders.from_dict(orders.get(key)) for key in game.players}
         phases.run(court)
         return TurnResult(court.freeze().to_dict(), tuple(court.events))
+
+    def validate_state(self, state: JSON, tables: Tables) -> list[str]:
+        return validate_state(state, _tables(tables))
 
     def turn_label(self, state: JSON) -> str:
         game = GameState.from_dict(state)

@@ -13,13 +13,13 @@ counter) of the escape is spent all the same.
 from __future__ import annotations
 
 from moderator.games.dwtk import counters, fugitives
-from moderator.games.dwtk.activity_orders import Activity
 from moderator.games.dwtk.acts import Refused, mine
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.orders.activity import Activity
+from moderator.games.dwtk.orders.reaction import Trigger
 from moderator.games.dwtk.reactions import play_cards
-from moderator.games.dwtk.standing import Trigger
-from moderator.games.dwtk.state import Situation
+from moderator.games.dwtk.state import Fate, Situation
+from moderator.games.dwtk.state.court import Court
 
 HELD = (Situation.IMPRISONED, Situation.AWAITING_EXECUTION)
 
@@ -53,7 +53,7 @@ def escape(court: Court, player: str, a: Activity) -> None:
     if c.abroad and to in c.hunted:
         fugitives.capture(court, cid)  # 25.9: into a country that hunts him
         return
-    fate = c.fate if hiding else ("execution" if c.situation is
-                                  Situation.AWAITING_EXECUTION else "prison")
+    fate = c.fate if hiding else (Fate.EXECUTION if c.situation is
+                                  Situation.AWAITING_EXECUTION else Fate.PRISON)
     court.set_char(cid, situation=Situation.HIDING, location=to, since=court.turn,
                    wrongdoer=c.wrongdoer or held, fate=fate)  # 24.10, 30.6, 31.6

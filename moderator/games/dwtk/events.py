@@ -83,7 +83,7 @@ class EventId(StrEnum):
     CARDS_DISCARDED = "cards.discarded"
     ROYAL_ALIGNED = "royal.aligned"
     FARC_LOST = "royal.farc_lost"
-    # DWTK 14.1: standing reactions (standing.py, reactions.py)
+    # DWTK 14.1: standing reactions (orders/reaction.py, reactions.py)
     REACTION_STORED = "reaction.stored"
     REACTION_WITHDRAWN = "reaction.withdrawn"
     REACTION_CARD = "reaction.card"

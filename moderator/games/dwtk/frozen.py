@@ -85,7 +85,7 @@ def fast_init(cls: type[T]) -> type[T]:
     init = _compile(cls, "def __init__(self, {params}):\n    d = self.__dict__\n", "")
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__module__ = cls.__module__
-    cls.__init__ = init  # type: ignore[misc]
+    cls.__init__ = init  # type: ignore[method-assign]
     return cls
 
 
@@ -95,5 +95,7 @@ def fast_new(cls: type[T]) -> Callable[..., T]:
     alone.  A class that does not qualify gets its own constructor back."""
     if not _fits(cls):
         return cls
-    return _compile(cls, "def new({params}):\n    self = _new(_cls)\n    d = self.__dict__\n",
-                    "    return self\n")  # type: ignore[no-any-return]
+    new: Callable[..., T] = _compile(
+        cls, "def new({params}):\n    self = _new(_cls)\n    d = self.__dict__\n",
+        "    return self\n")
+    return new

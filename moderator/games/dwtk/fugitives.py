@@ -9,7 +9,8 @@ imprisoned NCs roll and those awaiting execution since an earlier turn are execu
 
 from __future__ import annotations
 
-from moderator.games.dwtk.court import Court
+from enum import StrEnum
+
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.justice import (
     execute,
@@ -19,10 +20,21 @@ from moderator.games.dwtk.justice import (
     roller,
     trial,
 )
+from moderator.games.dwtk.orders.reaction import Act, Trigger
 from moderator.games.dwtk.reactions import choice, play_cards
 from moderator.games.dwtk.shared import can_spend, spend
-from moderator.games.dwtk.standing import Act, Trigger
-from moderator.games.dwtk.state import FANDONIA, Situation
+from moderator.games.dwtk.state import FANDONIA, Fate, Situation
+from moderator.games.dwtk.state.court import Court
+
+
+class Extradition(StrEnum):
+    """How an extradition ends (25.2-25.7)."""
+
+    RETURNED = "returned"  # 25.2: brought back for justice
+    MANHUNT = "manhunt"  # 25.5: hiding there, Manhunted there from now on
+    VETOED = "vetoed"  # 25.3, 25.6: the FAC Ambassador's player said no
+    REFUSED = "refused"  # 25.1, 25.12: not one who can be extradited
+
 
 
 def _members(court: Court, player: str) -> list[int]:
@@ -90,23 +102,23 @@ def capture(court: Court, cid: int, event: EventId = EventId.JUSTICE_CAPTURED) -
     """25.10 (30.6, 31.6): back in Fandonia to the stage he fled; no hiding this time
     (also a wrongdoer who comes out of hiding, 24.8: ``event`` JUSTICE_RETURNED)."""
     c = court.char(cid)
-    fate = c.fate or "hearing"
+    fate = c.fate or Fate.HEARING
     court.set_char(cid, situation=Situation.NORMAL, location=FANDONIA, fate=None,
                    hunted=(), wrongdoer=True)
-    court.emit(event, {"character": c.key, "fate": fate}, actor=c.owner)
-    if fate == "hearing":
+    court.emit(event, {"character": c.key, "fate": fate.value}, actor=c.owner)
+    if fate is Fate.HEARING:
         hearing(court, cid)
-    elif fate == "interrogation":
+    elif fate is Fate.INTERROGATION:
         interrogation(court, cid)
-    elif fate == "trial":
+    elif fate is Fate.TRIAL:
         trial(court, cid)
-    elif fate == "execution":
+    elif fate is Fate.EXECUTION:
         execute(court, cid, "recaptured")
     else:
         imprison(court, cid)
 
 
-def extradite(court: Court, player: str, cid: int, forced: bool = False) -> str:
+def extradite(court: Court, player: str, cid: int, forced: bool = False) -> Extradition:
     """25.1-25.7, 25.12 (reading 25.1: never from hiding in Fandonia).
 
     A wrongdoer living abroad openly is returned for justice (25.2); one hiding abroad
@@ -116,22 +128,22 @@ def extradite(court: Court, player: str, cid: int, forced: bool = False) -> str:
     """
     c = court.char(cid)
     if not extraditable(court, cid):
-        result = "refused"
+        result = Extradition.REFUSED
     else:
         holder = court.offices.get(court.t.ambassador_of(c.location).key)
         owner = court.controller(holder)
         if not forced and owner is not None and choice(
                 court, Trigger.EXTRADITES, c.key, Act.VETO, {owner}, actor=player):
-            result = "vetoed"
+            result = Extradition.VETOED
         elif c.situation is Situation.HIDING:
             court.set_char(cid, hunted=tuple(sorted({*c.hunted, c.location})))
-            result = "manhunt"
+            result = Extradition.MANHUNT
         else:
-            result = "returned"
+            result = Extradition.RETURNED
     court.emit(EventId.JUSTICE_EXTRADITION, {"character": c.key, "by": player,
-                                             "where": c.location, "result": result},
+                                             "where": c.location, "result": result.value},
                actor=player)
-    if result == "returned":
+    if result is Extradition.RETURNED:
         capture(court, cid)
     return result
 
@@ -141,7 +153,7 @@ def extraditable(court: Court, cid: int) -> bool:
     country at peace with Fandonia."""
     c = court.char(cid)
     return c.alive and c.wrongdoer and c.situation in (Situation.NORMAL, Situation.HIDING) \
-        and c.abroad and c.location not in court.wars and c.fate != "banished"  # 29.5
+        and c.abroad and c.location not in court.wars and c.fate is not Fate.BANISHED  # 29.5
 
 
 def prison_roll(court: Court, cid: int) -> None:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from moderator.games.dwtk import fugitives, justice
 from moderator.games.dwtk.acts import Refused, mine
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import kill_character
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.justice_acts import _restore
-from moderator.games.dwtk.state import Situation
+from moderator.games.dwtk.state import Fate, Situation
+from moderator.games.dwtk.state.court import Court
 
 HELD = (Situation.IMPRISONED, Situation.AWAITING_EXECUTION)
 
@@ -35,9 +35,9 @@ def hide(court: Court, player: str, who: str) -> None:
     if cid in court.came_out:
         raise Refused("same_turn")
     if c.situation is Situation.BANISHED:
-        justice.go_into_hiding(court, cid, "banished")  # 29.5
+        justice.go_into_hiding(court, cid, Fate.BANISHED)  # 29.5
     elif c.wrongdoer:
-        justice.go_into_hiding(court, cid, c.fate or "hearing")
+        justice.go_into_hiding(court, cid, c.fate or Fate.HEARING)
     else:
         justice.leave_posts(court, cid, "hiding")
         court.set_char(cid, situation=Situation.HIDING, since=court.turn)
@@ -76,10 +76,10 @@ def forced_out(court: Court, cid: int) -> None:
 def _come_out(court: Court, cid: int) -> None:
     """24.8, 29.5, 7.10.1, 25.10: where he stands once out of hiding."""
     c = court.char(cid)
-    if c.fate == "banished":
+    if c.fate is Fate.BANISHED:
         court.set_char(cid, situation=Situation.BANISHED, fate=None, since=c.since)
     elif c.wrongdoer and court.at_war_stuck(c):
-        justice.await_peace(court, cid, c.fate or "hearing")  # 7.10.1: not returned yet
+        justice.await_peace(court, cid, c.fate or Fate.HEARING)  # 7.10.1: not returned yet
     elif c.wrongdoer:
         fugitives.capture(court, cid, EventId.JUSTICE_RETURNED)
     else:
@@ -92,7 +92,7 @@ def may_suicide(court: Court, player: str, who: str) -> int:
     cid = mine(court, player, who)
     c = court.char(cid)
     banished = c.situation is Situation.BANISHED or (
-        c.situation is Situation.HIDING and c.fate == "banished")
+        c.situation is Situation.HIDING and c.fate is Fate.BANISHED)
     if not (banished or c.situation in HELD):
         raise Refused("not_banished_or_imprisoned")
     if court.turn - c.since < court.t.rule("suicide_turns"):

@@ -11,10 +11,10 @@ used is spent (one activity each, `counters`).
 from __future__ import annotations
 
 from moderator.games.dwtk import counters
-from moderator.games.dwtk.activity_orders import Activity
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.crown import intrigue_card, intrigue_spares
+from moderator.games.dwtk.orders.activity import Activity
+from moderator.games.dwtk.state.court import Court
 
 
 def intrigue(court: Court, player: str, a: Activity) -> None:

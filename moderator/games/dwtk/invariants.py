@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from moderator.games.dwtk.court import Court
+from moderator.games.dwtk import status
 from moderator.games.dwtk.state import GameState, Phase, Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import OfficeKind, Tables
 
 
@@ -32,15 +33,15 @@ def check(state: GameState, tables: Tables) -> list[str]:
     for key, p in state.players.items():
         if p.ip < 0 or p.pp < 0:
             problems.append(f"{key}: IP {p.ip} / PP {p.pp} negative (34.3, 35.3)")
-        if state.phase is not Phase.MUSTER and court.faction_load(key) > p.pp:
-            problems.append(f"{key}: faction Status {court.faction_load(key)} over PP {p.pp} "
-                            "(35.4)")
+        load = status.faction_load(court, key) if state.phase is not Phase.MUSTER else 0
+        if load > p.pp:
+            problems.append(f"{key}: faction Status {load} over PP {p.pp} (35.4)")
     if state.support % 5 or not 0 <= state.support <= tables.rule("support_max"):
         problems.append(f"Monarch's Support {state.support} (32.1)")
     holders = [h for o, h in state.offices.items() if h is not None]
-    for holder, n in Counter(holders).items():
+    for who, n in Counter(holders).items():
         if n > 1:
-            problems.append(f"{holder} holds {n} offices (16.2)")
+            problems.append(f"{who} holds {n} offices (16.2)")
     for office, holder in state.offices.items():
         if holder is None:
             continue

@@ -2,7 +2,7 @@
 (28) and the sentences: banishment (29), imprisonment (30), execution (28.6.5, 31.6).
 
 Each stage calls the next at once.  The choices the rules give players are their
-standing reactions (standing.py): Evidence, Alibi and Informer at hearings and trials,
+standing reactions (orders/reaction.py): Evidence, Alibi and Informer at hearings and trials,
 Treachery and Prison Guards at interrogations, hiding instead of going to a hearing
 (24.2), the Judge (28.2), a FAC Judge's ±5 (28.3), the country of banishment (29.1).
 Fugitives, Manhunts, extradition and the prison roll are in fugitives.py.
@@ -10,12 +10,13 @@ Fugitives, Manhunts, extradition and the prison roll are in fugitives.py.
 
 from __future__ import annotations
 
-from moderator.games.dwtk.court import Court
+from moderator.games.dwtk import status
 from moderator.games.dwtk.death import kill_character
 from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.orders.reaction import JUDGES, Act, Trigger
 from moderator.games.dwtk.reactions import choice, play_cards
-from moderator.games.dwtk.standing import JUDGES, Act, Trigger
-from moderator.games.dwtk.state import FANDONIA, Situation
+from moderator.games.dwtk.state import FANDONIA, Fate, Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import OfficeKind, RangeRow, kind_of
 
 HELD = (Situation.BANISHED, Situation.IMPRISONED, Situation.AWAITING_EXECUTION)
@@ -57,10 +58,10 @@ def accuse(court: Court, cid: int, cause: str, bonus: int = 0, charge: int = 0,
         return
     roll = court.dice.roll("justice", "1d6", "Wrongdoing (DWTK 23.2)",
                            actor=roller(court, cid), modifier=bonus + charge)
-    status = court.status(cid)
-    to_hearing = roll.faces[0] == 6 or roll.total >= status
+    rating = status.status(court, cid)
+    to_hearing = roll.faces[0] == 6 or roll.total >= rating
     court.emit(EventId.JUSTICE_ACCUSED, {"character": c.key, "cause": cause,
-                                         "roll": roll.total, "status": status,
+                                         "roll": roll.total, "status": rating,
                                          "result": "hearing" if to_hearing else "innocent"},
                actor=c.owner)
     if to_hearing:
@@ -89,9 +90,9 @@ def send_to_hearing(court: Court, cid: int, may_hide: bool = True, charge: int =
     c = court.char(cid)
     if c.situation is Situation.HIDING:
         if not c.wrongdoer:
-            court.set_char(cid, wrongdoer=True, fate="hearing", charge=charge)
+            court.set_char(cid, wrongdoer=True, fate=Fate.HEARING, charge=charge)
             court.emit(EventId.JUSTICE_HID, {"character": c.key, "where": c.location,
-                                             "fate": "hearing"}, actor=c.owner)
+                                             "fate": Fate.HEARING.value}, actor=c.owner)
             if foreign:
                 _hunted_there(court, cid)
         return
@@ -100,12 +101,12 @@ def send_to_hearing(court: Court, cid: int, may_hide: bool = True, charge: int =
     court.set_char(cid, wrongdoer=True, charge=charge)
     if may_hide and c.owner is not None and choice(
             court, Trigger.HEARS, c.key, Act.HIDE, {c.owner}) is not None:
-        go_into_hiding(court, cid, "hearing")  # 24.7: an NC cannot hide
+        go_into_hiding(court, cid, Fate.HEARING)  # 24.7: an NC cannot hide
         if foreign:
             _hunted_there(court, cid)
         return
     if court.at_war_stuck(c):
-        await_peace(court, cid, "hearing")
+        await_peace(court, cid, Fate.HEARING)
         return
     hearing(court, cid, foreign)
 
@@ -120,12 +121,12 @@ def _hunted_there(court: Court, cid: int) -> None:
                actor=c.owner)
 
 
-def await_peace(court: Court, cid: int, fate: str) -> None:
+def await_peace(court: Court, cid: int, fate: Fate) -> None:
     """7.10.1: a wrongdoer stuck in a country at war is not returned to Fandonia till the
     war is over; he stays there openly, his ``fate`` pending (`problems.end_war`)."""
     c = court.set_char(cid, wrongdoer=True, fate=fate, situation=Situation.NORMAL)
     court.emit(EventId.JUSTICE_AWAITS_PEACE, {"character": c.key, "where": c.location,
-                                              "fate": fate}, actor=c.owner)
+                                              "fate": fate.value}, actor=c.owner)
 
 
 def bring_home(court: Court, cid: int, foreign: bool = False) -> None:
@@ -158,14 +159,15 @@ def leave_posts(court: Court, cid: int, reason: str) -> None:
                        actor=c.owner)
 
 
-def go_into_hiding(court: Court, cid: int, fate: str) -> None:
+def go_into_hiding(court: Court, cid: int, fate: Fate) -> None:
     """24.1-24.4: in hiding where he is, a wrongdoer who fled ``fate`` (25.10)."""
     leave_posts(court, cid, "hiding")
     before = court.char(cid)
     since = before.since if before.situation is Situation.BANISHED else court.turn  # 29.9
     c = court.set_char(cid, situation=Situation.HIDING, wrongdoer=True, fate=fate,
                        since=since)
-    court.emit(EventId.JUSTICE_HID, {"character": c.key, "where": c.location, "fate": fate},
+    court.emit(EventId.JUSTICE_HID, {"character": c.key, "where": c.location,
+                                     "fate": fate.value},
                actor=c.owner)
 
 
@@ -190,10 +192,10 @@ def hearing(court: Court, cid: int, foreign: bool = False) -> None:
     court.set_char(cid, charge=0)  # spent on this hearing
     roll = court.dice.roll("justice", "2d6", "Hearing (DWTK 26)", actor=roller(court, cid),
                            modifier=mod)
-    status = court.status(cid)
-    guilty = roll.total >= status
+    rating = status.status(court, cid)
+    guilty = roll.total >= rating
     court.emit(EventId.JUSTICE_HEARING, {"character": c.key, "total": roll.total,
-                                         "modifier": mod, "status": status,
+                                         "modifier": mod, "status": rating,
                                          "result": "trial" if guilty else "innocent"},
                actor=c.owner)
     if not guilty:

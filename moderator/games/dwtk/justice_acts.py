@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from moderator.games.dwtk import counters, fugitives
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.orders import Activity
 from moderator.games.dwtk.shared import resolve_who
-from moderator.games.dwtk.state import FANDONIA, Situation
+from moderator.games.dwtk.state import FANDONIA, Fate, Situation
+from moderator.games.dwtk.state.court import Court
 
 
 def _restore(court: Court, cid: int) -> None:
     """'Returned to a normal situation' (13.4.5): free, not a wrongdoer, home if banished."""
     c = court.char(cid)
-    banished = c.situation is Situation.BANISHED or c.fate == "banished"
+    banished = c.situation is Situation.BANISHED or c.fate is Fate.BANISHED
     back = FANDONIA if banished else c.location
     court.set_char(cid, situation=Situation.NORMAL, wrongdoer=False, location=back,
                    since=court.turn, fate=None, hunted=(), charge=0)  # 25.9: no Manhunt

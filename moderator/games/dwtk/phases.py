@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from moderator.games.base import Phase as TurnStep
+from moderator.games.base import PhaseTable
 from moderator.games.dwtk import (
     crown,
+    faction,
     fugitives,
     hiding,
     player,
@@ -22,10 +25,10 @@ from moderator.games.dwtk import (
     setup,
     start,
 )
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.shared import Orders
 from moderator.games.dwtk.state import Phase
+from moderator.games.dwtk.state.court import Court
 
 
 def play_turn(court: Court) -> None:
@@ -80,23 +83,29 @@ def _start(step: Callable[[Court, Orders], None]) -> Callable[[Court], None]:
     return _while_running(lambda court: step(court, court.orders))
 
 
-Step = tuple[int, str, Callable[[Court], None]]
+# One step of the adjudication; the table runs them by ascending priority.
+Step = TurnStep
 
-PHASES: tuple[Step, ...] = (
+PHASES: tuple[Step[Court], ...] = (
     # DWTK 14.1: WITHDRAW REACTION and new IF ... THEN reactions take effect first.
-    (5, "reactions", reactions.install),
+    Step(5, "reactions", reactions.install),
     # DWTK 10-15: the Player Turns of the turn just ended (orders received).
-    (10, "player_turns", play_turn),
+    Step(10, "player_turns", play_turn),
     # DWTK 30.10, 31.6, 37: the end of the turn.
-    (20, "end_of_turn", end_of_turn),
+    Step(20, "end_of_turn", end_of_turn),
     # DWTK 4.1-4.4 for the next turn.
-    (30, "begin_turn", _while_running(begin_turn)),
-    (40, "first_player", _start(start.first_player)),  # 5
-    (50, "office", _start(start.office_phase)),  # 6, 16
-    (60, "problems", _start(problems.problems_phase)),  # 7
-    (70, "crown_events", _start(crown.crown_events)),  # 8, 9
-    (80, "draws", _start(start.draws)),  # 10-12
+    Step(30, "begin_turn", _while_running(begin_turn)),
+    Step(40, "first_player", _start(start.first_player)),  # 5
+    Step(50, "office", _start(start.office_phase)),  # 6, 16
+    Step(60, "problems", _start(problems.problems_phase)),  # 7
+    Step(70, "crown_events", _start(crown.crown_events)),  # 8, 9
+    Step(80, "draws", _start(start.draws)),  # 10-12
 )
+
+
+def table() -> PhaseTable[Court]:
+    """The declared turn order (the engine's ``phases``), as `run` takes it."""
+    return PhaseTable("DWTK adjudication (DWTK 4)", PHASES)
 
 
 def run(court: Court) -> None:
@@ -105,6 +114,6 @@ def run(court: Court) -> None:
         if not setup.deal(court):
             return
         court.phase = Phase.MOURNING  # like a mourning turn: no Player Turns before turn 1
-    for _, _, step in PHASES:
-        step(court)
-        court.enforce_all()  # 35.5 after Status moved (random offices, crisis, deaths)
+    for step in table().ordered():  # the priorities, not the lines' order
+        step.step(court)
+        faction.enforce_all(court)  # 35.5 after Status moved (random offices, crisis, deaths)

@@ -11,6 +11,7 @@ counter; an Extra Activity card, 14.5.20, for each legal one beyond).  Then the 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from moderator.games.dwtk import (
     assassination,
@@ -18,6 +19,7 @@ from moderator.games.dwtk import (
     counseling,
     counters,
     duels,
+    faction,
     fugitives,
     hiding,
     prestige,
@@ -25,13 +27,13 @@ from moderator.games.dwtk import (
     romance,
     scandals,
     seduction,
+    status,
     treachery,
     usurpation,
+    wedding,
 )
-from moderator.games.dwtk.activity_orders import Activity, ActivityKind
 from moderator.games.dwtk.acts import Refused
 from moderator.games.dwtk.acts import play_card as _play
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.court_activities import (
     counselor,
     draw,
@@ -47,9 +49,11 @@ from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.intrigue import intrigue
 from moderator.games.dwtk.justice_acts import amnesty, extradite, pardon
 from moderator.games.dwtk.orders import TurnOrders
+from moderator.games.dwtk.orders.activity import Activity, ActivityKind
 from moderator.games.dwtk.shared import can_spend, forced_discards, spend
 from moderator.games.dwtk.start import has_player_turn
 from moderator.games.dwtk.state import Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import kind_of
 
 
@@ -66,19 +70,19 @@ def player_turns(court: Court) -> None:
         court.emit(EventId.PLAYER_TURN, {"player": player}, actor=player, public=False)
         privateering.voyage_turn(court, player)  # 13.4.17.1: first, free, not an activity
         if orders.buy_pp:  # before ALIGN: the PP bought may be what lets him align
-            _try(court, player, lambda p=player, n=orders.buy_pp: buy_pp(court, p, n), "buy_pp")
+            _try(court, player, partial(buy_pp, court, player, orders.buy_pp), "buy_pp")
         for royal in orders.align:
-            _try(court, player, lambda r=royal, p=player: align(court, p, r), f"align:{royal}")
+            _try(court, player, partial(align, court, player, royal), f"align:{royal}")
         for word, act, who_list in (("restore", hiding.restore, orders.restore),
                                     ("unhide", hiding.unhide, orders.unhide),
                                     ("hide", hiding.hide, orders.hide)):
             for who in who_list:  # 36.10.4, 24.8, 24.2, 29.5: not activities
-                _try(court, player, lambda a=act, p=player, w=who: a(court, p, w),
+                _try(court, player, partial(act, court, player, who),
                      f"{word}:{who}")
         _not_activities(court, player, orders)
         activities(court, player, orders)
         if orders.usurp is not None and not court.turn_over:  # 36.1 (after activities)
-            _try(court, player, lambda p=player, u=orders.usurp: usurpation.attempt(court, p, u),
+            _try(court, player, partial(usurpation.attempt, court, player, orders.usurp),
                  "usurp")
         if has_player_turn(court, player) is not None:  # his PC died this turn (31.5)
             end_player_turn(court, player, orders)
@@ -100,7 +104,7 @@ def _not_activities(court: Court, player: str, orders: TurnOrders) -> None:
     """Proposals (18.4) and bribes (13.4.20): any time in his turn, not activities; done
     before the activities so that a wedding or a counsel can use them."""
     for proposal in (p for p in orders.proposals if not p.free_only):  # IF FREE: 18.4.5
-        _try(court, player, lambda pr=proposal: romance.propose(court, player, pr),
+        _try(court, player, partial(romance.propose, court, player, proposal),
              f"propose:{proposal.suitor}")
     if orders.solicit:
         _try(court, player, lambda: bribery.solicit(court, player, orders.solicit), "solicit")
@@ -109,7 +113,7 @@ def _not_activities(court: Court, player: str, orders: TurnOrders) -> None:
         _try(court, player, lambda: bribery.offer(court, player, offer), "bribe")
 
 
-def _try(court: Court, player: str, action: Callable[[], None], what: str) -> bool:
+def _try(court: Court, player: str, action: Callable[[], object], what: str) -> bool:
     try:
         action()
     except Refused as refused:
@@ -164,7 +168,7 @@ def activities(court: Court, player: str, orders: TurnOrders) -> None:
             court.emit(_SKIPPED, {"what": what, "reason": "no_activities_left"},
                        actor=player, public=False)
             continue
-        if _try(court, player, lambda a=activity: do(court, player, a), what):
+        if _try(court, player, partial(do, court, player, activity), what):
             if extra and court.cards_of(player, "extra_activity"):
                 court.discard(_play(court, player, "extra_activity"))  # 14.5.20
                 court.emit(EventId.EXTRA_ACTIVITY_CARD, {"activity": what}, actor=player)
@@ -230,7 +234,7 @@ _HANDLERS: dict[ActivityKind, Callable[[Court, str, Activity], None]] = {
     ActivityKind.EXTRADITE: extradite, ActivityKind.SCANDAL: scandals.expose,
     ActivityKind.ASSASSINATE: assassination.attempt, ActivityKind.ESCAPE: escape,
     ActivityKind.INTRIGUE: intrigue, ActivityKind.TREACHERY: treachery.recruit,
-    ActivityKind.SEDUCE: seduction.seduce, ActivityKind.WEDDING: romance.wedding,
+    ActivityKind.SEDUCE: seduction.seduce, ActivityKind.WEDDING: wedding.wedding,
     ActivityKind.PRESTIGE: prestige.consult,
 }
 
@@ -247,7 +251,7 @@ def buy_pp(court: Court, player: str, amount: int) -> None:
     if affordable <= 0:
         raise Refused("ip")
     spend(court, player, affordable * price)
-    court.gain(player, pp=affordable)
+    faction.gain(court, player, pp=affordable)
     court.emit(EventId.PP_BOUGHT, {"pp": affordable, "ip": affordable * price}, actor=player)
 
 
@@ -263,7 +267,7 @@ def align(court: Court, player: str, royal: str) -> None:
     if not cards:
         raise Refused("no_card")
     full = court.t.royal(royal).status  # a FARC's Status, never halved (33.2.3: NRCs)
-    if court.faction_load(player) + full > court.players[player].pp:
+    if status.faction_load(court, player) + full > court.players[player].pp:
         raise Refused("pp")
     court.take_from_hand(player, cards[0])
     court.set_royal(royal, owner=player, card=cards[0])

@@ -7,7 +7,7 @@ turn (the parser refuses a second DO PRESTIGE; checked here too).  Privateering
 (13.4.17.1) is privateering.py.  The Socializing roll of a wedding guest (13.4.16) is
 `roll_on(..., wedding=True)`, free and not an activity.
 
-Effects: IP/PP (never below zero, the PP limit by `Court.gain`), cut in half while his PC
+Effects: IP/PP (never below zero, the PP limit by `faction.gain`), cut in half while his PC
 is abroad, hiding or banished (20.5, 24.3, 29.2); a duel (19; "duel_drunk" +1 on the
 PC's die, 19.9), ignored while hiding or banished (24.3, 29.2), abroad only with an
 opponent in the same country (20.5, in `duels.required`); a scandal about the PC (22);
@@ -16,15 +16,15 @@ the PC accused (23.1); Proposal Automatically Accepted (18.4.5, `romance.free_pr
 
 from __future__ import annotations
 
-from moderator.games.dwtk import duels, privateering, romance
-from moderator.games.dwtk.activity_orders import Activity
+from moderator.games.dwtk import duels, faction, privateering, romance
 from moderator.games.dwtk.acts import Refused, pay
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.justice import accuse
+from moderator.games.dwtk.orders.activity import Activity
 from moderator.games.dwtk.privateering import half, halved, modifier, record
 from moderator.games.dwtk.scandals import apply_scandal
 from moderator.games.dwtk.state import Character, Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import RangeRow, Sex
 
 
@@ -79,7 +79,8 @@ def roll_on(court: Court, player: str, key: str, bonus: int, *, cost: int = 0,
     row = table.table.lookup(total)
     mod = record(court, player, key, row.mod)
     cut = halved(court, player)
-    ip, pp = court.gain(player, ip=half(row.total("ip"), cut), pp=half(row.total("pp"), cut))
+    ip, pp = faction.gain(court, player, ip=half(row.total("ip"), cut),
+                          pp=half(row.total("pp"), cut))
     pc = court.pc_of(player)
     who = court.char(character) if character is not None else pc
     skipped = _duel_ignored(pc, row)

@@ -4,7 +4,7 @@ its voyage over the turns, the cargo and the return to port.
 ``DO PRESTIGE Privateering [CAPTAIN <henchman>] [BUY +1]`` launches it (prestige.py pays
 the IP and calls `sail`); the voyage is `Player.voyage`.  Every later turn the free,
 mandatory roll comes first in his Player Turn (`voyage_turn`, from player.py).  While at
-sea the captain takes part in no other action (`Court.at_sea`: no duels, no henchman
+sea the captain takes part in no other action (`status.at_sea`: no duels, no henchman
 work) and cannot be assassinated.
 
 Also the Prestige modifier helpers that prestige.py shares (13.4.17, 20.5, 24.3, 29.2).
@@ -14,14 +14,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from moderator.games.dwtk import faction
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import kill_character
 from moderator.games.dwtk.duels import henchmen
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.justice import accuse
 from moderator.games.dwtk.shared import resolve_who
 from moderator.games.dwtk.state import Situation, Voyage
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import RangeRow
 
 TABLE = "privateering"
@@ -196,7 +197,7 @@ def _home(court: Court, player: str, why: str) -> None:
     v = _end(court, player)
     cargo = 0 if v is None else v.cargo
     cut = halved(court, player)
-    ip, _ = court.gain(player, ip=half(cargo, cut))
+    ip, _ = faction.gain(court, player, ip=half(cargo, cut))
     court.emit(EventId.PRIVATEER_HOME, {"player": player, "ip": ip, "why": why,
                                         "halved": cut and cargo > 1}, actor=player)
 

@@ -8,12 +8,12 @@ from the orders sent with the previous turn (docs/dwtk-by-email.md).
 from __future__ import annotations
 
 from moderator.games.dwtk import bribery
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.fugitives import capture
 from moderator.games.dwtk.orders import Stance, TurnOrders
 from moderator.games.dwtk.shared import Orders
 from moderator.games.dwtk.state import OpenProblem, Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import OfficeKind
 
 
@@ -132,12 +132,12 @@ def start_war(court: Court) -> None:
         if office not in court.suspended:
             court.suspended.append(office)
     for c in list(court.characters.values()):
-        office = court.office_of(c.key)
-        if office and court.t.office(office).kind is OfficeKind.MINISTER and \
+        held = court.office_of(c.key)
+        if held and court.t.office(held).kind is OfficeKind.MINISTER and \
                 c.location in countries:
             court.set_char(c.id, location="fandonia")  # 7.10.6
             court.emit(EventId.WAR_EXPELLED, {"holder": c.key, "country": c.location,
-                                              "office": office})
+                                              "office": held})
 
 
 def end_war(court: Court) -> None:

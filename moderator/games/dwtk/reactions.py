@@ -15,10 +15,9 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import replace
 
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
-from moderator.games.dwtk.names import PC, Names
-from moderator.games.dwtk.standing import (
+from moderator.games.dwtk.orders.names import PC, Names
+from moderator.games.dwtk.orders.reaction import (
     ANYONE,
     CARD_USES,
     ME,
@@ -29,6 +28,7 @@ from moderator.games.dwtk.standing import (
     Trigger,
     format_reaction,
 )
+from moderator.games.dwtk.state.court import Court
 
 
 def _same_key(r: Reaction) -> tuple[object, ...]:

@@ -8,16 +8,16 @@ reactions (the object's player +1 each, the exposer's -1 each).
 
 from __future__ import annotations
 
-from moderator.games.dwtk import counters
+from moderator.games.dwtk import counters, faction
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.duels import henchmen
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.justice import accuse, send_to_hearing
 from moderator.games.dwtk.orders import Activity
+from moderator.games.dwtk.orders.reaction import Trigger
 from moderator.games.dwtk.reactions import play_cards
 from moderator.games.dwtk.shared import resolve_who
-from moderator.games.dwtk.standing import Trigger
+from moderator.games.dwtk.state.court import Court
 
 
 def expose(court: Court, player: str, a: Activity) -> None:
@@ -59,7 +59,7 @@ def apply_scandal(court: Court, cid: int, exposed: bool, exposer: str | None = N
     row = court.t.justice["scandal"].lookup(roll)
     ip = pp = 0
     if owner is not None:
-        ip, pp = court.gain(owner, ip=row.total("ip"), pp=row.total("pp"))
+        ip, pp = faction.gain(court, owner, ip=row.total("ip"), pp=row.total("pp"))
     court.emit(EventId.SCANDAL_RESULT, {"character": str(cid), "total": roll,
                                         "effects": [str(e) for e in row.effects],
                                         "ip": ip, "pp": pp}, actor=owner)

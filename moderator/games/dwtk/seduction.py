@@ -17,15 +17,15 @@ PC is never won over (PROPOSED: a player never loses his PC this way).
 
 from __future__ import annotations
 
-from moderator.games.dwtk import counters
-from moderator.games.dwtk.activity_orders import Activity
+from moderator.games.dwtk import counters, faction
 from moderator.games.dwtk.acts import Refused, mine
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.orders.activity import Activity
+from moderator.games.dwtk.orders.reaction import Trigger
 from moderator.games.dwtk.reactions import play_cards
 from moderator.games.dwtk.shared import release_cards, resolve_who
-from moderator.games.dwtk.standing import Trigger
 from moderator.games.dwtk.state import Character, Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import NobleKind, Sex
 
 HELD = (Situation.IMPRISONED, Situation.AWAITING_EXECUTION, Situation.HIDING)
@@ -38,7 +38,7 @@ def seduce(court: Court, player: str, a: Activity) -> None:
     permit = counters.intrigue(court, player)  # 12.3.3, 12.3.1, 14.5.7
     her = _seductress(court, player, a.by)
     him = _target(court, player, a.who[0], her)
-    if not court.fits(player, lambda: court.set_char(him.id, owner=player)):
+    if not faction.fits(court, player, lambda: court.set_char(him.id, owner=player)):
         raise Refused("pp")  # 13.4.15, 35.4
     counters.use(court, player, permit)
     _, played = play_cards(court, Trigger.SEDUCES, him.key, player, only=("treachery",))
@@ -112,7 +112,8 @@ def _won_over(court: Court, her: Character, him: Character) -> str:
     if her.pc:
         return "love_pc_stays"
     side = him.owner
-    if side is not None and not court.fits(side, lambda: court.set_char(her.id, owner=side)):
+    if side is not None and not faction.fits(court, side,
+                                             lambda: court.set_char(her.id, owner=side)):
         return "love_no_pp"  # she remains a FAC
     release_cards(court, her.id, "changed_sides")  # 14.2.4, 17.4
     court.set_char(her.id, owner=side)

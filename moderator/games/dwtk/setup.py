@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.state import Character, GameState, Phase, Player, Royal
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import NobleKind, OfficeKind, Tables, kind_of
 
 

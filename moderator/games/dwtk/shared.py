@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.orders import PC, TurnOrders
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import kind_of
 
 Orders = Mapping[str, TurnOrders]

@@ -9,11 +9,14 @@ Problems (7) are problems.py, Crown Events (8) crown.py, succession (9) successi
 
 from __future__ import annotations
 
-from moderator.games.dwtk.court import Court
+from functools import partial
+
+from moderator.games.dwtk import faction
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.orders import Draw, TurnOrders
 from moderator.games.dwtk.shared import Orders, can_spend, resolve_who, spend
 from moderator.games.dwtk.state import Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import kind_of
 
 # -- DWTK 5 -------------------------------------------------------------------------
@@ -116,8 +119,8 @@ def _bid(court: Court, player: str, office: str, orders: TurnOrders,
                 court.offices[old] = c.key
         if reason is None and not can_spend(court, player, cost):
             reason = "ip"
-        if reason is None and not court.fits(player,
-                                             lambda c=cid: court.seat_in_office(int(c), office)):
+        if reason is None and not faction.fits(court, player,
+                                             partial(court.seat_in_office, int(cid), office)):
             reason = "pp"
         if reason is not None:
             court.emit(EventId.OFFICE_BID_REFUSED, {"office": office, "holder": cid,
@@ -202,7 +205,7 @@ def draws(court: Court, orders: Orders) -> None:
 def draw_loyalty(court: Court, player: str) -> None:
     """DWTK 11.1, 11.4: a counter from the container, or One IP if none is left."""
     if not court.loyalty_pool:
-        court.gain(player, ip=1)
+        faction.gain(court, player, ip=1)
         court.emit(EventId.DRAW_NO_LOYALTY, {"ip": 1}, actor=player, public=False)
         return
     pool = sorted(court.loyalty_pool)
@@ -226,6 +229,6 @@ def draw_opportunity(court: Court, player: str) -> None:
     court.emit(EventId.DRAW_OPPORTUNITY, {"counter": kind}, actor=player, public=False)
     delta = {"gain_ip": 1, "favor": 1, "gout": -1}.get(kind, 0)  # 12.3.5, 12.3.7, 12.3.8
     if delta:
-        ip, _ = court.gain(player, ip=delta)
+        ip, _ = faction.gain(court, player, ip=delta)
         court.emit(EventId.OPPORTUNITY_IP, {"counter": kind, "ip": ip}, actor=player,
                    public=False)

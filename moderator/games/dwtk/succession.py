@@ -4,12 +4,12 @@ widowed (31.7) and the Prince/Queen Consort (9.2, 18.10)."""
 from __future__ import annotations
 
 from moderator.games.dwtk import hiding
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import drop_betrothal
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.orders import TurnOrders
 from moderator.games.dwtk.shared import forced_discards, release_cards
 from moderator.games.dwtk.state import Phase
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import kind_of
 
 

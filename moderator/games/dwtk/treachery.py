@@ -16,14 +16,14 @@ no activity can reach him.
 
 from __future__ import annotations
 
-from moderator.games.dwtk import counters
-from moderator.games.dwtk.activity_orders import Activity
+from moderator.games.dwtk import counters, faction, status
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.duels import henchmen
 from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.orders.activity import Activity
 from moderator.games.dwtk.shared import release_cards, resolve_who
 from moderator.games.dwtk.state import Character, Situation
+from moderator.games.dwtk.state.court import Court
 
 NEVER = ("george", "thomas")  # 13.4.14
 HELD = (Situation.IMPRISONED, Situation.AWAITING_EXECUTION, Situation.HIDING)
@@ -59,7 +59,7 @@ def _noble_target(court: Court, player: str, key: str) -> str:
         raise Refused("situation")  # 13.4.14, 7.10.1
     if c.abroad and not _agent_in(court, player, c.location):
         raise Refused("not_in_the_same_country")  # 17.6, 20.6.4
-    if not court.fits(player, lambda: court.set_char(key, owner=player)):
+    if not faction.fits(court, player, lambda: court.set_char(key, owner=player)):
         raise Refused("pp")  # 35.4
     return owner
 
@@ -76,7 +76,8 @@ def _royal_target(court: Court, player: str, key: str) -> str:
     if r.spouse is not None:
         raise Refused("married")  # 18.7
     # `fits` does not undo royal changes: the same sum as `player.align` (35.4)
-    if court.faction_load(player) + court.royal_status(key) > court.players[player].pp:
+    load = status.faction_load(court, player) + status.royal_status(court, key)
+    if load > court.players[player].pp:
         raise Refused("pp")
     return r.owner
 

@@ -1,7 +1,7 @@
 """Usurpation (DWTK 36) with the Support cards' Usurpation Values (14.5.2, 7.10.5, 7.11,
 33.4) and the FARC Monarch's throne (36.6-36.11).
 
-The attempt is the USURP order (usurp_orders.py), made after the player's activities.
+The attempt is the USURP order (orders/usurp.py), made after the player's activities.
 A success does not end the turn (36.6: no mourning, 9.4's last sentence); the old
 Monarch dies without a succession, the Support is rolled again and the next Crown Event
 is a Court Ball.  A failure kills the usurper's PC and FARC (36.7).  Characters
@@ -12,14 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from moderator.games.dwtk import faction, status
 from moderator.games.dwtk.acts import Refused
-from moderator.games.dwtk.court import Court
 from moderator.games.dwtk.death import kill_pc
 from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.orders.usurp import UsurpOrder
 from moderator.games.dwtk.state import Character
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.succession import kill_royal
 from moderator.games.dwtk.tables import Sex, SupportValue, kind_of
-from moderator.games.dwtk.usurp_orders import UsurpOrder
 
 THOMAS, JANE = "thomas", "jane"
 
@@ -80,7 +81,7 @@ def pc_value(court: Court, player: str) -> int:
     pc = court.pc_of(player)
     if pc is None or not counts(court, pc):
         return 0
-    value = court.status(pc.id)
+    value = status.status(court, pc.id)
     spouse = pc.spouse
     if spouse is not None and (not spouse.isdigit() or counts(court, court.char(spouse))):
         value *= 2
@@ -89,8 +90,8 @@ def pc_value(court: Court, player: str) -> int:
 
 def faction_value(court: Court, player: str, but: str | None) -> int:
     """36.4.3 / 36.8.3: FACs (with the PC's spouse) and FARCs but the one named."""
-    total = sum(court.status(c.id) for c in court.faction(player) if counts(court, c))
-    total += sum(court.royal_status(r.key) for r in court.farcs(player) if r.key != but)
+    total = sum(status.status(court, c.id) for c in court.faction(player) if counts(court, c))
+    total += sum(status.royal_status(court, r.key) for r in court.farcs(player) if r.key != but)
     return total
 
 
@@ -102,7 +103,7 @@ def support_level(court: Court) -> int:
 def _chosen(court: Court, player: str, order: UsurpOrder) -> str:
     """36.2-36.3: his FARC (Jane never), else Thomas."""
     farcs = sorted((r.key for r in court.farcs(player) if r.key != JANE),
-                   key=lambda k: (-court.royal_status(k), court.t.succession.index(k)
+                   key=lambda k: (-status.royal_status(court, k), court.t.succession.index(k)
                                   if k in court.t.succession else 99))
     if order.royal in (None, THOMAS) and not farcs:
         return THOMAS
@@ -175,9 +176,9 @@ def _monarch_rating(court: Court, monarch: str, defender: str | None,
     defended: list[str] = []
     if defender is None:
         george = monarch == "george"
-        rating["neutrals"] = sum(court.status(c.id) for c in court.characters.values()
+        rating["neutrals"] = sum(status.status(court, c.id) for c in court.characters.values()
                                  if c.owner is None and counts(court, c)) + sum(
-            court.royal_status(r.key) for r in court.royals.values()
+            status.royal_status(court, r.key) for r in court.royals.values()
             if r.alive and r.owner is None and r.key not in (monarch, THOMAS)
             and not (george and r.key == "catherine"))
         if george and court.royals["catherine"].alive:
@@ -217,7 +218,7 @@ def _crown(court: Court, player: str, royal: str, monarch: str, defender: str | 
     court.roll_support("the usurper's Support (DWTK 36.6, 32.4)")
     court.next_crown_event = "court_ball"
     court.farc_monarch_turns = -1  # 37: this turn is not a full turn (end_of_turn: 0)
-    ip, pp = court.gain(player, ip=court.t.rule("farc_monarch_bonus_ip"),
+    ip, pp = faction.gain(court, player, ip=court.t.rule("farc_monarch_bonus_ip"),
                         pp=court.t.rule("farc_monarch_bonus_pp"))  # 36.10.6 (once)
     court.emit(EventId.USURPER_CROWNED, {"player": player, "royal": royal,
                                          "support": court.support, "ip": ip, "pp": pp},

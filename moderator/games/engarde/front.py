@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from moderator.games.engarde import honour, offices
-from moderator.games.engarde.army import send_to_front
+from moderator.games.engarde.army import send_to_front, vacancy
 from moderator.games.engarde.events import EventId
 from moderator.games.engarde.month import Actor, Month
 from moderator.games.engarde.orders import Disguise, Volunteer
@@ -273,7 +273,6 @@ def _mention(m: Month, a: Actor, args: dict[str, Any]) -> None:
 
 def _next_rank(m: Month, a: Actor) -> str | None:
     """One rank up if a vacancy exists (reference §5.5); past Colonel, Brigadier-General."""
-    from moderator.games.engarde.army import vacancy
     army = m.tables.army
     ranks = army.all_ranks
     if not a.c.regiment or a.c.rank not in ranks or a.c.rank == ranks[-1]:

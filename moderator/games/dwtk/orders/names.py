@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TypeVar
 
 from moderator.games.dwtk.tables import Tables
 
@@ -137,12 +137,13 @@ def _who_index(characters: Mapping[str, str]) -> dict[str, str]:
 #    loops over the tables did) ------------------------------------------------------
 
 _NAMES_KEPT = 64
+T = TypeVar("T")
 
 
-def _tables_cache(tables: Tables, name: str, build: Callable[[], Any]) -> Any:
+def _tables_cache(tables: Tables, name: str, build: Callable[[], T]) -> T:
     """A value derived from (immutable) tables, kept on them."""
     attr = f"_dwtk_{name}"
-    found = tables.__dict__.get(attr)
+    found: T | None = tables.__dict__.get(attr)
     if found is None:
         found = build()
         object.__setattr__(tables, attr, found)

@@ -1,6 +1,6 @@
 """Activity orders (DWTK 13.4): ``DO <kind> ...`` — the value, canonical line and parser.
 
-Moved out of orders.py (which keeps the other lines and `TurnOrders`).  Characters are
+The other lines and `TurnOrders` are turn.py.  Characters are
 written as ``PC``, an id or a card name; see docs/dwtk-orders.md.
 """
 
@@ -13,8 +13,8 @@ from enum import StrEnum
 from typing import Any
 
 from moderator.games.dwtk.frozen import fast_init
-from moderator.games.dwtk.names import FANDONIA, Names
-from moderator.games.dwtk.standing import BadOrder as _Bad
+from moderator.games.dwtk.orders.errors import IllegalOrderError, OrderSyntaxError, UnknownNameError
+from moderator.games.dwtk.orders.names import FANDONIA, Names
 
 JSON = dict[str, Any]
 
@@ -158,11 +158,11 @@ def who_list(text: str, n: Names) -> tuple[str, ...]:
             continue
         key = n.read_who(part)
         if key is None:
-            raise _Bad(f"no character called {part!r}",
-                       "write PC, an id such as 23, or a card name such as Sir Jeffrey")
+            raise UnknownNameError(f"no character called {part!r}",
+                                   "write PC, an id such as 23, or a card name such as Sir Jeffrey")
         out.append(key)
     if not out:
-        raise _Bad("name at least one character", "e.g. DO TITLE PC")
+        raise OrderSyntaxError("name at least one character", "e.g. DO TITLE PC")
     return tuple(out)
 
 
@@ -174,14 +174,14 @@ def parse_activity(rest: str, n: Names) -> Activity:
     k = _KINDS.get(kind)
     if k is None:
         known = ", ".join(a.value.upper() for a in ActivityKind)
-        raise _Bad(f"unknown activity {word!r}", f"one of: {known}") from None
+        raise OrderSyntaxError(f"unknown activity {word!r}", f"one of: {known}") from None
     return _PARSERS.get(k, _parse_plain)(k, tail, n)
 
 
 def _parse_plain(k: ActivityKind, tail: str, n: Names) -> Activity:
     who = who_list(tail, n)
     if len(who) != 1 and k in _ONE_CHARACTER:
-        raise _Bad(f"DO {k.value.upper()} takes one character")
+        raise OrderSyntaxError(f"DO {k.value.upper()} takes one character")
     return Activity(k, who)
 
 
@@ -192,34 +192,34 @@ _ONE_CHARACTER = frozenset({ActivityKind.COUNSELOR, ActivityKind.HENCHMAN, Activ
 def _parse_intrigue(k: ActivityKind, tail: str, n: Names) -> Activity:
     victim = n.read_player(tail)
     if victim is None:
-        raise _Bad(f"no player called {tail.strip()!r}",
-                   "name the opponent whose hand you intrigue, e.g. DO INTRIGUE Bob")
+        raise UnknownNameError(f"no player called {tail.strip()!r}",
+                               "name the opponent whose hand you intrigue, e.g. DO INTRIGUE Bob")
     return Activity(k, (victim,))
 
 
 def _parse_seduce(k: ActivityKind, tail: str, n: Names) -> Activity:
     m = _SEDUCE.match(tail.strip())
     if not m:
-        raise _Bad("DO SEDUCE needs the man and BY the woman",
-                   "e.g. DO SEDUCE Sir Guy BY Lady Anne (DWTK 13.4.15)")
+        raise OrderSyntaxError("DO SEDUCE needs the man and BY the woman",
+                               "e.g. DO SEDUCE Sir Guy BY Lady Anne (DWTK 13.4.15)")
     who, by = who_list(m.group(1), n), who_list(m.group(2), n)
     if len(who) != 1 or len(by) != 1:
-        raise _Bad("DO SEDUCE takes one man and one woman", "DWTK 13.4.15")
+        raise OrderSyntaxError("DO SEDUCE takes one man and one woman", "DWTK 13.4.15")
     return Activity(k, who, by=by[0])
 
 
 def _parse_wedding(k: ActivityKind, tail: str, n: Names) -> Activity:
     who = who_list(tail, n)
     if len(who) != 2:
-        raise _Bad("DO WEDDING takes the two characters to marry",
-                   "e.g. DO WEDDING 23 AND 58 (DWTK 13.4.16)")
+        raise OrderSyntaxError("DO WEDDING takes the two characters to marry",
+                               "e.g. DO WEDDING 23 AND 58 (DWTK 13.4.16)")
     return Activity(k, who)
 
 
 def _parse_draw(k: ActivityKind, tail: str, n: Names) -> Activity:
     draw = _DRAWS.get(tail.strip().lower())
     if draw is None:
-        raise _Bad("DO DRAW needs LOYALTY, OPPORTUNITY or EVENT")
+        raise OrderSyntaxError("DO DRAW needs LOYALTY, OPPORTUNITY or EVENT")
     return Activity(k, draw=draw)
 
 
@@ -227,24 +227,25 @@ def _parse_office(k: ActivityKind, tail: str, n: Names) -> Activity:
     office_text, sep, who = tail.partition(":")
     office = n.read_office(office_text)
     if not sep or office is None:
-        raise _Bad("DO OFFICE needs an office and a character",
-                   "e.g. DO OFFICE Minister Of The Navy : PC")
+        raise OrderSyntaxError("DO OFFICE needs an office and a character",
+                               "e.g. DO OFFICE Minister Of The Navy : PC")
     return Activity(k, who_list(who, n), office=office)
 
 
 def _parse_travel(k: ActivityKind, tail: str, n: Names) -> Activity:  # TRAVEL and ESCAPE
     m = _TRAVEL.match(tail.strip())
     if not m or (m.group(3) and k is ActivityKind.TRAVEL):
-        raise _Bad(f"DO {k.value.upper()} needs characters and TO a country",
-                   "e.g. DO TRAVEL PC, 23 TO Epalin; DO ESCAPE 23 TO Epalin WITH PORT GUARDS")
+        raise OrderSyntaxError(f"DO {k.value.upper()} needs characters and TO a country",
+                               "e.g. DO TRAVEL PC, 23 TO Epalin; "
+                               "DO ESCAPE 23 TO Epalin WITH PORT GUARDS")
     place = n.read_place(m.group(2))
     if place is None:
-        raise _Bad(f"no country called {m.group(2)!r}",
-                   "Sandarkan, Epalin, Cronos, The City States, Besyzan or Fandonia")
+        raise UnknownNameError(f"no country called {m.group(2)!r}",
+                               "Sandarkan, Epalin, Cronos, The City States, Besyzan or Fandonia")
     who = who_list(m.group(1), n)
     if k is ActivityKind.ESCAPE and (len(who) != 1 or place == FANDONIA):
-        raise _Bad("DO ESCAPE takes one character and a country abroad",
-                   "e.g. DO ESCAPE PC TO Cronos (DWTK 13.4.10)")
+        raise OrderSyntaxError("DO ESCAPE takes one character and a country abroad",
+                               "e.g. DO ESCAPE PC TO Cronos (DWTK 13.4.10)")
     card = n.read_card(m.group(3)) if m.group(3) else None
     return Activity(k, who, place=place, card=card)
 
@@ -253,7 +254,8 @@ def _parse_extradite(k: ActivityKind, tail: str, n: Names) -> Activity:
     m = _EXTRADITE.match(tail.strip())
     who = who_list(m.group(1) if m else tail, n)
     if len(who) != 1:
-        raise _Bad("DO EXTRADITE takes one character", "e.g. DO EXTRADITE 23 WITH INTRIGUE")
+        raise OrderSyntaxError("DO EXTRADITE takes one character",
+                               "e.g. DO EXTRADITE 23 WITH INTRIGUE")
     return Activity(k, who, intrigue=bool(m and m.group(2)))
 
 
@@ -265,8 +267,8 @@ def _parse_attack(k: ActivityKind, tail: str, n: Names) -> Activity:
     cards = int(m.group(3)) if m and m.group(3) else 1
     if len(who) != 1 or len(by) != 1 or (
             m and m.group(3) and k is not ActivityKind.ASSASSINATE):
-        raise _Bad(f"DO {k.value.upper()} takes one character, and one henchman BY",
-                   "e.g. DO ASSASSINATE Sir Guy BY Duke Roland WITH 2 CARDS")
+        raise OrderSyntaxError(f"DO {k.value.upper()} takes one character, and one henchman BY",
+                               "e.g. DO ASSASSINATE Sir Guy BY Duke Roland WITH 2 CARDS")
     return Activity(k, who, by=by[0], cards=cards)
 
 
@@ -278,12 +280,12 @@ def _prestige(tail: str, n: Names) -> Activity:
                   if word in (t.key, t.name.lower())), None)
     if m is None or table is None:
         names = ", ".join(t.name for t in n.tables.prestige.values())
-        raise _Bad(f"no Prestige Table called {word!r}", f"one of: {names}")
+        raise UnknownNameError(f"no Prestige Table called {word!r}", f"one of: {names}")
     if m.group(2) and table != "privateering":
-        raise _Bad("only a privateer has a CAPTAIN", "DWTK 13.4.17.1")
+        raise IllegalOrderError("only a privateer has a CAPTAIN", "DWTK 13.4.17.1")
     by = who_list(m.group(2), n) if m.group(2) else (None,)
     if len(by) != 1:
-        raise _Bad("one captain", "e.g. DO PRESTIGE Privateering CAPTAIN Duke Roland")
+        raise OrderSyntaxError("one captain", "e.g. DO PRESTIGE Privateering CAPTAIN Duke Roland")
     return Activity(ActivityKind.PRESTIGE, table=table, by=by[0], buy=bool(m.group(3)))
 
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from moderator.games.dwtk.frozen import fast_init
-from moderator.games.dwtk.names import Names
-from moderator.games.dwtk.standing import BadOrder
+from moderator.games.dwtk.orders.errors import IllegalOrderError, OrderSyntaxError, UnknownNameError
+from moderator.games.dwtk.orders.names import Names
 from moderator.games.dwtk.tables import Counsel, Tables
 
 JSON = dict[str, Any]
@@ -110,24 +110,24 @@ def format_counsel(o: CounselOrder, n: Names) -> str:
 def parse_counsel(rest: str, n: Names) -> CounselOrder:
     m = _LINE.match(rest.strip())
     if not m:
-        raise BadOrder("COUNSEL needs a counsel ON a table", _HINT)
+        raise OrderSyntaxError("COUNSEL needs a counsel ON a table", _HINT)
     counsel_text, table_text, named_text, office_text, by_text = m.groups()
     index = _index(n.tables)
     table = index.tables.get(" ".join(table_text.lower().replace("_", " ").split()))
     if table is None:
         tables = ", ".join(table_name(n.tables, k) for k in n.tables.counseling)
-        raise BadOrder(f"no Counseling Table called {table_text!r}", f"one of: {tables}")
+        raise UnknownNameError(f"no Counseling Table called {table_text!r}", f"one of: {tables}")
     word = " ".join(counsel_text.lower().replace("_", " ").split())
     counsel = index.counsels.get((table, word))
     if counsel is None:
-        raise BadOrder(f"no counsel {counsel_text!r} on {table_name(n.tables, table)}",
-                       "one of: " + ", ".join(c.name for c in n.tables.counseling[table]))
+        raise UnknownNameError(f"no counsel {counsel_text!r} on {table_name(n.tables, table)}",
+                               "one of: " + ", ".join(c.name for c in n.tables.counseling[table]))
     named = None if named_text is None else _noble(named_text, n)
     by = None if by_text is None else _noble(by_text, n)
     naming = (table, counsel.key) in index.naming
     if naming != (named is not None):
-        raise BadOrder(f"{counsel.name} {'needs' if naming else 'takes no'} "
-                       "NAMING <character>", "DWTK 15.7; docs/dwtk-orders.md")
+        raise OrderSyntaxError(f"{counsel.name} {'needs' if naming else 'takes no'} "
+                               "NAMING <character>", "DWTK 15.7; docs/dwtk-orders.md")
     return CounselOrder(table, counsel.key, named, by, _read_as(counsel, office_text, n))
 
 
@@ -135,7 +135,7 @@ def _noble(text: str, n: Names) -> str:
     """NAMING / BY: the PC or a noble by id or card name."""
     key = n.read_who(text)
     if key is None or not (key.isdigit() or key == "pc"):
-        raise BadOrder(f"no noble called {text!r}", "write PC, an id or a card name")
+        raise UnknownNameError(f"no noble called {text!r}", "write PC, an id or a card name")
     return key
 
 
@@ -144,13 +144,13 @@ def _read_as(counsel: Counsel, text: str | None, n: Names) -> str | None:
     if text is None:
         return None
     if not any(e.name == "office_named" for e in counsel.effects):
-        raise BadOrder(f"{counsel.name} takes no AS <office>",
-                       "AS names the office of Recommend An Appointment (DWTK 15.8)")
+        raise OrderSyntaxError(f"{counsel.name} takes no AS <office>",
+                               "AS names the office of Recommend An Appointment (DWTK 15.8)")
     office = n.read_office(text)
     if office == "monarch":
-        raise BadOrder("the Monarch is no appointment", "name a Minister or an Ambassador")
+        raise IllegalOrderError("the Monarch is no appointment", "name a Minister or an Ambassador")
     if office is None:
-        raise BadOrder(f"no office called {text.strip()!r}",
-                       "e.g. COUNSEL Recommend An Appointment ON Court Ball NAMING 23 "
-                       "AS High Minister")
+        raise UnknownNameError(f"no office called {text.strip()!r}",
+                               "e.g. COUNSEL Recommend An Appointment ON Court Ball NAMING 23 "
+                               "AS High Minister")
     return office

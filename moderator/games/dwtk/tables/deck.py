@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from moderator.games.dwtk.tables import (
+from moderator.games.dwtk.tables.values import (
     CardKind,
     Country,
     NobleCard,
@@ -20,7 +20,7 @@ from moderator.games.dwtk.tables import (
     Sex,
     SupportValue,
 )
-from moderator.games.dwtk.validation import Reader
+from moderator.games.table_reader import Reader
 
 DICE_COUNTS = tuple(10 * r + w for r in range(1, 7) for w in range(1, 7))
 

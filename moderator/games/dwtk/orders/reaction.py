@@ -22,23 +22,16 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from moderator.games.dwtk.frozen import fast_init
+from moderator.games.dwtk.orders.errors import IllegalOrderError, OrderSyntaxError, UnknownNameError
 
 if TYPE_CHECKING:
-    from moderator.games.dwtk.names import Names
+    from moderator.games.dwtk.orders.names import Names
 
 JSON = dict[str, Any]
 ANYONE = "anyone"  # actor or target: no condition
 OPPONENT = "opponent"  # actor: any player but me
 ME = "me"  # actor: myself
 MINE = "mine"  # target: my PC, any FAC or FARC of mine
-
-
-class BadOrder(ValueError):
-    """An order line that cannot be read; ``hint`` tells the player how to write it."""
-
-    def __init__(self, message: str, hint: str | None = None) -> None:
-        super().__init__(message)
-        self.hint = hint
 
 
 class Trigger(StrEnum):
@@ -216,20 +209,20 @@ def _condition(text: str, n: Names) -> tuple[str, Trigger, str]:
     at = next((i for i, w in enumerate(words) if w.lower() in _VERBS), None)
     if at is None:
         verbs = ", ".join(t.value.upper() for t in Trigger)
-        raise BadOrder(f"no event in {text!r}", f"one of: {verbs}")
+        raise OrderSyntaxError(f"no event in {text!r}", f"one of: {verbs}")
     actor_text, trigger = " ".join(words[:at]), _VERBS[words[at].lower()]
     target_text = " ".join(words[at + 1:])
     word = actor_text.lower()
     actor = {"anyone": ANYONE, "anybody": ANYONE, "an opponent": OPPONENT,
              "opponent": OPPONENT, "i": ME, "me": ME}.get(word) or n.read_player(word)
     if actor is None:
-        raise BadOrder(f"no player called {actor_text!r}",
-                       "write ANYONE, AN OPPONENT, I or a player's name")
+        raise UnknownNameError(f"no player called {actor_text!r}",
+                               "write ANYONE, AN OPPONENT, I or a player's name")
     target = {"anyone": ANYONE, "anybody": ANYONE, "mine": MINE}.get(target_text.lower()) \
         or n.read_who(target_text)
     if target is None:
-        raise BadOrder(f"no character called {target_text!r}",
-                       "write ANYONE, MINE, PC, an id such as 23 or a card name")
+        raise UnknownNameError(f"no character called {target_text!r}",
+                               "write ANYONE, MINE, PC, an id such as 23 or a card name")
     return actor, trigger, target
 
 
@@ -239,11 +232,11 @@ def _response(text: str, trigger: Trigger, n: Names) -> tuple[Act, dict[str, Any
         act = Act(head.lower())
     except ValueError:
         acts = ", ".join(a.value.upper() for a in Act)
-        raise BadOrder(f"unknown response {head!r}", f"one of: {acts}") from None
+        raise OrderSyntaxError(f"unknown response {head!r}", f"one of: {acts}") from None
     allowed = ACTS.get(trigger, {})
     if act is not Act.PLAY and act not in allowed:
-        raise BadOrder(f"{act.value.upper()} is no answer to {trigger.value.upper()}",
-                       "see the table of reactions in docs/dwtk-orders.md")
+        raise IllegalOrderError(f"{act.value.upper()} is no answer to {trigger.value.upper()}",
+                                "see the table of reactions in docs/dwtk-orders.md")
     rest = rest.strip()
     sign = 0
     if rest.endswith(("+", "-")):
@@ -255,41 +248,42 @@ def _response(text: str, trigger: Trigger, n: Names) -> tuple[Act, dict[str, Any
         use = CARD_USES.get(trigger, {}).get(card or "")
         if card is None or use is None:
             cards = ", ".join(n.card(c) for c in CARD_USES.get(trigger, {})) or "none"
-            raise BadOrder(f"{name!r} cannot be played when someone "
-                           f"{trigger.value.upper()}", f"cards for this event: {cards}")
+            raise IllegalOrderError(f"{name!r} cannot be played when someone "
+                                    f"{trigger.value.upper()}", f"cards for this event: {cards}")
         if use.signed != bool(sign):
-            raise BadOrder(f"PLAY {n.card(card)} {'needs' if use.signed else 'takes no'} "
-                           "+ or - here", f"DWTK {use.rule}")
+            raise OrderSyntaxError(f"PLAY {n.card(card)} {'needs' if use.signed else 'takes no'} "
+                                   "+ or - here", f"DWTK {use.rule}")
         return act, {"card": card, "count": max(1, count), "sign": sign}
     if act is Act.MODIFY:
         if not sign:
-            raise BadOrder("MODIFY needs + or -", f"DWTK {allowed[act]}")
+            raise OrderSyntaxError("MODIFY needs + or -", f"DWTK {allowed[act]}")
         return act, {"sign": sign}
     if act is Act.JUDGE:
         judge = n.read_who(rest)
         if judge not in JUDGES:
-            raise BadOrder(f"no Judge called {rest!r}", "1st Judge (46) or 2nd Judge (51)")
+            raise UnknownNameError(f"no Judge called {rest!r}", "1st Judge (46) or 2nd Judge (51)")
         return act, {"choice": judge}
     if act is Act.CHOOSE:
         place = n.read_place(rest)
         if place is None or place == "fandonia":
-            raise BadOrder(f"no foreign country called {rest!r}", "DWTK 29.1")
+            raise UnknownNameError(f"no foreign country called {rest!r}", "DWTK 29.1")
         return act, {"choice": place}
     if act is Act.SEND:
         henchman = n.read_who(rest)
         if henchman is None or not henchman.isdigit():
-            raise BadOrder(f"no noble called {rest!r}", "SEND names a henchman: an id or a name")
+            raise UnknownNameError(f"no noble called {rest!r}",
+                                   "SEND names a henchman: an id or a name")
         return act, {"choice": henchman}
     if rest or sign:
-        raise BadOrder(f"{act.value.upper()} takes nothing after it")
+        raise OrderSyntaxError(f"{act.value.upper()} takes nothing after it")
     return act, {}
 
 
 def parse_reaction(text: str, n: Names) -> Reaction:
-    """``IF <actor> <VERB> <target> THEN <response>`` -> `Reaction` (or `BadOrder`)."""
+    """``IF <actor> <VERB> <target> THEN <response>`` -> `Reaction` (or a `ParseProblem`)."""
     m = _LINE.match(text.strip())
     if not m:
-        raise BadOrder("a reaction reads IF ... THEN ...", _HINT)
+        raise OrderSyntaxError("a reaction reads IF ... THEN ...", _HINT)
     actor, trigger, target = _condition(m.group(1), n)
     act, extra = _response(m.group(2), trigger, n)
     return Reaction(trigger, act, actor, target, **extra)

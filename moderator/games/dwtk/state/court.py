@@ -1,21 +1,22 @@
 """`Court`: the working copy of the state during one adjudication.
 
-The persisted values are frozen (state.py); the court holds them in dicts and
+The persisted values are frozen (state/__init__.py); the court holds them in dicts and
 replaces them as the rules change them, emitting events as it goes.  Helpers here
 are the shared rules every phase needs: Monarch's Support (32), shuffling and drawing
-with the injected dice (14.3), offices (16); Status (16.3, 18.9, 33.2.3), IP/PP never
-negative (34.3, 35.3) and the PP limit (35.4-35.6) are the mixin `faction.FactionRules`.
+with the injected dice (14.3), offices (16).  The rules are functions over it in the
+rule modules: Status (16.3, 18.9, 33.2.3) is `status.py`, IP/PP never negative (34.3,
+35.3) and the PP limit (35.4-35.6) `faction.py`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from moderator.dice import Dice
 from moderator.games.base import Event
 from moderator.games.dwtk.events import EventId
-from moderator.games.dwtk.faction import FactionRules
 from moderator.games.dwtk.frozen import fast_new
 from moderator.games.dwtk.state import (
     Character,
@@ -31,10 +32,22 @@ from moderator.games.dwtk.tables import OfficeKind, Tables, kind_of
 _event = fast_new(Event)  # `Event(...)`, cheaper: a turn emits some hundred events
 
 
-class Court(FactionRules):
-    """Mutable working state of one adjudication; `freeze()` gives the new `GameState`."""
+def _no_pp_limit(court: Court, player: str) -> None:
+    raise RuntimeError("this court was made without pp_limit: it may not kill a PC (31.5)")
 
-    def __init__(self, state: GameState, tables: Tables, dice: Dice) -> None:
+
+class Court:
+    """Mutable working state of one adjudication; `freeze()` gives the new `GameState`.
+
+    ``pp_limit`` is 35.5 (`faction.enforce_limit`), which a PC's death applies at once
+    (31.5, `death.kill_pc`): given here because death is lower in the rules than the PP
+    limit, whose losses can kill (35.5.3).  A court only read (views, invariants) needs
+    none.
+    """
+
+    def __init__(self, state: GameState, tables: Tables, dice: Dice,
+                 pp_limit: Callable[[Court, str], None] = _no_pp_limit) -> None:
+        self.pp_limit = pp_limit
         self.t = tables
         self.dice = dice
         self.name = state.name
@@ -71,6 +84,8 @@ class Court(FactionRules):
         # players keep to one activity this turn even if they are returned (13.1)
         self.held_pcs: frozenset[int] = frozenset(
             c.id for c in state.characters.values() if c.pc and not c.free)
+        # `status.load_inputs` when every faction last fitted its PP (faction.enforce_all)
+        self.loads_fit: tuple[Any, ...] | None = None
 
     def freeze(self) -> GameState:
         # standing_players: this turn's LOSE FIRST lines stand from now on (35.5)
@@ -82,6 +97,23 @@ class Court(FactionRules):
             tuple(self.removed), tuple(self.loyalty_pool), tuple(self.opportunity_pool),
             self.order, self.crown_event, self.next_crown_event, self.scandal_object,
             self.farc_monarch_turns, self.winner, self.drawn_game)
+
+    # -- the standing LOSE FIRST order (35.5) ------------------------------------------
+
+    def lose_first(self, player: str) -> tuple[str, ...]:
+        """35.5 "he may choose": this turn's LOSE FIRST line if he sent one (it stands
+        from now on, `standing_players`), else the one standing."""
+        sent = getattr(self.orders.get(player), "lose_first", None)
+        return self.players[player].lose_first if sent is None else sent
+
+    def standing_players(self) -> dict[str, Player]:
+        """The players with this turn's LOSE FIRST lines stored (kept until replaced)."""
+        out = dict(self.players)
+        for key, p in out.items():
+            sent = getattr(self.orders.get(key), "lose_first", None)
+            if sent is not None and sent != p.lose_first:
+                out[key] = replace(p, lose_first=sent)
+        return out
 
     # -- events ---------------------------------------------------------------------
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from moderator.games.dwtk.frozen import fast_init
-from moderator.games.dwtk.names import Names
-from moderator.games.dwtk.standing import BadOrder
+from moderator.games.dwtk.orders.errors import OrderSyntaxError, UnknownNameError
+from moderator.games.dwtk.orders.names import Names
 
 JSON = dict[str, Any]
 _LINE = re.compile(r"^(?:WITH\s+(?P<royal>.+?))?\s*(?:SUPPORT\s+(?P<cards>.+))?$",
@@ -58,13 +58,13 @@ def format_usurp(o: UsurpOrder, n: Names) -> str:
 def parse_usurp(rest: str, n: Names) -> UsurpOrder:
     m = _LINE.match(rest.strip())
     if m is None:
-        raise BadOrder("USURP takes WITH a royal and SUPPORT cards", _HINT)
+        raise OrderSyntaxError("USURP takes WITH a royal and SUPPORT cards", _HINT)
     royal = None
     if m.group("royal"):
         royal = n.read_who(m.group("royal"))
         if royal is None or royal.isdigit() or royal == "pc" or royal == "jane":
-            raise BadOrder(f"no royal to usurp with called {m.group('royal').strip()!r}",
-                           "name your FARC or Thomas; Jane never usurps (DWTK 36.3)")
+            raise UnknownNameError(f"no royal to usurp with called {m.group('royal').strip()!r}",
+                                   "name your FARC or Thomas; Jane never usurps (DWTK 36.3)")
     cards_text = (m.group("cards") or "").strip()
     if cards_text.upper() == "ALL":
         return UsurpOrder(royal, (), True)
@@ -72,6 +72,6 @@ def parse_usurp(rest: str, n: Names) -> UsurpOrder:
     for part in (p for p in re.split(r"\s*,\s*", cards_text) if p):
         card = n.read_card(part)
         if card is None or n.tables.card_kind(card).support is None:
-            raise BadOrder(f"no Support card called {part!r}", _HINT)
+            raise UnknownNameError(f"no Support card called {part!r}", _HINT)
         cards.append(card)
     return UsurpOrder(royal, tuple(cards), False)

@@ -1,6 +1,6 @@
 """The game's tables as frozen values (``Tables`` and what it holds).
 
-The loader and validator (`table_loader.load_tables`) builds them from
+The loader and validator (`loader.load_tables`) builds them from
 ``data/dwtk/*.toml``; rule modules only read them.  Effects of table rows come from one
 vocabulary, `EFFECTS` (docs/dwtk-by-email.md, Tables).
 """

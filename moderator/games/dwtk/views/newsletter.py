@@ -11,10 +11,11 @@ from typing import Any
 
 from moderator.dice import Dice
 from moderator.games.base import Event
-from moderator.games.dwtk.court import Court
-from moderator.games.dwtk.names import Names
-from moderator.games.dwtk.standing import format_reaction
+from moderator.games.dwtk import status
+from moderator.games.dwtk.orders.names import Names
+from moderator.games.dwtk.orders.reaction import format_reaction
 from moderator.games.dwtk.state import Character, GameState, Phase, Situation
+from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import OfficeKind, Sex, Tables, kind_of
 
 JSON = dict[str, Any]
@@ -60,7 +61,7 @@ def gazette_context(before: GameState, after: GameState, events: Sequence[Event]
         members = [nm[c.key] for c in court.faction(key)]
         members += [nm[r.key] for r in court.farcs(key)]
         players.append({"name": p.name, "pc": nm.get(str(p.pc), "to be dealt"),
-                        "pc_status": court.status(p.pc) if p.pc is not None and
+                        "pc_status": status.status(court, p.pc) if p.pc is not None and
                         after.phase is not Phase.MUSTER else None,
                         "ip": p.ip, "pp": p.pp, "faction": members})
     return {
@@ -101,7 +102,7 @@ def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
     p = after.players[key]
     pc = court.pc_of(key)
     order_names = Names.of(tables, {k: x.name for k, x in after.players.items()})
-    members = [{"name": nm[c.key], "status": court.status(c.id),
+    members = [{"name": nm[c.key], "status": status.status(court, c.id),
                 "henchman": c.henchman is not None, "counselor": c.counselor is not None,
                 "office": nm.get(court.office_of(c.key) or "", ""),
                 "where": nm.get(c.location, "Fandonia"), "situation": c.situation.value,
@@ -111,7 +112,7 @@ def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
         "names": nm,
         "player": p.name,
         "pc": None if pc is None else {
-            "name": nm[pc.key], "status": court.status(pc.id),
+            "name": nm[pc.key], "status": status.status(court, pc.id),
             "office": nm.get(court.office_of(pc.key) or "", ""),
             "where": nm.get(pc.location, "Fandonia"), "situation": pc.situation.value,
             "banned": pc.banned, "dead": pc.face_down_until is not None, **_ties(pc, nm)},
@@ -120,7 +121,7 @@ def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
             else "an anonymous captain", "cargo": p.voyage.cargo},
         "ip": p.ip,
         "pp": p.pp,
-        "load": court.faction_load(key) if after.phase is not Phase.MUSTER else 0,
+        "load": status.faction_load(court, key) if after.phase is not Phase.MUSTER else 0,
         "faction": members,
         "farcs": [nm[r.key] for r in court.farcs(key)],
         "hand": sorted(nm[kind_of(c)] for c in p.hand),

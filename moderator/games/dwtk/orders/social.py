@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from moderator.games.dwtk.names import PC, Names
-from moderator.games.dwtk.standing import BadOrder as _Bad
+from moderator.games.dwtk.orders.errors import IllegalOrderError, OrderSyntaxError
+from moderator.games.dwtk.orders.names import PC, Names
 
 JSON = dict[str, Any]
 MAX_BRIBE = 6  # 13.4.20.1: one to six IP
@@ -69,18 +69,18 @@ def parse_proposal(rest: str, n: Names) -> Proposal:
     suitor = n.read_who(m.group(1)) if m else None
     beloved = n.read_who(m.group(2)) if m else None
     if suitor is None or beloved is None:
-        raise _Bad("PROPOSE needs who proposes and TO whom",
-                   "e.g. PROPOSE PC TO Lady Anne (DWTK 18.4)")
+        raise OrderSyntaxError("PROPOSE needs who proposes and TO whom",
+                               "e.g. PROPOSE PC TO Lady Anne (DWTK 18.4)")
     if suitor == beloved:
-        raise _Bad("a character cannot propose to himself", "DWTK 18.2")
+        raise IllegalOrderError("a character cannot propose to himself", "DWTK 18.2")
     return Proposal(suitor, beloved, bool(m and m.group(3)))
 
 
 def parse_solicit(rest: str) -> int:
     m = _SOLICIT.match(rest.strip())
     if not m or not 1 <= int(m.group(1)) <= MAX_BRIBE:
-        raise _Bad("SOLICIT BRIBE needs an amount from 1 to 6 IP",
-                   "e.g. SOLICIT BRIBE 3 (DWTK 13.4.20.1)")
+        raise OrderSyntaxError("SOLICIT BRIBE needs an amount from 1 to 6 IP",
+                               "e.g. SOLICIT BRIBE 3 (DWTK 13.4.20.1)")
     return int(m.group(1))
 
 
@@ -89,11 +89,11 @@ def parse_bribe(rest: str, n: Names) -> BribeOffer:
     target = n.read_who(m.group(1)) if m else None
     by = n.read_who(m.group(3)) if m and m.group(3) else None
     if m is None or target is None or (m.group(3) and by is None):
-        raise _Bad("BRIBE needs an NC Office Holder and WITH an amount of IP",
-                   "e.g. BRIBE 23 WITH 3 IP, or BRIBE 23 WITH 3 IP BY Duke Roland "
-                   "(DWTK 13.4.20.2)")
+        raise OrderSyntaxError("BRIBE needs an NC Office Holder and WITH an amount of IP",
+                               "e.g. BRIBE 23 WITH 3 IP, or BRIBE 23 WITH 3 IP BY Duke Roland "
+                               "(DWTK 13.4.20.2)")
     if target == PC or int(m.group(2)) < 1:
-        raise _Bad("BRIBE an NC Office Holder with at least 1 IP", "DWTK 13.4.20.2")
+        raise IllegalOrderError("BRIBE an NC Office Holder with at least 1 IP", "DWTK 13.4.20.2")
     return BribeOffer(target, int(m.group(2)), by)
 
 

@@ -14,8 +14,8 @@ from itertools import pairwise
 from typing import Any
 
 from moderator.games.base import TableError
-from moderator.games.dwtk import deck_loader
-from moderator.games.dwtk.tables import (
+from moderator.games.dwtk.tables import deck
+from moderator.games.dwtk.tables.values import (
     EFFECTS,
     Counsel,
     Effect,
@@ -26,7 +26,7 @@ from moderator.games.dwtk.tables import (
     Tables,
     Title,
 )
-from moderator.games.dwtk.validation import Reader
+from moderator.games.table_reader import Reader
 
 REQUIRED_FILES = ("characters", "offices", "cards", "counters", "rules", "crown_events",
                   "problems", "court_ball", "prestige", "justice", "counseling", "titles")
@@ -258,10 +258,10 @@ def load_tables(raw: Mapping[str, Mapping[str, Any]]) -> Tables:
     def get(stem: str) -> Mapping[str, Any]:
         return raw.get(stem, {})
 
-    royals, nobles, succession = deck_loader.characters(r, get("characters"))
-    countries, offices = deck_loader.offices(r, get("offices"))
-    cards = deck_loader.cards(r, get("cards"), {x.key for x in royals})
-    opportunities = deck_loader.opportunities(r, get("counters"))
+    royals, nobles, succession = deck.characters(r, get("characters"))
+    countries, offices = deck.offices(r, get("offices"))
+    cards = deck.cards(r, get("cards"), {x.key for x in royals})
+    opportunities = deck.opportunities(r, get("counters"))
     setup, turn, readings, support_value = _rules(r, get("rules"))
     office_keys = {o.key for o in offices}
     refs = {"card": {c.key for c in cards}, "office": office_keys}
