@@ -92,7 +92,7 @@ def build(folder: Path, games: int, players: int) -> None:
 
 
 def _rows(conn: sqlite3.Connection, table: str, where: str) -> tuple[list[str], list[tuple]]:
-    cur = conn.execute(f"SELECT * FROM {table} WHERE {where}")  # noqa: S608 (our own names)
+    cur = conn.execute(f"SELECT * FROM {table} WHERE {where}")
     return [d[0] for d in cur.description], cur.fetchall()
 
 
@@ -101,7 +101,7 @@ def _clone(path: Path, games: int) -> None:
     tables = {t: _rows(conn, t, "game_id = 1")
               for t in ("turn", "player", "playeraddress", "submission", "outbox", "gmlog")}
     gcols, (grow,) = _rows(conn, "game", "id = 1")
-    maxima = {t: conn.execute(f"SELECT max(id) FROM {t}").fetchone()[0] or 0  # noqa: S608
+    maxima = {t: conn.execute(f"SELECT max(id) FROM {t}").fetchone()[0] or 0
               for t in tables}
     span = {t: maxima[t] for t in tables}
     for k in range(1, games):
@@ -135,14 +135,15 @@ def _insert(conn: sqlite3.Connection, table: str, rows: list[dict[str, Any]]) ->
     if not rows:
         return
     cols = list(rows[0])
-    conn.executemany(f"INSERT INTO {table} ({', '.join(cols)}) VALUES "  # noqa: S608
+    conn.executemany(f"INSERT INTO {table} ({', '.join(cols)}) VALUES "
                      f"({', '.join('?' for _ in cols)})", [tuple(r[c] for c in cols) for r in rows])
 
 
 # --- measuring -------------------------------------------------------------------------
 
 
-def run_cli(folder: Path, args: list[str], code: Path = ROOT, tries: int = 3) -> tuple[float, float]:
+def run_cli(folder: Path, args: list[str], code: Path = ROOT,
+            tries: int = 3) -> tuple[float, float]:
     """Best wall time and CPU time (user + sys) of ``moderator ARGS`` run from ``code``."""
     env = {**os.environ, "PYTHONPATH": str(code), "COLUMNS": "100"}
     best = (float("inf"), float("inf"))
@@ -193,8 +194,8 @@ def old_full_sync(db: Any, config: Any, scheduler: Any) -> int:
 def measure_sync(folder: Path) -> dict[str, float]:
     from moderator.runners import schedule
     from moderator.settings.config import load_config
-    from moderator.store.db import open_store, session_scope
     from moderator.store import repo
+    from moderator.store.db import open_store, session_scope
     from moderator.turn import deadlines
 
     config = load_config(folder / "config.toml")
@@ -251,8 +252,8 @@ def cpu_of(pid: int) -> float:
 def measure_serve(folder: Path, idle_seconds: float) -> dict[str, float]:
     """Time to ``ready``; a deadline set 8 s ahead until its turn runs; idle CPU."""
     from moderator.settings.config import load_config
-    from moderator.store.db import open_store, session_scope
     from moderator.store import repo
+    from moderator.store.db import open_store, session_scope
     from moderator.turn import deadlines
 
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
