@@ -83,7 +83,7 @@ def build(folder: Path, games: int, players: int) -> None:
         turn = repo.open_turn(session, game)
         for p in repo.players(session, game)[: players // 2]:
             session.add(Submission(game_id=game.id, player_id=p.id, turn_number=turn.number,  # type: ignore[arg-type]
-                                   version=1, text="WEEK 1: PRACTICE", orders_json="[]",
+                                   version=1, text="WEEK 1: PRACTICE", orders_json="{}",
                                    normal_form_json="[]", errors_json="[]"))
         for row in session.exec(__import__("sqlmodel").select(Outbox)):
             row.status, row.sent_at = "sent", datetime.now(UTC)

@@ -334,3 +334,19 @@ def compact_outbox(session: Session, sent_before: datetime, now: datetime | None
         session.add(row)
         count += 1
     return count
+
+
+def order_counts(session: Session) -> dict[int, tuple[int, int]]:
+    """Per game: (players still in it, how many of them sent orders for the open turn),
+    in two queries (`status` for a host of many games)."""
+    members = session.exec(
+        select(Player.game_id, func.count()).where(Player.status != PlayerStatus.REMOVED)
+        .group_by(col(Player.game_id)))
+    sent = dict(session.exec(
+        select(Submission.game_id, func.count(func.distinct(Submission.player_id)))
+        .join(Turn, (col(Turn.game_id) == col(Submission.game_id))
+              & (col(Turn.number) == col(Submission.turn_number)))
+        .join(Player, col(Player.id) == col(Submission.player_id))
+        .where(Turn.status == TurnStatus.OPEN, Player.status != PlayerStatus.REMOVED)
+        .group_by(col(Submission.game_id))).all())
+    return {game_id: (count, sent.get(game_id, 0)) for game_id, count in members}
