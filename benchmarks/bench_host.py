@@ -62,6 +62,7 @@ def build(folder: Path, games: int, players: int) -> None:
     """The template game through the desk, then ``games - 1`` copies in plain SQL."""
     from moderator.desk import admin
     from moderator.settings.config import load_config
+    from moderator.store import repo
     from moderator.store.db import open_store, session_scope
     from moderator.store.models import Outbox, Submission
     from moderator.turn import deadlines
@@ -76,8 +77,6 @@ def build(folder: Path, games: int, players: int) -> None:
             admin.add_player(session, config, "g0000", f"p{i}@host.example",
                              f"{NAMES[i % len(NAMES)]} {i}", password="rapier")
     with session_scope(db) as session:
-        from moderator.store import repo
-
         game = repo.game_by_name(session, "g0000")
         deadlines.set_deadlines(session, game, soon, soon - timedelta(days=2))
         turn = repo.open_turn(session, game)
@@ -87,6 +86,8 @@ def build(folder: Path, games: int, players: int) -> None:
                                    normal_form_json="[]", errors_json="[]"))
         for row in session.exec(__import__("sqlmodel").select(Outbox)):
             row.status, row.sent_at = "sent", datetime.now(UTC)
+    with session_scope(db) as session:  # as the CLI does once it delivered the welcomes
+        repo.mask_sent_secrets(session, limit=10_000)
     db.dispose()
     _clone(folder / "moderator.sqlite", games)
 
@@ -342,7 +343,7 @@ def main() -> None:
         build(folder, args.games, args.players)
         print(f"built {args.games} games x {args.players} players in "
               f"{time.perf_counter() - start:.1f} s ({folder})")
-    report: dict[str, Any] = {}
+    report = Report()
     if args.before:
         old = downgraded_copy(folder, args.before_revision)
         report["before: --help (wall s, cpu s)"] = run_cli(old, ["--help"], args.before)
@@ -354,12 +355,21 @@ def main() -> None:
     report.update(measure_outbox_poll(folder / "moderator.sqlite"))
     if not args.no_serve:
         report.update(measure_serve(folder, args.idle_seconds))
-    load = os.getloadavg()
-    report["load average (1, 5, 15 min)"] = tuple(round(x, 2) for x in load)
-    for key, value in report.items():
+    report["load average (1, 5, 15 min)"] = tuple(round(x, 2) for x in os.getloadavg())
+
+
+class Report(dict[str, Any]):
+    """Figures printed as they come (a later failure loses none)."""
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        super().__setitem__(key, value)
         shown = (", ".join(f"{v:.3f}" for v in value) if isinstance(value, tuple)
                  else f"{value:.3f}" if isinstance(value, float) else str(value))
-        print(f"{key:45s} {shown}")
+        print(f"{key:45s} {shown}", flush=True)
+
+    def update(self, other: Any = (), **kwargs: Any) -> None:  # type: ignore[override]
+        for key, value in dict(other, **kwargs).items():
+            self[key] = value
 
 
 if __name__ == "__main__":

@@ -58,7 +58,8 @@ def sizes(path: Path) -> dict[str, int]:
 def compact(db: object, path: Path) -> int:
     """Compact every sent mail (as `serve` does once they are old enough), then VACUUM."""
     with session_scope(db) as session:  # type: ignore[arg-type]
-        count = repo.compact_outbox(session, datetime.now(UTC) + timedelta(seconds=1))
+        count = repo.compact_outbox(session, datetime.now(UTC) + timedelta(seconds=1),
+                                   limit=None)
     db.dispose()  # type: ignore[attr-defined]
     conn = sqlite3.connect(path)
     conn.execute("VACUUM")

@@ -125,11 +125,13 @@ def desired_jobs(db: Engine, config: Config, runtime: Runtime | None = None,
 
 
 def _jobs_for(session: Session, config: Config, game: Game, turn: Turn,
-              runtime: Runtime | None, now: datetime) -> list[JobSpec]:
+              runtime: Runtime | None, now: datetime,
+              announced: bool | None = None) -> list[JobSpec]:
     """One game's jobs: its deadline (or a retry), and, while it is still ahead, its
     announcements gazette and next reminder if they have not gone out.  The deadline job
     runs at `due_at`: the deadline plus the game's grace, or earlier when the
-    game runs early once all orders are in."""
+    game runs early once all orders are in.  ``announced``: whether the announcements
+    gazette went out, when the caller knows (else it is looked up)."""
     assert turn.deadline is not None
     args = (game.name, turn.number)
     deadline = as_utc(turn.deadline)
@@ -141,7 +143,8 @@ def _jobs_for(session: Session, config: Config, game: Game, turn: Turn,
         return specs
     ann = turn.announcement_deadline
     if (ann is not None and announcements_template(config, game) is not None
-            and not announcements_sent(session, game, turn.number)):
+            and not (announcements_sent(session, game, turn.number) if announced is None
+                     else announced)):
         specs.append(JobSpec(f"announcements:{game.name}", _job_announcements,
                              as_utc(ann), args))
     slot = next_reminder(config, game, turn)
@@ -213,7 +216,8 @@ class JobSync:
                     continue
                 self._marks[game_id] = mark
                 self._specs[game_id] = (
-                    _jobs_for(session, self.config, game, turn, self.runtime, now)
+                    _jobs_for(session, self.config, game, turn, self.runtime, now,
+                              announced=bool(mark[9]))
                     if turn is not None and turn.deadline is not None else [])
                 self.recomputed += 1
         return {spec.id: spec for specs in self._specs.values() for spec in specs}
@@ -224,7 +228,7 @@ class JobSync:
         games = [g for g in repo.games(session) if g.id is not None]
         turns = repo.open_turns_light(session)
         orders = repo.open_turn_orders(session)
-        announced = repo.latest_log_ids(session, "announcements.sent")
+        announced = repo.announced_turns(session)
         early = {g.id for g in games if g.id is not None
                  and self.config.game(g.name).early_run}
         people = repo.player_marks(session, early)  # type: ignore[arg-type]
@@ -240,7 +244,8 @@ class JobSync:
             mark: Mark = (game.name, game.status, turn.id, turn.number, deadline,
                           turn.announcement_deadline, turn.reminded_at,
                           deadline is not None and deadline <= now,
-                          orders.get(game.id), announced.get(game.id), people.get(game.id),
+                          orders.get(game.id), (game.id, turn.number) in announced,
+                          people.get(game.id),
                           retry.get((game.name, turn.number)))
             current[game.id] = (game, turn, mark)
         return current

@@ -307,11 +307,17 @@ COMPACTED_NOTE = (b"\r\n[The body of this mail was dropped from the outbox after
                   b"sent; the archive keeps every issue.]\r\n")
 
 
-def mask_sent_secrets(session: Session, now: datetime | None = None) -> int:
-    """Mask the password in every sent welcome not masked yet; how many were."""
+# Rows rewritten in one transaction at most: a backlog is worked off over several rounds
+# instead of holding the database's write lock for long.
+TIDY_BATCH = 500
+
+
+def mask_sent_secrets(session: Session, now: datetime | None = None,
+                      limit: int = TIDY_BATCH) -> int:
+    """Mask the password in sent welcomes not masked yet (at most ``limit``); how many."""
     rows = session.exec(select(Outbox).where(
         col(Outbox.kind).in_(SECRET_KINDS), Outbox.status == OutboxStatus.SENT,
-        col(Outbox.masked_at).is_(None)))
+        col(Outbox.masked_at).is_(None)).limit(limit))
     count = 0
     for row in rows:
         row.raw, row.masked_at = masked(row.raw), now or utcnow()
@@ -320,12 +326,14 @@ def mask_sent_secrets(session: Session, now: datetime | None = None) -> int:
     return count
 
 
-def compact_outbox(session: Session, sent_before: datetime, now: datetime | None = None) -> int:
-    """Drop the body of every mail sent before ``sent_before`` (its headers stay, for
-    bounces and the GM); how many were compacted."""
-    rows = session.exec(select(Outbox).where(
+def compact_outbox(session: Session, sent_before: datetime, now: datetime | None = None,
+                   limit: int | None = TIDY_BATCH) -> int:
+    """Drop the body of mail sent before ``sent_before`` (at most ``limit`` rows; their
+    headers stay, for bounces and the GM); how many were compacted."""
+    query = select(Outbox).where(
         Outbox.status == OutboxStatus.SENT, col(Outbox.sent_at) < sent_before,
-        col(Outbox.compacted_at).is_(None)))
+        col(Outbox.compacted_at).is_(None))
+    rows = session.exec(query.limit(limit) if limit is not None else query)
     count = 0
     for row in rows:
         head = row.raw.split(b"\r\n\r\n", 1)[0] if b"\r\n\r\n" in row.raw \
@@ -350,3 +358,16 @@ def order_counts(session: Session) -> dict[int, tuple[int, int]]:
         .where(Turn.status == TurnStatus.OPEN, Player.status != PlayerStatus.REMOVED)
         .group_by(col(Submission.game_id))).all())
     return {game_id: (count, sent.get(game_id, 0)) for game_id, count in members}
+
+
+def announced_turns(session: Session) -> set[tuple[int, int]]:
+    """(game id, turn number) of every announcements gazette sent, from the GM log's
+    ``announcements.sent`` entries ("turn N: ..."), in one query."""
+    rows = session.exec(select(GmLog.game_id, GmLog.detail).where(
+        GmLog.event == "announcements.sent", col(GmLog.game_id).is_not(None)))
+    found: set[tuple[int, int]] = set()
+    for game_id, detail in rows:
+        head = detail.split(":", 1)[0]
+        if game_id is not None and head.startswith("turn ") and head[5:].isdigit():
+            found.add((game_id, int(head[5:])))
+    return found
