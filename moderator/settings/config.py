@@ -10,6 +10,7 @@ Relative paths are resolved against the directory of the config file.
 from __future__ import annotations
 
 import os
+import re
 import ssl
 import tomllib
 from collections.abc import Mapping
@@ -126,6 +127,15 @@ SETTINGS: tuple[Setting, ...] = (
 )
 
 _BY_KEY = {s.key: s for s in SETTINGS}
+
+# scheme://user:password@host: the password part, wherever a URL appears in a text.
+_URL_CREDENTIALS = re.compile(r"(\b[a-zA-Z][\w+.-]*://[^\s:/@]*:)[^\s@/]*@")
+
+
+def mask_credentials(text: str) -> str:
+    """``text`` with the password of every URL in it masked (``postgresql://u:***@h``):
+    what every log line goes through."""
+    return _URL_CREDENTIALS.sub(r"\1***@", text)
 
 
 class ConfigError(ValueError):

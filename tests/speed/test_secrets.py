@@ -134,3 +134,21 @@ def test_outbox_bodies_are_compacted_after_the_configured_age(
         for row in session.exec(select(Outbox)):
             assert row.compacted_at is not None and repo.COMPACTED_NOTE in row.raw
             assert b"Message-ID" in row.raw and b"order form" not in row.raw.lower()
+
+
+def test_log_lines_mask_the_password_of_any_url() -> None:
+    import io
+    import json
+
+    from moderator.runners.service import JsonLog
+    from moderator.settings.config import mask_credentials
+
+    assert mask_credentials("postgresql://mod:s3cret@db.example/moderator") == \
+        "postgresql://mod:***@db.example/moderator"
+    assert mask_credentials("sqlite:////var/moderator.sqlite") == "sqlite:////var/moderator.sqlite"
+    stream = io.StringIO()
+    JsonLog(stream)("info", "service", "starting",
+                    database="postgresql+psycopg://mod:s3cret@db.example:5432/moderator")
+    line = stream.getvalue()
+    assert "s3cret" not in line and json.loads(line)["database"].startswith(
+        "postgresql+psycopg://mod:***@")
