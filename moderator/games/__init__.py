@@ -11,6 +11,7 @@ from moderator.games.base import GameEngine
 _ENGINE_MODULES: dict[str, str] = {
     "engarde": "moderator.games.engarde",
     "dwtk": "moderator.games.dwtk",
+    "fief": "moderator.games.fief",
 }
 _ALIASES: dict[str, str] = {"en-garde": "engarde", "eg": "engarde", "en_garde": "engarde"}
 

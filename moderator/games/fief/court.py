@@ -1,0 +1,172 @@
+"""Phase 1: marriages, elections and Parliament (FE 9.0-9.3)."""
+
+from __future__ import annotations
+
+from moderator.games.fief.events import EventId
+from moderator.games.fief.orders.values import Convene, Marry, ParliamentVote, TurnOrders, Vote
+from moderator.games.fief.realm import Realm
+from moderator.games.fief.state import Noble
+
+
+def _orders(realm: Realm, player: str) -> TurnOrders:
+    return realm.orders.get(player, TurnOrders())
+
+
+def marriage_phase(realm: Realm) -> None:
+    """FE 9.0: a marriage is a matching pair of MARRY orders from two players; a mismatch
+    does nothing and both are told privately (fief-email.md §4). Not in a 3-player game
+    (13.8); in the 2-player game only between one player's two families (13.7)."""
+    s = realm.s
+    offers = {p: _orders(realm, p).of(Marry) for p in s.player_order()}
+    for player in s.player_order():
+        for offer in offers[player]:
+            mine = s.nobles.get(offer.noble.lower())
+            theirs = s.nobles.get(offer.to.lower())
+            why = _why_not(realm, player, mine, theirs)
+            if why:
+                realm.emit(EventId.MARRIAGE_MISMATCH, {"noble": offer.noble, "to": offer.to,
+                                                       "reason": why}, actor=player, public=False)
+                continue
+            assert mine is not None and theirs is not None
+            other = realm.account(theirs.family)
+            matched = other == player or any(
+                o.noble.lower() == theirs.key and o.to.lower() == mine.key for o in offers[other])
+            if not matched:
+                for p in dict.fromkeys((player, other)):
+                    realm.emit(EventId.MARRIAGE_MISMATCH,
+                               {"noble": mine.key, "to": theirs.key,
+                                "reason": "no matching MARRY order from the other family"},
+                               actor=p, public=False)
+                continue
+            mine.spouse, theirs.spouse = theirs.key, mine.key
+            s.families[mine.family].ring = mine.key
+            s.families[theirs.family].ring = theirs.key
+            realm.emit(EventId.MARRIAGE, {"a": mine.key, "b": theirs.key})
+            king = s.sovereign
+            if king in (mine.key, theirs.key):
+                realm.royal_spouse(theirs.key if king == mine.key else mine.key)
+
+
+def _why_not(realm: Realm, player: str, mine: Noble | None, theirs: Noble | None) -> str | None:
+    s = realm.s
+    if realm.player_count() == 3:
+        return "no marriages in the three-player game (FE 13.8)"
+    if mine is None or not mine.alive or mine.family not in s.players[player].families:
+        return "not a living noble of your family"
+    if theirs is None or not theirs.alive:
+        return "no such living noble"
+    if mine.spouse or theirs.spouse:
+        return "already married"   # the pair matched earlier this phase lands here too
+    if mine.sex == theirs.sex:
+        return "a marriage unites a nobleman and a noblewoman (FE 9.0)"
+    if mine.is_clergy or theirs.is_clergy:
+        return "clergy and abbesses cannot marry (FE 9.0, 2.13, 2.14)"
+    same_player = realm.account(theirs.family) == player
+    if realm.player_count() == 2 and (not same_player or mine.family == theirs.family):
+        return "in the two-player game only your two families marry (FE 13.7)"
+    if realm.player_count() > 2 and same_player:
+        return "a marriage allies two players (FE 9.0)"
+    if any(s.families[f].ring for f in (mine.family, theirs.family)):
+        return "one marriage, one alliance at a time (FE 9.0)"
+    return None
+
+
+def votes_of(realm: Realm, player: str) -> int:
+    """FE 9.1: 1 per free Lord or Bishop, 2 per Archbishop, a noble counted once."""
+    total = 0
+    for noble in realm.s.living():
+        if noble.family not in realm.s.players[player].families or not noble.free:
+            continue
+        if noble.clergy and realm.t.district(noble.clergy).rank == "archbishop":
+            total += 2
+        elif noble.is_lord or noble.clergy:
+            total += 1
+    return total
+
+
+def eligible(realm: Realm, key: str) -> bool:
+    n = realm.s.nobles.get(key)
+    return (n is not None and n.alive and n.free and n.is_lord and n.clergy is None
+            and not n.abbess and not realm.city(n.city).besieged_by)
+
+
+def election_phase(realm: Realm) -> None:
+    """FE 9.1: with no Sovereign and 3 titles in play, one of them a Bishop or
+    Archbishop, the standing candidates are voted on; a simple majority elects."""
+    s = realm.s
+    s.candidates = [c for c in s.candidates if eligible(realm, c)]
+    if s.sovereign is not None or not s.candidates:
+        return
+    titled = sum(len(n.titles) + (1 if n.clergy else 0) + len(n.abbess) for n in s.living())
+    if titled < 3 or not any(n.clergy for n in s.living()):
+        return
+    realm.emit(EventId.CANDIDATES, {"candidates": list(s.candidates)})
+    tally: dict[str, int] = {c: 0 for c in s.candidates}
+    for player in s.player_order():
+        for vote in _orders(realm, player).of(Vote)[-1:]:
+            choice = next((c.lower() for c in vote.candidates if c.lower() in tally), None)
+            if choice:
+                tally[choice] += votes_of(realm, player)
+    best = max(tally.values())
+    top = [c for c, v in tally.items() if v == best]
+    if best == 0 or len(top) > 1:
+        realm.emit(EventId.NOT_ELECTED, {"tally": tally})
+        return
+    king = s.nobles[top[0]]
+    realm.crown(king.key)
+    s.candidates.remove(king.key)
+    realm.emit(EventId.ELECTED, {"noble": king.key, "tally": tally,
+                                 "title": "King" if king.sex == "m" else "Sovereign Queen"})
+
+
+ROYAL_TAX = 12
+
+
+def parliament_phase(realm: Realm) -> None:
+    """FE 9.2-9.3: a free Sovereign convenes Parliament; every player's votes (as in 9.1)
+    go FOR or AGAINST; more than half of all votes passes the 12 Shilling Royal Tax, shared
+    as the Sovereign wrote (the rest to himself), and the Parliament card turns to its
+    Rebellion side for the round.  Without an order a player votes AGAINST, the convener
+    FOR (PROPOSED); Burgher votes are not yet counted."""
+    s = realm.s
+    king = s.nobles.get(s.sovereign) if s.sovereign else None
+    if king is None or not king.free or realm.city(king.city).besieged_by:
+        return
+    crown = realm.account(king.family)
+    calls = _orders(realm, crown).of(Convene)
+    if not calls:
+        return
+    votes: dict[str, str] = {}
+    for player in s.player_order():
+        written = _orders(realm, player).of(ParliamentVote)
+        votes[player] = written[-1].vote if written else ("for" if player == crown else "against")
+    strength = {p: votes_of(realm, p) for p in s.player_order()}
+    for player in s.player_order():
+        # FE 11.2, 11.3: a Burgher adds 3 or 5 votes for a Treasure.
+        written = _orders(realm, player).of(ParliamentVote)
+        p = s.players[player]
+        if written and written[-1].burgher and p.slot and p.slot.startswith("Burgher") \
+                and p.treasures > 0:
+            p.treasures -= 1
+            strength[player] += 5 if "5" in p.slot else 3
+    total = sum(strength.values())
+    ayes = sum(strength[p] for p, v in votes.items() if v == "for")
+    passed = ayes * 2 > total
+    shares: dict[str, int] = {}
+    if passed:
+        left = ROYAL_TAX
+        for player, n in calls[-1].shares:
+            give = min(n, left)
+            if player in s.players and give:
+                shares[player] = shares.get(player, 0) + give
+                left -= give
+        shares[crown] = shares.get(crown, 0) + left
+        for player, n in shares.items():
+            s.players[player].cash += n
+        s.parliament_rebellion = True
+    realm.emit(EventId.PARLIAMENT, {"sovereign": king.key, "for": ayes, "total": total,
+                                    "passed": passed})
+    for player, n in sorted(shares.items()):
+        # FE 9.2: the Royal Tax is distributed secretly.
+        realm.emit(EventId.PARLIAMENT, {"sovereign": king.key, "share": n, "passed": True},
+                   actor=player, public=False)

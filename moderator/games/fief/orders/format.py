@@ -1,0 +1,161 @@
+"""Write orders in normal form: what `orders.parse` reads back to the same value."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from moderator.games.fief.orders.names import UNIT_NAMES
+from moderator.games.fief.orders.values import (
+    Allow,
+    Ambush,
+    Assassinate,
+    Attack,
+    Build,
+    BuildRoyal,
+    BuildTrebuchet,
+    Buy,
+    BuyTitle,
+    Candidate,
+    Chasuble,
+    Convene,
+    Danegeld,
+    DanegeldReaction,
+    Discard,
+    Draw,
+    DrawExcalibur,
+    Escape,
+    GarterPolicy,
+    Give,
+    Grant,
+    Hire,
+    Intervene,
+    Justice,
+    LiftSiege,
+    Losses,
+    Marry,
+    Mata,
+    Move,
+    Order,
+    ParliamentVote,
+    Pillage,
+    PlayClergy,
+    PlayFortune,
+    PlayNoble,
+    PlaySlot,
+    PlayTax,
+    PlayTithe,
+    Present,
+    Quell,
+    Rebellion,
+    RoyalMove,
+    Scorch,
+    Shinbone,
+    Siege,
+    Skull,
+    Start,
+    StrikeLeader,
+    Surrender,
+    Transfer,
+    Vote,
+    Withdraw,
+)
+from moderator.games.fief.tables import Tables
+
+NUMERAL = ("", "I", "II", "III", "IV", "V", "VI")
+
+
+def _units(units: Any) -> str:
+    return ", ".join(f"{n} {UNIT_NAMES[u]}" for u, n in units)
+
+
+def _region(t: Tables, key: str) -> str:
+    return t.region(key).name
+
+
+def _move(t: Tables, o: Move) -> str:
+    head = ", ".join(o.nobles) + (f" WITH {_units(o.units)}" if o.units else "")
+    out = o.start
+    at_sea = False
+    for step in o.path:
+        if step.startswith("sea:"):
+            out += f" = Sea {NUMERAL[int(step[4:])]}"
+            at_sea = True
+            continue
+        city = step.lstrip("~")
+        out += (" = " if at_sea else " ~ " if step.startswith("~") else " - ") + city
+        at_sea = False
+        left = [(u, n) for c, u, n in o.leave if c == city]
+        if left:
+            out += f" LEAVE {_units(left)}"
+    tail = f" IF DENIED {o.if_denied.upper()}" if o.if_denied != "wait" else ""
+    return f"MOVE {head}: {out}{tail}"
+
+
+FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
+    Start: lambda t, o: "START " + ", ".join(o.cities),
+    Discard: lambda t, o: "DISCARD " + ", ".join(o.cards),
+    Draw: lambda t, o: ("DRAW " + (" THEN ".join(o.decks) or "NONE")
+                        + (f" DISASTERS AT MOST {o.disasters_at_most}"
+                           if o.disasters_at_most is not None else "")),
+    PlayNoble: lambda t, o: f"PLAY NOBLE {o.noble} AT {o.city}",
+    PlayFortune: lambda t, o: (f"PLAY {o.card.upper()} ON {_region(t, o.region)}"
+                               + (" IN MOVEMENT" if o.window == "movement" else "")),
+    PlayTax: lambda t, o: f"PLAY TAX ON {_region(t, o.region)}",
+    PlayClergy: lambda t, o: (f"PLAY {o.card.upper()} ON {o.noble}"
+                              + (f" AT {o.city}" if o.city else "")),
+    Assassinate: lambda t, o: f"ASSASSINATE {o.target} BY {o.sponsor}",
+    Scorch: lambda t, o: "SCORCH " + ", ".join(o.cities),
+    Buy: lambda t, o: f"BUY {o.count} {UNIT_NAMES[o.unit]} AT {o.city}",
+    Build: lambda t, o: f"BUILD {o.building.upper()} AT {o.city}",
+    BuyTitle: lambda t, o: f"BUY TITLE {_region(t, o.region)} FOR {o.noble}",
+    Move: _move,
+    Allow: lambda t, o: f"ALLOW {o.who} TO PASS" + (f" AT {o.city}" if o.city else ""),
+    Attack: lambda t, o: f"ATTACK {o.city}" + (f" AGAINST {o.against}" if o.against else ""),
+    Marry: lambda t, o: f"MARRY {o.noble} TO {o.to}",
+    Candidate: lambda t, o: f"CANDIDATE {o.lord}",
+    Vote: lambda t, o: "VOTE " + ", ".join(o.candidates),
+    Danegeld: lambda t, o: f"DANEGELD AT {o.city} BY {o.noble}",
+    Withdraw: lambda t, o: f"WITHDRAW {o.number}",
+    PlayTithe: lambda t, o: f"PLAY TAX TITHE ON {t.district(o.district).cathedral}",
+    Justice: lambda t, o: f"JUSTICE {o.target}",
+    Ambush: lambda t, o: f"AMBUSH {o.target} BY {o.by}",
+    Escape: lambda t, o: f"PASSAGE FREE {o.captive}",
+    Rebellion: lambda t, o: f"REBELLION AT {o.city}",
+    Pillage: lambda t, o: f"PILLAGE {o.city} {o.what.upper()}" + (f" BY {o.by}" if o.by else ""),
+    Grant: lambda t, o: f"GRANT {_region(t, o.region)} TO {o.noble}",
+    Transfer: lambda t, o: f"TRANSFER {_region(t, o.region)} TO {o.noble}",
+    Present: lambda t, o: f"PRESENT {o.relic} BY {o.noble}",
+    Convene: lambda t, o: "CONVENE PARLIAMENT" + (
+        " SHARES " + ", ".join(f"{p} {n}" for p, n in o.shares) if o.shares else ""),
+    ParliamentVote: lambda t, o: f"PARLIAMENT {o.vote.upper()}"
+    + (" WITH BURGHER" if o.burgher else ""),
+    PlaySlot: lambda t, o: f"PLAY {o.card.upper()}",
+    Hire: lambda t, o: f"HIRE {o.count} CROSSBOWMEN AT {o.city}",
+    GarterPolicy: lambda t, o: "GARTER FIRST" if o.award else "GARTER NONE",
+    Siege: lambda t, o: f"SIEGE {o.city}",
+    BuildTrebuchet: lambda t, o: f"BUILD {o.count} TREBUCHET AT {o.city}",
+    LiftSiege: lambda t, o: f"LIFT SIEGE AT {o.city}",
+    Intervene: lambda t, o: f"INTERVENE AT {o.city} BY {o.cleric}",
+    StrikeLeader: lambda t, o: (f"AMBUSH LEADER AT {o.city} BY {o.by}" if o.card == "Ambush"
+                                else f"ASSASSINATE LEADER AT {o.city}"),
+    Quell: lambda t, o: f"QUELL {o.how.upper()}",
+    Surrender: lambda t, o: f"SURRENDER IF TROOPS BELOW {o.below}",
+    Chasuble: lambda t, o: f"CHASUBLE STORMS FROM {NUMERAL[o.source]} TO {NUMERAL[o.target]}",
+    Shinbone: lambda t, o: "SHINBONE",
+    Mata: lambda t, o: f"MATA {o.card} WITH {o.player}",
+    BuildRoyal: lambda t, o: f"BUILD ROYAL STRONGHOLD AT {o.city}",
+    RoyalMove: lambda t, o: f"ROYAL MOVE {', '.join(o.nobles)} TO ROYAL STRONGHOLD",
+    DanegeldReaction: lambda t, o: f"IF INVADERS ENTER {o.city} THEN DANEGELD BY {o.noble}",
+    Skull: lambda t, o: "SKULL",
+    Losses: lambda t, o: "LOSSES " + ", ".join(UNIT_NAMES[u] for u in o.units),
+    DrawExcalibur: lambda t, o: f"DRAW EXCALIBUR {o.noble}",
+    Give: lambda t, o: ("GIVE " + " AND ".join(
+        ([f"{o.amount} SHILLINGS"] if o.amount else []) + ([o.card] if o.card else []))
+        + f" TO {o.to}"),
+}
+
+
+def format_order(tables: Tables, order: Order) -> str:
+    text = FORMATTERS[type(order)](tables, order)
+    return f"{order.family.upper()}: {text}" if order.family else text

@@ -1,0 +1,476 @@
+"""The orders of Fief: England as frozen values, one class per order (fief-email.md §2.4).
+
+Each order knows its JSON form (`to_dict` / `order_from_dict`); `orders.format` writes
+its normal form and `orders.parse` reads it back, so parse(format(o)) == o.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class Order:
+    kind: ClassVar[str] = ""
+    standing: ClassVar[bool] = False
+    family: str | None = None          # the family that gives it (two-player game, FE 13.7)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["kind"] = self.kind
+        return data
+
+
+@dataclass(frozen=True)
+class Start(Order):
+    """Muster: ranked starting cities (Setup, 13.6; fief-email.md §1.8)."""
+    kind: ClassVar[str] = "start"
+    cities: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Discard(Order):
+    """FE 2.0 Action A."""
+    kind: ClassVar[str] = "discard"
+    cards: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Draw(Order):
+    """FE 2.0 Action B: the decks to draw from, in order (FORTUNE / CHARACTER)."""
+    kind: ClassVar[str] = "draw"
+    decks: tuple[str, ...] = ()
+    disasters_at_most: int | None = None   # stop before pulling one more red card (U3)
+
+
+@dataclass(frozen=True)
+class PlayNoble(Order):
+    """FE 2.11: a Noble card from the hand joins the family at a city."""
+    kind: ClassVar[str] = "play_noble"
+    noble: str = ""
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class PlayFortune(Order):
+    """FE 2.7: Bountiful Harvest or Good Weather on a region."""
+    kind: ClassVar[str] = "play_fortune"
+    card: str = ""
+    region: str = ""
+    window: str = "cards"              # cards (Phase 2D) | movement (before your moves, FE 2.6)
+
+
+@dataclass(frozen=True)
+class PlayTax(Order):
+    """FE 2.8: Tallage of a Lord's fiefdom (or the Sovereign's ungoverned region)."""
+    kind: ClassVar[str] = "play_tax"
+    region: str = ""
+
+
+@dataclass(frozen=True)
+class PlayClergy(Order):
+    """FE 2.13-2.14: an Abbess, Bishop or Archbishop card on a noble."""
+    kind: ClassVar[str] = "play_clergy"
+    card: str = ""
+    noble: str = ""
+    city: str | None = None            # where an Abbess founds her Abbey
+
+
+@dataclass(frozen=True)
+class Assassinate(Order):
+    """FE 10.3, played in Phase 2D (window W5 of fief-email.md §3.2)."""
+    kind: ClassVar[str] = "assassinate"
+    target: str = ""
+    sponsor: str = ""
+
+
+@dataclass(frozen=True)
+class Scorch(Order):
+    """FE 3.4: destroy own Mills after income for +2 each."""
+    kind: ClassVar[str] = "scorch"
+    cities: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Buy(Order):
+    """FE 4.0: troops and engines."""
+    kind: ClassVar[str] = "buy"
+    count: int = 1
+    unit: str = ""
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class Build(Order):
+    """FE 4.2: a Mill or a Stronghold."""
+    kind: ClassVar[str] = "build"
+    building: str = ""
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class BuyTitle(Order):
+    """FE 4.3-4.4: a Fiefdom Lord Title for a noble; a Stronghold becomes Fortified."""
+    kind: ClassVar[str] = "buy_title"
+    region: str = ""
+    noble: str = ""
+
+
+@dataclass(frozen=True)
+class Move(Order):
+    """FE 5.0-5.4: nobles and the troops they take along a path of roads and seas.
+
+    ``path`` lists the places after the start: city names, or ``"sea:N"``;
+    ``leave`` drops units at a city of the path: (city, unit, n).
+    """
+    kind: ClassVar[str] = "move"
+    nobles: tuple[str, ...] = ()
+    units: tuple[tuple[str, int], ...] = ()
+    start: str = ""
+    path: tuple[str, ...] = ()
+    leave: tuple[tuple[str, str, int], ...] = ()
+    if_denied: str = "wait"            # wait | return | cavalcade | passage
+
+
+@dataclass(frozen=True)
+class Allow(Order):
+    """FE 5.0: standing permission to pass through (or enter) a city of this family."""
+    kind: ClassVar[str] = "allow"
+    standing: ClassVar[bool] = True
+    who: str = "ANYONE"                # a player key or ANYONE
+    city: str | None = None            # None: everywhere
+
+
+@dataclass(frozen=True)
+class Attack(Order):
+    """FE 7.0: declare a battle at a city."""
+    kind: ClassVar[str] = "attack"
+    city: str = ""
+    against: str | None = None
+
+
+@dataclass(frozen=True)
+class Marry(Order):
+    """FE 9.0: a marriage needs the matching order from the other family."""
+    kind: ClassVar[str] = "marry"
+    noble: str = ""
+    to: str = ""
+
+
+@dataclass(frozen=True)
+class Candidate(Order):
+    """FE 9.1: name a non-clergy Lord a candidate (standing until elected or withdrawn)."""
+    kind: ClassVar[str] = "candidate"
+    standing: ClassVar[bool] = True
+    lord: str = ""
+
+
+@dataclass(frozen=True)
+class Vote(Order):
+    """FE 9.1: the FOR marker on the first candidate of the list still standing."""
+    kind: ClassVar[str] = "vote"
+    candidates: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Danegeld(Order):
+    """FE 6.9: a noble pays 5 for the invaders at his city to leave England."""
+    kind: ClassVar[str] = "danegeld"
+    city: str = ""
+    noble: str = ""
+
+
+@dataclass(frozen=True)
+class Withdraw(Order):
+    """Drop standing order number n (as numbered on the private sheet)."""
+    kind: ClassVar[str] = "withdraw"
+    number: int = 0
+
+
+@dataclass(frozen=True)
+class PlayTithe(Order):
+    """FE 2.8: a Tithe of a Bishopric or Archbishopric by its prelate."""
+    kind: ClassVar[str] = "play_tithe"
+    district: str = ""
+
+
+@dataclass(frozen=True)
+class Justice(Order):
+    """FE 10.4: a noble bearing the Heresy marker is executed."""
+    kind: ClassVar[str] = "justice"
+    target: str = ""
+
+
+@dataclass(frozen=True)
+class Ambush(Order):
+    """FE 10.5: a noble of yours takes captive another noble in the same city."""
+    kind: ClassVar[str] = "ambush"
+    target: str = ""
+    by: str = ""
+
+
+@dataclass(frozen=True)
+class Escape(Order):
+    """FE 10.2 (any time): a Passage card sets a captive of your choice free."""
+    kind: ClassVar[str] = "escape"
+    captive: str = ""
+
+
+@dataclass(frozen=True)
+class Rebellion(Order):
+    """FE 10.1: a Rebellion card on a taxed, royally taxed or famished city."""
+    kind: ClassVar[str] = "rebellion"
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class Pillage(Order):
+    """FE 7.10: after the battles, the holder destroys a Mill (+2) or an Abbey (+10)."""
+    kind: ClassVar[str] = "pillage"
+    city: str = ""
+    what: str = "mill"                 # mill | abbey
+    by: str | None = None
+
+
+@dataclass(frozen=True)
+class Grant(Order):
+    """FE 4.5: the Sovereign gives an unclaimed title free (King's Will)."""
+    kind: ClassVar[str] = "grant"
+    region: str = ""
+    noble: str = ""
+
+
+@dataclass(frozen=True)
+class Transfer(Order):
+    """FE 4.6: a Lord of several fiefdoms passes one (never the largest) to his family."""
+    kind: ClassVar[str] = "transfer"
+    region: str = ""
+    noble: str = ""
+
+
+@dataclass(frozen=True)
+class Present(Order):
+    """FE 12.0: a noble hands a Relic to the Sovereign in the same city."""
+    kind: ClassVar[str] = "present"
+    relic: str = ""
+    noble: str = ""
+
+
+@dataclass(frozen=True)
+class Convene(Order):
+    """FE 9.2: the Sovereign convenes Parliament to vote a 12 Shilling Royal Tax."""
+    kind: ClassVar[str] = "convene"
+    shares: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class ParliamentVote(Order):
+    """FE 9.2: FOR or AGAINST the Royal Tax (without it: AGAINST)."""
+    kind: ClassVar[str] = "parliament_vote"
+    vote: str = "against"
+    burgher: bool = False              # FE 11.2: spend a Treasure for the Burgher's votes
+
+
+@dataclass(frozen=True)
+class Losses(Order):
+    """FE 7.5 (a battle plan, fief-email.md §5.1): the order in which this family's troops
+    are lost among the choices that take as many hits as possible."""
+    kind: ClassVar[str] = "losses"
+    standing: ClassVar[bool] = True
+    units: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DrawExcalibur(Order):
+    """FE 13.2: a nobleman in Excalibur's city tries to draw it (Phase 5 and Phase 7)."""
+    kind: ClassVar[str] = "draw_excalibur"
+    noble: str = ""
+
+
+@dataclass(frozen=True)
+class Give(Order):
+    """FE 2.15, 9.0: Shillings (and a card) to another player, at the start of Phase 4."""
+    kind: ClassVar[str] = "give"
+    amount: int = 0
+    card: str | None = None
+    to: str = ""
+
+
+@dataclass(frozen=True)
+class PlaySlot(Order):
+    """FE 11.0-11.2: a Mercenary or Burgher card onto the Family Board's Opportunity space."""
+    kind: ClassVar[str] = "play_slot"
+    card: str = ""
+
+
+@dataclass(frozen=True)
+class Hire(Order):
+    """FE 11.1: hire Crossbowmen from your Mercenary card, 2 Shillings each, any city."""
+    kind: ClassVar[str] = "hire"
+    count: int = 1
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class GarterPolicy(Order):
+    """FE 13.3: the Sovereign's standing choice: award the Garter to the first eligible
+    Lord each round, or to none."""
+    kind: ClassVar[str] = "garter"
+    standing: ClassVar[bool] = True
+    award: bool = True
+
+
+@dataclass(frozen=True)
+class Siege(Order):
+    """FE 7.9: in Phase 7, besiege a defended Stronghold or Fortified City."""
+    kind: ClassVar[str] = "siege"
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class BuildTrebuchet(Order):
+    """FE 7.9: in Phase 4, pay 5 a Trebuchet to go on with a siege (one or two)."""
+    kind: ClassVar[str] = "build_trebuchet"
+    city: str = ""
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class LiftSiege(Order):
+    """FE 7.9: the besieger ends his siege (his Trebuchets go home)."""
+    kind: ClassVar[str] = "lift_siege"
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class Intervene(Order):
+    """FE 6.10: a Bishop, Archbishop or Abbess with invaders tries to send them home."""
+    kind: ClassVar[str] = "intervene"
+    city: str = ""
+    cleric: str = ""
+
+
+@dataclass(frozen=True)
+class StrikeLeader(Order):
+    """FE 6.11-6.12: Ambush (by your noble there) or Assassination (no sponsor) of an
+    invader Leader at a city, in Phase 6."""
+    kind: ClassVar[str] = "strike_leader"
+    card: str = "Ambush"
+    city: str = ""
+    by: str | None = None
+
+
+@dataclass(frozen=True)
+class Quell(Order):
+    """FE 10.1: standing: your clerics quell a Rebellion in their city, paying 3 for each
+    Rebellion (PAY) or trusting the d6 (PRAY)."""
+    kind: ClassVar[str] = "quell"
+    standing: ClassVar[bool] = True
+    how: str = "pay"
+
+
+@dataclass(frozen=True)
+class Surrender(Order):
+    """FE 7.8 (battle plan): surrender when the army's troops fall below n."""
+    kind: ClassVar[str] = "surrender"
+    standing: ClassVar[bool] = True
+    below: int = 0
+
+
+@dataclass(frozen=True)
+class Chasuble(Order):
+    """FE 12.2: the Chasuble's holder moves a Storms card to an adjacent sea (Phase 2D)."""
+    kind: ClassVar[str] = "chasuble"
+    source: int = 0
+    target: int = 0
+
+
+@dataclass(frozen=True)
+class Shinbone(Order):
+    """FE 12.4: the Shinbone's noble discards the Famine cards of his district (Phase 2D)."""
+    kind: ClassVar[str] = "shinbone"
+
+
+@dataclass(frozen=True)
+class Skull(Order):
+    """FE 12.3 (standing): use the Skull of Saint Caradoc on the first of your nobles to die
+    in the city where the Skull is."""
+    kind: ClassVar[str] = "skull"
+    standing: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class DanegeldReaction(Order):
+    """A standing reaction (fief-email.md §3): when invaders enter <city> in Phase 6, the
+    noble there pays them the Danegeld at once (FE 6.9: "at any time during Phase 6")."""
+    kind: ClassVar[str] = "danegeld_reaction"
+    standing: ClassVar[bool] = True
+    city: str = ""
+    noble: str = ""
+
+
+@dataclass(frozen=True)
+class Mata(Order):
+    """FE 2.12: Mata swaps a card of your choice for a random card of another player's
+    hand, once a round (Phase 2D)."""
+    kind: ClassVar[str] = "mata"
+    card: str = ""
+    player: str = ""
+
+
+@dataclass(frozen=True)
+class BuildRoyal(Order):
+    """FE 4.9: the Royal Family builds the Royal Stronghold (5 Shillings)."""
+    kind: ClassVar[str] = "build_royal"
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class RoyalMove(Order):
+    """FE 5.0 Royal Movement: royal nobles, and their families' nobles without troops, go to
+    the Royal Stronghold from any city for their two moves."""
+    kind: ClassVar[str] = "royal_move"
+    nobles: tuple[str, ...] = ()
+
+
+ORDER_CLASSES: dict[str, type[Order]] = {
+    cls.kind: cls for cls in (Start, Discard, Draw, PlayNoble, PlayFortune, PlayTax, PlayClergy,
+                              Assassinate, Scorch, Buy, Build, BuyTitle, Move, Allow, Attack,
+                              Marry, Candidate, Vote, Danegeld, Withdraw, PlayTithe, Justice,
+                              Ambush, Escape, Rebellion, Pillage, Grant, Transfer, Present,
+                              Convene, ParliamentVote, Losses, DrawExcalibur, Give, PlaySlot,
+                              Hire, GarterPolicy, Siege, BuildTrebuchet, LiftSiege, Intervene,
+                              StrikeLeader, Quell, Surrender, Chasuble, Shinbone, Skull,
+                              DanegeldReaction, Mata, BuildRoyal, RoyalMove)
+}
+
+
+def _tupled(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tupled(v) for v in value)
+    return value
+
+
+def order_from_dict(data: dict[str, Any]) -> Order:
+    cls = ORDER_CLASSES[data["kind"]]
+    names = {f.name for f in fields(cls)}
+    return cls(**{k: _tupled(v) for k, v in data.items() if k in names})
+
+
+@dataclass(frozen=True)
+class TurnOrders:
+    """One family-player's orders for the round, in the order written (FE 2.2)."""
+    orders: tuple[Order, ...] = ()
+
+    def of(self, cls: type[Order]) -> list[Any]:
+        return [o for o in self.orders if isinstance(o, cls)]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"orders": [o.to_dict() for o in self.orders]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> TurnOrders:
+        if not data:
+            return cls()
+        return cls(tuple(order_from_dict(o) for o in data.get("orders", [])))

@@ -1,0 +1,185 @@
+"""Random legal-looking orders for whole games (the property test and benchmarks).
+
+The generator reads only what the player could see, writes order *text* (so the parser is
+exercised too) and draws its choices from its own `random.Random`, seeded per game: the
+moderator's dice never serve it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from moderator.games.fief.tables import Tables
+
+UNIT_WORDS = {"knight": "KNIGHT", "men_at_arms": "MAN-AT-ARMS", "archer": "ARCHER",
+              "bombard": "BOMBARD"}
+
+
+def random_orders(state: dict[str, Any], player: str, tables: Tables,
+                  rng: random.Random) -> str:
+    p = state["players"][player]
+    fams = p["families"]
+    lines: list[str] = []
+    if state["phase"] == "muster":
+        cities = list(tables.city_names)
+        rng.shuffle(cities)
+        return f"START {', '.join(cities[:3])}\nDRAW FORTUNE THEN CHARACTER\n"
+    mine = [n for n in state["nobles"].values() if n["family"] in fams and n["status"] != "dead"]
+    held = sorted(c for c, v in state["cities"].items() if v["holder"] in fams)
+    for card in p["hand"]:
+        if card.startswith("Noble ") and held:
+            lines.append(f"PLAY NOBLE {card[6:]} AT {rng.choice(held)}")
+        elif card in ("Bountiful Harvest", "Good Weather"):
+            lines.append(f"PLAY {card.upper()} ON {rng.choice(tables.regions).name}")
+        elif card == "Tax" and rng.random() < 0.3:
+            lines.append(f"PLAY TAX TITHE ON {rng.choice(tables.districts).cathedral}")
+        elif card == "Tax":
+            lines.append(f"PLAY TAX ON {rng.choice(tables.regions).name}")
+        elif card.startswith(("Bishop", "Archbishop")) and mine:
+            lines.append(f"PLAY {card.upper()} ON {rng.choice(mine)['name']}")
+        elif card == "Abbess" and mine and held:
+            lines.append(f"PLAY ABBESS ON {rng.choice(mine)['name']} AT {rng.choice(held)}")
+        elif card == "Justice":
+            heretics = [n for n in state["nobles"].values() if n["heresy"]]
+            if heretics:
+                lines.append(f"JUSTICE {heretics[0]['name']}")
+        elif card == "Ambush" and mine:
+            me = rng.choice(mine)
+            near = [n for n in state["nobles"].values() if n["city"] == me["city"]
+                    and n["family"] not in fams and n["status"] == "free"]
+            if near:
+                lines.append(f"AMBUSH {near[0]['name']} BY {me['name']}")
+        elif card == "Passage":
+            held = [n for n in mine if n["status"] == "captive"]
+            if held:
+                lines.append(f"PASSAGE FREE {held[0]['name']}")
+        elif card in ("French Crossbowmen", "Flemish Crossbowmen", "Burgher (3 votes)",
+                      "Burgher (5 votes)"):
+            lines.append(f"PLAY {card.upper()}")
+        elif card == "Rebellion":
+            lines.append(f"REBELLION AT {rng.choice(tables.city_names)}")
+        elif card == "Assassination" and mine:
+            target = rng.choice(sorted(state["nobles"].values(), key=lambda n: n["key"]))
+            if target["status"] != "dead":
+                lines.append(f"ASSASSINATE {target['name']} BY {rng.choice(mine)['name']}")
+    if held and rng.random() < 0.2:
+        lines.append(f"SCORCH {rng.choice(held)}")
+    if held and rng.random() < 0.1:
+        lines.append(f"PILLAGE {rng.choice(held)} {rng.choice(['MILL', 'ABBEY'])}")
+    king = state["sovereign"]
+    if king and state["nobles"][king]["family"] in fams:
+        if held and rng.random() < 0.3:
+            lines.append(f"BUILD ROYAL STRONGHOLD AT {rng.choice(held)}")
+        if rng.random() < 0.3:
+            lines.append(f"ROYAL MOVE {state['nobles'][king]['name']} TO ROYAL STRONGHOLD")
+        if rng.random() < 0.5:
+            others = [k for k in state["players"] if k != player]
+            friend = state["players"][rng.choice(others)]["name"]
+            lines.append(f"CONVENE PARLIAMENT SHARES {friend} 3")
+        for region in tables.regions:
+            if mine and rng.random() < 0.3:
+                lines.append(f"GRANT {region.name} TO {rng.choice(mine)['name']}")
+    lines.append(rng.choice(["PARLIAMENT FOR", "PARLIAMENT AGAINST",
+                             "PARLIAMENT FOR WITH BURGHER"]))
+    if p["slot"] and "Crossbow" in p["slot"] and held:
+        lines.append(f"HIRE {rng.randint(1, 3)} CROSSBOWMEN AT {rng.choice(held)}")
+    if state["sovereign"] and rng.random() < 0.5:
+        lines.append(rng.choice(["GARTER FIRST", "GARTER NONE"]))
+    for noble in mine:
+        for relic in noble["relics"]:
+            lines.append(f"PRESENT {relic} BY {noble['name']}")
+    lords = [n for n in mine if len(n["titles"]) > 1]
+    if lords and len(mine) > 1 and rng.random() < 0.5:
+        region = tables.region(rng.choice(lords[0]["titles"]))
+        other = next(n for n in mine if n["key"] != lords[0]["key"])
+        lines.append(f"TRANSFER {region.name} TO {other['name']}")
+    for _ in range(rng.randint(0, 3)):
+        if held:
+            unit = rng.choice(list(UNIT_WORDS.values()))
+            lines.append(f"BUY {rng.randint(1, 3)} {unit} AT {rng.choice(held)}")
+    if held and rng.random() < 0.4:
+        lines.append(f"BUILD {rng.choice(['MILL', 'STRONGHOLD'])} AT {rng.choice(held)}")
+    for region in tables.regions:
+        if mine and rng.random() < 0.3:
+            lines.append(f"BUY TITLE {region.name} FOR {rng.choice(mine)['name']}")
+    for noble in mine:
+        if noble["status"] != "free" or rng.random() < 0.3:
+            continue
+        here = noble["city"]
+        units = state["cities"][here]["troops"].get(noble["family"], {})
+        take = [f"{rng.randint(1, n)} {UNIT_WORDS[u]}" for u, n in sorted(units.items())
+                if u in UNIT_WORDS and n and rng.random() < 0.7]
+        path = [here]
+        steps = []
+        for _ in range(rng.randint(1, 2)):
+            last = path[-1]
+            if last in tables.bandit_cities and rng.random() < 0.3:
+                path.append(rng.choice([c for c in tables.bandit_cities if c != last]))
+                steps.append(" ~ ")
+            else:
+                path.append(rng.choice(tables.neighbours(last)))
+                steps.append(" - ")
+        text = path[0] + "".join(sep + city for sep, city in zip(steps, path[1:], strict=True))
+        with_ = f" WITH {', '.join(take)}" if take else ""
+        deny = rng.choice(["", " IF DENIED RETURN", " IF DENIED CAVALCADE"])
+        lines.append(f"MOVE {noble['name']}{with_}: {text}{deny}")
+    if state["excalibur_city"]:
+        for noble in mine:
+            if noble["city"] == state["excalibur_city"]:
+                lines.append(f"DRAW EXCALIBUR {noble['name']}")
+    if rng.random() < 0.1:
+        lines.append(rng.choice(["LOSSES KNIGHT, ARCHER", "LOSSES ARCHER, MAN-AT-ARMS",
+                                 "LOSSES MAN-AT-ARMS"]))
+    others = [k for k in state["players"] if k != player]
+    if others and p["cash"] and rng.random() < 0.2:
+        lines.append(f"GIVE {rng.randint(1, p['cash'])} SHILLINGS TO "
+                     f"{state['players'][rng.choice(others)]['name']}")
+    if others and rng.random() < 0.3:
+        lines.append(f"ALLOW {state['players'][rng.choice(others)]['name']} TO PASS")
+    for city in sorted(state["cities"]):
+        c = state["cities"][city]
+        if (any(f in fams for f in c["troops"]) and any(f not in fams for f in c["troops"])
+                and rng.random() < 0.7):
+            lines.append(f"ATTACK {city}")
+            if c["building"] in ("stronghold", "fortified") and rng.random() < 0.5:
+                lines.append(f"SIEGE {city}")
+        if c["besieged_by"] in fams:
+            lines.append(rng.choice([f"BUILD 2 TREBUCHET AT {city}", f"LIFT SIEGE AT {city}",
+                                     f"BUILD 1 TREBUCHET AT {city}"]))
+    for a in state["invaders"].values():
+        if mine and rng.random() < 0.2:
+            lines.append(f"DANEGELD AT {a['city']} BY {rng.choice(mine)['name']}")
+        clerics = [n for n in mine if n["clergy"] or n["abbess"]]
+        if clerics and rng.random() < 0.3:
+            lines.append(f"INTERVENE AT {a['city']} BY {clerics[0]['name']}")
+        if "Assassination" in p["hand"] and rng.random() < 0.3:
+            lines.append(f"ASSASSINATE LEADER AT {a['city']}")
+    if rng.random() < 0.1:
+        lines.append(rng.choice(["QUELL PAY", "QUELL PRAY", "SKULL"]))
+    for noble in mine:
+        if noble["retainer"] == "Mata" and p["hand"] and others:
+            lines.append(f"MATA {p['hand'][0]} WITH {state['players'][rng.choice(others)]['name']}")
+        if "Chasuble of Thomas Becket" in noble["relics"]:
+            lines.append("CHASUBLE STORMS FROM III TO IV")
+        if "Saint Eanswith's Shinbone" in noble["relics"]:
+            lines.append("SHINBONE")
+        if noble["status"] == "free" and rng.random() < 0.05:
+            lines.append(f"IF INVADERS ENTER {noble['city']} THEN DANEGELD BY {noble['name']}")
+    free = [n for n in state["nobles"].values() if n["status"] != "dead" and not n["spouse"]]
+    for noble in mine:
+        if not noble["spouse"] and rng.random() < 0.3:
+            partners = [n for n in free if n["sex"] != noble["sex"] and n["family"] not in fams]
+            if partners:
+                lines.append(f"MARRY {noble['name']} TO {rng.choice(partners)['name']}")
+    lords = [n for n in state["nobles"].values() if n["titles"] and n["status"] == "free"]
+    if lords and rng.random() < 0.5:
+        lines.append(f"CANDIDATE {rng.choice(lords)['name']}")
+    if state["candidates"]:
+        lines.append(f"VOTE {state['nobles'][rng.choice(state['candidates'])]['name']}")
+    if p["hand"] and rng.random() < 0.3:
+        lines.append(f"DISCARD {rng.choice(p['hand'])}")
+    lines.append(rng.choice(["DRAW FORTUNE THEN CHARACTER", "DRAW CHARACTER THEN FORTUNE",
+                             "DRAW FORTUNE THEN FORTUNE", "DRAW NONE",
+                             "DRAW FORTUNE DISASTERS AT MOST 1"]))
+    return "\n".join(lines) + "\n"

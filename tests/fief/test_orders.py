@@ -1,0 +1,105 @@
+"""The order language: parse and format are a pair; every error has its line and a hint."""
+
+from __future__ import annotations
+
+from moderator.games.fief import ENGINE
+from moderator.games.fief.orders import context, format_order
+from moderator.games.fief.orders.parse import parse_text
+from tests.fief.conftest import TABLES, mustered
+
+LINES = (
+    "DISCARD Tax",
+    "DRAW FORTUNE THEN CHARACTER",
+    "DRAW FORTUNE DISASTERS AT MOST 1",
+    "DRAW NONE",
+    "PLAY GOOD WEATHER ON North",
+    "PLAY TAX ON Marches",
+    "SCORCH London, York",
+    "BUY 2 KNIGHT AT King's Lynn",
+    "BUILD MILL AT London",
+    "BUILD STRONGHOLD AT York",
+    "BUY TITLE Midlands FOR Lucia",
+    "MOVE Lucia, Hugh WITH 2 KNIGHT, 1 MAN-AT-ARMS: Winchester - Canterbury LEAVE 1 KNIGHT"
+    " - London IF DENIED RETURN",
+    "MOVE Hugh: Whitby = Sea V = King's Lynn - Coventry",
+    "MOVE Hugh: Whitby = Sea V = Sea VI = London",
+    "ALLOW ANYONE TO PASS AT Oxford",
+    "ATTACK Lincoln AGAINST bob",
+    "MARRY Lucia TO Hugh",
+    "CANDIDATE Lucia",
+    "VOTE Lucia, Hugh",
+    "DANEGELD AT Whitby BY Hugh",
+    "WITHDRAW 2",
+    "START Durham, York",
+    "PLAY TAX TITHE ON Exeter",
+    "JUSTICE Lucia",
+    "AMBUSH Lucia BY Hugh",
+    "PASSAGE FREE Hugh",
+    "REBELLION AT London",
+    "PILLAGE Oxford MILL",
+    "PILLAGE Oxford ABBEY BY Hugh",
+    "GRANT Wales TO Hugh",
+    "TRANSFER Marches TO Lucia",
+    "PRESENT Holy Grail BY Hugh",
+    "CONVENE PARLIAMENT SHARES bob 4",
+    "PARLIAMENT FOR WITH BURGHER",
+    "LOSSES KNIGHT, MAN-AT-ARMS",
+    "DRAW EXCALIBUR Hugh",
+    "GIVE 3 SHILLINGS AND Tax TO bob",
+    "GIVE Tax TO bob",
+    "HIRE 2 CROSSBOWMEN AT York",
+    "GARTER FIRST",
+    "SIEGE London",
+    "BUILD 2 TREBUCHET AT London",
+    "LIFT SIEGE AT London",
+    "INTERVENE AT York BY Hugh",
+    "AMBUSH LEADER AT York BY Hugh",
+    "ASSASSINATE LEADER AT York",
+    "QUELL PRAY",
+    "MOVE Hugh WITH 1 KNIGHT: York ~ King's Lynn - Norwich IF DENIED CAVALCADE",
+    "PLAY FRENCH CROSSBOWMEN",
+)
+
+
+def _state() -> dict[str, object]:
+    state = mustered(4)
+    state["players"]["ann"]["hand"] = ["Tax", "Good Weather", "Justice", "Ambush",  # type: ignore[index]
+                                       "Passage", "Rebellion", "Assassination",
+                                       "French Crossbowmen"]
+    return state
+
+
+def test_every_order_reads_back_in_normal_form_and_parses_to_the_same_value() -> None:
+    state = _state()
+    ctx = context(state, "ann", TABLES)  # type: ignore[arg-type]
+    orders, errors = parse_text(ctx, "\n".join(LINES))
+    assert errors == []
+    assert [format_order(TABLES, o) for _, o in orders] == list(LINES)
+    again, _ = parse_text(ctx, "\n".join(format_order(TABLES, o) for _, o in orders))
+    assert [o for _, o in again] == [o for _, o in orders]
+
+
+def test_names_match_loosely() -> None:
+    state = _state()
+    p = ENGINE.parse_orders("buy 2 knights at kings lynn\nmove lucia: york - whitby\n"
+                            "play good weather on iv", state, "ann", TABLES)  # type: ignore[arg-type]
+    assert p.normal_form == ("BUY 2 KNIGHT AT King's Lynn", "MOVE Lucia: York - Whitby",
+                             "PLAY GOOD WEATHER ON North")
+
+
+def test_every_bad_line_is_reported_with_its_number_and_a_hint() -> None:
+    state = _state()
+    text = ("PASSWORD: x\nBUY 2 KNIGHT AT Atlantis\nFLY AWAY\nBUY two KNIGHT AT York\n"
+            "PLAY ASSASSINATION\nMOVE Lucia York - Whitby\nDISCARD Excalibur\n# a comment\n"
+            "BUY 1 CROSSBOWMAN AT York\nRED: BUY 1 KNIGHT AT York\nGREEN: BUY 1 KNIGHT AT York\n")
+    p = ENGINE.parse_orders(text, state, "ann", TABLES)  # type: ignore[arg-type]
+    assert [e.line for e in p.errors] == [2, 3, 4, 5, 6, 7, 9, 11]
+    assert all(e.hint for e in p.errors[:6]), p.errors
+    assert p.normal_form == ("RED: BUY 1 KNIGHT AT York",)
+
+
+def test_a_card_not_in_the_hand_is_refused_by_the_parser() -> None:
+    state = _state()
+    p = ENGINE.parse_orders("PLAY BOUNTIFUL HARVEST ON Wales\nPLAY NOBLE Lucia AT York",
+                            state, "ann", TABLES)  # type: ignore[arg-type]
+    assert len(p.hard_errors) == 2
