@@ -15,9 +15,11 @@ from sqlmodel import Session, col, select
 from moderator.cli.app import App, console, pass_app
 from moderator.clock import as_utc, format_deadline
 from moderator.games import find_engine
+from moderator.settings.config import Config
 from moderator.store import repo
-from moderator.store.models import Game, GmLog, Outbox, Player, Turn
+from moderator.store.models import Game, GmLog, Outbox, Turn
 from moderator.turn import deadlines
+from moderator.turn.inputs import standing
 
 BACKLOG = ("queued", "sending", "failed", "bounced")
 # With more games than this, `status` shows one line a game (`status GAME` for the rest):
@@ -51,21 +53,11 @@ def status(app: App, game_name: str | None, limit: int) -> None:
             _print_service(session, zone, now)
             _print_problems(session, zone, limit, None, only_game=False)
             return
-        # Every game's open turn, players and latest orders in three queries (not three
-        # per player), and no game state loaded: 1,000 games in well under a second.
-        ids = {g.id for g in found if g.id is not None}
-        turns = repo.open_turns_light(session)
-        people = repo.players_by_game(session, ids)
-        latest = repo.latest_versions(session, ids)
         backlog = _backlog(session)
-        jobs = _jobs_by_game(repo.scheduled_jobs(session))
+        # The job store read as rows, without importing (or unpickling for) the scheduler.
+        jobs = dict(repo.scheduled_jobs(session))
         for g in found:
-            assert g.id is not None
-            turn = turns.get(g.id)
-            if turn is None:
-                raise repo.NotFound(f"game {g.name!r} has no open turn")
-            _game_status(g, turn, people.get(g.id, []), latest, backlog.get(g.id, {}),
-                         jobs.get(g.name, {}), now)
+            _game_status(session, app.config, g, backlog.get(g.id, {}), jobs, now)
         _print_outbox(backlog, found, bool(game_name))
         _print_service(session, zone, now)
         game_id = found[0].id if game_name else None
@@ -111,21 +103,12 @@ def _backlog(session: Session) -> Backlog:
     return counts
 
 
-def _jobs_by_game(rows: list[tuple[str, datetime | None]]
-                  ) -> dict[str, dict[str, datetime | None]]:
-    """The job store's jobs by game and kind (``deadline:paris`` -> paris, deadline)."""
-    found: dict[str, dict[str, datetime | None]] = {}
-    for job_id, at in rows:
-        kind, _, name = job_id.partition(":")
-        found.setdefault(name, {})[kind] = at
-    return found
-
-
 def _game_status(
-    g: Game, turn: Turn, people: list[Player], latest: dict[int, tuple[int, datetime]],
-    backlog: dict[str, int], queued: dict[str, datetime | None], now: datetime,
+    session: Session, config: Config, g: Game, backlog: dict[str, int],
+    jobs: dict[str, datetime | None], now: datetime,
 ) -> None:
     """One game: its turn, deadlines, rule, jobs, outbox, and who has sent orders."""
+    turn = repo.open_turn_light(session, g)  # the deadlines, not the game's state
     rule = deadlines.rule_of(g)
     console.print(f"\n[bold]{g.name}[/] ({find_engine(g.kind).title}), {g.status}: "
                   f"turn {turn.number}, {turn.label}")
@@ -133,6 +116,7 @@ def _game_status(
     console.print(f"  rule: {rule.describe() if rule else 'none (deadlines set by hand)'}")
     if turn.reminded_at:
         console.print(f"  reminder sent {format_deadline(turn.reminded_at, g.time_zone)}")
+    queued = {k.split(":", 1)[0]: v for k, v in jobs.items() if k.endswith(f":{g.name}")}
     if queued:
         console.print("  scheduled: " + ", ".join(
             f"{kind} {format_deadline(at, g.time_zone) if at else '-'}"
@@ -140,7 +124,7 @@ def _game_status(
     pending = sum(backlog.get(s, 0) for s in BACKLOG)
     console.print(f"  outbox: {pending} not sent "
                   f"({', '.join(f'{s} {backlog.get(s, 0)}' for s in BACKLOG)})")
-    console.print(_orders_table(g, turn, people, latest))
+    console.print(_orders_table(session, config, g, turn))
 
 
 def _print_due(g: Game, turn: Turn, now: datetime) -> None:
@@ -157,17 +141,16 @@ def _print_due(g: Game, turn: Turn, now: datetime) -> None:
         console.print(f"  {what}: {shown}")
 
 
-def _orders_table(g: Game, turn: Turn, people: list[Player],
-                  latest: dict[int, tuple[int, datetime]]) -> Table:
-    """Each player and the latest version of his orders for the open turn, if any."""
+def _orders_table(session: Session, config: Config, g: Game, turn: Turn) -> Table:
+    """Each player and the version of his orders that stands for the open turn, if any."""
     table = Table("player", "email", "orders", "received")
     sent = 0
-    for p in people:
-        newest = latest.get(p.id) if p.id is not None else None
-        if newest is not None:
+    for p in repo.players(session, g):
+        stands = standing(session, config, g, turn, p)
+        if stands:
             sent += 1
-            version, received = newest
-            table.add_row(p.name, p.email, f"v{version}", _short(received, g.time_zone))
+            table.add_row(p.name, p.email, f"v{stands.version} stands",
+                          _short(stands.submission.received_at, g.time_zone))
         else:
             table.add_row(p.name, p.email, "[red]none yet[/]", "")
     table.title = f"Orders for {turn.label}: {sent} of {len(table.rows)} players"
