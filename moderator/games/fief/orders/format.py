@@ -48,6 +48,7 @@ from moderator.games.fief.orders.values import (
     Present,
     Quell,
     Rebellion,
+    RebelsReaction,
     RoyalMove,
     Scorch,
     Shinbone,
@@ -121,7 +122,8 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
     Justice: lambda t, o: f"JUSTICE {o.target}",
     Ambush: lambda t, o: f"AMBUSH {o.target} BY {o.by}",
     Escape: lambda t, o: f"PASSAGE FREE {o.captive}",
-    Rebellion: lambda t, o: f"REBELLION AT {o.city}",
+    Rebellion: lambda t, o: ("BURGHER " if o.burgher else "") + f"REBELLION AT {o.city}"
+    + (" WITH " + " AND ".join(x.upper() for x in o.extras) if o.extras else ""),
     Pillage: lambda t, o: f"PILLAGE {o.city} {o.what.upper()}" + (f" BY {o.by}" if o.by else ""),
     Grant: lambda t, o: f"GRANT {_region(t, o.region)} TO {o.noble}",
     Transfer: lambda t, o: f"TRANSFER {_region(t, o.region)} TO {o.noble}",
@@ -147,6 +149,8 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
     BuildRoyal: lambda t, o: f"BUILD ROYAL STRONGHOLD AT {o.city}",
     RoyalMove: lambda t, o: f"ROYAL MOVE {', '.join(o.nobles)} TO ROYAL STRONGHOLD",
     DanegeldReaction: lambda t, o: f"IF INVADERS ENTER {o.city} THEN DANEGELD BY {o.noble}",
+    RebelsReaction: lambda t, o: f"IF {'AN OPPONENT' if o.actor == 'opponent' else 'ANYONE'}"
+    f" REBELS {o.city or 'ANY'} THEN PLAY {o.response.upper()}",
     Skull: lambda t, o: "SKULL",
     Losses: lambda t, o: "LOSSES " + ", ".join(UNIT_NAMES[u] for u in o.units),
     DrawExcalibur: lambda t, o: f"DRAW EXCALIBUR {o.noble}",

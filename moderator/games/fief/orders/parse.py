@@ -57,6 +57,7 @@ from moderator.games.fief.orders.values import (
     Present,
     Quell,
     Rebellion,
+    RebelsReaction,
     RoyalMove,
     Scorch,
     Shinbone,
@@ -291,12 +292,38 @@ def _passage(ctx: Context, rest: str) -> Order:
     return Escape(captive=ctx.noble(m.group(1)))
 
 
-def _rebellion(ctx: Context, rest: str) -> Order:
-    m = re.match(r"^(?:AT|ON)\s+(.+)$", rest, re.I)
+_SUPPORT = {"REBELLION": "rebellion", "PASSAGE": "passage",
+            "BURGHER REBELLION": "burgher rebellion", "BURGHER PASSAGE": "burgher passage"}
+
+
+def _support(text: str) -> str:
+    key = re.sub(r"\s+", " ", text.strip().upper())
+    if key not in _SUPPORT:
+        raise BadSyntax(f"{text.strip()!r}: REBELLION, PASSAGE, BURGHER REBELLION or "
+                        "BURGHER PASSAGE")
+    return _SUPPORT[key]
+
+
+def _rebellion(ctx: Context, rest: str, burgher: bool = False) -> Order:
+    m = re.match(r"^(?:AT|ON)\s+(.+?)(?:\s+WITH\s+(.+))?$", rest.strip(), re.I)
     if not m:
-        raise BadSyntax("REBELLION AT <city>")
-    ctx.card("Rebellion")
-    return Rebellion(city=ctx.city(m.group(1)))
+        raise BadSyntax("[BURGHER] REBELLION AT <city> [WITH REBELLION AND PASSAGE ...]",
+                        "REBELLION AT Norwich WITH BURGHER PASSAGE")
+    extras = tuple(_support(x) for x in re.split(r"\s+AND\s+|\s*,\s*", m.group(2) or "")
+                   if x.strip())
+    if not burgher:
+        ctx.card("Rebellion")
+    for extra in extras:
+        if not extra.startswith("burgher"):
+            ctx.card(extra.title())
+    return Rebellion(city=ctx.city(m.group(1)), burgher=burgher, extras=extras)
+
+
+def _burgher(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^REBELLION\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("BURGHER REBELLION AT <city> [WITH ...]")
+    return _rebellion(ctx, m.group(1), burgher=True)
 
 
 def _pillage(ctx: Context, rest: str) -> Order:
@@ -511,10 +538,19 @@ def _danegeld(ctx: Context, rest: str) -> Order:
 def _if(ctx: Context, rest: str) -> Order:
     m = re.match(r"^INVADERS\s+ENTER\s+(.+?)\s+THEN\s+DANEGELD\s+BY\s+(.+)$", rest.strip(),
                  re.I)
+    if m:
+        return DanegeldReaction(city=ctx.city(m.group(1)), noble=ctx.noble(m.group(2)))
+    m = re.match(r"^(ANYONE|AN\s+OPPONENT)\s+REBELS\s+(.+?)\s+THEN\s+(?:PLAY\s+)?(.+)$",
+                 rest.strip(), re.I)
     if not m:
         raise BadSyntax("the standing reactions open so far: "
-                        "IF INVADERS ENTER <city> THEN DANEGELD BY <noble>")
-    return DanegeldReaction(city=ctx.city(m.group(1)), noble=ctx.noble(m.group(2)))
+                        "IF INVADERS ENTER <city> THEN DANEGELD BY <noble>; "
+                        "IF ANYONE|AN OPPONENT REBELS <city>|ANY THEN PLAY REBELLION|PASSAGE"
+                        "|BURGHER REBELLION|BURGHER PASSAGE")
+    where = m.group(2).strip()
+    return RebelsReaction(city="" if where.upper() == "ANY" else ctx.city(where),
+                          actor="anyone" if m.group(1).upper() == "ANYONE" else "opponent",
+                          response=_support(m.group(3)))
 
 
 def _royal(ctx: Context, rest: str) -> Order:
@@ -546,7 +582,7 @@ PARSERS: dict[str, Callable[[Context, str], Order]] = {
     "HIRE": _hire, "GARTER": _garter, "SIEGE": _siege, "BESIEGE": _siege, "LIFT": _lift,
     "INTERVENE": _intervene, "QUELL": _quell, "SURRENDER": _surrender,
     "CHASUBLE": _chasuble, "SHINBONE": _shinbone, "SKULL": _skull, "IF": _if,
-    "MATA": _mata, "ROYAL": _royal,
+    "MATA": _mata, "ROYAL": _royal, "BURGHER": _burgher,
 }
 
 

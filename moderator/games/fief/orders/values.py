@@ -219,9 +219,14 @@ class Escape(Order):
 
 @dataclass(frozen=True)
 class Rebellion(Order):
-    """FE 10.1: a Rebellion card on a taxed, royally taxed or famished city."""
+    """FE 10.1, 11.2: a Rebellion on a taxed, royally taxed or famished city, started by a
+    Rebellion card or by a Burgher action (a Treasure); `extras` are what the starter adds
+    at once (Ex 11-1): "rebellion" (a second card), "burgher rebellion", "passage" or
+    "burgher passage" (the walls ignored, FE 10.2)."""
     kind: ClassVar[str] = "rebellion"
     city: str = ""
+    burgher: bool = False
+    extras: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -411,6 +416,19 @@ class DanegeldReaction(Order):
 
 
 @dataclass(frozen=True)
+class RebelsReaction(Order):
+    """A standing reaction (fief-email.md §3.3-3.4): when anyone (or an opponent) starts a
+    Rebellion on <city> (every city if empty), support it at once with a Rebellion card,
+    a Burgher rebellion, a Passage or a Burgher passage (FE 10.1 "ANY Player can play an
+    additional REBELLION supporting the original one", 11.2)."""
+    kind: ClassVar[str] = "rebels_reaction"
+    standing: ClassVar[bool] = True
+    city: str = ""
+    actor: str = "anyone"
+    response: str = "rebellion"
+
+
+@dataclass(frozen=True)
 class Mata(Order):
     """FE 2.12: Mata swaps a card of your choice for a random card of another player's
     hand, once a round (Phase 2D)."""
@@ -442,7 +460,8 @@ ORDER_CLASSES: dict[str, type[Order]] = {
                               Convene, ParliamentVote, Losses, DrawExcalibur, Give, PlaySlot,
                               Hire, GarterPolicy, Siege, BuildTrebuchet, LiftSiege, Intervene,
                               StrikeLeader, Quell, Surrender, Chasuble, Shinbone, Skull,
-                              DanegeldReaction, Mata, BuildRoyal, RoyalMove)
+                              DanegeldReaction, Mata, BuildRoyal, RoyalMove,
+                              RebelsReaction)
 }
 
 

@@ -1,0 +1,125 @@
+"""Rule cases for the supported Rebellions: Rebellion cards joining one another, the
+Burgher's Rebellion and Passage, a Passage ignoring the walls (FE 10.1, 10.2, 11.2, 11.3;
+Ex 10-1, 10-2, 11-1)."""
+
+from __future__ import annotations
+
+from moderator.games.fief import cards, phases
+from moderator.games.fief.state import GameState
+from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
+from tests.fief.conftest import TABLES
+
+
+def _famine(s: GameState, city: str) -> None:
+    s.seas[str(TABLES.region_of(city).number)] = ["Famine"]
+
+
+def _kirstens_coventry(building: str = "") -> GameState:
+    s = board()
+    noble(s, "Lucia", "Green", "Coventry")
+    troops(s, "Coventry", "Green", men_at_arms=5)
+    s.cities["Coventry"].building = building
+    _famine(s, "Coventry")
+    s.players["george"].hand = ["Rebellion"]
+    s.players["dave"].hand = ["Rebellion"]
+    return s
+
+
+def test_ex_10_1_a_second_rebellion_joins_the_first() -> None:
+    """Ex 10-1 (FE 10.1): George's Rebellion on Kirsten's famished Coventry; Dave's standing
+    support adds his card: 2 Battle Dice +2 (f, f: 4 hits), four of five Men-at-Arms fall."""
+    s = _kirstens_coventry()
+    r = realm(s, {"rebellion": bd(1, 1)})
+    give_orders(r, {"george": "REBELLION AT Coventry",
+                    "dave": "IF ANYONE REBELS Coventry THEN PLAY REBELLION"})
+    phases.store_standing(r)
+    cards.play_phase(r)
+    assert s.cities["Coventry"].units_of("Green") == {"men_at_arms": 1}
+    assert "Rebellion" not in s.players["dave"].hand
+    assert s.fortune_discard.count("Rebellion") == 2
+    assert s.nobles["lucia"].alive
+
+
+def test_ex_10_2_the_stronghold_cancels_one_of_the_two() -> None:
+    """Ex 10-2 (FE 10.1): the same two Rebellions against a Stronghold: 1 Battle Die +1 (an
+    f: 2 hits), two Men-at-Arms fall."""
+    s = _kirstens_coventry("stronghold")
+    r = realm(s, {"rebellion": bd(1)})
+    give_orders(r, {"george": "REBELLION AT Coventry",
+                    "dave": "IF ANYONE REBELS ANY THEN PLAY REBELLION"})
+    phases.store_standing(r)
+    cards.play_phase(r)
+    assert s.cities["Coventry"].units_of("Green") == {"men_at_arms": 3}
+    assert s.cities["Coventry"].building == "stronghold"
+
+
+def test_ex_11_1_the_burghers_rebellion_drowns_estrid() -> None:
+    """Ex 11-1 (FE 11.2, 10.1, 10.2): George's Burgher starts a Rebellion on Dave's famished
+    Norwich Stronghold with one Treasure and ignores the walls with the second (a Burgher
+    passage), adds his Rebellion card; Kirsten adds hers: 3 Battle Dice +3, an f, a blank
+    and fff for 7 hits; the Knight (3), Archer (1) and two Men-at-Arms (2) fall, the last
+    hit drowns Estrid, and the Mill and the Stronghold burn."""
+    s = board()
+    noble(s, "William", "Red", "London", titles=["south-east"])
+    s.players["george"].slot = "Burgher (3 votes)"
+    s.players["george"].hand = ["Rebellion"]
+    s.players["kirsten"].hand = ["Rebellion"]
+    noble(s, "Estrid", "Blue", "Norwich")
+    troops(s, "Norwich", "Blue", knight=1, archer=1, men_at_arms=2)
+    s.cities["Norwich"].building = "stronghold"
+    s.cities["Norwich"].mill = True
+    _famine(s, "Norwich")
+    r = realm(s, {"rebellion": bd(1, 0, 3)})
+    give_orders(r, {"george": "BURGHER REBELLION AT Norwich WITH BURGHER PASSAGE AND REBELLION",
+                    "kirsten": "IF AN OPPONENT REBELS Norwich THEN PLAY REBELLION"})
+    phases.store_standing(r)
+    cards.play_phase(r)
+    assert refusals(r) == []
+    assert s.nobles["estrid"].status == "dead"
+    assert s.cities["Norwich"].units_of("Blue") == {}
+    assert s.cities["Norwich"].building == "" and not s.cities["Norwich"].mill
+    assert s.players["george"].treasures == 0
+    assert s.players["george"].hand == [] and s.players["kirsten"].hand == []
+
+
+def test_fe_10_2_a_passage_ignores_the_walls_of_a_rebellion() -> None:
+    """FE 10.2 Played at Any Time, Rebellion: with Dave's standing Passage, one Rebellion
+    against a Fortified City is not cancelled: 1 Battle Die +1 (blank: 1 hit)."""
+    s = _kirstens_coventry("fortified")
+    s.players["dave"].hand = ["Passage"]
+    r = realm(s, {"rebellion": bd(0)})
+    give_orders(r, {"george": "REBELLION AT Coventry",
+                    "dave": "IF ANYONE REBELS Coventry THEN PASSAGE"})
+    phases.store_standing(r)
+    cards.play_phase(r)
+    assert s.cities["Coventry"].units_of("Green") == {"men_at_arms": 4}
+    assert s.players["dave"].hand == []
+
+
+def test_fe_11_3_a_burgher_action_needs_a_treasure() -> None:
+    """FE 11.2, 11.3: one Treasure left, two Burgher actions asked: the whole line is
+    refused and nothing is spent."""
+    s = _kirstens_coventry()
+    s.players["george"].slot = "Burgher (5 votes)"
+    s.players["george"].treasures = 1
+    r = realm(s)
+    give_orders(r, {"george": "BURGHER REBELLION AT Coventry WITH BURGHER REBELLION"})
+    cards.play_phase(r)
+    assert refusals(r) == ["a Treasure for each Burgher action (FE 11.2, 11.3)"]
+    assert s.players["george"].treasures == 1
+    assert s.cities["Coventry"].units_of("Green") == {"men_at_arms": 5}
+
+
+def test_fe_10_1_no_support_under_ones_own_tax() -> None:
+    """FE 10.1: Dave taxed the region himself: his standing support does not fire and he
+    keeps his card; George's Rebellion alone: 1 Battle Die +1."""
+    s = _kirstens_coventry()
+    s.seas = {}
+    s.taxes = [{"region": TABLES.region_of("Coventry").key, "player": "dave"}]
+    r = realm(s, {"rebellion": bd(1)})
+    give_orders(r, {"george": "REBELLION AT Coventry",
+                    "dave": "IF ANYONE REBELS Coventry THEN PLAY REBELLION"})
+    phases.store_standing(r)
+    cards.play_phase(r)
+    assert s.cities["Coventry"].units_of("Green") == {"men_at_arms": 3}
+    assert s.players["dave"].hand == ["Rebellion"]
