@@ -203,6 +203,8 @@ def melee_dice(realm: Realm, attacker: Side, defender: Side) -> tuple[int, int]:
 
 def fight(realm: Realm, attacker: Side, defender: Side, why: str) -> str:
     """Fight to the end; returns the winner's label, or "" when nobody won."""
+    # Long: the FE 7.1-7.8 round loop (fire, melee, losses, surrender, deadlock) in one
+    # place so the order of a battle round reads as the rulebook gives it.
     t = realm.t
     record: dict[str, Any] = {"city": attacker.city, "attacker": attacker.label,
                               "defender": defender.label, "why": why, "rounds": []}

@@ -108,6 +108,8 @@ def _text(order: Move) -> str:
 
 
 def move(realm: Realm, player: str, order: Move, moved_nobles: set[str]) -> None:
+    # Long: the FE 5.0-5.4 checks and both steps read in rulebook order; splitting it into
+    # validation, troops taken and the step loop is owed (not yet done).
     s, t = realm.s, realm.t
     nobles = [s.nobles.get(k.lower()) for k in order.nobles]
     if any(n is None or not n.alive for n in nobles):
