@@ -4,7 +4,8 @@ Ex 10-1, 10-2, 11-1)."""
 
 from __future__ import annotations
 
-from moderator.games.fief import cards, phases
+from moderator.games.fief import battle, cards, phases
+from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import GameState
 from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
 from tests.fief.conftest import TABLES
@@ -123,3 +124,49 @@ def test_fe_10_1_no_support_under_ones_own_tax() -> None:
     cards.play_phase(r)
     assert s.cities["Coventry"].units_of("Green") == {"men_at_arms": 3}
     assert s.players["dave"].hand == ["Rebellion"]
+
+
+def _kirsten_before_daves_stronghold(hand: list[str]) -> GameState:
+    s = board()
+    noble(s, "William", "Blue", "Norwich")
+    troops(s, "Norwich", "Blue", men_at_arms=1)
+    s.cities["Norwich"].building = "stronghold"
+    noble(s, "Lucia", "Green", "Norwich")
+    troops(s, "Norwich", "Green", men_at_arms=5)
+    s.players["kirsten"].hand = hand
+    return s
+
+
+def _melee_dice(r: Realm) -> list[int]:
+    return [len(e.args["attacker_faces"]) for e in r.events if e.id == "battle.round"]
+
+
+def test_ex_10_4_a_passage_attacks_from_the_tunnels() -> None:
+    """Ex 10-4 (FE 10.2, 7.4): Kirsten's 5 SP against a Stronghold would roll 1 - 1 = 0
+    Battle Dice; with the Passage she ignores the penalty and rolls 1 (an f: Dave's lone
+    Man-at-Arms falls)."""
+    s = _kirsten_before_daves_stronghold(["Passage"])
+    r = realm(s, {"battle": bd(1, 0)})
+    give_orders(r, {"kirsten": "ATTACK Norwich WITH PASSAGE"})
+    battle.battles_phase(r)
+    assert _melee_dice(r)[0] == 1
+    assert s.players["kirsten"].hand == [] and "Passage" in s.fortune_discard
+    assert s.cities["Norwich"].units_of("Blue") == {}
+
+
+def test_ex_10_4_without_the_passage_the_attack_stalls() -> None:
+    """Ex 10-4's other half (FE 7.4): no Passage, 0 melee dice: the attack stalls before the
+    walls; a Passage asked for in the open is not spent."""
+    s = _kirsten_before_daves_stronghold([])
+    r = realm(s)
+    give_orders(r, {"kirsten": "ATTACK Norwich"})
+    battle.battles_phase(r)
+    assert _melee_dice(r) == []
+    assert [e.args["outcome"] for e in r.events if e.id == "battle.ends"] == ["stalled"]
+    assert s.cities["Norwich"].units_of("Blue") == {"men_at_arms": 1}
+    s.cities["Norwich"].building = ""
+    s.players["kirsten"].hand = ["Passage"]
+    r = realm(s, {"battle": bd(1, 0)})
+    give_orders(r, {"kirsten": "ATTACK Norwich WITH PASSAGE"})
+    battle.battles_phase(r)
+    assert s.players["kirsten"].hand == ["Passage"]

@@ -112,7 +112,8 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
     BuyTitle: lambda t, o: f"BUY TITLE {_region(t, o.region)} FOR {o.noble}",
     Move: _move,
     Allow: lambda t, o: f"ALLOW {o.who} TO PASS" + (f" AT {o.city}" if o.city else ""),
-    Attack: lambda t, o: f"ATTACK {o.city}" + (f" AGAINST {o.against}" if o.against else ""),
+    Attack: lambda t, o: f"ATTACK {o.city}" + (f" AGAINST {o.against}" if o.against else "")
+    + (" WITH PASSAGE" if o.tunnels else ""),
     Marry: lambda t, o: f"MARRY {o.noble} TO {o.to}",
     Candidate: lambda t, o: f"CANDIDATE {o.lord}",
     Vote: lambda t, o: "VOTE " + ", ".join(o.candidates),

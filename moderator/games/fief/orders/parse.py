@@ -507,10 +507,13 @@ def _allow(ctx: Context, rest: str) -> Order:
 
 
 def _attack(ctx: Context, rest: str) -> Order:
-    m = re.match(r"^(.+?)(?:\s+AGAINST\s+(.+))?$", rest, re.I)
+    m = re.match(r"^(.+?)(?:\s+AGAINST\s+(.+?))?(\s+WITH\s+PASSAGE)?$", rest.strip(), re.I)
     assert m
+    if m.group(3):
+        ctx.card("Passage")
     return Attack(city=ctx.city(m.group(1)),
-                  against=ctx.player(m.group(2)) if m.group(2) else None)
+                  against=ctx.player(m.group(2)) if m.group(2) else None,
+                  tunnels=bool(m.group(3)))
 
 
 def _marry(ctx: Context, rest: str) -> Order:

@@ -144,10 +144,12 @@ class Allow(Order):
 
 @dataclass(frozen=True)
 class Attack(Order):
-    """FE 7.0: declare a battle at a city."""
+    """FE 7.0: declare a battle at a city; `tunnels`: a Passage card played to attack a
+    Stronghold or Fortified City from the tunnels, without the melee penalty (FE 10.2)."""
     kind: ClassVar[str] = "attack"
     city: str = ""
     against: str | None = None
+    tunnels: bool = False
 
 
 @dataclass(frozen=True)
