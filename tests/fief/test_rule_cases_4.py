@@ -4,7 +4,7 @@ Ex 10-1, 10-2, 11-1)."""
 
 from __future__ import annotations
 
-from moderator.games.fief import battle, cards, phases
+from moderator.games.fief import ENGINE, battle, cards, phases
 from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import GameState
 from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
@@ -170,3 +170,34 @@ def test_ex_10_4_without_the_passage_the_attack_stalls() -> None:
     give_orders(r, {"kirsten": "ATTACK Norwich WITH PASSAGE"})
     battle.battles_phase(r)
     assert s.players["kirsten"].hand == ["Passage"]
+
+
+def test_faq_p2_f10_an_opportunity_card_played_instead_of_discarded() -> None:
+    """FAQ Phase 2 (F10): "the Player may play it instead of discarding it": Kirsten's
+    Assassination at the Discard (window W4) kills William then, before the draw; the card
+    goes to the discard pile as played, not as discarded, and Phase 2D does not play it
+    again."""
+    s = board()
+    noble(s, "William", "Blue", "Norwich")
+    noble(s, "Lucia", "Green", "York")
+    s.players["kirsten"].hand = ["Assassination", "Tax"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "AT DISCARD ASSASSINATE William BY Lucia\nDISCARD Tax"})
+    cards.discard_phase(r)
+    assert s.nobles["william"].status == "dead" and s.nobles["lucia"].heresy
+    assert s.players["kirsten"].hand == []
+    assert [e.args["card"] for e in r.events if e.id == "card.discarded"] == ["Tax"]
+    cards.play_phase(r)
+    assert refusals(r) == []
+
+
+def test_faq_p2_f10_only_opportunity_cards_at_the_discard() -> None:
+    """FAQ Phase 2 (F10) is about Opportunity cards: a Tax card (played in Phase 2D only)
+    written AT DISCARD is a parse error with a hint."""
+    s = board()
+    noble(s, "Lucia", "Green", "York", titles=["north"])
+    s.players["kirsten"].hand = ["Tax"]
+    parsed = ENGINE.parse_orders("AT DISCARD PLAY TAX ON North", s.to_dict(), "kirsten",
+                                 TABLES)
+    assert [e.message for e in parsed.errors] == [
+        "only an Opportunity card is played at the Discard (FAQ P2 F10)"]

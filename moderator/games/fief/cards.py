@@ -13,6 +13,7 @@ from moderator.games.fief.orders.values import (
     Escape,
     Justice,
     Mata,
+    Order,
     PlayClergy,
     PlayFortune,
     PlayNoble,
@@ -44,6 +45,9 @@ def discard_phase(realm: Realm) -> None:
     cards onto the discard pile."""
     for player in realm.s.player_order():
         hand = realm.s.players[player].hand
+        for order in _orders(realm, player).orders:
+            if order.at == "discard":    # FAQ P2 F10: played instead of discarded
+                _play_one(realm, player, order)
         for order in _orders(realm, player).of(Discard):
             for card in order.cards:
                 if card not in hand:
@@ -229,34 +233,40 @@ def play_phase(realm: Realm) -> None:
     """FE 2.6: in player order, each player plays his cards in the order written."""
     for player in realm.s.player_order():
         for order in _orders(realm, player).orders:
-            if isinstance(order, PlayNoble):
-                _play_noble(realm, player, order)
-            elif isinstance(order, PlayFortune) and order.window == "cards":
-                play_fortune(realm, player, order)
-            elif isinstance(order, PlayTax):
-                _play_tax(realm, player, order)
-            elif isinstance(order, PlayClergy):
-                _play_clergy(realm, player, order)
-            elif isinstance(order, Assassinate):
-                _assassinate(realm, player, order)
-            elif isinstance(order, PlayTithe):
-                _play_tithe(realm, player, order)
-            elif isinstance(order, Justice):
-                _justice(realm, player, order)
-            elif isinstance(order, Ambush):
-                _ambush(realm, player, order)
-            elif isinstance(order, Escape):
-                _escape(realm, player, order)
-            elif isinstance(order, Rebellion):
-                rebellion(realm, player, order)
-            elif isinstance(order, PlaySlot):
-                _play_slot(realm, player, order)
-            elif isinstance(order, Chasuble):
-                _chasuble(realm, player, order)
-            elif isinstance(order, Shinbone):
-                _shinbone(realm, player)
-            elif isinstance(order, Mata):
-                _mata(realm, player, order)
+            if not order.at:
+                _play_one(realm, player, order)
+
+
+def _play_one(realm: Realm, player: str, order: Order) -> None:
+    """One card order, in Phase 2D or in another window (FAQ P2 F10: the Discard)."""
+    if isinstance(order, PlayNoble):
+        _play_noble(realm, player, order)
+    elif isinstance(order, PlayFortune) and order.window == "cards":
+        play_fortune(realm, player, order)
+    elif isinstance(order, PlayTax):
+        _play_tax(realm, player, order)
+    elif isinstance(order, PlayClergy):
+        _play_clergy(realm, player, order)
+    elif isinstance(order, Assassinate):
+        _assassinate(realm, player, order)
+    elif isinstance(order, PlayTithe):
+        _play_tithe(realm, player, order)
+    elif isinstance(order, Justice):
+        _justice(realm, player, order)
+    elif isinstance(order, Ambush):
+        _ambush(realm, player, order)
+    elif isinstance(order, Escape):
+        _escape(realm, player, order)
+    elif isinstance(order, Rebellion):
+        rebellion(realm, player, order)
+    elif isinstance(order, PlaySlot):
+        _play_slot(realm, player, order)
+    elif isinstance(order, Chasuble):
+        _chasuble(realm, player, order)
+    elif isinstance(order, Shinbone):
+        _shinbone(realm, player)
+    elif isinstance(order, Mata):
+        _mata(realm, player, order)
 
 
 def _take(realm: Realm, player: str, card: str) -> bool:

@@ -163,4 +163,6 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
 
 def format_order(tables: Tables, order: Order) -> str:
     text = FORMATTERS[type(order)](tables, order)
+    if order.at:
+        text = f"AT {order.at.upper()} {text}"
     return f"{order.family.upper()}: {text}" if order.family else text

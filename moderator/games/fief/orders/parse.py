@@ -574,6 +574,9 @@ def _withdraw(ctx: Context, rest: str) -> Order:
     return Withdraw(number=_count(rest))
 
 
+# FAQ P2 F10: the Opportunity cards a player may play instead of discarding them.
+DISCARD_WINDOW = (Assassinate, Justice, Ambush, Escape, Rebellion, PlaySlot)
+
 PARSERS: dict[str, Callable[[Context, str], Order]] = {
     "START": _start, "DISCARD": _discard, "DRAW": _draw, "PLAY": _play,
     "ASSASSINATE": _assassinate, "SCORCH": _scorch, "BUY": _buy, "BUILD": _build,
@@ -597,6 +600,9 @@ def parse_line(ctx: Context, text: str) -> Order:
         if m.group(1).title() not in ctx.families:
             raise OrderParseError(f"{m.group(1).title()} is not your family")
         family, line = m.group(1).title(), m.group(2)
+    at = re.match(r"^AT\s+DISCARD\s+(.+)$", line, re.I)
+    if at:
+        line = at.group(1)
     word, _, rest = line.partition(" ")
     parser = PARSERS.get(word.upper())
     if parser is None:
@@ -604,6 +610,11 @@ def parse_line(ctx: Context, text: str) -> Order:
     order = parser(ctx, rest.strip())
     if family is not None:
         order = replace(order, family=family)
+    if at:
+        if not isinstance(order, DISCARD_WINDOW):
+            raise BadSyntax("only an Opportunity card is played at the Discard (FAQ P2 F10)",
+                            "AT DISCARD ASSASSINATE William BY Lucia")
+        order = replace(order, at="discard")
     return order
 
 

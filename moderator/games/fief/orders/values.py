@@ -15,9 +15,12 @@ class Order:
     kind: ClassVar[str] = ""
     standing: ClassVar[bool] = False
     family: str | None = None          # the family that gives it (two-player game, FE 13.7)
+    at: str = ""                       # a window other than the order's own: "discard" (W4)
 
     def to_dict(self) -> dict[str, Any]:
         data = {f.name: getattr(self, f.name) for f in fields(self)}
+        if not self.at:
+            del data["at"]      # the normal window: the stored form stays as it was
         data["kind"] = self.kind
         return data
 
