@@ -4,7 +4,7 @@ Ex 10-1, 10-2, 11-1)."""
 
 from __future__ import annotations
 
-from moderator.games.fief import ENGINE, battle, cards, phases
+from moderator.games.fief import ENGINE, battle, cards, movement, phases
 from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import GameState
 from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
@@ -201,3 +201,47 @@ def test_faq_p2_f10_only_opportunity_cards_at_the_discard() -> None:
                                  TABLES)
     assert [e.message for e in parsed.errors] == [
         "only an Opportunity card is played at the Discard (FAQ P2 F10)"]
+
+
+def _henri_besieged_in_london(**units: int) -> GameState:
+    s = board()
+    noble(s, "Henri", "Red", "London")
+    troops(s, "London", "Red", **units)
+    noble(s, "William", "Blue", "London")
+    troops(s, "London", "Blue", men_at_arms=2)
+    london = s.cities["London"]
+    london.holder, london.occupants, london.building = "Red", ["Red", "Blue"], "fortified"
+    london.besieged_by, london.siege_engines = "Blue", 1
+    return s
+
+
+def test_faq_p5_f19_a_cavalcade_breaks_out_of_a_siege() -> None:
+    """FAQ Phase 5 (F19): George's Henri and 3 Knights cavalcade out of besieged London:
+    they fight Dave's besiegers at once, melee only (2 dice: fff, fff), Dave's 2 Men-at-Arms
+    fall, and the winners must go on: Henri rides to Oxford with his Knights."""
+    s = _henri_besieged_in_london(knight=3)
+    r = realm(s, {"battle": bd(3, 3, 0) * 3})
+    give_orders(r, {"george": "MOVE Henri WITH 3 KNIGHT: London - Oxford IF DENIED CAVALCADE"})
+    movement.movement_phase(r)
+    assert [e.args["passed"] for e in r.events if e.id == "cavalcade"] == [True]
+    assert s.cities["London"].units_of("Blue") == {}
+    assert s.nobles["henri"].city == "Oxford"
+    assert s.cities["Oxford"].units_of("Red") == {"knight": 3}
+
+
+def test_faq_p5_f19_only_a_cavalcade_leaves_a_besieged_city() -> None:
+    """FE 7.9 with FAQ P5 F19: without `IF DENIED CAVALCADE` no one leaves; a Cavalcade
+    with Men-at-Arms is no Cavalcade (FE 5.2): the army stays inside, nothing fought."""
+    s = _henri_besieged_in_london(knight=1, men_at_arms=1)
+    r = realm(s)
+    give_orders(r, {"george": "MOVE Henri WITH 1 KNIGHT: London - Oxford"})
+    movement.movement_phase(r)
+    assert refusals(r) == ["a besieged army needs leave to go out (FE 7.9), "
+                           "or a Cavalcade (FAQ P5 F19)"]
+    r = realm(s)
+    give_orders(r, {"george": "MOVE Henri WITH 1 KNIGHT, 1 MAN-AT-ARMS: London - Oxford"
+                              " IF DENIED CAVALCADE"})
+    movement.movement_phase(r)
+    assert s.nobles["henri"].city == "London"
+    assert s.cities["London"].units_of("Red") == {"knight": 1, "men_at_arms": 1}
+    assert not [e for e in r.events if e.id.startswith("battle")]
