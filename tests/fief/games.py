@@ -64,6 +64,10 @@ def random_orders(state: dict[str, Any], player: str, tables: Tables,
             target = rng.choice(sorted(state["nobles"].values(), key=lambda n: n["key"]))
             if target["status"] != "dead":
                 lines.append(f"ASSASSINATE {target['name']} BY {rng.choice(mine)['name']}")
+    for n in sorted(state["nobles"].values(), key=lambda n: n["key"]):
+        if n["captor"] == "bandits" and rng.random() < 0.5:
+            lines.append(f"INTERDICT {n['name']}")     # FE 13.4, refused unless royal
+            break
     if (p["slot"] or "").startswith("Burgher") and rng.random() < 0.3:
         lines.append(f"BURGHER REBELLION AT {rng.choice(tables.city_names)}")
     if rng.random() < 0.1:

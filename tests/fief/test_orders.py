@@ -66,6 +66,7 @@ LINES = (
     "ATTACK Lincoln WITH PASSAGE",
     "AT DISCARD PASSAGE FREE Hugh",
     "RED: AT DISCARD JUSTICE Lucia",
+    "INTERDICT Hugh",
 )
 
 

@@ -4,7 +4,7 @@ Ex 10-1, 10-2, 11-1)."""
 
 from __future__ import annotations
 
-from moderator.games.fief import ENGINE, battle, cards, movement, phases
+from moderator.games.fief import ENGINE, battle, cards, economy, movement, phases
 from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import GameState
 from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
@@ -245,3 +245,28 @@ def test_faq_p5_f19_only_a_cavalcade_leaves_a_besieged_city() -> None:
     assert s.nobles["henri"].city == "London"
     assert s.cities["London"].units_of("Red") == {"knight": 1, "men_at_arms": 1}
     assert not [e for e in r.events if e.id.startswith("battle")]
+
+
+def test_fe_13_4_the_kings_interdiction_frees_a_bandits_captive() -> None:
+    """FE 13.4 King's Interdiction: Dave's King William spends a Carrier Pigeon and
+    Kirsten's Hugh, held in Sherwood, goes free before the ransoms: her 10 Shillings stay
+    in her purse.  George, no royal, cannot; a captive of a noble is no Bandits' captive."""
+    s = board()
+    noble(s, "William", "Blue", "London", titles=["south-east"])
+    s.sovereign = "william"
+    hugh = noble(s, "Hugh", "Green", "York", titles=["north"])
+    noble(s, "Lucia", "Green", "York")
+    troops(s, "Lincoln", "Green", men_at_arms=1)
+    s.cities["Lincoln"].building = "stronghold"
+    henri = noble(s, "Henri", "Red", "Oxford")
+    s.players["kirsten"].cash = 10
+    r = realm(s)
+    r.capture(hugh, "bandits", "York")
+    r.capture(henri, "lucia", "York")
+    give_orders(r, {"dave": "INTERDICT Hugh\nINTERDICT Henri", "george": "INTERDICT Hugh"})
+    economy.ransoms(r)
+    assert hugh.free and hugh.city == "Lincoln"
+    assert s.players["kirsten"].cash == 10 and s.players["dave"].pigeons == 2
+    assert sorted(refusals(r)) == ["not a captive of the Bandits (FE 13.4)",
+                                   "only a free King or Queen interdicts (FE 13.4)"]
+    assert henri.status == "captive"

@@ -29,6 +29,7 @@ from moderator.games.fief.orders.values import (
     Give,
     Grant,
     Hire,
+    Interdict,
     Intervene,
     Justice,
     LiftSiege,
@@ -150,6 +151,7 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
     BuildRoyal: lambda t, o: f"BUILD ROYAL STRONGHOLD AT {o.city}",
     RoyalMove: lambda t, o: f"ROYAL MOVE {', '.join(o.nobles)} TO ROYAL STRONGHOLD",
     DanegeldReaction: lambda t, o: f"IF INVADERS ENTER {o.city} THEN DANEGELD BY {o.noble}",
+    Interdict: lambda t, o: f"INTERDICT {o.captive}",
     RebelsReaction: lambda t, o: f"IF {'AN OPPONENT' if o.actor == 'opponent' else 'ANYONE'}"
     f" REBELS {o.city or 'ANY'} THEN PLAY {o.response.upper()}",
     Skull: lambda t, o: "SKULL",

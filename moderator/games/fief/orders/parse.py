@@ -38,6 +38,7 @@ from moderator.games.fief.orders.values import (
     Give,
     Grant,
     Hire,
+    Interdict,
     Intervene,
     Justice,
     LiftSiege,
@@ -556,6 +557,12 @@ def _if(ctx: Context, rest: str) -> Order:
                           response=_support(m.group(3)))
 
 
+def _interdict(ctx: Context, rest: str) -> Order:
+    if not rest.strip():
+        raise BadSyntax("INTERDICT <captive of the Bandits>", "INTERDICT Hugh")
+    return Interdict(captive=ctx.noble(rest))
+
+
 def _royal(ctx: Context, rest: str) -> Order:
     m = re.match(r"^MOVE\s+(.+?)(?:\s+TO\s+(?:THE\s+)?ROYAL\s+STRONGHOLD)?$", rest.strip(), re.I)
     if not m:
@@ -589,6 +596,7 @@ PARSERS: dict[str, Callable[[Context, str], Order]] = {
     "INTERVENE": _intervene, "QUELL": _quell, "SURRENDER": _surrender,
     "CHASUBLE": _chasuble, "SHINBONE": _shinbone, "SKULL": _skull, "IF": _if,
     "MATA": _mata, "ROYAL": _royal, "BURGHER": _burgher,
+    "INTERDICT": _interdict,
 }
 
 

@@ -434,6 +434,14 @@ class RebelsReaction(Order):
 
 
 @dataclass(frozen=True)
+class Interdict(Order):
+    """FE 13.4 King's Interdiction: the King or Queen spends a Carrier Pigeon and a captive
+    of the Bandits goes free instead of being ransomed (at the start of Phase 4)."""
+    kind: ClassVar[str] = "interdict"
+    captive: str = ""
+
+
+@dataclass(frozen=True)
 class Mata(Order):
     """FE 2.12: Mata swaps a card of your choice for a random card of another player's
     hand, once a round (Phase 2D)."""
@@ -466,7 +474,7 @@ ORDER_CLASSES: dict[str, type[Order]] = {
                               Hire, GarterPolicy, Siege, BuildTrebuchet, LiftSiege, Intervene,
                               StrikeLeader, Quell, Surrender, Chasuble, Shinbone, Skull,
                               DanegeldReaction, Mata, BuildRoyal, RoyalMove,
-                              RebelsReaction)
+                              RebelsReaction, Interdict)
 }
 
 
