@@ -16,6 +16,7 @@ from moderator.settings.game import GAME_SETTINGS
 from moderator.store import audit, repo
 from moderator.store.db import session_scope
 from moderator.turn.deadlines import note_change
+from moderator.turn.inputs import standing
 
 
 @click.group()
@@ -79,8 +80,9 @@ def game_show(app: App, name: str) -> None:
                       f"{format_deadline(turn.deadline, g.time_zone) or 'not set'}")
         table = Table("player", "email", "character", "orders this turn")
         for p in repo.players(session, g):
-            subs = repo.submissions(session, p, turn.number)
-            table.add_row(p.name, p.email, p.character_key, f"v{subs[-1].version}" if subs else "-")
+            stands = standing(session, app.config, g, turn, p)
+            table.add_row(p.name, p.email, p.character_key,
+                          f"v{stands.version} stands" if stands else "-")
         console.print(table)
 
 

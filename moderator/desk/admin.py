@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 from sqlmodel import Session
 
 from moderator import jsonio
+from moderator.clock import format_deadline
 from moderator.dice import Dice
 from moderator.games import find_engine
 from moderator.publish import outgoing
@@ -141,7 +142,8 @@ def add_player(
     rolls = "; ".join(roll.describe() for roll in dice.log)
     repo.log_gm(session, "player.added", f"{name} <{email}> as {key}: {rolls}", game=game)
     form = engine.order_form(state, key, tables)
-    outgoing.queue_welcome(session, config, game, player, password, form, turn.label)
+    outgoing.queue_welcome(session, config, game, player, password, form, turn.label,
+                           format_deadline(turn.deadline, game.time_zone))
     return NewPlayer(player, password)
 
 

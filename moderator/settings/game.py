@@ -86,13 +86,19 @@ GAME_SETTINGS: tuple[GameSetting, ...] = (
                 "'remove' (the player is ejected).", _choice("civil-disorder", "remove")),
     GameSetting("absences", True, "Players may be marked absent (`player absence`)."),
     GameSetting("absence_max_days", 28, "Longest absence allowed, in days.", _at_least(1)),
+    GameSetting("absence_moves_deadline", False, "An absence (ABSENCE UNTIL by mail) that "
+                "covers the open turn's deadline moves that deadline to the absence's end."),
     GameSetting("press", True, "Announcements (ANNOUNCE) are printed at all."),
     GameSetting("anonymous_press", True, "Unsigned announcements allowed (else signed)."),
     GameSetting("alias_press", True, "Announcements under an alias allowed (else signed)."),
     GameSetting("press_moderation", False, "Announcements wait in the press queue for the "
                 "GM (`press approve|reject`); those not approved by the run are dropped."),
-    GameSetting("joining", "open", "Who may join: 'open', 'closed' (`player add` refuses "
-                "without --force) or 'approval'.", _choice("open", "closed", "approval")),
+    GameSetting("joining", "open", "Who may join by mail (JOIN GAME): 'open' (the "
+                "character is created and the welcome mailed), 'approval' (the request waits "
+                "for `player approve|reject`) or 'closed' (refused; `player add` too, "
+                "without --force).", _choice("open", "closed", "approval")),
+    GameSetting("status_who_sent", True, "The STATUS command by mail names the players who "
+                "have sent orders (never what they ordered)."),
 )
 _BY_KEY = {s.key: s for s in GAME_SETTINGS}
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from moderator.dice import Dice
 from moderator.games.base import JSON, Event, NewsletterContext, ParsedOrders, TurnResult
-from moderator.games.dwtk import faction, phases, press, setup
+from moderator.games.dwtk import faction, forecast, phases, press, setup
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
 from moderator.games.dwtk.state import GameState, Phase
@@ -97,3 +97,8 @@ class DwtkEngine:
                                              GameState.from_dict(after), events, characters,
                                              _tables(tables))
         return NewsletterContext(gazette, sheets)
+
+    def forecast(self, state: JSON, orders: Mapping[str, JSON],
+                 tables: Any) -> dict[str, tuple[str, ...]]:
+        """The optional `Forecasting` capability (moderator.games.base): see forecast.py."""
+        return forecast.forecast(state, orders, _tables(tables), self.adjudicate)
