@@ -26,9 +26,9 @@ def test_demo_runs_a_month_and_publishes_to_every_mailbox(tmp_path: Path) -> Non
         assert f"[paris] Turn sheet for {player.name}, April 1625" in subjects
         assert any("Orders v1" in s for s in subjects)
     athos = {m["Subject"]: body_text(m) for m in mailbox_messages(config, "athos@lafere.example")}
-    first = athos["[paris] Orders v1 for Athos de la Fère, April 1625"]
+    first = athos["[paris] Orders v1 stand (2 errors): Athos de la Fère, April 1625"]
     assert "line 3:" in first and "line 5:" in first  # the two mistakes
-    second = athos["[paris] Orders v2 for Athos de la Fère, April 1625"]
+    second = athos["[paris] Orders v2 stand: Athos de la Fère, April 1625"]
     assert "quoted" in second and "line" not in second.split("read them:")[1].split("About")[0]
     refused = mailbox_messages(config, "rochefort@cardinal.example")
     assert refused and "not registered" in body_text(refused[0])

@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import click
 from rich.table import Table
+from sqlmodel import Session
 
+from moderator import jsonio
 from moderator.cli.app import App, console, pass_app, send_option, send_outbox
 from moderator.intake.process import IntakeResult
 from moderator.runners.incoming import InboxUnavailable, process_inbox
+from moderator.store import repo
 from moderator.store.host import check_running
+from moderator.store.models import Game, Submission
 
 
 @click.group()
@@ -27,24 +31,35 @@ def inbox_process(app: App, send: bool) -> None:
     try:
         results = process_inbox(app.db, app.config)
     except InboxUnavailable as exc:
-        _show(exc.results)
+        _show(app, exc.results)
         app.deliver(send)  # the messages read before it stopped deserve their receipts
         raise click.ClickException(
             f"reading the inbox stopped: {exc}; the messages not read are still there"
         ) from exc
     if results:
-        _show(results)
+        _show(app, results)
     else:
         console.print("The inbox is empty.")
     app.deliver(send)
 
 
-def _show(results: list[IntakeResult]) -> None:
+def _show(app: App, results: list[IntakeResult]) -> None:
+    """One row a message: who sent it, for which game, the version stored and how many
+    errors it had, and what became of it (the GM reads senders, not Message-IDs)."""
     if not results:
         return
-    table = Table("message", "result", "detail")
-    for r in results:
-        table.add_row(r.message_id[:48], r.status, r.detail[:60])
+    table = Table("sender", "game", "version", "errors", "result", "detail")
+    table.columns[0].no_wrap = True
+    with Session(app.db) as session:
+        for r in results:
+            stored = repo.message_by_message_id(session, r.message_id)
+            sub = session.get(Submission, r.submission_id) if r.submission_id else None
+            game = session.get(Game, stored.game_id) if stored and stored.game_id else None
+            errors = sum(e.get("severity", "error") == "error"
+                         for e in jsonio.loads(sub.errors_json)) if sub else None
+            table.add_row(stored.sender or "?" if stored else "?",
+                          game.name if game else "-", f"v{sub.version}" if sub else "-",
+                          "-" if errors is None else str(errors), r.status, r.detail[:60])
     console.print(table)
 
 

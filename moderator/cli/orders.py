@@ -11,6 +11,7 @@ from moderator.desk import players as desk_players
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Submission
+from moderator.turn.inputs import standing
 
 
 @click.group()
@@ -21,26 +22,35 @@ def orders() -> None:
 @orders.command("show")
 @click.argument("game_name", metavar="GAME")
 @click.option("--player", "email", help="Only this player (email address).")
-@click.option("--all-versions", is_flag=True, help="Every version, not only the latest.")
+@click.option("--all-versions", is_flag=True, help="Every version, not only the one that stands.")
 @pass_app
 def orders_show(app: App, game_name: str, email: str | None, all_versions: bool) -> None:
-    """The orders received for the open turn of GAME."""
+    """The orders that stand for the open turn of GAME (the ones the turn will run)."""
     with Session(app.db) as session:
         g = repo.game_by_name(session, game_name)
         turn = repo.open_turn(session, g)
         people = [repo.player_by_email(session, g, email)] if email else repo.players(session, g)
         for p in people:
             subs = repo.submissions(session, p, turn.number)
+            stands = standing(session, app.config, g, turn, p)
             if not subs:
                 console.print(f"[bold]{p.name}[/]: no orders for {turn.label}\n")
                 continue
-            for sub in subs if all_versions else subs[-1:]:
-                _print_submission(p.name, turn.label, sub)
+            if stands is None:
+                console.print(f"[bold]{p.name}[/]: no orders in time for {turn.label} "
+                              f"(v{subs[-1].version} came late)\n")
+            for sub in subs if all_versions else ([stands.submission] if stands else []):
+                _print_submission(p.name, turn.label, sub, stands)
 
 
-def _print_submission(name: str, label: str, sub: Submission) -> None:
+def _print_submission(name: str, label: str, sub: Submission,
+                      stands: repo.Standing | None) -> None:
     """One version of a player's orders in normal form, with its errors."""
-    console.print(f"[bold]{name}[/], {label}, v{sub.version}:")
+    if stands is not None and stands.submission.id == sub.id:
+        status = f"stands: {stands.reason}"
+    else:
+        status = "does not stand" + (f" (v{stands.version} does)" if stands else "")
+    console.print(f"[bold]{name}[/], {label}, v{sub.version} {status}:", markup=True)
     for line in jsonio.loads(sub.normal_form_json):
         console.print(f"    {line}", markup=False)
     for err in jsonio.loads(sub.errors_json):

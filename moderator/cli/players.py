@@ -175,3 +175,84 @@ def player_absence(app: App, game_name: str, email: str, until: datetime, reason
                                    app.who(actor), reason)
         shown = format_deadline(end, g.time_zone)
     console.print(f"{email} is absent until {shown}.")
+
+
+@player.command("password")
+@click.argument("game_name", metavar="GAME")
+@click.argument("email", metavar="PLAYER")
+@click.option("--reset", is_flag=True, required=True,
+              help="Make a new password and mail it to the player (it is never shown).")
+@desk
+@send_option
+@pass_app
+def player_password(app: App, game_name: str, email: str, reset: bool, reason: str,
+                    actor: str | None, send: bool) -> None:
+    """Give PLAYER a new password, mailed to his registered address only.
+
+    \b
+    moderator player password paris jacques@lyon.example --reset --reason "lost it"
+    """
+    with session_scope(app.db) as session:
+        g = repo.game_by_name(session, game_name)
+        desk_players.reset_password(session, app.config, g,
+                                    repo.player_by_email(session, g, email),
+                                    app.who(actor), reason)
+    console.print(f"A new password for {email} is mailed to him.")
+    app.deliver(send)
+
+
+@player.command("requests")
+@click.argument("game_name", metavar="GAME")
+@pass_app
+def player_requests(app: App, game_name: str) -> None:
+    """The JOIN GAME requests waiting for `player approve|reject` (joining = "approval")."""
+    with Session(app.db) as session:
+        waiting = desk_players.pending_joins(session, repo.game_by_name(session, game_name))
+    if not waiting:
+        console.print(f"No join requests wait in {game_name}.")
+    for request in waiting:
+        console.print(f"  {request.name} <{request.email}>", markup=False)
+
+
+def _decide(app: App, game_name: str, email: str, approve: bool, reason: str,
+            actor: str | None, send: bool) -> None:
+    with session_scope(app.db) as session:
+        g = repo.game_by_name(session, game_name)
+        request = desk_players.decide_join(session, app.config, g, email, approve,
+                                           app.who(actor), reason)
+    done = "joins" if approve else "is refused"
+    console.print(f"{request.name} <{request.email}> {done} {game_name}.", markup=False)
+    app.deliver(send)
+
+
+@player.command("approve")
+@click.argument("game_name", metavar="GAME")
+@click.argument("email", metavar="ADDRESS")
+@desk
+@send_option
+@pass_app
+def player_approve(app: App, game_name: str, email: str, reason: str, actor: str | None,
+                   send: bool) -> None:
+    """Accept the JOIN GAME request from ADDRESS: the character is created and the
+    welcome mailed.
+
+    \b
+    moderator player approve paris aramis@example.org --reason "a friend of Porthos"
+    """
+    _decide(app, game_name, email, True, reason, actor, send)
+
+
+@player.command("reject")
+@click.argument("game_name", metavar="GAME")
+@click.argument("email", metavar="ADDRESS")
+@desk
+@send_option
+@pass_app
+def player_reject(app: App, game_name: str, email: str, reason: str, actor: str | None,
+                  send: bool) -> None:
+    """Refuse the JOIN GAME request from ADDRESS; he is told the reason.
+
+    \b
+    moderator player reject paris spam@example.org --reason "the game is full"
+    """
+    _decide(app, game_name, email, False, reason, actor, send)

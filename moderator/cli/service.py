@@ -16,9 +16,11 @@ from moderator.cli.app import App, console, pass_app
 from moderator.clock import as_utc, format_deadline
 from moderator.games import find_engine
 from moderator.runners import schedule
+from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.models import Game, GmLog, Outbox, Turn
 from moderator.turn import deadlines
+from moderator.turn.inputs import standing
 
 BACKLOG = ("queued", "sending", "failed", "bounced")
 Backlog = dict[int | None, dict[str, int]]
@@ -47,7 +49,7 @@ def status(app: App, game_name: str | None, limit: int) -> None:
         backlog = _backlog(session)
         jobs = dict(schedule.scheduled(app.db))
         for g in found:
-            _game_status(session, g, backlog.get(g.id, {}), jobs, now)
+            _game_status(session, app.config, g, backlog.get(g.id, {}), jobs, now)
         _print_outbox(backlog, found, bool(game_name))
         _print_service(session, zone, now)
         game_id = found[0].id if game_name else None
@@ -67,8 +69,8 @@ def _backlog(session: Session) -> Backlog:
 
 
 def _game_status(
-    session: Session, g: Game, backlog: dict[str, int], jobs: dict[str, datetime | None],
-    now: datetime,
+    session: Session, config: Config, g: Game, backlog: dict[str, int],
+    jobs: dict[str, datetime | None], now: datetime,
 ) -> None:
     """One game: its turn, deadlines, rule, jobs, outbox, and who has sent orders."""
     turn = repo.open_turn(session, g)
@@ -87,7 +89,7 @@ def _game_status(
     pending = sum(backlog.get(s, 0) for s in BACKLOG)
     console.print(f"  outbox: {pending} not sent "
                   f"({', '.join(f'{s} {backlog.get(s, 0)}' for s in BACKLOG)})")
-    console.print(_orders_table(session, g, turn))
+    console.print(_orders_table(session, config, g, turn))
 
 
 def _print_due(g: Game, turn: Turn, now: datetime) -> None:
@@ -104,16 +106,16 @@ def _print_due(g: Game, turn: Turn, now: datetime) -> None:
         console.print(f"  {what}: {shown}")
 
 
-def _orders_table(session: Session, g: Game, turn: Turn) -> Table:
-    """Each player and the latest version of his orders for the open turn, if any."""
+def _orders_table(session: Session, config: Config, g: Game, turn: Turn) -> Table:
+    """Each player and the version of his orders that stands for the open turn, if any."""
     table = Table("player", "email", "orders", "received")
     sent = 0
     for p in repo.players(session, g):
-        subs = repo.submissions(session, p, turn.number)
-        if subs:
+        stands = standing(session, config, g, turn, p)
+        if stands:
             sent += 1
-            table.add_row(p.name, p.email, f"v{subs[-1].version}",
-                          _short(subs[-1].received_at, g.time_zone))
+            table.add_row(p.name, p.email, f"v{stands.version} stands",
+                          _short(stands.submission.received_at, g.time_zone))
         else:
             table.add_row(p.name, p.email, "[red]none yet[/]", "")
     table.title = f"Orders for {turn.label}: {sent} of {len(table.rows)} players"

@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 from sqlmodel import Session
 
 from moderator import jsonio
+from moderator.clock import format_deadline
 from moderator.dice import Dice
 from moderator.games import find_engine
 from moderator.publish import outgoing
@@ -107,6 +108,9 @@ def add_player(
     """Sign a player up: create the character in the open turn and mail a welcome.
     Refused when the game's ``joining`` is ``closed``, unless ``force``."""
     game = repo.game_by_name(session, game_name)
+    name = name.strip()
+    if not name:
+        raise AdminError("the character's name is empty: give one (--name \"Jacques de Lyon\")")
     if config.game(game.name).joining == "closed" and not force:
         raise AdminError(f"{game.name} is closed to new players (joining = \"closed\" "
                          "in config.toml); add --force to add one anyway")
@@ -138,7 +142,8 @@ def add_player(
     rolls = "; ".join(roll.describe() for roll in dice.log)
     repo.log_gm(session, "player.added", f"{name} <{email}> as {key}: {rolls}", game=game)
     form = engine.order_form(state, key, tables)
-    outgoing.queue_welcome(session, config, game, player, password, form, turn.label)
+    outgoing.queue_welcome(session, config, game, player, password, form, turn.label,
+                           format_deadline(turn.deadline, game.time_zone))
     return NewPlayer(player, password)
 
 

@@ -7,18 +7,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from moderator import jsonio
 from moderator.clock import as_utc, format_deadline
-from moderator.desk import press
+from moderator.desk import admin, press
 from moderator.desk.errors import DeskError
 from moderator.games import find_engine
 from moderator.games.base import Severity
 from moderator.publish import outgoing
 from moderator.settings.config import Config, game_tables
 from moderator.store import audit, repo
-from moderator.store.models import Game, Player, PlayerAddress, Submission
+from moderator.store.models import AuditEntry, Game, Player, PlayerAddress, Submission
 from moderator.store.passwords import hash_password, new_password
 from moderator.store.statuses import PlayerStatus
 from moderator.turn.deadlines import now_utc
@@ -120,7 +120,8 @@ def replace(session: Session, config: Config, game: Game, old: Player, email: st
     character = engine.character_name(state, old.character_key)
     form = engine.order_form(state, old.character_key, game_tables(config, game.name,
                                                                    game.kind))
-    outgoing.queue_welcome(session, config, game, old, password, form, turn.label)
+    outgoing.queue_welcome(session, config, game, old, password, form, turn.label,
+                           format_deadline(turn.deadline, game.time_zone))
     audit.record(session, "player.replace", reason, who, game=game, player=old,
                  detail=f"{previous} -> {old.name} <{email}>",
                  note=f"{character} is now played by {old.name}: {reason}")
@@ -164,3 +165,100 @@ def _zone(game: Game):  # type: ignore[no-untyped-def]
     from zoneinfo import ZoneInfo
 
     return ZoneInfo(game.time_zone)
+
+
+# --- passwords ---------------------------------------------------------------------------
+
+def reset_password(session: Session, config: Config, game: Game, player: Player, who: str,
+                   reason: str) -> None:
+    """A new password, mailed to the player's registered address only (never shown)."""
+    password = new_password()
+    player.password_hash = hash_password(password)
+    session.add(player)
+    audit.record(session, "player.password-reset", reason, who, game=game, player=player)
+    outgoing.queue(session, config, game=game, kind="notice", to=player.email,
+                   subject=f"[{game.name}] A new password for {player.name}",
+                   text=f"The GM gave you a new password for {game.name}:\n\n"
+                        f"  PASSWORD: {password}\n\nYour old password no longer works.\n")
+
+
+def change_password(session: Session, game: Game, player: Player, password: str) -> None:
+    """The player's own PASSWORD command (checked against his old password first)."""
+    if len(password) < 4:
+        raise DeskError("a password needs at least 4 characters")
+    player.password_hash = hash_password(password)
+    session.add(player)
+    repo.log_gm(session, "player.password-changed", f"{player.name} <{player.email}>",
+                game=game)
+
+
+# --- joining by mail ---------------------------------------------------------------------
+
+JOIN_REQUEST = "player.join-request"
+JOIN_DECIDED = ("player.join-approved", "player.join-rejected")
+
+
+@dataclass(frozen=True)
+class JoinRequest:
+    entry_id: int
+    email: str
+    name: str
+
+
+def request_join(session: Session, config: Config, game: Game, email: str,
+                 name: str) -> str:
+    """A JOIN GAME by mail, as the game's ``joining`` setting says: ``open`` signs the
+    player up at once (the welcome mail goes out), ``approval`` queues the request for
+    `player approve|reject`, ``closed`` refuses.  Returns what happened, for the reply."""
+    joining = config.game(game.name).joining
+    email = email.strip().lower()
+    if joining == "closed":
+        raise DeskError(f"{game.name} is not taking new players.")
+    if repo.player_by_address(session, game, email) is not None:
+        raise DeskError(f"{email} already plays in {game.name}.")
+    if joining == "open":
+        admin.add_player(session, config, game.name, email, name)
+        return "added"
+    if any(r.email == email for r in pending_joins(session, game)):
+        return "already-queued"
+    audit.record(session, JOIN_REQUEST, "JOIN GAME by mail", email, game=game,
+                 detail=jsonio.dumps({"email": email, "name": name}))
+    outgoing.queue_gm_notice(session, config, game, f"{name} <{email}> asks to join",
+                             f"{name} <{email}> asks to join {game.name}.\n\n"
+                             f"  moderator player approve {game.name} {email} --reason ...\n"
+                             f"  moderator player reject {game.name} {email} --reason ...\n")
+    return "queued"
+
+
+def pending_joins(session: Session, game: Game) -> list[JoinRequest]:
+    """Join requests no GM has decided yet, oldest first."""
+    rows = list(session.exec(select(AuditEntry).where(
+        AuditEntry.game_id == game.id,
+        col(AuditEntry.action).in_((JOIN_REQUEST, *JOIN_DECIDED))).order_by(col(AuditEntry.id))))
+    decided = {r.detail for r in rows if r.action in JOIN_DECIDED}
+    found = []
+    for row in rows:
+        if row.action == JOIN_REQUEST and f"request {row.id}" not in decided:
+            data = jsonio.loads(row.detail)
+            found.append(JoinRequest(row.id, data["email"], data["name"]))  # type: ignore[arg-type]
+    return found
+
+
+def decide_join(session: Session, config: Config, game: Game, email: str, approve: bool,
+                who: str, reason: str) -> JoinRequest:
+    """The GM's answer to a join request: approved, the player is signed up (his welcome
+    mail goes out, whatever ``joining`` says now); rejected, he is told why."""
+    email = email.strip().lower()
+    request = next((r for r in pending_joins(session, game) if r.email == email), None)
+    if request is None:
+        raise DeskError(f"no pending join request from {email} in {game.name}")
+    action = JOIN_DECIDED[0] if approve else JOIN_DECIDED[1]
+    audit.record(session, action, reason, who, game=game, detail=f"request {request.entry_id}")
+    if approve:
+        admin.add_player(session, config, game.name, email, request.name, force=True)
+    else:
+        outgoing.queue(session, config, game=game, kind="notice", to=email,
+                       subject=f"[{game.name}] Your request to join",
+                       text=f"The GM of {game.name} did not accept your request to join: "
+                            f"{reason}\n")
+    return request

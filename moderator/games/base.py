@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from moderator.dice import Dice
 
@@ -264,6 +264,28 @@ class GameEngine(Protocol[TablesT]):
         """What the gazette template needs (e.g. the greasy pole) and, for each listed
         character, what his private turn sheet needs (accounts, SP ledger, notices)."""
         ...
+
+
+@runtime_checkable
+class Forecasting(Protocol):
+    """An OPTIONAL capability of an engine: the forecast a receipt prints.
+
+    ``forecast(state, orders, tables)`` is pure like the rest of the engine: for each
+    character in ``orders`` (his parsed orders, as `parse_orders` gave them), the lines
+    of what the rules will do with them this turn that do not depend on the dice or on
+    other players (money week by week, the week it runs out, each action the rules will
+    refuse).  An engine without it simply gets receipts without a forecast; use
+    `forecaster` rather than testing for the method.
+    """
+
+    def forecast(self, state: JSON, orders: Mapping[str, JSON],
+                 tables: Any) -> Mapping[str, Sequence[str]]:
+        ...
+
+
+def forecaster(engine: object) -> Forecasting | None:
+    """The engine as a `Forecasting` one, or None when it makes no forecasts."""
+    return engine if isinstance(engine, Forecasting) else None
 
 
 class TableError(ValueError):

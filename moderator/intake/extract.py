@@ -288,6 +288,10 @@ def _body_text(msg: Message) -> tuple[str, list[str]]:
             if not text.strip():
                 blank.append(leaf)
                 continue
+            if not leaf.attachment:
+                attached = _orders_attached(text, ranked[2])
+                if attached is not None:
+                    leaf, (text, notes) = attached, _leaf_text(attached)
             if leaf.attachment:
                 notes.insert(0, f"read the orders from the attachment {leaf.filename!r}")
             return text, notes + _ignored([lf for lf in leaves if lf not in blank], leaf)
@@ -296,6 +300,21 @@ def _body_text(msg: Message) -> tuple[str, list[str]]:
         if text.strip():
             return text, ["could not understand the MIME structure; read the raw body", *notes]
     return "", ["found no text in the message", *_ignored(leaves, None)]
+
+
+# A password line: what makes a part the player's orders.
+_PASSWORD_LINE = re.compile(r"^[ \t]*(?:PASSWORD|PW)\b", re.IGNORECASE | re.MULTILINE)
+
+
+def _orders_attached(body: str, attached: list[_Leaf]) -> _Leaf | None:
+    """The text attachment holding the orders when the body holds none ("orders
+    attached, Jacques"): the body has no password line and the attachment has one."""
+    if _PASSWORD_LINE.search(body):
+        return None
+    for leaf in attached:
+        if _PASSWORD_LINE.search(_leaf_text(leaf)[0]):
+            return leaf
+    return None
 
 
 def _ignored(leaves: list[_Leaf], used: _Leaf | None) -> list[str]:

@@ -9,8 +9,10 @@ the message's fate ends the run:
 
 1. ``claim``: a second intake reading the same message at the same moment finds it taken;
 2. ``robots``: mail from robots (bounces, vacation replies, lists) is never answered;
-3. ``size`` and ``identify``: game, player, mail authentication and password are checked;
-   a `Refusal` is answered and logged (`moderator.intake.identify`);
+3. ``size``, ``commands`` and ``identify``: game, player, mail authentication and
+   password are checked, a `Refusal` is answered and logged (`moderator.intake.identify`);
+   player commands (HELP, ORDERS, CHECK ... `moderator.intake.commands`) are answered,
+   and a message of nothing but commands ends there;
 4. ``parse``: the text is parsed by the game's engine against the open turn;
 5. ``store``: every version of the orders is kept (and press held for the GM);
 6. ``answer``: the receipt reads them back (`moderator.publish.receipts`).
@@ -38,10 +40,11 @@ from moderator.faults import crash_point
 from moderator.games import find_engine
 from moderator.games.base import ParsedOrders
 from moderator.intake.bounces import detect_bounce, find_recipient, record_bounce
+from moderator.intake.commands import answer_commands, forecast_lines
 from moderator.intake.extract import ExtractedMessage, extract_message
 from moderator.intake.identify import Refusal, check_size, game_name, identify
 from moderator.intake.robots import own_address, refusal_allowed, robot_reason
-from moderator.intake.route import Directives
+from moderator.intake.route import Directives, set_aside_chatter
 from moderator.intake.sender import mailbox_address, split_head
 from moderator.intake.spool import content_digest, spool_raw, store_raw, usable_message_id
 from moderator.publish import outgoing
@@ -57,7 +60,7 @@ from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Game, Player, ReceivedMessage, Submission, Turn
 from moderator.store.statuses import IntakeFate, MessageStatus
-from moderator.turn.inputs import cutoff
+from moderator.turn.inputs import cutoff, standing
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +146,7 @@ class Intake:
     earlier: list[Submission] = field(default_factory=list)
     submission: Submission | None = None
     held: tuple[str, ...] = ()
+    chatter: tuple[str, ...] = ()  # greetings and sign-offs not read as orders
 
     def result(self, status: str, detail: str) -> IntakeResult:
         return IntakeResult(self.message.message_id, status, detail,
@@ -195,7 +199,26 @@ def _size(intake: Intake) -> IntakeResult | None:
     return None
 
 
+def _commands(intake: Intake) -> IntakeResult | None:
+    # Player commands (moderator.intake.commands): answered here; orders sent beside
+    # them go on through the steps below, already identified.
+    done = answer_commands(intake.session, intake.config, intake.message, _stored(intake),
+                           intake.now)
+    if done is None:
+        return None
+    stored = _stored(intake)
+    stored.game_id = done.game.id if done.game else None
+    stored.player_id = done.player.id if done.player else None
+    if done.rest is None:
+        stored.status, stored.detail = MessageStatus.ACCEPTED, done.detail
+        return intake.result(IntakeFate.ACCEPTED, done.detail)
+    intake.game, intake.player, intake.directives = done.game, done.player, done.rest
+    return None
+
+
 def _identify(intake: Intake) -> IntakeResult | None:
+    if intake.directives is not None:  # the commands step identified the sender
+        return None
     stored = _stored(intake)
     game, player, directives = identify(intake.session, intake.config, intake.message,
                                         stored.raw)
@@ -209,8 +232,10 @@ def _parse(intake: Intake) -> IntakeResult | None:
     tables = game_tables(intake.config, game.name, game.kind)
     intake.turn = repo.open_turn(intake.session, game)
     intake.state = jsonio.loads(intake.turn.state_before)
-    intake.parsed = find_engine(game.kind).parse_orders(
-        directives.text_for_parser, intake.state, player.character_key, tables)
+    engine, state = find_engine(game.kind), intake.state
+    intake.parsed, intake.chatter = set_aside_chatter(
+        directives.text_for_parser,
+        lambda text: engine.parse_orders(text, state, player.character_key, tables))
     return None
 
 
@@ -246,16 +271,19 @@ def _answer(intake: Intake) -> IntakeResult:
     parsed, turn, submission = _parsed(intake), _turn(intake), intake.submission
     accepted = submission is not None
     count = len(intake.earlier)
-    written = intake.message.date or intake.now
+    intake.session.flush()  # the new version takes part in choosing the orders that stand
+    stands = standing(intake.session, intake.config, game, turn, player)
     facts = ReceiptFacts(
         accepted=accepted,
         version=count + 1 if accepted else count,
-        superseded_by=_written_later(intake.earlier, written) if accepted else None,
+        standing=stands,
+        submission_id=submission.id if submission else None,
         late=_is_late(intake.config, game, turn, intake.now),
         character_name=find_engine(game.kind).character_name(intake.state,
                                                              player.character_key),
         deadline=format_deadline(turn.deadline, game.time_zone),
-        notes=(*intake.message.notes, *directives.notes, *intake.held),
+        notes=(*intake.message.notes, *directives.notes, *intake.chatter, *intake.held),
+        forecast=forecast_lines(intake.config, game, player, turn, parsed),
     )
     replying = Replying(intake.message.message_id, intake.message.references)
     queue_receipt(intake.session, intake.config, game, player, turn, parsed, facts, replying)
@@ -263,10 +291,8 @@ def _answer(intake: Intake) -> IntakeResult:
     stored = _stored(intake)
     stored.status = MessageStatus.ACCEPTED if accepted else MessageStatus.REFUSED
     stored.answered_at = intake.now
-    if accepted:
-        stored.detail = "orders stored"
-    elif parsed.errors:
-        stored.detail = "no valid orders"
+    if accepted or parsed.errors:
+        stored.detail = _stored_detail(facts, len(parsed.hard_errors))
     else:
         stored.detail = "no orders found; the orders already sent stand"
     repo.log_gm(intake.session, f"intake.{stored.status}",
@@ -274,11 +300,24 @@ def _answer(intake: Intake) -> IntakeResult:
     return intake.result(stored.status, stored.detail)
 
 
+def _stored_detail(facts: ReceiptFacts, errors: int) -> str:
+    """What the GM's table says: the version, whether it stands, its errors."""
+    counted = f", {errors} error{'s' if errors != 1 else ''}" if errors else ""
+    if not facts.accepted:
+        return f"no valid orders{counted}"
+    if facts.stands:
+        return f"v{facts.version} stored, stands{counted}"
+    if facts.standing is not None:
+        return f"v{facts.version} stored{counted}; v{facts.standing.version} stands"
+    return f"v{facts.version} stored{counted}; late"
+
+
 # The steps in the order they run; the first to return a result decides the fate.
 INTAKE_STEPS: tuple[tuple[str, Step], ...] = (
     ("claim", _claim),
     ("robots", _robots),
     ("size", _size),
+    ("commands", _commands),
     ("identify", _identify),
     ("parse", _parse),
     ("store", _store),
@@ -337,16 +376,6 @@ def _is_late(config: Config, game: Game, turn: Turn, now: datetime) -> bool:
     """Past the deadline (and any grace the game allows): the receipt must say so."""
     last = cutoff(config, game, turn)
     return last is not None and as_utc(now) > last
-
-
-def _written_later(earlier: list[Submission], written_at: datetime) -> Submission | None:
-    """A version already received that was written after this message, if any.
-
-    Mail can overtake mail: when an older message arrives after a newer one, the newer
-    orders stand (see `repo.winning_submission`) and the receipt says so.
-    """
-    later = [s for s in earlier if repo.written_at(s) > as_utc(written_at)]
-    return max(later, key=repo.written_at) if later else None
 
 
 def _tell_owner_about_new_address(intake: Intake, game: Game, player: Player) -> None:

@@ -8,13 +8,15 @@ the password against the player, and reports problems on the receipt.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from email.utils import parseaddr
 
+from moderator.games.base import OrderError, ParsedOrders, Severity
 from moderator.intake.extract import ExtractedMessage
 
-__all__ = ["Directives", "find_directives", "find_game_name", "looks_like_game_name"]
+__all__ = ["Directives", "find_directives", "find_game_name", "looks_like_game_name",
+           "set_aside_chatter"]
 
 # Letters, digits, "-" and "_", with at least one letter: "[2]" is a counter, not a game.
 _GAME_NAME = re.compile(r"^(?=[a-z0-9_-]*[a-z])[a-z0-9_-]+$")
@@ -30,7 +32,11 @@ _SYSTEM_TAGS = frozenset({
     "caution", "warning", "phishing", "suspicious", "marketing", "secure", "encrypt",
     "encrypted", "fwd", "fw", "sensitive", "confidential",
 })
-_DIRECTIVE = re.compile(r"^\s*(GAME|PASSWORD|CHARACTER)\s*:\s*(.*?)\s*$", re.IGNORECASE)
+_DIRECTIVE = re.compile(r"^\s*(GAME|PASSWORD|PW|CHARACTER)\s*[:=]\s*(.*?)\s*$", re.IGNORECASE)
+# ``PASSWORD xyz`` / ``PW xyz`` without a colon: one word after the keyword, nothing else
+# (``PASSWORD new`` in a command mail is the PASSWORD command, see intake.commands).
+_BARE_PASSWORD = re.compile(r"^\s*(PASSWORD|PW)\s+(\S+)\s*$", re.IGNORECASE)
+_KEYS = {"game": "game", "password": "password", "pw": "password", "character": "character"}
 
 
 def looks_like_game_name(name: str) -> bool:
@@ -101,14 +107,14 @@ def find_directives(text: str) -> Directives:
     kept: list[str] = []
     numbers: list[int] = []
     for number, line in enumerate(text.split("\n"), start=1):
-        match = _DIRECTIVE.match(line)
+        match = _DIRECTIVE.match(line) or _BARE_PASSWORD.match(line)
         if match is None:
             kept.append(line)
             continue
         numbers.append(number)
         kept.append("")
         if match.group(2):
-            values[match.group(1).lower()].append(match.group(2))
+            values[_KEYS[match.group(1).lower()]].append(match.group(2))
     notes = tuple(
         f"{key.upper()} was given {len(found)} times with different values; used the first"
         for key, found in values.items()
@@ -126,3 +132,42 @@ def find_directives(text: str) -> Directives:
 
 def _first(found: list[str]) -> str | None:
     return found[0] if found else None
+
+
+def set_aside_chatter(
+    text: str, parse: Callable[[str], ParsedOrders]
+) -> tuple[ParsedOrders, tuple[str, ...]]:
+    """Greetings and sign-offs ("Bonjour,", "Cheers, Jacques") before the first and after
+    the last line of orders are not errors: the receipt lists them as not read.
+
+    ``parse`` is the engine's parser for this player.  A line counts as chatter only when
+    the parser found no order in it at all (an unknown order with no "did you mean"
+    hint, not opening with an upper-case keyword); one that looks like a mistyped order
+    stays an error, and so does anything between two lines of orders.  The chatter is
+    blanked and the text parsed again (a sign-off under ``WEEK 2:`` would otherwise be
+    read as part of week 2).  A message with no orders keeps every error: the player
+    must see why nothing was read.
+    """
+    parsed = parse(text)
+    lines = text.split("\n")
+    chatter = {e.line for e in parsed.errors if _is_chatter(e)}
+    orders = [n for n, line in enumerate(lines, start=1)
+              if line.strip() and not line.lstrip().startswith("#") and n not in chatter]
+    outside = sorted(n for n in chatter if orders and (n < orders[0] or n > orders[-1]))
+    if not outside:
+        return parsed, ()
+    blanked = "\n".join("" if n in outside else line for n, line in enumerate(lines, start=1))
+    shown = "; ".join(repr(lines[n - 1].strip()) for n in outside)
+    return parse(blanked), (f"not read as orders (greeting or signature): {shown}",)
+
+
+_KEYWORD_START = re.compile(r"^\s*[A-Z]{2,}\b")
+
+
+def _is_chatter(error: OrderError) -> bool:
+    # A "did you mean ...?" hint says the line is close to an order: a mistyped one.
+    # So does a line that opens with an upper-case word, as orders do ("FROBNICATE").
+    suggests = error.hint is not None and "did you mean" in error.hint.lower()
+    return (error.severity is Severity.ERROR and not suggests
+            and not _KEYWORD_START.match(error.text)
+            and error.message.lower().startswith("unknown order"))

@@ -70,7 +70,7 @@ def unflow(text: str, delsp: bool = False) -> str:
         flowed = content.endswith(" ") and content != "-- "
         if flowed and delsp:
             content = content[:-1]
-        if pending is not None and depth == pending_depth:
+        if pending is not None and depth == pending_depth and _glues(pending, content, delsp):
             content = pending + content
         elif pending is not None:
             out.append(_quote_prefix(pending_depth) + pending)
@@ -80,6 +80,30 @@ def unflow(text: str, delsp: bool = False) -> str:
     if pending is not None:
         out.append(_quote_prefix(pending_depth) + pending)
     return "\n".join(out)
+
+
+# Lines a soft break must never glue to the next: directives, section headers
+# ("WEEK 2:", "PREMONTH:") and lines opening with an upper-case order keyword.  A
+# player's stray trailing space (mutt keeps it with text_flowed) is a soft break too.
+_DIRECTIVE_LINE = re.compile(r"^\s*(?:GAME|PASSWORD|PW|CHARACTER|PLAYER|TURN)\b", re.IGNORECASE)
+_SECTION_LINE = re.compile(r"^\s*[A-Za-z]+(?:\s+\d+)?\s*:")
+_KEYWORD_LINE = re.compile(r"^\s*[A-Z]{2,}\b")
+
+
+# A client wraps at 72-78 columns: the line before its soft break is long, however the
+# next one starts.  A shorter line ends in a space the player typed.
+_WRAPPED = 60
+
+
+def _glues(pending: str, following: str, delsp: bool) -> bool:
+    """Whether a soft break after ``pending`` joins ``following`` to it (RFC 3676 says
+    always; real mail says not when either is a line of orders).  With ``delsp`` the
+    client broke a word in two: only directive lines stay whole."""
+    if _DIRECTIVE_LINE.match(pending) or _DIRECTIVE_LINE.match(following):
+        return False
+    if delsp or len(pending) >= _WRAPPED:
+        return True
+    return not (_SECTION_LINE.match(following) or _KEYWORD_LINE.match(following))
 
 
 def _quote_prefix(depth: int) -> str:

@@ -75,6 +75,7 @@ def queue_welcome(
     password: str,
     order_form: str,
     turn_label: str,
+    deadline: str | None = None,
 ) -> Outbox:
     text = render(
         config.templates_dir,
@@ -85,6 +86,7 @@ def queue_welcome(
         order_form=order_form,
         turn_label=turn_label,
         address=game_address(config, game),
+        deadline=deadline,
     )
     return queue(
         session,

@@ -17,6 +17,7 @@ from moderator.publish import outgoing
 from moderator.publish.render import render
 from moderator.settings.config import Config
 from moderator.store.models import Game, Player, Submission, Turn
+from moderator.store.repo import RECEIPT_HEADER, Standing
 
 
 @dataclass(frozen=True)
@@ -33,11 +34,47 @@ class ReceiptFacts:
 
     accepted: bool
     version: int
-    superseded_by: Submission | None
+    standing: Standing | None
+    """The orders that stand now, this version included (`repo.standing_submission`)."""
     late: bool
     character_name: str
     deadline: str | None
     notes: Sequence[str]
+    submission_id: int | None = None
+    """The stored version this receipt reads back: a reply to it supersedes it."""
+    forecast: Sequence[str] = ()
+    """The engine's forecast of the month from these orders (empty: none)."""
+    checked_only: bool = False
+    """A CHECK: read back and forecast, but nothing stored."""
+
+    @property
+    def stands(self) -> bool:
+        return (self.accepted and self.standing is not None
+                and self.standing.version == self.version)
+
+    @property
+    def superseded_by(self) -> Submission | None:
+        if not self.accepted or self.standing is None or self.stands:
+            return None
+        return self.standing.submission
+
+
+def receipt_subject(game: Game, player: Player, turn: Turn, facts: ReceiptFacts,
+                    errors: int) -> str:
+    """``[paris] Orders v3 stand (2 errors): Jacques, April 1625``: which version
+    stands is the first thing a player needs to know."""
+    counted = f" ({errors} error{'s' if errors != 1 else ''})" if errors else ""
+    if facts.checked_only:
+        word = f"Orders checked, not stored{counted}"
+    elif not facts.accepted:
+        word = f"Orders NOT accepted{counted}"
+    elif facts.stands:
+        word = f"Orders v{facts.version} stand{counted}"
+    elif facts.standing is not None:
+        word = f"Orders v{facts.version} kept{counted}, v{facts.standing.version} stands"
+    else:
+        word = f"Orders v{facts.version} late{counted}"
+    return f"[{game.name}] {word}: {player.name}, {turn.label}"
 
 
 def bracketed(message_id: str) -> str:
@@ -53,34 +90,41 @@ def queue_receipt(
     parsed: ParsedOrders, facts: ReceiptFacts, replying: Replying,
 ) -> None:
     """Every order read back in normal form, every error with its line and hint."""
+    errors = _of(parsed.errors, Severity.ERROR)
     text = render(
         config.templates_dir,
         "mail/receipt.txt.j2",
         accepted=facts.accepted,
         version=facts.version,
+        stands=facts.stands,
+        standing=facts.standing,
         superseded_by=facts.superseded_by,
         late=facts.late,
+        checked_only=facts.checked_only,
         character_name=facts.character_name,
         turn_label=turn.label,
         game=game,
         normal_form=parsed.normal_form,
-        errors=_of(parsed.errors, Severity.ERROR),
+        errors=errors,
         warnings=_of(parsed.errors, Severity.WARNING),
         notes=tuple(facts.notes),
+        forecast=tuple(facts.forecast),
         deadline=facts.deadline,
     )
-    word = f"Orders v{facts.version}" if facts.accepted else "Orders NOT accepted"
+    marks = () if facts.submission_id is None else (
+        (RECEIPT_HEADER, str(facts.submission_id)),)
     outgoing.queue(
         session,
         config,
         game=game,
         kind="receipt",
         to=player.email,
-        subject=f"[{game.name}] {word} for {player.name}, {turn.label}",
+        subject=receipt_subject(game, player, turn, facts, len(errors)),
         text=text,
         in_reply_to=bracketed(replying.message_id),
         references=tuple(bracketed(r) for r in replying.references),
         auto_submitted="auto-replied",
+        extra_headers=marks,
     )
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import difflib
+from dataclasses import dataclass
 from datetime import datetime
+from email.parser import BytesHeaderParser
 
 from sqlmodel import Session, col, select
 
@@ -11,6 +14,7 @@ from moderator.store.models import (
     Game,
     GmLog,
     Newsletter,
+    Outbox,
     Player,
     PlayerAddress,
     ReceivedMessage,
@@ -29,7 +33,11 @@ class NotFound(LookupError):
 def game_by_name(session: Session, name: str) -> Game:
     game = session.exec(select(Game).where(Game.name == name.lower())).first()
     if game is None:
-        raise NotFound(f"no game named {name!r}")
+        names = sorted(g.name for g in session.exec(select(Game)))
+        near = difflib.get_close_matches(name.lower(), names, n=1, cutoff=0.6)
+        hint = f": did you mean {near[0]}?" if near else (
+            f" (games: {', '.join(names)})" if names else " (no games yet: `game new`)")
+        raise NotFound(f"no game {name!r}{hint}")
     return game
 
 
@@ -111,22 +119,117 @@ def submissions(session: Session, player: Player, turn_number: int) -> list[Subm
 
 
 def written_at(submission: Submission) -> datetime:
-    """When the player wrote these orders: the mail's Date, else when it arrived."""
-    return as_utc(submission.sent_at or submission.received_at)
+    """When the orders count as written: ``min(Date, received)``.
+
+    The sender's Date still orders two messages that overtook each other in transit,
+    but a clock running fast (or a forged Date) can never put a message after mail
+    that reached us later.
+    """
+    received = as_utc(submission.received_at)
+    if submission.sent_at is None:
+        return received
+    return min(as_utc(submission.sent_at), received)
+
+
+# The header a receipt carries naming the submission it reads back (see
+# `moderator.publish.receipts`): a reply to that receipt supersedes that version.
+RECEIPT_HEADER = "X-Moderator-Submission"
+
+
+@dataclass(frozen=True)
+class Standing:
+    """The version of a player's orders that stands, and why (receipts and the GM say it)."""
+
+    submission: Submission
+    reason: str
+
+    @property
+    def version(self) -> int:
+        return self.submission.version
+
+
+def standing_submission(
+    session: Session, player: Player, turn_number: int, deadline: datetime | None
+) -> Standing | None:
+    """The orders that stand, the one rule every reader uses (orders show, game show,
+    status, receipts, preview and the turn run).
+
+    Of the versions received by ``deadline``, taken in the order they arrived, each
+    gets a rank ``(time, version)``: its `written_at`; a reply to the receipt of an
+    earlier version ranks after that version whatever its Date; a version the GM
+    entered (`player act-as`) ranks after every earlier one.  The highest rank stands.
+    """
+    versions = [s for s in submissions(session, player, turn_number)
+                if deadline is None or as_utc(s.received_at) <= as_utc(deadline)]
+    if not versions:
+        return None
+    answers = _answered_receipts(session, versions)
+    ranks: dict[int, tuple[datetime, int]] = {}
+    reasons: dict[int, str] = {}
+    for sub in versions:
+        rank, why = (written_at(sub), sub.version), ""
+        if sub.message_id is None:
+            top = max(ranks.values(), default=rank)
+            rank, why = (max(rank[0], top[0]), sub.version), "the GM entered it (act-as)"
+        elif answers.get(sub.version) in ranks:
+            answered = answers[sub.version]
+            rank = max(rank, (ranks[answered][0], sub.version))
+            why = f"it answers the receipt for v{answered}"
+        ranks[sub.version], reasons[sub.version] = rank, why
+    best = max(versions, key=lambda s: ranks[s.version])
+    reason = reasons[best.version] or _time_reason(best, versions)
+    return Standing(best, reason)
+
+
+def _time_reason(best: Submission, versions: list[Submission]) -> str:
+    if best is versions[-1]:
+        return "it is the latest version" if len(versions) > 1 else "it is the only version"
+    later = ", ".join(f"v{s.version}" for s in versions if s.version > best.version)
+    return f"it was written after {later}, which reached the moderator first"
+
+
+def _answered_receipts(session: Session, versions: list[Submission]) -> dict[int, int]:
+    """version -> the earlier version whose receipt this version's mail replies to."""
+    by_id = {s.id: s.version for s in versions}
+    found: dict[int, int] = {}
+    for sub in versions:
+        if sub.message_id is None:
+            continue
+        message = session.get(ReceivedMessage, sub.message_id)
+        if message is None:
+            continue
+        for ref in _replied_ids(message.raw):
+            receipt = session.exec(select(Outbox).where(
+                col(Outbox.message_id).in_((ref, f"<{ref}>")))).first()
+            answered = by_id.get(_receipt_submission(receipt.raw)) if receipt else None
+            if answered is not None and answered < sub.version:
+                found[sub.version] = max(answered, found.get(sub.version, 0))
+    return found
+
+
+def _replied_ids(raw: bytes) -> list[str]:
+    headers = BytesHeaderParser().parsebytes(raw)
+    found: list[str] = []
+    for name in ("In-Reply-To", "References"):
+        for value in headers.get_all(name) or []:
+            found += [m.strip("<>") for m in str(value).split() if m.strip("<>")]
+    return found
+
+
+def _receipt_submission(raw: bytes) -> int | None:
+    value = BytesHeaderParser().parsebytes(raw).get(RECEIPT_HEADER)
+    try:
+        return int(str(value).strip()) if value is not None else None
+    except ValueError:
+        return None
 
 
 def winning_submission(
     session: Session, player: Player, turn_number: int, deadline: datetime | None
 ) -> Submission | None:
-    """The orders that stand: of the versions received before the deadline, the one
-    written last (mail can overtake mail), the later version on a tie."""
-    query = select(Submission).where(
-        Submission.player_id == player.id, Submission.turn_number == turn_number
-    )
-    if deadline is not None:
-        query = query.where(Submission.received_at <= deadline)
-    versions = list(session.exec(query))
-    return max(versions, key=lambda s: (written_at(s), s.version)) if versions else None
+    """The submission of `standing_submission`, without the reason."""
+    standing = standing_submission(session, player, turn_number, deadline)
+    return None if standing is None else standing.submission
 
 
 def has_accepted_from(session: Session, player: Player, address: str) -> bool:

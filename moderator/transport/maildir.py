@@ -10,6 +10,7 @@ Outgoing (`MaildirSender`): each mail is added to the recipient's own Maildir
 
 from __future__ import annotations
 
+import glob
 import mailbox
 import re
 import threading
@@ -20,19 +21,53 @@ from pathlib import Path
 from moderator.faults import crash_point
 from moderator.transport.base import Handover, InboxMessage, OutgoingMail, Verdict
 
-_KEY = re.compile(r"^(\d+)\.M(\d+)P(\d+)Q(\d+)")
 PROCESSED = "processed"
 QUARANTINE = "quarantine"
 
 
-def delivery_order(key: str) -> tuple[int, ...]:
-    """Sort key putting Maildir messages in delivery order.
+# Every MDA starts a Maildir name with the delivery's seconds; most add microseconds
+# (Python, Dovecot: M<usec>; Postfix: V<dev>I<inode>M<usec>) and a counter (Python's
+# Q<n>, procmail's <pid>_<n>).  Within one second the file's mtime (nanoseconds, set
+# when the MDA wrote it) decides, then those numbers, then the name itself.
+_SECONDS = re.compile(r"^(\d+)\.")
+_MICROS = re.compile(r"M(\d+)")
+_COUNTER = re.compile(r"(?:Q|_)(\d+)")
 
-    Python's Maildir names are ``SECONDS.M<usec>P<pid>Q<n>.host`` with the microseconds
-    not zero-padded, so plain string order is wrong within one second.
+DeliveryOrder = tuple[int, int, int, int, str]
+
+
+def delivery_order(key: str, mtime_ns: int = 0) -> DeliveryOrder:
+    """Sort key putting Maildir messages in delivery order, whichever MDA wrote them:
+    ``1733.M123P456Q1.host`` (Python), ``1733.M123P456.host,S=9`` (Dovecot),
+    ``1733.V803I1c2M123.host`` (Postfix), ``1733.456_0.host`` (procmail).
+
+    The seconds prefix first, then ``mtime_ns`` (0: unknown), then the microseconds and
+    counter in the name (not zero-padded: compared as numbers), then the name, so the
+    order is total and the same on every read.
     """
-    match = _KEY.match(key)
-    return tuple(int(g) for g in match.groups()) if match else (0,)
+    seconds = _SECONDS.match(key)
+    unique = key.split(".")[1] if "." in key else ""
+    micros, counter = _MICROS.search(unique), _COUNTER.search(unique)
+    return (int(seconds.group(1)) if seconds else 0, mtime_ns,
+            int(micros.group(1)) if micros else 0, int(counter.group(1)) if counter else 0,
+            key)
+
+
+def delivered_mtime(folder: Path, key: str) -> int:
+    """The mtime (ns) of message ``key`` in the Maildir ``folder`` (new/ or cur/, where
+    the name gains ``:2,flags``); 0 when it is gone."""
+    for candidate in (folder / "new" / key,
+                      *sorted((folder / "cur").glob(f"{glob.escape(key)}*"))):
+        try:
+            return candidate.stat().st_mtime_ns
+        except OSError:
+            continue
+    return 0
+
+
+def in_delivery_order(folder: Path, keys: Iterable[str]) -> list[str]:
+    """``keys`` of the Maildir ``folder`` oldest first (`delivery_order` with mtimes)."""
+    return sorted(keys, key=lambda k: delivery_order(k, delivered_mtime(folder, k)))
 
 
 def open_maildir(path: Path) -> mailbox.Maildir:
@@ -69,7 +104,7 @@ class MaildirInbox:
         while True:
             # Oldest first, so a player's later message becomes the later version of his
             # orders; then look again for mail that came during the pass.
-            keys = sorted((k for k in box.iterkeys() if k not in seen), key=delivery_order)
+            keys = in_delivery_order(self.path, (k for k in box.iterkeys() if k not in seen))
             if not keys:
                 return
             for key in keys:

@@ -47,19 +47,28 @@ def cutoff(config: Config, game: Game, turn: Turn) -> datetime | None:
     return as_utc(turn.deadline)
 
 
+def standing(session: Session, config: Config, game: Game, turn: Turn,
+             player: Player) -> repo.Standing | None:
+    """The orders of ``player`` that stand for ``turn`` as the run would take them:
+    `repo.standing_submission` over the versions received by the cutoff (any time, when
+    the GM accepted his late orders).  `orders show`, `game show`, `status`, receipts,
+    preview and the run all ask this one function."""
+    late = accepted_late(session, game, turn.number)
+    last = None if player.id in late else cutoff(config, game, turn)
+    return repo.standing_submission(session, player, turn.number, last)
+
+
 def turn_inputs(session: Session, config: Config, game: Game, turn: Turn,
                 ) -> tuple[dict[str, dict[str, Any]], list[str]]:
     """Each character's orders for the run, and notes on what the settings changed."""
     settings = config.game(game.name)
-    late = accepted_late(session, game, turn.number)
-    last = cutoff(config, game, turn)
     inputs: dict[str, dict[str, Any]] = {}
     changes: list[str] = []
     for player in repo.members(session, game):
-        chosen = repo.winning_submission(session, player, turn.number,
-                                         None if player.id in late else last)
-        if chosen is None:
+        stands = standing(session, config, game, turn, player)
+        if stands is None:
             continue
+        chosen = stands.submission
         orders, changed = press.filter_orders(session, settings, chosen.id,  # type: ignore[arg-type]
                                               jsonio.loads(chosen.orders_json))
         changes += [f"{player.character_key}: {c}" for c in changed]

@@ -11,7 +11,7 @@ from typing import Any
 
 from moderator.dice import Dice
 from moderator.games.base import JSON, Event, NewsletterContext, ParsedOrders, TurnResult
-from moderator.games.engarde import phases, submission
+from moderator.games.engarde import forecast, phases, submission
 from moderator.games.engarde.character import roll_character
 from moderator.games.engarde.events import EventId
 from moderator.games.engarde.lookup import character_names, lady_names
@@ -144,3 +144,8 @@ class EnGardeEngine:
 
     def month_label(self, state: JSON, tables: Tables) -> str:
         return month_label(GameState.from_dict(state), _tables(tables))
+
+    def forecast(self, state: JSON, orders: Mapping[str, JSON],
+                 tables: Tables) -> dict[str, tuple[str, ...]]:
+        """The optional `Forecasting` capability (moderator.games.base): see forecast.py."""
+        return forecast.forecast(state, orders, _tables(tables), self.adjudicate)

@@ -1,0 +1,113 @@
+"""The forecast in a Down with the King receipt: the player's IP and PP spending and the
+activities his counters allow, from one run of his Player Turn on fixed dice.
+
+What it reads is the deterministic part (DWTK 13.1: the first two legal activities in his
+priority order are done; 35.8: two IP a PP; 11, 12: what his Loyalty and Opportunity
+counters let him do): each IP he spends and on what, where the IP run out, and every
+activity the rules will refuse with the reason.  Dice (assassinations, duels, the
+tables) are not forecast, and other players' Player Turns come first or after, so the
+receipt marks it as a forecast.
+
+Pure like the engine: the turn is run by the ``adjudicate`` given; nothing is kept.
+The state is read through its public module (`moderator.games.dwtk.state`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from moderator.dice import Dice
+from moderator.games.base import JSON, Event, TurnResult
+from moderator.games.dwtk.state import GameState
+
+Adjudicate = Callable[[JSON, Mapping[str, JSON], Any, Dice], TurnResult]
+
+_SEED = 0  # fixed dice: the same forecast every time
+
+# Refusal reasons (acts.Refused) in the player's words; others are shown as written.
+_REASONS = {
+    "ip": "not enough IP left",
+    "no_loyalty_counter": "you hold no Loyalty counter for that character",
+    "no_intrigue_counter": "you hold no Intrigue counter",
+    "no_card": "you hold no such card",
+    "not_pc_or_fac": "not your PC or one of your FACs",
+    "imprisoned": "he is in prison",
+    "dead": "he is dead",
+    "no_office": "he holds no office",
+    "same_activity_twice": "the same activity twice in one turn",
+    "no_activities_left": "your activities for the turn are used up (DWTK 13.1)",
+}
+
+
+def forecast(state: JSON, orders: Mapping[str, JSON], tables: Any,
+             adjudicate: Adjudicate) -> dict[str, tuple[str, ...]]:
+    """Per player in ``orders``: the forecast lines for his receipt."""
+    game = GameState.from_dict(state)
+    found: dict[str, tuple[str, ...]] = {}
+    for key in sorted(orders):
+        player = game.players.get(key)
+        if player is None or player.pc is None:
+            continue  # the court has not assembled: nothing to forecast yet
+        result = adjudicate(state, {key: orders[key]}, tables, Dice.for_turn(_SEED, 0))
+        lines = [f"IP {player.ip}, PP {player.pp} now."]
+        lines += _spending(player.ip, player.pp, _player_turn(result.events, key))
+        lines += _counters(player.loyalty, player.opportunity)
+        found[key] = tuple(lines)
+    return found
+
+
+def _player_turn(events: Sequence[Event], key: str) -> list[Event]:
+    """His Player Turn's events: from his turn.player event to the next turn event."""
+    mine: list[Event] = []
+    inside = False
+    for event in events:
+        if event.id.startswith("turn."):
+            inside = event.id == "turn.player" and event.args.get("player") == key
+            continue
+        if inside:
+            mine.append(event)
+    return mine
+
+
+def _spending(ip: int, pp: int, events: Sequence[Event]) -> list[str]:
+    lines: list[str] = []
+    refused: list[str] = []
+    ran_out: str | None = None
+    for event in events:
+        args = event.args
+        if event.id == "pp.bought":
+            ip, pp = ip - int(args.get("ip", 0)), pp + int(args.get("pp", 0))
+            lines.append(f"BUY {args.get('pp')} PP: -{args.get('ip')} IP, "
+                         f"+{args.get('pp')} PP -> IP {ip}, PP {pp}.")
+        elif event.id == "activity.skipped":
+            reason = str(args.get("reason", ""))
+            what = str(args.get("what", "activity")).upper()
+            refused.append(f"DO {what}: {_REASONS.get(reason.split(':')[0], reason)}")
+            if reason == "ip" and ran_out is None:
+                ran_out = f"DO {what}"
+        elif event.id.startswith("activity.") and isinstance(args.get("cost"), int):
+            ip -= int(args["cost"])
+            what = str(args.get("what", event.id.split(".", 1)[1])).upper()
+            lines.append(f"DO {event.id.split('.', 1)[1].upper()} {what}: -{args['cost']} IP "
+                         f"-> IP {ip}.".replace(f" {what} {what}", f" {what}"))
+    lines.append(f"After your Player Turn: IP {ip}, PP {pp} (before any IP the dice "
+                 "bring).")
+    if ran_out is not None:
+        lines.append(f"You run out of IP at {ran_out}.")
+    if refused:
+        lines.append("The rules will refuse:")
+        lines += [f"  - {r}" for r in refused]
+    return lines
+
+
+def _counters(loyalty: tuple[int, ...], opportunity: tuple[str, ...]) -> list[str]:
+    """What his counters allow this turn (DWTK 11, 12)."""
+    lines: list[str] = []
+    if loyalty:
+        lines.append("Your Loyalty counters allow: "
+                     + ", ".join(f"DO RECRUIT {n}" for n in loyalty) + ".")
+    if opportunity:
+        lines.append("Your Opportunity counters: "
+                     + ", ".join(o.split("-")[0].replace("_", " ") for o in opportunity) + ".")
+    return lines

@@ -1,0 +1,373 @@
+"""Player commands by mail, one a line (the Diplomacy judges' and Eressea's convention).
+
+``HELP``, ``ORDERS``, ``CHECK``, ``RESEND [TURN n]``, ``STATUS``, ``JOIN GAME [AS name]``,
+``ABSENCE UNTIL yyyy-mm-dd`` and ``PASSWORD new`` (after the PASSWORD line that proves
+who writes).  Every command but JOIN goes through the same checks as orders
+(`moderator.intake.identify`: game, registered sender, mail authentication, password);
+JOIN comes from someone not registered yet.  Answers go in one reply, to the registered
+address (RESEND's newsletters too: never to another address).
+
+`find_commands` only reads the text; `answer_commands` acts, and is the intake step's
+body (`moderator.intake.process`): it returns ``None`` for a message without commands,
+else what remains of the message for the order steps (orders sent beside commands are
+still stored), or nothing when the commands were all.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from pathlib import Path
+
+from sqlmodel import Session
+
+from moderator import jsonio
+from moderator.clock import as_utc, format_deadline
+from moderator.desk import actions as desk_actions
+from moderator.desk import players as desk_players
+from moderator.desk.admin import AdminError
+from moderator.desk.errors import DeskError
+from moderator.games import find_engine
+from moderator.games.base import ParsedOrders, forecaster
+from moderator.intake.extract import ExtractedMessage
+from moderator.intake.identify import Refusal, game_name, identify
+from moderator.intake.route import Directives, set_aside_chatter
+from moderator.intake.sender import authentication_failure
+from moderator.publish import outgoing
+from moderator.publish.receipts import ReceiptFacts, Replying, bracketed, queue_receipt
+from moderator.publish.render import render
+from moderator.settings.config import Config, game_tables
+from moderator.store import repo
+from moderator.store.models import Game, Player, ReceivedMessage, Turn
+from moderator.turn.deadlines import set_deadlines
+from moderator.turn.inputs import standing
+
+log = logging.getLogger(__name__)
+
+__all__ = ["COMMANDS", "Command", "CommandsDone", "answer_commands", "find_commands"]
+
+COMMANDS = ("HELP", "ORDERS", "CHECK", "RESEND", "STATUS", "JOIN", "ABSENCE", "PASSWORD")
+
+_LINE = re.compile(
+    r"^\s*(?:"
+    r"(?P<help>HELP)"
+    r"|(?P<orders>ORDERS)"
+    r"|(?P<check>CHECK)"
+    r"|(?P<resend>RESEND)(?:\s+TURN\s+(?P<turn>\d+))?"
+    r"|(?P<status>STATUS)"
+    r"|(?P<join>JOIN\s+GAME)(?:\s+(?P<game>[a-z0-9_-]+))?(?:\s+AS\s+(?P<name>\S.*?))?"
+    r"|(?P<absence>ABSENCE\s+UNTIL)\s+(?P<until>\S.*?)"
+    r"|(?:SET\s+|NEW\s+)(?P<setpw>PASSWORD)\s*[:=]?\s*(?P<newpw>\S+)"
+    r")\s*\.?\s*$",
+    re.IGNORECASE,
+)
+_PASSWORD_LINE = re.compile(r"^\s*(?:PASSWORD|PW)\s*(?:[:=]\s*|\s+)(\S+)\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    """One of `COMMANDS`."""
+    line: int
+    argument: str = ""
+
+
+def find_commands(text: str) -> tuple[tuple[Command, ...], frozenset[int]]:
+    """The commands in a message and the numbers of their lines.
+
+    ``PASSWORD new`` is a command only after a first password line with another value
+    (the first proves who writes; a lone ``PASSWORD xyz`` is that proof, not a change).
+    """
+    found: list[Command] = []
+    first_password: str | None = None
+    for number, line in enumerate(text.split("\n"), start=1):
+        match = _LINE.match(line)
+        if match is not None:
+            found.append(_command(match, number))
+            continue
+        given = _PASSWORD_LINE.match(line)
+        if given is None:
+            continue
+        if first_password is None:
+            first_password = given.group(1)
+        elif given.group(1) != first_password:
+            found.append(Command("PASSWORD", number, given.group(1)))
+    return tuple(found), frozenset(c.line for c in found)
+
+
+def _command(match: re.Match[str], number: int) -> Command:
+    if match.group("resend"):
+        return Command("RESEND", number, match.group("turn") or "")
+    if match.group("join"):
+        return Command("JOIN", number, (match.group("name") or "").strip())
+    if match.group("absence"):
+        return Command("ABSENCE", number, match.group("until"))
+    if match.group("setpw"):
+        return Command("PASSWORD", number, match.group("newpw"))
+    name = next(k for k in ("help", "orders", "check", "status") if match.group(k))
+    return Command(name.upper(), number)
+
+
+@dataclass(frozen=True)
+class CommandsDone:
+    """What the commands step leaves for the steps after it."""
+
+    detail: str
+    """For the GM's table and the stored message: e.g. ``commands HELP, STATUS``."""
+    game: Game | None = None
+    player: Player | None = None
+    rest: Directives | None = None
+    """The message without its command lines when it also holds orders to store."""
+
+
+@dataclass
+class _Reply:
+    """One reply's sections, in the order of the commands."""
+
+    sections: list[tuple[str, str]] = field(default_factory=list)
+
+    def add(self, title: str, body: str) -> None:
+        self.sections.append((title, body.rstrip()))
+
+
+def answer_commands(session: Session, config: Config, message: ExtractedMessage,
+                    stored: ReceivedMessage, now: datetime) -> CommandsDone | None:
+    """Carry out the commands of one message and queue the answers (see module doc)."""
+    commands, lines = find_commands(message.text)
+    if not commands:
+        return None
+    if any(c.name == "JOIN" for c in commands):
+        join = next(c for c in commands if c.name == "JOIN")
+        return _join(session, config, message, stored, join)
+    game, player, directives = identify(session, config, message, stored.raw)
+    rest = _without(directives, lines)
+    turn = repo.open_turn(session, game)
+    reply = _Reply()
+    checked = False
+    for command in commands:
+        if command.name == "CHECK":
+            checked = _check(session, config, game, player, turn, rest, message)
+            continue
+        try:
+            _HANDLERS[command.name](_Context(session, config, game, player, turn, now),
+                                    command, reply)
+        except DeskError as refused:
+            reply.add(command.name, f"Not done: {refused}")
+    if reply.sections:
+        _queue_reply(session, config, game, player, message, reply)
+    names = ", ".join(dict.fromkeys(c.name for c in commands))
+    done = CommandsDone(f"commands {names}", game, player)
+    if checked or not _has_orders(session, config, game, player, turn, rest):
+        return done
+    return replace(done, rest=rest)
+
+
+@dataclass(frozen=True)
+class _Context:
+    session: Session
+    config: Config
+    game: Game
+    player: Player
+    turn: Turn
+    now: datetime
+
+
+def _without(directives: Directives, lines: frozenset[int]) -> Directives:
+    text = "\n".join("" if n in lines else line for n, line in
+                     enumerate(directives.text_for_parser.split("\n"), start=1))
+    return replace(directives, text_for_parser=text)
+
+
+def _parse(config: Config, game: Game, player: Player, turn: Turn,
+           text: str) -> tuple[ParsedOrders, tuple[str, ...]]:
+    engine, tables = find_engine(game.kind), game_tables(config, game.name, game.kind)
+    state = jsonio.loads(turn.state_before)
+    return set_aside_chatter(
+        text, lambda t: engine.parse_orders(t, state, player.character_key, tables))
+
+
+def _has_orders(session: Session, config: Config, game: Game, player: Player, turn: Turn,
+                rest: Directives) -> bool:
+    """Whether the lines beside the commands hold orders (then they are stored too)."""
+    if not rest.text_for_parser.strip():
+        return False
+    parsed, _ = _parse(config, game, player, turn, rest.text_for_parser)
+    return bool(parsed.normal_form)
+
+
+# --- the commands ------------------------------------------------------------------------
+
+def _help(ctx: _Context, command: Command, reply: _Reply) -> None:
+    """The player's guide, the game's order language and a fresh form, all in the mail."""
+    engine = find_engine(ctx.game.kind)
+    tables = game_tables(ctx.config, ctx.game.name, ctx.game.kind)
+    form = engine.order_form(jsonio.loads(ctx.turn.state_before), ctx.player.character_key,
+                             tables)
+    reply.add("HELP: the player's guide", _doc(ctx.config, "players-guide.md"))
+    reply.add(f"HELP: {engine.title} orders", _doc(ctx.config, f"{ctx.game.kind}-orders.md"))
+    reply.add("HELP: your order form", form)
+
+
+def _doc(config: Config, name: str) -> str:
+    """A file of the project's docs/ folder (beside templates/), as text for a mail."""
+    for folder in (config.templates_dir.parent / "docs",
+                   Path(__file__).resolve().parents[2] / "docs"):
+        if (folder / name).is_file():
+            return (folder / name).read_text(encoding="utf-8")
+    return f"({name} is missing from this moderator's installation; ask the GM.)"
+
+
+def _orders(ctx: _Context, command: Command, reply: _Reply) -> None:
+    stands = standing(ctx.session, ctx.config, ctx.game, ctx.turn, ctx.player)
+    if stands is None:
+        reply.add("ORDERS", f"You have no orders standing for {ctx.turn.label}.")
+        return
+    lines = "\n".join(f"    {line}" for line in jsonio.loads(stands.submission.normal_form_json))
+    reply.add("ORDERS", f"Your orders v{stands.version} stand for {ctx.turn.label} "
+                        f"({stands.reason}):\n\n{lines or '    (none)'}")
+
+
+def _resend(ctx: _Context, command: Command, reply: _Reply) -> None:
+    """The gazette and one's own turn sheet, to the registered address whoever asks."""
+    number = int(command.argument) if command.argument else None
+    queued = desk_actions.resend(ctx.session, ctx.config, ctx.game, number, ctx.player.email,
+                                 ctx.player.email, "RESEND by mail")
+    shown = "\n".join(f"  {q.split(': ', 1)[1]}" for q in queued)
+    reply.add("RESEND", f"Sent again to {ctx.player.email}:\n{shown}")
+
+
+def _status(ctx: _Context, command: Command, reply: _Reply) -> None:
+    zone = ctx.game.time_zone
+    lines = [f"{ctx.game.name}: turn {ctx.turn.number}, {ctx.turn.label}, {ctx.game.status}."]
+    if ctx.turn.announcement_deadline:
+        lines.append(f"Announcements due: "
+                     f"{format_deadline(ctx.turn.announcement_deadline, zone)}")
+    lines.append(f"Orders due: {format_deadline(ctx.turn.deadline, zone) or 'not set yet'}")
+    mine = standing(ctx.session, ctx.config, ctx.game, ctx.turn, ctx.player)
+    lines.append(f"Your orders: v{mine.version} stand." if mine else "Your orders: none yet.")
+    if ctx.player.absent_until is not None and as_utc(ctx.player.absent_until) > ctx.now:
+        lines.append(f"You are absent until {format_deadline(ctx.player.absent_until, zone)}.")
+    if ctx.config.game(ctx.game.name).status_who_sent:
+        sent: list[str] = []
+        waiting: list[str] = []
+        for p in repo.members(ctx.session, ctx.game):
+            got = standing(ctx.session, ctx.config, ctx.game, ctx.turn, p)
+            (sent if got else waiting).append(p.name)
+        lines.append(f"Orders received from: {', '.join(sent) or 'nobody yet'}.")
+        lines.append(f"Not yet: {', '.join(waiting) or 'nobody'}.")
+    reply.add("STATUS", "\n".join(lines))
+
+
+def _absence(ctx: _Context, command: Command, reply: _Reply) -> None:
+    try:
+        until = datetime.strptime(command.argument, "%Y-%m-%d")
+    except ValueError as bad:
+        raise DeskError(f"{command.argument!r} is not a date: write ABSENCE UNTIL "
+                        "2027-01-10 (year-month-day)") from bad
+    end = desk_players.absence(ctx.session, ctx.config, ctx.game, ctx.player, until,
+                               ctx.player.email, "ABSENCE by mail")
+    zone = ctx.game.time_zone
+    text = (f"You are absent until {format_deadline(end, zone)}: no reminders, and turns "
+            "missed meanwhile do not count against you (your standing orders are used).")
+    deadline = ctx.turn.deadline
+    if (ctx.config.game(ctx.game.name).absence_moves_deadline and deadline is not None
+            and as_utc(deadline) < end):
+        set_deadlines(ctx.session, ctx.game, end, ctx.turn.announcement_deadline, now=ctx.now)
+        repo.log_gm(ctx.session, "deadline.absence", f"{ctx.player.name} absent", game=ctx.game)
+        text += f"\nThe deadline of {ctx.turn.label} moves to {format_deadline(end, zone)}."
+    reply.add("ABSENCE", text)
+
+
+def _password(ctx: _Context, command: Command, reply: _Reply) -> None:
+    desk_players.change_password(ctx.session, ctx.game, ctx.player, command.argument)
+    reply.add("PASSWORD", "Your password is changed: use the new one from now on.")
+
+
+_HANDLERS: dict[str, Callable[[_Context, Command, _Reply], None]] = {
+    "HELP": _help, "ORDERS": _orders, "RESEND": _resend, "STATUS": _status,
+    "ABSENCE": _absence, "PASSWORD": _password,
+}
+
+
+def _check(session: Session, config: Config, game: Game, player: Player, turn: Turn,
+           rest: Directives, message: ExtractedMessage) -> bool:
+    """CHECK: a receipt for the orders of this message, nothing stored (the checker)."""
+    parsed, chatter = _parse(config, game, player, turn, rest.text_for_parser)
+    engine = find_engine(game.kind)
+    state = jsonio.loads(turn.state_before)
+    facts = ReceiptFacts(
+        accepted=False, version=0,
+        standing=standing(session, config, game, turn, player), late=False,
+        character_name=engine.character_name(state, player.character_key),
+        deadline=format_deadline(turn.deadline, game.time_zone),
+        notes=(*message.notes, *rest.notes, *chatter), checked_only=True,
+        forecast=forecast_lines(config, game, player, turn, parsed))
+    queue_receipt(session, config, game, player, turn, parsed, facts,
+                  Replying(message.message_id, message.references))
+    return True
+
+
+def forecast_lines(config: Config, game: Game, player: Player, turn: Turn,
+                   parsed: ParsedOrders) -> tuple[str, ...]:
+    """The engine's forecast for a receipt, when the engine has one (an optional hook)."""
+    engine = forecaster(find_engine(game.kind))
+    if engine is None or not parsed.normal_form:
+        return ()
+    tables = game_tables(config, game.name, game.kind)
+    try:
+        found = engine.forecast(jsonio.loads(turn.state_before),
+                                {player.character_key: parsed.orders}, tables)
+    except Exception:  # a forecast is a courtesy: it must never cost a player his orders
+        log.exception("forecast failed for %s in %s", player.character_key, game.name)
+        return ("(no forecast this time)",)
+    return tuple(found.get(player.character_key, ()))
+
+
+def _join(session: Session, config: Config, message: ExtractedMessage,
+          stored: ReceivedMessage, command: Command) -> CommandsDone:
+    """JOIN GAME from an address not yet registered, as the game's ``joining`` says."""
+    name = game_name(session, config, message)
+    game = repo.find_game(session, name or "")
+    if game is None:
+        raise Refusal("intake.join-no-game", "The moderator could not tell which game you "
+                      "want to join.", "Write JOIN GAME to the game's own address, or put "
+                      "its name in the subject in brackets, e.g. [paris].")
+    if "@" not in message.sender:
+        raise Refusal("intake.join-no-sender", "Your message has no usable From address.")
+    failure = authentication_failure(stored.raw, message.sender)
+    if failure:  # a forged From must not sign someone else up
+        raise Refusal("intake.authentication-failed",
+                      f"This message may not come from {message.sender}: {failure}.")
+    character = command.argument or message.sender_name or message.sender.split("@")[0]
+    try:
+        outcome = desk_players.request_join(session, config, game, message.sender, character)
+    except (DeskError, AdminError) as refused:
+        raise Refusal("intake.join-refused", str(refused),
+                      "Write to the GM if you would like a place.") from refused
+    text = {
+        "added": f"Welcome! {character} joins {game.name}: your password and your order "
+                 "form come in a separate mail.",
+        "queued": f"Your request to join {game.name} as {character} waits for the GM's "
+                  "approval; you will get a mail either way.",
+        "already-queued": f"Your request to join {game.name} already waits for the GM.",
+    }[outcome]
+    outgoing.queue(session, config, game=game, kind="command-reply", to=message.sender,
+                   subject=f"[{game.name}] JOIN GAME: {outcome.replace('-', ' ')}",
+                   text=text + "\n", in_reply_to=bracketed(message.message_id),
+                   auto_submitted="auto-replied")
+    return CommandsDone(f"JOIN GAME: {outcome}", game, None)
+
+
+def _queue_reply(session: Session, config: Config, game: Game, player: Player,
+                 message: ExtractedMessage, reply: _Reply) -> None:
+    names = ", ".join(dict.fromkeys(title.split(":")[0] for title, _ in reply.sections))
+    text = render(config.templates_dir, "mail/commands.txt.j2", game=game, player=player,
+                  sections=reply.sections)
+    outgoing.queue(session, config, game=game, kind="command-reply", to=player.email,
+                   subject=f"[{game.name}] {names} for {player.name}", text=text,
+                   in_reply_to=bracketed(message.message_id),
+                   references=tuple(bracketed(r) for r in message.references),
+                   auto_submitted="auto-replied")

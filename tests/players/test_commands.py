@@ -1,0 +1,271 @@
+"""Player commands by mail through the real intake (issue 11, item 3): each one's reply,
+what it changes, and its refusal for a wrong password or a stranger."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from email import message_from_bytes, policy
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import Engine
+from sqlmodel import Session, select
+
+from moderator.cli import cli
+from moderator.desk import admin
+from moderator.desk.admin import add_address
+from moderator.intake.commands import find_commands
+from moderator.intake.process import process_message
+from moderator.settings.config import Config, load_config
+from moderator.store import repo
+from moderator.store.db import open_store, session_scope
+from moderator.store.models import Outbox, Player, Submission
+from moderator.store.passwords import verify_password
+from moderator.turn.deadlines import set_deadlines
+from moderator.turn.run import run_turn
+
+from support import make_game, order_mail, write_config
+
+JACQUES = "jacques@lyon.example"
+ORDERS = "PASSWORD: rapier\nWEEK 1: PRACTICE rapier\n"
+
+
+def configured(tmp_path: Path, settings: str) -> tuple[Engine, Config]:
+    path = write_config(tmp_path)
+    path.write_text(path.read_text() + f"[games.paris]\n{settings}\n")
+    config = load_config(path)
+    return open_store(config.database_url), config
+
+
+def send(db: Engine, config: Config, body: str, sender: str = JACQUES,
+         subject: str = "[paris] commands") -> str:
+    return process_message(db, config, order_mail(sender, body, subject=subject)).status
+
+
+def mails(db: Engine, kind: str | None = None, to: str | None = None) -> list[Outbox]:
+    with Session(db) as session:
+        query = select(Outbox).order_by(Outbox.id)  # type: ignore[arg-type]
+        rows = list(session.exec(query))
+    return [o for o in rows if (kind is None or o.kind == kind) and (to is None or o.to_addr == to)]
+
+
+def text_of(row: Outbox) -> str:
+    part = message_from_bytes(row.raw, policy=policy.default).get_body(("plain",))
+    assert part is not None
+    return part.get_content()  # type: ignore[no-any-return,attr-defined]
+
+
+def reply(db: Engine) -> str:
+    return text_of(mails(db, "command-reply")[-1])
+
+
+def count(db: Engine, model: type) -> int:
+    with Session(db) as session:
+        return len(session.exec(select(model)).all())
+
+
+def invoke(config: Config, *args: str) -> str:
+    result = CliRunner().invoke(cli, ["--config", str(config.path), *args])
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result.output
+
+
+def test_find_commands_one_a_line() -> None:
+    text = "Hi\nPASSWORD: rapier\nHELP\nresend turn 2\nABSENCE UNTIL 2027-01-10\nPASSWORD newer\n"
+    found, lines = find_commands(text)
+    assert [(c.name, c.argument) for c in found] == [
+        ("HELP", ""), ("RESEND", "2"), ("ABSENCE", "2027-01-10"), ("PASSWORD", "newer")]
+    assert lines == {3, 4, 5, 6}
+    assert find_commands("PASSWORD rapier\nJOIN CLUB Red Phillips\nCHECK in later")[0] == ()
+
+
+@pytest.mark.parametrize("command", ["HELP", "ORDERS", "CHECK\nWEEK 1: PRACTICE sabre",
+                                     "RESEND", "STATUS", "ABSENCE UNTIL 2099-01-01",
+                                     "PASSWORD stolen"])
+def test_every_command_is_refused_for_a_wrong_password_or_a_stranger(
+        db: Engine, config: Config, command: str) -> None:
+    make_game(db, config)
+    before = len(mails(db))
+    assert send(db, config, f"PASSWORD: wrong\n{command}\n") == "refused"
+    assert send(db, config, f"PASSWORD: rapier\n{command}\n", sender="spy@evil.example") \
+        == "refused"
+    sent = mails(db)[before:]
+    assert [o.kind for o in sent] == ["refusal", "refusal"]
+    assert {o.to_addr for o in sent} == {JACQUES, "spy@evil.example"}
+    with Session(db) as session:
+        jacques = session.exec(select(Player).where(Player.email == JACQUES)).one()
+    assert verify_password("rapier", jacques.password_hash) and jacques.absent_until is None
+
+
+def test_help_mails_the_guide_the_order_language_and_a_form(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    assert send(db, config, "Bonjour,\nPASSWORD: rapier\nHELP\nMerci, Jacques\n") == "accepted"
+    text = reply(db)
+    assert "The player's guide" in text and "ABSENCE UNTIL" in text  # docs/players-guide.md
+    assert "En Garde! orders" in text and "WEEK 1:" in text
+    assert "CHARACTER: Jacques de Lyon" in text  # his own fresh form
+    assert count(db, Submission) == 0
+
+
+def test_orders_reads_back_the_orders_that_stand(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    assert send(db, config, "PASSWORD: rapier\nORDERS\n") == "accepted"
+    assert "no orders standing" in reply(db)
+    send(db, config, ORDERS)
+    send(db, config, "PASSWORD: rapier\nORDERS\n")
+    assert "Your orders v1 stand" in reply(db) and "WEEK 1: PRACTICE rapier" in reply(db)
+    assert count(db, Submission) == 1
+
+
+def test_check_answers_with_a_receipt_and_stores_nothing(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    send(db, config, ORDERS)
+    assert send(db, config, "PASSWORD: rapier\nCHECK\nWEEK 1: PRACTICE sabr\n") == "accepted"
+    receipt = mails(db, "receipt")[-1]
+    assert receipt.subject.startswith("[paris] Orders checked, not stored (1 error)")
+    assert "did you mean sabre" in text_of(receipt) and "unchanged (v1)" in text_of(receipt)
+    assert "X-Moderator-Submission" not in receipt.raw.decode()
+    assert count(db, Submission) == 1
+
+
+def test_orders_beside_commands_are_stored_too(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    assert send(db, config, ORDERS + "STATUS\n") == "accepted"
+    assert count(db, Submission) == 1 and "STATUS" in reply(db)
+    assert mails(db, "receipt")[-1].subject.startswith("[paris] Orders v1 stand")
+
+
+def test_resend_goes_only_to_the_registered_address(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    with session_scope(db) as session:
+        add_address(session, "paris", JACQUES, "jacques@work.example")
+    run_turn(db, config, "paris")
+    before = len(mails(db))
+    assert send(db, config, "PASSWORD: rapier\nRESEND TURN 1\n",
+                sender="jacques@work.example") == "accepted"
+    sent = mails(db)[before:]
+    assert {o.to_addr for o in sent} == {JACQUES}
+    assert sorted(o.kind for o in sent) == ["command-reply", "gazette-resent",
+                                            "turnsheet-resent"]
+    assert "Turn sheet for Jacques de Lyon" in reply(db)
+    send(db, config, "PASSWORD: rapier\nRESEND TURN 7\n")
+    assert "Not done: no newsletters stored for turn 7" in reply(db)
+
+
+def test_status_gives_deadlines_and_who_sent(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    with session_scope(db) as session:
+        set_deadlines(session, repo.game_by_name(session, "paris"),
+                      datetime(2027, 1, 10, 18, tzinfo=UTC), now=datetime(2026, 12, 1, tzinfo=UTC))
+    send(db, config, ORDERS)
+    send(db, config, "PASSWORD: panache\nSTATUS\n", sender="cyrano@bergerac.example")
+    text = reply(db)
+    assert "Orders due: " in text and "2027" in text and "Your orders: none yet." in text
+    assert "Orders received from: Jacques de Lyon." in text
+    assert "Not yet: Cyrano de Bergerac, Porthos du Vallon." in text
+
+
+def test_status_keeps_who_sent_private_when_the_game_says_so(tmp_path: Path) -> None:
+    db, config = configured(tmp_path, "status_who_sent = false")
+    make_game(db, config)
+    send(db, config, "PASSWORD: rapier\nSTATUS\n")
+    assert "Orders due" in reply(db) and "received from" not in reply(db)
+
+
+def test_absence_within_the_cap(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    soon = (datetime.now(UTC) + timedelta(days=5)).strftime("%Y-%m-%d")
+    send(db, config, f"PASSWORD: rapier\nABSENCE UNTIL {soon}\n")
+    assert "You are absent until" in reply(db)
+    with Session(db) as session:
+        assert session.exec(select(Player).where(Player.email == JACQUES)).one().absent_until
+    far = (datetime.now(UTC) + timedelta(days=90)).strftime("%Y-%m-%d")
+    send(db, config, f"PASSWORD: rapier\nABSENCE UNTIL {far}\n")
+    assert "Not done: paris allows absences of at most 28 days" in reply(db)
+    send(db, config, "PASSWORD: rapier\nABSENCE UNTIL next week\n")
+    assert "is not a date" in reply(db)
+
+
+def test_absence_moves_the_deadline_when_the_game_says_so(tmp_path: Path) -> None:
+    db, config = configured(tmp_path, "absence_moves_deadline = true")
+    make_game(db, config)
+    now = datetime.now(UTC)
+    with session_scope(db) as session:
+        set_deadlines(session, repo.game_by_name(session, "paris"), now + timedelta(days=2))
+    back = (now + timedelta(days=6)).strftime("%Y-%m-%d")
+    send(db, config, f"PASSWORD: rapier\nABSENCE UNTIL {back}\n")
+    assert "moves to" in reply(db)
+    with Session(db) as session:
+        turn = repo.open_turn(session, repo.game_by_name(session, "paris"))
+    assert turn.deadline is not None and turn.deadline.strftime("%Y-%m-%d") == back
+
+
+def test_absence_refused_when_the_game_allows_none(tmp_path: Path) -> None:
+    db, config = configured(tmp_path, "absences = false")
+    make_game(db, config)
+    send(db, config, "PASSWORD: rapier\nABSENCE UNTIL 2099-01-01\n")
+    assert "does not allow absences" in reply(db)
+
+
+def test_password_change_and_the_gms_reset(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    send(db, config, "PASSWORD: rapier\nPASSWORD epee2\n")
+    assert "Your password is changed" in reply(db)
+    assert send(db, config, ORDERS) == "refused"
+    assert send(db, config, ORDERS.replace("rapier\n", "epee2\n", 1)) == "accepted"
+    invoke(config, "player", "password", "paris", JACQUES, "--reset", "--reason", "lost it",
+           "--no-send")
+    notice = mails(db, "notice", JACQUES)[-1]
+    new = text_of(notice).split("PASSWORD: ")[1].split()[0]
+    assert send(db, config, ORDERS.replace("rapier\n", "epee2\n", 1)) == "refused"
+    assert send(db, config, ORDERS.replace("rapier\n", f"{new}\n", 1)) == "accepted"
+
+
+def test_join_open_creates_the_character_and_mails_the_welcome(db: Engine,
+                                                               config: Config) -> None:
+    make_game(db, config)
+    assert send(db, config, "JOIN GAME AS Aramis d'Herblay\n", sender="aramis@example.org",
+                subject="[paris] join") == "accepted"
+    [welcome] = mails(db, "welcome", "aramis@example.org")
+    assert "Orders due:" in text_of(welcome) and "HELP" in text_of(welcome)
+    assert "joins paris" in text_of(mails(db, "command-reply")[-1])
+    assert send(db, config, "JOIN GAME\n", sender="aramis@example.org",
+                subject="[paris] join") == "refused"  # registered now: the password check
+    with Session(db) as session:
+        game = repo.game_by_name(session, "paris")
+        assert repo.player_by_address(session, game, "aramis@example.org") is not None
+
+
+def test_join_with_approval_waits_for_the_gm(tmp_path: Path) -> None:
+    db, config = configured(tmp_path, 'joining = "approval"')
+    make_game(db, config)
+    send(db, config, "JOIN GAME AS Aramis\n", sender="aramis@example.org", subject="[paris] x")
+    send(db, config, "JOIN GAME AS Mordaunt\n", sender="m@example.org", subject="[paris] x")
+    assert "waits for the GM's approval" in reply(db)
+    assert mails(db, "gm-notice")[-1].subject == "[paris] Mordaunt <m@example.org> asks to join"
+    assert not mails(db, "welcome", "aramis@example.org")
+    listed = invoke(config, "player", "requests", "paris")
+    assert "Aramis <aramis@example.org>" in listed and "Mordaunt" in listed
+    invoke(config, "player", "approve", "paris", "aramis@example.org", "--reason", "ok",
+           "--no-send")
+    invoke(config, "player", "reject", "paris", "m@example.org", "--reason", "full",
+           "--no-send")
+    assert mails(db, "welcome", "aramis@example.org")
+    assert "did not accept your request to join: full" in text_of(mails(db, "notice",
+                                                                         "m@example.org")[-1])
+    assert "No join requests" in invoke(config, "player", "requests", "paris")
+    with Session(db) as session:
+        game = repo.game_by_name(session, "paris")
+        assert repo.player_by_address(session, game, "m@example.org") is None
+
+
+def test_join_closed_refuses_politely(tmp_path: Path) -> None:
+    db, config = configured(tmp_path, 'joining = "closed"')
+    with session_scope(db) as session:  # `player add` refuses a closed game too
+        admin.create_game(session, config, "paris", "engarde", seed=1)
+    assert send(db, config, "JOIN GAME\n", sender="aramis@example.org",
+                subject="[paris] join") == "refused"
+    [refusal] = mails(db, "refusal")
+    assert "paris is not taking new players" in text_of(refusal)
+    assert not mails(db, "welcome")

@@ -1,0 +1,78 @@
+"""The forecast in every receipt (issue 11, item 4): the week a character runs out of
+money (En Garde!) or IP (Down with the King), and each action the rules will refuse."""
+
+from __future__ import annotations
+
+from email import message_from_bytes, policy
+
+from sqlalchemy import Engine
+from sqlmodel import Session, select
+
+from moderator.games import find_engine
+from moderator.games.base import forecaster
+from moderator.intake.process import process_message
+from moderator.settings.config import Config
+from moderator.store.models import Outbox
+from tests.dwtk.conftest import PLAYERS, TABLES, dealt
+
+from support import make_game, order_mail
+
+SPENDTHRIFT = ("PASSWORD: rapier\nPREMONTH: SUPPORT CONSPICUOUS\nBOX\n"
+               "ANYTIME: JOIN CLUB Hunters\n"
+               "WEEK 1: BAWDYHOUSE; GAMBLE 50 x3\nWEEK 2: BAWDYHOUSE; GAMBLE 50 x3\n"
+               "WEEK 3: BAWDYHOUSE; GAMBLE 50 x3\nWEEK 4: HOST PARTY AT HOME\n")
+
+
+def receipt_text(db: Engine) -> str:
+    with Session(db) as session:
+        row = session.exec(select(Outbox).where(Outbox.kind == "receipt")).one()
+    part = message_from_bytes(row.raw, policy=policy.default).get_body(("plain",))
+    assert part is not None
+    return part.get_content()  # type: ignore[no-any-return,attr-defined]
+
+
+def test_engarde_receipt_forecasts_the_week_money_runs_out_and_refusals(
+        db: Engine, config: Config) -> None:
+    make_game(db, config)  # Jacques: SL 3, 500 crowns, allowance 100, no club, no home
+    assert process_message(db, config, order_mail("jacques@lyon.example", SPENDTHRIFT)) \
+        .status == "accepted"
+    text = receipt_text(db)
+    forecast = text.split("Forecast (")[1]
+    assert "other\nplayers' actions can change it" in text
+    assert "Before week 1: 500 -> 441 crowns" in forecast  # +100 allowance, -9, -150 box
+    assert "gambling stake at risk -150" in forecast
+    assert "You run out of money: week 3." in forecast
+    assert "JOIN CLUB Hunter's: refused, the club needs SL 9" in forecast
+    assert "Week 4: HOST PARTY AT HOME: cancelled, you have no lodgings" in forecast
+
+
+def test_engarde_forecast_is_the_same_every_time(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    process_message(db, config, order_mail("jacques@lyon.example", SPENDTHRIFT))
+    first = receipt_text(db).split("Forecast (")[1]
+    process_message(db, config, order_mail("jacques@lyon.example",
+                                           "PASSWORD: rapier\nCHECK\n" + SPENDTHRIFT[17:]))
+    with Session(db) as session:
+        checked = session.exec(select(Outbox).where(Outbox.kind == "receipt")
+                               .order_by(Outbox.id.desc())).first()  # type: ignore[union-attr]
+    assert checked is not None
+    body = message_from_bytes(checked.raw, policy=policy.default).get_body(("plain",))
+    assert first.split("\n\n")[0] in body.get_content()  # type: ignore[union-attr]
+
+
+def test_dwtk_forecast_names_where_ip_run_out_and_each_refused_activity() -> None:
+    state = dealt()  # Ann: PC 24, IP 3, PP 10, Loyalty counter 34 (seeded deal)
+    ann = PLAYERS[0]
+    engine = forecaster(find_engine("dwtk"))
+    assert engine is not None
+    parsed = find_engine("dwtk").parse_orders(
+        "DO TITLE PC\nDO DRAW EVENT\nDO RECRUIT 23\nBUY 1 PP\n", state, ann, TABLES)
+    lines = engine.forecast(state, {ann: parsed.orders}, TABLES)[ann]
+    assert lines[0] == "IP 3, PP 10 now."
+    assert "BUY 1 PP: -2 IP, +1 PP -> IP 1, PP 11." in lines
+    assert "DO DRAW EVENT: -1 IP -> IP 0." in lines
+    assert "You run out of IP at DO TITLE." in lines
+    assert "  - DO TITLE: not enough IP left" in lines
+    assert "  - DO RECRUIT: you hold no Loyalty counter for that character" in lines
+    assert "Your Loyalty counters allow: DO RECRUIT 34." in lines
+    assert engine.forecast(state, {ann: parsed.orders}, TABLES)[ann] == lines
