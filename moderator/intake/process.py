@@ -41,6 +41,7 @@ from moderator.games import find_engine
 from moderator.games.base import ParsedOrders
 from moderator.intake.bounces import detect_bounce, find_recipient, record_bounce
 from moderator.intake.commands import answer_commands, forecast_lines
+from moderator.intake.context import forget_password
 from moderator.intake.extract import ExtractedMessage, extract_message
 from moderator.intake.identify import Refusal, check_size, game_name, identify
 from moderator.intake.robots import own_address, refusal_allowed, robot_reason
@@ -220,8 +221,11 @@ def _identify(intake: Intake) -> IntakeResult | None:
     if intake.directives is not None:  # the commands step identified the sender
         return None
     stored = _stored(intake)
-    game, player, directives = identify(intake.session, intake.config, intake.message,
-                                        stored.raw)
+    try:
+        game, player, directives = identify(intake.session, intake.config, intake.message,
+                                            stored.raw)
+    finally:  # checked, whatever the outcome: the stored copies keep all but the password
+        forget_password(stored, intake.message.text)
     stored.game_id, stored.player_id = game.id, player.id
     intake.game, intake.player, intake.directives = game, player, directives
     return None

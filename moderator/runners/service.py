@@ -37,7 +37,7 @@ from moderator.intake.process import IntakeResult
 from moderator.runners.incoming import Incoming
 from moderator.runners.outgoing import Outgoing, SendFate, SendReport
 from moderator.runners.schedule import STOPPED, DeadlineScheduler
-from moderator.settings.config import Config
+from moderator.settings.config import Config, mask_credentials
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.guard import Guard
@@ -66,7 +66,7 @@ class JsonLog:
             "event": event,
             **fields,
         }
-        line = json.dumps(record, default=str, ensure_ascii=False)
+        line = mask_credentials(json.dumps(record, default=str, ensure_ascii=False))
         with self._lock:
             self.stream.write(line + "\n")
             self.stream.flush()

@@ -14,6 +14,7 @@ in and ``moderator init``.  Nothing is created until a config file has been foun
 from __future__ import annotations
 
 import os
+import re
 import ssl
 import tomllib
 from collections.abc import Mapping
@@ -46,6 +47,12 @@ SETTINGS: tuple[Setting, ...] = (
             "Folder of jinja2 templates (templates/<game>/); empty: the shipped templates."),
     Setting("paths.spool", "orders/spool", "Every received email is written here raw first."),
     Setting("paths.archive", "var/archive", "Published newsletters, as Markdown, HTML and text."),
+    Setting(
+        "paths.key_file",
+        "var/moderator.key",
+        "The server's secret key for player passwords (made on first use, mode 0600); keep "
+        "it out of the database's backups.",
+    ),
     Setting(
         "mail.transport",
         "maildir",
@@ -117,6 +124,12 @@ SETTINGS: tuple[Setting, ...] = (
         "and logs it for the GM (0: never send refusals).",
     ),
     Setting("service.outbox_seconds", 5, "How often `serve` sends queued mail."),
+    Setting(
+        "service.outbox_compact_days",
+        30,
+        "Days after which a sent mail's body is dropped from the outbox (headers kept; the "
+        "archive keeps every issue); 0 keeps bodies for ever.",
+    ),
     Setting("service.outage_slide_hours", 24, "Deadlines after an outage move this much."),
     Setting(
         "service.reminder_hours",
@@ -133,6 +146,15 @@ SETTINGS: tuple[Setting, ...] = (
 )
 
 _BY_KEY = {s.key: s for s in SETTINGS}
+
+# scheme://user:password@host: the password part, wherever a URL appears in a text.
+_URL_CREDENTIALS = re.compile(r"(\b[a-zA-Z][\w+.-]*://[^\s:/@]*:)[^\s@/]*@")
+
+
+def mask_credentials(text: str) -> str:
+    """``text`` with the password of every URL in it masked (``postgresql://u:***@h``):
+    what every log line goes through."""
+    return _URL_CREDENTIALS.sub(r"\1***@", text)
 
 
 class ConfigError(ValueError):
@@ -236,6 +258,7 @@ class Config:
     templates_dir: Path
     spool_dir: Path
     archive_dir: Path
+    key_file: Path
     transport: str
     moderator_address: str
     gm_address: str
@@ -247,6 +270,7 @@ class Config:
     imap: ImapSettings
     smtp: SmtpSettings
     outbox_seconds: int
+    outbox_compact_days: int
     outage_slide_hours: int
     reminder_hours: int
     maildir_poll_seconds: int
@@ -366,6 +390,7 @@ def _build(path: Path | None, base: Path, values: Mapping[str, Any], zone: ZoneI
         templates_dir=templates_dir,
         spool_dir=rel("paths.spool"),
         archive_dir=rel("paths.archive"),
+        key_file=rel("paths.key_file"),
         transport=values["mail.transport"],
         moderator_address=values["mail.address"].lower(),
         gm_address=values["mail.gm_address"].lower(),
@@ -392,6 +417,7 @@ def _build(path: Path | None, base: Path, values: Mapping[str, Any], zone: ZoneI
             sent_copy_folder=values["mail.smtp.sent_copy_folder"],
         ),
         outbox_seconds=values["service.outbox_seconds"],
+        outbox_compact_days=values["service.outbox_compact_days"],
         outage_slide_hours=values["service.outage_slide_hours"],
         reminder_hours=values["service.reminder_hours"],
         maildir_poll_seconds=values["service.maildir_poll_seconds"],

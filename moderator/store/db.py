@@ -48,6 +48,8 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyp
     # WAL lets the CLI read while the daemon writes; busy_timeout waits instead of failing.
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA busy_timeout=10000")
+    # Freed pages are zeroed: a password masked after its check leaves no old copy behind.
+    cursor.execute("PRAGMA secure_delete=ON")
     cursor.close()
 
 

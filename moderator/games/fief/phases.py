@@ -29,6 +29,7 @@ from moderator.games.fief.orders.values import (
     GarterPolicy,
     Losses,
     Quell,
+    RebelsReaction,
     Skull,
     Surrender,
     TurnOrders,
@@ -59,7 +60,7 @@ def store_standing(realm: Realm) -> None:
                 standing[:] = [d for d in standing if not (d["kind"] == order.kind
                                                            and d.get("family") == order.family)]
             if isinstance(order, Allow | Candidate | Losses | GarterPolicy | Quell | Surrender
-                          | Skull | DanegeldReaction):
+                          | Skull | DanegeldReaction | RebelsReaction):
                 data = order.to_dict()
                 if data not in standing:
                     standing.append(data)
