@@ -1,5 +1,6 @@
 """Every runtime dependency (and theirs) is under a licence that lets moderator be
-distributed under MIT: permissive licences only, no GPL/AGPL/LGPL (issue 15)."""
+distributed under MIT (issue 15): permissive licences, or the LGPL (a library moderator
+imports unmodified and does not bundle; pygal, for the charts), never the GPL or AGPL."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ from packaging.requirements import Requirement
 # Words that name a permissive licence in a package's License-Expression, License or
 # classifiers.  Matched case-insensitively against the whole licence text.
 PERMISSIVE = ("MIT", "BSD", "Apache", "PSF", "Python Software Foundation", "ISC", "MPL",
-              "Mozilla Public License", "Zope Public License", "Unlicense", "CC0")
-COPYLEFT = re.compile(r"\b(A?GPL|LGPL|GNU (Affero |Lesser )?General Public)", re.IGNORECASE)
+              "Mozilla Public License", "Zope Public License", "Unlicense", "CC0", "LGPL",
+              "GNU Lesser General Public")
+# The GPL and AGPL, not the LGPL (Lesser).
+COPYLEFT = re.compile(r"\b(A?GPL|GNU (Affero )?General Public)", re.IGNORECASE)
 # Packages whose installed metadata names no licence; checked by hand at their source.
 KNOWN = {"imapclient": "BSD-3-Clause"}
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -85,6 +86,7 @@ def test_a_second_serve_refuses_and_a_killed_one_leaves_no_guard(db: Engine,
         assert "already running" in second.stdout and f"pid {first.pid}" in second.stdout
         first.send_signal(signal.SIGKILL)
         first.wait(timeout=10)
+        killed_at = datetime.now(UTC).isoformat()
         with Session(db) as session:
             assert OWNER in repo.service_status(session)  # the stale record stays...
         again = _serve(config)  # ...but the guard died with the process
@@ -98,6 +100,13 @@ def test_a_second_serve_refuses_and_a_killed_one_leaves_no_guard(db: Engine,
                 time.sleep(0.2)
             assert again.poll() is None, again.communicate()
             assert f'"pid": {again.pid}' in owner
+            # SIGTERM only once it is up (its signal handlers are set as it starts).
+            while time.monotonic() < deadline and again.poll() is None:
+                with Session(db) as session:
+                    started = repo.service_status(session)["service.started"].value
+                if started > killed_at:
+                    break
+                time.sleep(0.2)
         finally:
             again.send_signal(signal.SIGTERM)
             again.communicate(timeout=30)
