@@ -65,7 +65,7 @@ def test_a_month_through_the_cli(run) -> None:  # type: ignore[no-untyped-def]
     assert "PRACTICE" in run("orders", "show", "paris").upper()
     assert "v1" in run("game", "show", "paris")
 
-    assert "Ran turn 1 (April 1625)" in run("turn", "run", "paris")
+    assert "Ran turn 1 (April 1625)" in run("turn", "run", "paris", "--yes")
     assert "byte-identical" in run("turn", "rerun", "paris", "1")
     shown = json.loads(run("turn", "show", "paris", "1", "--json"))
     assert shown["label"] == "April 1625" and shown["events"]

@@ -205,7 +205,8 @@ def test_moderated_press_is_held_until_approved(tmp_path: Path) -> None:
 @pytest.mark.parametrize("value", ["yes", "no"])
 def test_the_reason_is_kept_verbatim(db: Engine, config: Config, value: str) -> None:
     make_game(db, config)
-    invoke(config, "decide", "paris", "plotting:1", value, "--reason", f"  why {value}  ")
+    invoke(config, "decide", "paris", "cause:jacques-de-lyon:cyrano-de-bergerac", value,
+           "--reason", f"  why {value}  ")
     with Session(db) as session:
         [entry] = audit.entries(session, repo.game_by_name(session, "paris"))
     assert entry.reason == f"why {value}"

@@ -30,7 +30,6 @@ early_run_delay_minutes = 15
 reminder_hours = [72, 24]
 grace_hours = 6
 late_orders = "accept"
-nmr_orders = "standing"
 nmr_limit = 2
 nmr_action = "remove"
 absences = true

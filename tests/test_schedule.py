@@ -162,7 +162,7 @@ def test_the_rules_deadline_is_printed_in_the_newsletters_and_rerun_is_identical
     _rule_game(db, config)
     assert config.path is not None
     runner = CliRunner()
-    ran = runner.invoke(cli, ["--config", str(config.path), "turn", "run", "paris"],
+    ran = runner.invoke(cli, ["--config", str(config.path), "turn", "run", "paris", "--yes"],
                         catch_exceptions=False)
     assert ran.exit_code == 0, ran.output
     assert "Next orders due Monday 12 April 2027, 18:00 CEST (rule: monthly on day 12" \

@@ -30,17 +30,19 @@ def test_reopening_keeps_data(db: Engine, config) -> None:  # type: ignore[no-un
         assert row.raw == b"raw bytes \xff"
 
 
-def test_message_id_is_unique(db: Engine) -> None:
+def test_content_digest_is_unique_and_message_id_is_not(db: Engine) -> None:
+    """Two mails may reuse one Message-ID (issue 13); one content is stored once."""
     with Session(db) as session:
-        session.add(ReceivedMessage(message_id="dup@x", raw=b"1"))
+        session.add(ReceivedMessage(message_id="dup@x", digest="d1", raw=b"1"))
+        session.add(ReceivedMessage(message_id="dup@x", digest="d2", raw=b"2"))
         session.commit()
-        session.add(ReceivedMessage(message_id="dup@x", raw=b"2"))
+        session.add(ReceivedMessage(message_id="other@x", digest="d1", raw=b"1"))
         try:
             session.commit()
         except sa.exc.IntegrityError:
             session.rollback()
         else:
-            raise AssertionError("a second row with the same Message-ID was stored")
+            raise AssertionError("a second row with the same content digest was stored")
 
 
 def test_an_old_schema_is_upgraded_and_keeps_its_data(tmp_path) -> None:  # type: ignore[no-untyped-def]

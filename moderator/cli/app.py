@@ -3,9 +3,12 @@ mail is delivered at the end of a command."""
 
 from __future__ import annotations
 
+import calendar
+import re
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -17,8 +20,48 @@ from moderator.store.db import open_store
 
 console = Console(highlight=False)
 DEFAULT_CONFIG = Path("config.toml")
+_WHEN = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T]+(\d{1,2}):(\d{2}))?\s*$")
+
+
+class When(click.ParamType):
+    """A date and time the GM types for a deadline (read in the game's time zone).
+
+    A mistake names the value, what is wrong with it and the form to write:
+    ``2026-13-12: no month 13; write YYYY-MM-DD HH:MM``."""
+
+    name = "when"
+
+    def __init__(self, date_only: bool = False) -> None:
+        self.date_only = date_only  # a bare date is allowed (midnight)
+        self.form = "YYYY-MM-DD HH:MM" + (" or YYYY-MM-DD" if date_only else "")
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> datetime:
+        if isinstance(value, datetime):
+            return value
+        text = str(value)
+        match = _WHEN.match(text)
+        if not match or (match.group(4) is None and not self.date_only):
+            self.fail(f"{text}: write {self.form} (e.g. 2026-12-12 18:00)", param, ctx)
+        year, month, day = (int(match.group(i)) for i in (1, 2, 3))
+        hour, minute = int(match.group(4) or 0), int(match.group(5) or 0)
+        problem = None
+        if not 1 <= month <= 12:
+            problem = f"no month {month}"
+        elif not 1 <= day <= calendar.monthrange(year, month)[1]:
+            problem = f"no day {day} in {calendar.month_name[month]} {year}"
+        elif hour > 23:
+            problem = f"no hour {hour} (0-23)"
+        elif minute > 59:
+            problem = f"no minute {minute} (0-59)"
+        if problem:
+            self.fail(f"{text}: {problem}; write {self.form}", param, ctx)
+        return datetime(year, month, day, hour, minute)
+
+
 # Dates and times the GM types for deadlines (read in the game's time zone).
-WHEN = click.DateTime(["%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M"])
+WHEN = When()
+WHEN_OR_DATE = When(date_only=True)
 
 
 class App:

@@ -3,15 +3,17 @@ and shown in the game's time zone (see docs/scheduling.md)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 import click
 from sqlmodel import Session
 
-from moderator.cli.app import WHEN, App, console, desk, pass_app
+from moderator.cli.app import WHEN, App, console, desk, pass_app, send_option
 from moderator.clock import as_utc, format_deadline
 from moderator.desk import actions
 from moderator.settings.deadline_rule import WEEKDAYS, WEEKS, Rule
+from moderator.settings.game import week_key, weekday_key
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Game, Turn
@@ -28,26 +30,39 @@ def deadline() -> None:
 @click.argument("when", metavar="WHEN", type=WHEN)
 @click.option("--announcements", type=WHEN,
               help="Announcement and challenge deadline (En Garde!), before WHEN.")
+@click.option("--force", is_flag=True, help="Allow a deadline in the past (the turn then "
+              "runs at once).")
+@click.option("--reason", default=None, help="Why, for the audit log and the players.")
+@click.option("--as", "actor", metavar="NAME", help="Who acts (audit log).")
+@send_option
 @pass_app
-def deadline_set(app: App, game_name: str, when: datetime, announcements: datetime | None) -> None:
-    """Set the open turn's orders deadline to WHEN ('2026-12-12 18:00', game's zone)."""
+def deadline_set(app: App, game_name: str, when: datetime, announcements: datetime | None,
+                 force: bool, reason: str | None, actor: str | None, send: bool) -> None:
+    """Set the open turn's orders deadline to WHEN ('2026-12-12 18:00', game's zone).
+    A moved deadline is announced to the players.
+
+    \b
+    moderator deadline set paris "2026-12-12 18:00" --reason "two players away"
+    """
     with session_scope(app.db) as session:
         g = repo.game_by_name(session, game_name)
-        turn = deadlines.set_deadlines(
-            session, g, deadlines.local_to_utc(when, g),
+        turn = actions.move_deadlines(
+            session, app.config, g, deadlines.local_to_utc(when, g),
             deadlines.local_to_utc(announcements, g) if announcements else None,
-        )
+            app.who(actor), reason, force=force)
         print_deadlines(g, turn)
+    app.deliver(send)
 
 
 @deadline.command("rule")
 @click.argument("game_name", metavar="GAME")
 @click.option("--monthly-day", type=click.IntRange(1, 31),
               help="Day of the month (29-31 mean the last day in shorter months).")
-@click.option("--weekday", type=click.Choice(WEEKDAYS),
-              help="Or: a weekday of the month, with --week (e.g. --week 2nd --weekday sat).")
-@click.option("--week", type=click.Choice(WEEKS),
-              help="Which one: 1st ... 4th or last.")
+@click.option("--weekday", callback=lambda ctx, p, v: _read(weekday_key, WEEKDAYS, v, p),
+              help="Or: a weekday of the month, with --week (e.g. --week 2nd --weekday sat"
+              "; 'saturday' is read as sat).")
+@click.option("--week", callback=lambda ctx, p, v: _read(week_key, WEEKS, v, p),
+              help="Which one: 1st ... 4th or last ('second' or 2 is read as 2nd).")
 @click.option("--every-days", type=click.IntRange(1, 366),
               help="Or: this many days after the previous deadline.")
 @click.option("--time", "at", default="18:00", show_default=True, help="Time of day, HH:MM.")
@@ -83,6 +98,17 @@ def deadline_rule(
         turn = deadlines.set_rule(session, g, rule, apply_now=apply_now)
         console.print(f"{g.name}: {rule.describe() if rule else 'no rule'}")
         print_deadlines(g, turn)
+
+
+def _read(read: Callable[[str], str | None], allowed: tuple[str, ...], value: str | None,
+          param: click.Parameter) -> str | None:
+    """A weekday or week as the rule stores it, or a usage error naming the value."""
+    if value is None:
+        return None
+    found = read(value)
+    if found is None:
+        raise click.BadParameter(f"{value!r}: write one of {', '.join(allowed)}", param=param)
+    return found
 
 
 @deadline.command("show")
@@ -126,9 +152,10 @@ def print_deadlines(g: Game, turn: Turn) -> None:
 @click.option("--hours", type=click.FloatRange(min=0, min_open=True), required=True,
               help="How much later (announcement deadline too).")
 @desk
+@send_option
 @pass_app
 def deadline_extend(app: App, game_name: str, hours: float, reason: str,
-                    actor: str | None) -> None:
+                    actor: str | None, send: bool) -> None:
     """Move GAME's open turn deadlines HOURS later.
 
     \b
@@ -136,5 +163,6 @@ def deadline_extend(app: App, game_name: str, hours: float, reason: str,
     """
     with session_scope(app.db) as session:
         g = repo.game_by_name(session, game_name)
-        turn = actions.extend(session, g, hours, app.who(actor), reason)
+        turn = actions.extend(session, app.config, g, hours, app.who(actor), reason)
         print_deadlines(g, turn)
+    app.deliver(send)

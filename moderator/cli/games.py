@@ -8,7 +8,7 @@ import click
 from rich.table import Table
 from sqlmodel import Session
 
-from moderator.cli.app import App, console, desk, pass_app
+from moderator.cli.app import WHEN_OR_DATE, App, console, desk, pass_app
 from moderator.clock import as_utc, format_deadline
 from moderator.desk import actions, admin
 from moderator.games import find_engine, game_kinds
@@ -28,8 +28,7 @@ def game() -> None:
 @click.option("--kind", type=click.Choice(game_kinds()), required=True, help="Which game.")
 @click.option("--seed", type=int, help="Dice seed (default: random).")
 @click.option(
-    "--deadline",
-    type=click.DateTime(["%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d"]),
+    "--deadline", type=WHEN_OR_DATE,
     help="First deadline, in the default time zone (e.g. '2026-12-12 18:00').",
 )
 @pass_app
@@ -40,8 +39,16 @@ def game_new(app: App, name: str, kind: str, seed: int | None, deadline: datetim
         created = admin.create_game(session, app.config, name, kind, seed=seed, deadline=when)
         note_change(session)
         turn = repo.open_turn(session, created)
+        deadline_set = turn.deadline is not None
+        due = format_deadline(turn.deadline, created.time_zone)
     console.print(f"Created {kind} game [bold]{created.name}[/] (seed {created.seed}), "
                   f"taking orders for {turn.label}.")
+    if deadline_set:
+        console.print(f"Orders due {due}.")
+    else:
+        console.print(f"[yellow]No deadline and no deadline rule[/]: the turn runs only when "
+                      f"you run it.  Set one with `moderator deadline set {created.name} "
+                      f"'YYYY-MM-DD HH:MM'` or `moderator deadline rule {created.name} ...`.")
 
 
 @game.command("list")

@@ -10,13 +10,15 @@ from sqlmodel import Session
 
 from moderator import jsonio
 from moderator.cli.app import App, console, desk, pass_app, send_option
-from moderator.clock import format_deadline
+from moderator.clock import as_utc, format_deadline
 from moderator.desk import rollback
 from moderator.desk.errors import DeskError
 from moderator.desk.preview import preview
+from moderator.games import find_engine
 from moderator.publish.archive import archive_dir, write_archive
 from moderator.store import audit, repo
 from moderator.store.db import session_scope
+from moderator.store.statuses import GameStatus
 from moderator.turn.deadlines import now_utc
 from moderator.turn.inputs import due_at
 from moderator.turn.run import TurnReport, rerun_turn, run_turn
@@ -29,11 +31,39 @@ def turn() -> None:
 
 @turn.command("run")
 @click.argument("game_name", metavar="GAME")
+@click.option("--yes", "assume_yes", is_flag=True,
+              help="Run before the deadline without asking.")
+@click.option("--reason", default=None,
+              help="Why it runs before its deadline (audit log; default: said so).")
+@click.option("--as", "actor", metavar="NAME", help="Who acts, for the audit log.")
 @send_option
 @pass_app
-def turn_run(app: App, game_name: str, send: bool) -> None:
-    """Adjudicate the open turn of GAME and publish its newsletters."""
-    report = run_turn(app.db, app.config, game_name)
+def turn_run(app: App, game_name: str, assume_yes: bool, reason: str | None,
+             actor: str | None, send: bool) -> None:
+    """Adjudicate the open turn of GAME and publish its newsletters.  Before its
+    deadline it asks first (or --yes) and the early run is audited, as
+    `turn process --now` is."""
+    with Session(app.db) as session:
+        g = repo.game_by_name(session, game_name)
+        t = repo.open_turn(session, g)
+        number, deadline, zone = t.number, t.deadline, g.time_zone
+        active = g.status == GameStatus.ACTIVE  # else run_turn refuses, with the reason
+        # A game whose engine says it is over runs no more turns (DWTK 37: won or drawn).
+        finished = getattr(find_engine(g.kind), "finished", None)
+        over = finished(jsonio.loads(t.state_before)) if finished else None
+    if over:
+        raise DeskError(f"{game_name} is over: {over}; no turn runs any more")
+    early = active and deadline is not None and as_utc(deadline) > now_utc()
+    if early and not assume_yes:
+        click.confirm(f"Turn {number} of {game_name} is due {format_deadline(deadline, zone)}"
+                      "; run it now, before its deadline?", abort=True)
+    report = run_turn(app.db, app.config, game_name, number=number)
+    if early:
+        with session_scope(app.db) as session:
+            audit.record(session, "turn.run", reason or "run before its deadline (confirmed)",
+                         app.who(actor), game=repo.game_by_name(session, game_name),
+                         turn_number=number, detail="run before its deadline "
+                         f"({format_deadline(deadline, zone)})")
     _print_report(report)
     app.deliver(send)
 
@@ -137,7 +167,8 @@ def turn_preview(app: App, game_name: str, email: str | None) -> None:
     moderator turn preview paris | less
     """
     shown = preview(app.db, app.config, game_name)
-    click.echo(f"=== PREVIEW of turn {shown.number} ({shown.label}); orders from "
+    rolled = " (rolled back: `turn rollforward` reissues it)" if shown.rolled_back else ""
+    click.echo(f"=== PREVIEW of turn {shown.number} ({shown.label}){rolled}; orders from "
                f"{', '.join(shown.orders_from) or 'nobody'}; nothing stored or sent ===\n")
     click.echo(f"--- {shown.rendered.gazette.subject} ---\n{shown.rendered.gazette.markdown}")
     for reader in shown.people:

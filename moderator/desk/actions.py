@@ -5,7 +5,7 @@ transaction."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlmodel import Session
@@ -59,8 +59,10 @@ def panic(session: Session, on: bool, who: str, reason: str) -> None:
     note_change(session)
 
 
-def extend(session: Session, game: Game, hours: float, who: str, reason: str) -> Turn:
-    """Move the open turn's deadlines ``hours`` later (the reminder may go out again)."""
+def extend(session: Session, config: Config, game: Game, hours: float, who: str,
+           reason: str) -> Turn:
+    """Move the open turn's deadlines ``hours`` later (the reminder may go out again);
+    the players are told."""
     turn = repo.open_turn(session, game)
     if turn.deadline is None:
         raise DeskError(f"{game.name} turn {turn.number} has no deadline to extend")
@@ -70,7 +72,51 @@ def extend(session: Session, game: Game, hours: float, who: str, reason: str) ->
     set_deadlines(session, game, new, as_utc(ann) + delta if ann else None)
     audit.record(session, "deadline.extend", reason, who, game=game, turn_number=turn.number,
                  detail=f"+{hours:g} h: orders due {format_deadline(new, game.time_zone)}")
+    announce_deadlines(session, config, game, turn, f"extended by {hours:g} hours: {reason}")
     return turn
+
+
+def move_deadlines(session: Session, config: Config, game: Game, deadline: datetime,
+                   announcements: datetime | None, who: str, reason: str | None, *,
+                   force: bool = False) -> Turn:
+    """`deadline set`: the open turn's deadlines moved by hand (UTC).  A deadline in
+    the past is refused without ``force`` (the turn would run at once); the change is
+    audited and, when the turn had a deadline, announced to the players."""
+    now = now_utc()
+    turn = repo.open_turn(session, game)
+    if as_utc(deadline) <= now and not force:
+        raise DeskError(f"{format_deadline(deadline, game.time_zone)} is in the past "
+                        f"(now {format_deadline(now, game.time_zone)}): the turn would run "
+                        "at once; add --force to set it anyway")
+    had = turn.deadline
+    turn = set_deadlines(session, game, deadline, announcements)
+    detail = f"orders due {format_deadline(deadline, game.time_zone)}" + (
+        f" (was {format_deadline(had, game.time_zone)})" if had else "")
+    audit.record(session, "deadline.set", reason or "deadline set", who, game=game,
+                 turn_number=turn.number, detail=detail)
+    if had is not None and as_utc(had) != as_utc(deadline):
+        announce_deadlines(session, config, game, turn,
+                           f"moved by the GM{': ' + reason if reason else ''}")
+    return turn
+
+
+def announce_deadlines(session: Session, config: Config, game: Game, turn: Turn,
+                       why: str) -> list[str]:
+    """Tell every player (not removed) the open turn's new deadlines."""
+    lines = [f"The deadlines of {game.name}, {turn.label}, were {why}.", ""]
+    if turn.announcement_deadline:
+        lines.append("Announcements and challenges are now due "
+                     f"{format_deadline(turn.announcement_deadline, game.time_zone)}.")
+    lines.append(f"Orders are now due {format_deadline(turn.deadline, game.time_zone)}.")
+    lines += ["", "Orders you have already sent still stand; you may change them until "
+              "the deadline."]
+    sent = []
+    for player in repo.members(session, game):
+        outgoing.queue(session, config, game=game, kind="deadline-moved", to=player.email,
+                       subject=f"[{game.name}] {turn.label}: new deadline",
+                       text="\n".join(lines) + "\n")
+        sent.append(player.email)
+    return sent
 
 
 def decide(session: Session, config: Config, game: Game, key: str, value: str, who: str,

@@ -107,6 +107,9 @@ def add_player(
     """Sign a player up: create the character in the open turn and mail a welcome.
     Refused when the game's ``joining`` is ``closed``, unless ``force``."""
     game = repo.game_by_name(session, game_name)
+    name = name.strip()
+    if not name:
+        raise AdminError("the character's name is empty: give one (--name \"Jacques de Lyon\")")
     if config.game(game.name).joining == "closed" and not force:
         raise AdminError(f"{game.name} is closed to new players (joining = \"closed\" "
                          "in config.toml); add --force to add one anyway")

@@ -13,7 +13,6 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from moderator import jsonio
-from moderator.desk.errors import DeskError
 from moderator.games import find_engine
 from moderator.publish.newsletter import Reader, RenderedTurn
 from moderator.settings.config import Config, game_tables
@@ -31,16 +30,17 @@ class Preview:
     orders_from: tuple[str, ...]
     rendered: RenderedTurn
     people: list[Reader]
+    rolled_back: bool = False
 
 
 def preview(db: Engine, config: Config, game_name: str) -> Preview:
-    """Run the open turn without keeping anything."""
+    """Run the open turn without keeping anything (also while the game is rolled back)."""
 
     with Session(db) as session:
         try:
             game = repo.game_by_name(session, game_name)
-            if game.status == GameStatus.ROLLBACK:
-                raise DeskError(f"{game.name} was rolled back: `turn rollforward` first")
+            # A rolled-back game previews too: the GM checks a correction (state amend,
+            # decide, act-as) before `turn rollforward` reissues it.
             turn = repo.open_turn(session, game)
             engine = find_engine(game.kind)
             tables = game_tables(config, game.name, game.kind)
@@ -54,6 +54,7 @@ def preview(db: Engine, config: Config, game_name: str) -> Preview:
             notes = audit.peek_notes(session, game, turn.number)
             rendered = turns.render_done_turn(config, engine, tables, game, turn,
                                               following.deadline, result, people, notes)
-            return Preview(turn.number, turn.label, tuple(sorted(inputs)), rendered, people)
+            return Preview(turn.number, turn.label, tuple(sorted(inputs)), rendered, people,
+                           game.status == GameStatus.ROLLBACK)
         finally:
             session.rollback()

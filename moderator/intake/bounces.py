@@ -18,6 +18,7 @@ and the game.  Intake calls both for every automated message (see docs/outbox.md
 from __future__ import annotations
 
 import base64
+import logging
 import quopri
 import re
 from dataclasses import dataclass
@@ -32,6 +33,11 @@ from sqlmodel import Session, col, func, select
 from moderator.store import repo
 from moderator.store.models import Game, Outbox, Player, PlayerAddress
 from moderator.store.statuses import OutboxStatus
+
+# flufl.bounce logs a traceback for each of its detectors that trips over malformed mail
+# (a non-ASCII From, no From at all) and goes on with the next: expected with the mail
+# intake sees, and not worth a traceback in the service's log.
+logging.getLogger("flufl.bounce").addFilter(lambda record: record.levelno < logging.ERROR)
 
 _ROBOTS = frozenset({"mailer-daemon", "mailerdaemon", "mail-daemon", "postmaster"})
 _DIAGNOSTIC_CHARS = 500
@@ -65,8 +71,12 @@ class BounceRecord:
 # --- detection -------------------------------------------------------------------------
 
 
-def detect_bounce(raw: bytes) -> Bounce | None:
-    """The bounce this email reports, or None (ordinary mail, auto-replies, success DSNs)."""
+def detect_bounce(raw: bytes, *, person: bool = True) -> Bounce | None:
+    """The bounce this email reports, or None (ordinary mail, auto-replies, success DSNs).
+
+    ``person=False`` says the sender is no player of ours: then the library's detectors
+    are trusted even without a robot's From (bounce robots that sign as a person).
+    """
     try:
         msg = message_from_bytes(raw, policy=policy.compat32)
     except Exception:  # a message we cannot parse is not something we can act on
@@ -74,8 +84,11 @@ def detect_bounce(raw: bytes) -> Bounce | None:
     report_id = _clean_id(str(msg.get("Message-ID", ""))) or None
     statuses = _delivery_status_blocks(msg)
     if statuses is not None:
-        return _from_dsn(msg, statuses, report_id)
-    if not _from_robot(msg):
+        found = _from_dsn(msg, statuses, report_id)
+        # A report we could not read (no Action lines, odd encodings): the detectors may.
+        if found is not None or _all_delivered(statuses):
+            return found
+    if person and not _from_robot(msg):
         return None
     try:
         temporary, permanent = all_failures(msg)
@@ -157,6 +170,12 @@ def _from_dsn(msg: Message, blocks: list[Message], report_id: str | None) -> Bou
         diagnostic=_one_line(diagnostic),
         report_message_id=report_id,
     )
+
+
+def _all_delivered(blocks: list[Message]) -> bool:
+    """A success report: every recipient block says delivered, relayed or expanded."""
+    actions = [str(b.get("Action", "")).strip().lower() for b in blocks if b.get("Action")]
+    return bool(actions) and all(a.startswith(("deliver", "relay", "expand")) for a in actions)
 
 
 def _x_original_message_id(blocks: list[Message]) -> str | None:

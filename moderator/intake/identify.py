@@ -65,7 +65,7 @@ def identify(
             f"{player.name} no longer plays in {game.name}.",
             "Write to the GM if you think this is a mistake.",
         )
-    failure = authentication_failure(raw, message.sender)
+    failure = authentication_failure(raw, message.sender, config.authserv_id)
     if failure:
         raise Refusal(
             "intake.authentication-failed",

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -37,11 +37,13 @@ from moderator.desk import press
 from moderator.faults import crash_point
 from moderator.games import find_engine
 from moderator.games.base import ParsedOrders
-from moderator.intake.bounces import detect_bounce, record_bounce
+from moderator.intake.bounces import detect_bounce, find_recipient, record_bounce
 from moderator.intake.extract import ExtractedMessage, extract_message
 from moderator.intake.identify import Refusal, check_size, game_name, identify
+from moderator.intake.robots import own_address, refusal_allowed, robot_reason
 from moderator.intake.route import Directives
-from moderator.intake.spool import spool_raw, store_raw
+from moderator.intake.sender import mailbox_address, split_head
+from moderator.intake.spool import content_digest, spool_raw, store_raw, usable_message_id
 from moderator.publish import outgoing
 from moderator.publish.receipts import (
     ReceiptFacts,
@@ -79,20 +81,44 @@ def process_message(
     """
     now = now or datetime.now(UTC)
     spool_path = spool_raw(config, raw, now)
-    message = extract_message(raw, config.max_lines)
-    stored = store_raw(db, message, raw, spool_path, now)
+    digest = content_digest(raw)
+    message = read_message(config, raw, digest)
+    stored = store_raw(db, message, raw, spool_path, now, digest)
     crash_point("intake.raw-stored")
     if stored is None:
         return IntakeResult(message.message_id, IntakeFate.DUPLICATE, "already processed")
     try:
         with session_scope(db) as session:
-            return _handle(session, config, stored, message, now)
+            result = _handle(session, config, stored, message, now)
+        crash_point("intake.fate-committed")
+        return result
     except OperationalError:
         raise
     except Exception as exc:  # one bad message must never stop the others
         log.exception("intake failed for %s", message.message_id)
         _mark_failed(db, config, stored, message, exc)
         return IntakeResult(message.message_id, IntakeFate.FAILED, repr(exc))
+
+
+# How much of an oversized message's header block is read to answer it.
+_OVERSIZED_HEAD_BYTES = 64_000
+
+
+def read_message(config: Config, raw: bytes, digest: str) -> ExtractedMessage:
+    """The message as intake uses it: extracted, with the sender's address read as a mail
+    server reads it (`mailbox_address`) and a usable Message-ID (derived from the content
+    when the mail has none or a malformed one).
+
+    The size is checked before any parsing: of a message over ``intake.max_bytes`` only
+    the header block is read (enough to refuse it), never the body.
+    """
+    if len(raw) > config.max_bytes:
+        head, _ = split_head(raw)
+        message = extract_message(head[:_OVERSIZED_HEAD_BYTES] + b"\n\n", config.max_lines)
+    else:
+        message = extract_message(raw, config.max_lines)
+    return replace(message, sender=mailbox_address(raw),
+                   message_id=usable_message_id(message.message_id, digest))
 
 
 @dataclass
@@ -145,18 +171,23 @@ def _claim(intake: Intake) -> IntakeResult | None:
 
 def _robots(intake: Intake) -> IntakeResult | None:
     message, stored = intake.message, _stored(intake)
-    if not message.auto_reason:
+    # An oversized message is refused on its headers alone: its body is never parsed.
+    if len(stored.raw) <= intake.config.max_bytes:
+        player = find_recipient(intake.session, message.sender).player if message.sender else None
+        bounce = detect_bounce(stored.raw, person=player is not None)
+        if bounce is not None:  # a mail of ours came back: the GM must see it
+            record_bounce(intake.session, bounce)
+            stored.status = MessageStatus.IGNORED
+            stored.detail = f"bounce: {', '.join(bounce.recipients)}: {bounce.diagnostic}"
+            return intake.result(IntakeFate.IGNORED, stored.detail)
+    reason = message.auto_reason or robot_reason(
+        message.subject, message.sender, intake.config.moderator_address)
+    if not reason:
         return None
-    bounce = detect_bounce(stored.raw)
-    if bounce is not None:  # a mail of ours came back: the GM must see it
-        record_bounce(intake.session, bounce)
-        stored.status = MessageStatus.IGNORED
-        stored.detail = f"bounce: {', '.join(bounce.recipients)}: {bounce.diagnostic}"
-        return intake.result(IntakeFate.IGNORED, stored.detail)
     # Answering a robot invites a mail loop; the GM still sees it.
-    stored.status, stored.detail = MessageStatus.IGNORED, message.auto_reason
-    repo.log_gm(intake.session, "intake.ignored", f"{message.message_id}: {message.auto_reason}")
-    return intake.result(IntakeFate.IGNORED, message.auto_reason)
+    stored.status, stored.detail = MessageStatus.IGNORED, reason
+    repo.log_gm(intake.session, "intake.ignored", f"{message.message_id}: {reason}")
+    return intake.result(IntakeFate.IGNORED, reason)
 
 
 def _size(intake: Intake) -> IntakeResult | None:
@@ -187,7 +218,10 @@ def _store(intake: Intake) -> IntakeResult | None:
     game, player, directives = _who(intake)
     parsed, turn = _parsed(intake), _turn(intake)
     intake.earlier = repo.submissions(intake.session, player, turn.number)
-    if not (parsed.normal_form or not parsed.errors):
+    # No orders read (none written, or every line an error): not a new version.  An empty
+    # version would replace the orders that stand with nothing (a reply whose new lines
+    # were lost); the receipt says nothing was found and that the earlier orders stand.
+    if not parsed.normal_form:
         return None
     intake.submission = Submission(
         game_id=game.id,  # type: ignore[arg-type]
@@ -228,7 +262,15 @@ def _answer(intake: Intake) -> IntakeResult:
     _tell_owner_about_new_address(intake, game, player)
     stored = _stored(intake)
     stored.status = MessageStatus.ACCEPTED if accepted else MessageStatus.REFUSED
-    stored.detail = "orders stored" if accepted else "no valid orders"
+    stored.answered_at = intake.now
+    if accepted:
+        stored.detail = "orders stored"
+    elif parsed.errors:
+        stored.detail = "no valid orders"
+    else:
+        stored.detail = "no orders found; the orders already sent stand"
+    repo.log_gm(intake.session, f"intake.{stored.status}",
+                f"{player.name} ({intake.message.message_id}): {stored.detail}", game=game)
     return intake.result(stored.status, stored.detail)
 
 
@@ -328,9 +370,18 @@ def _refuse(intake: Intake, refusal: Refusal) -> IntakeResult:
         game=game,
         level="warning",
     )
-    if message.sender:
-        queue_refusal(session, config, game, message.sender, message.subject, refusal.reason,
-                      refusal.hint, Replying(message.message_id))
+    if not message.sender or own_address(message.sender, config.moderator_address):
+        return intake.result(IntakeFate.REFUSED, refusal.reason)
+    if not refusal_allowed(session, message.sender, intake.now, config.refusals_per_hour):
+        # Forged senders and robots would get a refusal for every mail (backscatter).
+        stored.detail = f"{refusal.reason} (not answered: refusal limit for this sender)"
+        repo.log_gm(session, "intake.refusal-suppressed",
+                    f"{message.sender} ({message.message_id}): already refused within the hour;"
+                    " not answered", game=game)
+        return intake.result(IntakeFate.REFUSED, stored.detail)
+    queue_refusal(session, config, game, message.sender, message.subject, refusal.reason,
+                  refusal.hint, Replying(message.message_id))
+    stored.answered_at = intake.now
     return intake.result(IntakeFate.REFUSED, refusal.reason)
 
 

@@ -1,31 +1,132 @@
-"""Sender checks beyond address and password (issue: mail for real, part 4).
+"""Who sent this, read the way a mail server reads it, and what our server said about it.
 
-Where the receiving mail server records its verdict in an ``Authentication-Results``
-header (RFC 8601), a DKIM or DMARC failure for the sender's own domain means the
-mail probably did not come from the player: it is refused.  Only the topmost such
-header is read, because that is the one our own server added; headers further down
-came with the message and could say anything.  A forged header can only make its own
-message be refused, so reading it is safe.
+`mailbox_address` takes the sender's address from the raw ``From`` header as RFC 5322
+defines it: a mailbox is ``[display-name] <addr-spec>`` or a bare ``addr-spec``, so when
+there is an angle-addr the address is what is inside it, whatever the display name looks
+like.  ``From: cyrano@bergerac.example <evil@x.example>`` is evil@x.example (the standard
+library's parser takes the display name for the address there, and with it the player's
+identity and the domain the DMARC verdict is read for).
+
+`authentication_failure` reads the receiving server's verdict (RFC 8601
+``Authentication-Results``) with the maintained `authres` parser.  Only a header whose
+authserv-id is our own server's (``intake.authserv_id``) counts, and of those only the
+topmost: our server adds its header above everything that came with the message, and a
+header the sender wrote (with our id, below ours) could say anything.  With no authserv-id
+configured, the topmost header is read (only safe where the server strips look-alikes).
+A DKIM or DMARC failure for the sender's own domain refuses the mail.
 """
 
 from __future__ import annotations
 
 import re
-from email.parser import BytesHeaderParser
-from email.policy import default
 
-_RESULT = re.compile(r"^\s*(dkim|dmarc)\s*=\s*(\w+)(.*)$", re.IGNORECASE | re.DOTALL)
-_PROPERTY = re.compile(r"header\.(d|from|i)\s*=\s*([^\s;]+)", re.IGNORECASE)
+import authres
+
+_FOLD = re.compile(r"\r?\n[ \t]+")
+_HEADER_END = re.compile(rb"\r?\n\r?\n")
 
 
-def topmost_authentication_results(raw: bytes) -> str | None:
-    headers = BytesHeaderParser(policy=default).parsebytes(raw)
-    values = headers.get_all("Authentication-Results") or []
-    return str(values[0]) if values else None
+def split_head(raw: bytes) -> tuple[bytes, bytes]:
+    """The header block and the body (no body when there is no blank line)."""
+    gap = _HEADER_END.search(raw)
+    return (raw[:gap.start()], raw[gap.end():]) if gap else (raw, b"")
+
+
+def header_values(raw: bytes, name: str) -> list[str]:
+    """Every value of one header of a raw message, unfolded, in order (top first)."""
+    text = _FOLD.sub(" ", split_head(raw)[0].decode("utf-8", "replace"))
+    wanted = name.lower()
+    values = []
+    for line in text.splitlines():
+        key, colon, value = line.partition(":")
+        if colon and key.strip().lower() == wanted and " " not in key.strip():
+            values.append(value.strip())
+    return values
+
+
+def _mailboxes(value: str) -> list[str]:
+    """The top-level comma-separated mailboxes of an address header, quoting respected."""
+    parts: list[str] = []
+    current: list[str] = []
+    quoted, depth, angle = False, 0, False
+    escaped = False
+    for char in value:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif quoted:
+            quoted = char != '"'
+        elif char == '"':
+            quoted = True
+        elif char == "(":
+            depth += 1
+        elif char == ")" and depth:
+            depth -= 1
+        elif depth:
+            pass
+        elif char == "<":
+            angle = True
+        elif char == ">":
+            angle = False
+        elif char in ",;" and not angle:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    parts.append("".join(current))
+    return [p for p in (part.strip() for part in parts) if p]
+
+
+def _unquoted_outside(text: str) -> str:
+    """The text with quoted strings and comments blanked out (angle brackets kept)."""
+    out, quoted, depth, escaped = [], False, 0, False
+    for char in text:
+        if escaped:
+            escaped = False
+            out.append(" ")
+        elif char == "\\":
+            escaped = True
+            out.append(" ")
+        elif quoted:
+            quoted = char != '"'
+            out.append(" ")
+        elif char == '"':
+            quoted = True
+            out.append(" ")
+        elif char == "(":
+            depth += 1
+            out.append(" ")
+        elif char == ")" and depth:
+            depth -= 1
+            out.append(" ")
+        else:
+            out.append(" " if depth else char)
+    return "".join(out)
+
+
+def mailbox_address(raw: bytes) -> str:
+    """The first From mailbox's address, lower case; "" when there is none usable."""
+    values = header_values(raw, "From")
+    if not values:
+        return ""
+    value = values[0]
+    if ":" in _unquoted_outside(value).split("<")[0]:  # group syntax "Name: a@b, c@d;"
+        value = value.split(":", 1)[1]
+    for mailbox in _mailboxes(value):
+        plain = _unquoted_outside(mailbox)
+        angles = re.findall(r"<([^<>]*)>", plain)
+        address = angles[-1] if angles else plain
+        address = "".join(address.split()).strip("<>")
+        if address.startswith("@") and ":" in address:  # obsolete source route
+            address = address.split(":", 1)[1]
+        if address:
+            return address.lower()
+    return ""
 
 
 def _domain_of(value: str) -> str:
-    return value.rpartition("@")[2].strip("<>").lower()
+    return value.rpartition("@")[2].strip("<> ").lower()
 
 
 def _aligned(domain: str, sender_domain: str) -> bool:
@@ -34,21 +135,39 @@ def _aligned(domain: str, sender_domain: str) -> bool:
             or domain.endswith("." + sender_domain))
 
 
-def authentication_failure(raw: bytes, sender: str) -> str | None:
+def our_authentication_results(
+    raw: bytes, authserv_id: str = ""
+) -> authres.AuthenticationResultsHeader | None:
+    """The topmost Authentication-Results header our server wrote, parsed; None if none.
+
+    A header that does not parse is skipped only if it is not ours: when the topmost
+    candidate is unreadable we have no verdict (None), never a lower, forgeable one.
+    """
+    wanted = authserv_id.strip().lower()
+    for value in header_values(raw, "Authentication-Results"):
+        server = value.split(";", 1)[0].split()[0].lower() if value.strip() else ""
+        if wanted and server != wanted:
+            continue
+        try:
+            return authres.AuthenticationResultsHeader.parse_value(value)
+        except Exception:  # authres.AuthResError and the odd ValueError on garbage
+            return None
+    return None
+
+
+def authentication_failure(raw: bytes, sender: str, authserv_id: str = "") -> str | None:
     """Why the receiving server's verdict refuses this sender, or None."""
-    header = topmost_authentication_results(raw)
-    if not header or "@" not in sender:
+    header = our_authentication_results(raw, authserv_id)
+    if header is None or "@" not in sender:
         return None
     sender_domain = _domain_of(sender)
-    for clause in header.split(";")[1:]:  # the first part names the server
-        match = _RESULT.match(clause)
-        if not match or match.group(2).lower() not in ("fail", "permerror"):
+    for result in header.results:
+        method, verdict = str(result.method).lower(), str(result.result).lower()
+        if method not in ("dkim", "dmarc") or verdict not in ("fail", "permerror"):
             continue
-        method = match.group(1).lower()
-        domains = [_domain_of(v) for _, v in _PROPERTY.findall(match.group(3))]
-        if any(_aligned(d, sender_domain) for d in domains) or (
-            method == "dmarc" and not domains
-        ):
-            verdict = match.group(2).lower()
+        domains = [_domain_of(str(p.value)) for p in result.properties
+                   if str(p.type).lower() == "header"
+                   and str(p.name).lower() in ("d", "from", "i")]
+        if any(_aligned(d, sender_domain) for d in domains) or (method == "dmarc" and not domains):
             return f"the receiving server reports {method}={verdict} for {sender_domain}"
     return None

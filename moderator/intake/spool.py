@@ -1,23 +1,62 @@
 """Raw first: the message's bytes go to the spool folder and into the store, committed,
-before anything can go wrong with them."""
+before anything can go wrong with them.
+
+A message is known by its content digest (`content_digest`), not by its Message-ID alone:
+clients and gateways reuse Message-IDs ("edit and resend" keeps the id, some gateways
+stamp one id on everything), and a message that reuses one must still get its own row and
+its own fate.  The same mail read twice (a re-fetch, a second delivery with other trace
+headers) has the same digest and is one row.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import tempfile
 from datetime import datetime
 from pathlib import Path
 
 from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from moderator.intake.extract import ExtractedMessage
+from moderator.intake.sender import split_head
 from moderator.settings.config import Config
-from moderator.store import repo
 from moderator.store.models import ReceivedMessage
 from moderator.store.statuses import MessageStatus
+
+# The headers that make a message what it is; trace headers (Received, Delivered-To,
+# Return-Path, Authentication-Results ...) differ between two deliveries of one mail.
+_CONTENT_HEADERS = (
+    b"from", b"sender", b"to", b"cc", b"subject", b"date", b"message-id", b"in-reply-to",
+    b"references", b"mime-version", b"content-type", b"content-transfer-encoding",
+)
+# A usable Message-ID: one addr-spec-like token, local part @ domain, no spaces.
+_USABLE_ID = re.compile(r"^[^\s<>@]+@[^\s<>@]+$")
+
+
+def content_digest(raw: bytes) -> str:
+    """sha256 of the content headers (unfolded, whitespace collapsed, sorted) and the body
+    (line ends and trailing blanks normalised).  Migration 0006 holds a copy: keep both."""
+    head, body = split_head(raw)
+    kept = []
+    for line in re.sub(rb"\r?\n[ \t]+", b" ", head).splitlines():
+        name, colon, value = line.partition(b":")
+        if colon and name.strip().lower() in _CONTENT_HEADERS:
+            kept.append(name.strip().lower() + b":" + b" ".join(value.split()))
+    lines = [line.rstrip() for line in body.replace(b"\r\n", b"\n").split(b"\n")]
+    text = b"\n".join(sorted(kept)) + b"\n\n" + b"\n".join(lines).rstrip(b"\n")
+    return hashlib.sha256(text).hexdigest()
+
+
+def usable_message_id(message_id: str, digest: str) -> str:
+    """The message's own id when it is one; else one derived from its content, so a
+    missing or malformed id (``Message-ID: no-brackets``) still threads and dedups."""
+    if _USABLE_ID.match(message_id) and len(message_id) <= 250:
+        return message_id
+    return f"sha256-{digest}@moderator.invalid"
 
 
 def spool_raw(config: Config, raw: bytes, now: datetime) -> Path:
@@ -35,19 +74,24 @@ def spool_raw(config: Config, raw: bytes, now: datetime) -> Path:
 
 
 def store_raw(
-    db: Engine, message: ExtractedMessage, raw: bytes, spool_path: Path, now: datetime
+    db: Engine, message: ExtractedMessage, raw: bytes, spool_path: Path, now: datetime,
+    digest: str | None = None,
 ) -> int | None:
-    """Commit the raw message; None when this Message-ID was handled before.
+    """Commit the raw message; None when this message (same content) was handled before.
 
     A row still marked "received" was stored by a run that died before handling it
     (handling commits the status with its results): it is handled now, not dropped.
     """
+    digest = digest or content_digest(raw)
     with Session(db) as session:
-        existing = repo.message_by_message_id(session, message.message_id)
+        existing = session.exec(
+            select(ReceivedMessage).where(ReceivedMessage.digest == digest)
+        ).first()
         if existing is not None:
             return existing.id if existing.status == MessageStatus.RECEIVED else None
         row = ReceivedMessage(
             message_id=message.message_id,
+            digest=digest,
             raw=raw,
             spool_path=str(spool_path),
             received_at=now,

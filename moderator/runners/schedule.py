@@ -241,7 +241,12 @@ class DeadlineScheduler:
         with session_scope(self.db) as session:
             beat = repo.service_status(session).get(HEARTBEAT)
             down_since = as_utc(beat.updated_at) if beat else None
-            if down_since is not None and now - down_since > OUTAGE_AFTER:
+            # A first start (no heartbeat ever) is no outage: nothing was running to miss
+            # a deadline, and counting everything since datetime.min as down made a turn
+            # due a moment after a slow start "late".  A restart within OUTAGE_AFTER is no
+            # outage either; only a real gap slides the deadlines that fell in it.
+            outage = down_since is not None and now - down_since > OUTAGE_AFTER
+            if outage and down_since is not None:
                 repo.log_gm(session, "service.outage",
                             f"not running from {down_since:%Y-%m-%d %H:%M} to "
                             f"{now:%Y-%m-%d %H:%M} UTC", level="warning")
@@ -249,8 +254,8 @@ class DeadlineScheduler:
                          until=now.isoformat())
             repo.set_status(session, HEARTBEAT, now.isoformat())
         self._last_beat = now
-        # Without a heartbeat, every deadline before this start was missed.
-        self.runtime.outages.append((down_since or datetime.min.replace(tzinfo=UTC), now))
+        if outage and down_since is not None:
+            self.runtime.outages.append((down_since, now))
         _runtime = self.runtime
         self.scheduler.start(paused=True)
         self.sync()

@@ -42,6 +42,7 @@ from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.statuses import LogLevel
 from moderator.transport import open_inbox, open_sender
+from moderator.turn.run import write_missing_archives
 
 MAX_BACKOFF = 60.0
 JOIN_SECONDS = 5.0
@@ -187,6 +188,9 @@ class Service:
         root = logging.getLogger()
         root.addHandler(_LoggingBridge(self.log))
         root.setLevel(min(root.level or logging.WARNING, logging.WARNING))
+        # A run killed between its commit and its archive left the archive unwritten.
+        for folder in write_missing_archives(self.db, self.config):
+            self.log("warning", "service", "archive.restored", folder=str(folder))
         self.scheduler.start()
         loops = {"intake": self._intake, "outbox": self._outbox,
                  "scheduler": self._scheduler_loop}

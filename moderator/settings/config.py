@@ -97,6 +97,18 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("mail.smtp.sent_copy_folder", "INBOX", "Folder the sent copies arrive in."),
     Setting("intake.max_lines", 500, "Order lines read from one email; the rest are ignored."),
     Setting("intake.max_bytes", 1_000_000, "Larger emails are refused with a reply."),
+    Setting(
+        "intake.authserv_id",
+        "",
+        "The authserv-id our own mail server writes in Authentication-Results; only its "
+        "verdicts are read (empty: the topmost header is trusted).",
+    ),
+    Setting(
+        "intake.refusals_per_hour",
+        1,
+        "Refusals sent to one address in an hour; beyond that the moderator stays silent "
+        "and logs it for the GM (0: never send refusals).",
+    ),
     Setting("service.outbox_seconds", 5, "How often `serve` sends queued mail."),
     Setting("service.outage_slide_hours", 24, "Deadlines after an outage move this much."),
     Setting(
@@ -192,6 +204,8 @@ class Config:
     reminder_hours: int
     maildir_poll_seconds: int
     games: Mapping[str, GameSettings]
+    authserv_id: str = ""
+    refusals_per_hour: int = 1
 
     def game(self, name: str) -> GameSettings:
         """One game's settings (``[games.NAME]``), the defaults for a game without any."""
@@ -282,7 +296,8 @@ def _value_problems(values: Mapping[str, Any], name: str) -> list[str]:
     for key in ("mail.imap.security", "mail.smtp.security"):
         if values[key] not in ("ssl", "starttls", "none"):
             problems.append(f"{name}: {key} must be 'ssl', 'starttls' or 'none'")
-    for key, least in (("service.reminder_hours", 0), ("service.maildir_poll_seconds", 1)):
+    for key, least in (("service.reminder_hours", 0), ("service.maildir_poll_seconds", 1),
+                       ("intake.refusals_per_hour", 0)):
         if isinstance(values[key], int) and values[key] < least:  # 0 s would spin
             problems.append(f"{name}: {key} must be at least {least}")
     return problems
@@ -331,6 +346,8 @@ def _build(path: Path | None, base: Path, values: Mapping[str, Any], zone: ZoneI
         reminder_hours=values["service.reminder_hours"],
         maildir_poll_seconds=values["service.maildir_poll_seconds"],
         games=games,
+        authserv_id=values["intake.authserv_id"].strip().lower(),
+        refusals_per_hour=values["intake.refusals_per_hour"],
     )
 
 

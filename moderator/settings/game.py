@@ -11,12 +11,13 @@ This module imports nothing from the rest of the service (config.py imports it).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import difflib
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from moderator.settings.deadline_rule import Rule, ScheduleError
+from moderator.settings.deadline_rule import WEEKDAYS, WEEKS, Rule, ScheduleError
 
 Check = Callable[[Any], str | None]  # a value -> a problem, or None
 
@@ -78,9 +79,6 @@ GAME_SETTINGS: tuple[GameSetting, ...] = (
     GameSetting("late_orders", "refuse", "Orders received after the deadline: 'refuse' "
                 "(only `orders accept-late` makes them count) or 'accept' (those received "
                 "within grace_hours count).", _choice("refuse", "accept")),
-    GameSetting("nmr_orders", "standing", "Without orders a character follows his standing "
-                "and NMR orders ('standing') or does nothing ('none').",
-                _choice("standing", "none"), enforced=False),
     GameSetting("nmr_limit", 0, "Misses in a row (absences excused) before nmr_action; "
                 "0: never.", _at_least(0)),
     GameSetting("nmr_action", "civil-disorder", "After nmr_limit misses: 'civil-disorder' "
@@ -97,6 +95,20 @@ GAME_SETTINGS: tuple[GameSetting, ...] = (
                 "without --force) or 'approval'.", _choice("open", "closed", "approval")),
 )
 _BY_KEY = {s.key: s for s in GAME_SETTINGS}
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """``"; did you mean 'press'?"`` for the nearest known name, or "" if none is near."""
+    near = difflib.get_close_matches(word, sorted(known), n=1, cutoff=0.6)
+    return f"; did you mean {near[0]!r}?" if near else ""
+
+# Settings that were validated and stored but never acted on, now gone: a config that
+# still names one is told why and what happens instead (not just "unknown setting").
+REMOVED = {
+    "nmr_orders": "was removed: it never changed anything; a character without orders "
+                  "always follows his NMR orders, else his standing orders, else he is "
+                  "indisposed (docs/gm-desk.md); delete the line",
+}
 SUBTABLES = ("tables", "deadline")
 DEADLINE_KEYS = ("monthly_day", "weekday", "week", "every_days", "time",
                  "announcements_days_before")
@@ -142,8 +154,11 @@ def parse_game(game: str, body: Mapping[str, Any], name: str,
         if key in SUBTABLES:
             continue
         setting = _BY_KEY.get(key)
-        if setting is None:
-            problems.append(f"{name}: unknown setting 'games.{game}.{key}'")
+        if key in REMOVED:
+            problems.append(f"{where}.{key} {REMOVED[key]}")
+        elif setting is None:
+            problems.append(f"{name}: unknown setting 'games.{game}.{key}'"
+                            + did_you_mean(key, _BY_KEY))
         elif not _same_type(setting.default, value):
             problems.append(f"{where}.{key} must be {type(setting.default).__name__}, "
                             f"not {value!r}")
@@ -160,6 +175,26 @@ def parse_game(game: str, body: Mapping[str, Any], name: str,
     return GameSettings(kind, dict(tables), deadline, values)
 
 
+_WEEK_WORDS = {"1": "1st", "first": "1st", "2": "2nd", "second": "2nd", "3": "3rd",
+               "third": "3rd", "4": "4th", "fourth": "4th", "final": "last"}
+
+
+def weekday_key(text: str) -> str | None:
+    """``saturday``, ``Sat``, ``sat.`` or ``satur`` -> ``sat``; None if it is no weekday."""
+    word = text.strip().lower().rstrip(".")
+    days = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+    found = [key for key, day in zip(WEEKDAYS, days, strict=True)
+             if len(word) >= 3 and day.startswith(word)]
+    return found[0] if found else None
+
+
+def week_key(text: str) -> str | None:
+    """``2nd``, ``2`` or ``second`` -> ``2nd``; ``last``; None if it is none of them."""
+    word = text.strip().lower()
+    word = _WEEK_WORDS.get(word, word)
+    return word if word in WEEKS else None
+
+
 def _deadline(section: Any, where: str, problems: list[str]) -> dict[str, Any]:
     """``[games.NAME.deadline]``: a recurring rule, checked by building it."""
     if not isinstance(section, Mapping):
@@ -173,6 +208,10 @@ def _deadline(section: Any, where: str, problems: list[str]) -> dict[str, Any]:
                         f"{', '.join(DEADLINE_KEYS)})")
     if unknown:
         return {}
+    section = dict(section)
+    for key, read in (("weekday", weekday_key), ("week", week_key)):
+        if isinstance(section.get(key), str):  # "saturday" as well as "sat"
+            section[key] = read(section[key]) or section[key]
     try:
         Rule(**dict(section))
     except (ScheduleError, TypeError) as exc:

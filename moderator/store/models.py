@@ -72,10 +72,18 @@ class PlayerAddress(SQLModel, table=True):
 
 
 class ReceivedMessage(SQLModel, table=True):
-    """An email as it arrived, stored before anything else is done with it."""
+    """An email as it arrived, stored before anything else is done with it.
+
+    One row per distinct message: ``digest`` (of its content, trace headers left out; see
+    `moderator.intake.spool.content_digest`) is the key, so the same mail read twice is one
+    row while two different mails reusing one Message-ID (clients do) are two.  ``status``
+    and ``detail`` are its fate: every row ends accepted, refused, ignored or failed
+    (quarantined), with the reason in ``detail``.
+    """
 
     id: int | None = Field(default=None, primary_key=True)
-    message_id: str = Field(index=True, unique=True)
+    message_id: str = Field(index=True)
+    digest: str | None = Field(default=None, index=True, unique=True)
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     spool_path: str | None = None
     received_at: datetime = Field(default_factory=utcnow, sa_column=_when())
@@ -85,6 +93,8 @@ class ReceivedMessage(SQLModel, table=True):
     player_id: int | None = Field(default=None, foreign_key="player.id")
     status: str = MessageStatus.RECEIVED.value
     detail: str | None = Field(default=None, sa_column=Column(Text))
+    # When an answer (receipt, refusal) was queued; None: the fate was silence.
+    answered_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
 
 
 class Submission(SQLModel, table=True):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from datetime import datetime
 
 from sqlmodel import Session, col, select
@@ -29,7 +30,11 @@ class NotFound(LookupError):
 def game_by_name(session: Session, name: str) -> Game:
     game = session.exec(select(Game).where(Game.name == name.lower())).first()
     if game is None:
-        raise NotFound(f"no game named {name!r}")
+        names = sorted(g.name for g in session.exec(select(Game)))
+        near = difflib.get_close_matches(name.lower(), names, n=1, cutoff=0.6)
+        hint = f": did you mean {near[0]}?" if near else (
+            f" (games: {', '.join(names)})" if names else " (no games yet: `game new`)")
+        raise NotFound(f"no game {name!r}{hint}")
     return game
 
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from email.parser import BytesHeaderParser
 from pathlib import Path
 
+from moderator.faults import crash_point
 from moderator.transport.base import Handover, InboxMessage, OutgoingMail, Verdict
 
 _KEY = re.compile(r"^(\d+)\.M(\d+)P(\d+)Q(\d+)")
@@ -90,6 +91,7 @@ class MaildirInbox:
         # Added before it is discarded: a crash in between leaves it in both places, and
         # the next read finds a duplicate (intake's Message-ID check), never nothing.
         self._folder(folder).add(message.raw)
+        crash_point("maildir.filed-copy")
         self._inbox().discard(message.key)
 
     def wait(self, stop: threading.Event) -> None:

@@ -35,7 +35,7 @@ def test_fast_init_builds_the_same_frozen_values() -> None:
     """Speed (frozen.py): same fields, defaults, equality, hash and repr; still frozen."""
     a = Activity(ActivityKind.TITLE, ("pc",), cards=2)
     assert [getattr(a, f.name) for f in fields(a)] == [
-        ActivityKind.TITLE, ("pc",), None, None, None, False, None, 2, None, None, False]
+        ActivityKind.TITLE, ("pc",), None, None, None, False, None, 2, None, None, False, ()]
     assert list(a.__dict__) == [f.name for f in fields(a)]  # field order kept
     assert a == replace(a) and hash(a) == hash(replace(a))
     assert repr(a).startswith("Activity(kind=<ActivityKind.TITLE")

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from moderator.games.engarde import clubs
 from tests.engarde.conftest import (
+    _TABLES,
     assert_event,
     dice,
     give_orders,
     make_char,
     make_state,
+    no_event,
     run_month,
 )
 
@@ -57,6 +60,24 @@ def test_party_bouncers_turn_away_the_excluded() -> None:
     assert_event(result, "party.turned_away", "c")
     assert_event(result, "party.attended", "b")
     assert assert_event(result, "party.held", "host").args["guests"] == ["b"]
+
+
+def test_club_party_guest_gets_guest_sp_and_carousing() -> None:
+    """EG §J: party guests "only get status points for carousing and being at that
+    club": a non-member guest at a club party gains EG §I's guest SP (highest club
+    he could join minus the club's rank) as well as the carousing point."""
+    state = make_state(make_char("host", sl=12, club="hunters"), make_char("b", sl=3),
+                       make_char("c", sl=12, club="hunters"))
+    orders = give_orders(state, host="WEEK 1: HOST PARTY AT CLUB",
+                         b="WEEK 1: PARTY Host", c="WEEK 1: PARTY Host")
+    result = run_month(state, orders, dice(party=[1]))
+    club = _TABLES.club("hunters")
+    expected = clubs.highest_joinable_rank(3, _TABLES) - club.rank
+    assert expected > 0
+    guest = assert_event(result, "club.guest", "b", club=club.name, host="host")
+    assert guest.sp == expected
+    assert assert_event(result, "carouse.drink", "b").sp == 1
+    no_event(result, "club.guest", "c")  # a member is not his club's guest
 
 
 def test_bawdyhouse_company_and_mandatory_drink() -> None:

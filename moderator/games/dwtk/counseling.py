@@ -138,13 +138,14 @@ def make(court: Court, player: str, o: CounselOrder) -> None:
     p = court.players[player]
     court.set_player(player, counsels={**p.counsels, o.table: (
         *made, *(() if o.counsel in made else (o.counsel,)))})
-    ip, pp = faction.gain(court, player, ip=row.total("ip"), pp=row.total("pp"))
     accepted = row.has("accepted")
-    court.emit(EventId.COUNSEL_MADE, {
-        "player": player, "counselor": counselor.key, "table": o.table,
-        "counsel": counsel.name, "total": roll.total, "modifier": mod, "free": free,
-        "result": "accepted" if accepted else "rejected" if row.has("rejected") else
-        "pleased", "ip": ip, "pp": pp}, actor=player)
+    with faction.cause_first(court):  # the counsel is told before whom its PP loss costs him
+        ip, pp = faction.gain(court, player, ip=row.total("ip"), pp=row.total("pp"))
+        court.emit(EventId.COUNSEL_MADE, {
+            "player": player, "counselor": counselor.key, "table": o.table,
+            "counsel": counsel.name, "total": roll.total, "modifier": mod, "free": free,
+            "result": "accepted" if accepted else "rejected" if row.has("rejected") else
+            "pleased", "ip": ip, "pp": pp}, actor=player)
     if row.total("support"):
         court.change_support(row.total("support"), f"counsel:{counsel.key}")
     if row.has("lose_office") or row.has("to_besyzan"):

@@ -111,10 +111,11 @@ def court_ball(court: Court) -> None:
         if pc is None or pc.face_down_until is not None:
             continue
         if pc.banned:
-            faction.gain(court, player, pp=-t.rule("court_ball_ban_loss"))
-            court.emit(EventId.COURT_BALL_BAN_LOSS, {"player": player,
-                                                     "pp": t.rule("court_ball_ban_loss")},
-                       actor=player)
+            with faction.cause_first(court):
+                faction.gain(court, player, pp=-t.rule("court_ball_ban_loss"))
+                court.emit(EventId.COURT_BALL_BAN_LOSS, {"player": player,
+                                                         "pp": t.rule("court_ball_ban_loss")},
+                           actor=player)
             continue
         if not pc.free or pc.abroad:
             continue
@@ -125,11 +126,12 @@ def court_ball(court: Court) -> None:
         new_mod = max(floor, min(cap, p.court_ball_mod + row.mod))
         free = row.has("free_counsel") or roll.total >= t.rule("free_counsel_from")
         court.set_player(player, court_ball_mod=new_mod, free_counsel=free)
-        _, pp = faction.gain(court, player, pp=row.total("pp"))
-        court.emit(EventId.COURT_BALL_ROLL, {"player": player, "total": roll.total,
-                                             "effects": [str(e) for e in row.effects],
-                                             "pp": pp, "mod": new_mod, "free_counsel": free},
-                   actor=player)
+        with faction.cause_first(court):  # the roll is told before the losses its PP cost
+            _, pp = faction.gain(court, player, pp=row.total("pp"))
+            court.emit(EventId.COURT_BALL_ROLL, {"player": player, "total": roll.total,
+                                                 "effects": [str(e) for e in row.effects],
+                                                 "pp": pp, "mod": new_mod,
+                                                 "free_counsel": free}, actor=player)
         if row.has("banned"):
             _ban(court, player)
         if row.has("duel"):

@@ -77,13 +77,14 @@ def kill_character(court: Court, cid: int, cause: str) -> None:
             court.loyalty_pool.remove(cid)
     if c.owner is not None:
         court.emit(EventId.FACTION_LOST, {"player": c.owner, "member": c.key,
-                                          "reason": cause}, actor=c.owner)
+                                          "reason": cause, "died": True}, actor=c.owner)
 
 
-def kill_pc(court: Court, player: str, cause: str) -> None:
+def kill_pc(court: Court, player: str, cause: str, enforce: bool = True) -> None:
     """DWTK 31.5: half PP and IP lost, titles, offices, bans and modifiers gone, five
     Event cards discarded, no Player Turn now nor next turn; the heir comes back face up
-    on the second turn after dying with the card's printed Status."""
+    on the second turn after dying with the card's printed Status.  ``enforce=False``:
+    the caller checks the PP limit (35.5) once every death of the event is applied."""
     p = court.players[player]
     pc = court.char(p.pc) if p.pc is not None else None
     if pc is None:
@@ -93,7 +94,9 @@ def kill_pc(court: Court, player: str, cause: str) -> None:
     spouse = pc.spouse
     _widow_partner(court, pc)
     drop_betrothal(court, pc.key, "death")
-    court.set_player(player, pp=p.pp - p.pp // 2, ip=p.ip - p.ip // 2, prestige_mods={},
+    # 31.5 "loses half": half of each, rounded down, is lost (PROPOSED rounding).
+    pp_lost, ip_lost = p.pp // 2, p.ip // 2
+    court.set_player(player, pp=p.pp - pp_lost, ip=p.ip - ip_lost, prestige_mods={},
                      court_ball_mod=0, lost_turns=(*p.lost_turns, court.turn, court.turn + 1))
     court.characters[pc.id] = Character(pc.id, owner=player, pc=True, location=FANDONIA,
                                         situation=Situation.NORMAL,
@@ -101,7 +104,9 @@ def kill_pc(court: Court, player: str, cause: str) -> None:
     mine = court.orders.get(player)
     forced_discards(court, player, 5, "pc_death", getattr(mine, "discard", ()),
                     getattr(mine, "keep_last", ()))
-    court.emit(EventId.FACTION_LOST, {"player": player, "member": str(pc.id),
-                                      "reason": cause, "pc": True, "spouse": spouse},
-               actor=player)
-    court.pp_limit(court, player)  # 31.5: the spouse now counts against the PP total
+    court.emit(EventId.PC_DIED, {"player": player, "member": str(pc.id), "reason": cause,
+                                 "spouse": spouse, "pp_lost": pp_lost, "ip_lost": ip_lost,
+                                 "pp": p.pp - pp_lost, "ip": p.ip - ip_lost,
+                                 "returns": court.turn + 2}, actor=player)
+    if enforce:  # else the caller applies the event's other deaths first (36.7)
+        court.pp_limit(court, player)  # 31.5: the spouse now counts against the PP total

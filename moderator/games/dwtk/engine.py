@@ -10,7 +10,7 @@ from typing import Any
 
 from moderator.dice import Dice
 from moderator.games.base import JSON, Event, NewsletterContext, ParsedOrders, TurnResult
-from moderator.games.dwtk import faction, phases, setup
+from moderator.games.dwtk import faction, phases, press, setup
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
 from moderator.games.dwtk.state import GameState, Phase
@@ -62,8 +62,19 @@ class DwtkEngine:
             return TurnResult(game.to_dict(), ())
         court = Court(game, _tables(tables), dice, pp_limit=faction.enforce_limit)
         court.orders = {key: TurnOrders.from_dict(orders.get(key)) for key in game.players}
+        press.announce(court)  # the Courier prints the turn's announcements first
         phases.run(court)
         return TurnResult(court.freeze().to_dict(), tuple(court.events))
+
+    def finished(self, state: JSON) -> str | None:
+        """DWTK 37: why no turn may run any more ("Ann has won the game", "the game is
+        drawn"), or None while it goes on; the desk's `turn run` refuses on it."""
+        game = GameState.from_dict(state)
+        if game.phase is not Phase.OVER:
+            return None
+        if game.winner is not None and game.winner in game.players:
+            return f"{game.players[game.winner].name} has won the game (DWTK 37)"
+        return "the game is drawn: the line of succession is extinct (DWTK 37)"
 
     def validate_state(self, state: JSON, tables: Tables) -> list[str]:
         return validate_state(state, _tables(tables))

@@ -141,6 +141,10 @@ class EventId(StrEnum):
     # DWTK 35: PP
     PP_BOUGHT = "pp.bought"
     FACTION_LOST = "faction.lost"
+    # The press (orders/press.py): an announcement printed in the Courier
+    PRESS_ANNOUNCEMENT = "press.announcement"
+    # DWTK 31.5: a PC dies (his player's losses itemised, when his heir comes back)
+    PC_DIED = "pc.died"
     # DWTK 36: usurpation (usurpation.py)
     USURPATION = "usurp.attempt"
     USURPER_CROWNED = "usurp.crowned"

@@ -9,7 +9,8 @@ through the court's `pp_limit`, which the engine sets to `enforce_limit` (31.5).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from moderator.games.dwtk.death import kill_character
 from moderator.games.dwtk.events import EventId
@@ -30,8 +31,27 @@ def gain(court: Court, player: str, *, ip: int = 0, pp: int = 0) -> tuple[int, i
     new_ip, new_pp = max(0, p.ip + ip), max(0, p.pp + pp)
     court.set_player(player, ip=new_ip, pp=new_pp)
     if new_pp < p.pp:
-        enforce_limit(court, player)
+        if court.told_later is not None:
+            court.told_later.append(player)
+        else:
+            enforce_limit(court, player)
     return new_ip - p.ip, new_pp - p.pp
+
+
+@contextmanager
+def cause_first(court: Court) -> Iterator[None]:
+    """Losses the PP limit forces (35.5) are applied after the block, so the event
+    that cost the PP (a scandal, a Court Ball, a counsel) is told before them."""
+    outer = court.told_later
+    if outer is None:
+        court.told_later = []
+    try:
+        yield
+    finally:
+        if outer is None:
+            waiting, court.told_later = court.told_later or [], None
+            for player in dict.fromkeys(waiting):
+                enforce_limit(court, player)
 
 
 def fits(court: Court, player: str, change: Callable[[], object]) -> bool:

@@ -50,6 +50,7 @@ from moderator.games.dwtk.intrigue import intrigue
 from moderator.games.dwtk.justice_acts import amnesty, extradite, pardon
 from moderator.games.dwtk.orders import TurnOrders
 from moderator.games.dwtk.orders.activity import Activity, ActivityKind
+from moderator.games.dwtk.orders.conditions import holds
 from moderator.games.dwtk.shared import can_spend, forced_discards, spend
 from moderator.games.dwtk.start import has_player_turn
 from moderator.games.dwtk.state import Situation
@@ -82,8 +83,12 @@ def player_turns(court: Court) -> None:
         _not_activities(court, player, orders)
         activities(court, player, orders)
         if orders.usurp is not None and not court.turn_over:  # 36.1 (after activities)
-            _try(court, player, partial(usurpation.attempt, court, player, orders.usurp),
-                 "usurp")
+            if not holds(court, player, orders.usurp.conditions):
+                court.emit(_SKIPPED, {"what": "usurp", "reason": "condition_not_met"},
+                           actor=player, public=False)
+            else:
+                _try(court, player, partial(usurpation.attempt, court, player, orders.usurp),
+                     "usurp")
         if has_player_turn(court, player) is not None:  # his PC died this turn (31.5)
             end_player_turn(court, player, orders)
             continue
@@ -158,6 +163,11 @@ def activities(court: Court, player: str, orders: TurnOrders) -> None:
         what = activity.kind._value_
         if activity.kind in done:  # 13.1: the same activity only once a turn
             court.emit(_SKIPPED, {"what": what, "reason": "same_activity_twice"},
+                       actor=player, public=False)
+            continue
+        if activity.conditions and not holds(court, player, activity.conditions):
+            # IF MONARCH IS x ...: written against a throne or a fate that changed
+            court.emit(_SKIPPED, {"what": what, "reason": "condition_not_met"},
                        actor=player, public=False)
             continue
         extra = False

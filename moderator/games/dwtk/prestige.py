@@ -79,19 +79,21 @@ def roll_on(court: Court, player: str, key: str, bonus: int, *, cost: int = 0,
     row = table.table.lookup(total)
     mod = record(court, player, key, row.mod)
     cut = halved(court, player)
-    ip, pp = faction.gain(court, player, ip=half(row.total("ip"), cut),
-                          pp=half(row.total("pp"), cut))
     pc = court.pc_of(player)
     who = court.char(character) if character is not None else pc
     skipped = _duel_ignored(pc, row)
-    args = {"player": player, "table": key, "total": total, "ip": ip, "pp": pp, "mod": mod,
-            "cost": cost, "bought": bought, "wedding": wedding,
-            "halved": cut and bool(row.total("ip") or row.total("pp")),
-            "effects": [str(e) for e in row.effects if not (skipped and e.name.startswith("duel"))]
-            + (["duel_ignored"] if skipped else [])}
-    if character is not None:
-        args["character"] = str(character)
-    court.emit(EventId.PRESTIGE_ROLL, args, actor=player)
+    with faction.cause_first(court):  # the roll is told before whom its PP loss costs him
+        ip, pp = faction.gain(court, player, ip=half(row.total("ip"), cut),
+                              pp=half(row.total("pp"), cut))
+        args = {"player": player, "table": key, "total": total, "ip": ip, "pp": pp,
+                "mod": mod, "cost": cost, "bought": bought, "wedding": wedding,
+                "halved": cut and bool(row.total("ip") or row.total("pp")),
+                "effects": [str(e) for e in row.effects
+                            if not (skipped and e.name.startswith("duel"))]
+                + (["duel_ignored"] if skipped else [])}
+        if character is not None:
+            args["character"] = str(character)
+        court.emit(EventId.PRESTIGE_ROLL, args, actor=player)
     if who is not None:
         _effects(court, player, key, who.id, row, skipped)
 

@@ -58,11 +58,12 @@ def apply_scandal(court: Court, cid: int, exposed: bool, exposer: str | None = N
     roll = court.roll("scandal", "2d6", "Scandal Table (DWTK 22)", owner, modifier=mod)
     row = court.t.justice["scandal"].lookup(roll)
     ip = pp = 0
-    if owner is not None:
-        ip, pp = faction.gain(court, owner, ip=row.total("ip"), pp=row.total("pp"))
-    court.emit(EventId.SCANDAL_RESULT, {"character": str(cid), "total": roll,
-                                        "effects": [str(e) for e in row.effects],
-                                        "ip": ip, "pp": pp}, actor=owner)
+    with faction.cause_first(court):  # the scandal is told before whom its PP loss costs
+        if owner is not None:
+            ip, pp = faction.gain(court, owner, ip=row.total("ip"), pp=row.total("pp"))
+        court.emit(EventId.SCANDAL_RESULT, {"character": str(cid), "total": roll,
+                                            "effects": [str(e) for e in row.effects],
+                                            "ip": ip, "pp": pp}, actor=owner)
     if row.has("hearing"):
         send_to_hearing(court, cid)  # 26 (24.2: he may hide instead)
     if row.has("accused"):

@@ -111,17 +111,17 @@ def _bid(court: Court, player: str, office: str, orders: TurnOrders,
         c = court.char(cid)
         reason = None if c.owner == player and c.alive else "not_yours"
         old = court.office_of(c.key)
+        if reason is None and old is not None:
+            court.offices[old] = None  # 6.2: may move to the vacant office ...
         if reason is None:
-            if old is not None:
-                court.offices[old] = None  # 6.2: may move to the vacant office
             reason = court.may_fill_office(int(cid), office)
-            if old is not None and reason is not None:
-                court.offices[old] = c.key
         if reason is None and not can_spend(court, player, cost):
             reason = "ip"
         if reason is None and not faction.fits(court, player,
                                              partial(court.seat_in_office, int(cid), office)):
             reason = "pp"
+        if reason is not None and old is not None:
+            court.offices[old] = c.key  # ... but a move not paid for never happens
         if reason is not None:
             court.emit(EventId.OFFICE_BID_REFUSED, {"office": office, "holder": cid,
                                                     "reason": reason},

@@ -231,6 +231,9 @@ def _fail(court: Court, player: str, royal: str, monarch: str, cards: list[str],
     (stays) an NRC (31.2)."""
     for card in cards:
         court.discard(card)
-    kill_pc(court, player, "usurpation_failed")
+    # 36.7 with 31.5/35.5: both deaths first, then the halved PP total is checked, so
+    # the dying FARC no longer counts against it.
+    kill_pc(court, player, "usurpation_failed", enforce=False)
     if royal != THOMAS:
         kill_royal(court, royal, "usurpation_failed")
+    faction.enforce_limit(court, player)

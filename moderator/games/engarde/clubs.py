@@ -65,7 +65,8 @@ def join(m: Month, a: Actor, order: JoinClub) -> None:
         m.emit(a.key, EventId.CLUB_JOIN_REFUSED,
                {"club": club.name, "reason": reason, "min_sl": club.min_sl,
                 "other": m.tables.club(a.c.club).name if a.c.club else None,
-                "until_week": a.c.rejoin_bars.get(club.key, 0) - m.state.week_base})
+                "until_week": a.c.rejoin_bars.get(club.key, 0) - m.state.week_base,
+                "until": m.week_date(a.c.rejoin_bars.get(club.key, 0))})
         return
     a.update(club=club.key)
     m.emit(a.key, EventId.CLUB_JOINED, {"club": club.name, "dues": club.dues},

@@ -80,8 +80,9 @@ def grant(m: Month, a: Actor, cls: int, source: str, expires: int | None,
     serial = a.c.favour_serial + 1
     favour = Favour(f"{a.key}.{serial}", cls, source, expires, lady)
     a.update(favours=(*a.c.favours, favour), favour_serial=serial)
+    until = {"until": m.date(expires)} if expires is not None else {}
     m.emit(a.key, EventId.FAVOUR_RECEIVED, {"cls": cls, "source": source,
-                                            "expires": expires, **args})
+                                            "expires": expires, **until, **args})
     return favour
 
 

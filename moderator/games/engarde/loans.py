@@ -56,9 +56,10 @@ def borrow_from_shylock(m: Month, a: Actor, order: Borrow) -> None:
                                              "lender": None, "reason": "limit"})
         return
     new_loan(m, None, a.key, order.amount)
+    due = m.turn + m.tables.society.loans["shylock_months"]
     m.emit(a.key, EventId.LOAN_BORROWED, {"amount": order.amount, "lender": None,
-                                          "due": m.turn + m.tables.society.loans[
-                                              "shylock_months"]}, crowns=order.amount)
+                                          "due": due, "due_month": m.date(due)},
+           crowns=order.amount)
 
 
 def match(m: Month) -> None:
@@ -142,8 +143,9 @@ def demand(m: Month, a: Actor, order: Demand) -> None:
     for i, loan in enumerate(m.loans):
         if loan.lender == a.key and loan.borrower == order.borrower and loan.demanded is None:
             if m.turn < loan.taken + after:
-                m.emit(a.key, EventId.LOAN_TOO_EARLY, {"borrower": order.borrower,
-                                                       "from_turn": loan.taken + after})
+                m.emit(a.key, EventId.LOAN_TOO_EARLY, {
+                    "borrower": order.borrower, "from_turn": loan.taken + after,
+                    "from_month": m.date(loan.taken + after)})
                 return
             m.loans[i] = replace(loan, demanded=m.turn)
             m.emit(a.key, EventId.LOAN_DEMANDED, {"borrower": order.borrower,

@@ -112,6 +112,7 @@ class Month:
         self.events: list[EnGardeEvent] = []
         self.theatre: Theatre = state.theatre
         self.week: int | None = None  # the week (or the weekend after it) being resolved
+        self.weekend = False  # the weekend after ``week``: its events say so
         self.reception: str | None = None  # this month's first-night outcome key
         # EG §L: the ladies of Paris, who keeps whom, and the month's encounters.
         self.ladies: dict[str, Lady] = dict(sorted(state.ladies.items()))
@@ -146,12 +147,27 @@ class Month:
         actor = self.actors[key]
         actor.sp += sp
         actor.crowns += crowns
-        self.events.append(new_event(event, args, key, public, sp=sp, crowns=crowns,
-                                     week=self.week))
+        self.events.append(new_event(event, self._when(args), key, public, sp=sp,
+                                     crowns=crowns, week=self.week))
 
     def world(self, event: EventId, args: Mapping[str, Any] | None = None) -> None:
         """A public event that belongs to no character (the play's reception ...)."""
-        self.events.append(new_event(event, args, None, True, week=self.week))
+        self.events.append(new_event(event, self._when(args), None, True, week=self.week))
+
+    def _when(self, args: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+        """A weekend's events say so: the sheet prints "Weekend 1", not "Week 1"."""
+        return {**(args or {}), "weekend": True} if self.weekend else args
+
+    def date(self, turn: int) -> str:
+        """The game month a turn number falls in ("June 1625"): players read dates,
+        not turn numbers."""
+        index = self.state.month - 1 + turn - self.state.turn
+        return f"{self.tables.months[index % 12]} {self.state.year + index // 12}"
+
+    def week_date(self, week: int) -> str:
+        """An absolute week number (`now`) as "week 2 of June 1625"."""
+        offset = week - self.state.week_base - 1
+        return f"week {offset % 4 + 1} of {self.date(self.turn + offset // 4)}"
 
     def now(self) -> int:
         """The absolute week number (rejoin bars count in these)."""

@@ -15,6 +15,8 @@ SL applies at once (EG §E's exception), with its SP, pension and family home (E
 
 from __future__ import annotations
 
+from collections import Counter
+
 from moderator.games.engarde import influence
 from moderator.games.engarde.events import EventId
 from moderator.games.engarde.month import Actor, Month
@@ -71,33 +73,101 @@ def _appointer(m: Month, a: Actor, post: Appointment) -> str | None:
 
 
 def apply(m: Month, a: Actor, order: Apply) -> None:
-    army = m.tables.army
-    post = army.appointment(order.position)
+    """An anytime APPLY FOR: noted now, decided with every other application of the
+    month (`applications`), so who gets a vacancy never depends on the order of names."""
+    m.scratch.setdefault("applications", []).append((a.key, order.position))
+
+
+def applications(m: Month) -> None:
+    """The month's applications, after every anytime order (reference §7).
+
+    Each applicant's applications are tried in the order he wrote them until one
+    succeeds (one appointment at a time); then each post's vacancies go to the best
+    results: the margin of the roll (a PC appointer's yes first), then SL, then lots
+    drawn on 1d6 (PROPOSED).  The others are told the post was filled."""
+    mine: dict[str, list[str]] = {}
+    for key, position in m.scratch.pop("applications", []):
+        mine.setdefault(key, []).append(position)
+    won: dict[tuple[str, str | None], list[tuple[int, str]]] = {}
+    for key in sorted(mine):
+        for position in mine[key]:
+            result = _try(m, m.actors[key], m.tables.army.appointment(position))
+            if result is not None:
+                post, margin = result
+                seat = (post.key, m.actors[key].c.regiment if post.per_regiment else None)
+                won.setdefault(seat, []).append((margin, key))
+                break
+    for seat in sorted(won, key=lambda s: (s[0], s[1] or "")):
+        _fill(m, m.tables.army.appointment(seat[0]), seat[1], won[seat])
+
+
+def _try(m: Month, a: Actor, post: Appointment) -> tuple[Appointment, int] | None:
+    """The application's decision: (post, margin) if it succeeds, else None (told)."""
     args = {"position": post.name}
     reason = "disgraced" if a.c.disgraced else "holds_one" if a.c.appointment else None
     reason = reason or _qualifies(m, a, post)
     if reason:
         m.emit(a.key, EventId.APPOINTMENT_REFUSED, {**args, "reason": reason})
-        return
+        return None
     chief = _appointer(m, a, post)
     pushes = influence.take_pushes(m, "appointment", a.key)
     if chief is not None:
         answer = m.decide(f"appoint:{post.key}:{a.key}", "roll", a.key, appointer=chief)
-        ok = answer.lower() in ("yes", "y", "appoint", "true") if answer != "roll" else None
-    else:
-        ok = None
-    if ok is None:
-        ok = influence.resolve_npc_decision(
-            post.appointer, army.appointment_rules["apply_needs"], pushes,
-            m.dice.stream("offices"), m.tables, f"applying to be {post.name}",
-            actor=a.key).success
-    if not ok:
+        if answer != "roll":
+            if answer.lower() in ("yes", "y", "appoint", "true"):
+                return post, _CHOSEN
+            m.emit(a.key, EventId.APPOINTMENT_REFUSED, {**args, "reason": "roll"})
+            return None
+    decision = influence.resolve_npc_decision(
+        post.appointer, m.tables.army.appointment_rules["apply_needs"], pushes,
+        m.dice.stream("offices"), m.tables, f"applying to be {post.name}", actor=a.key)
+    if not decision.success:
         m.emit(a.key, EventId.APPOINTMENT_REFUSED, {**args, "reason": "roll"})
-        return
-    a.update(appointment=post.key)
-    m.emit(a.key, EventId.APPOINTMENT_GRANTED, args, public=True)
-    if post.minister:
-        qualify(m, a, "minister")
+        return None
+    return post, decision.roll.total - decision.needed
+
+
+_CHOSEN = 100  # a PC appointer's yes beats any roll
+
+
+def _fill(m: Month, post: Appointment, regiment: str | None,
+          candidates: list[tuple[int, str]]) -> None:
+    """Give the post's free places to the best candidates (see `applications`)."""
+    free = post.slots - len(holders(m, post.key, regiment))
+    ranked = sorted(candidates, key=lambda c: (-c[0], -m.actors[c[1]].sl, c[1]))
+    if len(ranked) > free:
+        ranked = _draw_lots(m, post, ranked)
+    for i, (_, key) in enumerate(ranked):
+        a = m.actors[key]
+        if i >= free:
+            m.emit(key, EventId.APPOINTMENT_REFUSED, {"position": post.name,
+                                                      "reason": "vacancy"})
+            continue
+        a.update(appointment=post.key)
+        m.emit(key, EventId.APPOINTMENT_GRANTED, {"position": post.name}, public=True)
+        if post.minister:
+            qualify(m, a, "minister")
+
+
+def _draw_lots(m: Month, post: Appointment,
+               ranked: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Candidates equal in margin and SL draw lots (1d6 each, again while equal; PROPOSED),
+    so the order of their names decides nothing."""
+    def level(c: tuple[int, str]) -> tuple[int, int, tuple[int, ...]]:
+        return (c[0], m.actors[c[1]].sl, lots[c[1]])
+
+    lots: dict[str, tuple[int, ...]] = {key: () for _, key in ranked}
+    stream = m.dice.stream("offices")
+    for _ in range(6):  # bounded: six equal draws in a row fall back on the key order
+        seen = Counter(level(c) for c in ranked)
+        tied = [c[1] for c in ranked if seen[level(c)] > 1]
+        if not tied:
+            break
+        for key in tied:
+            roll = stream.roll("1d6", f"drawing lots for the {post.name}", actor=key)
+            lots[key] = (*lots[key], roll.total)
+    return sorted(ranked, key=lambda c: (-c[0], -m.actors[c[1]].sl,
+                                         tuple(-x for x in lots[c[1]]), c[1]))
 
 
 def resign(m: Month, a: Actor, order: ResignPosition) -> None:

@@ -85,6 +85,42 @@ _FROM_PRISON = (Repay, PregnancyAnswer, Testify, Announce, AnswerChallenge, Duel
 _LATER = (AnswerChallenge, DuelOrders, Testify, HouseDeal, CommissionDeal)
 
 
+# EG §S: favours are reserved at the start of the month, before any decision is
+# taken; bribes and combinations make favours that may be reserved in turn.
+_RESERVING = (Bribe, CombineFavours, UseFavour)
+
+
+def _orders_now(m: Month, a: Actor, wanted: bool) -> list[Order]:
+    """His anytime orders of one pass (reserving or not) that he may give now; a
+    prisoner's other orders are skipped with a notice (in the pass they belong to)."""
+    jailed = a.c.imprisoned(m.turn)
+    out = []
+    for order in a.orders.anytime:
+        if isinstance(order, _RESERVING) != wanted:
+            continue
+        if jailed and not isinstance(order, _FROM_PRISON):
+            m.emit(a.key, EventId.ORDERS_SKIPPED, {"order": order.kind.upper(),
+                                                   "reason": "prison"})
+            continue
+        out.append(order)
+    return out
+
+
+def reservations(m: Month) -> None:
+    """EG §S: every character's favours are made and reserved before any decision,
+    so a push counts whatever the order of the names (in the order each wrote them)."""
+    for a in m:
+        if a.indisposed:
+            continue
+        for order in _orders_now(m, a, True):
+            if isinstance(order, UseFavour):
+                influence.use(m, a, order)
+            elif isinstance(order, CombineFavours):
+                influence.combine(m, a, order)
+            elif isinstance(order, Bribe):
+                influence.bribe(m, a, order)
+
+
 def anytime(m: Month) -> None:
     """Pre-month and anytime orders, in the order written (EG §D)."""
     for a in m:
@@ -94,11 +130,7 @@ def anytime(m: Month) -> None:
         for order in a.orders.premonth:
             if isinstance(order, BuyBox) and not (jailed or a.c.at_front):
                 theatre.buy_box(m, a)
-        for order in a.orders.anytime:
-            if jailed and not isinstance(order, _FROM_PRISON):
-                m.emit(a.key, EventId.ORDERS_SKIPPED, {"order": order.kind.upper(),
-                                                       "reason": "prison"})
-                continue
+        for order in _orders_now(m, a, False):
             if isinstance(order, _LATER) or _military(m, a, order):
                 continue
             if isinstance(order, JoinClub):
@@ -109,12 +141,6 @@ def anytime(m: Month) -> None:
                 housing.anytime(m, a, order)
             elif isinstance(order, PregnancyAnswer):
                 family.answer(m, a, order)
-            elif isinstance(order, UseFavour):
-                influence.use(m, a, order)
-            elif isinstance(order, CombineFavours):
-                influence.combine(m, a, order)
-            elif isinstance(order, Bribe):
-                influence.bribe(m, a, order)
             elif isinstance(order, Borrow) and order.lender is None:
                 loans.borrow_from_shylock(m, a, order)
             elif isinstance(order, Repay):
@@ -160,9 +186,13 @@ MONTH: PhaseTable[Month] = PhaseTable("month", (
     Phase(45, "favours", influence.seasonal),
     # Reference §7 (PROPOSED): each appointment's favour at a season's start.
     Phase(46, "appointment_favours", offices.seasonal_favours),
+    # EG §S: every favour of the month is reserved before the first decision.
+    Phase(48, "reservations", reservations),
     # Joins, resignations, boxes, letting and sales happen before week 1, so a new
     # member can visit his club in week 1 and a box owner can sit in it at the first night.
     Phase(50, "anytime", anytime),
+    # Reference §7: the month's applications for posts, decided together.
+    Phase(51, "applications", offices.applications),
     # EG §Q: loans between characters need both orders to match.
     Phase(55, "loans", loans.match),
     # EG §P: house and commission sales between players need both orders to match.

@@ -82,7 +82,9 @@ def run_weeks(m: Month) -> None:
         m.week = n
         duels.fight_week(m, n)  # reference §6: duels before the week's other business
         resolve_week(m, n)
+        m.weekend = True
         resolve_weekend(m, n)
+        m.weekend = False
     m.week = None
 
 
@@ -230,10 +232,24 @@ def _at_venue(w: Week, key: str) -> None:
     elif isinstance(order, AttendParty) and party_host:
         m.emit(key, EventId.PARTY_ATTENDED, {"host": party_host, "venue": w.labels[
             w.venue_of[key]]})
+        _party_guest_sp(w, key, party_host)
         clubs.carouse(m, a, w.labels[w.venue_of[key]], m.actors[party_host].sl,
                       paid_by=party_host)
     elif isinstance(order, Bawdyhouse) and order.gamble:
         gambling.gamble(m, a, order.gamble, bawdyhouse.VENUE, None)
+
+
+def _party_guest_sp(w: Week, key: str, host: str) -> None:
+    """EG §J: party guests "get status points for carousing and being at that club":
+    at a club party a guest who is not a member gains the guest SP of EG §I."""
+    m, a = w.m, w.m.actors[key]
+    order = w.parties[host][0]
+    club_key = m.actors[host].c.club
+    if order.at_home or club_key is None or a.c.club == club_key:
+        return
+    club = m.tables.club(club_key)
+    m.emit(key, EventId.CLUB_GUEST, {"club": club.name, "host": host},
+           sp=clubs.guest_sp(a.sl, club, m.tables, a.c), public=True)
 
 
 def resolve_weekend(m: Month, n: int) -> None:

@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from moderator.games.dwtk.frozen import fast_init
+from moderator.games.dwtk.orders.conditions import Condition, format_conditions
 from moderator.games.dwtk.orders.errors import IllegalOrderError, OrderSyntaxError, UnknownNameError
 from moderator.games.dwtk.orders.names import FANDONIA, Names
 
@@ -68,12 +69,16 @@ class Activity:
     card: str | None = None  # DO ESCAPE x TO c WITH PRISON GUARDS / PORT GUARDS (13.4.10)
     table: str | None = None  # DO PRESTIGE <table>: a key of prestige.toml (13.4.17)
     buy: bool = False  # DO PRESTIGE <table> BUY +1: the bought +1 modifier (13.4.17)
+    conditions: tuple[Condition, ...] = ()  # ... IF MONARCH IS x (orders/conditions.py)
 
     def to_dict(self) -> JSON:  # (_value_: the enum's .value property is slow)
-        return {"kind": self.kind._value_, "who": list(self.who), "office": self.office,
-                "place": self.place, "draw": self.draw._value_ if self.draw else None,
-                "intrigue": self.intrigue, "by": self.by, "cards": self.cards,
-                "card": self.card, "table": self.table, "buy": self.buy}
+        out: JSON = {"kind": self.kind._value_, "who": list(self.who), "office": self.office,
+               "place": self.place, "draw": self.draw._value_ if self.draw else None,
+               "intrigue": self.intrigue, "by": self.by, "cards": self.cards,
+               "card": self.card, "table": self.table, "buy": self.buy}
+        if self.conditions:  # only when written: older stored orders keep their JSON
+            out["conditions"] = [c.to_dict() for c in self.conditions]
+        return out
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Activity:
@@ -81,12 +86,13 @@ class Activity:
         return cls(_KINDS.get(d["kind"]) or ActivityKind(d["kind"]), tuple(get("who", ())),
                    get("office"), get("place"), (_DRAWS.get(draw) or Draw(draw)) if draw else None,
                    bool(get("intrigue", False)), get("by"), int(get("cards", 1)),
-                   get("card"), get("table"), bool(get("buy", False)))
+                   get("card"), get("table"), bool(get("buy", False)),
+                   tuple(Condition.from_dict(c) for c in get("conditions", ())))
 
 
 def format_activity(a: Activity, n: Names) -> str:
     """The canonical ``DO`` line (`parse_activity` reads it back to the same value)."""
-    return _FORMATS.get(a.kind, _format_plain)(a, n)
+    return _FORMATS.get(a.kind, _format_plain)(a, n) + format_conditions(a.conditions, n)
 
 
 def _who(a: Activity, n: Names) -> str:

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from moderator.games.base import OrderError, ParsedOrders
 from moderator.games.dwtk.orders.activity import Activity, Draw, parse_activity, who_list
+from moderator.games.dwtk.orders.conditions import split_conditions
 from moderator.games.dwtk.orders.counsel import CounselOrder, parse_counsel
 from moderator.games.dwtk.orders.errors import (
     IllegalOrderError,
@@ -25,6 +26,7 @@ from moderator.games.dwtk.orders.errors import (
     UnknownNameError,
 )
 from moderator.games.dwtk.orders.names import PC, Names
+from moderator.games.dwtk.orders.press import Announcement, parse_announcement
 from moderator.games.dwtk.orders.reaction import Reaction, parse_reaction
 from moderator.games.dwtk.orders.social import (
     BribeOffer,
@@ -43,8 +45,8 @@ _PROBLEM = re.compile(r"^(.*)\s+(FAIL|\+|-)$", re.IGNORECASE)
 _WITHDRAW = re.compile(r"^REACTION\s+(\d+)$", re.IGNORECASE)
 _KEYWORDS = ("orders start with DO, BUY, ALIGN, DISCARD, KEEP, BID, PROBLEM, DRAW ONLY, "
              "IF, WITHDRAW, COUNSEL, USURP, HIDE, UNHIDE, SUICIDE, RESTORE, "
-             "DISSOLVE, APPOINT, PROPOSE, ATTEND WEDDINGS, SOLICIT BRIBE, BRIBE "
-             "or LOSE FIRST")
+             "DISSOLVE, APPOINT, PROPOSE, ATTEND WEDDINGS, SOLICIT BRIBE, BRIBE, "
+             "LOSE FIRST or ANNOUNCE")
 _LOSE_FIRST = re.compile(r"^FIRST\s+(.+)$", re.IGNORECASE)
 
 
@@ -71,6 +73,7 @@ class _Builder:
     solicit: int = 0
     bribe: BribeOffer | None = None
     lose_first: tuple[str, ...] | None = None
+    announcements: list[Announcement] = field(default_factory=list)
 
     def build(self) -> TurnOrders:
         return TurnOrders(tuple(self.activities), self.buy_pp, tuple(self.align),
@@ -80,7 +83,8 @@ class _Builder:
                           tuple(self.lists["HIDE"]), tuple(self.lists["UNHIDE"]),
                           tuple(self.lists["SUICIDE"]), tuple(self.lists["RESTORE"]),
                           self.dissolve, tuple(self.appoint), tuple(self.proposals),
-                          self.attend, self.solicit, self.bribe, self.lose_first)
+                          self.attend, self.solicit, self.bribe, self.lose_first,
+                          tuple(self.announcements))
 
 
 # One reader per first word: ``(word, rest, text, builder, names)``, ``text`` the whole
@@ -89,7 +93,9 @@ _Reader = Callable[[str, str, str, "_Builder", Names], None]
 
 
 def _do(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
-    b.activities.append(parse_activity(rest, n))
+    rest, conditions = split_conditions(rest, n)  # ... IF MONARCH IS x (conditions.py)
+    activity = parse_activity(rest, n)
+    b.activities.append(replace(activity, conditions=conditions) if conditions else activity)
 
 
 def _counsel(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
@@ -225,12 +231,17 @@ def _lose(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
     b.lose_first = _lose_first(rest, n)
 
 
+def _announce(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+    b.announcements.append(parse_announcement(rest))
+
+
 _READERS: dict[str, _Reader] = {
     "DO": _do, "COUNSEL": _counsel, "PROPOSE": _propose, "BUY": _buy, "ALIGN": _align,
     "DISCARD": _card, "KEEP": _card, "BID": _bid, "PROBLEM": _problem, "DRAW": _draw,
     "IF": _reaction, "WITHDRAW": _withdraw, "HIDE": _own, "UNHIDE": _own, "SUICIDE": _own,
     "RESTORE": _own, "DISSOLVE": _dissolve, "APPOINT": _appoint, "USURP": _usurp,
     "ATTEND": _attend, "SOLICIT": _solicit, "BRIBE": _bribe, "LOSE": _lose,
+    "ANNOUNCE": _announce, "ANNOUNCE:": _announce, "ANNOUNCEMENT": _announce,
 }
 
 

@@ -18,6 +18,7 @@ from moderator.games.dwtk.frozen import fast_init
 from moderator.games.dwtk.orders.activity import Activity, Draw, format_activity
 from moderator.games.dwtk.orders.counsel import CounselOrder, format_counsel
 from moderator.games.dwtk.orders.names import Names
+from moderator.games.dwtk.orders.press import Announcement, format_announcement
 from moderator.games.dwtk.orders.reaction import Reaction, format_reaction
 from moderator.games.dwtk.orders.social import (
     BribeOffer,
@@ -66,8 +67,12 @@ class TurnOrders:
     solicit: int = 0  # SOLICIT BRIBE n (13.4.20.1)
     bribe: BribeOffer | None = None  # BRIBE x WITH n IP (13.4.20.2)
     lose_first: tuple[str, ...] | None = None  # LOSE FIRST (35.5); () = NONE, clears it
+    announcements: tuple[Announcement, ...] = ()  # ANNOUNCE (the press, orders/press.py)
 
     def to_dict(self) -> JSON:
+        # ANNOUNCE only when sent: orders stored before the press keep their JSON.
+        press = {"announcements": [a.to_dict() for a in self.announcements]} \
+            if self.announcements else {}
         return {
             "activities": [a.to_dict() for a in self.activities],
             "buy_pp": self.buy_pp,
@@ -87,6 +92,7 @@ class TurnOrders:
             "proposals": [p.to_dict() for p in self.proposals], "attend": self.attend,
             "solicit": self.solicit, "bribe": self.bribe.to_dict() if self.bribe else None,
             "lose_first": None if self.lose_first is None else list(self.lose_first),
+            **press,
         }
 
     @classmethod
@@ -114,6 +120,7 @@ class TurnOrders:
             bool(d.get("attend", False)), int(d.get("solicit", 0)),
             BribeOffer.from_dict(d["bribe"]) if d.get("bribe") else None,
             None if d.get("lose_first") is None else tuple(d["lose_first"]),
+            tuple(Announcement.from_dict(a) for a in d.get("announcements", ())),
         )
 
 
@@ -151,4 +158,5 @@ def format_orders(o: TurnOrders, n: Names) -> tuple[str, ...]:
         lines.append(format_bribe(o.bribe, n))
     if o.lose_first is not None:  # 35.5: LOSE FIRST NONE clears the standing list
         lines.append("LOSE FIRST " + (", ".join(n.who(k) for k in o.lose_first) or "NONE"))
+    lines += [format_announcement(a) for a in o.announcements]
     return tuple(lines)

@@ -14,10 +14,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from moderator.games.dwtk.frozen import fast_init
+from moderator.games.dwtk.orders.conditions import (
+    Condition,
+    format_conditions,
+    split_conditions,
+)
 from moderator.games.dwtk.orders.errors import OrderSyntaxError, UnknownNameError
 from moderator.games.dwtk.orders.names import Names
 
@@ -35,13 +40,19 @@ class UsurpOrder:
     royal: str | None = None  # the FARC used, or "thomas"; None: the default (36.2-36.3)
     cards: tuple[str, ...] = ()  # Support card kinds, one per card played (36.4.4)
     all_support: bool = False  # SUPPORT ALL
+    conditions: tuple[Condition, ...] = ()  # ... IF MONARCH IS x (orders/conditions.py)
 
     def to_dict(self) -> JSON:
-        return {"royal": self.royal, "cards": list(self.cards), "all_support": self.all_support}
+        out: JSON = {"royal": self.royal, "cards": list(self.cards),
+                     "all_support": self.all_support}
+        if self.conditions:  # only when written: older stored orders keep their JSON
+            out["conditions"] = [c.to_dict() for c in self.conditions]
+        return out
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> UsurpOrder:
-        return cls(d.get("royal"), tuple(d.get("cards", ())), bool(d.get("all_support", False)))
+        return cls(d.get("royal"), tuple(d.get("cards", ())), bool(d.get("all_support", False)),
+                   tuple(Condition.from_dict(c) for c in d.get("conditions", ())))
 
 
 def format_usurp(o: UsurpOrder, n: Names) -> str:
@@ -52,10 +63,13 @@ def format_usurp(o: UsurpOrder, n: Names) -> str:
         line += " SUPPORT ALL"
     elif o.cards:
         line += " SUPPORT " + ", ".join(n.card(c) for c in o.cards)
-    return line
+    return line + format_conditions(o.conditions, n)
 
 
 def parse_usurp(rest: str, n: Names) -> UsurpOrder:
+    rest, conditions = split_conditions(rest, n)
+    if conditions:
+        return replace(parse_usurp(rest, n), conditions=conditions)
     m = _LINE.match(rest.strip())
     if m is None:
         raise OrderSyntaxError("USURP takes WITH a royal and SUPPORT cards", _HINT)

@@ -60,9 +60,14 @@ def gazette_context(before: GameState, after: GameState, events: Sequence[Event]
         p = after.players[key]
         members = [nm[c.key] for c in court.faction(key)]
         members += [nm[r.key] for r in court.farcs(key)]
-        players.append({"name": p.name, "pc": nm.get(str(p.pc), "to be dealt"),
+        pc = court.pc_of(key)
+        returns = pc.face_down_until if pc is not None else None
+        # 31.5: a dead PC is marked, with the turn his heir comes back face up.
+        shown = nm.get(str(p.pc), "to be dealt") + (
+            f" (dead; the heir returns on turn {returns})" if returns is not None else "")
+        players.append({"name": p.name, "pc": shown,
                         "pc_status": status.status(court, p.pc) if p.pc is not None and
-                        after.phase is not Phase.MUSTER else None,
+                        after.phase is not Phase.MUSTER and returns is None else None,
                         "ip": p.ip, "pp": p.pp, "faction": members})
     return {
         "names": nm,
@@ -70,6 +75,7 @@ def gazette_context(before: GameState, after: GameState, events: Sequence[Event]
         "monarch": nm.get(monarch or "", "none"),
         "succession": [nm[k] for k in tables.succession
                        if after.royals[k].alive and k != monarch],
+        "reign": reign(after, tables, nm),
         "support": after.support,
         "support_change": after.support - before.support,
         "crisis": after.crisis,
@@ -85,6 +91,22 @@ def gazette_context(before: GameState, after: GameState, events: Sequence[Event]
         "deck": len(after.deck),
         "discards": len(after.discards),
     }
+
+
+def reign(after: GameState, tables: Tables, nm: Mapping[str, str]) -> JSON | None:
+    """DWTK 37: a FARC Monarch's full turns on the throne and how many remain (the
+    turn of the usurpation is not a full one); None when the Monarch is no one's FARC
+    or the game is over (the winner is said)."""
+    monarch = after.offices.get("monarch")
+    if monarch is None or monarch not in after.royals or after.phase is Phase.OVER:
+        return None
+    owner = after.royals[monarch].owner
+    if owner is None:
+        return None
+    needed = int(tables.rule("victory_turns"))
+    turns = max(0, after.farc_monarch_turns)
+    return {"royal": nm.get(monarch, monarch), "player": nm.get(owner, owner),
+            "turns": turns, "needed": needed, "left": max(0, needed - turns)}
 
 
 def _ties(c: Character, nm: Mapping[str, str]) -> JSON:
@@ -115,12 +137,14 @@ def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
             "name": nm[pc.key], "status": status.status(court, pc.id),
             "office": nm.get(court.office_of(pc.key) or "", ""),
             "where": nm.get(pc.location, "Fandonia"), "situation": pc.situation.value,
-            "banned": pc.banned, "dead": pc.face_down_until is not None, **_ties(pc, nm)},
+            "banned": pc.banned, "dead": pc.face_down_until is not None,
+            "returns": pc.face_down_until, **_ties(pc, nm)},
         "voyage": None if p.voyage is None else {  # 13.4.17.1
             "captain": nm[str(p.voyage.captain)] if p.voyage.captain is not None
             else "an anonymous captain", "cargo": p.voyage.cargo},
         "ip": p.ip,
         "pp": p.pp,
+        "reign": reign(after, tables, nm),
         "load": status.faction_load(court, key) if after.phase is not Phase.MUSTER else 0,
         "faction": members,
         "farcs": [nm[r.key] for r in court.farcs(key)],

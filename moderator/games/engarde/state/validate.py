@@ -10,6 +10,7 @@ homes, regiments and ranks are the tables' own).
 
 from __future__ import annotations
 
+import difflib
 import types
 import typing
 from collections.abc import Mapping
@@ -144,7 +145,55 @@ def _invariants(game: GameState, tables: Tables) -> list[str]:
         for role, who in (("borrower", loan.borrower), ("lender", loan.lender)):
             if who is not None and who not in game.characters:
                 problems.append(f"loans[{i}].{role}: no character {who!r}")
+    for key in sorted(game.decisions):
+        problems += _decision(key, game, tables)
     return problems
+
+
+# The GM's decision keys (docs/engarde-orders.md, "The GM's decisions"): what each
+# part names.  A key naming no character, regiment, post or case would wait forever.
+_DECISION_PARTS: dict[str, tuple[str, ...]] = {
+    "cause": ("character", "character"),
+    "admit": ("regiment", "character"),
+    "appoint": ("position", "character"),
+    "plea": ("case", "character"),
+    "plotting": ("case",),
+    "verdict": ("case", "character"),
+    "arrest": ("case", "character"),
+    "sentence": ("case", "character"),
+    "watch": ("character",),
+}
+
+
+def _decision(key: str, game: GameState, tables: Tables) -> list[str]:
+    """One decision key: a known kind, and every part names something that exists."""
+    where = f"decisions.{key}"
+    kind, *parts = key.split(":")
+    wanted = _DECISION_PARTS.get(kind)
+    if wanted is None:
+        return [f"{where}: no decision {kind!r}{_near(kind, _DECISION_PARTS)} "
+                f"(known: {', '.join(sorted(_DECISION_PARTS))})"]
+    if len(parts) != len(wanted):
+        form = ":".join((kind, *(f"<{w}>" for w in wanted)))
+        return [f"{where}: write {form}"]
+    known = {
+        "character": sorted(game.characters),
+        "regiment": sorted(r.key for r in tables.army.regiments),
+        "position": sorted(p.key for p in tables.army.appointments),
+        "case": sorted(str(ch.id) for ch in game.charges),
+    }
+    problems = []
+    for what, part in zip(wanted, parts, strict=True):
+        if part not in known[what]:
+            cases = f" (open cases: {', '.join(known['case']) or 'none'})" \
+                if what == "case" else ""
+            problems.append(f"{where}: no {what} {part!r}{_near(part, known[what])}{cases}")
+    return problems
+
+
+def _near(word: str, known: Mapping[str, Any] | list[str]) -> str:
+    near = difflib.get_close_matches(word, sorted(known), n=1, cutoff=0.6)
+    return f"; did you mean {near[0]!r}?" if near else ""
 
 
 def _character(c: Character, key: str, game: GameState, tables: Tables) -> list[str]:

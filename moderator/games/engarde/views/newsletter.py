@@ -100,10 +100,10 @@ def _arrow(change: int) -> str:
     return "↑" if change > 0 else "↓" if change < 0 else "="
 
 
-def _week_label(week: int | None, public_end: bool) -> str:
+def _week_label(week: int | None, public_end: bool, weekend: bool = False) -> str:
     if week is None:
         return "At the end of the month" if public_end else "At the start of the month"
-    return f"Week {week}"
+    return f"{'Weekend' if weekend else 'Week'} {week}"
 
 
 def _month(state: JSON, tables: Tables) -> str:
@@ -153,7 +153,8 @@ def gazette_context(before: JSON, a: GameState, events: Sequence[Event], idx: _I
             sections[section].append(e.to_dict())
             continue
         seen_weeks = seen_weeks or e.week is not None
-        groups.setdefault(_week_label(e.week, seen_weeks), []).append(e.to_dict())
+        label = _week_label(e.week, seen_weeks, bool(e.args.get("weekend")))
+        groups.setdefault(label, []).append(e.to_dict())
     return {
         "names": idx.names,
         "month": _month(before, tables),
@@ -237,12 +238,13 @@ def _turn_label(state: JSON, turn: int, tables: Tables) -> str:
     return f"{tables.months[index % 12]} {state['year'] + index // 12}"
 
 
-def _lady(data: JSON | None) -> JSON | None:
+def _lady(data: JSON | None, state: JSON, tables: Tables) -> JSON | None:
     if not data:
         return None
+    engaged = data.get("engaged")
     return {"name": data["name"], "sl": data["sl"], "beautiful": data.get("beautiful"),
             "influential": data.get("influential"), "wealthy": data.get("wealthy"),
-            "engaged": data.get("engaged")}
+            "engaged": _turn_label(state, engaged, tables) if engaged else None}
 
 
 def society_sheet(before: JSON, after: JSON, c: Character, tables: Tables,
@@ -260,8 +262,8 @@ def society_sheet(before: JSON, after: JSON, c: Character, tables: Tables,
                       "amount": loan["amount"], "since": _turn_label(after, loan["taken"], tables),
                       "demanded": loan.get("demanded") is not None})
     return {
-        "mistress": _lady(ladies.get(c.mistress) if c.mistress else None),
-        "wife": _lady(ladies.get(c.wife) if c.wife else None),
+        "mistress": _lady(ladies.get(c.mistress) if c.mistress else None, after, tables),
+        "wife": _lady(ladies.get(c.wife) if c.wife else None, after, tables),
         "children": [ch.to_dict() for ch in c.children],
         "favours": [{"cls": f.cls, "source": f.source,
                      "until": _turn_label(after, f.expires, tables) if f.expires
@@ -273,8 +275,10 @@ def society_sheet(before: JSON, after: JSON, c: Character, tables: Tables,
     }
 
 
-def army_sheet(c: Character, tables: Tables, turn: int) -> JSON:
-    """Regiment, rank, pay, horses, wounds, location, post (reference §4-8, §13.2)."""
+def army_sheet(c: Character, tables: Tables, state: JSON) -> JSON:
+    """Regiment, rank, pay, horses, wounds, location, post (reference §4-8, §13.2);
+    the months he is at the front or in prison until, as game months."""
+    turn = state["turn"]
     army = tables.army
     reg = army.regiment(c.regiment) if c.regiment else None
     return {
@@ -284,10 +288,12 @@ def army_sheet(c: Character, tables: Tables, turn: int) -> JSON:
         "rank_sp": army.cell(c.rank, reg.key, "sp") if reg and c.rank else 0,
         "horses": c.horses, "wounds": c.wounds, "endurance": c.endurance,
         "location": "at the front" if c.at_front else "in Paris",
-        "front_until": c.front_until, "mentions": c.mentions,
+        "front_until": _turn_label(state, c.front_until, tables) if c.front_until else None,
+        "mentions": c.mentions,
         "mention_sp_due": c.mention_sp_due,
         "appointment": army.appointment(c.appointment).name if c.appointment else None,
-        "prison_until": c.prison_until if c.imprisoned(turn) else None,
+        "prison_until": _turn_label(state, c.prison_until, tables)
+        if c.prison_until is not None and c.imprisoned(turn) else None,
         "dead": c.dead,
     }
 
@@ -329,7 +335,7 @@ def sheet_context(before: JSON, after: JSON, key: str, idx: _Index, tables: Tabl
         "notices": [e.to_dict() for e in mine if e.id in NOTICE_VALUES],
         "secrets": [e.to_dict() for e in mine if e.id in SECRET_VALUES],
         "society": society_sheet(before, after, c, tables, look),
-        "army": army_sheet(c, tables, after["turn"]),
+        "army": army_sheet(c, tables, after),
         "decisions": [e.to_dict() for e in mine if e.id == EventId.DECISION_APPLIED.value],
     }
 

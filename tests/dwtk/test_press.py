@@ -1,0 +1,61 @@
+"""The press in Down with the King, as En Garde! has it: ANNOUNCE lines signed,
+unsigned or under an alias, printed in The Fandonian Courier; in the orders JSON as
+``{"kind": "announce"}`` so the service's press filter and moderation apply."""
+
+from __future__ import annotations
+
+from moderator.dice import Dice
+from moderator.games.dwtk import ENGINE
+from moderator.settings.game import GameSettings
+from moderator.turn.press import announcements, filter_orders
+from tests.dwtk.conftest import TABLES, dealt, run
+from tests.dwtk.golden_game import render
+
+LINES = ('ANNOUNCE "The Duke of Marley cheats at cards."\n'
+         'ANNOUNCE "Beware the Ides of March." UNSIGNED\n'
+         'ANNOUNCE: "Long live King George!" AS A Loyal Subject\n')
+
+
+def test_announce_lines_parse_to_the_press_kind_and_read_back() -> None:
+    state = dealt(3)
+    parsed = ENGINE.parse_orders(LINES, state, "ann", TABLES)
+    assert parsed.errors == ()
+    found = list(announcements(parsed.orders))
+    assert found == [
+        {"kind": "announce", "text": "The Duke of Marley cheats at cards.", "unsigned": False,
+         "alias": None},
+        {"kind": "announce", "text": "Beware the Ides of March.", "unsigned": True,
+         "alias": None},
+        {"kind": "announce", "text": "Long live King George!", "unsigned": False,
+         "alias": "A Loyal Subject"}]
+    again = ENGINE.parse_orders("\n".join(parsed.normal_form), state, "ann", TABLES)
+    assert again.orders == parsed.orders
+
+
+def test_an_announcement_without_quotes_is_refused_with_the_form() -> None:
+    parsed = ENGINE.parse_orders("ANNOUNCE the king is mad", dealt(3), "ann", TABLES)
+    assert [e.message for e in parsed.errors] == ["put the announcement in quotes"]
+
+
+def test_announcements_are_printed_in_the_courier() -> None:
+    state = dealt(6)  # the golden game's six players: its renderer reads all six sheets
+    result = run(state, {"ann": LINES}, Dice.for_turn(9, 2))
+    press = [e for e in result.events if e.id == "press.announcement"]
+    assert [(e.args["signed"], e.args["alias"]) for e in press] == [
+        ("ann", None), (None, None), (None, "A Loyal Subject")]
+    gazette = render(2, state, result, Dice.for_turn(9, 2))["gazette.md"]
+    section = gazette[gazette.index("## Announcements"):gazette.index("## News of the Court")]
+    assert '"The Duke of Marley cheats at cards." — Ann' in section
+    assert '"Beware the Ides of March." — unsigned' in section
+    assert '"Long live King George!" — A Loyal Subject' in section
+
+
+def test_the_press_settings_apply_to_dwtk_orders() -> None:
+    """press = false drops them; no anonymous press signs the unsigned one."""
+    parsed = ENGINE.parse_orders(LINES, dealt(3), "ann", TABLES)
+    off, changed = filter_orders(None, GameSettings(values={"press": False}), 1,  # type: ignore[arg-type]
+                                 parsed.orders)
+    assert list(announcements(off)) == [] and changed
+    signed, _ = filter_orders(None, GameSettings(values={"anonymous_press": False}), 1,  # type: ignore[arg-type]
+                              parsed.orders)
+    assert [a["unsigned"] for a in announcements(signed)] == [False, False, False]
