@@ -8,18 +8,17 @@ import re
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
-from sqlalchemy import Engine
 
-from moderator.runners.outgoing import SendFate, deliver_outbox
-from moderator.settings.config import Config, load_config
-from moderator.store.db import open_store
+if TYPE_CHECKING:  # imported when used: `moderator --help` starts without them
+    from sqlalchemy import Engine
+
+    from moderator.settings.config import Config
 
 console = Console(highlight=False)
-DEFAULT_CONFIG = Path("config.toml")
 _WHEN = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T]+(\d{1,2}):(\d{2}))?\s*$")
 
 
@@ -80,15 +79,18 @@ class App:
 
     @cached_property
     def config(self) -> Config:
-        """config.toml: the --config file, else ./config.toml if present, else defaults."""
-        path = self.config_path
-        if path is None and DEFAULT_CONFIG.exists():
-            path = DEFAULT_CONFIG
-        return load_config(path)
+        """config.toml: --config, else $MODERATOR_CONFIG, else ./config.toml, else the XDG
+        config folders (`find_config`); none of them is an error naming `moderator init`,
+        never a store silently made in the current directory."""
+        from moderator.settings.config import find_config, load_config
+
+        return load_config(find_config(self.config_path))
 
     @cached_property
     def db(self) -> Engine:
         """The store, migrated to the newest schema on first use."""
+        from moderator.store.db import open_store
+
         return open_store(self.config.database_url)
 
     def running_service(self) -> datetime | None:
@@ -116,18 +118,23 @@ class App:
 
 def send_outbox(app: App) -> None:
     """Deliver every queued mail with the configured transport and say what happened."""
+    from moderator.runners.outgoing import SendFate, deliver_outbox
+
+    verb = {SendFate.SENT: "mailed", SendFate.FAILED: "FAILED", SendFate.DEFERRED: "deferred",
+            SendFate.REQUEUED: "requeued"}
+    from moderator.store import repo
+    from moderator.store.db import session_scope
+
     report = deliver_outbox(app.db, app.config)
+    with session_scope(app.db) as session:  # the player has his password; we need not keep it
+        repo.mask_sent_secrets(session)
     for outcome in (*report.recovered, *report.sent, *report.failed, *report.deferred):
         shown = outcome.detail and outcome.status != SendFate.SENT
         detail = f" ({outcome.detail})" if shown else ""
-        console.print(f"  {_VERB[outcome.status]} {outcome.to}: "
+        console.print(f"  {verb[outcome.status]} {outcome.to}: "
                       f"{outcome.subject}{detail}", markup=False)
     if report.error:
         console.print(f"  {report.error}", style="red", markup=False)
-
-
-_VERB = {SendFate.SENT: "mailed", SendFate.FAILED: "FAILED", SendFate.DEFERRED: "deferred",
-         SendFate.REQUEUED: "requeued"}
 
 
 pass_app = click.make_pass_decorator(App)

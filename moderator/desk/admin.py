@@ -20,7 +20,7 @@ from moderator.settings.config import Config, game_tables
 from moderator.settings.deadline_rule import Rule
 from moderator.store import repo
 from moderator.store.models import Game, Player, PlayerAddress, Turn
-from moderator.store.passwords import hash_password, new_password
+from moderator.store.passwords import server_key, stored_form
 from moderator.turn.deadlines import now_utc
 
 _GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
@@ -128,13 +128,14 @@ def add_player(
     state, _events = engine.add_character(state, key, name, tables, dice)
     turn.state_before = jsonio.dumps(state)
     session.add(turn)
-    password = password or new_password()
+    # A generated token is kept as its HMAC under the server key, a GM's choice slow-hashed.
+    password, stored = stored_form(password, server_key(config.key_file))
     player = Player(
         game_id=game.id,  # type: ignore[arg-type]
         name=name,
         character_key=key,
         email=email,
-        password_hash=hash_password(password),
+        password_hash=stored,
     )
     session.add(player)
     session.flush()

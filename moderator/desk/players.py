@@ -19,7 +19,7 @@ from moderator.publish import outgoing
 from moderator.settings.config import Config, game_tables
 from moderator.store import audit, repo
 from moderator.store.models import AuditEntry, Game, Player, PlayerAddress, Submission
-from moderator.store.passwords import hash_password, new_password
+from moderator.store.passwords import hash_password, server_key, stored_form
 from moderator.store.statuses import PlayerStatus
 from moderator.turn.deadlines import now_utc
 from moderator.turn.inputs import ACCEPT_LATE, accepted_late, cutoff, last_submission
@@ -108,8 +108,8 @@ def replace(session: Session, config: Config, game: Game, old: Player, email: st
     for link in session.exec(select(PlayerAddress).where(PlayerAddress.player_id == old.id)):
         session.delete(link)
     session.flush()
-    password = new_password()
-    old.email, old.password_hash = email, hash_password(password)
+    password, stored = stored_form(None, server_key(config.key_file))
+    old.email, old.password_hash = email, stored
     old.name = name or old.name
     old.status, old.missed_turns, old.absent_until = PlayerStatus.ACTIVE, 0, None
     session.add(old)
@@ -172,8 +172,7 @@ def _zone(game: Game):  # type: ignore[no-untyped-def]
 def reset_password(session: Session, config: Config, game: Game, player: Player, who: str,
                    reason: str) -> None:
     """A new password, mailed to the player's registered address only (never shown)."""
-    password = new_password()
-    player.password_hash = hash_password(password)
+    password, player.password_hash = stored_form(None, server_key(config.key_file))
     session.add(player)
     audit.record(session, "player.password-reset", reason, who, game=game, player=player)
     outgoing.queue(session, config, game=game, kind="notice", to=player.email,
@@ -186,7 +185,7 @@ def change_password(session: Session, game: Game, player: Player, password: str)
     """The player's own PASSWORD command (checked against his old password first)."""
     if len(password) < 4:
         raise DeskError("a password needs at least 4 characters")
-    player.password_hash = hash_password(password)
+    player.password_hash = hash_password(password)  # the player's choice: a slow hash
     session.add(player)
     repo.log_gm(session, "player.password-changed", f"{player.name} <{player.email}>",
                 game=game)

@@ -31,7 +31,7 @@ from typing import Any
 
 from sqlalchemy import Engine, update
 from sqlalchemy.exc import OperationalError
-from sqlmodel import Session, col
+from sqlmodel import Session, col, select
 
 from moderator import jsonio
 from moderator.clock import as_utc, format_deadline
@@ -41,6 +41,7 @@ from moderator.games import find_engine
 from moderator.games.base import ParsedOrders
 from moderator.intake.bounces import detect_bounce, find_recipient, record_bounce
 from moderator.intake.commands import answer_commands, forecast_lines
+from moderator.intake.context import forget_password
 from moderator.intake.extract import ExtractedMessage, extract_message
 from moderator.intake.identify import Refusal, check_size, game_name, identify
 from moderator.intake.robots import own_address, refusal_allowed, robot_reason
@@ -220,8 +221,11 @@ def _identify(intake: Intake) -> IntakeResult | None:
     if intake.directives is not None:  # the commands step identified the sender
         return None
     stored = _stored(intake)
-    game, player, directives = identify(intake.session, intake.config, intake.message,
-                                        stored.raw)
+    try:
+        game, player, directives = identify(intake.session, intake.config, intake.message,
+                                            stored.raw)
+    finally:  # checked, whatever the outcome: the stored copies keep all but the password
+        forget_password(stored, intake.message.text)
     stored.game_id, stored.player_id = game.id, player.id
     intake.game, intake.player, intake.directives = game, player, directives
     return None
@@ -242,6 +246,9 @@ def _parse(intake: Intake) -> IntakeResult | None:
 def _store(intake: Intake) -> IntakeResult | None:
     game, player, directives = _who(intake)
     parsed, turn = _parsed(intake), _turn(intake)
+    # Workers: two messages of one player handled at once would both count the same
+    # earlier versions; the player's row lock (PostgreSQL) makes the second wait.
+    intake.session.exec(select(Player.id).where(col(Player.id) == player.id).with_for_update())
     intake.earlier = repo.submissions(intake.session, player, turn.number)
     # No orders read (none written, or every line an error): not a new version.  An empty
     # version would replace the orders that stand with nothing (a reply whose new lines

@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any
 
 from sqlalchemy import Engine
@@ -54,6 +55,7 @@ from moderator.runners.reminders import announcements_sent, announcements_templa
 from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
+from moderator.store.guard import job_lock
 from moderator.store.host import panic_reason
 from moderator.store.models import Game, ServiceStatus, Turn
 from moderator.turn.deadlines import CHANGED, now_utc
@@ -81,23 +83,28 @@ _runtime: Runtime | None = None
 
 
 def _job_deadline(game_name: str, number: int) -> None:
-    """A job stores only names: it runs in the service process, which set `_runtime`."""
-    if _runtime is not None:
-        run_due_turn(_runtime, game_name, number)
+    """A job stores only names: it runs in the service process, which set `_runtime`.
+    With workers, the job lock lets one at a time at it (`Runtime.job_lock`)."""
+    rt = _runtime
+    if rt is not None:
+        with rt.job_lock(f"deadline:{game_name}:{number}"):
+            run_due_turn(rt, game_name, number)
 
 
 def _job_announcements(game_name: str, number: int) -> None:
     """The announcements job (see `_job_deadline` for why it reads `_runtime`)."""
     rt = _runtime
     if rt is not None:
-        run_announcements(rt, game_name, number)
+        with rt.job_lock(f"announcements:{game_name}:{number}"):
+            run_announcements(rt, game_name, number)
 
 
 def _job_reminder(game_name: str, number: int) -> None:
     """The reminder job (see `_job_deadline` for why it reads `_runtime`)."""
     rt = _runtime
     if rt is not None:
-        run_reminders(rt, game_name, number)
+        with rt.job_lock(f"reminder:{game_name}:{number}"):
+            run_reminders(rt, game_name, number)
 
 
 @dataclass(frozen=True)
@@ -116,24 +123,22 @@ def desired_jobs(db: Engine, config: Config, runtime: Runtime | None = None,
     with Session(db) as session:
         if panic_reason(session) is not None:
             return []
+        turns = repo.open_turns_light(session)
         for game in repo.games(session):
-            if game.status != "active":
-                continue
-            try:
-                turn = repo.open_turn(session, game)
-            except repo.NotFound:
-                continue
-            if turn.deadline is not None:
+            turn = turns.get(game.id) if game.id is not None else None
+            if game.status == "active" and turn is not None and turn.deadline is not None:
                 specs += _jobs_for(session, config, game, turn, runtime, now)
     return specs
 
 
 def _jobs_for(session: Session, config: Config, game: Game, turn: Turn,
-              runtime: Runtime | None, now: datetime) -> list[JobSpec]:
+              runtime: Runtime | None, now: datetime,
+              announced: bool | None = None) -> list[JobSpec]:
     """One game's jobs: its deadline (or a retry), and, while it is still ahead, its
     announcements gazette and next reminder if they have not gone out.  The deadline job
     runs at `due_at`: the deadline plus the game's grace, or earlier when the
-    game runs early once all orders are in."""
+    game runs early once all orders are in.  ``announced``: whether the announcements
+    gazette went out, when the caller knows (else it is looked up)."""
     assert turn.deadline is not None
     args = (game.name, turn.number)
     deadline = as_utc(turn.deadline)
@@ -145,7 +150,8 @@ def _jobs_for(session: Session, config: Config, game: Game, turn: Turn,
         return specs
     ann = turn.announcement_deadline
     if (ann is not None and announcements_template(config, game) is not None
-            and not announcements_sent(session, game, turn.number)):
+            and not (announcements_sent(session, game, turn.number) if announced is None
+                     else announced)):
         specs.append(JobSpec(f"announcements:{game.name}", _job_announcements,
                              as_utc(ann), args))
     slot = next_reminder(config, game, turn)
@@ -154,14 +160,21 @@ def _jobs_for(session: Session, config: Config, game: Game, turn: Turn,
     return specs
 
 
-def new_scheduler(db: Engine) -> Any:
-    """A scheduler whose jobs never expire and run once however late (missed deadlines)."""
+def new_scheduler(db: Engine, *, shared: bool = True) -> Any:
+    """A scheduler whose jobs never expire and run once however late (missed deadlines).
+
+    ``shared``: the jobs in the store's ``apscheduler_jobs`` table (one `serve`).  Workers
+    keep theirs in memory instead: APScheduler does not share one job table between
+    processes, and every worker derives the same jobs from the database anyway
+    (`sync_jobs`), the job lock deciding which of them does each one.
+    """
     from apscheduler.executors.pool import ThreadPoolExecutor
+    from apscheduler.jobstores.memory import MemoryJobStore
     from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
     from apscheduler.schedulers.background import BackgroundScheduler
 
     return BackgroundScheduler(
-        jobstores={"default": SQLAlchemyJobStore(engine=db)},
+        jobstores={"default": SQLAlchemyJobStore(engine=db) if shared else MemoryJobStore()},
         executors={"default": ThreadPoolExecutor(2)},
         job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
         timezone=UTC,
@@ -170,26 +183,132 @@ def new_scheduler(db: Engine) -> Any:
 
 def sync_jobs(scheduler: Any, db: Engine, config: Config, runtime: Runtime | None = None,
               now: datetime | None = None) -> dict[str, int]:
-    """Make the job store match the database: add, replace and remove jobs."""
+    """Make the job store match the database: add, replace and remove jobs (every game
+    looked at; `JobSync` does the same looking only at the games that changed)."""
+    return JobSync(db, config, runtime).sync(scheduler, now)
+
+
+# What a game's jobs are derived from; the same mark means the same jobs.
+Mark = tuple[object, ...]
+
+
+class JobSync:
+    """Keeps the job store in step with the database, incrementally.
+
+    Each sync reads, in a handful of queries over all games together, what the jobs of a
+    game depend on (its status and open turn's deadlines and reminder stamp, whether the
+    deadline has passed, its orders, its announcements gazette, its players when it may run
+    early, a pending retry): the game's *mark*.  Only games whose mark changed since the
+    last sync have their jobs worked out again (`_jobs_for`, with its per-game queries);
+    the job store is read as plain rows (`scheduled`) and only jobs that differ from what
+    is wanted are added, replaced or removed.  A job the scheduler ran and dropped is
+    missing from the rows, so it is put back if still wanted, as a full sync would.
+    """
+
+    def __init__(self, db: Engine, config: Config, runtime: Runtime | None = None) -> None:
+        self.db, self.config, self.runtime = db, config, runtime
+        self._marks: dict[int, Mark] = {}
+        self._specs: dict[int, list[JobSpec]] = {}
+        self._applied: dict[str, JobSpec] | None = None  # None: not read from the store yet
+        self.recomputed = 0  # games whose jobs the last sync worked out again
+
+    def wanted(self, now: datetime | None = None) -> dict[str, JobSpec]:
+        """The jobs the database calls for now, recomputing only changed games."""
+        now = now or now_utc()
+        self.recomputed = 0
+        with Session(self.db) as session:
+            if panic_reason(session) is not None:
+                self._marks.clear()
+                self._specs.clear()
+                return {}
+            current = self._current(session, now)
+            for gone in self._marks.keys() - current.keys():
+                self._marks.pop(gone)
+                self._specs.pop(gone, None)
+            for game_id, (game, turn, mark) in current.items():
+                if self._marks.get(game_id) == mark:
+                    continue
+                self._marks[game_id] = mark
+                self._specs[game_id] = (
+                    _jobs_for(session, self.config, game, turn, self.runtime, now,
+                              announced=bool(mark[9]))
+                    if turn is not None and turn.deadline is not None else [])
+                self.recomputed += 1
+        return {spec.id: spec for specs in self._specs.values() for spec in specs}
+
+    def _current(self, session: Session, now: datetime
+                 ) -> dict[int, tuple[Game, Turn | None, Mark]]:
+        """Every game with its open turn (payload not loaded) and its mark."""
+        games = [g for g in repo.games(session) if g.id is not None]
+        turns = repo.open_turns_light(session)
+        orders = repo.open_turn_orders(session)
+        announced = repo.announced_turns(session)
+        early = {g.id for g in games if g.id is not None
+                 and self.config.game(g.name).early_run}
+        people = repo.player_marks(session, early)  # type: ignore[arg-type]
+        retry = self.runtime.retry_at if self.runtime else {}
+        current: dict[int, tuple[Game, Turn | None, Mark]] = {}
+        for game in games:
+            assert game.id is not None
+            turn = turns.get(game.id) if game.status == "active" else None
+            if turn is None:
+                current[game.id] = (game, None, (game.name, game.status))
+                continue
+            deadline = as_utc(turn.deadline) if turn.deadline else None
+            mark: Mark = (game.name, game.status, turn.id, turn.number, deadline,
+                          turn.announcement_deadline, turn.reminded_at,
+                          deadline is not None and deadline <= now,
+                          orders.get(game.id), (game.id, turn.number) in announced,
+                          people.get(game.id),
+                          retry.get((game.name, turn.number)))
+            current[game.id] = (game, turn, mark)
+        return current
+
+    def sync(self, scheduler: Any, now: datetime | None = None) -> dict[str, int]:
+        """Add, replace and remove jobs so the store holds exactly the wanted ones."""
+        wanted = self.wanted(now)
+        stored = self._stored(scheduler)
+        applied = self._applied if self._applied is not None else {}
+        counts = {"added": 0, "removed": 0, "kept": 0, "games": self.recomputed}
+        for job_id in stored:
+            if job_id not in wanted and job_id.split(":", 1)[0] in JOB_KINDS:
+                scheduler.remove_job(job_id)
+                applied.pop(job_id, None)
+                counts["removed"] += 1
+        for job_id, spec in wanted.items():
+            if job_id in stored and _same_time(stored[job_id], spec.run_date) \
+                    and applied.get(job_id) == spec:
+                counts["kept"] += 1
+                continue
+            _add(scheduler, spec)
+            applied[job_id] = spec
+            counts["added"] += 1
+        self._applied = applied
+        return counts
+
+    def _stored(self, scheduler: Any) -> dict[str, datetime | None]:
+        """The job store's jobs and run times.  The first time, the jobs themselves are
+        read (unpickled) to learn what a previous run left there; later only the rows."""
+        if self._applied is None:
+            self._applied = {}
+            jobs = [j for j in scheduler.get_jobs() if j.id.split(":", 1)[0] in JOB_KINDS]
+            for job in jobs:
+                self._applied[job.id] = JobSpec(job.id, job.func, as_utc(job.trigger.run_date),
+                                                (job.args[0], job.args[1]))
+            return {job.id: as_utc(job.trigger.run_date) for job in jobs}
+        return dict(scheduled(self.db))
+
+
+def _same_time(stored: datetime | None, wanted: datetime) -> bool:
+    # The job store keeps run times as float timestamps: allow for their rounding.
+    return stored is not None and abs((stored - wanted).total_seconds()) < 0.001
+
+
+def _add(scheduler: Any, spec: JobSpec) -> None:
     from apscheduler.triggers.date import DateTrigger
 
-    wanted = {spec.id: spec for spec in desired_jobs(db, config, runtime, now)}
-    counts = {"added": 0, "removed": 0, "kept": 0}
-    for job in scheduler.get_jobs():
-        spec = wanted.get(job.id)
-        if spec is None and job.id.split(":", 1)[0] in JOB_KINDS:
-            scheduler.remove_job(job.id)
-            counts["removed"] += 1
-        elif spec is not None and (tuple(job.args) == spec.args
-                                   and as_utc(job.trigger.run_date) == spec.run_date):
-            wanted.pop(job.id)
-            counts["kept"] += 1
-    for spec in wanted.values():
-        scheduler.add_job(spec.func, DateTrigger(run_date=spec.run_date, timezone=UTC),
-                          args=list(spec.args), id=spec.id, name=spec.id,
-                          replace_existing=True)
-        counts["added"] += 1
-    return counts
+    scheduler.add_job(spec.func, DateTrigger(run_date=spec.run_date, timezone=UTC),
+                      args=list(spec.args), id=spec.id, name=spec.id, replace_existing=True)
 
 
 def service_alive(db: Engine, now: datetime | None = None) -> datetime | None:
@@ -225,10 +344,15 @@ def scheduled(db: Engine) -> list[tuple[str, datetime | None]]:
 class DeadlineScheduler:
     """The service's scheduler: starts, notices outages, keeps the jobs in sync."""
 
-    def __init__(self, db: Engine, config: Config, log: Log = no_log) -> None:
+    def __init__(self, db: Engine, config: Config, log: Log = no_log, *,
+                 worker: bool = False) -> None:
         self.db, self.config, self.log = db, config, log
-        self.scheduler = new_scheduler(db)
+        # A worker (`serve --worker`): jobs in memory, each run under its job lock.
+        self.scheduler = new_scheduler(db, shared=not worker)
         self.runtime = Runtime(db, config, log, on_change=self.request_sync)
+        if worker:
+            self.runtime.job_lock = partial(job_lock, db)
+        self.jobs = JobSync(db, config, self.runtime)
         self._sync_wanted = threading.Event()
         self._last_beat: datetime | None = None
         self._synced_at: datetime | None = None
@@ -268,7 +392,7 @@ class DeadlineScheduler:
         """Re-derive the jobs from the database now; log when that changed anything."""
         self._sync_wanted.clear()
         self._synced_at = now_utc()
-        counts = sync_jobs(self.scheduler, self.db, self.config, self.runtime)
+        counts = self.jobs.sync(self.scheduler)
         if counts["added"] or counts["removed"]:
             self.log("info", "jobs.synced", **counts,
                      jobs=" ".join(f"{job.id}@{as_utc(job.next_run_time):%Y-%m-%dT%H:%M:%SZ}"
@@ -290,7 +414,17 @@ class DeadlineScheduler:
                      until=now.isoformat())
         with session_scope(self.db) as session:
             repo.set_status(session, HEARTBEAT, now.isoformat())
+            self._tidy_outbox(session, now)
         self._last_beat = now
+
+    def _tidy_outbox(self, session: Session, now: datetime) -> None:
+        """Sent welcomes lose their password; old sent mail its body (the archive keeps
+        every issue).  Both are cheap index lookups when there is nothing to do."""
+        masked = repo.mask_sent_secrets(session, now)
+        days = self.config.outbox_compact_days
+        compacted = repo.compact_outbox(session, now - timedelta(days=days), now) if days else 0
+        if masked or compacted:
+            self.log("info", "outbox.tidied", masked=masked, compacted=compacted)
 
     def run(self, stop: threading.Event, interval: float = SYNC_SECONDS,
             poll: float = CHANGE_POLL_SECONDS) -> None:

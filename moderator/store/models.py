@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import Column, DateTime, LargeBinary, Text, UniqueConstraint
+from sqlalchemy import Column, DateTime, Index, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from moderator.store.statuses import (
@@ -81,6 +81,9 @@ class ReceivedMessage(SQLModel, table=True):
     (quarantined), with the reason in ``detail``.
     """
 
+    # has_accepted_from: a player's accepted mail from one address.
+    __table_args__ = (Index("ix_receivedmessage_player_sender", "player_id", "sender", "status"),)
+
     id: int | None = Field(default=None, primary_key=True)
     message_id: str = Field(index=True)
     digest: str | None = Field(default=None, index=True, unique=True)
@@ -100,7 +103,10 @@ class ReceivedMessage(SQLModel, table=True):
 class Submission(SQLModel, table=True):
     """One version of a player's orders for one turn; every version is kept."""
 
-    __table_args__ = (UniqueConstraint("player_id", "turn_number", "version"),)
+    # The unique key serves the per-player reads; the game index serves `status` and the
+    # scheduler's one-query look at every open turn's orders.
+    __table_args__ = (UniqueConstraint("player_id", "turn_number", "version"),
+                      Index("ix_submission_game_turn", "game_id", "turn_number"))
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
@@ -119,7 +125,9 @@ class Submission(SQLModel, table=True):
 class Turn(SQLModel, table=True):
     """One turn of one game: its inputs, its result, and how it was reached."""
 
-    __table_args__ = (UniqueConstraint("game_id", "number"),)
+    # open_turn and the scheduler's sync look turns up by status.
+    __table_args__ = (UniqueConstraint("game_id", "number"),
+                      Index("ix_turn_status_game", "status", "game_id"))
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
@@ -148,6 +156,8 @@ class Turn(SQLModel, table=True):
 class Newsletter(SQLModel, table=True):
     """A rendered gazette (player_id None) or one player's turn sheet."""
 
+    __table_args__ = (Index("ix_newsletter_game_turn", "game_id", "turn_number"),)
+
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
     turn_number: int
@@ -162,6 +172,13 @@ class Newsletter(SQLModel, table=True):
 class Outbox(SQLModel, table=True):
     """One email to send; its Message-ID is fixed when it is queued."""
 
+    # The outgoing loop polls queued rows in order (every second); `status` counts rows
+    # per game and status; bounces look up the last mail sent to an address.
+    __table_args__ = (Index("ix_outbox_status_created", "status", "created_at", "id"),
+                      Index("ix_outbox_game_status", "game_id", "status"),
+                      Index("ix_outbox_status_sent", "status", "sent_at"),
+                      Index("ix_outbox_kind_status", "kind", "status", "masked_at"))
+
     id: int | None = Field(default=None, primary_key=True)
     message_id: str = Field(index=True, unique=True)
     game_id: int | None = Field(default=None, foreign_key="game.id")
@@ -175,10 +192,18 @@ class Outbox(SQLModel, table=True):
     next_attempt_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
     sent_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
     last_error: str | None = None
+    # Once sent, a welcome's password is masked in ``raw`` (the player has it; we need not)
+    # and, after ``service.outbox_compact_days``, the body is dropped (headers kept).
+    masked_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
+    compacted_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
 
 
 class GmLog(SQLModel, table=True):
     """The GM's log: refusals, failures and everything else a GM should see."""
+
+    # announcements_sent looks up one event of one game; `status` the latest problems.
+    __table_args__ = (Index("ix_gmlog_game_event", "game_id", "event"),
+                      Index("ix_gmlog_level", "level", "id"))
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: int | None = Field(default=None, foreign_key="game.id")

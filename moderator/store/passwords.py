@@ -1,33 +1,217 @@
-"""Player passwords, stored only as salted scrypt hashes."""
+"""Player passwords: generated tokens kept as keyed HMACs, chosen ones as slow hashes.
+
+A password the moderator generates is a high-entropy token a player can type (five
+groups of four letters and digits from Crockford's base-32 alphabet: 100 bits, e.g.
+``k7m2-9xqp-d4hw-tr6e-b3nc``).  Guessing one is hopeless, so it needs no slow hash: it is
+stored as HMAC-SHA256 under the server's key (`ServerKey`), a file kept outside the
+database (mode 0600, created on first use), so a copy of the database alone does not let
+anyone test guesses.  Checking one costs microseconds, not the 55 ms scrypt took, which is
+what lets intake keep up with a thousand orders.
+
+A password a GM chose by hand (``player add --password``) may be weak, so it is hashed
+with scrypt at today's parameters (OWASP's N=2^14, r=8, p=5).  Hashes stored with older
+parameters still verify: each stored hash names its scheme and parameters.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import os
+import re
 import secrets
+from collections.abc import Sequence
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
 
-_N, _R, _P = 2**14, 8, 1
+# Crockford's base 32: no I, L, O, U, so nothing is misread; typing is forgiving (below).
+ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
+GROUPS, GROUP_LENGTH = 5, 4  # 20 symbols x 5 bits = 100 bits
+_READ_AS = str.maketrans({"i": "1", "l": "1", "o": "0", "u": "v"})
+
+# scrypt for chosen passwords (OWASP Password Storage Cheat Sheet: N=2^14, r=8, p=5).
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 5
+_MAXMEM = 64 * 1024 * 1024
+HMAC_SCHEME = "hmac-sha256"
+KEY_BYTES = 32
 
 
-def hash_password(password: str) -> str:
-    salt = secrets.token_bytes(16)
-    digest = hashlib.scrypt(password.encode(), salt=salt, n=_N, r=_R, p=_P)
-    return f"scrypt${_N}${_R}${_P}${salt.hex()}${digest.hex()}"
+class ServerKey:
+    """The server's secret for password HMACs, read from (or first written to) a file.
+
+    The file holds 64 hex digits and is created with mode 0600 (its folder 0700 when
+    made here), never inside the database, so that the database and its backups alone
+    cannot be used to test guesses.  Losing the file invalidates every generated password
+    (players get new ones from the GM); it is read once per process.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._key: bytes | None = None
+
+    def key(self) -> bytes:
+        if self._key is None:
+            self._key = self._load()
+        return self._key
+
+    def _load(self) -> bytes:
+        try:
+            return bytes.fromhex(self.path.read_text(encoding="ascii").strip())
+        except FileNotFoundError:
+            pass
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another process made it first: use that one
+            return bytes.fromhex(self.path.read_text(encoding="ascii").strip())
+        with os.fdopen(fd, "w", encoding="ascii") as out:
+            out.write(secrets.token_hex(KEY_BYTES) + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+        return bytes.fromhex(self.path.read_text(encoding="ascii").strip())
 
 
-def verify_password(password: str, stored: str) -> bool:
-    try:
-        scheme, n, r, p, salt, digest = stored.split("$")
-    except ValueError:
-        return False
-    if scheme != "scrypt":
-        return False
-    candidate = hashlib.scrypt(
-        password.encode(), salt=bytes.fromhex(salt), n=int(n), r=int(r), p=int(p)
-    )
-    return hmac.compare_digest(candidate.hex(), digest)
+_KEYS: dict[Path, ServerKey] = {}
+
+
+def server_key(path: Path) -> ServerKey:
+    """The (cached) key of the file at ``path``."""
+    resolved = path.resolve()
+    if resolved not in _KEYS:
+        _KEYS[resolved] = ServerKey(resolved)
+    return _KEYS[resolved]
 
 
 def new_password() -> str:
-    """A password a player can type: three short words would be nicer; this is enough."""
-    return secrets.token_urlsafe(9)
+    """A generated password: five groups of four, e.g. ``k7m2-9xqp-d4hw-tr6e-b3nc``."""
+    symbols = "".join(secrets.choice(ALPHABET) for _ in range(GROUPS * GROUP_LENGTH))
+    return "-".join(symbols[i:i + GROUP_LENGTH] for i in range(0, len(symbols), GROUP_LENGTH))
+
+
+def normal_token(typed: str) -> str:
+    """A token as typed, read the forgiving way: case, spaces and dashes do not matter,
+    and I/L read as 1, O as 0, U as V (Crockford)."""
+    return "".join(typed.lower().split()).replace("-", "").translate(_READ_AS)
+
+
+def is_token(password: str) -> bool:
+    """Whether ``password`` has the shape of a generated token."""
+    normal = normal_token(password)
+    return len(normal) == GROUPS * GROUP_LENGTH and all(c in ALPHABET for c in normal)
+
+
+def hash_token(token: str, key: ServerKey) -> str:
+    digest = hmac.new(key.key(), normal_token(token).encode(), hashlib.sha256).hexdigest()
+    return f"{HMAC_SCHEME}${digest}"
+
+
+def hash_password(password: str) -> str:
+    """A password the GM chose, hashed with scrypt at today's parameters."""
+    salt = secrets.token_bytes(16)
+    digest = hashlib.scrypt(password.encode(), salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P,
+                            maxmem=_MAXMEM)
+    return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${salt.hex()}${digest.hex()}"
+
+
+def stored_form(password: str | None, key: ServerKey) -> tuple[str, str]:
+    """The password to mail and its stored form: a new generated token (``password``
+    None) kept as its HMAC, or the GM's choice kept as a slow hash."""
+    if password is None:
+        token = new_password()
+        return token, hash_token(token, key)
+    return password, hash_password(password)
+
+
+def verify_password(password: str, stored: str, key: ServerKey | None = None) -> bool:
+    """Whether ``password`` matches the stored form (either scheme, any parameters)."""
+    scheme = stored.split("$", 1)[0]
+    if scheme == HMAC_SCHEME:
+        return key is not None and hmac.compare_digest(hash_token(password, key), stored)
+    if scheme != "scrypt":
+        return False
+    try:
+        _scheme, n, r, p, salt, digest = stored.split("$")
+        candidate = hashlib.scrypt(password.encode(), salt=bytes.fromhex(salt), n=int(n),
+                                   r=int(r), p=int(p), maxmem=_MAXMEM)
+    except ValueError:
+        return False
+    return hmac.compare_digest(candidate.hex(), digest)
+
+
+# --- masking a password in a stored message ---------------------------------------------
+
+MASK = "[removed after the check]"
+# A PASSWORD: line (quoted too), and the welcome mail's "Your password:" line.
+_LINE = re.compile(r"^([\s>]*(?:YOUR )?PASSWORD\s*:[ \t]*)(\S.*?)[ \t]*$",
+                   re.IGNORECASE | re.MULTILINE)
+_LINE_BYTES = re.compile(rb"^([ \t>]*(?:YOUR )?PASSWORD[ \t]*:[ \t]*)(\S[^\r\n]*?)[ \t]*(?=\r?$)",
+                         re.IGNORECASE | re.MULTILINE)
+# A part whose bytes may hide a password (anything else is readable as it stands).
+_ENCODED = re.compile(rb"^content-transfer-encoding:[ \t]*(base64|quoted-printable)",
+                      re.IGNORECASE | re.MULTILINE)
+# Shorter values are only masked on PASSWORD: lines (a short word may be an order too).
+_ANYWHERE = 8
+
+
+def passwords_in(text: str) -> list[str]:
+    """The values given on ``PASSWORD:`` lines (quoted ones too), longest first."""
+    return sorted({m.group(2) for m in _LINE.finditer(text)}, key=len, reverse=True)
+
+
+def masked(raw: bytes, values: Sequence[str] = ()) -> bytes:
+    """A raw message with its password lines and ``values`` masked, edited as bytes when
+    that suffices (the rest of the message stays byte for byte), else the text parts
+    that hide one in an encoding decoded, masked and encoded again."""
+    edited = _LINE_BYTES.sub(lambda m: m.group(1) + MASK.encode(), raw)
+    for value in values:
+        if len(value) >= _ANYWHERE:
+            edited = edited.replace(value.encode(), MASK.encode())
+    # Parsing costs ~50 ms a message with the default policy: only when a part is encoded.
+    if _ENCODED.search(edited) is None or not _still_readable(edited, values):
+        return edited
+    return _reencoded(edited, values)
+
+
+def _text_parts(message: EmailMessage) -> list[EmailMessage]:
+    return [part for part in message.walk()
+            if part.get_content_maintype() == "text" and not part.is_multipart()]
+
+
+def _still_readable(raw: bytes, values: Sequence[str]) -> bool:
+    message = message_from_bytes(raw, policy=policy.default)
+    assert isinstance(message, EmailMessage)
+    return any(_mask_text(_content(part), values) != _content(part)
+               for part in _text_parts(message))
+
+
+def _content(part: EmailMessage) -> str:
+    try:
+        return str(part.get_content())
+    except (LookupError, ValueError):
+        return ""
+
+
+def _mask_text(text: str, values: Sequence[str]) -> str:
+    text = _LINE.sub(lambda m: m.group(1) + MASK, text)
+    for value in values:
+        if len(value) >= _ANYWHERE:
+            text = text.replace(value, MASK)
+    return text
+
+
+def _reencoded(raw: bytes, values: Sequence[str]) -> bytes:
+    """Decode each text part that still shows a password, mask it, encode it again."""
+    message = message_from_bytes(raw, policy=policy.default)
+    assert isinstance(message, EmailMessage)
+    for part in _text_parts(message):
+        text = _content(part)
+        clean = _mask_text(text, values)
+        if clean != text:
+            cte = part.get("Content-Transfer-Encoding", "").lower() or None
+            part.set_content(clean, subtype=part.get_content_subtype(),
+                             charset=part.get_content_charset() or "utf-8",
+                             cte=cte if cte in ("base64", "quoted-printable") else None)
+    return message.as_bytes()
+
+

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from email.parser import BytesHeaderParser
 
+from sqlalchemy import func, text
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from moderator.clock import as_utc
@@ -23,7 +28,8 @@ from moderator.store.models import (
     Turn,
     utcnow,
 )
-from moderator.store.statuses import MessageStatus, PlayerStatus, TurnStatus
+from moderator.store.passwords import masked
+from moderator.store.statuses import MessageStatus, OutboxStatus, PlayerStatus, TurnStatus
 
 
 class NotFound(LookupError):
@@ -270,13 +276,212 @@ def gm_log(session: Session, game: Game | None = None) -> list[GmLog]:
 
 
 def set_status(session: Session, key: str, value: str) -> None:
-    """Record what the running service last did (shown by `moderator status`)."""
-    row = session.get(ServiceStatus, key)
-    if row is None:
-        row = ServiceStatus(key=key, value=value)
-    row.value, row.updated_at = value, utcnow()
-    session.add(row)
+    """Record what the running service last did (shown by `moderator status`).
+
+    One upsert (INSERT ... ON CONFLICT DO UPDATE, on SQLite and PostgreSQL alike): workers
+    starting at once all write ``service.started``, and a read-then-insert would let the
+    second fail on the key the first just inserted.
+    """
+    now = utcnow()
+    dialect = session.get_bind().dialect.name
+    insert = pg_insert if dialect == "postgresql" else sqlite_insert
+    statement = insert(ServiceStatus).values(key=key, value=value, updated_at=now)
+    session.execute(statement.on_conflict_do_update(
+        index_elements=["key"], set_={"value": value, "updated_at": now}))
+    loaded = session.identity_map.get(session.identity_key(ServiceStatus, key))  # type: ignore[arg-type]
+    if loaded is not None:
+        session.expire(loaded)  # read again from the row just written
 
 
 def service_status(session: Session) -> dict[str, ServiceStatus]:
     return {row.key: row for row in session.exec(select(ServiceStatus))}
+
+
+# --- light reads for the scheduler and `status` (many games at once) ---------------------
+
+# A turn's JSON columns (whole game states, inputs, events, dice): what a look at its
+# deadlines or status does not need, and what made that look cost a state per game.
+_TURN_PAYLOAD = ("state_before", "state_after", "inputs_json", "events_json", "dice_json",
+                 "render_json")
+
+
+def _light_turns():  # type: ignore[no-untyped-def]
+    return select(Turn).options(*(defer(getattr(Turn, name)) for name in _TURN_PAYLOAD))
+
+
+def open_turn_light(session: Session, game: Game) -> Turn:
+    """`open_turn` without the turn's JSON payload (loaded only if touched)."""
+    turn = session.exec(
+        _light_turns().where(Turn.game_id == game.id, Turn.status == TurnStatus.OPEN)
+    ).first()
+    if turn is None:
+        raise NotFound(f"game {game.name!r} has no open turn")
+    return turn
+
+
+def open_turns_light(session: Session) -> dict[int, Turn]:
+    """Every game's open turn by game id, in one query, without the JSON payload."""
+    rows = session.exec(_light_turns().where(Turn.status == TurnStatus.OPEN))
+    return {turn.game_id: turn for turn in rows}
+
+
+def open_turn_orders(session: Session) -> dict[int, tuple[int, int]]:
+    """Per game: (how many versions of orders, the newest submission id) for its open
+    turn, in one query: what tells the scheduler a game's orders changed."""
+    rows = session.exec(
+        select(Submission.game_id, func.count(), func.max(Submission.id))
+        .join(Turn, (col(Turn.game_id) == col(Submission.game_id))
+              & (col(Turn.number) == col(Submission.turn_number)))
+        .where(Turn.status == TurnStatus.OPEN)
+        .group_by(col(Submission.game_id))
+    )
+    return {game_id: (count, newest or 0) for game_id, count, newest in rows}
+
+
+def latest_log_ids(session: Session, event: str) -> dict[int, int]:
+    """Per game, the id of the newest GM-log entry ``event`` (one query)."""
+    rows = session.exec(
+        select(GmLog.game_id, func.max(GmLog.id))
+        .where(GmLog.event == event, col(GmLog.game_id).is_not(None))
+        .group_by(col(GmLog.game_id))
+    )
+    return {game_id: newest for game_id, newest in rows
+            if game_id is not None and newest is not None}
+
+
+def player_marks(session: Session, game_ids: set[int]) -> dict[int, tuple[object, ...]]:
+    """Per game, who plays and who is away: (id, status, absent_until) of each player,
+    for the games in ``game_ids`` (one query)."""
+    if not game_ids:
+        return {}
+    rows = session.exec(
+        select(Player.game_id, Player.id, Player.status, Player.absent_until)
+        .where(col(Player.game_id).in_(game_ids)).order_by(col(Player.id))
+    )
+    marks: dict[int, list[object]] = {}
+    for game_id, player_id, status, absent in rows:
+        marks.setdefault(game_id, []).append((player_id, status, absent))
+    return {game_id: tuple(rows_) for game_id, rows_ in marks.items()}
+
+
+def latest_versions(session: Session, game_ids: set[int] | None = None
+                    ) -> dict[int, tuple[int, datetime]]:
+    """Per player: (latest version, when it arrived) of his orders for his game's open
+    turn, in one query (`status` for every game at once)."""
+    newest = (
+        select(Submission.player_id, func.max(Submission.version).label("version"))
+        .join(Turn, (col(Turn.game_id) == col(Submission.game_id))
+              & (col(Turn.number) == col(Submission.turn_number)))
+        .where(Turn.status == TurnStatus.OPEN)
+    )
+    if game_ids is not None:
+        newest = newest.where(col(Submission.game_id).in_(game_ids))
+    latest = newest.group_by(col(Submission.player_id)).subquery()
+    rows = session.exec(
+        select(Submission.player_id, Submission.version, Submission.received_at)
+        .join(Turn, (col(Turn.game_id) == col(Submission.game_id))
+              & (col(Turn.number) == col(Submission.turn_number)))
+        .join(latest, (latest.c.player_id == col(Submission.player_id))
+              & (latest.c.version == col(Submission.version)))
+        .where(Turn.status == TurnStatus.OPEN)
+    )
+    return {player_id: (version, received) for player_id, version, received in rows}
+
+
+def players_by_game(session: Session, game_ids: set[int] | None = None
+                    ) -> dict[int, list[Player]]:
+    """Every game's players (in id order) in one query."""
+    query = select(Player).order_by(col(Player.id))
+    if game_ids is not None:
+        query = query.where(col(Player.game_id).in_(game_ids))
+    found: dict[int, list[Player]] = {}
+    for player in session.exec(query):
+        found.setdefault(player.game_id, []).append(player)
+    return found
+
+
+def scheduled_jobs(session: Session) -> list[tuple[str, datetime | None]]:
+    """The scheduler's job store rows (APScheduler's ``apscheduler_jobs``, kept in this
+    database): each job's id and next run time, read without unpickling anything and
+    without importing the scheduler (what `moderator status` shows)."""
+    try:
+        rows = session.execute(text("SELECT id, next_run_time FROM apscheduler_jobs "
+                                    "ORDER BY next_run_time")).all()
+    except OperationalError:  # no such table: the service has never run
+        session.rollback()
+        return []
+    return [(row[0], datetime.fromtimestamp(row[1], UTC) if row[1] else None) for row in rows]
+
+
+# --- what the outbox keeps once a mail is sent ------------------------------------------
+
+# Mail that carries a password: masked in the stored copy as soon as it is sent.
+SECRET_KINDS = ("welcome", "notice")  # notice: a GM's password reset among others
+COMPACTED_NOTE = (b"\r\n[The body of this mail was dropped from the outbox after it was "
+                  b"sent; the archive keeps every issue.]\r\n")
+
+
+# Rows rewritten in one transaction at most: a backlog is worked off over several rounds
+# instead of holding the database's write lock for long.
+TIDY_BATCH = 500
+
+
+def mask_sent_secrets(session: Session, now: datetime | None = None,
+                      limit: int = TIDY_BATCH) -> int:
+    """Mask the password in sent welcomes not masked yet (at most ``limit``); how many."""
+    rows = session.exec(select(Outbox).where(
+        col(Outbox.kind).in_(SECRET_KINDS), Outbox.status == OutboxStatus.SENT,
+        col(Outbox.masked_at).is_(None)).limit(limit))
+    count = 0
+    for row in rows:
+        row.raw, row.masked_at = masked(row.raw), now or utcnow()
+        session.add(row)
+        count += 1
+    return count
+
+
+def compact_outbox(session: Session, sent_before: datetime, now: datetime | None = None,
+                   limit: int | None = TIDY_BATCH) -> int:
+    """Drop the body of mail sent before ``sent_before`` (at most ``limit`` rows; their
+    headers stay, for bounces and the GM); how many were compacted."""
+    query = select(Outbox).where(
+        Outbox.status == OutboxStatus.SENT, col(Outbox.sent_at) < sent_before,
+        col(Outbox.compacted_at).is_(None))
+    rows = session.exec(query.limit(limit) if limit is not None else query)
+    count = 0
+    for row in rows:
+        head = row.raw.split(b"\r\n\r\n", 1)[0] if b"\r\n\r\n" in row.raw \
+            else row.raw.split(b"\n\n", 1)[0]
+        row.raw, row.compacted_at = head + b"\r\n" + COMPACTED_NOTE, now or utcnow()
+        session.add(row)
+        count += 1
+    return count
+
+
+def order_counts(session: Session) -> dict[int, tuple[int, int]]:
+    """Per game: (players still in it, how many of them sent orders for the open turn),
+    in two queries (`status` for a host of many games)."""
+    members = session.exec(
+        select(Player.game_id, func.count()).where(Player.status != PlayerStatus.REMOVED)
+        .group_by(col(Player.game_id)))
+    sent = dict(session.exec(
+        select(Submission.game_id, func.count(func.distinct(Submission.player_id)))
+        .join(Turn, (col(Turn.game_id) == col(Submission.game_id))
+              & (col(Turn.number) == col(Submission.turn_number)))
+        .join(Player, col(Player.id) == col(Submission.player_id))
+        .where(Turn.status == TurnStatus.OPEN, Player.status != PlayerStatus.REMOVED)
+        .group_by(col(Submission.game_id))).all())
+    return {game_id: (count, sent.get(game_id, 0)) for game_id, count in members}
+
+
+def announced_turns(session: Session) -> set[tuple[int, int]]:
+    """(game id, turn number) of every announcements gazette sent, from the GM log's
+    ``announcements.sent`` entries ("turn N: ..."), in one query."""
+    rows = session.exec(select(GmLog.game_id, GmLog.detail).where(
+        GmLog.event == "announcements.sent", col(GmLog.game_id).is_not(None)))
+    found: set[tuple[int, int]] = set()
+    for game_id, detail in rows:
+        head = detail.split(":", 1)[0]
+        if game_id is not None and head.startswith("turn ") and head[5:].isdigit():
+            found.add((game_id, int(head[5:])))
+    return found

@@ -1,0 +1,45 @@
+"""What intake keeps of a message once its password has been checked: everything but the
+password (issue 16, goal 4).
+
+The raw message is stored and spooled before anything is done with it (nothing a player
+sent is lost), so until the check its ``PASSWORD:`` line is there in clear.  Right after
+the check, whatever its outcome, `forget_password` rewrites the stored bytes and the spool
+file with the value masked: on every ``PASSWORD:`` line (quoted ones too) and wherever
+else the same value appears.  Bytes are edited in place when the password is readable in
+them (plain, 8bit, short quoted-printable lines), so the rest of the message stays byte
+for byte; a part that hides it in an encoding (base64, long quoted-printable lines) is
+decoded, masked and encoded again.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from moderator.store.models import ReceivedMessage
+from moderator.store.passwords import masked, passwords_in
+
+
+def forget_password(stored: ReceivedMessage, text: str) -> None:
+    """Mask the password(s) of ``text`` (the message as read) in the stored raw bytes and
+    the spool file; the stored row changes in the caller's transaction."""
+    values = passwords_in(text)
+    if not values:
+        return
+    raw = masked(stored.raw, values)
+    if raw == stored.raw:
+        return
+    stored.raw = raw
+    if stored.spool_path:
+        _rewrite(Path(stored.spool_path), raw)
+
+
+def _rewrite(path: Path, raw: bytes) -> None:
+    """Replace the spool file atomically (a private temporary file, mode 0600)."""
+    if not path.exists():
+        return
+    handle, tmp_name = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    with os.fdopen(handle, "wb") as tmp:
+        tmp.write(raw)
+    os.replace(tmp_name, path)

@@ -1,0 +1,154 @@
+"""Secrets (issue 16, goal 4): generated passwords are typable tokens kept as HMACs under
+a key file outside the database; after intake checked one, no stored copy (database,
+spool, the sent welcome in the outbox) has it in clear: the files are grepped."""
+
+from __future__ import annotations
+
+import base64
+import stat
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
+
+from sqlalchemy import Engine
+from sqlmodel import Session, select
+
+from moderator.desk import admin
+from moderator.intake.process import process_message
+from moderator.runners.outgoing import deliver_outbox
+from moderator.settings.config import Config
+from moderator.store import passwords, repo
+from moderator.store.db import session_scope
+from moderator.store.models import Outbox, Player, ReceivedMessage
+from tests.support import make_game, order_mail
+
+ORDERS = "WEEK 1: PRACTICE RAPIER\nWEEK 2: PRACTICE RAPIER\n"
+
+
+def _files(*folders: Path) -> list[Path]:
+    return [p for folder in folders if folder.exists() for p in folder.rglob("*") if p.is_file()]
+
+
+def _grep(token: str, files: list[Path]) -> list[Path]:
+    """Files holding the token in clear, or base64-encoded as a whole line would be."""
+    needles = [token.encode(), base64.b64encode(f"PASSWORD: {token}".encode())[:16]]
+    return [p for p in files if any(n in p.read_bytes() for n in needles)]
+
+
+def _new_player(db: Engine, config: Config, email: str = "athos@musket.example",
+                name: str = "Athos") -> str:
+    with session_scope(db) as session:
+        return admin.add_player(session, config, "paris", email, name).password
+
+
+def test_a_generated_password_is_a_typable_token_kept_as_an_hmac(
+    db: Engine, config: Config,
+) -> None:
+    make_game(db, config)
+    token = _new_player(db, config)
+    groups = token.split("-")
+    assert [len(g) for g in groups] == [4, 4, 4, 4, 4]
+    assert set(token.replace("-", "")) <= set(passwords.ALPHABET)
+    with Session(db) as session:
+        player = session.exec(select(Player).where(Player.name == "Athos")).one()
+    assert player.password_hash.startswith("hmac-sha256$")
+    key = passwords.server_key(config.key_file)
+    # Typed the forgiving way: case, spaces and dashes, I/L/O read as 1/1/0.
+    typed = token.upper().replace("-", " ").replace("1", "l").replace("0", "O")
+    assert passwords.verify_password(typed, player.password_hash, key)
+    assert not passwords.verify_password(passwords.new_password(), player.password_hash, key)
+    # The key lives in its own file, mode 0600, not in the database.
+    assert stat.S_IMODE(config.key_file.stat().st_mode) == 0o600
+    assert config.key_file.read_text().strip() not in Path(
+        config.database_url.removeprefix("sqlite:///")).read_bytes().decode("latin-1")
+    # Another key does not verify it.
+    other = passwords.ServerKey(config.key_file.with_name("other.key"))
+    assert not passwords.verify_password(token, player.password_hash, other)
+
+
+def test_a_chosen_password_is_hashed_with_scrypt_at_current_parameters() -> None:
+    stored = passwords.hash_password("rapier")
+    assert stored.startswith("scrypt$16384$8$5$")
+    assert passwords.verify_password("rapier", stored)
+    assert not passwords.verify_password("rapieR", stored)
+    old = "scrypt$16384$8$1$" + "00" * 16 + "$"  # an older hash's form still parses
+    assert not passwords.verify_password("rapier", old + "00")
+
+
+def test_no_password_in_clear_in_the_database_spool_or_sent_mail_after_intake(
+    db: Engine, config: Config,
+) -> None:
+    make_game(db, config)
+    token = _new_player(db, config)
+    deliver_outbox(db, config)  # the welcome is sent (into the player's Maildir)
+    with session_scope(db) as session:
+        assert repo.mask_sent_secrets(session) >= 1
+    # Orders with the password: plain, quoted in a reply, and one base64-encoded body.
+    result = process_message(db, config, order_mail(
+        "athos@musket.example", f"PASSWORD: {token}\n{ORDERS}\n> PASSWORD: {token}\n"))
+    assert result.status == "accepted", result
+    encoded = EmailMessage()
+    encoded["From"], encoded["To"] = "athos@musket.example", "moderator@paris.example"
+    encoded["Subject"], encoded["Message-ID"] = "[paris] orders", "<b64@client.example>"
+    encoded.set_content(f"PASSWORD: {token}\n{ORDERS}", cte="base64")
+    assert process_message(db, config, encoded.as_bytes()).status == "accepted"
+    # A wrong password is refused, and not kept in clear either.
+    wrong = passwords.new_password()
+    refused = process_message(db, config, order_mail("athos@musket.example",
+                                                     f"PASSWORD: {wrong}\n{ORDERS}"))
+    assert refused.status == "refused"
+    db.dispose()  # the last connection closes: SQLite checkpoints its WAL into the file
+
+    database = Path(config.database_url.removeprefix("sqlite:///"))
+    stored = _files(database.parent, config.spool_dir, config.archive_dir)
+    stored = [p for p in stored if config.maildir_mailboxes not in p.parents]
+    assert database in stored and any(config.spool_dir in p.parents for p in stored)
+    assert _grep(token, stored) == []
+    assert _grep(wrong, stored) == []
+    # The messages are kept, all but the password.
+    with Session(db) as session:
+        rows = list(session.exec(select(ReceivedMessage)))
+        welcome = session.exec(select(Outbox).where(Outbox.kind == "welcome",
+                                                    Outbox.to_addr == "athos@musket.example")
+                               ).one()
+    assert len(rows) == 3
+    for row in rows:
+        message = message_from_bytes(row.raw, policy=policy.default)
+        body = message.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+        assert "PRACTICE RAPIER" in body and passwords.MASK in body
+    assert welcome.masked_at is not None and passwords.MASK.encode() in welcome.raw
+
+
+def test_outbox_bodies_are_compacted_after_the_configured_age(
+    db: Engine, config: Config,
+) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    make_game(db, config)
+    deliver_outbox(db, config)
+    with session_scope(db) as session:
+        assert repo.compact_outbox(session, datetime.now(UTC) - timedelta(days=1)) == 0
+        count = repo.compact_outbox(session, datetime.now(UTC) + timedelta(seconds=1))
+    assert count == 3
+    with Session(db) as session:
+        for row in session.exec(select(Outbox)):
+            assert row.compacted_at is not None and repo.COMPACTED_NOTE in row.raw
+            assert b"Message-ID" in row.raw and b"order form" not in row.raw.lower()
+
+
+def test_log_lines_mask_the_password_of_any_url() -> None:
+    import io
+    import json
+
+    from moderator.runners.service import JsonLog
+    from moderator.settings.config import mask_credentials
+
+    assert mask_credentials("postgresql://mod:s3cret@db.example/moderator") == \
+        "postgresql://mod:***@db.example/moderator"
+    assert mask_credentials("sqlite:////var/moderator.sqlite") == "sqlite:////var/moderator.sqlite"
+    stream = io.StringIO()
+    JsonLog(stream)("info", "service", "starting",
+                    database="postgresql+psycopg://mod:s3cret@db.example:5432/moderator")
+    line = stream.getvalue()
+    assert "s3cret" not in line and json.loads(line)["database"].startswith(
+        "postgresql+psycopg://mod:***@")
