@@ -50,7 +50,7 @@ _FORM = """\
 #   events: ASSASSINATES EXPOSES COURTS DUELS SEDUCES FREES EXTRADITES HUNTS HEARS
 #           INTERROGATES TRIES BANISHES JAILS COUNSELS
 #   responses: PLAY [n] <card> [+|-], HIDE, OBSTRUCT, MODIFY +|-, VETO, JUDGE <judge>,
-#              CHOOSE <country>, PAY, SEND <henchman>  (docs/dwtk-orders.md has the table)
+#              CHOOSE <country>, PAY, SEND <henchman>  (send HELP for the table)
 #   IF ANYONE HEARS MINE THEN PLAY Alibi    /   WITHDRAW REACTION 2
 {status}
 """

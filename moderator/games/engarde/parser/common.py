@@ -84,7 +84,7 @@ def check_unavailable(text: str) -> None:
         if starts(text, phrase) is not None:
             raise UnavailableOrderError(
                 f"{phrase} ({topic}) is not available yet in this game",
-                "see docs/engarde-orders.md for the orders this game runs")
+                "send HELP to get the orders this game runs")
 
 
 def find(table: Table, text: str) -> str:

@@ -40,7 +40,7 @@ def order_form(state: GameState, key: str, tables: Tables, names: Mapping[str, s
     lines = [
         f"# En Garde! orders for {c.name}, {month_label(state, tables)}",
         "# One order per line; '#' starts a comment; keywords may be in any case.",
-        "# The full order language is in docs/engarde-orders.md.",
+        "# The full order language: send HELP to the moderator (it mails you the guide).",
         f"GAME: {state.name}",
         f"CHARACTER: {c.name}",
         f"# SL {c.sl}, {c.crowns} crowns, club: {club}; {post}"
@@ -52,7 +52,7 @@ def order_form(state: GameState, key: str, tables: Tables, names: Mapping[str, s
         "ANYTIME:",
         "# clubs, houses, favours, loans, PREGNANCY, the army, duels, the courts, posts,",
         "# pardons, ANNOUNCE, deals (SELL|BUY <type> IN <area> / COMMISSION <rank> TO|FROM",
-        "# <name> FOR <n>): see docs/engarde-orders.md",
+        "# <name> FOR <n>): send HELP for the whole order language",
     ]
     for n in range(1, 5):
         lines += [f"WEEK {n}:", f"WEEKEND {n}:"]
