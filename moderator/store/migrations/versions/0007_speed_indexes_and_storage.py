@@ -8,8 +8,8 @@ up the last mail sent to an address.  Without these indexes each was a full tabl
 welcome's password masked in its stored copy) and ``compacted_at`` (a sent mail's body
 dropped after ``service.outbox_compact_days``).  No row is rewritten here.
 
-Revision ID: 0006
-Revises: 0005
+Revision ID: 0007
+Revises: 0006
 Create Date: 2026-12-01 22:00:00
 """
 
@@ -18,8 +18,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0006'
-down_revision = '0005'
+revision = '0007'
+down_revision = '0006'
 branch_labels = None
 depends_on = None
 
