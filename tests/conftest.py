@@ -1,10 +1,21 @@
-"""Shared fixtures: a real config file, a real SQLite file, real Maildirs in tmp_path."""
+"""Shared fixtures: a real config file, a real store, real Maildirs in tmp_path.
+
+The store is SQLite, and for the store, intake, turn and desk tests also PostgreSQL: each
+of their tests runs once per backend (``[sqlite]``, ``[postgresql]``), the PostgreSQL run
+on its own database in a throwaway cluster (tests/pg/cluster.py) started once per
+session.  ``@pytest.mark.backends`` puts any other test on both, and
+``MODERATOR_TEST_BACKENDS=all`` every test that opens a store.  Under CI=true a
+PostgreSQL test that cannot run fails instead of skipping.
+"""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pg.cluster import PgCluster, start_cluster
 from sqlalchemy import Engine
 
 from moderator.settings.config import Config, load_config
@@ -12,12 +23,73 @@ from moderator.store.db import open_store
 
 from support import write_config
 
+BACKENDS = ("sqlite", "postgresql")
+# Test modules (relative to tests/) whose tests run on both backends.
+ON_BOTH = ("test_store.py", "test_intake.py", "test_turns.py", "test_desk_actions.py",
+           "test_desk_rollback.py", "test_migrations.py", "intake/", "pg/")
+TESTS = Path(__file__).resolve().parent
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "backends: run this test on SQLite and on PostgreSQL")
+    config.addinivalue_line("markers", "postgresql: needs the throwaway PostgreSQL cluster")
+
+
+def _on_both(metafunc: pytest.Metafunc) -> bool:
+    if os.environ.get("MODERATOR_TEST_BACKENDS") == "all":
+        return True
+    where = metafunc.definition.path.resolve().relative_to(TESTS).as_posix()
+    return (any(where == m or (m.endswith("/") and where.startswith(m)) for m in ON_BOTH)
+            or metafunc.definition.get_closest_marker("backends") is not None)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "backend" in metafunc.fixturenames and _on_both(metafunc):
+        metafunc.parametrize("backend", [
+            pytest.param(b, marks=[pytest.mark.postgresql] if b == "postgresql" else [])
+            for b in BACKENDS])
+
 
 @pytest.fixture
-def config(tmp_path: Path) -> Config:
-    return load_config(write_config(tmp_path))
+def backend() -> str:
+    """The store's backend; the default where a test is not on both (see ON_BOTH)."""
+    return "sqlite"
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[PgCluster]:
+    cluster = start_cluster()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
 
 
 @pytest.fixture
-def db(config: Config) -> Engine:
-    return open_store(config.database_url)
+def database_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """A fresh store's URL: a SQLite file in tmp_path, or a new PostgreSQL database."""
+    if backend == "postgresql":
+        cluster: PgCluster = request.getfixturevalue("pg_cluster")
+        return cluster.new_database()
+    return f"sqlite:///{tmp_path / 'moderator.sqlite'}"
+
+
+@pytest.fixture
+def empty_database_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """A store with no schema at all, for the migration tests."""
+    if backend == "postgresql":
+        cluster: PgCluster = request.getfixturevalue("pg_cluster")
+        return cluster.empty_database()
+    return f"sqlite:///{tmp_path / 'old.sqlite'}"
+
+
+@pytest.fixture
+def config(tmp_path: Path, database_url: str) -> Config:
+    return load_config(write_config(tmp_path, database_url=database_url))
+
+
+@pytest.fixture
+def db(config: Config) -> Iterator[Engine]:
+    engine = open_store(config.database_url)
+    yield engine
+    engine.dispose()  # PostgreSQL: give the connections back before the next test

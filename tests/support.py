@@ -21,10 +21,13 @@ from moderator.transport.maildir import delivery_order
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def write_config(folder: Path, **extra: str) -> Path:
+def write_config(folder: Path, *, database_url: str | None = None, **extra: str) -> Path:
+    """A config in ``folder``: its own SQLite file (or ``database_url``, e.g. a
+    PostgreSQL database from tests/pg/cluster.py), Maildirs and spool."""
+    url = database_url or f"sqlite:///{folder / 'moderator.sqlite'}"
     lines = [
         "[database]",
-        f'url = "sqlite:///{folder / "moderator.sqlite"}"',
+        f'url = "{url}"',
         "[paths]",
         f'data = "{ROOT / "data"}"',
         f'templates = "{ROOT / "templates"}"',
@@ -159,3 +162,24 @@ cafile = "{mail.cafile}"{extra.get("smtp", "")}
 [service]{extra.get("service", "")}
 """, encoding="utf-8")
     return path
+
+
+def database_dump(url: str) -> list[str]:
+    """Every row of every table, in a fixed order, on SQLite or PostgreSQL: two dumps are
+    equal when the store is unchanged."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url)
+    try:
+        metadata = sa.MetaData()
+        metadata.reflect(engine)
+        lines: list[str] = []
+        with engine.connect() as conn:
+            for name in sorted(metadata.tables):
+                table = metadata.tables[name]
+                rows = conn.execute(sa.select(table).order_by(*table.primary_key.columns
+                                                              or table.columns))
+                lines += [f"{name}: {tuple(row)!r}" for row in rows]
+        return lines
+    finally:
+        engine.dispose()

@@ -3,7 +3,6 @@ resending and the audit log."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from moderator.store.models import Outbox, PressItem
 from moderator.turn.deadlines import set_deadlines
 from moderator.turn.run import run_turn
 
-from support import gazette_of, make_game, order_mail, write_config
+from support import database_dump, gazette_of, make_game, order_mail, write_config
 
 JACQUES = "PASSWORD: rapier\nWEEK 1: PRACTICE rapier\n"
 
@@ -33,12 +32,6 @@ def invoke(config: Config, *args: str, ok: bool = True) -> str:
     if ok:
         assert result.exit_code == 0, (result.output, result.exception)
     return result.output + (str(result.exception) if result.exception else "")
-
-
-def database_dump(config: Config) -> list[str]:
-    path = config.database_url.removeprefix("sqlite:///")
-    with sqlite3.connect(path) as conn:
-        return list(conn.iterdump())
 
 
 def files(folder: Path) -> dict[str, bytes]:
@@ -53,13 +46,13 @@ def test_preview_shows_everything_and_changes_nothing(db: Engine, config: Config
     run_turn(db, config, "paris")  # one turn done, so the archive and outbox hold things
     process_message(db, config, order_mail("jacques@lyon.example", JACQUES))
     db.dispose()
-    before_db, before_files = database_dump(config), files(config.base_dir)
+    before_db, before_files = database_dump(config.database_url), files(config.base_dir)
     out = invoke(config, "turn", "preview", "paris")
     assert "PREVIEW of turn 2 (May 1625)" in out and "orders from jacques-de-lyon" in out
     assert "Le Sport de Paris" in out
     for name in ("Jacques de Lyon", "Cyrano de Bergerac", "Porthos du Vallon"):
         assert f"Turn sheet for {name}, May 1625" in out
-    assert database_dump(config) == before_db
+    assert database_dump(config.database_url) == before_db
     assert files(config.base_dir) == before_files  # outbox Maildirs, archive, spool
 
 
@@ -104,8 +97,8 @@ def test_decide_writes_the_decision_and_announces_it(db: Engine, config: Config)
     assert decisions == {"cause:jacques-de-lyon:cyrano-de-bergerac": "yes"}
     run_turn(db, config, "paris")
     gazette = gazette_of(db, 1)
-    assert "cause:jacques-de-lyon:cyrano-de-bergerac = yes" in gazette.markdown
-    assert "he insulted his regiment" in gazette.markdown
+    assert "cause:jacques-de-lyon:cyrano-de-bergerac = yes" in gazette.text
+    assert "he insulted his regiment" not in gazette.text  # issue 12: the reason is the GM's
 
 
 def test_accept_late_makes_late_orders_count(db: Engine, config: Config) -> None:
@@ -197,8 +190,9 @@ def test_moderated_press_is_held_until_approved(tmp_path: Path) -> None:
     assert "The Cardinal cheats at cards" in gazette.markdown
     assert "Rochefort is a coward" not in gazette.markdown
     # anonymous_press = false: the unsigned announcement is printed signed.
-    line = next(x for x in gazette.markdown.splitlines() if "Cardinal cheats" in x)
-    assert "Jacques" in line, line
+    # (the signature closes the quoted letter, on the line after it)
+    at = gazette.markdown.index("Cardinal cheats")
+    assert "— Jacques" in gazette.markdown[at:at + 200], gazette.markdown[at:at + 200]
 
 
 @pytest.mark.parametrize("value", ["yes", "no"])

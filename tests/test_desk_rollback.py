@@ -98,7 +98,8 @@ def test_an_amendment_is_rolled_forward_audited_and_announced(
         gazette = [n for n in repo.newsletters(session, game, 2) if n.kind == "gazette"][-1]
     # The GM note is in the rendered gazette text, and the reissue says CORRECTION.
     assert entry.note is not None and entry.note in gazette.markdown
-    assert "the bank's error" in gazette.text and "-> 777" in gazette.text
+    # Issue 12: the reason and the values stay in the audit log, out of the gazette.
+    assert "the bank's error" not in gazette.text and "777" not in gazette.text
     assert gazette.subject.startswith("CORRECTION: ")
     assert "CORRECTION: this issue replaces" in gazette.markdown
     after = published(db, range(2, 4))

@@ -255,22 +255,24 @@ def test_a_subject_with_an_encoded_line_break_still_gets_a_reply(
     assert "not accepted" in body_text(mailbox_messages(config, "stranger@else.example")[0])
 
 
-def test_mail_to_an_unusable_address_fails_alone_and_nothing_is_sent_twice(
+def test_mail_from_an_unusable_address_is_never_answered_and_nothing_is_sent_twice(
     db: Engine, config: Config
 ) -> None:
-    """A stranger writing from '../x@evil.example': his refusal cannot be delivered into a
-    Maildir; it is marked failed for the GM, the rest goes out once, and only once."""
+    """A stranger writing from '../x@evil.example': no answer can be addressed to that
+    (issue 13: it is ignored, logged, and nothing is queued that a Maildir could not take);
+    the rest goes out once, and only once."""
     make_game(db, config)
-    process_message(db, config, order_mail("../x@evil.example", GOOD))
+    result = process_message(db, config, order_mail("../x@evil.example", GOOD))
+    assert result.status == "ignored" and "no usable sender" in result.detail
     process_message(db, config, order_mail("jacques@lyon.example", GOOD))
     for _ in range(3):
         deliver_outbox(db, config)
     assert len(receipts(config, "jacques@lyon.example")) == 1
     assert not (config.maildir_mailboxes.parent / "x@evil.example").exists()
     with Session(db) as session:
-        failed = session.exec(select(Outbox).where(Outbox.status == "failed")).one()
-        assert failed.to_addr == "../x@evil.example"
-        assert any(e.event == "mail.failed" for e in repo.gm_log(session))
+        assert session.exec(select(Outbox).where(Outbox.to_addr == "../x@evil.example")
+                            ).first() is None
+        assert any(e.event == "intake.ignored" for e in repo.gm_log(session))
 
 
 def test_orders_after_the_deadline_get_a_receipt_that_says_they_are_late(

@@ -3,8 +3,6 @@ the models, even with APScheduler's table in the same database."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
@@ -14,7 +12,7 @@ from sqlmodel import SQLModel
 import moderator.store.models  # noqa: F401  (registers the tables)
 from moderator.runners.schedule import new_scheduler
 from moderator.settings.config import Config
-from moderator.store.db import alembic_config, include_object
+from moderator.store.db import alembic_config, engine_url, include_object
 
 
 def _with_scheduler_table(db: Engine) -> Engine:
@@ -49,11 +47,11 @@ def test_alembic_check_through_env_py_passes(config: Config, db: Engine) -> None
 
 
 def test_migration_0005_drops_the_zero_en_garde_ledger_keys_of_other_games(
-    tmp_path: Path,
+    empty_database_url: str,
 ) -> None:
     """A Down with the King turn stored before the engine contract lost ``sp``/``crowns``
     is rewritten so that `turn rerun` compares it byte for byte; En Garde!'s stay."""
-    db = create_engine(f"sqlite:///{tmp_path / 'old.sqlite'}")
+    db = create_engine(engine_url(empty_database_url))
     alembic = alembic_config()
     old = '[{"actor":null,"args":{},"crowns":0,"id":"a","public":true,"sp":0,"week":null}]'
     kept = '[{"actor":"x","args":{},"crowns":5,"id":"b","public":true,"sp":2,"week":1}]'

@@ -8,7 +8,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from moderator.store.db import alembic_config, open_store
+from moderator.store.db import alembic_config, engine_url, open_store
 from moderator.store.models import ReceivedMessage
 
 
@@ -45,17 +45,18 @@ def test_content_digest_is_unique_and_message_id_is_not(db: Engine) -> None:
             raise AssertionError("a second row with the same content digest was stored")
 
 
-def test_an_old_schema_is_upgraded_and_keeps_its_data(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_an_old_schema_is_upgraded_and_keeps_its_data(empty_database_url: str) -> None:
     """A host created at the first schema version keeps its rows when the code moves on."""
-    url = f"sqlite:///{tmp_path / 'old.sqlite'}"
-    old = sa.create_engine(url)
+    url = empty_database_url
+    old = sa.create_engine(engine_url(url))
     config = alembic_config()
     with old.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "0001")
         connection.execute(sa.text(
             "INSERT INTO outbox (message_id, kind, to_addr, subject, raw, created_at, status,"
-            " attempts) VALUES ('<m@x>', 'receipt', 'a@b', 's', x'00', '2026-01-01', 'queued', 0)"))
+            " attempts) VALUES ('<m@x>', 'receipt', 'a@b', 's', :raw, '2026-01-01', 'queued', 0)"),
+            {"raw": b"\x00"})
     new = open_store(url)
     with new.connect() as connection:
         row = connection.execute(sa.text("SELECT message_id, next_attempt_at FROM outbox")).one()

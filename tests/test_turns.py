@@ -43,7 +43,7 @@ def test_a_month_is_adjudicated_stored_and_published(db: Engine, config: Config)
         kinds = sorted(n.kind for n in session.exec(select(Newsletter)))
         assert kinds == ["gazette", "turnsheet", "turnsheet", "turnsheet"]
     gazette = (report.archive / "gazette.html").read_text(encoding="utf-8")
-    assert "Le Sport de Paris" in gazette and "<table>" in gazette
+    assert "Le Sport de Paris" in gazette and "<table" in gazette
     assert (report.archive / "sheets" / "jacques-de-lyon.txt").exists()
 
 

@@ -19,11 +19,13 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
 import click
 
+from moderator import __version__
 from moderator.cli.app import App, console
 
 __all__ = ["App", "cli", "main"]
@@ -56,6 +58,9 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
                "rules' default applies without one; the turn sheet says which applied)."),
     "press": ("press", "press",
               "Announcements held for the GM (when the game's press_moderation is on)."),
+    "site": ("site", "site", "The public archive as a static site."),
+    "init": ("init", "init",
+             "Write a commented config.toml (every setting with its default) at PATH."),
 }
 
 
@@ -78,11 +83,11 @@ class LazyGroup(click.Group):
         if not names:
             return
         limit = formatter.width - 6 - max(len(name) for name in names)
-        rows = []
+        rows: list[tuple[str, str]] = []
         for name in names:
             text = COMMANDS[name][2] if name in COMMANDS and name not in self.commands \
                 else self.commands[name].get_short_help_str(limit)
-            rows.append((name, click.utils.make_default_short_help(text, limit)))
+            rows.append((name, textwrap.shorten(text, max(limit, 20), placeholder="...")))
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
@@ -92,8 +97,11 @@ class LazyGroup(click.Group):
     "--config",
     "config_path",
     type=click.Path(path_type=Path, dir_okay=False),
-    help="Settings file (default: ./config.toml if present).",
+    help="Settings file (default: $MODERATOR_CONFIG, else ./config.toml, else "
+         "~/.config/moderator/config.toml, else /etc/xdg/moderator/config.toml).",
 )
+@click.version_option(__version__, "--version", "-V", package_name="moderator",
+                      message="moderator %(version)s")
 @click.option("--as", "actor", metavar="NAME",
               help="Who acts, for the audit log of GM actions (default: the OS user).")
 @click.pass_context
@@ -109,11 +117,12 @@ def _expected_errors() -> tuple[type[BaseException], ...]:
     from moderator.settings.deadline_rule import ScheduleError
     from moderator.store import repo
     from moderator.store.audit import AuditError
+    from moderator.store.guard import AlreadyRunning
     from moderator.store.host import HostStopped
     from moderator.turn.run import TurnError
 
     return (ConfigError, repo.NotFound, admin.AdminError, TurnError, ScheduleError,
-            AuditError, HostStopped, KeyError)
+            AuditError, HostStopped, AlreadyRunning, KeyError)
 
 
 def main() -> None:

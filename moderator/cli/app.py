@@ -19,7 +19,6 @@ if TYPE_CHECKING:  # imported when used: `moderator --help` starts without them
     from moderator.settings.config import Config
 
 console = Console(highlight=False)
-DEFAULT_CONFIG = Path("config.toml")
 _WHEN = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T]+(\d{1,2}):(\d{2}))?\s*$")
 
 
@@ -80,13 +79,12 @@ class App:
 
     @cached_property
     def config(self) -> Config:
-        """config.toml: the --config file, else ./config.toml if present, else defaults."""
-        from moderator.settings.config import load_config
+        """config.toml: --config, else $MODERATOR_CONFIG, else ./config.toml, else the XDG
+        config folders (`find_config`); none of them is an error naming `moderator init`,
+        never a store silently made in the current directory."""
+        from moderator.settings.config import find_config, load_config
 
-        path = self.config_path
-        if path is None and DEFAULT_CONFIG.exists():
-            path = DEFAULT_CONFIG
-        return load_config(path)
+        return load_config(find_config(self.config_path))
 
     @cached_property
     def db(self) -> Engine:

@@ -93,16 +93,21 @@ def newsletter_resend(app: App, game_name: str, number: int | None, email: str |
 @click.option("--remove", "removes", multiple=True, metavar="PATH[=VALUE]",
               help="Delete a key, or remove VALUE from a list.")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.option("--note", help="What the next gazette prints about it (public). Without it "
+                             "the gazette says only that the state was amended; the values "
+                             "and the --reason stay in the audit log.")
 @desk
 @pass_app
 def state_amend(app: App, game_name: str, sets: tuple[str, ...], grants: tuple[str, ...],
-                removes: tuple[str, ...], yes: bool, reason: str, actor: str | None) -> None:
+                removes: tuple[str, ...], yes: bool, note: str | None, reason: str,
+                actor: str | None) -> None:
     """Change the state GAME's open turn starts from; shows a diff and asks first.
-    Announced in the next gazette's GM notes.
+    The next gazette says the state was amended (or prints --note); never the values.
 
     \b
     moderator state amend paris --set characters.athos.crowns=500 --reason "bank error"
-    moderator state amend paris --grant characters.athos.crowns=-50 --reason "fine"
+    moderator state amend paris --grant characters.athos.crowns=-50 --reason "fine" \\
+        --note "Athos is fined fifty crowns for brawling."
     moderator state amend paris --remove decisions.cause:athos:rochefort --reason "moot"
     """
     changes = ([amend.parse_change("set", s) for s in sets]
@@ -118,5 +123,6 @@ def state_amend(app: App, game_name: str, sets: tuple[str, ...], grants: tuple[s
     with session_scope(app.db) as session:
         _diff, applied = actions.amend_state(session, app.config,
                                              repo.game_by_name(session, game_name),
-                                             changes, app.who(actor), reason, confirm=confirm)
+                                             changes, app.who(actor), reason, confirm=confirm,
+                                             note=note)
     console.print("Amended; the next gazette says so." if applied else "Nothing changed.")

@@ -3,8 +3,10 @@ games are doing (deadlines, orders, the outbox, the last activity, recent proble
 
 from __future__ import annotations
 
+import json
 import sys
 from datetime import UTC, datetime, timedelta
+from typing import Any, TextIO
 from zoneinfo import ZoneInfo
 
 import click
@@ -12,16 +14,20 @@ from rich.table import Table
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
+from moderator.cli import health
 from moderator.cli.app import App, console, pass_app
 from moderator.clock import as_utc, format_deadline
 from moderator.games import find_engine
+from moderator.runners.service import JsonLog
 from moderator.settings.config import Config
 from moderator.store import repo
+from moderator.store.guard import single_instance
 from moderator.store.models import Game, GmLog, Outbox, Turn
 from moderator.turn import deadlines
 from moderator.turn.inputs import standing
 
 BACKLOG = ("queued", "sending", "failed", "bounced")
+LEVELS = ("debug", "info", "warning", "error")
 # With more games than this, `status` shows one line a game (`status GAME` for the rest):
 # a thousand games of thirty players would be 30,000 rows to read, and to render.
 SUMMARY_AFTER = 20
@@ -29,21 +35,80 @@ Backlog = dict[int | None, dict[str, int]]
 
 
 @click.command()
+@click.option("--log-level", type=click.Choice(LEVELS), default="info", show_default=True,
+              help="The least severe log lines written.")
+@click.option("--log-format", type=click.Choice(("json", "text")), default="json",
+              show_default=True,
+              help="json: one JSON object a line (for log collectors); text: one readable "
+                   "line each (for a terminal, or the journal).")
+@click.option("--worker", is_flag=True,
+              help="Join as one of several workers sharing this database (PostgreSQL): "
+                   "each message, turn and mail is still done once.")
 @pass_app
-def serve(app: App) -> None:
-    """Run the service: read mail, send mail, and act at every deadline (until SIGTERM)."""
-    from moderator.runners.service import serve as run_service
+def serve(app: App, log_level: str, log_format: str, worker: bool) -> None:
+    """Run the service: read mail, send mail, and act at every deadline (until SIGTERM).
 
-    sys.exit(run_service(app.db, app.config))
+    One per database: a second `serve` on the same database refuses, naming the one that
+    runs (moderator.store.guard), unless every one of them is started with --worker.
+    """
+    from moderator.runners.service import Service
+
+    log = ServiceLog(log_level, log_format)
+    with single_instance(app.db, "worker" if worker else "serve") as guard:
+        code = Service(app.db, app.config, log, guard=guard).serve_forever()
+    sys.exit(code)
+
+
+class ServiceLog(JsonLog):
+    """The service's log lines at ``level`` and above, as JSON or as text.
+
+    Text lines read ``TIME LEVEL component event key=value ...`` (values with spaces
+    quoted as JSON strings), so ``grep turn.run`` works on either format.
+    """
+
+    def __init__(self, level: str = "info", fmt: str = "json",
+                 stream: TextIO | None = None) -> None:
+        super().__init__(stream)
+        self.least = LEVELS.index(level)
+        self.fmt = fmt
+
+    def __call__(self, level: str, component: str, event: str, **fields: Any) -> None:
+        if level in LEVELS and LEVELS.index(level) < self.least:
+            return
+        if self.fmt == "json":
+            super().__call__(level, component, event, **fields)
+            return
+        when = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        parts = [when, level.upper().ljust(7), component, event]
+        parts += [f"{key}={_text_value(value)}" for key, value in fields.items()]
+        with self._lock:
+            self.stream.write(" ".join(parts) + "\n")
+            self.stream.flush()
+
+
+def _text_value(value: Any) -> str:
+    shown = value if isinstance(value, str) else json.dumps(value, default=str,
+                                                            ensure_ascii=False)
+    if not shown or any(c.isspace() or c in "\"=" for c in shown):
+        return json.dumps(shown, ensure_ascii=False)
+    return shown
 
 
 @click.command()
 @click.argument("game_name", metavar="[GAME]", required=False)
 @click.option("--problems", "limit", type=click.IntRange(0, 200), default=10, show_default=True,
               help="How many recent warnings and errors from the GM log to show.")
+@click.option("--check", is_flag=True,
+              help="Health check for monitoring: one line per check; exit 0 ok, 1 warning, "
+                   "2 critical (store unreachable or not migrated, no running serve, a turn "
+                   "overdue).")
+@click.option("--late-minutes", type=click.IntRange(1), default=15, show_default=True,
+              help="With --check: a turn this long past its due time is critical.")
 @pass_app
-def status(app: App, game_name: str | None, limit: int) -> None:
+def status(app: App, game_name: str | None, limit: int, check: bool, late_minutes: int) -> None:
     """Games, deadlines, who has sent orders, the outbox, and the service's last activity."""
+    if check:
+        sys.exit(health.report(app.config, timedelta(minutes=late_minutes), console.print))
     now = datetime.now(UTC)
     zone = app.config.zone.key
     with Session(app.db) as session:

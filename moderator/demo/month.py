@@ -30,7 +30,6 @@ GAME = "paris"
 SEED = 1625
 DEADLINE = datetime(2026, 12, 12, 17, 0, tzinfo=UTC)
 FIRST_MAIL = datetime(2026, 12, 1, 9, 30, tzinfo=UTC)
-PROJECT = Path(__file__).resolve().parents[2]  # the checkout: data/ and templates/ live there
 
 
 @dataclass(frozen=True)
@@ -104,13 +103,12 @@ CLIENTS: dict[str, Builder] = {
 
 
 def write_demo_config(folder: Path) -> Path:
-    """A config for the demo: its own store and Maildirs, the project's tables and templates."""
+    """A config for the demo: its own store and Maildirs, the shipped tables and templates."""
     path = folder / "config.toml"
     path.write_text(
         "# Written by `moderator demo`.\n"
         "[database]\nurl = \"sqlite:///moderator.sqlite\"\n"
-        f"[paths]\ndata = \"{PROJECT / 'data'}\"\ntemplates = \"{PROJECT / 'templates'}\"\n"
-        "spool = \"spool\"\narchive = \"archive\"\n"
+        "[paths]\nspool = \"spool\"\narchive = \"archive\"\n"
         "[mail]\naddress = \"moderator@paris.example\"\ngm_address = \"gm@paris.example\"\n"
         "[mail.maildir]\ninbox = \"mail/moderator@paris.example\"\nmailboxes = \"mail\"\n",
         encoding="utf-8",

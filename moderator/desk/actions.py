@@ -120,8 +120,11 @@ def announce_deadlines(session: Session, config: Config, game: Game, turn: Turn,
 
 
 def decide(session: Session, config: Config, game: Game, key: str, value: str, who: str,
-           reason: str) -> Turn:
-    """Record a GM decision for the open turn's run (``state["decisions"][key]``)."""
+           reason: str, *, note: str | None = None) -> Turn:
+    """Record a GM decision for the open turn's run (``state["decisions"][key]``).
+
+    The gazette prints the decision itself (or ``note``, when the GM gives one); the
+    ``reason`` stays in the audit log, which only the GM reads."""
     if not key or ":" not in key:
         raise DeskError(f"decision key {key!r}: keys look like cause:<challenger>:"
                         "<challenged> (see docs/engarde-orders.md)")
@@ -135,14 +138,19 @@ def decide(session: Session, config: Config, game: Game, key: str, value: str, w
     was = f" (was {old})" if old is not None else ""
     audit.record(session, "decide", reason, who, game=game, turn_number=turn.number,
                  detail=f"{key} = {value}{was}",
-                 note=f"The GM decided {key} = {value} for {turn.label}: {reason}")
+                 note=_public(note) or f"The GM decided {key} = {value} for {turn.label}.")
     return turn
 
 
 def amend_state(session: Session, config: Config, game: Game, changes: list[amend.Change],
-                who: str, reason: str, *, confirm: Any = None) -> tuple[str, bool]:
+                who: str, reason: str, *, confirm: Any = None,
+                note: str | None = None) -> tuple[str, bool]:
     """Apply ``changes`` to the open turn's state.  ``confirm(diff) -> bool`` is asked
-    first (None: yes).  Returns the diff and whether it was applied."""
+    first (None: yes).  Returns the diff and whether it was applied.
+
+    The values changed and the ``reason`` go to the audit log only: a state holds
+    secrets (a lady's loyalty, a hand of cards).  The gazette prints ``note`` exactly,
+    when the GM gives one, else only that the state was amended."""
     turn = repo.open_turn(session, game)
     before = jsonio.loads(turn.state_before)
     after = amend.amended(before, changes)
@@ -155,8 +163,14 @@ def amend_state(session: Session, config: Config, game: Game, changes: list[amen
     summary = amend.summary(before, changes, after)
     audit.record(session, "state.amend", reason, who, game=game, turn_number=turn.number,
                  detail="; ".join(c.describe() for c in changes) + f" => {summary}",
-                 note=f"The GM amended the state before {turn.label} ({summary}): {reason}")
+                 note=_public(note) or f"The GM amended the state before {turn.label}.")
     return shown, True
+
+
+def _public(note: str | None) -> str | None:
+    """The GM's public note as he wrote it (one line), or None."""
+    text = " ".join((note or "").split())
+    return text or None
 
 
 def _store_state(session: Session, config: Config, game: Game, turn: Turn,

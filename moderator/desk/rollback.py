@@ -182,4 +182,5 @@ def _same(rendered: RenderedTurn, old: list[dict[str, Any]]) -> bool:
 def _correction(game: Game, turn: Turn, old: dict[str, Any], reason: str) -> str:
     sent = _when(old, "adjudicated_at")
     when = f" first sent {format_deadline(sent, game.time_zone)}" if sent else ""
-    return f"CORRECTION: this issue replaces the {turn.label} issue{when}. {reason}"
+    # The --reason stays in the audit log: the gazette prints no GM reason (issue 12).
+    return f"CORRECTION: this issue replaces the {turn.label} issue{when}."

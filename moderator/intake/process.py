@@ -31,7 +31,7 @@ from typing import Any
 
 from sqlalchemy import Engine, update
 from sqlalchemy.exc import OperationalError
-from sqlmodel import Session, col
+from sqlmodel import Session, col, select
 
 from moderator import jsonio
 from moderator.clock import as_utc, format_deadline
@@ -246,6 +246,9 @@ def _parse(intake: Intake) -> IntakeResult | None:
 def _store(intake: Intake) -> IntakeResult | None:
     game, player, directives = _who(intake)
     parsed, turn = _parsed(intake), _turn(intake)
+    # Workers: two messages of one player handled at once would both count the same
+    # earlier versions; the player's row lock (PostgreSQL) makes the second wait.
+    intake.session.exec(select(Player.id).where(col(Player.id) == player.id).with_for_update())
     intake.earlier = repo.submissions(intake.session, player, turn.number)
     # No orders read (none written, or every line an error): not a new version.  An empty
     # version would replace the orders that stand with nothing (a reply whose new lines

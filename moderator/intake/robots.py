@@ -26,6 +26,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
+from moderator.intake.sender import usable_address
 from moderator.store.models import ReceivedMessage
 from moderator.store.statuses import MessageStatus
 
@@ -106,7 +107,7 @@ def own_address(sender: str, moderator_address: str) -> bool:
 
 def robot_reason(subject: str, sender: str, moderator_address: str) -> str | None:
     """Why this mail (without robot headers) must not be answered, or None."""
-    if "@" not in sender:
+    if not usable_address(sender):
         return "no usable sender address in From: nobody to answer"
     if own_address(sender, moderator_address):
         return f"sent from the moderator's own address ({sender})"

@@ -125,6 +125,18 @@ def mailbox_address(raw: bytes) -> str:
     return ""
 
 
+# An address we can write to: a dot-atom local part and a domain of dotted labels (what
+# the email package's header parser and every MTA accept; mutated bytes are not).
+_USABLE = re.compile(r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
+                     r"@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+                     r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$")
+
+
+def usable_address(address: str) -> bool:
+    """Whether an answer can be addressed to this (at most 254 characters, RFC 5321)."""
+    return len(address) <= 254 and bool(_USABLE.match(address))
+
+
 def _domain_of(value: str) -> str:
     return value.rpartition("@")[2].strip("<> ").lower()
 

@@ -11,7 +11,13 @@ from __future__ import annotations
 import re
 import unicodedata
 
-import html2text
+from inscriptis import Inscriptis
+from inscriptis.css_profiles import STRICT_CSS_PROFILE
+from inscriptis.html_properties import Display
+from inscriptis.model.config import ParserConfig
+from inscriptis.model.html_element import HtmlElement
+from lxml import html as lxml_html
+from lxml.etree import ParserError
 
 __all__ = ["cap_lines", "decode_bytes", "html_to_text", "normalise_text", "unflow"]
 
@@ -110,30 +116,49 @@ def _quote_prefix(depth: int) -> str:
     return "> " * depth
 
 
-_MD_NUMBER_ESCAPE = re.compile(r"^((?:> ?)*[ \t]*\d+)\\\.", re.MULTILINE)
-_MD_BULLET_ESCAPE = re.compile(r"^((?:> ?)*[ \t]*)\\([-+])", re.MULTILINE)
+# Mail clients write one typed line per <div> or <p> (Outlook: <p class=MsoNormal>), so a
+# paragraph has no blank lines around it here, unlike a browser's; the rest is the
+# browser's (Firefox's) layout.  Links and images are left out (their text stays).
+_MAIL_CSS = {**STRICT_CSS_PROFILE,
+             "p": HtmlElement(display=Display.block, margin_before=0, margin_after=0)}
+_MAIL_CONFIG = ParserConfig(css=_MAIL_CSS, display_images=False, display_links=False)
+# A non-breaking space survives conversion as this private-use character (inscriptis folds
+# it into the spaces around it); normalise_text turns the restored \xa0 into a space, so
+# "x;&nbsp; y" keeps both spaces, as typed.
+_NBSP_KEEP = "\ue000"
 
 
 def html_to_text(html: str) -> str:
     """HTML body -> plain lines, one ``<div>``/``<p>``/``<br>`` line per text line.
 
-    ``single_line_break`` keeps paragraphs one newline apart (mail clients use
-    ``<div>`` or ``<p>`` per typed line). html2text escapes Markdown
-    (``1\\.``, ``\\-``) with no switch to turn that off, so we undo it; and
-    ``<div><br></div>`` yields two blank lines, which we collapse to one.
+    Converted by inscriptis (Apache-2.0), laid out as `_MAIL_CSS`; a ``<blockquote>``
+    (a quoted earlier mail) comes back with ``"> "`` before each of its lines, so the
+    quote stripper sees it as quoted text; runs of blank lines become one.
     """
-    converter = html2text.HTML2Text()
-    converter.body_width = 0
-    converter.ignore_links = True
-    converter.ignore_images = True
-    converter.ignore_emphasis = True
-    converter.ignore_tables = True
-    converter.unicode_snob = True
-    converter.single_line_break = True
-    text = converter.handle(html)
-    text = _MD_BULLET_ESCAPE.sub(r"\1\2", _MD_NUMBER_ESCAPE.sub(r"\1.", text))
+    source = html.replace("&nbsp;", _NBSP_KEEP).replace("\xa0", _NBSP_KEEP)
+    try:
+        tree = lxml_html.document_fromstring(source)
+    except (ParserError, ValueError):  # nothing parseable (empty, or only a comment)
+        return ""
+    _quote_blockquotes(tree)
+    text = Inscriptis(tree, _MAIL_CONFIG).get_text().replace(_NBSP_KEEP, "\xa0")
     lines = [line.rstrip() for line in text.splitlines()]
     return "\n".join(line for i, line in enumerate(lines) if line or i == 0 or lines[i - 1])
+
+
+def _quote_blockquotes(tree: lxml_html.HtmlElement) -> None:
+    """Replace each outermost ``<blockquote>`` by a ``<pre>`` of its text with ``"> "``
+    before every line (nested quotes get one more ``"> "`` each, from the recursion)."""
+    for quote in tree.xpath("//blockquote[not(ancestor::blockquote)]"):
+        inner = lxml_html.fromstring("<div></div>")
+        inner.text = quote.text
+        inner.extend(list(quote))
+        _quote_blockquotes(inner)
+        body = Inscriptis(inner, _MAIL_CONFIG).get_text().strip("\n")
+        pre = lxml_html.fromstring("<pre></pre>")
+        pre.text = "\n".join(_quote_prefix(1) + line for line in body.split("\n")) + "\n"
+        pre.tail = quote.tail
+        quote.getparent().replace(quote, pre)
 
 
 _PLAIN = str.maketrans(

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from moderator.games.base import Event, GameEngine
-from moderator.publish.render import markdown_to_html, render
+from moderator.publish.render import html_to_text, markdown_to_html, render
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,9 @@ def _subject(data: TurnData, subject: str) -> str:
 
 
 def _finish(subject: str, markdown: str) -> Rendered:
-    return Rendered(subject, markdown, markdown_to_html(markdown, subject), markdown)
+    """The three forms of one newsletter; the text part is written from the HTML."""
+    html = markdown_to_html(markdown, subject)
+    return Rendered(subject, markdown, html, html_to_text(html))
 
 
 def render_turn(
@@ -96,6 +98,7 @@ def render_turn(
         turn=turn,
         next_deadline=data.next_deadline,
         events=[e for e in event_dicts if e["public"]],
+        next_label=engine.turn_label(data.after),
         ctx=contexts.gazette,
         gm_notes=gm_notes(data),
         correction=data.correction,
@@ -123,6 +126,7 @@ def render_turn(
             events=own_events.get(reader.character, []),
             dice=own_dice.get(reader.character, []),
             order_form=engine.order_form(data.after, reader.character, tables),
+            next_label=engine.turn_label(data.after),
             ctx=contexts.sheets[reader.character],
             gm_notes=gm_notes(data),
             correction=data.correction,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -30,6 +31,12 @@ from moderator.turn.run import TurnError, run_turn
 RETRY_AFTER = timedelta(minutes=10)
 
 Log = Callable[..., None]  # log(level, event, **fields)
+JobLock = Callable[[str], AbstractContextManager[None]]
+
+
+def no_job_lock(name: str) -> AbstractContextManager[None]:
+    """One `serve`: its own `Runtime.turn_lock` and the store's claims are enough."""
+    return nullcontext()
 
 
 def no_log(level: str, event: str, **fields: Any) -> None:
@@ -49,6 +56,9 @@ class Runtime:
     retry_at: dict[tuple[str, int], datetime] = field(default_factory=dict)
     turn_lock: threading.Lock = field(default_factory=threading.Lock)
     on_change: Callable[[], None] | None = None
+    # Workers (`serve --worker`): each job under a database lock, one worker at a time
+    # (moderator.store.guard.job_lock).
+    job_lock: JobLock = no_job_lock
 
     def missed(self, deadline: datetime) -> bool:
         """Whether ``deadline`` fell in a period the service was not running."""

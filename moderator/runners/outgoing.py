@@ -118,12 +118,16 @@ class Outgoing:
     """Sends the Outbox through one sender. One per process; `run` is the service loop."""
 
     def __init__(
-        self, db: Engine, config: Config, sender: Sender, *, clock: Clock = _utcnow
+        self, db: Engine, config: Config, sender: Sender, *, clock: Clock = _utcnow,
+        may_recover: Callable[[], bool] = lambda: True,
     ) -> None:
         self.db = db
         self.config = config
         self.sender = sender
         self.clock = clock
+        # Workers (`serve --worker`): rows in ``sending`` are another live worker's unless
+        # no other runs, so recovery waits for a batch where ``may_recover()`` says so.
+        self.may_recover = may_recover
         self._recovered = False
         self._lock = threading.Lock()
 
@@ -166,7 +170,8 @@ class Outgoing:
         if panic_reason(self.db) is not None:
             return SendReport()
         with self._lock:
-            recovered = () if self._recovered else self._recover(now)
+            recovered = () if self._recovered or not self.may_recover() \
+                else self._recover(now)
             now = as_utc(now or self.clock())
             batch = _Batch()
             ids = self._due_ids(now)

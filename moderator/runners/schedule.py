@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any
 
 from sqlalchemy import Engine
@@ -54,6 +55,7 @@ from moderator.runners.reminders import announcements_sent, announcements_templa
 from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
+from moderator.store.guard import job_lock
 from moderator.store.host import panic_reason
 from moderator.store.models import Game, ServiceStatus, Turn
 from moderator.turn.deadlines import CHANGED, now_utc
@@ -81,23 +83,28 @@ _runtime: Runtime | None = None
 
 
 def _job_deadline(game_name: str, number: int) -> None:
-    """A job stores only names: it runs in the service process, which set `_runtime`."""
-    if _runtime is not None:
-        run_due_turn(_runtime, game_name, number)
+    """A job stores only names: it runs in the service process, which set `_runtime`.
+    With workers, the job lock lets one at a time at it (`Runtime.job_lock`)."""
+    rt = _runtime
+    if rt is not None:
+        with rt.job_lock(f"deadline:{game_name}:{number}"):
+            run_due_turn(rt, game_name, number)
 
 
 def _job_announcements(game_name: str, number: int) -> None:
     """The announcements job (see `_job_deadline` for why it reads `_runtime`)."""
     rt = _runtime
     if rt is not None:
-        run_announcements(rt, game_name, number)
+        with rt.job_lock(f"announcements:{game_name}:{number}"):
+            run_announcements(rt, game_name, number)
 
 
 def _job_reminder(game_name: str, number: int) -> None:
     """The reminder job (see `_job_deadline` for why it reads `_runtime`)."""
     rt = _runtime
     if rt is not None:
-        run_reminders(rt, game_name, number)
+        with rt.job_lock(f"reminder:{game_name}:{number}"):
+            run_reminders(rt, game_name, number)
 
 
 @dataclass(frozen=True)
@@ -153,14 +160,21 @@ def _jobs_for(session: Session, config: Config, game: Game, turn: Turn,
     return specs
 
 
-def new_scheduler(db: Engine) -> Any:
-    """A scheduler whose jobs never expire and run once however late (missed deadlines)."""
+def new_scheduler(db: Engine, *, shared: bool = True) -> Any:
+    """A scheduler whose jobs never expire and run once however late (missed deadlines).
+
+    ``shared``: the jobs in the store's ``apscheduler_jobs`` table (one `serve`).  Workers
+    keep theirs in memory instead: APScheduler does not share one job table between
+    processes, and every worker derives the same jobs from the database anyway
+    (`sync_jobs`), the job lock deciding which of them does each one.
+    """
     from apscheduler.executors.pool import ThreadPoolExecutor
+    from apscheduler.jobstores.memory import MemoryJobStore
     from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
     from apscheduler.schedulers.background import BackgroundScheduler
 
     return BackgroundScheduler(
-        jobstores={"default": SQLAlchemyJobStore(engine=db)},
+        jobstores={"default": SQLAlchemyJobStore(engine=db) if shared else MemoryJobStore()},
         executors={"default": ThreadPoolExecutor(2)},
         job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
         timezone=UTC,
@@ -330,10 +344,14 @@ def scheduled(db: Engine) -> list[tuple[str, datetime | None]]:
 class DeadlineScheduler:
     """The service's scheduler: starts, notices outages, keeps the jobs in sync."""
 
-    def __init__(self, db: Engine, config: Config, log: Log = no_log) -> None:
+    def __init__(self, db: Engine, config: Config, log: Log = no_log, *,
+                 worker: bool = False) -> None:
         self.db, self.config, self.log = db, config, log
-        self.scheduler = new_scheduler(db)
+        # A worker (`serve --worker`): jobs in memory, each run under its job lock.
+        self.scheduler = new_scheduler(db, shared=not worker)
         self.runtime = Runtime(db, config, log, on_change=self.request_sync)
+        if worker:
+            self.runtime.job_lock = partial(job_lock, db)
         self.jobs = JobSync(db, config, self.runtime)
         self._sync_wanted = threading.Event()
         self._last_beat: datetime | None = None

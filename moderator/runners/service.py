@@ -31,7 +31,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, make_url
 
 from moderator.intake.process import IntakeResult
 from moderator.runners.incoming import Incoming
@@ -40,6 +40,7 @@ from moderator.runners.schedule import STOPPED, DeadlineScheduler
 from moderator.settings.config import Config, mask_credentials
 from moderator.store import repo
 from moderator.store.db import session_scope
+from moderator.store.guard import Guard
 from moderator.store.statuses import LogLevel
 from moderator.transport import open_inbox, open_sender
 from moderator.turn.run import write_missing_archives
@@ -106,12 +107,22 @@ class _LoggingBridge(logging.Handler):
 
 
 class Service:
-    def __init__(self, db: Engine, config: Config, log: JsonLog | None = None) -> None:
+    """The service's loops.  ``guard`` is the single-instance guard this process holds
+    (moderator.store.guard); with ``guard.role == "worker"`` it is one of several
+    workers on one PostgreSQL database: its deadline jobs run under job locks, it
+    settles half-sent mail only while no other worker runs, and it records the stop of
+    the service only as the last one to go."""
+
+    def __init__(self, db: Engine, config: Config, log: JsonLog | None = None, *,
+                 guard: Guard | None = None) -> None:
         self.db, self.config = db, config
         self.log = log or JsonLog()
+        self.guard = guard or Guard("serve")
+        self.worker = self.guard.role == "worker"
         self.stop = threading.Event()
         self.kick_outbox = threading.Event()
-        self.scheduler = DeadlineScheduler(db, config, self.log.component("scheduler"))
+        self.scheduler = DeadlineScheduler(db, config, self.log.component("scheduler"),
+                                           worker=self.worker)
         self.scheduler.runtime.on_change = self._after_change
         self.threads: list[threading.Thread] = []
 
@@ -162,7 +173,8 @@ class Service:
             self.kick_outbox.set()
 
     def _outbox(self) -> None:
-        Outgoing(self.db, self.config, open_sender(self.config)).run(
+        Outgoing(self.db, self.config, open_sender(self.config),
+                 may_recover=self.guard.alone).run(
             self.stop, self.config.outbox_seconds, wake=self.kick_outbox,
             on_report=self._after_send)
 
@@ -184,7 +196,9 @@ class Service:
 
     def start(self) -> None:
         self.log("info", "service", "starting", transport=self.config.transport,
-                 database=self.config.database_url.split("///")[-1])
+                 database=make_url(self.config.database_url).render_as_string(
+                     hide_password=True).split("///")[-1],
+                 role=self.guard.role)
         root = logging.getLogger()
         root.addHandler(_LoggingBridge(self.log))
         root.setLevel(min(root.level or logging.WARNING, logging.WARNING))
@@ -216,8 +230,9 @@ class Service:
             self.log("warning", "service", "threads.stuck", threads=stuck)
         try:
             self.scheduler.shutdown()
-            with session_scope(self.db) as session:
-                repo.set_status(session, STOPPED, datetime.now(UTC).isoformat())
+            if self.guard.alone():  # the last worker to stop: the service is down
+                with session_scope(self.db) as session:
+                    repo.set_status(session, STOPPED, datetime.now(UTC).isoformat())
         except Exception as exc:
             self.log("error", "service", "shutdown.failed", error=repr(exc))
         self.log("info", "service", "stopped")

@@ -5,6 +5,10 @@ own settings in ``[games.NAME]`` (see `moderator.settings.game`); game rules liv
 ``data/<game>/*.toml``.  Every setting is declared once in `SETTINGS` with its
 default and help text; a test checks that config.toml documents each of them.
 Relative paths are resolved against the directory of the config file.
+
+Which file: `find_config` (``--config``, then ``MODERATOR_CONFIG``, then ``./config.toml``,
+then the XDG config folders); with none, a `ConfigNotFound` naming every place looked
+in and ``moderator init``.  Nothing is created until a config file has been found.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from moderator.settings import resources
 from moderator.settings.game import DEFAULTS, GameSettings, parse_game
 from moderator.settings.tables import check_overrides, load_tables
 
@@ -36,8 +41,10 @@ SETTINGS: tuple[Setting, ...] = (
         "sqlite:///var/moderator.sqlite",
         "SQLAlchemy URL of the store; a relative SQLite path is relative to the config file.",
     ),
-    Setting("paths.data", "data", "Folder of game tables (data/<game>/*.toml)."),
-    Setting("paths.templates", "templates", "Folder of jinja2 templates (templates/<game>/)."),
+    Setting("paths.data", "",
+            "Folder of game tables (data/<game>/*.toml); empty: the shipped tables."),
+    Setting("paths.templates", "",
+            "Folder of jinja2 templates (templates/<game>/); empty: the shipped templates."),
     Setting("paths.spool", "orders/spool", "Every received email is written here raw first."),
     Setting("paths.archive", "var/archive", "Published newsletters, as Markdown, HTML and text."),
     Setting(
@@ -156,6 +163,46 @@ class ConfigError(ValueError):
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
         super().__init__("\n".join(problems))
+
+
+class ConfigNotFound(ConfigError):
+    """No config file in any of the places `find_config` looks."""
+
+
+CONFIG_ENV = "MODERATOR_CONFIG"
+CONFIG_NAME = "config.toml"
+
+
+def config_places(cwd: Path | None = None) -> list[Path]:
+    """Where a config file is looked for when none is named: ./config.toml, then
+    ``$XDG_CONFIG_HOME/moderator/config.toml`` (default ~/.config), then each of
+    ``$XDG_CONFIG_DIRS`` (default /etc/xdg)."""
+    home = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    dirs = [d for d in (os.environ.get("XDG_CONFIG_DIRS") or "/etc/xdg").split(":") if d]
+    return [(cwd or Path.cwd()) / CONFIG_NAME,
+            *(Path(d) / "moderator" / CONFIG_NAME for d in (home, *dirs))]
+
+
+def find_config(explicit: Path | None = None) -> Path:
+    """The config file to use: ``explicit`` (``--config``), then $MODERATOR_CONFIG, then
+    the first of `config_places` that exists.  A named file that is missing is an error
+    (never a silent fall-through to another file)."""
+    named = explicit or (Path(os.environ[CONFIG_ENV]) if os.environ.get(CONFIG_ENV) else None)
+    if named is not None:
+        if not named.is_file():
+            how = "--config" if explicit else CONFIG_ENV
+            raise ConfigNotFound([f"{how} names {named}, which is not a file"])
+        return named
+    places = config_places()
+    for place in places:
+        if place.is_file():
+            return place
+    raise ConfigNotFound([
+        "no config file found; looked for --config PATH, then $" + CONFIG_ENV + ", then "
+        + ", ".join(str(p) for p in places)
+        + ". Run `moderator init` to write a commented config.toml here (or `moderator init "
+        "PATH`), or pass --config."
+    ])
 
 
 @dataclass(frozen=True)
@@ -282,7 +329,7 @@ def load_config(path: Path | None = None, *, base_dir: Path | None = None) -> Co
         zone = ZoneInfo(values["time.zone"])
     except (ZoneInfoNotFoundError, ValueError):
         problems.append(f"{name}: time.zone {values['time.zone']!r} is not an IANA time zone")
-    problems += _table_problems(games, (base / values["paths.data"]).resolve(), name)
+    problems += _table_problems(games, _shipped_or(base, values, "paths.data"), name)
     if problems or zone is None:
         raise ConfigError(problems)
     return _build(path, base, values, zone, games)
@@ -332,12 +379,15 @@ def _build(path: Path | None, base: Path, values: Mapping[str, Any], zone: ZoneI
     def rel(key: str) -> Path:
         return (base / values[key]).resolve()
 
+    data_dir = _shipped_or(base, values, "paths.data")
+    templates_dir = _shipped_or(base, values, "paths.templates")
+
     return Config(
         path=path,
         base_dir=base,
         database_url=_resolve_sqlite(values["database.url"], base),
-        data_dir=rel("paths.data"),
-        templates_dir=rel("paths.templates"),
+        data_dir=data_dir,
+        templates_dir=templates_dir,
         spool_dir=rel("paths.spool"),
         archive_dir=rel("paths.archive"),
         key_file=rel("paths.key_file"),
@@ -375,6 +425,13 @@ def _build(path: Path | None, base: Path, values: Mapping[str, Any], zone: ZoneI
         authserv_id=values["intake.authserv_id"].strip().lower(),
         refusals_per_hour=values["intake.refusals_per_hour"],
     )
+
+
+def _shipped_or(base: Path, values: Mapping[str, Any], key: str) -> Path:
+    """A folder setting: the configured folder, or (empty) the one shipped with moderator."""
+    if values[key]:
+        return (base / values[key]).resolve()
+    return resources.data_dir() if key == "paths.data" else resources.templates_dir()
 
 
 def _table_problems(games: Mapping[str, GameSettings], data_dir: Path, name: str) -> list[str]:

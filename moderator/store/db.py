@@ -3,6 +3,12 @@
 The schema is created on first run and upgraded on every later run by running the
 Alembic migrations in ``moderator/store/migrations`` up to head, so a host that
 updates the code keeps its data.
+
+Two backends, both tested (tests/conftest.py runs the store, intake, turn and desk tests
+on each): SQLite (a file; WAL, so the CLI reads while `serve` writes) and PostgreSQL
+through psycopg 3 (``postgresql://`` or ``postgresql+psycopg://``; several `serve`
+workers may share one).  PostgreSQL sessions run in UTC, so the stored instants come
+back the same whatever the server's own time zone.
 """
 
 from __future__ import annotations
@@ -61,13 +67,28 @@ def migrate(engine: Engine) -> None:
         command.upgrade(config, "head")
 
 
+def engine_url(url: str) -> str:
+    """``url`` with PostgreSQL through psycopg 3 (SQLAlchemy's bare ``postgresql://``
+    means psycopg2, which moderator does not depend on)."""
+    for bare in ("postgresql://", "postgres://"):
+        if url.startswith(bare):
+            return "postgresql+psycopg://" + url.removeprefix(bare)
+    return url
+
+
 def open_store(url: str, *, upgrade: bool = True) -> Engine:
     """An engine for ``url`` with the schema migrated to head."""
+    url = engine_url(url)
     if url.startswith("sqlite:///"):
         path = url.removeprefix("sqlite:///")
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url)
+    if url.startswith("postgresql"):
+        # pre_ping: a worker outlives server restarts and idle-connection timeouts.
+        engine = create_engine(url, pool_pre_ping=True,
+                               connect_args={"options": "-c timezone=UTC"})
+    else:
+        engine = create_engine(url)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     if upgrade:

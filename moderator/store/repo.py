@@ -8,6 +8,8 @@ from datetime import UTC, datetime
 from email.parser import BytesHeaderParser
 
 from sqlalchemy import func, text
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
@@ -274,12 +276,21 @@ def gm_log(session: Session, game: Game | None = None) -> list[GmLog]:
 
 
 def set_status(session: Session, key: str, value: str) -> None:
-    """Record what the running service last did (shown by `moderator status`)."""
-    row = session.get(ServiceStatus, key)
-    if row is None:
-        row = ServiceStatus(key=key, value=value)
-    row.value, row.updated_at = value, utcnow()
-    session.add(row)
+    """Record what the running service last did (shown by `moderator status`).
+
+    One upsert (INSERT ... ON CONFLICT DO UPDATE, on SQLite and PostgreSQL alike): workers
+    starting at once all write ``service.started``, and a read-then-insert would let the
+    second fail on the key the first just inserted.
+    """
+    now = utcnow()
+    dialect = session.get_bind().dialect.name
+    insert = pg_insert if dialect == "postgresql" else sqlite_insert
+    statement = insert(ServiceStatus).values(key=key, value=value, updated_at=now)
+    session.execute(statement.on_conflict_do_update(
+        index_elements=["key"], set_={"value": value, "updated_at": now}))
+    loaded = session.identity_map.get(session.identity_key(ServiceStatus, key))  # type: ignore[arg-type]
+    if loaded is not None:
+        session.expire(loaded)  # read again from the row just written
 
 
 def service_status(session: Session) -> dict[str, ServiceStatus]:
@@ -334,7 +345,8 @@ def latest_log_ids(session: Session, event: str) -> dict[int, int]:
         .where(GmLog.event == event, col(GmLog.game_id).is_not(None))
         .group_by(col(GmLog.game_id))
     )
-    return {game_id: newest for game_id, newest in rows if game_id is not None}
+    return {game_id: newest for game_id, newest in rows
+            if game_id is not None and newest is not None}
 
 
 def player_marks(session: Session, game_ids: set[int]) -> dict[int, tuple[object, ...]]:

@@ -154,6 +154,7 @@ def run_turn(
                                                                     now=now))
         done = execute(session, config, game, turn, following, now)
         publish(session, config, game, turn, done)
+        crash_point("turn.adjudicated")  # mid-turn: claimed, run, published, not committed
         log_next_deadlines(session, game, turn.number + 1, following, missed=missed)
         note_change(session)
         settle_players(session, config, game, turn, done.inputs)

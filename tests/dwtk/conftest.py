@@ -8,7 +8,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import jinja2
 import pytest
 
 from moderator.dice import Dice, ScriptedDice
@@ -22,6 +21,7 @@ from moderator.games.dwtk.state import GameState
 from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import Tables
 from moderator.games.dwtk.views import names
+from moderator.publish.render import environment
 from tests.dwtk.checked import COURTS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,8 +34,8 @@ def raw_tables() -> dict[str, dict[str, Any]]:
 
 
 TABLES: Tables = ENGINE.load_tables(raw_tables())
-ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(ROOT / "templates"),
-                         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+# The publisher's own environment: every value escaped for Markdown, its filters.
+ENV = environment(ROOT / "templates")
 EVENTS = ENV.get_template("dwtk/events.md.j2").module
 
 

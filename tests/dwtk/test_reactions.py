@@ -186,4 +186,4 @@ def test_the_private_sheet_lists_the_standing_reactions() -> None:
     sheet = ENV.get_template("dwtk/turnsheet.md.j2").render(
         game={"name": "f", "title": "t"}, turn={"label": "Turn 2"}, next_deadline=None,
         ctx=ctx.sheets["ann"], events=[], dice=[], order_form="")
-    assert "- 1: `IF ANYONE HEARS MINE THEN PLAY Alibi`" in sheet
+    assert "- 1: <code>IF ANYONE HEARS MINE THEN PLAY Alibi</code>" in sheet  # never markup

@@ -23,19 +23,17 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-import jinja2
-
 from moderator.dice import Dice
 from moderator.games.engarde import ENGINE
+from moderator.publish.render import environment
 from tests.engarde.conftest import _TABLES, make_char, make_state
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).resolve().parent / "golden"
 SEED = 1625
 REGEN = os.environ.get("ENGARDE_GOLDEN_REGEN") == "1"
-ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(ROOT / "templates"),
-                         undefined=jinja2.StrictUndefined, trim_blocks=True,
-                         lstrip_blocks=True, keep_trailing_newline=True)
+# The publisher's own environment: every value escaped for Markdown, its filters.
+ENV = environment(ROOT / "templates")
 # Weeklong actions (EG §D): none at the front, in prison or dead.
 WEEK_ACTIONS = {"club.visit", "bawdyhouse.visit", "practice.week", "regiment.duty",
                 "mistress.courting", "mistress.visited", "party.held", "party.attended"}

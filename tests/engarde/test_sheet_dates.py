@@ -57,10 +57,11 @@ def test_one_week_practised_is_singular() -> None:
 
 
 def test_the_gazette_puts_weekend_news_under_the_weekend() -> None:
-    """EG §D/§P: a house taken in weekend 2 is gazetted under "Weekend 2", not "Week 2"."""
+    """EG §D/§P: a house taken in weekend 2 is never gazetted under "Week 2".  The gazette
+    tells the month's news by topic (houses and lodgings), not week by week."""
     state = make_state(make_char("a", sl=11, crowns=2000))
     gazette = _sheet(state, {"a": "WEEKEND 2: RENT Town House IN Belleville"}, dice(),
                      key="gazette")
-    heading = gazette.index("### Weekend 2")
-    assert heading < gazette.index("takes a Town House in Belleville")
-    assert "### Week 2" not in gazette
+    assert gazette.index("### Houses and lodgings") < gazette.index(
+        "takes a Town House in Belleville")
+    assert "Week 2" not in gazette

@@ -8,19 +8,17 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import jinja2
-
 from moderator.dice import Dice
 from moderator.games.base import NewsletterContext, TurnResult
 from moderator.games.engarde import ENGINE
 from moderator.games.engarde.events import ALL_EVENT_IDS, macro_name
+from moderator.publish.render import environment
 from tests.engarde.conftest import _TABLES
 from tests.engarde.test_month import _busy_state
 
 ROOT = Path(__file__).resolve().parents[2]
-ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(ROOT / "templates"),
-                         undefined=jinja2.StrictUndefined, trim_blocks=True,
-                         lstrip_blocks=True)
+# The publisher's own environment (every value escaped; its filters).
+ENV = environment(ROOT / "templates")
 
 
 def _run() -> tuple[dict, object]:

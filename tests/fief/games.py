@@ -58,11 +58,25 @@ def random_orders(state: dict[str, Any], player: str, tables: Tables,
                       "Burgher (5 votes)"):
             lines.append(f"PLAY {card.upper()}")
         elif card == "Rebellion":
-            lines.append(f"REBELLION AT {rng.choice(tables.city_names)}")
+            extra = rng.choice(["", "", " WITH PASSAGE", " WITH BURGHER PASSAGE"])
+            lines.append(f"REBELLION AT {rng.choice(tables.city_names)}{extra}")
         elif card == "Assassination" and mine:
             target = rng.choice(sorted(state["nobles"].values(), key=lambda n: n["key"]))
             if target["status"] != "dead":
                 lines.append(f"ASSASSINATE {target['name']} BY {rng.choice(mine)['name']}")
+    for n in sorted(state["nobles"].values(), key=lambda n: n["key"]):
+        if n["captor"] == "bandits" and rng.random() < 0.5:
+            lines.append(f"INTERDICT {n['name']}")     # FE 13.4, refused unless royal
+            break
+    if (p["slot"] or "").startswith("Burgher") and rng.random() < 0.3:
+        lines.append(f"BURGHER REBELLION AT {rng.choice(tables.city_names)}")
+    if rng.random() < 0.1:
+        lines.append(rng.choice(["IF ANYONE REBELS ANY THEN PLAY REBELLION",
+                                 "IF AN OPPONENT REBELS ANY THEN PLAY PASSAGE",
+                                 "IF ANYONE REBELS ANY THEN PLAY BURGHER REBELLION"]))
+    if rng.random() < 0.2:    # FAQ P2 F10: an Opportunity card at the Discard instead
+        lines = [f"AT DISCARD {line}" if line.startswith(("JUSTICE", "PASSAGE FREE"))
+                 else line for line in lines]
     if held and rng.random() < 0.2:
         lines.append(f"SCORCH {rng.choice(held)}")
     if held and rng.random() < 0.1:
@@ -141,7 +155,8 @@ def random_orders(state: dict[str, Any], player: str, tables: Tables,
         c = state["cities"][city]
         if (any(f in fams for f in c["troops"]) and any(f not in fams for f in c["troops"])
                 and rng.random() < 0.7):
-            lines.append(f"ATTACK {city}")
+            tunnels = "Passage" in p["hand"] and c["building"] and rng.random() < 0.5
+            lines.append(f"ATTACK {city}" + (" WITH PASSAGE" if tunnels else ""))
             if c["building"] in ("stronghold", "fortified") and rng.random() < 0.5:
                 lines.append(f"SIEGE {city}")
         if c["besieged_by"] in fams:

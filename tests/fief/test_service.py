@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from sqlalchemy import Engine
 
-from moderator import admin
-from moderator.config import Config
+from moderator.desk import admin
 from moderator.desk.preview import preview
 from moderator.intake.process import process_message
+from moderator.runners.outgoing import deliver_outbox
+from moderator.settings.config import Config
+from moderator.settings.tables import load_tables
 from moderator.store.db import session_scope
-from moderator.tables import load_tables
-from moderator.transport.maildir import deliver_outbox
-from moderator.turns import rerun_turn, run_turn
+from moderator.turn.run import rerun_turn, run_turn
 
 from support import mailbox_messages, order_mail
 

@@ -185,3 +185,15 @@ def test_migration_0006_keys_stored_mail_by_its_content_digest(tmp_path: Path) -
             "VALUES ('old@client.example', 'other', :r, '2026-01-01', 'accepted')"),
             {"r": b"x"})
     assert digest == content_digest(raw)
+
+
+@pytest.mark.parametrize("name", ["mutated_from_1.eml", "mutated_from_2.eml"])
+def test_a_from_no_answer_can_be_addressed_to_is_ignored_not_failed(
+    db: Engine, config: Config, name: str
+) -> None:
+    """Found by the 10,000-message fuzz run: mutated From bytes that the email package's
+    header parser crashes on when the refusal is addressed to them."""
+    make_game(db, config)
+    raw = (Path(__file__).resolve().parents[1] / "emails" / "fuzz_regressions" / name).read_bytes()
+    result = process_message(db, config, raw)
+    assert result.status == "ignored" and "no usable sender" in result.detail

@@ -30,6 +30,7 @@ class Side:
     armies: list[str] = field(default_factory=list)
     fortified: int = 0          # attacker's melee penalty when this side sits in a fortification
     per_die: int = 0            # hits added for each die this side rolls (FE 5.3)
+    tunnels: bool = False       # attacking from the tunnels: no melee penalty (FE 10.2)
     lost: int = 0
 
     @property
@@ -197,12 +198,15 @@ def _projectiles(realm: Realm, a: Side, d: Side, record: dict[str, Any]) -> None
 
 def melee_dice(realm: Realm, attacker: Side, defender: Side) -> tuple[int, int]:
     """FE 7.3-7.4: dice by SP; the attacker loses 1 (Stronghold) or 2 (Fortified City)."""
-    a = max(0, realm.t.battle_dice(attacker.sp()) - defender.fortified)
+    penalty = 0 if attacker.tunnels else defender.fortified
+    a = max(0, realm.t.battle_dice(attacker.sp()) - penalty)
     return a, realm.t.battle_dice(defender.sp())
 
 
 def fight(realm: Realm, attacker: Side, defender: Side, why: str) -> str:
     """Fight to the end; returns the winner's label, or "" when nobody won."""
+    # Long: the FE 7.1-7.8 round loop (fire, melee, losses, surrender, deadlock) in one
+    # place so the order of a battle round reads as the rulebook gives it.
     t = realm.t
     record: dict[str, Any] = {"city": attacker.city, "attacker": attacker.label,
                               "defender": defender.label, "why": why, "rounds": []}
@@ -219,7 +223,8 @@ def fight(realm: Realm, attacker: Side, defender: Side, why: str) -> str:
         if why != "cavalcade":          # FE 5.2: a Cavalcade is fought with melee only
             _projectiles(realm, attacker, defender, rnd)
         a_dice, d_dice = melee_dice(realm, attacker, defender)
-        if a_dice == 0 and defender.fortified and not rnd.get("projectiles"):
+        if a_dice == 0 and defender.fortified and not attacker.tunnels \
+                and not rnd.get("projectiles"):
             outcome = "stalled"
             record["rounds"].append(rnd)
             break
@@ -386,7 +391,7 @@ def battles_phase(realm: Realm) -> None:
     siege.check(realm)
     for player in realm.s.player_order():
         for order in realm.orders.get(player, TurnOrders()).of(Attack):
-            declare(realm, player, order.city, order.against)
+            declare(realm, player, order.city, order.against, order.tunnels)
     siege.check(realm)
     siege.declare(realm)
     for player in realm.s.player_order():
@@ -435,7 +440,8 @@ def pillage(realm: Realm, player: str, order: Pillage) -> None:
                                       "player": player, "gain": 10, "noble": leader.key})
 
 
-def declare(realm: Realm, player: str, city: str, against: str | None) -> None:
+def declare(realm: Realm, player: str, city: str, against: str | None,
+            tunnels: bool = False) -> None:
     s = realm.s
     text = f"ATTACK {city}"
     c = s.cities[city]
@@ -455,4 +461,16 @@ def declare(realm: Realm, player: str, city: str, against: str | None) -> None:
     foe = c.holder if c.holder in foes else foes[0]
     fort = realm.walls(city)
     defender = Side(realm, city, foe, fortified=fort if c.holder == foe else 0)
-    fight(realm, Side(realm, city, family), defender, "attack")
+    attacker = Side(realm, city, family, tunnels=_tunnels(realm, player, defender, tunnels))
+    fight(realm, attacker, defender, "attack")
+
+
+def _tunnels(realm: Realm, player: str, defender: Side, wanted: bool) -> bool:
+    """FE 10.2 Attack from the Tunnels: a Passage card cancels the melee penalty of the
+    defender's walls; spent only when there are walls to get under."""
+    if not (wanted and defender.fortified and "Passage" in realm.s.players[player].hand):
+        return False
+    realm.s.players[player].hand.remove("Passage")
+    realm.s.fortune_discard.append("Passage")
+    realm.emit(EventId.PASSAGE_TUNNELS, {"player": player, "city": defender.city})
+    return True

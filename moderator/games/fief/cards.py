@@ -13,6 +13,7 @@ from moderator.games.fief.orders.values import (
     Escape,
     Justice,
     Mata,
+    Order,
     PlayClergy,
     PlayFortune,
     PlayNoble,
@@ -44,6 +45,9 @@ def discard_phase(realm: Realm) -> None:
     cards onto the discard pile."""
     for player in realm.s.player_order():
         hand = realm.s.players[player].hand
+        for order in _orders(realm, player).orders:
+            if order.at == "discard":    # FAQ P2 F10: played instead of discarded
+                _play_one(realm, player, order)
         for order in _orders(realm, player).of(Discard):
             for card in order.cards:
                 if card not in hand:
@@ -229,34 +233,40 @@ def play_phase(realm: Realm) -> None:
     """FE 2.6: in player order, each player plays his cards in the order written."""
     for player in realm.s.player_order():
         for order in _orders(realm, player).orders:
-            if isinstance(order, PlayNoble):
-                _play_noble(realm, player, order)
-            elif isinstance(order, PlayFortune) and order.window == "cards":
-                play_fortune(realm, player, order)
-            elif isinstance(order, PlayTax):
-                _play_tax(realm, player, order)
-            elif isinstance(order, PlayClergy):
-                _play_clergy(realm, player, order)
-            elif isinstance(order, Assassinate):
-                _assassinate(realm, player, order)
-            elif isinstance(order, PlayTithe):
-                _play_tithe(realm, player, order)
-            elif isinstance(order, Justice):
-                _justice(realm, player, order)
-            elif isinstance(order, Ambush):
-                _ambush(realm, player, order)
-            elif isinstance(order, Escape):
-                _escape(realm, player, order)
-            elif isinstance(order, Rebellion):
-                rebellion(realm, player, order.city)
-            elif isinstance(order, PlaySlot):
-                _play_slot(realm, player, order)
-            elif isinstance(order, Chasuble):
-                _chasuble(realm, player, order)
-            elif isinstance(order, Shinbone):
-                _shinbone(realm, player)
-            elif isinstance(order, Mata):
-                _mata(realm, player, order)
+            if not order.at:
+                _play_one(realm, player, order)
+
+
+def _play_one(realm: Realm, player: str, order: Order) -> None:
+    """One card order, in Phase 2D or in another window (FAQ P2 F10: the Discard)."""
+    if isinstance(order, PlayNoble):
+        _play_noble(realm, player, order)
+    elif isinstance(order, PlayFortune) and order.window == "cards":
+        play_fortune(realm, player, order)
+    elif isinstance(order, PlayTax):
+        _play_tax(realm, player, order)
+    elif isinstance(order, PlayClergy):
+        _play_clergy(realm, player, order)
+    elif isinstance(order, Assassinate):
+        _assassinate(realm, player, order)
+    elif isinstance(order, PlayTithe):
+        _play_tithe(realm, player, order)
+    elif isinstance(order, Justice):
+        _justice(realm, player, order)
+    elif isinstance(order, Ambush):
+        _ambush(realm, player, order)
+    elif isinstance(order, Escape):
+        _escape(realm, player, order)
+    elif isinstance(order, Rebellion):
+        rebellion(realm, player, order)
+    elif isinstance(order, PlaySlot):
+        _play_slot(realm, player, order)
+    elif isinstance(order, Chasuble):
+        _chasuble(realm, player, order)
+    elif isinstance(order, Shinbone):
+        _shinbone(realm, player)
+    elif isinstance(order, Mata):
+        _mata(realm, player, order)
 
 
 def _take(realm: Realm, player: str, card: str) -> bool:
@@ -549,40 +559,107 @@ def _escape(realm: Realm, player: str, order: Escape) -> None:
         realm.release(captive, "escape")
 
 
-def rebellion(realm: Realm, player: str, city: str) -> None:
-    """FE 10.1, 9.3: a Rebellion on a city whose region is taxed (not by this player),
-    under Famine, or anywhere while the Parliament card shows its Rebellion side; one
-    Battle Die +1 a Rebellion (+1 for the Royal Tax), a Stronghold cancelling one, a
-    Fortified City two; all troops defeated: every noble there slain, the buildings and
-    the Mill destroyed.  Quelling by clergy is not yet offered."""
+def rebellion(realm: Realm, player: str, order: Rebellion) -> None:
+    """FE 10.1, 11.2, Ex 10-1, 10-2, 11-1: a Rebellion started by a card or a Burgher action,
+    with the starter's own additions, then the other players' standing `IF ANYONE REBELS`
+    support in player order from the starter; resolved once."""
+    text = f"REBELLION AT {order.city}"
+    starter = "burgher rebellion" if order.burgher else "rebellion"
+    reason = _rebel_refusal(realm, player, order.city) or _short_of(
+        realm, player, (starter, *order.extras))
+    if reason:
+        realm.refuse(player, text, reason)
+        return
+    support = [(player, what) for what in (starter, *order.extras)]
+    for _, what in support:
+        _pay_support(realm, player, what)
+    support += _rebels_reactions(realm, player, order.city, support)
+    _resolve_rebellion(realm, player, order.city, support)
+
+
+def _rebel_refusal(realm: Realm, player: str, city: str) -> str | None:
+    """FE 10.1, 9.3: why this player may not raise or join a Rebellion on the city."""
     s = realm.s
-    text = f"REBELLION AT {city}"
     region = realm.t.region_of(city)
     taxed_by = [tx["player"] for tx in s.taxes
                 if tx.get("region") == region.key or tx.get("district") == region.district]
-    famine = region_has(realm, region.number, "Famine")
-    if "Rebellion" not in s.players[player].hand:
-        realm.refuse(player, text, "no Rebellion card in your hand")
-        return
     if player in taxed_by:
-        realm.refuse(player, text, "never on a city under your own Tax (FE 10.1)")
+        return "never on a city under your own Tax (FE 10.1)"
+    if not (taxed_by or region_has(realm, region.number, "Famine") or s.parliament_rebellion):
+        return "only on a city taxed, royally taxed or in Famine (FE 10.1)"
+    return None
+
+
+def _short_of(realm: Realm, player: str, items: tuple[str, ...]) -> str | None:
+    """The cards and Treasures the items need (FE 10.1, 10.2, 11.2, 11.3), or why not."""
+    p = realm.s.players[player]
+    for card in ("Rebellion", "Passage"):
+        if items.count(card.lower()) > p.hand.count(card):
+            return f"not enough {card} cards in your hand"
+    burghers = sum(1 for x in items if x.startswith("burgher"))
+    if burghers and not (p.slot or "").startswith("Burgher"):
+        return "no Burgher card on your board (FE 11.2)"
+    if burghers > p.treasures:
+        return "a Treasure for each Burgher action (FE 11.2, 11.3)"
+    return None
+
+
+def _pay_support(realm: Realm, player: str, what: str) -> None:
+    p = realm.s.players[player]
+    if what.startswith("burgher"):
+        p.treasures -= 1
         return
-    if not (taxed_by or famine or s.parliament_rebellion):
-        realm.refuse(player, text, "only on a city taxed, royally taxed or in Famine (FE 10.1)")
-        return
-    _take(realm, player, "Rebellion")
-    s.fortune_discard.append("Rebellion")
+    card = what.title()
+    _take(realm, player, card)
+    realm.s.fortune_discard.append(card)
+
+
+def _rebels_reactions(realm: Realm, starter: str, city: str,
+                      support: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Standing `IF ANYONE|AN OPPONENT REBELS <city>|ANY THEN PLAY ...`, in player order from
+    the starter, each line once; one that cannot be paid does nothing and stays stored
+    (fief-email.md §3.1).  A second Passage is never spent: the walls are ignored already."""
+    s = realm.s
+    order = s.player_order()
+    turn = order[order.index(starter):] + order[:order.index(starter)]
+    added: list[tuple[str, str]] = []
+    for player in turn[1:]:
+        for data in s.players[player].standing:
+            what = str(data.get("response", ""))
+            if data.get("kind") != "rebels_reaction" or data.get("city") not in ("", city):
+                continue
+            if what.endswith("passage") and any(w.endswith("passage")
+                                                for _, w in support + added):
+                continue
+            if _rebel_refusal(realm, player, city) or _short_of(realm, player, (what,)):
+                continue
+            _pay_support(realm, player, what)
+            added.append((player, what))
+    return added
+
+
+def _resolve_rebellion(realm: Realm, player: str, city: str,
+                       support: list[tuple[str, str]]) -> None:
+    """FE 10.1 Rebellion Resolution: one Battle Die +1 a Rebellion (+1 for the Royal Tax),
+    a Stronghold cancelling one and a Fortified City two unless a Passage was played; all
+    troops defeated: every noble there slain, the buildings and the Mill destroyed."""
+    s = realm.s
     c = realm.city(city)
-    count = 1 + (1 if s.parliament_rebellion else 0)
-    cancel = {"stronghold": 1, "royal": 1, "fortified": 2}.get(c.building, 0)
+    count = sum(1 for _, what in support if what.endswith("rebellion"))
+    count += 1 if s.parliament_rebellion else 0
+    passage = any(what.endswith("passage") for _, what in support)
+    # FE 10.2 Played at Any Time: a Passage ignores the walls' cancellations.
+    cancel = 0 if passage else {"stronghold": 1, "royal": 1, "fortified": 2}.get(c.building, 0)
     dice = max(0, count - cancel)
     if dice and quelled(realm, city, dice):
         return
     faces = [realm.battle_die("rebellion", f"rebellion at {city}", player) for _ in range(dice)]
     hits = sum(faces) + dice
-    realm.emit(EventId.REBELLION, {"city": city, "player": player, "rebellions": count,
-                                   "cancelled": min(cancel, count), "faces": faces,
-                                   "hits": hits})
+    args: dict[str, object] = {"city": city, "player": player, "rebellions": count,
+                               "cancelled": min(cancel, count), "faces": faces, "hits": hits}
+    if len(support) > 1:
+        args["support"] = [[who, what] for who, what in support]
+    realm.emit(EventId.REBELLION, args)
     if not dice:
         return
     left = hits

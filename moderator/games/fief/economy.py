@@ -12,6 +12,7 @@ from moderator.games.fief.orders.values import (
     Give,
     Grant,
     Hire,
+    Interdict,
     Scorch,
     Transfer,
     TurnOrders,
@@ -141,10 +142,33 @@ def income_phase(realm: Realm) -> None:
                 s.fortune_discard.append(card)
 
 
+def interdictions(realm: Realm) -> None:
+    """FE 13.4 King's Interdiction, before the ransoms: a free King or Queen (the Sovereign
+    or the royal spouse) spends a Carrier Pigeon (2.15, three a game) and a captive of the
+    Bandits of his choice goes free, unransomed.  Read as the Bandits' captives only: the
+    rule sits in the Sherwood section and replaces their ransom (PROPOSED)."""
+    s = realm.s
+    for player in s.player_order():
+        for order in realm.orders.get(player, TurnOrders()).of(Interdict):
+            text = f"INTERDICT {order.captive}"
+            royals = [s.nobles[k] for k in (s.sovereign, s.queen) if k]
+            captive = s.nobles.get(order.captive.lower())
+            if not any(n.free and n.family in s.players[player].families for n in royals):
+                realm.refuse(player, text, "only a free King or Queen interdicts (FE 13.4)")
+            elif captive is None or captive.status != "captive" or captive.captor != "bandits":
+                realm.refuse(player, text, "not a captive of the Bandits (FE 13.4)")
+            elif s.players[player].pigeons < 1:
+                realm.refuse(player, text, "no Carrier Pigeon left (FE 2.15)")
+            else:
+                s.players[player].pigeons -= 1
+                realm.release(captive, "the King's Interdiction")
+
+
 def ransoms(realm: Realm) -> None:
     """FE 7.7, 6.7: a full ransom is paid at the start of Phase 4 when the family can
     afford it, and the captor must accept it; invaders' ransoms go to the bank."""
     s = realm.s
+    interdictions(realm)
     for noble in [n for n in s.living() if n.status == "captive"]:
         price = (realm.bandit_ransom(noble) if noble.captor == "bandits"
                  else realm.ransom(noble))

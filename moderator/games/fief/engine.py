@@ -33,6 +33,8 @@ class FiefEngine:
     kind = "fief"
     title = "Fief: England"
     gazette_title = "Hear Ye! The Town Crier of England"
+    # The adjudication's turn order (FE 1.0, fief-email.md §2.1.1), as `phases.run` runs it.
+    phases = (phases.ROUND_TABLE, phases.NEXT_ROUND_TABLE)
 
     def load_tables(self, raw: Mapping[str, Mapping[str, Any]]) -> Tables:
         return load_tables(raw)

@@ -50,6 +50,7 @@ class EventId(StrEnum):
     LEADER_STRUCK = "leader.struck"
     QUELLED = "quelled"
     PASSAGE_USED = "passage.used"
+    PASSAGE_TUNNELS = "passage.tunnels"
     SURRENDER = "surrender"
     DISPERSED = "dispersed"
     RELIC_USED = "relic.used"

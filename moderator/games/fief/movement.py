@@ -108,6 +108,8 @@ def _text(order: Move) -> str:
 
 
 def move(realm: Realm, player: str, order: Move, moved_nobles: set[str]) -> None:
+    # Long: the FE 5.0-5.4 checks and both steps read in rulebook order; splitting it into
+    # validation, troops taken and the step loop is owed (not yet done).
     s, t = realm.s, realm.t
     nobles = [s.nobles.get(k.lower()) for k in order.nobles]
     if any(n is None or not n.alive for n in nobles):
@@ -128,8 +130,10 @@ def move(realm: Realm, player: str, order: Move, moved_nobles: set[str]) -> None
     if any(n.key in moved_nobles for n in group):
         realm.refuse(player, _text(order), "each noble moves once a round (FE 5.0)")
         return
-    if realm.city(here).besieged_by not in (None, family):
-        realm.refuse(player, _text(order), "a besieged army needs leave to go out (FE 7.9)")
+    besieger = realm.city(here).besieged_by
+    if besieger not in (None, family) and order.if_denied != "cavalcade":
+        realm.refuse(player, _text(order), "a besieged army needs leave to go out (FE 7.9), "
+                     "or a Cavalcade (FAQ P5 F19)")
         return
     # The troops taken along: only unmoved ones of the family at the start (FE 5.0).
     units: dict[str, int] = {}
@@ -156,6 +160,10 @@ def move(realm: Realm, player: str, order: Move, moved_nobles: set[str]) -> None
     trail: list[str] = [here]
     stop_reason = None
     path = list(order.path)
+    if besieger not in (None, family):
+        group, stop_reason = _break_out(realm, family, group, units, here, besieger or "")
+        if stop_reason:
+            path = []
     i = 0
     while i < len(path):
         step = path[i]
@@ -288,6 +296,15 @@ def _plague_entry(realm: Realm, group: list[Noble], before: str, after: str) -> 
         return
     for noble in group:
         cards.plague_roll(realm, noble)
+
+
+def _break_out(realm: Realm, family: str, group: list[Noble], units: dict[str, int],
+               city: str, besieger: str) -> tuple[list[Noble], str | None]:
+    """FAQ P5 F19: a Cavalcade out of a besieged city fights the besiegers at once (the
+    garrison fighting with it, PROPOSED); if it wins it must go on along its path."""
+    passed, why = cavalcade(realm, family, group, units, city, besieger)
+    group = [n for n in group if n.free]
+    return group, None if passed and group else (why or "the Cavalcade did not break out")
 
 
 def cavalcade(realm: Realm, family: str, group: list[Noble], units: dict[str, int],

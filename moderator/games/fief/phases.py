@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from moderator.games.base import Phase as TableRow
+from moderator.games.base import PhaseTable
 from moderator.games.fief import (
     battle,
     cards,
@@ -29,6 +31,7 @@ from moderator.games.fief.orders.values import (
     GarterPolicy,
     Losses,
     Quell,
+    RebelsReaction,
     Skull,
     Surrender,
     TurnOrders,
@@ -59,7 +62,7 @@ def store_standing(realm: Realm) -> None:
                 standing[:] = [d for d in standing if not (d["kind"] == order.kind
                                                            and d.get("family") == order.family)]
             if isinstance(order, Allow | Candidate | Losses | GarterPolicy | Quell | Surrender
-                          | Skull | DanegeldReaction):
+                          | Skull | DanegeldReaction | RebelsReaction):
                 data = order.to_dict()
                 if data not in standing:
                     standing.append(data)
@@ -90,12 +93,23 @@ NEXT_ROUND: tuple[Step, ...] = (
 )
 
 
+def _table(name: str, steps: tuple[Step, ...]) -> PhaseTable[Realm]:
+    """The step rows as the contract's PhaseTable (moderator.games.base): the step ids are
+    the priorities it runs by."""
+    return PhaseTable(name, tuple(TableRow(int(key), title, step) for key, title, step in steps))
+
+
+ROUND_TABLE = _table("round", ROUND)
+NEXT_ROUND_TABLE = _table("next round", NEXT_ROUND)
+
+
 def begin_round(realm: Realm) -> None:
     s = realm.s
     s.round += 1
     realm.emit(EventId.ROUND_BEGINS, {"round": s.round, "first": s.player_order()[0],
                                       "order": s.family_order()})
-    for _, _, step in NEXT_ROUND:
+    for phase in NEXT_ROUND_TABLE.ordered():
+        step = phase.step
         if s.round == 1 and step in (court.marriage_phase, court.election_phase,
                                      court.parliament_phase):
             continue   # FE 1.0: Phase 1 is skipped on the first Round
@@ -109,8 +123,8 @@ def run(realm: Realm) -> None:
             store_standing(realm)
             begin_round(realm)
         return
-    for _, _, step in ROUND:
-        step(realm)
+    for phase in ROUND_TABLE.ordered():
+        phase.step(realm)
         if s.phase is Phase.OVER:
             return
     begin_round(realm)

@@ -67,10 +67,14 @@ class _Index:
 
 def _index(before: JSON, after: JSON, events: Sequence[Event], tables: Tables) -> _Index:
     names = {**character_names(before), **character_names(after)}
+    # "turn:N" -> "April 1625": the event macros print months, never turn numbers.
+    names.update({f"turn:{t}": _turn_label(after, t, tables)
+                  for t in range(max(1, after["turn"] - 12), after["turn"] + 37)})
     by_actor: dict[str | None, list[Event]] = defaultdict(list)
     for e in events:
         by_actor[e.actor].append(e)
-    return _Index(dict(sorted(names.items())), dict(by_actor), Lookup(names, tables))
+    people = {k: v for k, v in names.items() if not k.startswith("turn:")}
+    return _Index(dict(sorted(names.items())), dict(by_actor), Lookup(people, tables))
 
 
 def newsletter_context(before: JSON, after: JSON, events: Sequence[Event],
@@ -161,7 +165,8 @@ def gazette_context(before: JSON, a: GameState, events: Sequence[Event], idx: _I
         "announcements": announcements,
         "ladies": ladies_of_paris(a),
         **sections,
-        "regiments": regiment_tables(a, tables),
+        "regiments": _mark_changed(regiment_tables(a, tables),
+                                   regiment_tables(GameState.from_dict(before), tables)),
         "pending": pending_decisions(a),
     }
 
@@ -192,6 +197,13 @@ def regiment_tables(a: GameState, tables: Tables) -> list[JSON]:
         rows.append({"name": reg.name, "abbr": reg.abbr, "cells": cells,
                      "others": ", ".join(sorted(others.get(reg.key, [])))})
     return rows
+
+
+def _mark_changed(rows: list[JSON], before: list[JSON]) -> list[JSON]:
+    """Each regiment row with ``changed``: whether its officers differ from last month's
+    (the gazette prints only those)."""
+    old = {r["abbr"]: r for r in before}
+    return [{**r, "changed": old.get(r["abbr"]) != r} for r in rows]
 
 
 def pending_decisions(a: GameState) -> list[JSON]:

@@ -29,6 +29,7 @@ from moderator.games.fief.orders.values import (
     Give,
     Grant,
     Hire,
+    Interdict,
     Intervene,
     Justice,
     LiftSiege,
@@ -48,6 +49,7 @@ from moderator.games.fief.orders.values import (
     Present,
     Quell,
     Rebellion,
+    RebelsReaction,
     RoyalMove,
     Scorch,
     Shinbone,
@@ -111,7 +113,8 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
     BuyTitle: lambda t, o: f"BUY TITLE {_region(t, o.region)} FOR {o.noble}",
     Move: _move,
     Allow: lambda t, o: f"ALLOW {o.who} TO PASS" + (f" AT {o.city}" if o.city else ""),
-    Attack: lambda t, o: f"ATTACK {o.city}" + (f" AGAINST {o.against}" if o.against else ""),
+    Attack: lambda t, o: f"ATTACK {o.city}" + (f" AGAINST {o.against}" if o.against else "")
+    + (" WITH PASSAGE" if o.tunnels else ""),
     Marry: lambda t, o: f"MARRY {o.noble} TO {o.to}",
     Candidate: lambda t, o: f"CANDIDATE {o.lord}",
     Vote: lambda t, o: "VOTE " + ", ".join(o.candidates),
@@ -121,7 +124,8 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
     Justice: lambda t, o: f"JUSTICE {o.target}",
     Ambush: lambda t, o: f"AMBUSH {o.target} BY {o.by}",
     Escape: lambda t, o: f"PASSAGE FREE {o.captive}",
-    Rebellion: lambda t, o: f"REBELLION AT {o.city}",
+    Rebellion: lambda t, o: ("BURGHER " if o.burgher else "") + f"REBELLION AT {o.city}"
+    + (" WITH " + " AND ".join(x.upper() for x in o.extras) if o.extras else ""),
     Pillage: lambda t, o: f"PILLAGE {o.city} {o.what.upper()}" + (f" BY {o.by}" if o.by else ""),
     Grant: lambda t, o: f"GRANT {_region(t, o.region)} TO {o.noble}",
     Transfer: lambda t, o: f"TRANSFER {_region(t, o.region)} TO {o.noble}",
@@ -147,6 +151,9 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
     BuildRoyal: lambda t, o: f"BUILD ROYAL STRONGHOLD AT {o.city}",
     RoyalMove: lambda t, o: f"ROYAL MOVE {', '.join(o.nobles)} TO ROYAL STRONGHOLD",
     DanegeldReaction: lambda t, o: f"IF INVADERS ENTER {o.city} THEN DANEGELD BY {o.noble}",
+    Interdict: lambda t, o: f"INTERDICT {o.captive}",
+    RebelsReaction: lambda t, o: f"IF {'AN OPPONENT' if o.actor == 'opponent' else 'ANYONE'}"
+    f" REBELS {o.city or 'ANY'} THEN PLAY {o.response.upper()}",
     Skull: lambda t, o: "SKULL",
     Losses: lambda t, o: "LOSSES " + ", ".join(UNIT_NAMES[u] for u in o.units),
     DrawExcalibur: lambda t, o: f"DRAW EXCALIBUR {o.noble}",
@@ -158,4 +165,6 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
 
 def format_order(tables: Tables, order: Order) -> str:
     text = FORMATTERS[type(order)](tables, order)
+    if order.at:
+        text = f"AT {order.at.upper()} {text}"
     return f"{order.family.upper()}: {text}" if order.family else text

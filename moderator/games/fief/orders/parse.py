@@ -38,6 +38,7 @@ from moderator.games.fief.orders.values import (
     Give,
     Grant,
     Hire,
+    Interdict,
     Intervene,
     Justice,
     LiftSiege,
@@ -57,6 +58,7 @@ from moderator.games.fief.orders.values import (
     Present,
     Quell,
     Rebellion,
+    RebelsReaction,
     RoyalMove,
     Scorch,
     Shinbone,
@@ -291,12 +293,38 @@ def _passage(ctx: Context, rest: str) -> Order:
     return Escape(captive=ctx.noble(m.group(1)))
 
 
-def _rebellion(ctx: Context, rest: str) -> Order:
-    m = re.match(r"^(?:AT|ON)\s+(.+)$", rest, re.I)
+_SUPPORT = {"REBELLION": "rebellion", "PASSAGE": "passage",
+            "BURGHER REBELLION": "burgher rebellion", "BURGHER PASSAGE": "burgher passage"}
+
+
+def _support(text: str) -> str:
+    key = re.sub(r"\s+", " ", text.strip().upper())
+    if key not in _SUPPORT:
+        raise BadSyntax(f"{text.strip()!r}: REBELLION, PASSAGE, BURGHER REBELLION or "
+                        "BURGHER PASSAGE")
+    return _SUPPORT[key]
+
+
+def _rebellion(ctx: Context, rest: str, burgher: bool = False) -> Order:
+    m = re.match(r"^(?:AT|ON)\s+(.+?)(?:\s+WITH\s+(.+))?$", rest.strip(), re.I)
     if not m:
-        raise BadSyntax("REBELLION AT <city>")
-    ctx.card("Rebellion")
-    return Rebellion(city=ctx.city(m.group(1)))
+        raise BadSyntax("[BURGHER] REBELLION AT <city> [WITH REBELLION AND PASSAGE ...]",
+                        "REBELLION AT Norwich WITH BURGHER PASSAGE")
+    extras = tuple(_support(x) for x in re.split(r"\s+AND\s+|\s*,\s*", m.group(2) or "")
+                   if x.strip())
+    if not burgher:
+        ctx.card("Rebellion")
+    for extra in extras:
+        if not extra.startswith("burgher"):
+            ctx.card(extra.title())
+    return Rebellion(city=ctx.city(m.group(1)), burgher=burgher, extras=extras)
+
+
+def _burgher(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^REBELLION\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("BURGHER REBELLION AT <city> [WITH ...]")
+    return _rebellion(ctx, m.group(1), burgher=True)
 
 
 def _pillage(ctx: Context, rest: str) -> Order:
@@ -480,10 +508,13 @@ def _allow(ctx: Context, rest: str) -> Order:
 
 
 def _attack(ctx: Context, rest: str) -> Order:
-    m = re.match(r"^(.+?)(?:\s+AGAINST\s+(.+))?$", rest, re.I)
+    m = re.match(r"^(.+?)(?:\s+AGAINST\s+(.+?))?(\s+WITH\s+PASSAGE)?$", rest.strip(), re.I)
     assert m
+    if m.group(3):
+        ctx.card("Passage")
     return Attack(city=ctx.city(m.group(1)),
-                  against=ctx.player(m.group(2)) if m.group(2) else None)
+                  against=ctx.player(m.group(2)) if m.group(2) else None,
+                  tunnels=bool(m.group(3)))
 
 
 def _marry(ctx: Context, rest: str) -> Order:
@@ -511,10 +542,25 @@ def _danegeld(ctx: Context, rest: str) -> Order:
 def _if(ctx: Context, rest: str) -> Order:
     m = re.match(r"^INVADERS\s+ENTER\s+(.+?)\s+THEN\s+DANEGELD\s+BY\s+(.+)$", rest.strip(),
                  re.I)
+    if m:
+        return DanegeldReaction(city=ctx.city(m.group(1)), noble=ctx.noble(m.group(2)))
+    m = re.match(r"^(ANYONE|AN\s+OPPONENT)\s+REBELS\s+(.+?)\s+THEN\s+(?:PLAY\s+)?(.+)$",
+                 rest.strip(), re.I)
     if not m:
         raise BadSyntax("the standing reactions open so far: "
-                        "IF INVADERS ENTER <city> THEN DANEGELD BY <noble>")
-    return DanegeldReaction(city=ctx.city(m.group(1)), noble=ctx.noble(m.group(2)))
+                        "IF INVADERS ENTER <city> THEN DANEGELD BY <noble>; "
+                        "IF ANYONE|AN OPPONENT REBELS <city>|ANY THEN PLAY REBELLION|PASSAGE"
+                        "|BURGHER REBELLION|BURGHER PASSAGE")
+    where = m.group(2).strip()
+    return RebelsReaction(city="" if where.upper() == "ANY" else ctx.city(where),
+                          actor="anyone" if m.group(1).upper() == "ANYONE" else "opponent",
+                          response=_support(m.group(3)))
+
+
+def _interdict(ctx: Context, rest: str) -> Order:
+    if not rest.strip():
+        raise BadSyntax("INTERDICT <captive of the Bandits>", "INTERDICT Hugh")
+    return Interdict(captive=ctx.noble(rest))
 
 
 def _royal(ctx: Context, rest: str) -> Order:
@@ -535,6 +581,9 @@ def _withdraw(ctx: Context, rest: str) -> Order:
     return Withdraw(number=_count(rest))
 
 
+# FAQ P2 F10: the Opportunity cards a player may play instead of discarding them.
+DISCARD_WINDOW = (Assassinate, Justice, Ambush, Escape, Rebellion, PlaySlot)
+
 PARSERS: dict[str, Callable[[Context, str], Order]] = {
     "START": _start, "DISCARD": _discard, "DRAW": _draw, "PLAY": _play,
     "ASSASSINATE": _assassinate, "SCORCH": _scorch, "BUY": _buy, "BUILD": _build,
@@ -546,7 +595,8 @@ PARSERS: dict[str, Callable[[Context, str], Order]] = {
     "HIRE": _hire, "GARTER": _garter, "SIEGE": _siege, "BESIEGE": _siege, "LIFT": _lift,
     "INTERVENE": _intervene, "QUELL": _quell, "SURRENDER": _surrender,
     "CHASUBLE": _chasuble, "SHINBONE": _shinbone, "SKULL": _skull, "IF": _if,
-    "MATA": _mata, "ROYAL": _royal,
+    "MATA": _mata, "ROYAL": _royal, "BURGHER": _burgher,
+    "INTERDICT": _interdict,
 }
 
 
@@ -558,6 +608,9 @@ def parse_line(ctx: Context, text: str) -> Order:
         if m.group(1).title() not in ctx.families:
             raise OrderParseError(f"{m.group(1).title()} is not your family")
         family, line = m.group(1).title(), m.group(2)
+    at = re.match(r"^AT\s+DISCARD\s+(.+)$", line, re.I)
+    if at:
+        line = at.group(1)
     word, _, rest = line.partition(" ")
     parser = PARSERS.get(word.upper())
     if parser is None:
@@ -565,6 +618,11 @@ def parse_line(ctx: Context, text: str) -> Order:
     order = parser(ctx, rest.strip())
     if family is not None:
         order = replace(order, family=family)
+    if at:
+        if not isinstance(order, DISCARD_WINDOW):
+            raise BadSyntax("only an Opportunity card is played at the Discard (FAQ P2 F10)",
+                            "AT DISCARD ASSASSINATE William BY Lucia")
+        order = replace(order, at="discard")
     return order
 
 

@@ -15,9 +15,12 @@ class Order:
     kind: ClassVar[str] = ""
     standing: ClassVar[bool] = False
     family: str | None = None          # the family that gives it (two-player game, FE 13.7)
+    at: str = ""                       # a window other than the order's own: "discard" (W4)
 
     def to_dict(self) -> dict[str, Any]:
         data = {f.name: getattr(self, f.name) for f in fields(self)}
+        if not self.at:
+            del data["at"]      # the normal window: the stored form stays as it was
         data["kind"] = self.kind
         return data
 
@@ -144,10 +147,12 @@ class Allow(Order):
 
 @dataclass(frozen=True)
 class Attack(Order):
-    """FE 7.0: declare a battle at a city."""
+    """FE 7.0: declare a battle at a city; `tunnels`: a Passage card played to attack a
+    Stronghold or Fortified City from the tunnels, without the melee penalty (FE 10.2)."""
     kind: ClassVar[str] = "attack"
     city: str = ""
     against: str | None = None
+    tunnels: bool = False
 
 
 @dataclass(frozen=True)
@@ -219,9 +224,14 @@ class Escape(Order):
 
 @dataclass(frozen=True)
 class Rebellion(Order):
-    """FE 10.1: a Rebellion card on a taxed, royally taxed or famished city."""
+    """FE 10.1, 11.2: a Rebellion on a taxed, royally taxed or famished city, started by a
+    Rebellion card or by a Burgher action (a Treasure); `extras` are what the starter adds
+    at once (Ex 11-1): "rebellion" (a second card), "burgher rebellion", "passage" or
+    "burgher passage" (the walls ignored, FE 10.2)."""
     kind: ClassVar[str] = "rebellion"
     city: str = ""
+    burgher: bool = False
+    extras: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -411,6 +421,27 @@ class DanegeldReaction(Order):
 
 
 @dataclass(frozen=True)
+class RebelsReaction(Order):
+    """A standing reaction (fief-email.md §3.3-3.4): when anyone (or an opponent) starts a
+    Rebellion on <city> (every city if empty), support it at once with a Rebellion card,
+    a Burgher rebellion, a Passage or a Burgher passage (FE 10.1 "ANY Player can play an
+    additional REBELLION supporting the original one", 11.2)."""
+    kind: ClassVar[str] = "rebels_reaction"
+    standing: ClassVar[bool] = True
+    city: str = ""
+    actor: str = "anyone"
+    response: str = "rebellion"
+
+
+@dataclass(frozen=True)
+class Interdict(Order):
+    """FE 13.4 King's Interdiction: the King or Queen spends a Carrier Pigeon and a captive
+    of the Bandits goes free instead of being ransomed (at the start of Phase 4)."""
+    kind: ClassVar[str] = "interdict"
+    captive: str = ""
+
+
+@dataclass(frozen=True)
 class Mata(Order):
     """FE 2.12: Mata swaps a card of your choice for a random card of another player's
     hand, once a round (Phase 2D)."""
@@ -442,7 +473,8 @@ ORDER_CLASSES: dict[str, type[Order]] = {
                               Convene, ParliamentVote, Losses, DrawExcalibur, Give, PlaySlot,
                               Hire, GarterPolicy, Siege, BuildTrebuchet, LiftSiege, Intervene,
                               StrikeLeader, Quell, Surrender, Chasuble, Shinbone, Skull,
-                              DanegeldReaction, Mata, BuildRoyal, RoyalMove)
+                              DanegeldReaction, Mata, BuildRoyal, RoyalMove,
+                              RebelsReaction, Interdict)
 }
 
 

@@ -13,6 +13,8 @@ from typing import Any
 from moderator.dice import Dice
 from moderator.games.base import Event
 from moderator.games.fief import economy
+from moderator.games.fief.orders.format import format_order
+from moderator.games.fief.orders.values import order_from_dict
 from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import GameState, Phase
 from moderator.games.fief.state.model import TROOPS
@@ -143,9 +145,6 @@ def sheet(state: GameState, tables: Tables, player: str) -> dict[str, Any]:
 
 
 def _standing_text(tables: Tables, data: dict[str, Any]) -> str:
-    from moderator.games.fief.orders.format import format_order
-    from moderator.games.fief.orders.values import order_from_dict
-
     return format_order(tables, order_from_dict(data))
 
 

@@ -1,0 +1,180 @@
+"""Issue 12: the archive as a static site (`moderator site build`).
+
+Built from games played through the real service: the index, each game's issues with
+previous/next links, a corrected issue beside the original it supersedes, a page per
+character, SVG charts, an Atom feed and an iCalendar file.  Every link resolves; no turn
+sheet reaches the site; a rebuild writes the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from sqlalchemy import Engine
+from sqlmodel import Session, select
+
+from moderator.desk import admin
+from moderator.intake.process import process_message
+from moderator.publish.site import build_site
+from moderator.settings.config import Config
+from moderator.store.db import session_scope
+from moderator.store.models import Newsletter
+from moderator.turn.run import run_turn
+from tests.publish.conftest import Played
+from tests.publish.payloads import PAYLOADS, html_problems
+
+from support import order_mail
+
+
+def tree(folder: Path) -> dict[str, str]:
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if name in ("href", "src") and value:
+                self.links.append(value)
+
+
+def broken_links(site: Path) -> list[str]:
+    """Every relative href/src of every page that names no file of the site."""
+    broken = []
+    for page in sorted(site.rglob("*.html")):
+        parser = _Links()
+        parser.feed(page.read_text(encoding="utf-8"))
+        for link in parser.links:
+            parts = urlsplit(link)
+            if parts.scheme or link.startswith("#"):
+                continue
+            target = (page.parent / unquote(parts.path)).resolve()
+            if not target.is_file():
+                broken.append(f"{page.relative_to(site)} -> {link}")
+    return broken
+
+
+@pytest.fixture
+def site(played_games: Played) -> Path:
+    return played_games.site
+
+
+def test_the_site_has_an_index_issues_people_charts_feed_and_calendar(site: Path) -> None:
+    files = set(tree(site))
+    for game, charts in (("paris", ["pole.svg"]), ("fandonia", ["support.svg", "power.svg"])):
+        assert {f"{game}/index.html", f"{game}/feed.atom", f"{game}/deadlines.ics",
+                f"{game}/issue-001.html", f"{game}/issue-002.html"} <= files
+        assert {f"{game}/charts/{c}" for c in charts} <= files
+        assert any(f.startswith(f"{game}/people/") for f in files)
+    index = (site / "index.html").read_text()
+    assert 'href="paris/index.html"' in index and 'href="fandonia/index.html"' in index
+    issue2 = (site / "paris/issue-002.html").read_text()
+    assert 'href="issue-001.html"' in issue2 and 'href="issue-003.html"' in issue2
+    assert 'rel="prev"' not in (site / "paris/issue-001.html").read_text()
+    person = (site / "paris/people/jacques-de-lyon.html").read_text()
+    assert "Jacques de Lyon" in person and 'src="../charts/people/jacques-de-lyon.svg"' in person
+    assert "falls to SL" in person or "rises to SL" in person or "holds SL" in person
+    game = (site / "paris/index.html").read_text()
+    assert 'src="charts/pole.svg"' in game and 'href="people/jacques-de-lyon.html"' in game
+
+
+def test_every_link_in_the_site_resolves(site: Path) -> None:
+    assert broken_links(site) == []
+
+
+def test_a_correction_keeps_the_original_marked_superseded(site: Path,
+                                                          played_games: Played) -> None:
+    corrected_page = (site / "paris/issue-002.html").read_text()
+    original_page = (site / "paris/issue-002-original-1.html").read_text()
+    assert "Corrected issue." in corrected_page
+    assert 'href="issue-002-original-1.html"' in corrected_page
+    assert "Superseded." in original_page and 'href="issue-002.html"' in original_page
+    assert "CORRECTION: this issue replaces" in corrected_page
+    assert "CORRECTION: this issue replaces" not in original_page
+    # Both printings of the month, with their different results.
+    assert re.search(r"Jacques de Lyon falls to SL 8", corrected_page)
+    assert not re.search(r"Jacques de Lyon falls to SL 8", original_page)
+    listing = (site / "paris/index.html").read_text()
+    assert "original printing" in listing
+    feed = ET.fromstring((site / "paris/feed.atom").read_bytes())
+    ns = {"a": "http://www.w3.org/2005/Atom"}
+    titles = [e.findtext("a:title", namespaces=ns) for e in feed.findall("a:entry", ns)]
+    assert sum("(superseded)" in (t or "") for t in titles) == 2  # months 2 and 3
+    assert len(titles) == 5
+    # The private archive keeps the original printing too.
+    archive = played_games.folder / "archive" / "paris" / "turn-002"
+    assert (archive / "superseded-1" / "gazette.html").is_file()
+    assert (archive / "gazette.md").read_text() != \
+        (archive / "superseded-1" / "gazette.md").read_text()
+
+
+def test_no_turn_sheet_reaches_the_site(site: Path, played_games: Played) -> None:
+    with Session(played_games.db) as session:
+        sheets = list(session.exec(select(Newsletter).where(Newsletter.kind == "turnsheet")))
+    assert sheets
+    pages = "\n".join(p.read_text(encoding="utf-8") for p in site.rglob("*")
+                      if p.is_file() and p.suffix in (".html", ".atom", ".ics"))
+    for marker in ("Turn sheet for", "Dice rolled for you", "Closing balance",
+                   "Your hand and draws", "PASSWORD"):
+        assert marker not in pages
+    assert not [p for p in site.rglob("*") if "sheet" in p.name]
+
+
+def test_a_rebuild_writes_the_same_bytes(site: Path, played_games: Played,
+                                         tmp_path: Path) -> None:
+    first = tree(site)
+    config = played_games.config
+    with Session(played_games.db) as session:
+        assert build_site(session, config, site) == []  # nothing to write
+        build_site(session, config, tmp_path / "again")
+        build_site(session, config, site, ["paris"])  # one game: the rest is kept
+    assert tree(tmp_path / "again") == first
+    assert tree(site) == first
+    svg = (site / "paris/charts/pole.svg").read_text()
+    assert svg.startswith("<?xml") and "<dc:date>" not in svg
+
+
+def test_the_feed_and_the_calendar_are_well_formed(site: Path) -> None:
+    feed = ET.fromstring((site / "fandonia/feed.atom").read_bytes())
+    assert feed.tag == "{http://www.w3.org/2005/Atom}feed"
+    calendar = (site / "paris/deadlines.ics").read_bytes()
+    lines = calendar.decode().split("\r\n")
+    assert lines[0] == "BEGIN:VCALENDAR" and lines[-2] == "END:VCALENDAR"
+    assert all(len(line.encode()) <= 75 for line in lines)
+    assert calendar.count(b"BEGIN:VEVENT") >= 3
+    assert b"SUMMARY:paris: orders for" in calendar
+
+
+def test_hostile_names_and_press_are_inert_on_the_site(site_db: Engine, site_config: Config,
+                                                       tmp_path: Path) -> None:
+    with session_scope(site_db) as session:
+        admin.create_game(session, site_config, "xss", "engarde", seed=3)
+        admin.add_player(session, site_config, "xss", "eve@x.example",
+                         "Eve <img src=x onerror=alert(1)>", password="pw")
+        admin.add_player(session, site_config, "xss", "mal@x.example", "Mal [a](javascript:x)",
+                         password="pw2")
+    press = "\n".join(f'ANNOUNCE "{p}"' for p in PAYLOADS[:8])
+    process_message(site_db, site_config, order_mail(
+        "eve@x.example", f"PASSWORD: pw\nANYTIME:\n{press}\n", subject="[xss] orders",
+        to="moderator+xss@paris.example"))
+    run_turn(site_db, site_config, "xss")
+    out = tmp_path / "site"
+    with Session(site_db) as session:
+        build_site(session, site_config, out)
+    pages = sorted(out.rglob("*.html"))
+    assert pages
+    for page in pages:
+        assert html_problems(page.read_text(encoding="utf-8")) == [], page
+    issue = (out / "xss/issue-001.html").read_text()
+    assert "onerror&#61;alert(1)" in issue or "onerror&#61;" in issue
+    assert broken_links(out) == []
