@@ -330,7 +330,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--players", type=int, default=30)
     parser.add_argument("--before", type=Path, help="a checkout of the old code (e.g. /work/main)")
-    parser.add_argument("--before-revision", default="0005")
+    parser.add_argument("--before-revision", default="0006")
     parser.add_argument("--idle-seconds", type=float, default=60)
     parser.add_argument("--keep", type=Path, help="build the host here (reused if present)")
     parser.add_argument("--no-serve", action="store_true")

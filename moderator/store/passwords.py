@@ -142,10 +142,14 @@ def verify_password(password: str, stored: str, key: ServerKey | None = None) ->
 # --- masking a password in a stored message ---------------------------------------------
 
 MASK = "[removed after the check]"
-# A PASSWORD: line (quoted too), and the welcome mail's "Your password:" line.
-_LINE = re.compile(r"^([\s>]*(?:YOUR )?PASSWORD\s*:[ \t]*)(\S.*?)[ \t]*$",
+# A password line (quoted too): ``PASSWORD: x``, ``PW = x``, ``PASSWORD x`` (one word), the
+# ``SET``/``NEW PASSWORD x`` command, and the welcome mail's ``Your password:`` line.
+_LINE = re.compile(r"^([\s>]*(?:(?:YOUR|SET|NEW)[ \t]+)?(?:PASSWORD|PW)"
+                   r"(?:[ \t]*[:=][ \t]*|[ \t]+(?=\S+[ \t]*$)))(\S.*?)[ \t]*$",
                    re.IGNORECASE | re.MULTILINE)
-_LINE_BYTES = re.compile(rb"^([ \t>]*(?:YOUR )?PASSWORD[ \t]*:[ \t]*)(\S[^\r\n]*?)[ \t]*(?=\r?$)",
+_LINE_BYTES = re.compile(rb"^([ \t>]*(?:(?:YOUR|SET|NEW)[ \t]+)?(?:PASSWORD|PW)"
+                         rb"(?:[ \t]*[:=][ \t]*|[ \t]+(?=\S+[ \t]*\r?$)))"
+                         rb"(\S[^\r\n]*?)[ \t]*(?=\r?$)",
                          re.IGNORECASE | re.MULTILINE)
 # A part whose bytes may hide a password (anything else is readable as it stands).
 _ENCODED = re.compile(rb"^content-transfer-encoding:[ \t]*(base64|quoted-printable)",
