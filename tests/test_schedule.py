@@ -171,7 +171,7 @@ def test_the_rules_deadline_is_printed_in_the_newsletters_and_rerun_is_identical
         printed = list(session.exec(select(Newsletter).where(Newsletter.turn_number == 1)))
     assert {n.kind for n in printed} == {"gazette", "turnsheet"}
     for newsletter in printed:
-        assert "next orders due Monday 12 April 2027, 18:00 CEST" in newsletter.markdown
+        assert "due Monday 12 April 2027, 18:00 CEST" in newsletter.markdown
     rerun = runner.invoke(cli, ["--config", str(config.path), "turn", "rerun", "paris", "1"],
                           catch_exceptions=False)
     assert rerun.exit_code == 0 and "byte-identical" in rerun.output
