@@ -31,6 +31,7 @@ it, so commands can leave the outbox to a running service.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -39,6 +40,7 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
+from apscheduler.jobstores.base import JobLookupError
 from sqlalchemy import Engine
 from sqlmodel import Session
 
@@ -272,7 +274,9 @@ class JobSync:
         counts = {"added": 0, "removed": 0, "kept": 0, "games": self.recomputed}
         for job_id in stored:
             if job_id not in wanted and job_id.split(":", 1)[0] in JOB_KINDS:
-                scheduler.remove_job(job_id)
+                # A one-shot job may have run (and left the store) since the rows were read.
+                with contextlib.suppress(JobLookupError):
+                    scheduler.remove_job(job_id)
                 applied.pop(job_id, None)
                 counts["removed"] += 1
         for job_id, spec in wanted.items():
