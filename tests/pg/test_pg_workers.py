@@ -124,8 +124,9 @@ def _run(folder: Path, cluster: PgCluster, *, kill: bool) -> dict[str, object]:
 
     With ``kill``, the first worker is the one that dies at the crash point inside its
     first turn run.  So that it is the one to take a turn first, the other two stop once
-    the mail is in and two fresh workers start as the deadlines are set: they come up
-    while it runs its first turn, and take that turn over once it is killed.
+    the mail is in, and two fresh workers start only once it has died: they find the
+    deadlines passed and the turn it claimed still open (its claim died with its
+    transaction), and run every turn once.
     """
     config = _setup(folder, cluster.own_database())
     db = open_store(config.database_url)
@@ -145,7 +146,9 @@ def _run(folder: Path, cluster: PgCluster, *, kill: bool) -> dict[str, object]:
         with session_scope(db) as session:  # the deadlines, inside the test
             for g in range(GAMES):
                 set_deadlines(session, repo.game_by_name(session, f"g{g:02d}"), due)
-        if kill:
+        if kill:  # fresh workers only once the first has died inside its first turn:
+            # started earlier, they could take every turn before it syncs the new deadlines
+            _wait("the kill", lambda: procs[0].poll() is not None, procs, seconds=300)
             procs += [_start(config, None, n) for n in range(WORKERS, 2 * WORKERS - 1)]
         _wait("the turns", lambda: _count(db, select(func.count()).select_from(Turn).where(
             Turn.number == 1, Turn.status == TurnStatus.DONE)) == GAMES, procs)
