@@ -258,4 +258,8 @@ def _cards_share(state: dict[str, Any], player: str, tables: Tables, rng: random
         lines.append(f"APPOINT ABBESS {rng.choice(women)}")
     if living and rng.random() < 0.05:
         lines.append(rng.choice(["SKULL ANY", f"SKULL FOR {rng.choice(living)}"]))
+    if "Passage" in p["hand"]:
+        for a in sorted(state["invaders"].values(), key=lambda a: a["key"]):
+            if rng.random() < 0.5:
+                lines.append(f"AID INVADERS AT {a['city']} WITH PASSAGE")
     return lines

@@ -5,7 +5,7 @@ the Burgher's votes (9.2, Ex 9-2).  Dice are scripted; each docstring cites its 
 
 from __future__ import annotations
 
-from moderator.games.fief import ENGINE, court, economy, phases
+from moderator.games.fief import ENGINE, cards, court, economy, invaders, phases
 from moderator.games.fief.cards import abbey, windows
 from moderator.games.fief.orders.format import format_order
 from moderator.games.fief.orders.parse import Context, parse_line
@@ -78,7 +78,6 @@ def test_fe_10_1_a_rebellion_played_in_the_income_window() -> None:
     s.players["kirsten"].hand = ["Rebellion"]
     r = realm(s, {"rebellion": bd(0)})
     give_orders(r, {"kirsten": "AT INCOME REBELLION AT Norwich"})
-    from moderator.games.fief import cards
     cards.play_phase(r)
     assert s.players["kirsten"].hand == ["Rebellion"]      # not a Phase 2D line
     windows.open_window(r, "income")
@@ -274,7 +273,6 @@ def test_faq_p2_f10_a_discard_window_reaction() -> None:
     give_orders(r, {"kirsten": "AT DISCARD IF Hugh IS CAPTIVE PLAY PASSAGE FREE Hugh\n"
                                "DISCARD Tax"})
     phases.store_standing(r)
-    from moderator.games.fief import cards
     cards.discard_phase(r)
     assert hugh.free and hugh.city == "Lincoln" and s.players["kirsten"].hand == []
 
@@ -350,7 +348,6 @@ def test_fe_2_12_a_retainer_sold_to_another_family() -> None:
     r = realm(s)
     line = "RETAINER Mata FROM Alienor TO Godfrey FOR 3"
     give_orders(r, {"kirsten": line, "dave": line})
-    from moderator.games.fief import cards
     cards.play_phase(r)
     assert (alienor.retainer, godfrey.retainer) == (None, "Mata")
     assert (s.players["kirsten"].cash, s.players["dave"].cash) == (3, 2)
@@ -364,7 +361,6 @@ def test_fe_2_12_without_the_buyers_line_nothing_moves() -> None:
     noble(s, "Godfrey", "Blue", "Exeter")
     r = realm(s)
     give_orders(r, {"kirsten": "RETAINER Mata FROM Alienor TO Godfrey FOR 3"})
-    from moderator.games.fief import cards
     cards.play_phase(r)
     assert alienor.retainer == "Mata"
     told = sorted(str(e.actor) for e in r.events if e.id == "order.refused")
@@ -380,7 +376,6 @@ def test_fe_2_12_an_exchange_between_two_nobles_with_retainers() -> None:
     lines = "RETAINER Mata FROM Alienor TO Godfrey\nRETAINER Loyal Servant FROM Godfrey TO Alienor"
     r = realm(s)
     give_orders(r, {"kirsten": lines, "dave": lines})
-    from moderator.games.fief import cards
     cards.play_phase(r)
     assert (alienor.retainer, godfrey.retainer) == ("Loyal Servant", "Mata")
     hugh = noble(s, "Hugh", "Green", "York", retainer="Loyal Servant")
@@ -399,7 +394,6 @@ def test_fe_2_12_a_retainer_given_within_the_family() -> None:
     hugh = noble(s, "Hugh", "Green", "Durham")
     r = realm(s)
     give_orders(r, {"kirsten": "RETAINER Mata FROM Alienor TO Hugh FOR 2"})
-    from moderator.games.fief import cards
     cards.play_phase(r)
     assert (alienor.retainer, hugh.retainer, s.players["kirsten"].cash) == (None, "Mata", 0)
 
@@ -466,7 +460,7 @@ def test_fe_2_13_a_destroyed_abbey_is_rebuilt_free() -> None:
     abbey.rebuild_phase(r)
     c = s.cities["Winchester"]
     assert (c.building, c.abbey, s.players["kirsten"].cash) == ("abbey", "Autumn", 0)
-    assert refusals(r) == ["Coventry already has a building (FE 4.2)"]
+    assert refusals(r) == ["Coventry already has a building (FE 2.13, 4.2)"]
 
 
 def test_fe_2_13_a_royal_abbey() -> None:
@@ -480,7 +474,6 @@ def test_fe_2_13_a_royal_abbey() -> None:
     s.players["george"].hand = ["Abbess"]
     r = realm(s)
     give_orders(r, {"george": "PLAY ABBESS ON Lucia AT Oxford"})
-    from moderator.games.fief import cards
     cards.play_phase(r)
     assert abbey.royal_abbey(r) == "Oxford"
     assert s.nobles["lucia"].abbess == ["Autumn (Royal)"]
@@ -559,3 +552,45 @@ def test_reaction_is_an_order_of_its_own() -> None:
     order = parse_line(_ctx(("Justice",)), "AT END IF Godfrey IS HERETIC PLAY JUSTICE Godfrey")
     assert isinstance(order, Reaction)
     assert order.play == {"family": None, "target": "Godfrey", "kind": "justice"}
+
+
+# -- Passage: aiding invaders (FE 10.2) ---------------------------------------------------
+
+def _raven_at_coventry(aid_by: str | None, walls: str = "stronghold") -> tuple[GameState, Realm]:
+    s = board()
+    noble(s, "Lucia", "Green", "Coventry")
+    troops(s, "Coventry", "Green", men_at_arms=2)
+    s.cities["Coventry"].building = walls
+    s.invaders["Black Raven"] = invaders.InvaderArmy("Black Raven", "Coventry", True, 5)
+    s.players["dave"].hand = ["Passage"]
+    s.players["kirsten"].hand = ["Passage"]
+    r = realm(s, [1] * 60)
+    if aid_by:
+        give_orders(r, {aid_by: "AID INVADERS AT Coventry WITH PASSAGE"})
+    invaders._arrive(r, ["Black Raven"], "Coventry")
+    return s, r
+
+
+def _first_round_dice(r: Realm) -> int:
+    first = next(e for e in r.events if e.id == "battle.round")
+    return len(first.args["attacker_faces"])
+
+
+def test_fe_10_2_a_passage_aids_the_invaders_against_a_stronghold() -> None:
+    """FE 10.2 Aid Invaders ("A Player can help Invaders attacking other Players who are
+    defending a Stronghold or Fortified City"): Dave's Passage shows the Black Raven (5 foot
+    and a leader) the tunnels under Kirsten's Stronghold at Coventry: 3 melee dice instead
+    of 2 (no Stronghold penalty, FE 7.4); the card is spent."""
+    s, r = _raven_at_coventry("dave")
+    assert _first_round_dice(r) == 3 and s.players["dave"].hand == []
+    _, plain = _raven_at_coventry(None)
+    assert _first_round_dice(plain) == 2
+
+
+def test_fe_10_2_no_aid_against_oneself_nor_without_walls() -> None:
+    """FE 10.2: the help is against "other Players ... defending a Stronghold or Fortified
+    City": Kirsten's own line does nothing; before an open city no Passage is spent."""
+    s, r = _raven_at_coventry("kirsten")
+    assert _first_round_dice(r) == 2 and s.players["kirsten"].hand == ["Passage"]
+    s, r = _raven_at_coventry("dave", walls="")
+    assert s.players["dave"].hand == ["Passage"]

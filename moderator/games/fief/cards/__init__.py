@@ -19,9 +19,10 @@ from moderator.games.fief.cards.deck import (
     plague_roll,
     region_has,
 )
+from moderator.games.fief.cards.intrigue import aid_invaders
 from moderator.games.fief.cards.play import clear_slot, crossbows_home, play_fortune, play_phase
 from moderator.games.fief.cards.rebellion import quelled, rebellion
 
-__all__ = ["DISASTERS", "clear_slot", "crossbows_home", "disasters_phase", "discard_phase",
-           "draw_phase", "is_disaster", "plague", "plague_roll", "play_fortune", "play_phase",
-           "quelled", "rebellion", "region_has"]
+__all__ = ["DISASTERS", "aid_invaders", "clear_slot", "crossbows_home", "disasters_phase",
+           "discard_phase", "draw_phase", "is_disaster", "plague", "plague_roll",
+           "play_fortune", "play_phase", "quelled", "rebellion", "region_has"]

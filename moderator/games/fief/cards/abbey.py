@@ -35,6 +35,17 @@ def royal_abbey(realm: Realm) -> str | None:
                  if c.abbey and c.abbey.endswith(ROYAL)), None)
 
 
+def site_refusal(realm: Realm, city: str, family: str) -> str | None:
+    """FE 2.13, 4.2: an Abbey stands in a city without a building, held by the Abbess's
+    family or Independent; why not here, or None."""
+    c = realm.city(city)
+    if c.building:
+        return f"{city} already has a building (FE 2.13, 4.2)"
+    if c.holder not in (None, family):
+        return f"{city} is held by another family (FE 2.13)"
+    return None
+
+
 def _abbey_city(realm: Realm, name: str) -> str | None:
     return next((c.name for c in realm.s.cities.values() if c.abbey == name), None)
 
@@ -122,10 +133,8 @@ def rebuild_phase(realm: Realm) -> None:
             name = next(a for a in abbess.abbess if base(a) == order.abbey)
             if _abbey_city(realm, name) is not None:
                 realm.refuse(player, text, "that Abbey stands")
-            elif c.building:
-                realm.refuse(player, text, f"{order.city} already has a building (FE 4.2)")
-            elif c.holder not in (None, abbess.family):
-                realm.refuse(player, text, f"{order.city} is held by another family (FE 2.13)")
+            elif site_refusal(realm, order.city, abbess.family):
+                realm.refuse(player, text, str(site_refusal(realm, order.city, abbess.family)))
             else:
                 c.building, c.abbey = "abbey", name
                 realm.emit(EventId.ABBEY_REBUILT, {"noble": abbess.key, "abbey": base(name),

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from moderator.games.fief.cards.common import take
+from moderator.games.fief.cards.common import orders_of, take
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import (
+    AidInvaders,
     Ambush,
     Assassinate,
     Escape,
@@ -100,3 +101,21 @@ def escape(realm: Realm, player: str, order: Escape) -> None:
             if army and captive.key in army.captives:
                 army.captives.remove(captive.key)
         realm.release(captive, "escape")
+
+
+def aid_invaders(realm: Realm, city: str, defender: str) -> bool:
+    """FE 10.2 Aid Invaders ("A Player can help Invaders attacking other Players who are
+    defending a Stronghold or Fortified City"): the first player in player order, not the
+    defender's, with `AID INVADERS AT <city> WITH PASSAGE` and a Passage in hand spends it;
+    the invaders attack from the tunnels, without the melee penalty (as 10.2's tunnels)."""
+    s = realm.s
+    for player in s.player_order():
+        if player == realm.account(defender) or "Passage" not in s.players[player].hand:
+            continue
+        if any(o.city == city for o in orders_of(realm, player).of(AidInvaders)):
+            take(realm, player, "Passage")
+            s.fortune_discard.append("Passage")
+            realm.emit(EventId.PASSAGE_TUNNELS, {"player": player, "city": city,
+                                                 "invaders": True})
+            return True
+    return False

@@ -211,10 +211,8 @@ def _play_clergy(realm: Realm, player: str, order: PlayClergy) -> None:
         c = realm.city(city)
         if noble.sex != "f":
             realm.refuse(player, text, "only a noblewoman can be Abbess (FE 2.13)")
-        elif c.building:
-            realm.refuse(player, text, f"{city} already has a building (FE 2.13, 4.2)")
-        elif c.holder not in (None, noble.family):
-            realm.refuse(player, text, f"{city} is held by another family (FE 2.13)")
+        elif abbey.site_refusal(realm, city, noble.family):
+            realm.refuse(player, text, str(abbey.site_refusal(realm, city, noble.family)))
         else:
             # An Abbey destroyed but still its Abbess's (to rebuild, FE 2.13) is not free.
             used = {abbey.base(a) for a in [x.abbey for x in s.cities.values() if x.abbey]

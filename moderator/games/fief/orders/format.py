@@ -7,6 +7,7 @@ from typing import Any
 
 from moderator.games.fief.orders.names import UNIT_NAMES
 from moderator.games.fief.orders.values import (
+    AidInvaders,
     Allow,
     Ambush,
     Appoint,
@@ -201,6 +202,7 @@ FORMATTERS.update({
     PermitRelinquish: lambda t, o: f"PERMIT RELINQUISH {o.abbess}",
     Appoint: lambda t, o: f"APPOINT ABBESS {o.noble}",
     RebuildAbbey: lambda t, o: f"REBUILD ABBEY {o.abbey} AT {o.city}",
+    AidInvaders: lambda t, o: f"AID INVADERS AT {o.city} WITH PASSAGE",
 })
 
 

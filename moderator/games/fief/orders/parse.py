@@ -17,6 +17,7 @@ from moderator.games.base import OrderError
 from moderator.games.fief.orders import names
 from moderator.games.fief.orders.errors import BadNumber, BadSyntax, OrderParseError, UnknownOrder
 from moderator.games.fief.orders.values import (
+    AidInvaders,
     Allow,
     Ambush,
     Appoint,
@@ -778,5 +779,13 @@ def _rebuild(ctx: Context, rest: str) -> Order:
                         city=ctx.city(m.group(2)))
 
 
+def _aid(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^INVADERS\s+AT\s+(.+?)\s+WITH\s+PASSAGE$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("AID INVADERS AT <city> WITH PASSAGE")
+    ctx.card("Passage")
+    return AidInvaders(city=ctx.city(m.group(1)))
+
+
 PARSERS.update({"RETAINER": _retainer, "RELINQUISH": _relinquish, "PERMIT": _permit,
-                "APPOINT": _appoint, "REBUILD": _rebuild})
+                "APPOINT": _appoint, "REBUILD": _rebuild, "AID": _aid})

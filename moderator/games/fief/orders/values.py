@@ -535,8 +535,16 @@ class RebuildAbbey(Order):
     city: str = ""
 
 
+@dataclass(frozen=True)
+class AidInvaders(Order):
+    """FE 10.2 Aid Invaders: a Passage shows the invaders attacking <city> the tunnels
+    under its defender's walls (no melee penalty), in Phase 6."""
+    kind: ClassVar[str] = "aid_invaders"
+    city: str = ""
+
+
 CARDS_SHARE: tuple[type[Order], ...] = (Reaction, RetainerDeal, Relinquish, PermitRelinquish,
-                                        Appoint, RebuildAbbey)
+                                        Appoint, RebuildAbbey, AidInvaders)
 ORDER_CLASSES.update({cls.kind: cls for cls in CARDS_SHARE})
 
 
