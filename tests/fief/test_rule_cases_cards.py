@@ -5,6 +5,9 @@ the Burgher's votes (9.2, Ex 9-2).  Dice are scripted; each docstring cites its 
 
 from __future__ import annotations
 
+import json
+
+from moderator.games.base import TurnResult
 from moderator.games.fief import ENGINE, cards, court, economy, invaders, phases
 from moderator.games.fief.cards import abbey, windows
 from moderator.games.fief.orders.format import format_order
@@ -13,7 +16,7 @@ from moderator.games.fief.orders.values import Reaction
 from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import GameState, Noble
 from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
-from tests.fief.conftest import TABLES
+from tests.fief.conftest import TABLES, mustered, render_all, run
 
 
 def _ctx(hand: tuple[str, ...] = ()) -> Context:
@@ -594,3 +597,52 @@ def test_fe_10_2_no_aid_against_oneself_nor_without_walls() -> None:
     assert _first_round_dice(r) == 2 and s.players["kirsten"].hand == ["Passage"]
     s, r = _raven_at_coventry("dave", walls="")
     assert s.players["dave"].hand == ["Passage"]
+
+
+# -- through the engine -------------------------------------------------------------------
+
+def _renders(r: Realm) -> None:
+    render_all(TurnResult(r.s.to_dict(), tuple(r.events)))
+
+
+def test_a_reaction_is_kept_on_the_sheet_and_fires_in_a_later_round() -> None:
+    """fief-email.md §3.1 through the service's engine: the reaction written with Round 1's
+    orders stands numbered on the order form; it fires at W14 of the round its condition
+    first holds, and is gone from the next form."""
+    state = mustered(4)
+    player = state["seats"][0]
+    fams = state["players"][player]["families"]
+    target = sorted((n for n in state["nobles"].values() if n["family"] not in fams),
+                    key=lambda n: n["key"])[0]
+    state["players"][player]["hand"] = ["Justice"]
+    line = f"AT END IF {target['name']} IS HERETIC PLAY JUSTICE {target['name']}"
+    first = run(state, {player: line})
+    assert f"#  1 {line}" in ENGINE.order_form(first.state, player, TABLES)
+    assert first.state["nobles"][target["key"]]["status"] != "dead"
+    later = json.loads(json.dumps(first.state))
+    later["nobles"][target["key"]]["heresy"] = True
+    later["cities"][later["nobles"][target["key"]]["city"]]["building"] = ""
+    second = run(later, {})
+    assert second.state["nobles"][target["key"]]["status"] == "dead"
+    assert second.state["players"][player]["standing"] == []
+    assert line not in ENGINE.order_form(second.state, player, TABLES)
+
+
+def test_the_new_events_render() -> None:
+    """Every event of the cards share renders on one line (gazette and sheets)."""
+    s = board()
+    alienor = noble(s, "Alienor", "Green", "York", retainer="Mata")
+    noble(s, "Hugh", "Green", "York")
+    lucia = noble(s, "Lucia", "Green", "Oxford", abbess=["Autumn"])
+    r = realm(s)
+    give_orders(r, {"kirsten": "RETAINER Mata FROM Alienor TO Hugh\nRELINQUISH Lucia\n"
+                               "REBUILD ABBEY Autumn AT Winchester"})
+    cards.play_phase(r)
+    abbey.rebuild_phase(r)
+    abbey.relinquish_phase(r)
+    assert alienor.retainer is None and lucia.abbess == []
+    _, aided = _raven_at_coventry("dave")
+    r.events.extend(aided.events)
+    _renders(r)
+    assert {"retainer.passed", "abbey.rebuilt", "abbess.relinquished",
+            "passage.tunnels"} <= {e.id for e in r.events}
