@@ -646,3 +646,45 @@ def test_the_new_events_render() -> None:
     _renders(r)
     assert {"retainer.passed", "abbey.rebuilt", "abbess.relinquished",
             "passage.tunnels"} <= {e.id for e in r.events}
+
+
+def test_ex_10_5_the_ambush_written_in_advance() -> None:
+    """Ex 10-5 (FE 10.5; fief-email.md §10.1 writes it as a reaction): Dave cannot see
+    Kirsten's move coming, so he writes `AT BATTLES IF Edward AT Exeter PLAY AMBUSH Edward
+    BY Henri`; Edward has moved into Exeter: at W11, before any battle, he is Henri's
+    captive, Kirsten's troops fall back in fours to Winchester and Canterbury and the
+    Bombard stays behind."""
+    s = board()
+    noble(s, "Henri", "Blue", "Exeter")
+    troops(s, "Exeter", "Blue", men_at_arms=1)
+    edward = noble(s, "Edward", "Green", "Exeter", titles=["wales"])
+    troops(s, "Exeter", "Green", knight=2, men_at_arms=4, bombard=1)
+    noble(s, "Lucia", "Green", "Winchester")
+    noble(s, "Hugh", "Green", "Canterbury")
+    s.players["dave"].hand = ["Ambush"]
+    r = realm(s)
+    give_orders(r, {"dave": "AT BATTLES IF Edward AT Exeter PLAY AMBUSH Edward BY Henri"})
+    phases.store_standing(r)
+    windows.open_window(r, "move")
+    assert edward.free
+    windows.open_window(r, "battles")
+    assert edward.status == "captive" and edward.captor == "henri"
+    assert s.cities["Exeter"].units_of("Green") == {"bombard": 1}
+    assert s.cities["Winchester"].units_of("Green") == {"knight": 2, "men_at_arms": 2}
+    assert s.cities["Canterbury"].units_of("Green") == {"men_at_arms": 2}
+
+
+def test_fe_2_13_relinquished_before_the_marriages_she_may_marry() -> None:
+    """FE 2.13 ("To marry ... an Abbess must ask ... permission to relinquish her Title"),
+    9.0: the relinquishing runs before Phase 1A, so Lucia marries Henri the same round."""
+    s, lucia = _abbess_board()
+    noble(s, "Henri", "Blue", "Exeter")
+    r = realm(s)
+    give_orders(r, {"kirsten": "RELINQUISH Lucia\nMARRY Lucia TO Henri",
+                    "dave": "PERMIT RELINQUISH Lucia\nMARRY Henri TO Lucia"})
+    abbey.relinquish_phase(r)
+    court.marriage_phase(r)
+    assert lucia.spouse == "henri"
+    titles = [p.name for p in phases.NEXT_ROUND_TABLE.ordered()]
+    assert titles.index("Phase 1: Abbesses relinquish (FE 2.13)") < titles.index(
+        "Phase 1A: marriages (FE 9.0)")

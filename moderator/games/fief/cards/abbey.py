@@ -92,7 +92,7 @@ def relinquish_phase(realm: Realm) -> None:
 
 def _lay_down(realm: Realm, abbess: Noble) -> None:
     s = realm.s
-    heir = _appointee(realm)
+    heir = _appointee(realm, abbess)
     for name in list(abbess.abbess):
         abbess.abbess.remove(name)
         if heir is not None:
@@ -103,14 +103,15 @@ def _lay_down(realm: Realm, abbess: Noble) -> None:
                                                  "to": heir.key if heir else None})
 
 
-def _appointee(realm: Realm) -> Noble | None:
+def _appointee(realm: Realm, abbess: Noble) -> Noble | None:
     s = realm.s
     king = s.nobles.get(s.sovereign) if s.sovereign else None
     if king is None:
         return None
     for order in orders_of(realm, realm.account(king.family)).of(Appoint):
         n = s.nobles.get(order.noble.lower())
-        if n is not None and n.alive and n.sex == "f" and not n.spouse and not n.clergy:
+        if (n is not None and n.alive and n.sex == "f" and not n.spouse and not n.clergy
+                and n.key != abbess.key):
             return n
     return None
 
