@@ -10,6 +10,7 @@ import json
 from moderator.games.base import TurnResult
 from moderator.games.fief import ENGINE, cards, court, economy, invaders, phases
 from moderator.games.fief.cards import abbey, windows
+from moderator.games.fief.orders import parse
 from moderator.games.fief.orders.format import format_order
 from moderator.games.fief.orders.parse import Context, parse_line
 from moderator.games.fief.orders.values import Reaction
@@ -66,6 +67,8 @@ def test_the_round_opens_its_windows_in_order() -> None:
     assert nxt == ["W1", "W5"]
     assert [w.name for w in windows.WINDOWS][:6] == ["hear-ye", "election", "parliament",
                                                      "discard", "disasters", "cards"]
+    assert set(parse.WINDOWS.values()) == set(windows.NAMES)    # the parser knows them all
+    assert set(parse.WINDOW_IDS) == {w.id for w in windows.WINDOWS}
 
 
 # -- one-shot lines in a window (FE 2.6, 10.0, 11.0) ------------------------------------
