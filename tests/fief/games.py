@@ -256,6 +256,8 @@ def _cards_share(state: dict[str, Any], player: str, tables: Tables, rng: random
              if n["status"] != "dead" and n["sex"] == "f" and not n["spouse"]]
     if king and state["nobles"][king]["family"] in fams and women and rng.random() < 0.3:
         lines.append(f"APPOINT ABBESS {rng.choice(women)}")
+    if king and state["nobles"][king]["family"] in fams and rng.random() < 0.2:
+        lines.append(f"ROYAL MOVE {state['nobles'][king]['name']} TO ROYAL ABBEY")
     if living and rng.random() < 0.05:
         lines.append(rng.choice(["SKULL ANY", f"SKULL FOR {rng.choice(living)}"]))
     if "Passage" in p["hand"]:

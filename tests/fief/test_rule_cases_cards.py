@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from moderator.games.base import TurnResult
-from moderator.games.fief import ENGINE, cards, court, economy, invaders, phases
+from moderator.games.fief import ENGINE, cards, court, economy, invaders, movement, phases
 from moderator.games.fief.cards import abbey, windows
 from moderator.games.fief.orders import parse
 from moderator.games.fief.orders.format import format_order
@@ -30,7 +30,7 @@ def _ctx(hand: tuple[str, ...] = ()) -> Context:
 def test_window_lines_read_back_in_normal_form() -> None:
     """fief-email.md §3.1: `AT <window> [PLAY] <card order>` and the standing
     `AT <window> IF <condition> PLAY <card order>` read back to the same value."""
-    ctx = _ctx(("Justice", "Good Weather", "Rebellion", "French Crossbowmen"))
+    ctx = _ctx(("Justice", "Good Weather", "Rebellion", "French Crossbowmen", "Passage"))
     for text in ("AT END IF Godfrey IS HERETIC PLAY JUSTICE Godfrey",
                  "AT MOVE IF STORMS ON Wales PLAY GOOD WEATHER ON Wales",
                  "AT INCOME REBELLION AT Norwich",
@@ -40,7 +40,8 @@ def test_window_lines_read_back_in_normal_form() -> None:
                  "AT ELECTION IF Hugh AT York PLAY JUSTICE Hugh",
                  "RETAINER Mata FROM Alienor TO Godfrey FOR 3",
                  "RELINQUISH Lucia", "PERMIT RELINQUISH Lucia", "APPOINT ABBESS Estrid",
-                 "REBUILD ABBEY Autumn AT Oxford", "SKULL ANY", "SKULL FOR Henri", "SKULL"):
+                 "REBUILD ABBEY Autumn AT Oxford", "SKULL ANY", "SKULL FOR Henri", "SKULL",
+                 "AID INVADERS AT Coventry WITH PASSAGE", "ROYAL MOVE William TO ROYAL ABBEY"):
         order = parse_line(ctx, text)
         again = parse_line(ctx, format_order(TABLES, order))
         assert again == order, text
@@ -691,3 +692,27 @@ def test_fe_2_13_relinquished_before_the_marriages_she_may_marry() -> None:
     titles = [p.name for p in phases.NEXT_ROUND_TABLE.ordered()]
     assert titles.index("Phase 1: Abbesses relinquish (FE 2.13)") < titles.index(
         "Phase 1A: marriages (FE 9.0)")
+
+
+def test_fe_2_13_royal_moves_to_the_royal_abbey() -> None:
+    """FE 2.13 Royal Moves ("the Royal Family, their Royal Guards, and both of their
+    Families' Nobles (with NO Troops) can travel to the Royal Abbey from ANY City for a
+    total cost of 2 moves"): King William rides from Durham to the Royal Abbey at Oxford;
+    Dave's Henri, of no royal family, is refused; with no Royal Abbey on the map, refused."""
+    s = board()
+    noble(s, "William", "Red", "Durham", titles=["marches"])
+    s.sovereign = "william"
+    noble(s, "Lucia", "Red", "Oxford", abbess=["Autumn (Royal)"])
+    s.cities["Oxford"].building, s.cities["Oxford"].abbey = "abbey", "Autumn (Royal)"
+    noble(s, "Henri", "Blue", "Exeter")
+    r = realm(s)
+    give_orders(r, {"george": "ROYAL MOVE William TO ROYAL ABBEY",
+                    "dave": "ROYAL MOVE Henri TO ROYAL ABBEY"})
+    movement.movement_phase(r)
+    assert s.nobles["william"].city == "Oxford" and s.nobles["henri"].city == "Exeter"
+    assert refusals(r) == ["only the Royal Family and their families (FE 5.0)"]
+    s.cities["Oxford"].abbey = "Autumn"
+    r = realm(s)
+    give_orders(r, {"george": "ROYAL MOVE Lucia TO ROYAL ABBEY"})
+    movement.movement_phase(r)
+    assert refusals(r) == ["there is no Royal Abbey"]

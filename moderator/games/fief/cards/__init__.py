@@ -9,6 +9,7 @@
 - `windows`: the any-time windows and standing reactions (2.6, 10.0, 11.0).
 """
 
+from moderator.games.fief.cards.abbey import royal_abbey
 from moderator.games.fief.cards.deck import (
     DISASTERS,
     disasters_phase,
@@ -25,4 +26,4 @@ from moderator.games.fief.cards.rebellion import quelled, rebellion
 
 __all__ = ["DISASTERS", "aid_invaders", "clear_slot", "crossbows_home", "disasters_phase",
            "discard_phase", "draw_phase", "is_disaster", "plague", "plague_roll",
-           "play_fortune", "play_phase", "quelled", "rebellion", "region_has"]
+           "play_fortune", "play_phase", "quelled", "rebellion", "region_has", "royal_abbey"]

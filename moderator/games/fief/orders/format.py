@@ -57,6 +57,7 @@ from moderator.games.fief.orders.values import (
     RebuildAbbey,
     Relinquish,
     RetainerDeal,
+    RoyalAbbeyMove,
     RoyalMove,
     Scorch,
     Shinbone,
@@ -203,6 +204,7 @@ FORMATTERS.update({
     Appoint: lambda t, o: f"APPOINT ABBESS {o.noble}",
     RebuildAbbey: lambda t, o: f"REBUILD ABBEY {o.abbey} AT {o.city}",
     AidInvaders: lambda t, o: f"AID INVADERS AT {o.city} WITH PASSAGE",
+    RoyalAbbeyMove: lambda t, o: f"ROYAL MOVE {', '.join(o.nobles)} TO ROYAL ABBEY",
 })
 
 

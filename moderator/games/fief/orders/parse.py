@@ -67,6 +67,7 @@ from moderator.games.fief.orders.values import (
     RebuildAbbey,
     Relinquish,
     RetainerDeal,
+    RoyalAbbeyMove,
     RoyalMove,
     Scorch,
     Shinbone,
@@ -787,5 +788,14 @@ def _aid(ctx: Context, rest: str) -> Order:
     return AidInvaders(city=ctx.city(m.group(1)))
 
 
+def _royal_or_abbey(ctx: Context, rest: str) -> Order:
+    """`ROYAL MOVE <nobles> TO ROYAL ABBEY` (FE 2.13), else the Royal Stronghold's."""
+    m = re.match(r"^MOVE\s+(.+?)\s+TO\s+(?:THE\s+)?ROYAL\s+ABBEY$", rest.strip(), re.I)
+    if m:
+        return RoyalAbbeyMove(nobles=tuple(ctx.noble(n) for n in _list(m.group(1))))
+    return _royal(ctx, rest)
+
+
 PARSERS.update({"RETAINER": _retainer, "RELINQUISH": _relinquish, "PERMIT": _permit,
-                "APPOINT": _appoint, "REBUILD": _rebuild, "AID": _aid})
+                "APPOINT": _appoint, "REBUILD": _rebuild, "AID": _aid,
+                "ROYAL": _royal_or_abbey})

@@ -543,8 +543,14 @@ class AidInvaders(Order):
     city: str = ""
 
 
+@dataclass(frozen=True)
+class RoyalAbbeyMove(RoyalMove):
+    """FE 2.13 Royal Moves: as the Royal Move (FE 5.0), to the Royal Abbey."""
+    kind: ClassVar[str] = "royal_abbey_move"
+
+
 CARDS_SHARE: tuple[type[Order], ...] = (Reaction, RetainerDeal, Relinquish, PermitRelinquish,
-                                        Appoint, RebuildAbbey, AidInvaders)
+                                        Appoint, RebuildAbbey, AidInvaders, RoyalAbbeyMove)
 ORDER_CLASSES.update({cls.kind: cls for cls in CARDS_SHARE})
 
 
