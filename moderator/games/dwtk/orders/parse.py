@@ -92,18 +92,26 @@ class _Builder:
 _Reader = Callable[[str, str, str, "_Builder", Names], None]
 
 
+# The families whose line's value depends on its text alone (not on the lines before it)
+# are read once per distinct line (`Names.read_line`): DO, COUNSEL, PROPOSE and IF.
+
+
 def _do(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+    b.activities.append(n.read_line(text, lambda: _activity(rest, n)))
+
+
+def _activity(rest: str, n: Names) -> Activity:
     rest, conditions = split_conditions(rest, n)  # ... IF MONARCH IS x (conditions.py)
     activity = parse_activity(rest, n)
-    b.activities.append(replace(activity, conditions=conditions) if conditions else activity)
+    return replace(activity, conditions=conditions) if conditions else activity
 
 
 def _counsel(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
-    b.counsels.append(parse_counsel(rest, n))
+    b.counsels.append(n.read_line(text, lambda: parse_counsel(rest, n)))
 
 
 def _propose(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
-    b.proposals.append(parse_proposal(rest, n))
+    b.proposals.append(n.read_line(text, lambda: parse_proposal(rest, n)))
 
 
 def _buy(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
@@ -160,7 +168,7 @@ def _draw(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
 
 
 def _reaction(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
-    b.reactions.append(parse_reaction(text, n))
+    b.reactions.append(n.read_line(text, lambda: parse_reaction(text, n)))
 
 
 def _withdraw(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
