@@ -11,11 +11,15 @@ from typing import Any
 import pytest
 
 from moderator.games.base import ParsedOrders
+from moderator.games.dwtk.frozen import remembered_dict
 from moderator.games.dwtk.orders import names as names_module
 from moderator.games.dwtk.orders import parse_orders
 from moderator.games.dwtk.orders.activity import Activity, ActivityKind, format_activity
 from moderator.games.dwtk.orders.errors import IllegalOrderError, UnknownNameError
 from moderator.games.dwtk.orders.names import Names
+from moderator.games.dwtk.orders.reaction import Reaction, parse_reaction
+from moderator.games.dwtk.state import Character
+from moderator.games.dwtk.state.serial import fields_dict
 from tests.dwtk.conftest import TABLES
 
 PLAYERS = {"ann": "Ann", "bob": "Bob"}
@@ -29,6 +33,7 @@ SHEET = ("DO ASSASSINATE King George WITH 2 CARDS\nDO TITLE PC\nDO TRAVEL 23 TO 
 
 def _plain(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every line read anew, every canonical line written anew (the code before)."""
+    monkeypatch.setattr(Names, "recall", lambda self, line: None)
     monkeypatch.setattr(Names, "read_line", lambda self, line, read: read())
     monkeypatch.setattr(Names, "written", lambda self, value, write: write(value, self))
 
@@ -105,3 +110,34 @@ def test_engine_results_do_not_depend_on_what_was_parsed_before(
         _plain(m)
         plain = fresh()
     _same(fresh(), plain)
+
+
+def test_remembered_forms_are_fresh_copies_equal_to_the_plain_form() -> None:
+    """`frozen.remembered_dict` (nobles, royals, reactions): each to_dict a new dict and
+    new lists, equal to the form worked out anew; changing one changes no later one."""
+    noble = Character(23, owner="ann", hunted=("epalin",))
+    first = noble.to_dict()
+    assert first == fields_dict(noble) and list(first) == list(fields_dict(noble))
+    first["hunted"].append("cronos")
+    first["owner"] = "bob"
+    again = noble.to_dict()
+    assert again == fields_dict(noble) and again["hunted"] == ["epalin"]
+    assert again is not noble.to_dict() and again["hunted"] is not noble.to_dict()["hunted"]
+    reaction = parse_reaction("IF ANYONE HEARS MINE THEN HIDE", Names(TABLES))
+    form = reaction.to_dict()
+    form["act"] = "pay"
+    assert reaction.to_dict() == Reaction._plain(reaction) and reaction.to_dict()["act"] == "hide"
+
+
+def test_only_flat_forms_are_remembered() -> None:
+    """A form holding a dict or a list of dicts is built anew every time (a copy of it
+    would share the inner values)."""
+    calls: list[int] = []
+
+    def build(value: object) -> dict[str, Any]:
+        calls.append(1)
+        return {"inner": [{"a": 1}], "n": 2}
+
+    value = object()
+    forms = [remembered_dict(value, build) for _ in range(2)]
+    assert calls == [1, 1] and forms[0] == forms[1] and forms[0]["inner"] is not forms[1]["inner"]

@@ -64,6 +64,13 @@ class Names:
             raise found.kind(found.message, found.hint)
         return found  # type: ignore[no-any-return]
 
+    def recall(self, line: str) -> Any:
+        """What `read_line` remembers of this line (its problem raised anew), or None."""
+        found = self._lines.get(line)
+        if type(found) is _Problem:
+            raise found.kind(found.message, found.hint)
+        return found
+
     def written(self, value: V, write: Callable[[V, Names], str]) -> str:
         """``write(value, self)``, the canonical line of a frozen order value, once per
         value object (speed only: `read_line` hands the same object to every sheet with
