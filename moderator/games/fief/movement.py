@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from moderator.games.fief import cards
 from moderator.games.fief.battle import Side, fight
 from moderator.games.fief.events import EventId
@@ -107,178 +109,232 @@ def _text(order: Move) -> str:
     return f"MOVE {', '.join(order.nobles)}"
 
 
+@dataclass
+class Journey:
+    """One MOVE order under way (FE 5.0-5.4): the group, what it carries, where it is."""
+    player: str
+    order: Move
+    family: str
+    group: list[Noble]
+    units: dict[str, int]
+    start: str
+    here: str
+    used: int = 0
+    naval: bool = False
+    sea: int = 0
+    previous: str = ""
+    trail: list[str] = field(default_factory=list)
+    stop: str | None = None
+
+
 def move(realm: Realm, player: str, order: Move, moved_nobles: set[str]) -> None:
-    # Long: the FE 5.0-5.4 checks and both steps read in rulebook order; splitting it into
-    # validation, troops taken and the step loop is owed (not yet done).
-    s, t = realm.s, realm.t
+    """FE 5.0: one group of nobles and the troops they take, step by step along its path;
+    every step is checked when it is taken (fief-email.md §2.4.5)."""
+    group = _movers(realm, player, order, moved_nobles)
+    if group is None:
+        return
+    family, here = group[0].family, group[0].city
+    units = _take_troops(realm, player, order, family, here)
+    if units is None:
+        return
+    for unit, n in units.items():
+        realm.city(here).add(family, unit, -n)
+    for noble in group:
+        moved_nobles.add(noble.key)
+    j = Journey(player, order, family, group, units, start=here, here=here, previous=here,
+                trail=[here])
+    path = list(order.path)
+    besieger = realm.city(here).besieged_by
+    if besieger not in (None, family):
+        j.group, j.stop = _break_out(realm, family, group, units, here, besieger or "")
+        if j.stop:
+            path = []
+    for i, step in enumerate(path):
+        if not _step(realm, j, step, last=i == len(path) - 1):
+            break
+    _finish(realm, j)
+
+
+def _movers(realm: Realm, player: str, order: Move,
+            moved_nobles: set[str]) -> list[Noble] | None:
+    """The order's nobles if they may set out together (FE 5.0, 7.6, 7.9), else refused."""
+    s = realm.s
     nobles = [s.nobles.get(k.lower()) for k in order.nobles]
     if any(n is None or not n.alive for n in nobles):
         realm.refuse(player, _text(order), "no such living noble")
-        return
+        return None
     group = [n for n in nobles if n is not None]
-    family = group[0].family
-    here = group[0].city
+    family, here = group[0].family, group[0].city
+    why = None
     if any(n.family not in s.players[player].families or n.family != family for n in group):
-        realm.refuse(player, _text(order), "nobles of one of your families only")
-        return
-    if any(not n.free for n in group):
-        realm.refuse(player, _text(order), "a captive cannot move (FE 7.6)")
-        return
-    if any(n.city != here for n in group) or (order.start and order.start != here):
-        realm.refuse(player, _text(order), f"the nobles are not together at {order.start or here}")
-        return
-    if any(n.key in moved_nobles for n in group):
-        realm.refuse(player, _text(order), "each noble moves once a round (FE 5.0)")
-        return
-    besieger = realm.city(here).besieged_by
-    if besieger not in (None, family) and order.if_denied != "cavalcade":
-        realm.refuse(player, _text(order), "a besieged army needs leave to go out (FE 7.9), "
-                     "or a Cavalcade (FAQ P5 F19)")
-        return
-    # The troops taken along: only unmoved ones of the family at the start (FE 5.0).
+        why = "nobles of one of your families only"
+    elif any(not n.free for n in group):
+        why = "a captive cannot move (FE 7.6)"
+    elif any(n.city != here for n in group) or (order.start and order.start != here):
+        why = f"the nobles are not together at {order.start or here}"
+    elif any(n.key in moved_nobles for n in group):
+        why = "each noble moves once a round (FE 5.0)"
+    elif (realm.city(here).besieged_by not in (None, family)
+          and order.if_denied != "cavalcade"):
+        why = ("a besieged army needs leave to go out (FE 7.9), or a Cavalcade "
+               "(FAQ P5 F19)")
+    if why:
+        realm.refuse(player, _text(order), why)
+        return None
+    return group
+
+
+def _take_troops(realm: Realm, player: str, order: Move, family: str,
+                 here: str) -> dict[str, int] | None:
+    """The troops taken along: only unmoved ones of the family at the start (FE 5.0)."""
     units: dict[str, int] = {}
     for unit, n in order.units:
         free = (realm.city(here).units_of(family).get(unit, 0)
                 - realm.moved_units.get((family, here), {}).get(unit, 0))
         if unit == "trebuchet":
             realm.refuse(player, _text(order), "Trebuchets never move (FE 7.2)")
-            return
+            return None
         if n > free:
             realm.refuse(player, _text(order),
                          f"only {free} {unit.replace('_', '-')} free to move at {here}")
-            return
+            return None
         units[unit] = units.get(unit, 0) + n
-    for unit, n in units.items():
-        realm.city(here).add(family, unit, -n)
-    for noble in group:
-        moved_nobles.add(noble.key)
-    start = here
-    used = 0
-    naval = False
-    current_sea = 0
-    previous = here
-    trail: list[str] = [here]
-    stop_reason = None
-    path = list(order.path)
-    if besieger not in (None, family):
-        group, stop_reason = _break_out(realm, family, group, units, here, besieger or "")
-        if stop_reason:
-            path = []
-    i = 0
-    while i < len(path):
-        step = path[i]
-        if step.startswith("sea:"):
-            sea = int(step[4:])
-            ports = t.ports()
-            origin = ports.get(here) if not naval else current_sea
-            if not naval and (here != start or used or here not in ports):
-                stop_reason = "a naval move starts the round in a port (FE 5.4, Ex 5-6)"
-                break
-            if origin is None or t.sea_distance(origin, sea) != 1:
-                stop_reason = f"Sea {sea} is not next to the last sea (FE 5.4)"
-                break
-            if used >= t.invaders.moves:
-                stop_reason = "two moves a round (FE 5.0)"
-                break
-            if cards.region_has(realm, sea, "Storms") or cards.region_has(realm, origin, "Storms"):
-                stop_reason = "no naval move into or out of Storms (FE 5.5)"
-                break
-            naval, current_sea = True, sea
-            used += 1
-            i += 1
-            continue
-        bandit_path = step.startswith("~")
-        step = step.lstrip("~")
-        if naval:
-            # Landing: the city must be the port of the sea reached (FE 5.4), no extra move.
-            if t.ports().get(step) != current_sea:
-                stop_reason = f"{step} is not the port of Sea {current_sea} (FE 5.4)"
-                break
-            naval = False
-            here = step
-        else:
-            if bandit_path and (here not in t.bandit_cities or step == here):
-                stop_reason = f"no bandit path from {here} (FE 13.4)"
-                break
-            if not bandit_path and step not in t.neighbours(here):
-                stop_reason = f"no road from {here} to {step}"
-                break
-            if used >= t.invaders.moves:
-                stop_reason = "two moves a round (FE 5.0)"
-                break
-            if storms(realm, here) or storms(realm, step):
-                stop_reason = "no movement into, out of or within Storms (FE 2.5)"
-                break
-            used += 1
-            previous = here
-            if bandit_path:
-                group = bandits(realm, family, group, units, previous)
-                if not group:
-                    stop_reason = "taken by the bandits of Sherwood (FE 13.4)"
-                    break
-            here = step
-            _plague_entry(realm, group, previous, here)
-        trail.append(here)
-        group = [n for n in group if n.alive]
-        if not group:
-            break
-        for noble in group:
-            noble.city = here
-            discover(realm, noble, here)
-        for city, unit, count in order.leave:
-            if city == here and units.get(unit, 0) >= count:
-                units[unit] -= count
-                _drop(realm, family, here, unit, count)
-        last = i == len(path) - 1
-        holder = realm.city(here).holder
-        occupied = holder is not None and holder != family and realm.present(here, holder)
-        if occupied and not last and not permits(realm, holder or "", player, here):
-            hand = realm.s.players[player].hand
-            if order.if_denied == "passage" and "Passage" in hand:
-                # FE 10.2 (Avoid a Battle): locals guide the army through, no permission.
-                hand.remove("Passage")
-                realm.s.fortune_discard.append("Passage")
-                realm.emit(EventId.PASSAGE_USED, {"family": family, "city": here})
-                i += 1
-                continue
-            if order.if_denied == "cavalcade":
-                passed, why = cavalcade(realm, family, group, units, here, holder or "")
-                group = [n for n in group if n.free]
-                if passed and group:
-                    i += 1
-                    continue
-                stop_reason = why
-                break
-            if order.if_denied == "return" and used < t.invaders.moves:
-                here = previous
-                for noble in group:
-                    noble.city = here
-                used += 1
-                trail.append(here)
-                stop_reason = f"denied passage at {step}: went back"
-            else:
-                stop_reason = f"denied passage at {step} (FE 5.0): on its outskirts"
-            break
-        i += 1
-    if naval:
+    return units
+
+
+def _step(realm: Realm, j: Journey, step: str, last: bool) -> bool:
+    """One step of the path; False when the journey ends here."""
+    if step.startswith("sea:"):
+        return _sea_step(realm, j, int(step[4:]))
+    if not _land_step(realm, j, step):
+        return False
+    return _arrived(realm, j, last)
+
+
+def _sea_step(realm: Realm, j: Journey, sea: int) -> bool:
+    """FE 5.4-5.5: out of the starting port or on to the next sea, one move a sea."""
+    t = realm.t
+    ports = t.ports()
+    origin = ports.get(j.here) if not j.naval else j.sea
+    if not j.naval and (j.here != j.start or j.used or j.here not in ports):
+        j.stop = "a naval move starts the round in a port (FE 5.4, Ex 5-6)"
+    elif origin is None or t.sea_distance(origin, sea) != 1:
+        j.stop = f"Sea {sea} is not next to the last sea (FE 5.4)"
+    elif j.used >= t.invaders.moves:
+        j.stop = "two moves a round (FE 5.0)"
+    elif cards.region_has(realm, sea, "Storms") or cards.region_has(realm, origin, "Storms"):
+        j.stop = "no naval move into or out of Storms (FE 5.5)"
+    else:
+        j.naval, j.sea = True, sea
+        j.used += 1
+        return True
+    return False
+
+
+def _land_step(realm: Realm, j: Journey, step: str) -> bool:
+    """A landing from the sea (no extra move) or a road or bandit path (one move)."""
+    t = realm.t
+    bandit_path = step.startswith("~")
+    step = step.lstrip("~")
+    if j.naval:
+        # Landing: the city must be the port of the sea reached (FE 5.4), no extra move.
+        if t.ports().get(step) != j.sea:
+            j.stop = f"{step} is not the port of Sea {j.sea} (FE 5.4)"
+            return False
+        j.naval = False
+        j.here = step
+    else:
+        if bandit_path and (j.here not in t.bandit_cities or step == j.here):
+            j.stop = f"no bandit path from {j.here} (FE 13.4)"
+        elif not bandit_path and step not in t.neighbours(j.here):
+            j.stop = f"no road from {j.here} to {step}"
+        elif j.used >= t.invaders.moves:
+            j.stop = "two moves a round (FE 5.0)"
+        elif storms(realm, j.here) or storms(realm, step):
+            j.stop = "no movement into, out of or within Storms (FE 2.5)"
+        if j.stop:
+            return False
+        j.used += 1
+        j.previous = j.here
+        if bandit_path:
+            j.group = bandits(realm, j.family, j.group, j.units, j.previous)
+            if not j.group:
+                j.stop = "taken by the bandits of Sherwood (FE 13.4)"
+                return False
+        j.here = step
+        _plague_entry(realm, j.group, j.previous, j.here)
+    j.trail.append(j.here)
+    j.group = [n for n in j.group if n.alive]
+    return bool(j.group)
+
+
+def _arrived(realm: Realm, j: Journey, last: bool) -> bool:
+    """In a city: relics found, troops dropped, and the holder's leave to pass (FE 5.0)."""
+    here = j.here
+    for noble in j.group:
+        noble.city = here
+        discover(realm, noble, here)
+    for city, unit, count in j.order.leave:
+        if city == here and j.units.get(unit, 0) >= count:
+            j.units[unit] -= count
+            _drop(realm, j.family, here, unit, count)
+    holder = realm.city(here).holder
+    occupied = holder is not None and holder != j.family and realm.present(here, holder)
+    if not occupied or last or permits(realm, holder or "", j.player, here):
+        return True
+    return _denied(realm, j, holder or "")
+
+
+def _denied(realm: Realm, j: Journey, holder: str) -> bool:
+    """FE 5.0, 5.2, 10.2: refused passage, the order's IF DENIED branch; True if it goes on."""
+    here, t = j.here, realm.t
+    hand = realm.s.players[j.player].hand
+    if j.order.if_denied == "passage" and "Passage" in hand:
+        # FE 10.2 (Avoid a Battle): locals guide the army through, no permission.
+        hand.remove("Passage")
+        realm.s.fortune_discard.append("Passage")
+        realm.emit(EventId.PASSAGE_USED, {"family": j.family, "city": here})
+        return True
+    if j.order.if_denied == "cavalcade":
+        passed, why = cavalcade(realm, j.family, j.group, j.units, here, holder)
+        j.group = [n for n in j.group if n.free]
+        if passed and j.group:
+            return True
+        j.stop = why
+        return False
+    if j.order.if_denied == "return" and j.used < t.invaders.moves:
+        j.here = j.previous
+        for noble in j.group:
+            noble.city = j.here
+        j.used += 1
+        j.trail.append(j.here)
+        j.stop = f"denied passage at {here}: went back"
+    else:
+        j.stop = f"denied passage at {here} (FE 5.0): on its outskirts"
+    return False
+
+
+def _finish(realm: Realm, j: Journey) -> None:
+    """Troops set down where the group ends, control of every city on the way (FE 5.1)."""
+    if j.naval:
         # FE 5.4: troops never end at sea: the army goes back to its port.
-        here = start
-        for noble in group:
-            noble.city = here
-        stop_reason = "an army may not end at sea (FE 5.4): back in port"
-    for unit, n in units.items():
+        j.here = j.start
+        for noble in j.group:
+            noble.city = j.here
+        j.stop = "an army may not end at sea (FE 5.4): back in port"
+    for unit, n in j.units.items():
         if n:
-            _drop(realm, family, here, unit, n)
-    for city in dict.fromkeys(trail):
-        if city == here or any(c == city for c, _, _ in order.leave):
-            realm.arrive(city, family)
+            _drop(realm, j.family, j.here, unit, n)
+    for city in dict.fromkeys(j.trail):
+        if city == j.here or any(c == city for c, _, _ in j.order.leave):
+            realm.arrive(city, j.family)
         realm.refresh_control(city)
-    realm.emit(EventId.MOVED, {"family": family, "nobles": [n.key for n in group],
-                               "path": trail, "troops": sum(n for u, n in units.items()
-                                                            if u in TROOPS)})
-    if stop_reason:
-        realm.emit(EventId.MOVE_STOPPED, {"nobles": [n.key for n in group], "city": here,
-                                          "reason": stop_reason}, actor=player, public=False)
+    realm.emit(EventId.MOVED, {"family": j.family, "nobles": [n.key for n in j.group],
+                               "path": j.trail, "troops": sum(n for u, n in j.units.items()
+                                                              if u in TROOPS)})
+    if j.stop:
+        realm.emit(EventId.MOVE_STOPPED, {"nobles": [n.key for n in j.group], "city": j.here,
+                                          "reason": j.stop}, actor=j.player, public=False)
 
 
 def _drop(realm: Realm, family: str, city: str, unit: str, n: int) -> None:
