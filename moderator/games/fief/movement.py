@@ -262,7 +262,7 @@ def _land_step(realm: Realm, j: Journey, step: str) -> bool:
                 j.stop = "taken by the bandits of Sherwood (FE 13.4)"
                 return False
         j.here = step
-        _plague_entry(realm, j.group, j.previous, j.here)
+        _plague_entry(realm, j)
     j.trail.append(j.here)
     j.group = [n for n in j.group if n.alive]
     return bool(j.group)
@@ -343,14 +343,32 @@ def _drop(realm: Realm, family: str, city: str, unit: str, n: int) -> None:
     moved[unit] = moved.get(unit, 0) + n
 
 
-def _plague_entry(realm: Realm, group: list[Noble], before: str, after: str) -> None:
-    """FE 2.5: nobles entering a Plague region roll for their lives, unless they come from
-    another Plague region (the troops' entry roll is not yet modelled)."""
-    a = realm.t.region_of(before).number
-    b = realm.t.region_of(after).number
-    if a == b or not cards.region_has(realm, b, "Plague") or cards.region_has(realm, a, "Plague"):
+def _plague_entry(realm: Realm, j: Journey) -> None:
+    """FE 2.5: a group entering a Plague region rolls at once, as on the card's arrival
+    (fief-email.md A26): its troops are halved, rounded down, by its owner's LOSSES order
+    (cheapest first), and each noble rolls the d6; not when it comes from another Plague
+    region, nor when it comes back into a region it has already been in this move."""
+    t = realm.t
+    before = t.region_of(j.previous).number
+    after = t.region_of(j.here).number
+    been = {t.region_of(c).number for c in j.trail}
+    if (after in been or not cards.region_has(realm, after, "Plague")
+            or cards.region_has(realm, before, "Plague")):
         return
-    for noble in group:
+    lose = sum(n for u, n in j.units.items() if u in TROOPS) // 2
+    lost: dict[str, int] = {}
+    for unit in realm.loss_order(j.family):
+        take = min(lose, j.units.get(unit, 0))
+        if take:
+            j.units[unit] -= take
+            lost[unit] = take
+            lose -= take
+            if unit != "crossbow":      # Crossbowmen go back to the common stock (FE 11.1)
+                stock = realm.s.families[j.family].stock
+                stock[unit] = stock.get(unit, 0) + take
+    if lost:
+        realm.emit(EventId.PLAGUE_TROOPS, {"city": j.here, "family": j.family, "lost": lost})
+    for noble in j.group:
         cards.plague_roll(realm, noble)
 
 

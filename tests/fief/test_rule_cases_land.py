@@ -1,0 +1,101 @@
+"""Rule cases of the land share: disasters on the move, titles changing hands with their
+troops, movement's restrictions, and the income of Abbeys (FE 2.5, 4.8, 4.9, 5.0-5.4,
+10.2, 11.2, 12.0, 13.2).  Dice are scripted (tests/fief/board.py)."""
+
+from __future__ import annotations
+
+from moderator.games.fief import cards, invaders, movement, phases
+from moderator.games.fief.state import GameState, InvaderArmy
+from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
+from tests.fief.conftest import TABLES
+
+
+def _disaster(s: GameState, city: str, card: str) -> None:
+    s.seas.setdefault(str(TABLES.region_of(city).number), []).append(card)
+
+
+# -- FE 2.5: Plague on the move, Famine's rebellions --------------------------------------
+
+def test_fe_2_5_an_army_entering_the_plague_is_halved_and_its_noble_rolls() -> None:
+    """FE 2.5 (fief-email.md A26): William rides from Oxford into the plague-struck
+    Midlands with 3 Men-at-Arms and 2 Knights: the five lose two, the Men-at-Arms first
+    (his LOSSES default), and he rolls the d6: a 5, he lives."""
+    s = board()
+    noble(s, "William", "Red", "Oxford")
+    troops(s, "Oxford", "Red", men_at_arms=3, knight=2)
+    _disaster(s, "Coventry", "Plague")
+    stock = s.families["Red"].stock["men_at_arms"]
+    r = realm(s, {"plague": [5]})
+    give_orders(r, {"george": "MOVE William WITH 3 MAN-AT-ARMS, 2 KNIGHT: Oxford - Coventry"})
+    movement.movement_phase(r)
+    assert s.cities["Coventry"].units_of("Red") == {"men_at_arms": 1, "knight": 2}
+    assert s.families["Red"].stock["men_at_arms"] == stock + 2
+    assert s.nobles["william"].alive and s.nobles["william"].city == "Coventry"
+
+
+def test_fe_2_5_a_noble_rolling_three_on_entering_the_plague_dies() -> None:
+    """FE 2.5: the entry roll is the card's: 1-3 and the noble dies (his lone Man-at-Arms,
+    half of one rounded down, is spared)."""
+    s = board()
+    noble(s, "William", "Red", "Oxford")
+    troops(s, "Oxford", "Red", men_at_arms=1)
+    _disaster(s, "Coventry", "Plague")
+    r = realm(s, {"plague": [3]})
+    give_orders(r, {"george": "MOVE William WITH 1 MAN-AT-ARMS: Oxford - Coventry"})
+    movement.movement_phase(r)
+    assert s.nobles["william"].status == "dead"
+    assert s.cities["Coventry"].units_of("Red") == {"men_at_arms": 1}
+
+
+def test_fe_2_5_leaving_and_reentering_the_plague_region_rolls_no_more() -> None:
+    """FE 2.5: a group that leaves the Plague region and comes back in the same move does
+    not roll again; nor does one coming from an adjacent Plague region."""
+    s = board()
+    noble(s, "William", "Red", "Coventry")
+    troops(s, "Coventry", "Red", men_at_arms=4)
+    noble(s, "Lucia", "Green", "London")
+    troops(s, "London", "Green", men_at_arms=4)
+    _disaster(s, "Coventry", "Plague")
+    _disaster(s, "London", "Plague")
+    s.seas["6"].remove("Plague")
+    r = realm(s)                             # no plague die is scripted: none may be rolled
+    give_orders(r, {"george": "MOVE William WITH 4 MAN-AT-ARMS: Coventry - Oxford - Coventry"})
+    movement.movement_phase(r)
+    assert s.cities["Coventry"].units_of("Red") == {"men_at_arms": 4}
+    s.seas["6"] = ["Plague"]
+    give_orders(r, {"kirsten": "MOVE Lucia WITH 4 MAN-AT-ARMS: London - Norwich"})
+    movement.movement_phase(r)
+    assert s.cities["Norwich"].units_of("Green") == {"men_at_arms": 4}
+
+
+def test_fe_2_5_invaders_marching_into_the_plague_roll_too() -> None:
+    """FE 2.5, 6.3: an invader army marching from Oxford into the plague-struck Midlands
+    loses half its Foot (5 to 3) and its Leader rolls: a 2, he dies and his Foot march no
+    further."""
+    s = board()
+    s.invaders["Black Raven"] = InvaderArmy("Black Raven", "Oxford")
+    _disaster(s, "Coventry", "Plague")
+    r = realm(s, {"compass": [2], "plague": [2]})
+    invaders.march(r, "Black Raven")
+    army = s.invaders["Black Raven"]
+    assert (army.city, army.foot, army.leader) == ("Coventry", 3, False)
+
+
+def test_fe_2_5_famine_opens_its_cities_to_rebellion() -> None:
+    """FE 2.5, 10.1: FAMINE can cause a Rebellion: George's Rebellion on famished Coventry
+    runs (an f and the bonus: 2 hits); on Oxford, neither taxed nor in Famine, it is
+    refused."""
+    s = board()
+    noble(s, "Lucia", "Green", "Coventry")
+    troops(s, "Coventry", "Green", men_at_arms=3)
+    troops(s, "Oxford", "Green", men_at_arms=3)
+    _disaster(s, "Coventry", "Famine")
+    s.players["george"].hand = ["Rebellion"]
+    s.players["dave"].hand = ["Rebellion"]
+    r = realm(s, {"rebellion": bd(1)})
+    give_orders(r, {"george": "REBELLION AT Coventry", "dave": "REBELLION AT Oxford"})
+    phases.store_standing(r)
+    cards.play_phase(r)
+    assert s.cities["Coventry"].units_of("Green") == {"men_at_arms": 1}
+    assert s.cities["Oxford"].units_of("Green") == {"men_at_arms": 3}
+    assert any("Famine" in why for why in refusals(r))
