@@ -99,3 +99,46 @@ def test_fe_2_5_famine_opens_its_cities_to_rebellion() -> None:
     assert s.cities["Coventry"].units_of("Green") == {"men_at_arms": 1}
     assert s.cities["Oxford"].units_of("Green") == {"men_at_arms": 3}
     assert any("Famine" in why for why in refusals(r))
+
+
+# -- FE 4.8: the spouse's Fortified City ---------------------------------------------------
+
+def _widowed_marches(green_men_at_arms: int | None = None) -> GameState:
+    s = board()
+    noble(s, "William", "Red", "Berwick", titles=["marches"], spouse="lucia")
+    noble(s, "Lucia", "Green", "London", spouse="william")
+    troops(s, "Durham", "Red", men_at_arms=3, knight=1, bombard=1)
+    s.cities["Durham"].building = "fortified"
+    if green_men_at_arms is not None:
+        s.families["Green"].stock["men_at_arms"] = green_men_at_arms
+    return s
+
+
+def test_fe_4_8_the_spouse_takes_the_title_and_her_troops_replace_his() -> None:
+    """FE 4.8: William, Baron of the Marches and the last of the Reds, dies married to
+    Lucia: the title goes to her, and his 3 Men-at-Arms and Knight in Durham, the
+    Fortified City, are exchanged for Green's own, and his Bombard too (PROPOSED, as in
+    Ex 10-5): Green holds Durham and its title."""
+    s = _widowed_marches()
+    red, green = dict(s.families["Red"].stock), dict(s.families["Green"].stock)
+    r = realm(s)
+    r.kill(s.nobles["william"], "battle")
+    durham = s.cities["Durham"]
+    assert s.nobles["lucia"].titles == ["marches"]
+    assert durham.units_of("Green") == {"men_at_arms": 3, "knight": 1, "bombard": 1}
+    assert durham.units_of("Red") == {}
+    assert durham.holder == "Green"
+    assert s.families["Red"].stock["men_at_arms"] == red["men_at_arms"] + 3
+    assert s.families["Green"].stock["knight"] == green["knight"] - 1
+
+
+def test_fe_4_8_the_exchange_goes_as_far_as_the_spouses_stockpile() -> None:
+    """FE 4.8 "up to the number available": Green has only 2 Men-at-Arms left in its
+    stockpile: two are exchanged, the third stays Red."""
+    s = _widowed_marches(green_men_at_arms=2)
+    r = realm(s)
+    r.kill(s.nobles["william"], "battle")
+    durham = s.cities["Durham"]
+    assert durham.units_of("Green") == {"men_at_arms": 2, "knight": 1, "bombard": 1}
+    assert durham.units_of("Red") == {"men_at_arms": 1}
+    assert s.families["Green"].stock["men_at_arms"] == 0

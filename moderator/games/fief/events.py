@@ -91,6 +91,8 @@ class EventId(StrEnum):
     NOT_ELECTED = "election.none"
     VICTORY_POINTS = "victory.points"
     GAME_WON = "game.won"
+    # -- the land share (FE 4.8, 4.9, 5.0, 5.4, 10.2, 11.2, 12.0) --
+    TROOPS_EXCHANGED = "troops.exchanged"
 
 
 def macro_name(event_id: str) -> str:

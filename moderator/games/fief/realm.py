@@ -15,7 +15,7 @@ from moderator.games.base import Event
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import TurnOrders
 from moderator.games.fief.state import City, GameState, Noble
-from moderator.games.fief.state.model import TROOPS
+from moderator.games.fief.state.model import TROOPS, UNITS
 from moderator.games.fief.tables import Tables
 
 T = TypeVar("T")
@@ -232,9 +232,39 @@ class Realm:
                 heir.titles.append(region)
             self.emit(EventId.TITLE_PASSED, {"region": region, "from": noble.key,
                                              "to": heir.key if heir else None})
+            if heir is not None and heir is partner:
+                self._spouse_takes_the_fortified_city(region, noble.family, heir.family)
         noble.spouse = None
         self.drop_relics(noble)
         self.refresh_control(noble.city)
+
+    def _spouse_takes_the_fortified_city(self, region: str, old: str, new: str) -> None:
+        """FE 4.8: a title given to the spouse brings the spouse's family into the
+        fiefdom's Fortified City: the troops there are exchanged for the spouse family's
+        own, unit for unit, as far as its stockpile goes."""
+        forts = [c for c in self.t.region(region).cities
+                 if self.city(c).building == "fortified"]
+        for city in forts:
+            if self.exchange_troops(city, old, new):
+                self.arrive(city, new)
+
+    def exchange_troops(self, city: str, old: str, new: str) -> dict[str, int]:
+        """Units of ``old`` in the city replaced by the same units of ``new`` from its
+        stockpile, as many as it has (FE 4.8, 4.9); the engines go with the troops, as the
+        Bombard does in Ex 10-5 (PROPOSED), hired Crossbowmen stay.  What was exchanged."""
+        c = self.city(city)
+        done: dict[str, int] = {}
+        for unit in UNITS:
+            n = min(c.units_of(old).get(unit, 0), self.stock(new, unit))
+            if n:
+                self.return_units(city, old, unit, n)
+                c.add(new, unit, n)
+                self.s.families[new].stock[unit] -= n
+                done[unit] = n
+        if done:
+            self.emit(EventId.TROOPS_EXCHANGED, {"city": city, "from": old, "to": new,
+                                                 "units": done})
+        return done
 
     def _skull(self, noble: Noble, cause: str) -> bool:
         """FE 12.3: once a game, the Skull of Saint Caradoc raises a noble who has just
