@@ -142,3 +142,42 @@ def test_fe_4_8_the_exchange_goes_as_far_as_the_spouses_stockpile() -> None:
     assert durham.units_of("Green") == {"men_at_arms": 2, "knight": 1, "bombard": 1}
     assert durham.units_of("Red") == {"men_at_arms": 1}
     assert s.families["Green"].stock["men_at_arms"] == 0
+
+
+# -- FE 4.9: the Royal Stronghold changes sides with the crown -----------------------------
+
+def _royal_lincoln(**units: int) -> GameState:
+    s = board()
+    noble(s, "Henri", "Blue", "Exeter", titles=["wales"])
+    s.sovereign = "henri"
+    troops(s, "Lincoln", "Blue", **units)
+    s.cities["Lincoln"].building = "royal"
+    noble(s, "William", "Red", "London", titles=["south-east"])
+    return s
+
+
+def test_fe_4_9_a_new_sovereigns_troops_replace_those_in_the_royal_stronghold() -> None:
+    """FE 4.9: King Henri (Blue) keeps 2 Men-at-Arms and a Knight in the Royal Stronghold
+    of Lincoln; William of Red is crowned: they change sides, replaced by Red's own, and
+    Red's Royal Family holds the Royal Stronghold."""
+    s = _royal_lincoln(men_at_arms=2, knight=1)
+    blue = s.families["Blue"].stock["men_at_arms"]
+    r = realm(s)
+    r.crown("william")
+    lincoln = s.cities["Lincoln"]
+    assert lincoln.units_of("Red") == {"men_at_arms": 2, "knight": 1}
+    assert lincoln.units_of("Blue") == {}
+    assert (lincoln.holder, lincoln.building) == ("Red", "royal")
+    assert s.families["Blue"].stock["men_at_arms"] == blue + 2
+
+
+def test_fe_4_9_an_empty_royal_stronghold_passes_to_the_new_sovereign() -> None:
+    """FE 4.9: with nothing in it the Royal Stronghold passes to the new Sovereign's family
+    (its troops "as available"); the same King crowned again changes nothing."""
+    s = _royal_lincoln()
+    s.cities["Lincoln"].holder = "Blue"
+    r = realm(s)
+    r.crown("henri")
+    assert s.cities["Lincoln"].holder == "Blue"
+    r.crown("william")
+    assert (s.cities["Lincoln"].holder, s.cities["Lincoln"].building) == ("Red", "royal")

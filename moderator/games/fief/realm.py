@@ -294,6 +294,25 @@ class Realm:
         king.royal_knights = 2
         if king.spouse:
             self.royal_spouse(king.spouse)
+        self._royal_stronghold_changes_sides(king.family)
+
+    def _royal_stronghold_changes_sides(self, family: str) -> None:
+        """FE 4.9: with a new Sovereign the troops in the Royal Stronghold change sides,
+        replaced by the new Sovereign's own as far as his stockpile goes; those that
+        cannot be replaced stay their family's (PROPOSED), and an empty Royal Stronghold
+        passes to the new Sovereign's family."""
+        royal = next((c for c in self.s.cities.values() if c.building == "royal"), None)
+        if royal is None or royal.holder in (None, family):
+            return
+        old = royal.holder or ""
+        self.exchange_troops(royal.name, old, family)
+        if self.present(royal.name, old):
+            if royal.units_of(family):
+                self.arrive(royal.name, family)
+            return
+        royal.holder = family
+        royal.occupants = [family] if royal.units_of(family) else []
+        self.emit(EventId.CITY_TAKEN, {"city": royal.name, "family": family, "from": old})
 
     def royal_spouse(self, key: str) -> None:
         """FE 9.0, 13.1: the Sovereign's spouse takes two Royal Men-at-Arms (a former
