@@ -4,7 +4,7 @@ troops, movement's restrictions, and the income of Abbeys (FE 2.5, 4.8, 4.9, 5.0
 
 from __future__ import annotations
 
-from moderator.games.fief import cards, invaders, movement, phases
+from moderator.games.fief import battle, cards, economy, invaders, movement, phases
 from moderator.games.fief.state import GameState, InvaderArmy
 from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
 from tests.fief.conftest import TABLES
@@ -181,3 +181,122 @@ def test_fe_4_9_an_empty_royal_stronghold_passes_to_the_new_sovereign() -> None:
     assert s.cities["Lincoln"].holder == "Blue"
     r.crown("william")
     assert (s.cities["Lincoln"].holder, s.cities["Lincoln"].building) == ("Red", "royal")
+
+
+# -- FE 5.0: the road the opponent came in by, leave to enter a building --------------------
+
+def _lucia_rides_into_oxford() -> GameState:
+    """Dave's William holds Oxford; Kirsten (before Dave in player order) rides Lucia in
+    from London."""
+    s = board()
+    noble(s, "William", "Blue", "Oxford")
+    troops(s, "Oxford", "Blue", men_at_arms=2)
+    noble(s, "Lucia", "Green", "London")
+    troops(s, "London", "Green", knight=2)
+    return s
+
+
+def test_fe_5_0_no_leaving_by_the_road_the_opponent_came_in_by() -> None:
+    """FE 5.0: Lucia entered Dave's Oxford from London this round; William, moving after
+    her, may not leave along the London road without her leave, but may take any other."""
+    s = _lucia_rides_into_oxford()
+    r = realm(s)
+    give_orders(r, {"kirsten": "MOVE Lucia WITH 2 KNIGHT: London - Oxford",
+                    "dave": "MOVE William WITH 2 MAN-AT-ARMS: Oxford - London"})
+    movement.movement_phase(r)
+    assert s.nobles["william"].city == "Oxford"
+    assert any("came into Oxford" in str(e.args.get("reason")) for e in r.events
+               if e.id == "move.stopped")
+    s = _lucia_rides_into_oxford()
+    r = realm(s)
+    give_orders(r, {"kirsten": "MOVE Lucia WITH 2 KNIGHT: London - Oxford",
+                    "dave": "MOVE William WITH 2 MAN-AT-ARMS: Oxford - Winchester"})
+    movement.movement_phase(r)
+    assert s.nobles["william"].city == "Winchester"
+
+
+def test_fe_5_0_the_newcomers_leave_opens_their_road() -> None:
+    """FE 5.0 "unless that Opponent gives the Player permission to move through their
+    Troops": Kirsten's standing ALLOW Dave TO PASS lets William out by the London road."""
+    s = _lucia_rides_into_oxford()
+    r = realm(s)
+    give_orders(r, {"kirsten": "MOVE Lucia WITH 2 KNIGHT: London - Oxford\n"
+                               "ALLOW Dave TO PASS AT Oxford",
+                    "dave": "MOVE William WITH 2 MAN-AT-ARMS: Oxford - London"})
+    phases.store_standing(r)
+    movement.movement_phase(r)
+    assert s.nobles["william"].city == "London"
+
+
+def _kirsten_at_daves_stronghold(allow: str = "") -> GameState:
+    s = board()
+    noble(s, "William", "Blue", "Norwich")
+    troops(s, "Norwich", "Blue", men_at_arms=1)
+    s.cities["Norwich"].building = "stronghold"
+    noble(s, "Lucia", "Green", "London")
+    troops(s, "London", "Green", men_at_arms=5)
+    r = realm(s)
+    give_orders(r, {"dave": allow} if allow else {})
+    phases.store_standing(r)
+    give_orders(r, {"kirsten": "MOVE Lucia WITH 5 MAN-AT-ARMS: London - Norwich"})
+    movement.movement_phase(r)
+    assert s.nobles["lucia"].city == "Norwich"
+    outside = [e for e in r.events if e.id == "move.stopped"
+               and "not let into the Stronghold of Norwich" in str(e.args["reason"])]
+    assert len(outside) == (0 if allow else 1)
+    return s
+
+
+def test_fe_5_0_a_stronghold_is_entered_only_with_its_holders_leave() -> None:
+    """FE 5.0: Lucia rides into Norwich, where Dave's William holds the Stronghold; not let
+    in, her army stays on the outskirts (told on her sheet) and must overcome the walls:
+    5 SP roll 1 - 1 = 0 dice and the attack stalls (FE 7.4)."""
+    s = _kirsten_at_daves_stronghold()
+    r = realm(s)
+    assert not r.inside("Norwich", "Green") and r.inside("Norwich", "Blue")
+    give_orders(r, {"kirsten": "ATTACK Norwich"})
+    battle.battles_phase(r)
+    assert [e.args["outcome"] for e in r.events if e.id == "battle.ends"] == ["stalled"]
+
+
+def test_fe_5_0_let_in_she_attacks_without_overcoming_the_defences() -> None:
+    """FE 5.0 "could then attack the owner's Troops without having to overcome defenses":
+    Dave's standing ALLOW Kirsten TO ENTER AT Norwich lets Lucia inside; her 5 SP roll one
+    Battle Die with no penalty (an f: William's Man-at-Arms falls)."""
+    s = _kirsten_at_daves_stronghold("ALLOW Kirsten TO ENTER AT Norwich")
+    r = realm(s, {"battle": bd(1, 0)})
+    assert r.inside("Norwich", "Green")
+    give_orders(r, {"kirsten": "ATTACK Norwich"})
+    battle.battles_phase(r)
+    assert s.cities["Norwich"].units_of("Blue") == {}
+
+
+def test_fe_5_0_only_those_inside_an_abbey_are_its_visitors() -> None:
+    """FE 5.0, 3.1: a Lord of another family on the outskirts of Lucia's Abbey pays it
+    nothing; let in (ALLOW Dave TO ENTER), he pays his 2."""
+    s = board()
+    noble(s, "Lucia", "Green", "Oxford", abbess=["Autumn"])
+    noble(s, "William", "Blue", "Oxford", titles=["wales"])
+    s.cities["Oxford"].building, s.cities["Oxford"].abbey = "abbey", "Autumn"
+    r = realm(s)
+    assert economy.forecast(r, "kirsten")["abbeys"] == 2 + 2
+    give_orders(r, {"kirsten": "ALLOW Dave TO ENTER"})
+    phases.store_standing(r)
+    assert economy.forecast(r, "kirsten")["abbeys"] == 2 + 2 + 2
+
+
+def test_the_land_shares_orders_read_back_in_normal_form() -> None:
+    """The new lines parse and format back to themselves (docs/fief-orders.md)."""
+    from moderator.games.fief.orders import parse_orders
+    s = board()
+    noble(s, "Lucia", "Green", "Winchester")
+    lines = ["ALLOW Dave TO ENTER AT Norwich", "ALLOW ANYONE TO ENTER",
+             "MOVE Lucia: Winchester - Canterbury - London IF DENIED BURGHER",
+             "CAVALCADE Lucia WITH 2 KNIGHT: Winchester - Canterbury - London",
+             "LEAVE RELIC Holy Grail BY Lucia"]
+    parsed = parse_orders("\n".join(lines), s.to_dict(), "kirsten", TABLES)
+    assert not parsed.errors
+    assert list(parsed.normal_form) == [lines[0].replace("Dave", "dave"), *lines[1:]]
+    bad = parse_orders("CAVALCADE Lucia WITH 2 MAN-AT-ARMS: Winchester - Canterbury",
+                       s.to_dict(), "kirsten", TABLES)
+    assert bad.errors and "Knights only" in bad.errors[0].message

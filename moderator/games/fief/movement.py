@@ -19,6 +19,9 @@ from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import Noble
 from moderator.games.fief.state.model import TROOPS
 
+BUILDINGS = {"stronghold": "Stronghold", "fortified": "Fortified City", "abbey": "Abbey",
+             "royal": "Royal Stronghold"}
+
 
 def standing(realm: Realm, player: str) -> list[Allow]:
     out: list[Allow] = []
@@ -49,6 +52,7 @@ def storms(realm: Realm, city: str) -> bool:
 def movement_phase(realm: Realm) -> None:
     """FE 5.0: in player order each player moves all his nobles, line by line."""
     realm.moved_units = {}
+    realm.entries = []
     moved_nobles: set[str] = set()
     for player in realm.s.player_order():
         # FE 2.6-2.7, U8: Good Weather is an Opportunity card: played at the start of
@@ -72,6 +76,9 @@ def discover(realm: Realm, noble: Noble, city: str) -> None:
     c = realm.city(city)
     if c.relic is None or not noble.free:
         return
+    if (c.building in ("stronghold", "fortified", "royal") and c.holder is not None
+            and realm.present(city, c.holder) and not realm.inside(city, noble.family)):
+        return          # FE 12.0: inside a fortification only with its holder's leave
     if not c.relic_up:
         cathedral = next((d for d in realm.t.districts if d.cathedral == city), None)
         if cathedral is None or not (noble.clergy == cathedral.key or noble.abbess):
@@ -204,6 +211,9 @@ def _take_troops(realm: Realm, player: str, order: Move, family: str,
 
 def _step(realm: Realm, j: Journey, step: str, last: bool) -> bool:
     """One step of the path; False when the journey ends here."""
+    blocker = _kept_in(realm, j, step)
+    if blocker is not None and not _leave_anyway(realm, j, blocker, step):
+        return False
     if step.startswith("sea:"):
         return _sea_step(realm, j, int(step[4:]))
     if not _land_step(realm, j, step):
@@ -243,6 +253,7 @@ def _land_step(realm: Realm, j: Journey, step: str) -> bool:
             return False
         j.naval = False
         j.here = step
+        realm.entries.append((step, j.family, f"sea:{j.sea}"))
     else:
         if bandit_path and (j.here not in t.bandit_cities or step == j.here):
             j.stop = f"no bandit path from {j.here} (FE 13.4)"
@@ -262,6 +273,7 @@ def _land_step(realm: Realm, j: Journey, step: str) -> bool:
                 j.stop = "taken by the bandits of Sherwood (FE 13.4)"
                 return False
         j.here = step
+        realm.entries.append((step, j.family, j.previous))
         _plague_entry(realm, j)
     j.trail.append(j.here)
     j.group = [n for n in j.group if n.alive]
@@ -288,12 +300,8 @@ def _arrived(realm: Realm, j: Journey, last: bool) -> bool:
 def _denied(realm: Realm, j: Journey, holder: str) -> bool:
     """FE 5.0, 5.2, 10.2: refused passage, the order's IF DENIED branch; True if it goes on."""
     here, t = j.here, realm.t
-    hand = realm.s.players[j.player].hand
-    if j.order.if_denied == "passage" and "Passage" in hand:
+    if secret_route(realm, j, here):
         # FE 10.2 (Avoid a Battle): locals guide the army through, no permission.
-        hand.remove("Passage")
-        realm.s.fortune_discard.append("Passage")
-        realm.emit(EventId.PASSAGE_USED, {"family": j.family, "city": here})
         return True
     if j.order.if_denied == "cavalcade":
         passed, why = cavalcade(realm, j.family, j.group, j.units, here, holder)
@@ -308,9 +316,60 @@ def _denied(realm: Realm, j: Journey, holder: str) -> bool:
             noble.city = j.here
         j.used += 1
         j.trail.append(j.here)
+        realm.entries.append((j.here, j.family, here))
         j.stop = f"denied passage at {here}: went back"
     else:
         j.stop = f"denied passage at {here} (FE 5.0): on its outskirts"
+    return False
+
+
+def secret_route(realm: Realm, j: Journey, city: str) -> bool:
+    """FE 10.2, 11.2: the order's `IF DENIED PASSAGE` spends a Passage card from the hand,
+    `IF DENIED BURGHER` a Treasure on the Burgher card (its Secret Routes); True if the
+    army is guided on."""
+    p = realm.s.players[j.player]
+    if j.order.if_denied == "passage" and "Passage" in p.hand:
+        p.hand.remove("Passage")
+        realm.s.fortune_discard.append("Passage")
+    elif (j.order.if_denied == "burgher" and (p.slot or "").startswith("Burgher")
+          and p.treasures >= 1):
+        p.treasures -= 1
+    else:
+        return False
+    realm.emit(EventId.PASSAGE_USED, {"family": j.family, "city": city})
+    return True
+
+
+def _kept_in(realm: Realm, j: Journey, step: str) -> str | None:
+    """The opposing family whose arrival this round keeps the group in its starting city
+    without its leave: it came in by the road the group would take (FE 5.0), or the city
+    is a port it has reached (FE 5.4; any way out, fief-email.md A66)."""
+    if j.used or j.here != j.start or j.naval:
+        return None
+    port = j.here in realm.t.ports()
+    for city, family, came in realm.entries:
+        if (city == j.here and (port or came == step.lstrip("~"))
+                and realm.account(family) != j.player and realm.present(city, family)
+                and not permits(realm, family, j.player, city)):
+            return family
+    return None
+
+
+def _leave_anyway(realm: Realm, j: Journey, blocker: str, step: str) -> bool:
+    """Kept in: a Passage or the Burgher's routes lead the group out (FE 10.2, 11.2), a
+    Cavalcade fights the newcomers at once (FE 5.3 note); else it stays."""
+    here = j.here
+    if secret_route(realm, j, here):
+        return True
+    if j.order.if_denied == "cavalcade":
+        passed, why = cavalcade(realm, j.family, j.group, j.units, here, blocker)
+        j.group = [n for n in j.group if n.free]
+        if passed and j.group:
+            return True
+        j.stop = why
+        return False
+    way = "out of the port" if here in realm.t.ports() else f"by the road to {step.lstrip('~')}"
+    j.stop = f"{blocker} came into {here} this round: no leaving {way} without leave (FE 5.0, 5.4)"
     return False
 
 
@@ -322,6 +381,11 @@ def _finish(realm: Realm, j: Journey) -> None:
         for noble in j.group:
             noble.city = j.here
         j.stop = "an army may not end at sea (FE 5.4): back in port"
+    holder = realm.city(j.here).holder
+    if (j.stop is None and holder not in (None, j.family) and realm.present(j.here, holder or "")
+            and not realm.inside(j.here, j.family)):
+        j.stop = (f"not let into the {BUILDINGS[realm.city(j.here).building]} of {j.here} "
+                  "(FE 5.0): on its outskirts")
     for unit, n in j.units.items():
         if n:
             _drop(realm, j.family, j.here, unit, n)

@@ -31,6 +31,8 @@ class Realm:
         self.moved_units: dict[tuple[str, str], dict[str, int]] = {}   # (family, city) -> moved
         self.battles: list[dict[str, Any]] = []
         self.garter_eligible: list[str] = []        # Lords who beat invaders this round
+        # FE 5.0, 5.4: this movement phase's arrivals: (city, family, came from).
+        self.entries: list[tuple[str, str, str]] = []
 
     # -- events and dice ---------------------------------------------------------------
     def emit(self, event: EventId, args: Mapping[str, Any] | None = None,
@@ -128,6 +130,22 @@ class Realm:
                 c.building = "stronghold"      # FE 4.9: conquered, a normal Stronghold
             self.emit(EventId.CITY_TAKEN, {"city": city, "family": c.holder, "from": before})
             self.check_fortified(city)
+
+    def inside(self, city: str, family: str) -> bool:
+        """FE 5.0: a family inside the city's Stronghold, Fortified City or Abbey: its
+        holder (and an Abbey's Abbess), a family of the same player, and those the holder
+        lets in by a standing `ALLOW ... TO ENTER`; the others are on its outskirts.  A
+        city without a building keeps no one out."""
+        c = self.city(city)
+        if not c.building or c.holder is None or c.holder == family:
+            return True
+        if c.building == "abbey" and any(c.abbey in n.abbess and n.family == family
+                                         for n in self.s.living()):
+            return True
+        holder, mover = self.account(c.holder), self.account(family)
+        return holder == mover or any(
+            d.get("kind") == "allow_enter" and d.get("who") in ("ANYONE", mover)
+            and d.get("city") in (None, city) for d in self.s.players[holder].standing)
 
     def arrive(self, city: str, family: str) -> None:
         c = self.city(city)

@@ -8,6 +8,7 @@ from typing import Any
 from moderator.games.fief.orders.names import UNIT_NAMES
 from moderator.games.fief.orders.values import (
     Allow,
+    AllowEnter,
     Ambush,
     Assassinate,
     Attack,
@@ -17,6 +18,7 @@ from moderator.games.fief.orders.values import (
     Buy,
     BuyTitle,
     Candidate,
+    Cavalcade,
     Chasuble,
     Convene,
     Danegeld,
@@ -32,6 +34,7 @@ from moderator.games.fief.orders.values import (
     Interdict,
     Intervene,
     Justice,
+    LeaveRelic,
     LiftSiege,
     Losses,
     Marry,
@@ -161,6 +164,14 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
         ([f"{o.amount} SHILLINGS"] if o.amount else []) + ([o.card] if o.card else []))
         + f" TO {o.to}"),
 }
+
+
+# -- the land share (FE 5.0, 5.2, 12.0) ----------------------------------------------------
+FORMATTERS.update({
+    AllowEnter: lambda t, o: f"ALLOW {o.who} TO ENTER" + (f" AT {o.city}" if o.city else ""),
+    Cavalcade: lambda t, o: "CAVALCADE" + _move(t, o)[4:].replace(" IF DENIED CAVALCADE", ""),
+    LeaveRelic: lambda t, o: f"LEAVE RELIC {o.relic} BY {o.noble}",
+})
 
 
 def format_order(tables: Tables, order: Order) -> str:

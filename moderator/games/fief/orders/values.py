@@ -133,7 +133,7 @@ class Move(Order):
     start: str = ""
     path: tuple[str, ...] = ()
     leave: tuple[tuple[str, str, int], ...] = ()
-    if_denied: str = "wait"            # wait | return | cavalcade | passage
+    if_denied: str = "wait"            # wait | return | cavalcade | passage | burgher
 
 
 @dataclass(frozen=True)
@@ -476,6 +476,35 @@ ORDER_CLASSES: dict[str, type[Order]] = {
                               DanegeldReaction, Mata, BuildRoyal, RoyalMove,
                               RebelsReaction, Interdict)
 }
+
+
+# -- the land share (FE 5.0, 5.2, 12.0) ----------------------------------------------------
+
+@dataclass(frozen=True)
+class AllowEnter(Allow):
+    """FE 5.0: standing leave to enter this family's Stronghold, Fortified City or Abbey
+    (not only to pass the city): those let in are inside, with the holder."""
+    kind: ClassVar[str] = "allow_enter"
+
+
+@dataclass(frozen=True)
+class Cavalcade(Move):
+    """FE 5.2 (surprise attack): nobles and Knights ride along the path and fight at once
+    every opposing army in a city they pass, asked or not (never at the last city, FAQ
+    P5 F18)."""
+    kind: ClassVar[str] = "cavalcade"
+    if_denied: str = "cavalcade"
+
+
+@dataclass(frozen=True)
+class LeaveRelic(Order):
+    """FE 12.0: a Relic set down, face up, in its noble's city or Abbey (after his moves)."""
+    kind: ClassVar[str] = "leave_relic"
+    relic: str = ""
+    noble: str = ""
+
+
+ORDER_CLASSES.update({cls.kind: cls for cls in (AllowEnter, Cavalcade, LeaveRelic)})
 
 
 def _tupled(value: Any) -> Any:
