@@ -300,3 +300,63 @@ def test_the_land_shares_orders_read_back_in_normal_form() -> None:
     bad = parse_orders("CAVALCADE Lucia WITH 2 MAN-AT-ARMS: Winchester - Canterbury",
                        s.to_dict(), "kirsten", TABLES)
     assert bad.errors and "Knights only" in bad.errors[0].message
+
+
+# -- FE 5.2: the surprise attack -----------------------------------------------------------
+
+def _lucia_before_canterbury() -> GameState:
+    s = board()
+    noble(s, "Lucia", "Green", "Winchester", titles=["wales"])
+    troops(s, "Winchester", "Green", knight=2)
+    troops(s, "Canterbury", "Red", men_at_arms=1)
+    return s
+
+
+def test_fe_5_2_a_surprise_cavalcade_fights_even_where_it_may_pass() -> None:
+    """FE 5.2 (a Cavalcade to "implement a surprise attack on a City"): George lets Kirsten
+    pass Canterbury, but Lucia's CAVALCADE falls on his Man-at-Arms all the same: two dice
+    f f against his blank +1; she leaves a Knight holding it and must ride on to London."""
+    s = _lucia_before_canterbury()
+    r = realm(s, bd(1, 1) + bd(0))
+    give_orders(r, {"george": "ALLOW Kirsten TO PASS"})
+    phases.store_standing(r)
+    give_orders(r, {"kirsten": "CAVALCADE Lucia WITH 2 KNIGHT: Winchester - Canterbury "
+                               "LEAVE 1 KNIGHT - London"})
+    movement.movement_phase(r)
+    assert [e.args["winner"] for e in r.events if e.id == "cavalcade"] == ["Green"]
+    assert s.cities["Canterbury"].holder == "Green"
+    assert s.cities["Canterbury"].units_of("Red") == {}
+    assert s.nobles["lucia"].city == "London"
+
+
+def test_fe_5_2_no_surprise_attack_on_the_last_city() -> None:
+    """FAQ P5 F18: a Cavalcade needs a move after its fight: ending at Canterbury, Lucia
+    only arrives on its outskirts; the battle, if any, waits for Phase 7."""
+    s = _lucia_before_canterbury()
+    r = realm(s)
+    give_orders(r, {"kirsten": "CAVALCADE Lucia WITH 2 KNIGHT: Winchester - Canterbury"})
+    movement.movement_phase(r)
+    assert not [e for e in r.events if e.id == "cavalcade"]
+    assert s.cities["Canterbury"].units_of("Red") == {"men_at_arms": 1}
+    assert s.nobles["lucia"].city == "Canterbury"
+
+
+def test_fe_5_3_note_a_cavalcade_from_its_own_city_through_the_newcomers() -> None:
+    """FE 5.3 note, 5.0: George's William came into Kirsten's Winchester from Canterbury
+    with 2 Men-at-Arms; Lucia may not leave by that road, so her Knights cavalcade from
+    the city they start in: f f kill both Men-at-Arms (his blank +1 is wasted on a
+    Knight), William is taken, and she rides on to London."""
+    s = board()
+    noble(s, "Lucia", "Green", "Winchester", titles=["wales"])
+    troops(s, "Winchester", "Green", knight=2)
+    noble(s, "William", "Red", "Canterbury")
+    troops(s, "Canterbury", "Red", men_at_arms=2)
+    r = realm(s, bd(1, 1) + bd(0))
+    give_orders(r, {"george": "MOVE William WITH 2 MAN-AT-ARMS: Canterbury - Winchester",
+                    "kirsten": "MOVE Lucia WITH 2 KNIGHT: Winchester - Canterbury - London "
+                               "IF DENIED CAVALCADE"})
+    movement.movement_phase(r)
+    assert [e.args["winner"] for e in r.events if e.id == "cavalcade"] == ["Green"]
+    assert s.nobles["william"].status == "captive"
+    assert s.nobles["lucia"].city == "London"
+    assert s.cities["London"].units_of("Green") == {"knight": 2}

@@ -9,6 +9,7 @@ from moderator.games.fief.battle import Side, fight
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import (
     Allow,
+    Cavalcade,
     Move,
     PlayFortune,
     Present,
@@ -292,7 +293,10 @@ def _arrived(realm: Realm, j: Journey, last: bool) -> bool:
             _drop(realm, j.family, here, unit, count)
     holder = realm.city(here).holder
     occupied = holder is not None and holder != j.family and realm.present(here, holder)
-    if not occupied or last or permits(realm, holder or "", j.player, here):
+    if not occupied or last:
+        return True
+    # FE 5.2: a surprise attack (CAVALCADE) fights whether or not it would be let pass.
+    if not isinstance(j.order, Cavalcade) and permits(realm, holder or "", j.player, here):
         return True
     return _denied(realm, j, holder or "")
 
