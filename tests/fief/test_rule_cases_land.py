@@ -360,3 +360,43 @@ def test_fe_5_3_note_a_cavalcade_from_its_own_city_through_the_newcomers() -> No
     assert s.nobles["william"].status == "captive"
     assert s.nobles["lucia"].city == "London"
     assert s.cities["London"].units_of("Green") == {"knight": 2}
+
+
+# -- FE 5.4: port blocking -----------------------------------------------------------------
+
+def _lucia_sails_into_london() -> GameState:
+    s = board()
+    noble(s, "William", "Blue", "London")
+    troops(s, "London", "Blue", men_at_arms=2)
+    noble(s, "Lucia", "Green", "Whitby")
+    troops(s, "Whitby", "Green", knight=1)
+    return s
+
+
+def test_fe_5_4_an_army_arriving_at_a_port_keeps_the_others_in() -> None:
+    """FE 5.4 (fief-email.md A66): Lucia's army lands at London (Ex 5-4's voyage); Dave's
+    William, moving after her, may leave the port neither by sea nor by road without her
+    leave."""
+    for path in ("London = Sea V = King's Lynn", "London - Oxford"):
+        s = _lucia_sails_into_london()
+        r = realm(s)
+        give_orders(r, {"kirsten": "MOVE Lucia WITH 1 KNIGHT: Whitby = Sea V = Sea VI = London",
+                        "dave": f"MOVE William WITH 2 MAN-AT-ARMS: {path}"})
+        movement.movement_phase(r)
+        assert s.nobles["lucia"].city == "London"
+        assert s.nobles["william"].city == "London", path
+        assert any("out of the port" in str(e.args.get("reason")) for e in r.events
+                   if e.id == "move.stopped")
+
+
+def test_fe_5_4_with_the_arrivals_leave_the_port_opens() -> None:
+    """FE 5.4 "without the arriving Player's permission": Kirsten's standing ALLOW Dave TO
+    PASS AT London lets William sail out."""
+    s = _lucia_sails_into_london()
+    r = realm(s)
+    give_orders(r, {"kirsten": "MOVE Lucia WITH 1 KNIGHT: Whitby = Sea V = Sea VI = London\n"
+                               "ALLOW Dave TO PASS AT London",
+                    "dave": "MOVE William WITH 2 MAN-AT-ARMS: London = Sea V = King's Lynn"})
+    phases.store_standing(r)
+    movement.movement_phase(r)
+    assert s.nobles["william"].city == "King's Lynn"
