@@ -400,3 +400,33 @@ def test_fe_5_4_with_the_arrivals_leave_the_port_opens() -> None:
     phases.store_standing(r)
     movement.movement_phase(r)
     assert s.nobles["william"].city == "King's Lynn"
+
+
+# -- FE 13.2, 12.0: what Excalibur and the Relics bring an Abbey ---------------------------
+
+def _autumn_abbey_at_oxford() -> GameState:
+    s = board()
+    noble(s, "Lucia", "Green", "Oxford", abbess=["Autumn"])
+    s.cities["Oxford"].building, s.cities["Oxford"].abbey = "abbey", "Autumn"
+    return s
+
+
+def test_fe_13_2_excalibur_in_an_abbey_brings_three_shillings() -> None:
+    """FE 13.2 "Excalibur in an Abbey provides 3 Shillings income" (3.1): in its stone in
+    the Abbey's city, 2 + 2 for the Abbess + 3 = 7 for her family."""
+    s = _autumn_abbey_at_oxford()
+    s.excalibur_city = "Oxford"
+    assert economy.forecast(realm(s), "kirsten")["abbeys"] == 2 + 2 + 3
+
+
+def test_fe_13_2_a_holder_inside_the_abbey_brings_the_sword_with_him() -> None:
+    """FE 13.2, 3.1: Dave's Henri, who drew Excalibur, in Lucia's Abbey: let in, the sword
+    pays 3; on the outskirts it pays nothing (FE 5.0)."""
+    s = _autumn_abbey_at_oxford()
+    noble(s, "Henri", "Blue", "Oxford")
+    s.excalibur_holder = "henri"
+    r = realm(s)
+    assert economy.forecast(r, "kirsten")["abbeys"] == 2 + 2
+    give_orders(r, {"kirsten": "ALLOW Dave TO ENTER AT Oxford"})
+    phases.store_standing(r)
+    assert economy.forecast(r, "kirsten")["abbeys"] == 2 + 2 + 3
