@@ -293,7 +293,7 @@ def test_the_land_shares_orders_read_back_in_normal_form() -> None:
     lines = ["ALLOW Dave TO ENTER AT Norwich", "ALLOW ANYONE TO ENTER",
              "MOVE Lucia: Winchester - Canterbury - London IF DENIED BURGHER",
              "CAVALCADE Lucia WITH 2 KNIGHT: Winchester - Canterbury - London",
-             "LEAVE RELIC Holy Grail BY Lucia"]
+             "LEAVE RELIC Holy Grail BY Lucia", "TAKE RELIC Skull of Saint Caradoc BY Lucia"]
     parsed = parse_orders("\n".join(lines), s.to_dict(), "kirsten", TABLES)
     assert not parsed.errors
     assert list(parsed.normal_form) == [lines[0].replace("Dave", "dave"), *lines[1:]]
@@ -430,3 +430,45 @@ def test_fe_13_2_a_holder_inside_the_abbey_brings_the_sword_with_him() -> None:
     give_orders(r, {"kirsten": "ALLOW Dave TO ENTER AT Oxford"})
     phases.store_standing(r)
     assert economy.forecast(r, "kirsten")["abbeys"] == 2 + 2 + 3
+
+
+def test_fe_12_0_a_relic_left_in_an_abbey_brings_three_shillings() -> None:
+    """FE 12.0, 3.1: Lucia lays the Holy Grail in her Abbey (LEAVE RELIC): 3 more a round,
+    and 3 again for the Chasuble she still carries there ("even if a Noble possessing a
+    Relic is in the Abbey"); the Grail stays when her kinsman rides in, and is taken up
+    only by TAKE RELIC."""
+    s = _autumn_abbey_at_oxford()
+    s.nobles["lucia"].relics = ["Holy Grail", "Chasuble of Thomas Becket"]
+    noble(s, "Edward", "Green", "London")
+    r = realm(s)
+    assert economy.forecast(r, "kirsten")["abbeys"] == 2 + 2 + 3 + 3
+    give_orders(r, {"kirsten": "LEAVE RELIC Holy Grail BY Lucia"})
+    movement.movement_phase(r)
+    assert s.cities["Oxford"].relic == "Holy Grail" and s.cities["Oxford"].relic_up
+    give_orders(r, {"kirsten": "MOVE Edward: London - Oxford"})
+    movement.movement_phase(r)
+    assert s.nobles["edward"].city == "Oxford" and s.nobles["edward"].relics == []
+    assert economy.forecast(r, "kirsten")["abbeys"] == 2 + 2 + 3 + 3
+    give_orders(r, {"kirsten": "TAKE RELIC Holy Grail BY Edward"})
+    movement.movement_phase(r)
+    assert s.nobles["edward"].relics == ["Holy Grail"] and s.cities["Oxford"].relic is None
+
+
+def test_fe_12_0_a_relic_in_a_stronghold_is_found_only_with_leave_to_enter() -> None:
+    """FE 12.0 "If the Relic is in a Stronghold or Fortified City, a Church Noble needs the
+    controlling Player's permission to enter": Hugh, Archbishop of York, rides into York
+    where Dave's Stronghold is held: not let in, he finds nothing; let in, he reveals the
+    Holy Grail and takes it."""
+    for allow, found in (("", []), ("ALLOW Kirsten TO ENTER AT York", ["Holy Grail"])):
+        s = board()
+        noble(s, "Henri", "Blue", "York")
+        troops(s, "York", "Blue", men_at_arms=1)
+        s.cities["York"].building, s.cities["York"].relic = "stronghold", "Holy Grail"
+        noble(s, "Hugh", "Green", "Durham", clergy="york")
+        r = realm(s)
+        give_orders(r, {"dave": allow} if allow else {})
+        phases.store_standing(r)
+        give_orders(r, {"kirsten": "MOVE Hugh: Durham - York"})
+        movement.movement_phase(r)
+        assert s.nobles["hugh"].city == "York"
+        assert s.nobles["hugh"].relics == found

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from moderator.games.fief import cards
+from moderator.games.fief import cards, relics
 from moderator.games.fief.battle import Side, fight
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import (
     Allow,
     Cavalcade,
+    LeaveRelic,
     Move,
     PlayFortune,
     Present,
     RoyalMove,
+    TakeRelic,
     TurnOrders,
 )
 from moderator.games.fief.realm import Realm
@@ -68,6 +70,9 @@ def movement_phase(realm: Realm) -> None:
                 royal_move(realm, player, order, moved_nobles)
         for order in realm.orders.get(player, TurnOrders()).of(Present):
             present(realm, player, order)
+        for order in realm.orders.get(player, TurnOrders()).orders:
+            if isinstance(order, LeaveRelic | TakeRelic):
+                relics.set_down_or_take_up(realm, player, order)
 
 
 def discover(realm: Realm, noble: Noble, city: str) -> None:
@@ -80,6 +85,8 @@ def discover(realm: Realm, noble: Noble, city: str) -> None:
     if (c.building in ("stronghold", "fortified", "royal") and c.holder is not None
             and realm.present(city, c.holder) and not realm.inside(city, noble.family)):
         return          # FE 12.0: inside a fortification only with its holder's leave
+    if c.relic_up and c.building == "abbey":
+        return          # PROPOSED: a Relic left in an Abbey stays for its income (TAKE RELIC)
     if not c.relic_up:
         cathedral = next((d for d in realm.t.districts if d.cathedral == city), None)
         if cathedral is None or not (noble.clergy == cathedral.key or noble.abbess):

@@ -61,6 +61,7 @@ from moderator.games.fief.orders.values import (
     Start,
     StrikeLeader,
     Surrender,
+    TakeRelic,
     Transfer,
     Vote,
     Withdraw,
@@ -171,6 +172,7 @@ FORMATTERS.update({
     AllowEnter: lambda t, o: f"ALLOW {o.who} TO ENTER" + (f" AT {o.city}" if o.city else ""),
     Cavalcade: lambda t, o: "CAVALCADE" + _move(t, o)[4:].replace(" IF DENIED CAVALCADE", ""),
     LeaveRelic: lambda t, o: f"LEAVE RELIC {o.relic} BY {o.noble}",
+    TakeRelic: lambda t, o: f"TAKE RELIC {o.relic} BY {o.noble}",
 })
 
 

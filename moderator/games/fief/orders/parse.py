@@ -70,6 +70,7 @@ from moderator.games.fief.orders.values import (
     Start,
     StrikeLeader,
     Surrender,
+    TakeRelic,
     Transfer,
     Vote,
     Withdraw,
@@ -626,7 +627,14 @@ def _leave(ctx: Context, rest: str) -> Order:
     return LeaveRelic(relic=names.match(m.group(1), RELICS, "relic"), noble=ctx.noble(m.group(2)))
 
 
-PARSERS.update({"CAVALCADE": _cavalcade, "LEAVE": _leave})
+def _take(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^RELIC\s+(.+?)\s+BY\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("TAKE RELIC <relic> BY <noble>", "TAKE RELIC Holy Grail BY Agnes")
+    return TakeRelic(relic=names.match(m.group(1), RELICS, "relic"), noble=ctx.noble(m.group(2)))
+
+
+PARSERS.update({"CAVALCADE": _cavalcade, "LEAVE": _leave, "TAKE": _take})
 
 
 def parse_line(ctx: Context, text: str) -> Order:

@@ -504,7 +504,16 @@ class LeaveRelic(Order):
     noble: str = ""
 
 
-ORDER_CLASSES.update({cls.kind: cls for cls in (AllowEnter, Cavalcade, LeaveRelic)})
+@dataclass(frozen=True)
+class TakeRelic(Order):
+    """FE 12.0: a face-up Relic lying in the noble's city (or Abbey) taken up."""
+    kind: ClassVar[str] = "take_relic"
+    relic: str = ""
+    noble: str = ""
+
+
+ORDER_CLASSES.update({cls.kind: cls for cls in (AllowEnter, Cavalcade, LeaveRelic,
+                                                TakeRelic)})
 
 
 def _tupled(value: Any) -> Any:
