@@ -472,3 +472,50 @@ def test_fe_12_0_a_relic_in_a_stronghold_is_found_only_with_leave_to_enter() -> 
         movement.movement_phase(r)
         assert s.nobles["hugh"].city == "York"
         assert s.nobles["hugh"].relics == found
+
+
+# -- FE 10.2 in movement: Storms and the enemy's road --------------------------------------
+
+def test_fe_10_2_a_passage_takes_one_move_through_the_storms() -> None:
+    """FE 10.2 "Move in STORMS": Storms on the South East; William's army at Coventry rides
+    into Oxford by a Passage (IF DENIED PASSAGE), the card discarded; its second move,
+    within the Storms, needs another card and stops."""
+    s = board()
+    noble(s, "William", "Red", "Coventry")
+    troops(s, "Coventry", "Red", men_at_arms=2)
+    _disaster(s, "Oxford", "Storms")
+    s.players["george"].hand = ["Passage"]
+    r = realm(s)
+    give_orders(r, {"george": "MOVE William WITH 2 MAN-AT-ARMS: Coventry - Oxford - London "
+                              "IF DENIED PASSAGE"})
+    movement.movement_phase(r)
+    assert s.nobles["william"].city == "Oxford"
+    assert s.cities["Oxford"].units_of("Red") == {"men_at_arms": 2}
+    assert s.players["george"].hand == [] and "Passage" in s.fortune_discard
+
+
+def test_fe_10_2_a_passage_sails_out_of_the_storms() -> None:
+    """FE 10.2 "If any of these moves are from a Port City, a Naval Move may be made", 5.5:
+    Storms on Sea VI; Lucia sails from London to King's Lynn by a Passage."""
+    s = board()
+    noble(s, "Lucia", "Green", "London")
+    _disaster(s, "London", "Storms")
+    s.players["kirsten"].hand = ["Passage"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "MOVE Lucia: London = Sea V = King's Lynn IF DENIED PASSAGE"})
+    movement.movement_phase(r)
+    assert s.nobles["lucia"].city == "King's Lynn"
+
+
+def test_fe_10_2_a_passage_leaves_by_the_road_the_opponent_came_in_by() -> None:
+    """FE 10.2 "if an Opponent just moved into the City a Player occupies, the Player's
+    Nobles and Troops can move out of the City along the same Road the Opponent entered
+    from": Lucia came into Oxford from London; William leaves for London by a Passage."""
+    s = _lucia_rides_into_oxford()
+    s.players["dave"].hand = ["Passage"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "MOVE Lucia WITH 2 KNIGHT: London - Oxford",
+                    "dave": "MOVE William WITH 2 MAN-AT-ARMS: Oxford - London IF DENIED PASSAGE"})
+    movement.movement_phase(r)
+    assert s.nobles["william"].city == "London"
+    assert s.players["dave"].hand == []

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from moderator.games.fief import cards, relics
 from moderator.games.fief.battle import Side, fight
 from moderator.games.fief.events import EventId
+from moderator.games.fief.orders.format import NUMERAL
 from moderator.games.fief.orders.values import (
     Allow,
     Cavalcade,
@@ -240,7 +241,9 @@ def _sea_step(realm: Realm, j: Journey, sea: int) -> bool:
         j.stop = f"Sea {sea} is not next to the last sea (FE 5.4)"
     elif j.used >= t.invaders.moves:
         j.stop = "two moves a round (FE 5.0)"
-    elif cards.region_has(realm, sea, "Storms") or cards.region_has(realm, origin, "Storms"):
+    elif ((cards.region_has(realm, sea, "Storms") or cards.region_has(realm, origin, "Storms"))
+          and not secret_route(realm, j, f"Sea {NUMERAL[sea]}")):
+        # FE 10.2: a Passage (or the Burgher's routes) lets one move through the Storms.
         j.stop = "no naval move into or out of Storms (FE 5.5)"
     else:
         j.naval, j.sea = True, sea
@@ -269,7 +272,8 @@ def _land_step(realm: Realm, j: Journey, step: str) -> bool:
             j.stop = f"no road from {j.here} to {step}"
         elif j.used >= t.invaders.moves:
             j.stop = "two moves a round (FE 5.0)"
-        elif storms(realm, j.here) or storms(realm, step):
+        elif ((storms(realm, j.here) or storms(realm, step))
+              and not secret_route(realm, j, step)):
             j.stop = "no movement into, out of or within Storms (FE 2.5)"
         if j.stop:
             return False
