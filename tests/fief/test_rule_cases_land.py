@@ -519,3 +519,34 @@ def test_fe_10_2_a_passage_leaves_by_the_road_the_opponent_came_in_by() -> None:
     movement.movement_phase(r)
     assert s.nobles["william"].city == "London"
     assert s.players["dave"].hand == []
+
+
+# -- FE 11.2: the Burgher's Secret Routes --------------------------------------------------
+
+def _lucia_denied_at_canterbury(treasures: int) -> GameState:
+    s = _lucia_before_canterbury()
+    s.players["kirsten"].slot = "Burgher (3 votes)"
+    s.players["kirsten"].treasures = treasures
+    r = realm(s)
+    give_orders(r, {"kirsten": "MOVE Lucia WITH 2 KNIGHT: Winchester - Canterbury - London "
+                               "IF DENIED BURGHER"})
+    movement.movement_phase(r)
+    return s
+
+
+def test_fe_11_2_the_burghers_secret_routes_pass_a_held_city_for_a_treasure() -> None:
+    """FE 11.2 "Take Secret Routes, just like a PASSAGE Card", 11.3: denied at George's
+    Canterbury, Lucia (a titled Lord) slips through to London for one Treasure; the Burgher
+    stays on her board."""
+    s = _lucia_denied_at_canterbury(treasures=2)
+    assert s.nobles["lucia"].city == "London"
+    assert s.players["kirsten"].treasures == 1
+    assert s.players["kirsten"].slot == "Burgher (3 votes)"
+
+
+def test_fe_11_3_no_secret_route_without_a_treasure() -> None:
+    """FE 11.3: with no Treasure left the Burgher cannot act: Lucia waits on Canterbury's
+    outskirts."""
+    s = _lucia_denied_at_canterbury(treasures=0)
+    assert s.nobles["lucia"].city == "Canterbury"
+    assert s.cities["Canterbury"].holder == "Red"

@@ -340,15 +340,17 @@ def _denied(realm: Realm, j: Journey, holder: str) -> bool:
 
 def secret_route(realm: Realm, j: Journey, city: str) -> bool:
     """FE 10.2, 11.2: the order's `IF DENIED PASSAGE` spends a Passage card from the hand,
-    `IF DENIED BURGHER` a Treasure on the Burgher card (its Secret Routes); True if the
-    army is guided on."""
+    `IF DENIED BURGHER` a Treasure on the Burgher card (its Secret Routes, "just like a
+    PASSAGE Card"; the card serves only a family with a titled Lord); True if the army is
+    guided on."""
     p = realm.s.players[j.player]
     if j.order.if_denied == "passage" and "Passage" in p.hand:
         p.hand.remove("Passage")
         realm.s.fortune_discard.append("Passage")
     elif (j.order.if_denied == "burgher" and (p.slot or "").startswith("Burgher")
-          and p.treasures >= 1):
-        p.treasures -= 1
+          and p.treasures >= 1 and any(n.is_lord for f in p.families
+                                       for n in realm.s.living(f))):
+        p.treasures -= 1            # FE 11.3: a Treasure for each Burgher action
     else:
         return False
     realm.emit(EventId.PASSAGE_USED, {"family": j.family, "city": city})
