@@ -185,15 +185,19 @@ def test_fe_4_9_an_empty_royal_stronghold_passes_to_the_new_sovereign() -> None:
 
 # -- FE 5.0: the road the opponent came in by, leave to enter a building --------------------
 
-def _lucia_rides_into_oxford() -> GameState:
-    """Dave's William holds Oxford; Kirsten (before Dave in player order) rides Lucia in
-    from London."""
+def _william_awaits_lucia(william_at: str, lucia_at: str, knights: int) -> GameState:
+    """Dave's William and 2 Men-at-Arms hold a city; Kirsten (before Dave in player order)
+    has Lucia and her Knights elsewhere."""
     s = board()
-    noble(s, "William", "Blue", "Oxford")
-    troops(s, "Oxford", "Blue", men_at_arms=2)
-    noble(s, "Lucia", "Green", "London")
-    troops(s, "London", "Green", knight=2)
+    noble(s, "William", "Blue", william_at)
+    troops(s, william_at, "Blue", men_at_arms=2)
+    noble(s, "Lucia", "Green", lucia_at)
+    troops(s, lucia_at, "Green", knight=knights)
     return s
+
+
+def _lucia_rides_into_oxford() -> GameState:
+    return _william_awaits_lucia("Oxford", "London", knights=2)
 
 
 def test_fe_5_0_no_leaving_by_the_road_the_opponent_came_in_by() -> None:
@@ -365,12 +369,7 @@ def test_fe_5_3_note_a_cavalcade_from_its_own_city_through_the_newcomers() -> No
 # -- FE 5.4: port blocking -----------------------------------------------------------------
 
 def _lucia_sails_into_london() -> GameState:
-    s = board()
-    noble(s, "William", "Blue", "London")
-    troops(s, "London", "Blue", men_at_arms=2)
-    noble(s, "Lucia", "Green", "Whitby")
-    troops(s, "Whitby", "Green", knight=1)
-    return s
+    return _william_awaits_lucia("London", "Whitby", knights=1)
 
 
 def test_fe_5_4_an_army_arriving_at_a_port_keeps_the_others_in() -> None:

@@ -315,16 +315,9 @@ def _arrived(realm: Realm, j: Journey, last: bool) -> bool:
 def _denied(realm: Realm, j: Journey, holder: str) -> bool:
     """FE 5.0, 5.2, 10.2: refused passage, the order's IF DENIED branch; True if it goes on."""
     here, t = j.here, realm.t
-    if secret_route(realm, j, here):
-        # FE 10.2 (Avoid a Battle): locals guide the army through, no permission.
-        return True
-    if j.order.if_denied == "cavalcade":
-        passed, why = cavalcade(realm, j.family, j.group, j.units, here, holder)
-        j.group = [n for n in j.group if n.free]
-        if passed and j.group:
-            return True
-        j.stop = why
-        return False
+    forced = _force_the_way(realm, j, holder)     # FE 10.2 Avoid a Battle, or 5.2
+    if forced is not None:
+        return forced
     if j.order.if_denied == "return" and j.used < t.invaders.moves:
         j.here = j.previous
         for noble in j.group:
@@ -357,6 +350,22 @@ def secret_route(realm: Realm, j: Journey, city: str) -> bool:
     return True
 
 
+def _force_the_way(realm: Realm, j: Journey, against: str) -> bool | None:
+    """Refused at ``j.here``: a Passage or the Burgher's routes guide the group on (FE
+    10.2, 11.2), or its Knights cavalcade through ``against`` (FE 5.2): True if it goes
+    on, False if it is stopped, None if the order has no such branch."""
+    if secret_route(realm, j, j.here):
+        return True
+    if j.order.if_denied != "cavalcade":
+        return None
+    passed, why = cavalcade(realm, j.family, j.group, j.units, j.here, against)
+    j.group = [n for n in j.group if n.free]
+    if passed and j.group:
+        return True
+    j.stop = why
+    return False
+
+
 def _kept_in(realm: Realm, j: Journey, step: str) -> str | None:
     """The opposing family whose arrival this round keeps the group in its starting city
     without its leave: it came in by the road the group would take (FE 5.0), or the city
@@ -376,15 +385,9 @@ def _leave_anyway(realm: Realm, j: Journey, blocker: str, step: str) -> bool:
     """Kept in: a Passage or the Burgher's routes lead the group out (FE 10.2, 11.2), a
     Cavalcade fights the newcomers at once (FE 5.3 note); else it stays."""
     here = j.here
-    if secret_route(realm, j, here):
-        return True
-    if j.order.if_denied == "cavalcade":
-        passed, why = cavalcade(realm, j.family, j.group, j.units, here, blocker)
-        j.group = [n for n in j.group if n.free]
-        if passed and j.group:
-            return True
-        j.stop = why
-        return False
+    forced = _force_the_way(realm, j, blocker)
+    if forced is not None:
+        return forced
     way = "out of the port" if here in realm.t.ports() else f"by the road to {step.lstrip('~')}"
     j.stop = f"{blocker} came into {here} this round: no leaving {way} without leave (FE 5.0, 5.4)"
     return False
