@@ -549,3 +549,16 @@ def test_fe_11_3_no_secret_route_without_a_treasure() -> None:
     s = _lucia_denied_at_canterbury(treasures=0)
     assert s.nobles["lucia"].city == "Canterbury"
     assert s.cities["Canterbury"].holder == "Red"
+
+
+def test_fe_2_5_landing_in_a_plague_region_rolls_too() -> None:
+    """FE 2.5, 5.4: Lucia sails from Whitby to King's Lynn in the plague-struck Midlands
+    (Ex 5-3's voyage): she rolls on landing (a 1: she dies; PROPOSED, the seas on the way
+    do not count)."""
+    s = board()
+    noble(s, "Lucia", "Green", "Whitby")
+    _disaster(s, "King's Lynn", "Plague")
+    r = realm(s, {"plague": [1]})
+    give_orders(r, {"kirsten": "MOVE Lucia: Whitby = Sea V = King's Lynn"})
+    movement.movement_phase(r)
+    assert s.nobles["lucia"].status == "dead"

@@ -265,6 +265,7 @@ def _land_step(realm: Realm, j: Journey, step: str) -> bool:
         j.naval = False
         j.here = step
         realm.entries.append((step, j.family, f"sea:{j.sea}"))
+        _plague_entry(realm, j)         # landing in a Plague region (PROPOSED: not at sea)
     else:
         if bandit_path and (j.here not in t.bandit_cities or step == j.here):
             j.stop = f"no bandit path from {j.here} (FE 13.4)"
