@@ -562,3 +562,40 @@ def test_fe_2_5_landing_in_a_plague_region_rolls_too() -> None:
     give_orders(r, {"kirsten": "MOVE Lucia: Whitby = Sea V = King's Lynn"})
     movement.movement_phase(r)
     assert s.nobles["lucia"].status == "dead"
+
+
+def _henri_besieged_in_london() -> GameState:
+    s = board()
+    noble(s, "Henri", "Red", "London")
+    troops(s, "London", "Red", men_at_arms=2)
+    noble(s, "William", "Blue", "London")
+    troops(s, "London", "Blue", men_at_arms=2)
+    london = s.cities["London"]
+    london.holder, london.occupants, london.building = "Red", ["Red", "Blue"], "fortified"
+    london.besieged_by = "Blue"
+    return s
+
+
+def test_fe_10_2_a_passage_escapes_the_siege_and_rides_on() -> None:
+    """FE 10.2 "Escape from a Besieged Stronghold or Fortified City ... a first Move that
+    normally would not be allowed. They then can take a second Move": Henri and his 2
+    Men-at-Arms slip out of besieged London by a Passage, to Oxford and on to Coventry."""
+    s = _henri_besieged_in_london()
+    s.players["george"].hand = ["Passage"]
+    r = realm(s)
+    give_orders(r, {"george": "MOVE Henri WITH 2 MAN-AT-ARMS: London - Oxford - Coventry "
+                              "IF DENIED PASSAGE"})
+    movement.movement_phase(r)
+    assert s.nobles["henri"].city == "Coventry"
+    assert s.cities["Coventry"].units_of("Red") == {"men_at_arms": 2}
+    assert s.players["george"].hand == []
+
+
+def test_fe_10_2_without_the_card_the_besieged_stay() -> None:
+    """FE 7.9, 10.2: `IF DENIED PASSAGE` with no Passage in hand: nobody leaves the siege."""
+    s = _henri_besieged_in_london()
+    r = realm(s)
+    give_orders(r, {"george": "MOVE Henri WITH 2 MAN-AT-ARMS: London - Oxford IF DENIED PASSAGE"})
+    movement.movement_phase(r)
+    assert s.nobles["henri"].city == "London"
+    assert s.cities["London"].units_of("Red") == {"men_at_arms": 2}

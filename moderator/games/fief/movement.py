@@ -162,10 +162,14 @@ def move(realm: Realm, player: str, order: Move, moved_nobles: set[str]) -> None
                 trail=[here])
     path = list(order.path)
     besieger = realm.city(here).besieged_by
-    if besieger not in (None, family):
+    if besieger not in (None, family) and order.if_denied == "cavalcade":
         j.group, j.stop = _break_out(realm, family, group, units, here, besieger or "")
-        if j.stop:
-            path = []
+    elif besieger not in (None, family) and not secret_route(realm, j, here):
+        # FE 10.2 Escape: a Passage (or the Burgher's routes) slips out of the siege, its
+        # first move one that would not be allowed.
+        j.stop = "a besieged army needs leave, a Cavalcade or a Passage to go out (FE 7.9)"
+    if j.stop:
+        path = []
     for i, step in enumerate(path):
         if not _step(realm, j, step, last=i == len(path) - 1):
             break
@@ -192,7 +196,7 @@ def _movers(realm: Realm, player: str, order: Move,
     elif any(n.key in moved_nobles for n in group):
         why = "each noble moves once a round (FE 5.0)"
     elif (realm.city(here).besieged_by not in (None, family)
-          and order.if_denied != "cavalcade"):
+          and order.if_denied not in ("cavalcade", "passage", "burgher")):
         why = ("a besieged army needs leave to go out (FE 7.9), or a Cavalcade "
                "(FAQ P5 F19)")
     if why:
