@@ -8,6 +8,7 @@ from moderator.games.fief import battle, cards, economy, invaders, movement, pha
 from moderator.games.fief.state import GameState, InvaderArmy
 from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
 from tests.fief.conftest import TABLES
+from tests.fief.test_rule_cases_4 import _henri_besieged_in_london
 
 
 def _disaster(s: GameState, city: str, card: str) -> None:
@@ -564,23 +565,11 @@ def test_fe_2_5_landing_in_a_plague_region_rolls_too() -> None:
     assert s.nobles["lucia"].status == "dead"
 
 
-def _henri_besieged_in_london() -> GameState:
-    s = board()
-    noble(s, "Henri", "Red", "London")
-    troops(s, "London", "Red", men_at_arms=2)
-    noble(s, "William", "Blue", "London")
-    troops(s, "London", "Blue", men_at_arms=2)
-    london = s.cities["London"]
-    london.holder, london.occupants, london.building = "Red", ["Red", "Blue"], "fortified"
-    london.besieged_by = "Blue"
-    return s
-
-
 def test_fe_10_2_a_passage_escapes_the_siege_and_rides_on() -> None:
     """FE 10.2 "Escape from a Besieged Stronghold or Fortified City ... a first Move that
     normally would not be allowed. They then can take a second Move": Henri and his 2
     Men-at-Arms slip out of besieged London by a Passage, to Oxford and on to Coventry."""
-    s = _henri_besieged_in_london()
+    s = _henri_besieged_in_london(men_at_arms=2)
     s.players["george"].hand = ["Passage"]
     r = realm(s)
     give_orders(r, {"george": "MOVE Henri WITH 2 MAN-AT-ARMS: London - Oxford - Coventry "
@@ -593,7 +582,7 @@ def test_fe_10_2_a_passage_escapes_the_siege_and_rides_on() -> None:
 
 def test_fe_10_2_without_the_card_the_besieged_stay() -> None:
     """FE 7.9, 10.2: `IF DENIED PASSAGE` with no Passage in hand: nobody leaves the siege."""
-    s = _henri_besieged_in_london()
+    s = _henri_besieged_in_london(men_at_arms=2)
     r = realm(s)
     give_orders(r, {"george": "MOVE Henri WITH 2 MAN-AT-ARMS: London - Oxford IF DENIED PASSAGE"})
     movement.movement_phase(r)
