@@ -9,6 +9,7 @@ from moderator.games.fief.orders.names import UNIT_NAMES
 from moderator.games.fief.orders.values import (
     AidInvaders,
     Allow,
+    AllowEnter,
     Ambush,
     Appoint,
     Assassinate,
@@ -19,6 +20,7 @@ from moderator.games.fief.orders.values import (
     Buy,
     BuyTitle,
     Candidate,
+    Cavalcade,
     Chasuble,
     Convene,
     Danegeld,
@@ -34,6 +36,7 @@ from moderator.games.fief.orders.values import (
     Interdict,
     Intervene,
     Justice,
+    LeaveRelic,
     LiftSiege,
     Losses,
     Marry,
@@ -66,6 +69,7 @@ from moderator.games.fief.orders.values import (
     Start,
     StrikeLeader,
     Surrender,
+    TakeRelic,
     Transfer,
     Vote,
     Withdraw,
@@ -205,6 +209,15 @@ FORMATTERS.update({
     RebuildAbbey: lambda t, o: f"REBUILD ABBEY {o.abbey} AT {o.city}",
     AidInvaders: lambda t, o: f"AID INVADERS AT {o.city} WITH PASSAGE",
     RoyalAbbeyMove: lambda t, o: f"ROYAL MOVE {', '.join(o.nobles)} TO ROYAL ABBEY",
+})
+
+
+# -- the land share (FE 5.0, 5.2, 12.0) ----------------------------------------------------
+FORMATTERS.update({
+    AllowEnter: lambda t, o: f"ALLOW {o.who} TO ENTER" + (f" AT {o.city}" if o.city else ""),
+    Cavalcade: lambda t, o: "CAVALCADE" + _move(t, o)[4:].replace(" IF DENIED CAVALCADE", ""),
+    LeaveRelic: lambda t, o: f"LEAVE RELIC {o.relic} BY {o.noble}",
+    TakeRelic: lambda t, o: f"TAKE RELIC {o.relic} BY {o.noble}",
 })
 
 
