@@ -18,8 +18,6 @@ from moderator.games.dwtk.orders.activity import Activity, ActivityKind, format_
 from moderator.games.dwtk.orders.errors import IllegalOrderError, UnknownNameError
 from moderator.games.dwtk.orders.names import Names
 from moderator.games.dwtk.orders.reaction import Reaction, parse_reaction
-from moderator.games.dwtk.state import Character
-from moderator.games.dwtk.state.serial import fields_dict
 from tests.dwtk.conftest import TABLES
 
 PLAYERS = {"ann": "Ann", "bob": "Bob"}
@@ -113,16 +111,16 @@ def test_engine_results_do_not_depend_on_what_was_parsed_before(
 
 
 def test_remembered_forms_are_fresh_copies_equal_to_the_plain_form() -> None:
-    """`frozen.remembered_dict` (nobles, royals, reactions): each to_dict a new dict and
-    new lists, equal to the form worked out anew; changing one changes no later one."""
-    noble = Character(23, owner="ann", hunted=("epalin",))
-    first = noble.to_dict()
-    assert first == fields_dict(noble) and list(first) == list(fields_dict(noble))
-    first["hunted"].append("cronos")
-    first["owner"] = "bob"
-    again = noble.to_dict()
-    assert again == fields_dict(noble) and again["hunted"] == ["epalin"]
-    assert again is not noble.to_dict() and again["hunted"] is not noble.to_dict()["hunted"]
+    """`frozen.remembered_dict` (activities, reactions): each to_dict a new dict and new
+    lists, equal to the form worked out anew; changing one changes no later one."""
+    travel = Activity(ActivityKind.TRAVEL, ("pc", "23"), place="epalin")
+    first = travel.to_dict()
+    assert first == Activity._plain(travel) and list(first) == list(Activity._plain(travel))
+    first["who"].append("24")
+    first["place"] = "cronos"
+    again = travel.to_dict()
+    assert again == Activity._plain(travel) and again["who"] == ["pc", "23"]
+    assert again is not travel.to_dict() and again["who"] is not travel.to_dict()["who"]
     reaction = parse_reaction("IF ANYONE HEARS MINE THEN HIDE", Names(TABLES))
     form = reaction.to_dict()
     form["act"] = "pay"

@@ -16,8 +16,10 @@ Classes whose ``__init__`` does more than that (``init=False`` or keyword-only f
 ``InitVar``, ``__post_init__``, slots) keep the generated one.
 
 `remembered_dict` gives a frozen value's JSON form worked out once per value object, as
-copies (the state's nobles, royals and standing reactions are mostly the same objects
-turn after turn, and the whole state is converted every turn).
+copies: for the values that are the same objects sheet after sheet and turn after turn
+(standing reactions, read back through a memo; the activities of `Names.read_line`).
+Not for the nobles and royals: the state is rebuilt from its JSON every turn, so they are
+new objects each time and a memo would only cost (measured).
 """
 
 from __future__ import annotations
@@ -135,4 +137,4 @@ def remembered_dict(obj: Any, build: Callable[[Any], JSON]) -> JSON:
 _FLAT: frozenset[type] = frozenset({str, int, bool, float, type(None)})
 # `remembered_dict`'s values by id: (the value, its JSON form, the keys of its lists).
 _REMEMBERED: dict[int, tuple[Any, JSON, tuple[str, ...]]] = {}
-_REMEMBERED_KEPT = 1 << 14
+_REMEMBERED_KEPT = 4096  # a few games' worth: more would only keep the dead alive

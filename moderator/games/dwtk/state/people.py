@@ -11,7 +11,7 @@ from typing import Any
 
 from moderator.games.dwtk.frozen import fast_init
 from moderator.games.dwtk.orders.reaction import Reaction
-from moderator.games.dwtk.state.serial import JSON, fields_dict, remembered_fields_dict
+from moderator.games.dwtk.state.serial import JSON, fields_dict
 
 FANDONIA = "fandonia"
 
@@ -70,7 +70,7 @@ class Character:
     charge: int = 0  # a bribe's amount, added to his coming hearing roll (13.4.20)
 
     def to_dict(self) -> JSON:
-        return remembered_fields_dict(self)  # (frozen, and mostly the same next turn)
+        return fields_dict(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Character:
@@ -108,7 +108,7 @@ class Royal:
     usurper_of: str | None = None  # took the throne by usurpation for this player (36.6)
 
     def to_dict(self) -> JSON:
-        return remembered_fields_dict(self)  # (frozen, and mostly the same next turn)
+        return fields_dict(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Royal:

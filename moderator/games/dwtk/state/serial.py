@@ -9,8 +9,6 @@ from enum import StrEnum
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from moderator.games.dwtk.frozen import remembered_dict
-
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
@@ -58,13 +56,6 @@ def _plain(value: Any) -> Any:
     if how == _ENUM:
         return value._value_
     return value
-
-
-def remembered_fields_dict(obj: Any) -> JSON:
-    """`fields_dict`, worked out once per value object (`frozen.remembered_dict`): for
-    the frozen values that mostly outlive a turn (nobles, royals: the court replaces
-    only those the turn changed)."""
-    return remembered_dict(obj, fields_dict)
 
 
 def fields_dict(obj: Any) -> JSON:
