@@ -91,6 +91,16 @@ class EventId(StrEnum):
     NOT_ELECTED = "election.none"
     VICTORY_POINTS = "victory.points"
     GAME_WON = "game.won"
+    # war share (battles, sieges, captives)
+    COALITION_MISMATCH = "coalition.mismatch"
+    TRUCE = "truce"
+    TRUCE_MISMATCH = "truce.mismatch"
+    ARCHERS_TARGET = "archers.target"
+    ENGINES_TAKEN = "engines.taken"
+    ENGINES_DESTROYED = "engines.destroyed"
+    WITHDRAWN = "withdrawn"
+    SALLY_BACK = "sally.back"
+    RANSOM_MISMATCH = "ransom.mismatch"
 
 
 def macro_name(event_id: str) -> str:

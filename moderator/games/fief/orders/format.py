@@ -6,7 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 from moderator.games.fief.orders.names import UNIT_NAMES
-from moderator.games.fief.orders.values import (
+from moderator.games.fief.orders.values import (  # war share
+    AcceptRansom,
     Allow,
     Ambush,
     Assassinate,
@@ -21,6 +22,7 @@ from moderator.games.fief.orders.values import (
     Convene,
     Danegeld,
     DanegeldReaction,
+    DestroyEngines,
     Discard,
     Draw,
     DrawExcalibur,
@@ -29,8 +31,10 @@ from moderator.games.fief.orders.values import (
     Give,
     Grant,
     Hire,
+    HireInBattle,
     Interdict,
     Intervene,
+    Join,
     Justice,
     LiftSiege,
     Losses,
@@ -48,19 +52,25 @@ from moderator.games.fief.orders.values import (
     PlayTithe,
     Present,
     Quell,
+    RansomOffer,
     Rebellion,
     RebelsReaction,
     RoyalMove,
+    Sally,
     Scorch,
     Shinbone,
     Siege,
     Skull,
+    Spoils,
     Start,
     StrikeLeader,
     Surrender,
+    Target,
     Transfer,
+    Truce,
     Vote,
     Withdraw,
+    WithdrawPassage,
 )
 from moderator.games.fief.tables import Tables
 
@@ -160,6 +170,20 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
     Give: lambda t, o: ("GIVE " + " AND ".join(
         ([f"{o.amount} SHILLINGS"] if o.amount else []) + ([o.card] if o.card else []))
         + f" TO {o.to}"),
+    # war share (FE 7.0-7.10, 10.2, 11.1, 13.3)
+    Join: lambda t, o: f"JOIN {o.player}" + (f" AGAINST {o.against}" if o.against else "")
+    + f" AT {o.city}",
+    Truce: lambda t, o: f"TRUCE WITH {o.player} AT {o.city}" + (
+        f" {o.terms.upper()}" if o.terms else ""),
+    Target: lambda t, o: f"TARGET {o.noble} AT {o.city}",
+    DestroyEngines: lambda t, o: f"DESTROY ENGINES IF TROOPS BELOW {o.below}",
+    Spoils: lambda t, o: f"SPOILS {o.how.upper()}",
+    WithdrawPassage: lambda t, o: f"WITHDRAW FROM {o.city} WITH PASSAGE"
+    + (f" TO {o.to}" if o.to else ""),
+    Sally: lambda t, o: f"SALLY {o.city}" + (f" BACK IF LOST {o.back}" if o.back else ""),
+    HireInBattle: lambda t, o: f"HIRE {o.count} CROSSBOWMEN AT {o.city} IN BATTLE",
+    RansomOffer: lambda t, o: f"RANSOM {o.captive} OFFER {o.amount}",
+    AcceptRansom: lambda t, o: f"ACCEPT RANSOM FOR {o.captive} AT LEAST {o.amount}",
 }
 
 

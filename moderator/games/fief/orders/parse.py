@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 from moderator.games.base import OrderError
 from moderator.games.fief.orders import names
 from moderator.games.fief.orders.errors import BadNumber, BadSyntax, OrderParseError, UnknownOrder
-from moderator.games.fief.orders.values import (
+from moderator.games.fief.orders.values import (  # war share
+    AcceptRansom,
     Allow,
     Ambush,
     Assassinate,
@@ -30,6 +31,7 @@ from moderator.games.fief.orders.values import (
     Convene,
     Danegeld,
     DanegeldReaction,
+    DestroyEngines,
     Discard,
     Draw,
     DrawExcalibur,
@@ -38,8 +40,10 @@ from moderator.games.fief.orders.values import (
     Give,
     Grant,
     Hire,
+    HireInBattle,
     Interdict,
     Intervene,
+    Join,
     Justice,
     LiftSiege,
     Losses,
@@ -57,19 +61,25 @@ from moderator.games.fief.orders.values import (
     PlayTithe,
     Present,
     Quell,
+    RansomOffer,
     Rebellion,
     RebelsReaction,
     RoyalMove,
+    Sally,
     Scorch,
     Shinbone,
     Siege,
     Skull,
+    Spoils,
     Start,
     StrikeLeader,
     Surrender,
+    Target,
     Transfer,
+    Truce,
     Vote,
     Withdraw,
+    WithdrawPassage,
 )
 from moderator.games.fief.tables import Tables
 
@@ -328,9 +338,9 @@ def _burgher(ctx: Context, rest: str) -> Order:
 
 
 def _pillage(ctx: Context, rest: str) -> Order:
-    m = re.match(r"^(.+?)\s+(MILL|ABBEY)(?:\s+BY\s+(.+))?$", rest, re.I)
+    m = re.match(r"^(.+?)\s+(MILL|ABBEY|ENGINES)(?:\s+BY\s+(.+))?$", rest, re.I)
     if not m:
-        raise BadSyntax("PILLAGE <city> MILL|ABBEY [BY <noble>]", "PILLAGE Oxford MILL")
+        raise BadSyntax("PILLAGE <city> MILL|ABBEY|ENGINES [BY <noble>]", "PILLAGE Oxford MILL")
     return Pillage(city=ctx.city(m.group(1)), what=m.group(2).lower(),
                    by=ctx.noble(m.group(3)) if m.group(3) else None)
 
@@ -380,6 +390,9 @@ def _parliament(ctx: Context, rest: str) -> Order:
 
 
 def _hire(ctx: Context, rest: str) -> Order:
+    b = re.match(r"^(\d+)\s+CROSSBOW\w*\s+AT\s+(.+?)\s+IN\s+BATTLE$", rest.strip(), re.I)
+    if b:
+        return HireInBattle(count=int(b.group(1)), city=ctx.city(b.group(2)))
     m = re.match(r"^(\d+)\s+CROSSBOW\w*\s+AT\s+(.+)$", rest.strip(), re.I)
     if not m:
         raise BadSyntax("HIRE <n> CROSSBOWMEN AT <city>", "HIRE 2 CROSSBOWMEN AT York")
@@ -578,6 +591,8 @@ def _mata(ctx: Context, rest: str) -> Order:
 
 
 def _withdraw(ctx: Context, rest: str) -> Order:
+    if re.match(r"^FROM\s", rest.strip(), re.I):
+        return _withdraw_passage(ctx, rest)
     return Withdraw(number=_count(rest))
 
 
@@ -638,3 +653,74 @@ def parse_text(ctx: Context, text: str) -> tuple[list[tuple[int, Order]], list[O
         except OrderParseError as e:
             errors.append(OrderError(number, raw.strip(), e.message, e.hint))
     return orders, errors
+
+
+# -- war share (battles, sieges, captives): FE 7.0-7.10, 10.2, 11.1, 13.3 ---------------
+def _join(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)(?:\s+AGAINST\s+(.+?))?\s+AT\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("JOIN <player> [AGAINST <player>] AT <city>", "JOIN Kirsten AT Coventry")
+    return Join(player=ctx.player(m.group(1)), city=ctx.city(m.group(3)),
+                against=ctx.player(m.group(2)) if m.group(2) else None)
+
+
+def _truce(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^WITH\s+(.+?)\s+AT\s+(.+?)(?:\s+(CEDE|TAKE))?$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("TRUCE WITH <player> AT <city> [CEDE|TAKE]", "TRUCE WITH Dave AT York")
+    return Truce(player=ctx.player(m.group(1)), city=ctx.city(m.group(2)),
+                 terms=(m.group(3) or "").lower())
+
+
+def _target(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)\s+AT\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("TARGET <noble> AT <city>", "TARGET Henri AT London")
+    return Target(noble=ctx.noble(m.group(1)), city=ctx.city(m.group(2)))
+
+
+def _destroy(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^ENGINES\s+IF\s+TROOPS\s+BELOW\s+(\S+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("DESTROY ENGINES IF TROOPS BELOW <n> (0: never)")
+    return DestroyEngines(below=_count(m.group(1)))
+
+
+def _spoils(ctx: Context, rest: str) -> Order:
+    if rest.strip().upper() not in ("TAKE", "DESTROY"):
+        raise BadSyntax("SPOILS TAKE or SPOILS DESTROY")
+    return Spoils(how=rest.strip().lower())
+
+
+def _withdraw_passage(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^FROM\s+(.+?)\s+WITH\s+PASSAGE(?:\s+TO\s+(.+))?$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("WITHDRAW FROM <city> WITH PASSAGE [TO <city>]")
+    ctx.card("Passage")
+    return WithdrawPassage(city=ctx.city(m.group(1)),
+                           to=ctx.city(m.group(2)) if m.group(2) else None)
+
+
+def _sally(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)(?:\s+BACK\s+IF\s+LOST\s+(\S+))?$", rest.strip(), re.I)
+    assert m
+    return Sally(city=ctx.city(m.group(1)), back=_count(m.group(2)) if m.group(2) else 0)
+
+
+def _ransom(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)\s+OFFER\s+(\S+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("RANSOM <captive> OFFER <n>", "RANSOM Henri OFFER 4")
+    return RansomOffer(captive=ctx.noble(m.group(1)), amount=_count(m.group(2)))
+
+
+def _accept(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^RANSOM\s+FOR\s+(.+?)\s+AT\s+LEAST\s+(\S+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("ACCEPT RANSOM FOR <captive> AT LEAST <n>",
+                        "ACCEPT RANSOM FOR Henri AT LEAST 4")
+    return AcceptRansom(captive=ctx.noble(m.group(1)), amount=_count(m.group(2)))
+
+
+PARSERS.update({"JOIN": _join, "TRUCE": _truce, "TARGET": _target, "DESTROY": _destroy,
+                "SPOILS": _spoils, "SALLY": _sally, "RANSOM": _ransom, "ACCEPT": _accept})
