@@ -6,6 +6,7 @@ from __future__ import annotations
 from moderator.games.fief.army import LOSS_ORDER, Side
 from moderator.games.fief.events import EventId
 from moderator.games.fief.realm import Realm
+from moderator.games.fief.state import Noble
 
 ENGINES = ("bombard", "trebuchet")
 
@@ -108,6 +109,30 @@ def exchange(realm: Realm, taker: str, city: str, unit: str, n: int) -> int:
 def spoils_plan(realm: Realm, family: str) -> str:
     return next((d["how"] for d in reversed(realm.s.players[realm.account(family)].standing)
                  if d.get("kind") == "spoils" and d.get("family") in (None, family)), "take")
+
+
+def escape(realm: Realm, noble: Noble) -> None:
+    """FE 7.6, 10.2 Escape by a PASSAGE (whoever plays it): the captive goes to one of his
+    family's cities, failing that to an Independent City or an ally's; the nearest by
+    road, a fortification first among the family's, then by name (PROPOSED: the rulebook
+    lets the player choose; by email the engine places him safe and near)."""
+    start = noble.city
+    far = realm.distances(start)
+    forts = ("stronghold", "fortified", "royal")
+
+    def rank(city: str) -> tuple[int, int, str]:
+        return (far.get(city, 99), 0 if realm.city(city).building in forts else 1, city)
+
+    own = [c for c in realm.t.city_names if realm.city(c).holder == noble.family]
+    other = [c for c in realm.t.city_names if realm.city(c).holder is None
+             or realm.allied(realm.city(c).holder or "", noble.family)]
+    places = sorted(own, key=rank) or sorted(other, key=rank)
+    noble.status, noble.captor = "free", None
+    noble.city = places[0] if places else start
+    realm.emit(EventId.NOBLE_RELEASED, {"noble": noble.key, "city": noble.city, "why": "escape"})
+    realm.arrive(noble.city, noble.family)
+    if start != noble.city:
+        realm.refresh_control(start)
 
 
 def lone_nobles(realm: Realm) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from moderator.games.fief import cards
+from moderator.games.fief import cards, siege
 from moderator.games.fief.battle import Side, fight
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import (
@@ -131,6 +131,9 @@ def move(realm: Realm, player: str, order: Move, moved_nobles: set[str]) -> None
         realm.refuse(player, _text(order), "each noble moves once a round (FE 5.0)")
         return
     besieger = realm.city(here).besieged_by
+    if besieger not in (None, family) and siege.passage_out(realm, player, family, here,
+                                                            order.if_denied):
+        besieger = None     # FE 10.2: a Passage lets the besieged out (its first move)
     if besieger not in (None, family) and order.if_denied != "cavalcade":
         realm.refuse(player, _text(order), "a besieged army needs leave to go out (FE 7.9), "
                      "or a Cavalcade (FAQ P5 F19)")

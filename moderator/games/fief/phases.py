@@ -28,11 +28,13 @@ from moderator.games.fief.orders.values import (
     Allow,
     Candidate,
     DanegeldReaction,
+    DestroyEngines,
     GarterPolicy,
     Losses,
     Quell,
     RebelsReaction,
     Skull,
+    Spoils,
     Surrender,
     TurnOrders,
     Withdraw,
@@ -57,12 +59,13 @@ def store_standing(realm: Realm) -> None:
                 if gone["kind"] == "candidate" and gone["lord"].lower() in s.candidates:
                     s.candidates.remove(gone["lord"].lower())
         for order in orders.orders:
-            if isinstance(order, Losses | GarterPolicy | Quell | Surrender | Skull):
+            if isinstance(order, Losses | GarterPolicy | Quell | Surrender | Skull
+                          | DestroyEngines | Spoils):
                 # One battle plan a family, one Garter policy: the new replaces the old.
                 standing[:] = [d for d in standing if not (d["kind"] == order.kind
                                                            and d.get("family") == order.family)]
             if isinstance(order, Allow | Candidate | Losses | GarterPolicy | Quell | Surrender
-                          | Skull | DanegeldReaction | RebelsReaction):
+                          | Skull | DanegeldReaction | RebelsReaction | DestroyEngines | Spoils):
                 data = order.to_dict()
                 if data not in standing:
                     standing.append(data)

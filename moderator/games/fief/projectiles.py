@@ -66,6 +66,18 @@ def _fire_one(realm: Realm, kind: str, me: Side, them: Side, record: dict[str, A
         them.fortified]
     if n < max(1, need):
         return 0
+    if _aims_at_leader(realm, me, them):
+        faces = roll(realm, 1, me.label, "archers", actor(realm, me))
+        army = next(k for k in them.armies if realm.s.invaders[k].leader)
+        slays = faces[0] == max(t.battle.die_faces)
+        if slays:   # FE 7.2, 6.11: the Leader is gone, his Foot Soldiers stay
+            realm.s.invaders[army].leader = False
+        record.setdefault("projectiles", []).append(
+            {"side": me.label, "kind": kind, "faces": faces, "hits": 0, "target": "leader",
+             "slain": "leader" if slays else None})
+        realm.emit(EventId.ARCHERS_TARGET, {"city": me.city, "side": me.label,
+                                            "noble": "leader", "slain": slays})
+        return 0
     target = _target(realm, me, them)
     faces = roll(realm, 1, me.label, "archers", actor(realm, me))
     if target is not None:
@@ -96,3 +108,11 @@ def _target(realm: Realm, me: Side, them: Side) -> Noble | None:
         if order.city == me.city and order.noble.lower() in present:
             return present[order.noble.lower()]
     return None
+
+
+def _aims_at_leader(realm: Realm, me: Side, them: Side) -> bool:
+    """`TARGET LEADER AT <city>`: the archers aim at an Invading Leader there (FE 7.2)."""
+    if me.family is None or them.family is not None or not them.leaders():
+        return False
+    orders = realm.orders.get(realm.account(me.family), TurnOrders()).of(Target)
+    return any(o.city == me.city and o.noble.upper() == "LEADER" for o in orders)

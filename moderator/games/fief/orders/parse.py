@@ -675,8 +675,9 @@ def _truce(ctx: Context, rest: str) -> Order:
 def _target(ctx: Context, rest: str) -> Order:
     m = re.match(r"^(.+?)\s+AT\s+(.+)$", rest.strip(), re.I)
     if not m:
-        raise BadSyntax("TARGET <noble> AT <city>", "TARGET Henri AT London")
-    return Target(noble=ctx.noble(m.group(1)), city=ctx.city(m.group(2)))
+        raise BadSyntax("TARGET <noble>|LEADER AT <city>", "TARGET Henri AT London")
+    who = "LEADER" if m.group(1).strip().upper() == "LEADER" else ctx.noble(m.group(1))
+    return Target(noble=who, city=ctx.city(m.group(2)))
 
 
 def _destroy(ctx: Context, rest: str) -> Order:
