@@ -103,6 +103,25 @@ def test_ex_13_3_kirsten_combines_her_green_and_blue_armies() -> None:
     assert s.cities["York"].units_of("Green")["knight"] == 1
 
 
+def test_fe_7_0_an_ally_switches_sides_mid_battle() -> None:
+    """FE 7.0: "allies may betray each other anytime during the Battle, even switching
+    sides mid-Battle": George joins Dave's defence, then BETRAYs after the first roll and
+    fights the second for Kirsten (three dice against Dave's two)."""
+    s = _coventry()
+    troops(s, "Coventry", "Blue", men_at_arms=7)
+    r = realm(s, bd(0, 0) + bd(0, 0, 0) + bd(3, 3, 3) + bd(0, 0))
+    give_orders(r, {"kirsten": "ATTACK Coventry AGAINST Dave",
+                    "dave": "JOIN George AT Coventry",
+                    "george": "JOIN Dave AT Coventry\nBETRAY AT Coventry AFTER ROUND 1"})
+    battle.battles_phase(r)
+    assert _ids(r, "battle.begins")[0]["allies"] == {"attacker": [], "defender": ["Red"]}
+    assert _ids(r, "betrayal")[0]["joined"] == "Green"
+    second = _ids(r, "battle.round")[1]
+    assert len(second["attacker_faces"]) == 3 and len(second["defender_faces"]) == 2  # type: ignore[arg-type]
+    assert not s.nobles["philippa"].alive
+    assert _ids(r, "battle.ends")[0]["winner"] == "Green"
+
+
 # -- FE 13.3: the Garter's ban -------------------------------------------------------------
 
 def _garter(s: GameState) -> None:
@@ -207,6 +226,40 @@ def test_fe_7_8_withdraw_with_passage_takes_the_nobles_out_with_a_troop_each() -
     assert s.cities["York"].units_of("Blue") == {}
     assert "Passage" in s.fortune_discard and not s.players["dave"].hand
     assert _ids(r, "battle.ends")[0]["winner"] == "Green"
+
+
+def test_fe_7_8_the_attacker_of_a_stronghold_ends_the_battle_alone() -> None:
+    """FE 7.8 note: attacking Dave in his Stronghold, Kirsten may alone decide to end the
+    battle: after the first roll, both stay."""
+    s = _york()
+    s.cities["York"].building = "stronghold"
+    r = realm(s, bd(1) + bd(1, 1))
+    give_orders(r, {"kirsten": "ATTACK York\nEND BATTLE AT York"})
+    battle.battles_phase(r)
+    assert _ids(r, "battle.ends")[0]["outcome"] == "ended"
+    assert s.cities["York"].units_of("Green") == {"knight": 2}
+
+
+def test_fe_7_8_no_ending_alone_in_the_open_against_a_noble() -> None:
+    """FE 7.8: in the open, against an army with its noble, END BATTLE does nothing: the
+    battle goes on to its deadlock."""
+    s = _york()
+    r = realm(s, (bd(1, 1) + bd(1, 1)) * 3)
+    give_orders(r, {"kirsten": "ATTACK York\nEND BATTLE AT York"})
+    battle.battles_phase(r)
+    assert _ids(r, "battle.ends")[0]["outcome"] == "deadlock"
+
+
+def test_fe_7_8_assassination_an_army_without_a_noble_may_be_left() -> None:
+    """FE 7.8 Assassination: Dave's troops have no noble: Kirsten alone ends the battle."""
+    s = board()
+    troops(s, "York", "Blue", knight=2)
+    noble(s, "Edward", "Green", "York")
+    troops(s, "York", "Green", knight=2)
+    r = realm(s, bd(1, 1) + bd(1, 1))
+    give_orders(r, {"kirsten": "ATTACK York\nEND BATTLE AT York"})
+    battle.battles_phase(r)
+    assert _ids(r, "battle.ends")[0]["outcome"] == "ended"
 
 
 # -- FE 7.2: targeting, tactical destruction, spoils ---------------------------------------
@@ -440,15 +493,31 @@ def test_fe_7_10_engines_pillaged_the_opponents_taken_over() -> None:
     s = board()
     noble(s, "Henri", "Red", "Oxford")
     troops(s, "Oxford", "Red", men_at_arms=1, trebuchet=1)
-    troops(s, "Oxford", "Blue", bombard=1)
+    troops(s, "Oxford", "Blue", bombard=1, men_at_arms=1)
     blue, red = s.families["Blue"].stock["bombard"], s.families["Red"].stock["bombard"]
     r = realm(s)
     give_orders(r, {"george": "PILLAGE Oxford ENGINES"})
     battle.battles_phase(r)
     assert s.cities["Oxford"].units_of("Red") == {"men_at_arms": 1, "bombard": 1}
-    assert s.cities["Oxford"].units_of("Blue") == {}
+    assert s.cities["Oxford"].units_of("Blue") == {"men_at_arms": 1}
     assert s.families["Blue"].stock["bombard"] == blue + 1
     assert s.families["Red"].stock["bombard"] == red - 1
+
+
+def test_ex_10_5_a_bombard_left_alone_is_taken_by_the_army_there() -> None:
+    """FE 7.5 (last line), Ex 10-5: Kirsten's troops had to leave their Bombard behind at
+    Exeter; it is quickly replaced with Dave's available Bombard marker."""
+    s = board()
+    noble(s, "William", "Blue", "Exeter")
+    troops(s, "Exeter", "Blue", men_at_arms=1)
+    troops(s, "Exeter", "Green", bombard=1)
+    green, blue = s.families["Green"].stock["bombard"], s.families["Blue"].stock["bombard"]
+    r = realm(s)
+    battle.battles_phase(r)
+    assert s.cities["Exeter"].units_of("Blue") == {"men_at_arms": 1, "bombard": 1}
+    assert s.cities["Exeter"].units_of("Green") == {}
+    assert s.families["Green"].stock["bombard"] == green + 1
+    assert s.families["Blue"].stock["bombard"] == blue - 1
 
 
 # -- FE 11.1: Crossbowmen hired in battle ---------------------------------------------------

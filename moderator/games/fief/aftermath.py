@@ -136,22 +136,28 @@ def escape(realm: Realm, noble: Noble) -> None:
 
 
 def lone_nobles(realm: Realm) -> None:
-    """FE 7.0, 7.5, FAQ P7: nobles with no troops in a city where an opposing army with a
-    noble stands are captured at the start of Phase 7."""
+    """FE 7.0, 7.5, FAQ P7: nobles, Trebuchets and Bombards with no troops of their family
+    in a city where an opposing army with a noble stands are captured at the start of
+    Phase 7 (the engines exchanged for the captor's markers while he has some, 7.2)."""
     s = realm.s
     for city in realm.t.city_names:
         c = s.cities[city]
         for family in s.family_order():
             here = realm.nobles_at(city, family)
             guarded = any(n.royal_knights or n.royal_men_at_arms for n in here)
-            lone = here if not c.troop_count(family) and not guarded else []
-            if not lone:
+            if c.troop_count(family) or guarded:
+                continue
+            engines = {u: n for u in ENGINES if (n := c.units_of(family).get(u, 0))}
+            if not here and not engines:
                 continue
             for other in s.family_order():
                 if other == family or realm.allied(other, family) or not c.troop_count(other):
                     continue
                 keepers = realm.nobles_at(city, other)
                 if keepers:
-                    for noble in lone:
+                    for noble in here:
                         realm.capture(noble, keepers[0].key, city)
+                    for unit, n in engines.items():
+                        realm.return_units(city, family, unit, n)
+                        exchange(realm, other, city, unit, n)
                     break

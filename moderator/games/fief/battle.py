@@ -70,7 +70,8 @@ def fight(realm: Realm, attacker: Side, defender: Side, why: str) -> str:
                               "attacker_units": aftermath.shown(attacker),
                               "defender_units": aftermath.shown(defender)}
     if attacker.members or defender.members:     # FE 7.0 Ally Attacks
-        begins["allies"] = {"attacker": attacker.members, "defender": defender.members}
+        begins["allies"] = {"attacker": list(attacker.members),
+                            "defender": list(defender.members)}
     realm.emit(EventId.BATTLE_BEGINS, begins)
     tactics.hire_in_battle(realm, attacker, defender)
     quiet = 0
@@ -105,6 +106,7 @@ def fight(realm: Realm, attacker: Side, defender: Side, why: str) -> str:
         outcome = _end_of_roll(realm, attacker, defender, why)
         if outcome:
             break
+        coalition.betrayals(realm, attacker, defender, number)
     winner = _result(realm, attacker, defender, outcome, quitter)
     if outcome != "truce":
         coalition.truce_unmatched(realm, attacker, defender)
@@ -119,7 +121,8 @@ def fight(realm: Realm, attacker: Side, defender: Side, why: str) -> str:
 
 def _end_of_roll(realm: Realm, attacker: Side, defender: Side, why: str) -> str:
     """FE 7.8, 7.2, 7.9 at the end of a battle roll, in the order of fief-email.md §5.2
-    E4: tactical destruction, the defender's withdrawal, a truce, the sally back."""
+    E4: tactical destruction, the defender's withdrawal, a truce, the sally back, a side
+    that ends the battle alone."""
     tactics.destroy_engines(realm, attacker)
     tactics.destroy_engines(realm, defender)
     if tactics.withdraw(realm, defender):
@@ -130,6 +133,8 @@ def _end_of_roll(realm: Realm, attacker: Side, defender: Side, why: str) -> str:
         return "truce"
     if why == "sally" and tactics.sally_back(realm, attacker):
         return "sally back"
+    if tactics.ends(realm, attacker, defender):
+        return "ended"
     return ""
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from moderator.games.fief.army import Side, family_sp
 from moderator.games.fief.events import EventId
-from moderator.games.fief.orders.values import Join, Truce, TurnOrders
+from moderator.games.fief.orders.values import Betray, Join, Truce, TurnOrders
 from moderator.games.fief.realm import Realm
 
 MIRROR = {"": "", "cede": "take", "take": "cede"}
@@ -128,3 +128,16 @@ def truce_unmatched(realm: Realm, a: Side, d: Side) -> None:
         for who in (me, them):
             realm.emit(EventId.TRUCE_MISMATCH, {"player": me, "with": them, "city": a.city,
                                                 "reason": why}, actor=who, public=False)
+
+
+def betrayals(realm: Realm, a: Side, d: Side, number: int) -> None:
+    """FE 7.0: after battle round ``number``, each partner (never a side's leader) whose
+    player wrote `BETRAY AT <city> AFTER ROUND <number>` crosses to the other side."""
+    for me, them in ((a, d), (d, a)):
+        for fam in list(me.members):
+            orders = realm.orders.get(realm.account(fam), TurnOrders()).of(Betray)
+            if any(o.city == me.city and o.after == number for o in orders):
+                me.members.remove(fam)
+                them.members.append(fam)
+                realm.emit(EventId.BETRAYAL, {"city": me.city, "family": fam,
+                                              "left": me.label, "joined": them.label})

@@ -101,6 +101,8 @@ class EventId(StrEnum):
     WITHDRAWN = "withdrawn"
     SALLY_BACK = "sally.back"
     RANSOM_MISMATCH = "ransom.mismatch"
+    BETRAYAL = "betrayal"
+    BATTLE_ENDED_BY = "battle.ended_by"
 
 
 def macro_name(event_id: str) -> str:

@@ -6,7 +6,13 @@ from __future__ import annotations
 from moderator.games.fief.aftermath import ENGINES
 from moderator.games.fief.army import Side
 from moderator.games.fief.events import EventId
-from moderator.games.fief.orders.values import HireInBattle, Sally, TurnOrders, WithdrawPassage
+from moderator.games.fief.orders.values import (
+    EndBattle,
+    HireInBattle,
+    Sally,
+    TurnOrders,
+    WithdrawPassage,
+)
 from moderator.games.fief.realm import Realm
 
 # PROPOSED: a withdrawing noble takes the strongest troop he can (FE 7.8 leaves it open).
@@ -142,4 +148,21 @@ def sally_back(realm: Realm, side: Side) -> bool:
         realm.emit(EventId.SALLY_BACK, {"city": side.city, "family": side.family,
                                         "lost": side.lost})
         return True
+    return False
+
+
+def ends(realm: Realm, attacker: Side, defender: Side) -> bool:
+    """FE 7.8: `END BATTLE AT <city>`: the attacker of a Stronghold or Fortified City may
+    alone decide to end the battle (both stay), and so may a side whose opponents have no
+    noble left (Assassination); read after each battle roll."""
+    for me, them in ((attacker, defender), (defender, attacker)):
+        if me.family is None:
+            continue
+        may = (me is attacker and bool(defender.fortified)) or not them.has_leader()
+        if not may:
+            continue
+        for player in _players(realm, me):
+            if any(o.city == me.city for o in realm.orders.get(player, TurnOrders()).of(EndBattle)):
+                realm.emit(EventId.BATTLE_ENDED_BY, {"city": me.city, "family": me.family})
+                return True
     return False

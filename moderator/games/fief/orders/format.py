@@ -12,6 +12,7 @@ from moderator.games.fief.orders.values import (  # war share
     Ambush,
     Assassinate,
     Attack,
+    Betray,
     Build,
     BuildRoyal,
     BuildTrebuchet,
@@ -26,6 +27,7 @@ from moderator.games.fief.orders.values import (  # war share
     Discard,
     Draw,
     DrawExcalibur,
+    EndBattle,
     Escape,
     GarterPolicy,
     Give,
@@ -184,6 +186,8 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
     HireInBattle: lambda t, o: f"HIRE {o.count} CROSSBOWMEN AT {o.city} IN BATTLE",
     RansomOffer: lambda t, o: f"RANSOM {o.captive} OFFER {o.amount}",
     AcceptRansom: lambda t, o: f"ACCEPT RANSOM FOR {o.captive} AT LEAST {o.amount}",
+    Betray: lambda t, o: f"BETRAY AT {o.city} AFTER ROUND {o.after}",
+    EndBattle: lambda t, o: f"END BATTLE AT {o.city}",
 }
 
 

@@ -21,6 +21,7 @@ from moderator.games.fief.orders.values import (  # war share
     Ambush,
     Assassinate,
     Attack,
+    Betray,
     Build,
     BuildRoyal,
     BuildTrebuchet,
@@ -35,6 +36,7 @@ from moderator.games.fief.orders.values import (  # war share
     Discard,
     Draw,
     DrawExcalibur,
+    EndBattle,
     Escape,
     GarterPolicy,
     Give,
@@ -723,5 +725,21 @@ def _accept(ctx: Context, rest: str) -> Order:
     return AcceptRansom(captive=ctx.noble(m.group(1)), amount=_count(m.group(2)))
 
 
+
+def _betray(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^AT\s+(.+?)\s+AFTER\s+ROUND\s+(\S+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("BETRAY AT <city> AFTER ROUND <n>", "BETRAY AT Coventry AFTER ROUND 1")
+    return Betray(city=ctx.city(m.group(1)), after=max(1, _count(m.group(2))))
+
+
+def _end(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^BATTLE\s+AT\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("END BATTLE AT <city>", "END BATTLE AT London")
+    return EndBattle(city=ctx.city(m.group(1)))
+
+
 PARSERS.update({"JOIN": _join, "TRUCE": _truce, "TARGET": _target, "DESTROY": _destroy,
-                "SPOILS": _spoils, "SALLY": _sally, "RANSOM": _ransom, "ACCEPT": _accept})
+                "SPOILS": _spoils, "SALLY": _sally, "RANSOM": _ransom, "ACCEPT": _accept,
+                "BETRAY": _betray, "END": _end})

@@ -553,9 +553,27 @@ class AcceptRansom(Order):
     amount: int = 0
 
 
+@dataclass(frozen=True)
+class Betray(Order):
+    """FE 7.0: "allies may betray each other anytime during the Battle, even switching
+    sides mid-Battle": after battle round n at the city, your families in a coalition
+    there fight on the other side."""
+    kind: ClassVar[str] = "betray"
+    city: str = ""
+    after: int = 1
+
+
+@dataclass(frozen=True)
+class EndBattle(Order):
+    """FE 7.8: end a battle at the city after a roll, alone: as the attacker of a
+    Stronghold or Fortified City, or against a side left without a noble."""
+    kind: ClassVar[str] = "end_battle"
+    city: str = ""
+
+
 WAR_ORDERS: tuple[type[Order], ...] = (Join, Truce, Target, DestroyEngines, Spoils,
                                        WithdrawPassage, Sally, HireInBattle, RansomOffer,
-                                       AcceptRansom)
+                                       AcceptRansom, Betray, EndBattle)
 
 
 ORDER_CLASSES: dict[str, type[Order]] = {
