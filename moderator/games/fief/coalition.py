@@ -73,12 +73,11 @@ def garter_bound(realm: Realm, families: list[str], city: str, against: list[str
     return any(n.garter for f in families for n in realm.nobles_at(city, f))
 
 
-def build(realm: Realm, city: str, families: list[str], **kw: object) -> Side:
+def build(realm: Realm, city: str, families: list[str], fortified: int = 0) -> Side:
     """A side led by its member with the most SP (FE 7.0; ties: the first named)."""
-    ranked = sorted(families, key=lambda f: -family_sp(realm, city, f))
-    leader = ranked[0]
+    leader = sorted(families, key=lambda f: -family_sp(realm, city, f))[0]
     members = [f for f in families if f != leader]
-    return Side(realm, city, leader, members=members, **kw)  # type: ignore[arg-type]
+    return Side(realm, city, leader, members=members, fortified=fortified)
 
 
 def truce(realm: Realm, a: Side, d: Side) -> str | None:
@@ -119,10 +118,9 @@ def truce_unmatched(realm: Realm, a: Side, d: Side) -> None:
         return
     pa, pd = realm.account(a.family), realm.account(d.family)
     for me, them in ((pa, pd), (pd, pa)):
-        mine = _truce(realm, me, them, a.city)
-        if mine is None:
-            continue
-        theirs = _truce(realm, them, me, a.city)
+        mine, theirs = _truce(realm, me, them, a.city), _truce(realm, them, me, a.city)
+        if mine is None or (theirs is not None and me == pd):
+            continue    # told once a pair: from the side that wrote, the attacker's first
         why = ("no matching TRUCE from the other side" if theirs is None
                else "the terms differ (one must CEDE the city, the other TAKE it)")
         for who in (me, them):

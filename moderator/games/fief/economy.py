@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from moderator.games.fief import ransom, siege
+from moderator.games.fief import mercenaries, ransom, siege
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import (
     Build,
@@ -441,17 +441,13 @@ def _hire(realm: Realm, player: str, order: Hire) -> None:
     c = realm.city(order.city)
     family = c.holder if c.holder in p.families else next(
         (n.family for n in realm.nobles_at(order.city) if n.family in p.families), None)
-    if p.slot is None or p.slot.startswith("Burgher"):
-        realm.refuse(player, text, "you have no Mercenary card in play (FE 11.1)")
-    elif p.crossbows < order.count:
-        realm.refuse(player, text, f"only {p.crossbows} Crossbowmen left on your card")
-    elif p.cash < cost:
-        realm.refuse(player, text, f"costs {cost}, you have {p.cash}")
+    why = mercenaries.refusal(p, order.count, cost)
+    if why:
+        realm.refuse(player, text, why)
     elif family is None:
         realm.refuse(player, text, f"you hold no city and have no noble at {order.city}")
     else:
-        p.cash -= cost
-        p.crossbows -= order.count
+        mercenaries.take(p, order.count, cost)
         c.add(family, "crossbow", order.count)
         realm.arrive(order.city, family)
         realm.emit(EventId.HIRED, {"family": family, "count": order.count, "city": order.city,

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from moderator.games.fief import mercenaries
 from moderator.games.fief.aftermath import ENGINES
 from moderator.games.fief.army import Side
 from moderator.games.fief.events import EventId
@@ -36,15 +37,11 @@ def hire_in_battle(realm: Realm, *sides: Side) -> None:
                     continue
                 text = f"HIRE {order.count} CROSSBOWMEN AT {order.city} IN BATTLE"
                 cost = realm.t.unit("crossbow").cost * order.count
-                if p.slot is None or p.slot.startswith("Burgher"):
-                    realm.refuse(player, text, "you have no Mercenary card in play (FE 11.1)")
-                elif p.crossbows < order.count:
-                    realm.refuse(player, text, f"only {p.crossbows} Crossbowmen left on your card")
-                elif p.cash < cost:
-                    realm.refuse(player, text, f"costs {cost}, you have {p.cash}")
+                why = mercenaries.refusal(p, order.count, cost)
+                if why:
+                    realm.refuse(player, text, why)
                 else:
-                    p.cash -= cost
-                    p.crossbows -= order.count
+                    mercenaries.take(p, order.count, cost)
                     realm.city(side.city).add(family, "crossbow", order.count)
                     realm.emit(EventId.HIRED, {"family": family, "count": order.count,
                                                "city": side.city, "cost": cost,
