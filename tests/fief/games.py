@@ -204,8 +204,9 @@ def random_orders(state: dict[str, Any], player: str, tables: Tables,
 
 def _war_orders(state: dict[str, Any], player: str, tables: Tables,
                 rng: random.Random) -> list[str]:
-    """The war share's orders (FE 7.0-7.10, 10.2, 11.1): coalitions, truces, targets,
-    engines, withdrawals, sallies, lower ransoms, Crossbowmen hired into battle."""
+    """The war share's orders (FE 7.0-7.10, 10.2, 11.1): coalitions, truces, betrayals,
+    targets, engines, withdrawals, sallies, lower ransoms, Crossbowmen hired into battle
+    and lent."""
     p = state["players"][player]
     fams = p["families"]
     names = {k: v["name"] for k, v in state["players"].items()}
@@ -219,6 +220,10 @@ def _war_orders(state: dict[str, Any], player: str, tables: Tables,
         other = names[rng.choice(others)]
         if rng.random() < 0.3:
             lines.append(f"JOIN {other} AT {city}")
+            if rng.random() < 0.2:
+                lines.append(f"BETRAY AT {city} AFTER ROUND 1")
+        if rng.random() < 0.1:
+            lines.append(f"END BATTLE AT {city}")
         if rng.random() < 0.2:
             lines.append(f"TRUCE WITH {other} AT {city}" + rng.choice(["", " CEDE", " TAKE"]))
         foes = [n for n in state["nobles"].values() if n["city"] == city
@@ -234,6 +239,10 @@ def _war_orders(state: dict[str, Any], player: str, tables: Tables,
             lines.append(f"PILLAGE {city} ENGINES")
         if p["slot"] and "Crossbow" in p["slot"] and rng.random() < 0.3:
             lines.append(f"HIRE {rng.randint(1, 2)} CROSSBOWMEN AT {city} IN BATTLE")
+        if rng.random() < 0.2:      # matched when the other's LEND happens to agree
+            lines.append(f"HIRE 1 CROSSBOWMEN FROM {other} FOR 1 AT {city}")
+    if p["slot"] and "Crossbow" in p["slot"] and others and rng.random() < 0.5:
+        lines.append(f"LEND 1 CROSSBOWMEN TO {names[rng.choice(others)]} FOR 1")
     if rng.random() < 0.1:
         lines.append(rng.choice(["DESTROY ENGINES IF TROOPS BELOW 2", "SPOILS DESTROY",
                                  "SPOILS TAKE", "DESTROY ENGINES IF TROOPS BELOW 0"]))

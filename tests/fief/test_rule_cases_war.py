@@ -5,7 +5,16 @@ Blue, George Red, Lucy Yellow."""
 
 from __future__ import annotations
 
-from moderator.games.fief import battle, cards, economy, movement, phases, projectiles, siege
+from moderator.games.fief import (
+    battle,
+    cards,
+    economy,
+    movement,
+    phases,
+    projectiles,
+    siege,
+    victory,
+)
 from moderator.games.fief.battle import Side, fight
 from moderator.games.fief.state import GameState, InvaderArmy
 from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
@@ -458,6 +467,16 @@ def test_fe_7_9_reinforcements_enter_the_besieged_city_without_a_fight() -> None
     assert not _ids(r, "battle.begins")
 
 
+def test_fe_7_9_a_new_noble_may_be_placed_in_the_besieged_city() -> None:
+    """FE 7.9 (2.11): purchased troops cannot be placed in a besieged city, new nobles can."""
+    s, _ = _besieged()
+    s.players["george"].hand = ["Noble Richard"]
+    r = realm(s)
+    give_orders(r, {"george": "PLAY NOBLE Richard AT London"})
+    cards.play_phase(r)
+    assert s.nobles["richard"].city == "London" and s.nobles["richard"].family == "Red"
+
+
 def test_fe_7_9_a_trebuchet_taken_from_the_map_for_a_new_siege() -> None:
     """FE 7.9: no Trebuchet in the stockpile: Dave destroys his one at Oxford to place
     it before London."""
@@ -540,3 +559,40 @@ def test_fe_11_1_crossbowmen_hired_in_the_middle_of_a_battle() -> None:
     assert _ids(r, "hired")[0]["battle"] is True
     assert s.cities["York"].units_of("Green")["men_at_arms"] == 3
     assert not s.nobles["henri"].alive
+
+
+def _lender() -> GameState:
+    s = board()
+    noble(s, "Henri", "Blue", "York")
+    troops(s, "York", "Blue", men_at_arms=1)
+    s.players["george"].slot, s.players["george"].crossbows = "Flemish Crossbowmen", 3
+    s.players["dave"].cash = 5
+    return s
+
+
+def test_fe_11_1_crossbowmen_lent_for_a_price_and_home_at_end_round() -> None:
+    """FE 11.1: "a Player can lend or rent their Mercenaries, in whole or in part, to
+    other Players": George lends two to Dave for 3; they stand with Dave's Henri at York
+    this round and go back to George's card at End Round."""
+    s = _lender()
+    r = realm(s)
+    give_orders(r, {"george": "LEND 2 CROSSBOWMEN TO Dave FOR 3",
+                    "dave": "HIRE 2 CROSSBOWMEN FROM George FOR 3 AT York"})
+    economy.purchase_phase(r)
+    assert s.cities["York"].units_of("Blue") == {"men_at_arms": 1, "crossbow": 2}
+    assert s.players["dave"].cash == 2 and s.players["george"].cash == 3
+    assert s.players["george"].crossbows == 1
+    victory.end_round(r)
+    assert s.cities["York"].units_of("Blue") == {"men_at_arms": 1}
+    assert s.players["george"].crossbows == 3 and s.players["george"].slot
+
+
+def test_fe_11_1_a_loan_not_matched_is_told_to_both() -> None:
+    """FE 11.1 by email (fief-email.md §4): George wrote no LEND: nothing moves."""
+    s = _lender()
+    r = realm(s)
+    give_orders(r, {"dave": "HIRE 2 CROSSBOWMEN FROM George FOR 3 AT York"})
+    economy.purchase_phase(r)
+    assert s.cities["York"].units_of("Blue") == {"men_at_arms": 1}
+    assert s.players["dave"].cash == 5 and s.players["george"].crossbows == 3
+    assert _actors(r, "loan.mismatch") == {"dave", "george"}

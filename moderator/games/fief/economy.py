@@ -190,6 +190,7 @@ def purchase_phase(realm: Realm) -> None:
     gifts(realm)
     ransoms(realm)
     siege.build(realm)
+    mercenaries.loans(realm)
     placed: dict[str, int] = {}
     for player in realm.s.player_order():
         for order in realm.orders.get(player, TurnOrders()).orders:

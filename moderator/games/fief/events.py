@@ -103,6 +103,8 @@ class EventId(StrEnum):
     RANSOM_MISMATCH = "ransom.mismatch"
     BETRAYAL = "betrayal"
     BATTLE_ENDED_BY = "battle.ended_by"
+    LOAN = "loan"
+    LOAN_MISMATCH = "loan.mismatch"
 
 
 def macro_name(event_id: str) -> str:

@@ -33,11 +33,13 @@ from moderator.games.fief.orders.values import (  # war share
     Give,
     Grant,
     Hire,
+    HireFrom,
     HireInBattle,
     Interdict,
     Intervene,
     Join,
     Justice,
+    Lend,
     LiftSiege,
     Losses,
     Marry,
@@ -188,6 +190,8 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
     AcceptRansom: lambda t, o: f"ACCEPT RANSOM FOR {o.captive} AT LEAST {o.amount}",
     Betray: lambda t, o: f"BETRAY AT {o.city} AFTER ROUND {o.after}",
     EndBattle: lambda t, o: f"END BATTLE AT {o.city}",
+    Lend: lambda t, o: f"LEND {o.count} CROSSBOWMEN TO {o.to} FOR {o.price}",
+    HireFrom: lambda t, o: f"HIRE {o.count} CROSSBOWMEN FROM {o.lender} FOR {o.price} AT {o.city}",
 }
 
 

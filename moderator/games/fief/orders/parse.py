@@ -42,11 +42,13 @@ from moderator.games.fief.orders.values import (  # war share
     Give,
     Grant,
     Hire,
+    HireFrom,
     HireInBattle,
     Interdict,
     Intervene,
     Join,
     Justice,
+    Lend,
     LiftSiege,
     Losses,
     Marry,
@@ -392,6 +394,11 @@ def _parliament(ctx: Context, rest: str) -> Order:
 
 
 def _hire(ctx: Context, rest: str) -> Order:
+    f = re.match(r"^(\d+)\s+CROSSBOW\w*\s+FROM\s+(.+?)\s+FOR\s+(\S+)\s+AT\s+(.+)$",
+                 rest.strip(), re.I)
+    if f:
+        return HireFrom(count=int(f.group(1)), lender=ctx.player(f.group(2)),
+                        price=_count(f.group(3)), city=ctx.city(f.group(4)))
     b = re.match(r"^(\d+)\s+CROSSBOW\w*\s+AT\s+(.+?)\s+IN\s+BATTLE$", rest.strip(), re.I)
     if b:
         return HireInBattle(count=int(b.group(1)), city=ctx.city(b.group(2)))
@@ -740,6 +747,15 @@ def _end(ctx: Context, rest: str) -> Order:
     return EndBattle(city=ctx.city(m.group(1)))
 
 
+
+def _lend(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(\d+)\s+CROSSBOW\w*\s+TO\s+(.+?)\s+FOR\s+(\S+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("LEND <n> CROSSBOWMEN TO <player> FOR <price>",
+                        "LEND 2 CROSSBOWMEN TO Dave FOR 3")
+    return Lend(count=int(m.group(1)), to=ctx.player(m.group(2)), price=_count(m.group(3)))
+
+
 PARSERS.update({"JOIN": _join, "TRUCE": _truce, "TARGET": _target, "DESTROY": _destroy,
                 "SPOILS": _spoils, "SALLY": _sally, "RANSOM": _ransom, "ACCEPT": _accept,
-                "BETRAY": _betray, "END": _end})
+                "BETRAY": _betray, "END": _end, "LEND": _lend})

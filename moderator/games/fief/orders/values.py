@@ -571,9 +571,28 @@ class EndBattle(Order):
     city: str = ""
 
 
+@dataclass(frozen=True)
+class Lend(Order):
+    """FE 11.1: lend (rent) Crossbowmen from your card to another player for a price."""
+    kind: ClassVar[str] = "lend"
+    count: int = 1
+    to: str = ""
+    price: int = 0
+
+
+@dataclass(frozen=True)
+class HireFrom(Order):
+    """FE 11.1: take Crossbowmen another player lends you, at a city, for the price."""
+    kind: ClassVar[str] = "hire_from"
+    count: int = 1
+    lender: str = ""
+    price: int = 0
+    city: str = ""
+
+
 WAR_ORDERS: tuple[type[Order], ...] = (Join, Truce, Target, DestroyEngines, Spoils,
                                        WithdrawPassage, Sally, HireInBattle, RansomOffer,
-                                       AcceptRansom, Betray, EndBattle)
+                                       AcceptRansom, Betray, EndBattle, Lend, HireFrom)
 
 
 ORDER_CLASSES: dict[str, type[Order]] = {
