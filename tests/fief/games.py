@@ -246,6 +246,9 @@ def _war_orders(state: dict[str, Any], player: str, tables: Tables,
     if rng.random() < 0.1:
         lines.append(rng.choice(["DESTROY ENGINES IF TROOPS BELOW 2", "SPOILS DESTROY",
                                  "SPOILS TAKE", "DESTROY ENGINES IF TROOPS BELOW 0"]))
+    for army in sorted(state["invaders"]):
+        if "Passage" in p["hand"] and rng.random() < 0.2:
+            lines.append(f"AID INVADERS AT {state['invaders'][army]['city']} WITH PASSAGE")
     for n in sorted(state["nobles"].values(), key=lambda n: n["key"]):
         if n["status"] != "captive":
             continue

@@ -9,6 +9,7 @@ from moderator.games.fief import (
     battle,
     cards,
     economy,
+    invaders,
     movement,
     phases,
     projectiles,
@@ -596,3 +597,20 @@ def test_fe_11_1_a_loan_not_matched_is_told_to_both() -> None:
     assert s.cities["York"].units_of("Blue") == {"men_at_arms": 1}
     assert s.players["dave"].cash == 5 and s.players["george"].crossbows == 3
     assert _actors(r, "loan.mismatch") == {"dave", "george"}
+
+
+def test_fe_10_2_a_passage_aids_the_invaders_against_the_walls() -> None:
+    """FE 10.2 Aid Invaders: George plays his Passage for the Black Raven before Dave's
+    Fortified City at York: the invaders' 3 dice (13 SP) keep all three, no -2."""
+    s = board()
+    noble(s, "Henri", "Blue", "York")
+    troops(s, "York", "Blue", men_at_arms=2)
+    s.cities["York"].building = "fortified"
+    s.invaders["Black Raven"] = InvaderArmy("Black Raven", "York", True, 5)
+    s.players["george"].hand = ["Passage"]
+    r = realm(s, bd(1, 1, 1) + bd(0))
+    give_orders(r, {"george": "AID INVADERS AT York WITH PASSAGE"})
+    invaders._arrive(r, ["Black Raven"], "York")
+    assert len(_ids(r, "battle.round")[0]["attacker_faces"]) == 3   # type: ignore[arg-type]
+    assert "Passage" in s.fortune_discard
+    assert s.cities["York"].units_of("Blue") == {}

@@ -8,6 +8,7 @@ from typing import Any
 from moderator.games.fief.orders.names import UNIT_NAMES
 from moderator.games.fief.orders.values import (  # war share
     AcceptRansom,
+    AidInvaders,
     Allow,
     Ambush,
     Assassinate,
@@ -190,6 +191,7 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
     AcceptRansom: lambda t, o: f"ACCEPT RANSOM FOR {o.captive} AT LEAST {o.amount}",
     Betray: lambda t, o: f"BETRAY AT {o.city} AFTER ROUND {o.after}",
     EndBattle: lambda t, o: f"END BATTLE AT {o.city}",
+    AidInvaders: lambda t, o: f"AID INVADERS AT {o.city} WITH PASSAGE",
     Lend: lambda t, o: f"LEND {o.count} CROSSBOWMEN TO {o.to} FOR {o.price}",
     HireFrom: lambda t, o: f"HIRE {o.count} CROSSBOWMEN FROM {o.lender} FOR {o.price} AT {o.city}",
 }

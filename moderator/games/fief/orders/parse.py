@@ -17,6 +17,7 @@ from moderator.games.fief.orders import names
 from moderator.games.fief.orders.errors import BadNumber, BadSyntax, OrderParseError, UnknownOrder
 from moderator.games.fief.orders.values import (  # war share
     AcceptRansom,
+    AidInvaders,
     Allow,
     Ambush,
     Assassinate,
@@ -692,20 +693,22 @@ def _target(ctx: Context, rest: str) -> Order:
 def _destroy(ctx: Context, rest: str) -> Order:
     m = re.match(r"^ENGINES\s+IF\s+TROOPS\s+BELOW\s+(\S+)$", rest.strip(), re.I)
     if not m:
-        raise BadSyntax("DESTROY ENGINES IF TROOPS BELOW <n> (0: never)")
+        raise BadSyntax("DESTROY ENGINES IF TROOPS BELOW <n> (0: never)",
+                        "DESTROY ENGINES IF TROOPS BELOW 2")
     return DestroyEngines(below=_count(m.group(1)))
 
 
 def _spoils(ctx: Context, rest: str) -> Order:
     if rest.strip().upper() not in ("TAKE", "DESTROY"):
-        raise BadSyntax("SPOILS TAKE or SPOILS DESTROY")
+        raise BadSyntax("SPOILS TAKE or SPOILS DESTROY", "SPOILS DESTROY")
     return Spoils(how=rest.strip().lower())
 
 
 def _withdraw_passage(ctx: Context, rest: str) -> Order:
     m = re.match(r"^FROM\s+(.+?)\s+WITH\s+PASSAGE(?:\s+TO\s+(.+))?$", rest.strip(), re.I)
     if not m:
-        raise BadSyntax("WITHDRAW FROM <city> WITH PASSAGE [TO <city>]")
+        raise BadSyntax("WITHDRAW FROM <city> WITH PASSAGE [TO <city>]",
+                        "WITHDRAW FROM York WITH PASSAGE TO Whitby")
     ctx.card("Passage")
     return WithdrawPassage(city=ctx.city(m.group(1)),
                            to=ctx.city(m.group(2)) if m.group(2) else None)
@@ -756,6 +759,15 @@ def _lend(ctx: Context, rest: str) -> Order:
     return Lend(count=int(m.group(1)), to=ctx.player(m.group(2)), price=_count(m.group(3)))
 
 
-PARSERS.update({"JOIN": _join, "TRUCE": _truce, "TARGET": _target, "DESTROY": _destroy,
+
+def _aid(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^INVADERS\s+AT\s+(.+?)\s+WITH\s+PASSAGE$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("AID INVADERS AT <city> WITH PASSAGE", "AID INVADERS AT York WITH PASSAGE")
+    ctx.card("Passage")
+    return AidInvaders(city=ctx.city(m.group(1)))
+
+
+PARSERS.update({"AID": _aid, "JOIN": _join, "TRUCE": _truce, "TARGET": _target, "DESTROY": _destroy,
                 "SPOILS": _spoils, "SALLY": _sally, "RANSOM": _ransom, "ACCEPT": _accept,
                 "BETRAY": _betray, "END": _end, "LEND": _lend})

@@ -590,9 +590,18 @@ class HireFrom(Order):
     city: str = ""
 
 
+@dataclass(frozen=True)
+class AidInvaders(Order):
+    """FE 10.2 Aid Invaders: your Passage cancels the walls' melee penalty of the invaders
+    attacking another player's Stronghold or Fortified City at the city (Phase 6)."""
+    kind: ClassVar[str] = "aid_invaders"
+    city: str = ""
+
+
 WAR_ORDERS: tuple[type[Order], ...] = (Join, Truce, Target, DestroyEngines, Spoils,
                                        WithdrawPassage, Sally, HireInBattle, RansomOffer,
-                                       AcceptRansom, Betray, EndBattle, Lend, HireFrom)
+                                       AcceptRansom, Betray, EndBattle, Lend, HireFrom,
+                                       AidInvaders)
 
 
 ORDER_CLASSES: dict[str, type[Order]] = {
