@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from moderator.games.fief import cards, tactics
+from moderator.games.fief import cards
 from moderator.games.fief.battle import Side, fight
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import Danegeld, Intervene, StrikeLeader, TurnOrders
@@ -190,7 +190,7 @@ def _arrive(realm: Realm, keys: list[str], city: str) -> bool:
             continue
         fort = realm.walls(city)
         defender = Side(realm, city, family, fortified=fort if c.holder == family else 0)
-        side.tunnels = tactics.aid_invaders(realm, side, defender)    # FE 10.2
+        side.tunnels = bool(defender.fortified) and cards.aid_invaders(realm, city, family)
         fought = True
         winner = fight(realm, side, defender, "invaders")
         if winner != "invaders":

@@ -8,7 +8,6 @@ from moderator.games.fief.aftermath import ENGINES
 from moderator.games.fief.army import Side
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import (
-    AidInvaders,
     EndBattle,
     HireInBattle,
     Sally,
@@ -165,22 +164,3 @@ def ends(realm: Realm, attacker: Side, defender: Side) -> bool:
                 return True
     return False
 
-
-def aid_invaders(realm: Realm, invaders: Side, defender: Side) -> bool:
-    """FE 10.2 Aid Invaders: the first player in player order (never the defender's) who
-    wrote `AID INVADERS AT <city> WITH PASSAGE` and holds a Passage plays it: the
-    invaders attack the walls without the melee penalty (7.4), as from the tunnels."""
-    if not defender.fortified or defender.family is None:
-        return False
-    for player in realm.s.player_order():
-        hand = realm.s.players[player].hand
-        if player == realm.account(defender.family) or "Passage" not in hand:
-            continue
-        if any(o.city == defender.city for o in realm.orders.get(player, TurnOrders()).of(
-                AidInvaders)):
-            hand.remove("Passage")
-            realm.s.fortune_discard.append("Passage")
-            realm.emit(EventId.PASSAGE_TUNNELS, {"player": player, "city": defender.city,
-                                                 "invaders": True})
-            return True
-    return False
