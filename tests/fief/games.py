@@ -218,15 +218,19 @@ def _war_orders(state: dict[str, Any], player: str, tables: Tables,
         here = {f for f, u in c["troops"].items() if any(u.values())}
         if not here & set(fams) or not others:
             continue
-        other = names[rng.choice(others)]
-        if rng.random() < 0.3:
+        # The other player named: one with troops here if any (so that both lines of a
+        # coalition or a truce sometimes match), else anyone.
+        there = sorted({state["families"][f]["player"] for f in here} - {player})
+        other = names[rng.choice(there or others)]
+        if rng.random() < 0.5:
             lines.append(f"JOIN {other} AT {city}")
-            if rng.random() < 0.2:
+            if rng.random() < 0.3:
                 lines.append(f"BETRAY AT {city} AFTER ROUND 1")
         if rng.random() < 0.1:
             lines.append(f"END BATTLE AT {city}")
-        if rng.random() < 0.2:
-            lines.append(f"TRUCE WITH {other} AT {city}" + rng.choice(["", " CEDE", " TAKE"]))
+        if rng.random() < 0.6:
+            lines.append(f"TRUCE WITH {other} AT {city}"
+                         + rng.choice(["", "", "", "", " CEDE", " TAKE"]))
         foes = [n for n in state["nobles"].values() if n["city"] == city
                 and n["family"] not in fams and n["status"] == "free"]
         if foes and rng.random() < 0.3:
@@ -234,7 +238,7 @@ def _war_orders(state: dict[str, Any], player: str, tables: Tables,
         if "Passage" in p["hand"] and rng.random() < 0.3:
             near = rng.choice(tables.neighbours(city))
             lines.append(f"WITHDRAW FROM {city} WITH PASSAGE TO {near}")
-        if c["besieged_by"] and c["holder"] in fams and rng.random() < 0.5:
+        if c["besieged_by"] and c["holder"] in fams and rng.random() < 0.8:
             lines.append(f"SALLY {city}" + rng.choice(["", " BACK IF LOST 2"]))
         if c["holder"] in fams and rng.random() < 0.1:
             lines.append(f"PILLAGE {city} ENGINES")

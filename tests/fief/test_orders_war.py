@@ -4,10 +4,8 @@ mistakes are told with a hint."""
 from __future__ import annotations
 
 from moderator.games.fief import ENGINE
-from moderator.games.fief.orders import context, format_order
-from moderator.games.fief.orders.parse import parse_text
 from tests.fief.conftest import TABLES
-from tests.fief.test_orders import _state
+from tests.fief.test_orders import _state, round_trip
 
 LINES = (
     "JOIN bob AT Coventry",
@@ -36,13 +34,7 @@ LINES = (
 
 
 def test_every_war_order_reads_back_in_normal_form_and_parses_to_the_same_value() -> None:
-    state = _state()
-    ctx = context(state, "ann", TABLES)  # type: ignore[arg-type]
-    orders, errors = parse_text(ctx, "\n".join(LINES))
-    assert errors == []
-    assert [format_order(TABLES, o) for _, o in orders] == list(LINES)
-    again, _ = parse_text(ctx, "\n".join(format_order(TABLES, o) for _, o in orders))
-    assert [o for _, o in again] == [o for _, o in orders]
+    round_trip(LINES)
 
 
 def test_bad_war_orders_are_reported_with_a_hint() -> None:
