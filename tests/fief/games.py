@@ -199,6 +199,7 @@ def random_orders(state: dict[str, Any], player: str, tables: Tables,
     lines.append(rng.choice(["DRAW FORTUNE THEN CHARACTER", "DRAW CHARACTER THEN FORTUNE",
                              "DRAW FORTUNE THEN FORTUNE", "DRAW NONE",
                              "DRAW FORTUNE DISASTERS AT MOST 1"]))
+    lines += _land_share(state, player, fams, mine, lines, rng)
     lines += _war_orders(state, player, tables, rng)
     return "\n".join(lines) + "\n"
 
@@ -260,6 +261,34 @@ def _war_orders(state: dict[str, Any], player: str, tables: Tables,
         if captor and captor["family"] in fams and rng.random() < 0.5:
             lines.append(f"ACCEPT RANSOM FOR {n['name']} AT LEAST {rng.randint(1, 5)}")
     return lines
+
+
+def _land_share(state: dict[str, Any], player: str, fams: list[str], mine: list[Any],
+                lines: list[str], rng: random.Random) -> list[str]:
+    """The land share's orders (FE 5.0, 5.2, 10.2, 11.2, 12.0): some moves turned into
+    surprise Cavalcades or given a Passage or Burgher branch, leave to enter, Relics set
+    down and taken up."""
+    for i, line in enumerate(lines):
+        if not line.startswith("MOVE ") or "IF DENIED" in line:
+            continue
+        head = line.split(":", 1)[0]
+        if ("WITH" not in head or head.count(" KNIGHT") == head.count(",") + 1) \
+                and rng.random() < 0.3:
+            lines[i] = "CAVALCADE" + line[4:]
+        elif rng.random() < 0.3:
+            lines[i] = line + rng.choice([" IF DENIED PASSAGE", " IF DENIED BURGHER"])
+    out: list[str] = []
+    others = [k for k in state["players"] if k != player]
+    if others and rng.random() < 0.2:
+        who = rng.choice([state["players"][rng.choice(others)]["name"], "ANYONE"])
+        out.append(f"ALLOW {who} TO ENTER")
+    for noble in mine:
+        city = state["cities"][noble["city"]]
+        if noble["relics"] and rng.random() < 0.3:
+            out.append(f"LEAVE RELIC {noble['relics'][0]} BY {noble['name']}")
+        elif city["relic"] and city["relic_up"] and rng.random() < 0.5:
+            out.append(f"TAKE RELIC {city['relic']} BY {noble['name']}")
+    return out
 
 
 ANY_TIME = ("JUSTICE", "PASSAGE FREE", "AMBUSH", "REBELLION", "PLAY GOOD WEATHER", "MATA",

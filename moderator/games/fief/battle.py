@@ -219,8 +219,9 @@ def declare(realm: Realm, player: str, city: str, against: str | None,
     attackers = [f for f in attackers if f in s.players[player].families
                  or not coalition.garter_bound(realm, [f], city, defenders)]
     fort = realm.walls(city)
-    defender = coalition.build(realm, city, defenders,
-                               fortified=fort if c.holder in defenders else 0)
+    # FE 5.0: an attacker let in by the holder need not overcome the walls.
+    walled = c.holder in defenders and not realm.inside(city, mine[0])
+    defender = coalition.build(realm, city, defenders, fortified=fort if walled else 0)
     attacker = coalition.build(realm, city, attackers)
     attacker.tunnels = _tunnels(realm, player, defender, tunnels)
     fight(realm, attacker, defender, "attack")

@@ -117,15 +117,3 @@ def _take_down(realm: Realm, family: str) -> bool:
             return True
     return False
 
-
-def passage_out(realm: Realm, player: str, family: str, city: str, if_denied: str) -> bool:
-    """FE 10.2 Escape from a Besieged Stronghold or Fortified City: a move out of it
-    written `IF DENIED PASSAGE` plays the player's Passage; the nobles and the troops with
-    them leave by their first move."""
-    hand = realm.s.players[player].hand
-    if if_denied != "passage" or "Passage" not in hand:
-        return False
-    hand.remove("Passage")
-    realm.s.fortune_discard.append("Passage")
-    realm.emit(EventId.PASSAGE_USED, {"family": family, "city": city, "escape": True})
-    return True

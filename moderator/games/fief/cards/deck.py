@@ -188,7 +188,7 @@ def plague(realm: Realm, region: int) -> None:
                 realm.emit(EventId.PLAGUE_TROOPS, {"city": city, "family": None,
                                                    "lost": {"foot": lost_foot}})
         for noble in [n for n in realm.s.living() if n.city == city]:
-            if c.building == "abbey":
+            if c.building == "abbey" and realm.inside(city, noble.family):
                 continue
             plague_roll(realm, noble)
         realm.refresh_control(city)

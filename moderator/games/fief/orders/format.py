@@ -10,6 +10,7 @@ from moderator.games.fief.orders.values import (
     AcceptRansom,
     AidInvaders,
     Allow,
+    AllowEnter,
     Ambush,
     Appoint,
     Assassinate,
@@ -21,6 +22,7 @@ from moderator.games.fief.orders.values import (
     Buy,
     BuyTitle,
     Candidate,
+    Cavalcade,
     Chasuble,
     Convene,
     Danegeld,
@@ -41,6 +43,7 @@ from moderator.games.fief.orders.values import (
     Intervene,
     Join,
     Justice,
+    LeaveRelic,
     Lend,
     LiftSiege,
     Losses,
@@ -77,6 +80,7 @@ from moderator.games.fief.orders.values import (
     Start,
     StrikeLeader,
     Surrender,
+    TakeRelic,
     Target,
     Transfer,
     Truce,
@@ -237,6 +241,15 @@ FORMATTERS.update({
     RebuildAbbey: lambda t, o: f"REBUILD ABBEY {o.abbey} AT {o.city}",
     AidInvaders: lambda t, o: f"AID INVADERS AT {o.city} WITH PASSAGE",
     RoyalAbbeyMove: lambda t, o: f"ROYAL MOVE {', '.join(o.nobles)} TO ROYAL ABBEY",
+})
+
+
+# -- the land share (FE 5.0, 5.2, 12.0) ----------------------------------------------------
+FORMATTERS.update({
+    AllowEnter: lambda t, o: f"ALLOW {o.who} TO ENTER" + (f" AT {o.city}" if o.city else ""),
+    Cavalcade: lambda t, o: "CAVALCADE" + _move(t, o)[4:].replace(" IF DENIED CAVALCADE", ""),
+    LeaveRelic: lambda t, o: f"LEAVE RELIC {o.relic} BY {o.noble}",
+    TakeRelic: lambda t, o: f"TAKE RELIC {o.relic} BY {o.noble}",
 })
 
 

@@ -20,6 +20,7 @@ from moderator.games.fief.orders.values import (
     AcceptRansom,
     AidInvaders,
     Allow,
+    AllowEnter,
     Ambush,
     Appoint,
     Assassinate,
@@ -31,6 +32,7 @@ from moderator.games.fief.orders.values import (
     Buy,
     BuyTitle,
     Candidate,
+    Cavalcade,
     Chasuble,
     Convene,
     Danegeld,
@@ -51,6 +53,7 @@ from moderator.games.fief.orders.values import (
     Intervene,
     Join,
     Justice,
+    LeaveRelic,
     Lend,
     LiftSiege,
     Losses,
@@ -87,6 +90,7 @@ from moderator.games.fief.orders.values import (
     Start,
     StrikeLeader,
     Surrender,
+    TakeRelic,
     Target,
     Transfer,
     Truce,
@@ -504,7 +508,8 @@ def _move(ctx: Context, rest: str) -> Order:
         raise BadSyntax("MOVE needs a colon before its path",
                         "MOVE William WITH 2 KNIGHT: Oxford - London - Canterbury")
     denied = "wait"
-    m = re.search(r"\s+IF\s+DENIED\s+(?:THEN\s+)?(RETURN|WAIT|CAVALCADE|PASSAGE)\s*$", path, re.I)
+    m = re.search(r"\s+IF\s+DENIED\s+(?:THEN\s+)?(RETURN|WAIT|CAVALCADE|PASSAGE|BURGHER)\s*$",
+                  path, re.I)
     if m:
         denied = m.group(1).lower()
         path = path[:m.start()]
@@ -541,10 +546,13 @@ def _move(ctx: Context, rest: str) -> Order:
 
 
 def _allow(ctx: Context, rest: str) -> Order:
-    m = re.match(r"^(.+?)\s+TO\s+PASS(?:\s+AT\s+(.+?))?(?:\s+EVERYWHERE)?$", rest, re.I)
+    m = re.match(r"^(.+?)\s+TO\s+(PASS|ENTER)(?:\s+AT\s+(.+?))?(?:\s+EVERYWHERE)?$", rest,
+                 re.I)
     if not m:
-        raise BadSyntax(f"cannot read ALLOW {rest}", "ALLOW <player|ANYONE> TO PASS [AT <city>]")
-    return Allow(who=ctx.player(m.group(1)), city=ctx.city(m.group(2)) if m.group(2) else None)
+        raise BadSyntax(f"cannot read ALLOW {rest}",
+                        "ALLOW <player|ANYONE> TO PASS|ENTER [AT <city>]")
+    kind = AllowEnter if m.group(2).upper() == "ENTER" else Allow
+    return kind(who=ctx.player(m.group(1)), city=ctx.city(m.group(3)) if m.group(3) else None)
 
 
 def _attack(ctx: Context, rest: str) -> Order:
@@ -640,6 +648,35 @@ PARSERS: dict[str, Callable[[Context, str], Order]] = {
     "MATA": _mata, "ROYAL": _royal, "BURGHER": _burgher,
     "INTERDICT": _interdict,
 }
+
+
+# -- the land share (FE 5.2, 12.0) ---------------------------------------------------------
+
+def _cavalcade(ctx: Context, rest: str) -> Order:
+    move = _move(ctx, rest)
+    assert isinstance(move, Move)
+    if any(u != "knight" for u, _ in move.units):
+        raise BadSyntax("a Cavalcade is of nobles and Knights only (FE 5.2)",
+                        "CAVALCADE Lucia WITH 2 KNIGHT: Winchester - Canterbury - London")
+    return Cavalcade(nobles=move.nobles, units=move.units, start=move.start, path=move.path,
+                     leave=move.leave)
+
+
+def _leave(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^RELIC\s+(.+?)\s+BY\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("LEAVE RELIC <relic> BY <noble>", "LEAVE RELIC Holy Grail BY Agnes")
+    return LeaveRelic(relic=names.match(m.group(1), RELICS, "relic"), noble=ctx.noble(m.group(2)))
+
+
+def _take(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^RELIC\s+(.+?)\s+BY\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("TAKE RELIC <relic> BY <noble>", "TAKE RELIC Holy Grail BY Agnes")
+    return TakeRelic(relic=names.match(m.group(1), RELICS, "relic"), noble=ctx.noble(m.group(2)))
+
+
+PARSERS.update({"CAVALCADE": _cavalcade, "LEAVE": _leave, "TAKE": _take})
 
 
 def parse_line(ctx: Context, text: str) -> Order:

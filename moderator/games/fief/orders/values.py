@@ -133,7 +133,7 @@ class Move(Order):
     start: str = ""
     path: tuple[str, ...] = ()
     leave: tuple[tuple[str, str, int], ...] = ()
-    if_denied: str = "wait"            # wait | return | cavalcade | passage
+    if_denied: str = "wait"            # wait | return | cavalcade | passage | burgher
 
 
 @dataclass(frozen=True)
@@ -683,6 +683,44 @@ class RoyalAbbeyMove(RoyalMove):
 CARDS_SHARE: tuple[type[Order], ...] = (Reaction, RetainerDeal, Relinquish, PermitRelinquish,
                                         Appoint, RebuildAbbey, AidInvaders, RoyalAbbeyMove)
 ORDER_CLASSES.update({cls.kind: cls for cls in CARDS_SHARE})
+
+
+# -- the land share (FE 5.0, 5.2, 12.0) ----------------------------------------------------
+
+@dataclass(frozen=True)
+class AllowEnter(Allow):
+    """FE 5.0: standing leave to enter this family's Stronghold, Fortified City or Abbey
+    (not only to pass the city): those let in are inside, with the holder."""
+    kind: ClassVar[str] = "allow_enter"
+
+
+@dataclass(frozen=True)
+class Cavalcade(Move):
+    """FE 5.2 (surprise attack): nobles and Knights ride along the path and fight at once
+    every opposing army in a city they pass, asked or not (never at the last city, FAQ
+    P5 F18)."""
+    kind: ClassVar[str] = "cavalcade"
+    if_denied: str = "cavalcade"
+
+
+@dataclass(frozen=True)
+class LeaveRelic(Order):
+    """FE 12.0: a Relic set down, face up, in its noble's city or Abbey (after his moves)."""
+    kind: ClassVar[str] = "leave_relic"
+    relic: str = ""
+    noble: str = ""
+
+
+@dataclass(frozen=True)
+class TakeRelic(Order):
+    """FE 12.0: a face-up Relic lying in the noble's city (or Abbey) taken up."""
+    kind: ClassVar[str] = "take_relic"
+    relic: str = ""
+    noble: str = ""
+
+
+ORDER_CLASSES.update({cls.kind: cls for cls in (AllowEnter, Cavalcade, LeaveRelic,
+                                                TakeRelic)})
 
 
 def _tupled(value: Any) -> Any:
