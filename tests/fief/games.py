@@ -252,6 +252,9 @@ def _war_orders(state: dict[str, Any], player: str, tables: Tables,
     if rng.random() < 0.1:
         lines.append(rng.choice(["DESTROY ENGINES IF TROOPS BELOW 2", "SPOILS DESTROY",
                                  "SPOILS TAKE", "DESTROY ENGINES IF TROOPS BELOW 0"]))
+    for army in sorted(state["invaders"].values(), key=lambda a: a["key"]):
+        if "Passage" in p["hand"] and rng.random() < 0.3:
+            lines.append(f"HELP INVADERS AT {army['city']} WITH PASSAGE")
     for n in sorted(state["nobles"].values(), key=lambda n: n["key"]):
         if n["status"] != "captive":
             continue

@@ -17,6 +17,7 @@ from moderator.games.fief import (
     victory,
 )
 from moderator.games.fief.battle import Side, fight
+from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import GameState, InvaderArmy
 from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
 
@@ -614,3 +615,29 @@ def test_fe_10_2_a_passage_aids_the_invaders_against_the_walls() -> None:
     assert len(_ids(r, "battle.round")[0]["attacker_faces"]) == 3   # type: ignore[arg-type]
     assert "Passage" in s.fortune_discard
     assert s.cities["York"].units_of("Blue") == {}
+
+
+def _stormbound() -> tuple[GameState, Realm]:
+    s = board()
+    s.seas["4"] = ["Storms"]
+    s.invaders["Black Raven"] = InvaderArmy("Black Raven", "York", True, 5)
+    s.players["george"].hand = ["Passage"]
+    return s, realm(s, {"compass": [1, 1]})
+
+
+def test_fe_10_2_a_passage_helps_the_invaders_move_out_of_the_storms() -> None:
+    """FE 10.2 "a Player may even help Invaders move if they choose": held at York by the
+    Storms on the North (A74), the Black Raven takes George's Passage and one move, by the
+    compass, to Durham; there, out of the Storms, it marches on as usual."""
+    s, r = _stormbound()
+    give_orders(r, {"george": "HELP INVADERS AT York WITH PASSAGE"})
+    invaders.march(r, "Black Raven")
+    assert _ids(r, "invaders.helped")[0]["city"] == "York"
+    assert _ids(r, "invaders.move")[0]["to"] == "Durham"
+    assert "Passage" in s.fortune_discard and not s.players["george"].hand
+
+
+def test_fe_10_2_without_the_passage_the_storms_hold_the_invaders() -> None:
+    s, r = _stormbound()
+    invaders.march(r, "Black Raven")
+    assert s.invaders["Black Raven"].city == "York" and s.players["george"].hand == ["Passage"]

@@ -109,6 +109,7 @@ class EventId(StrEnum):
     BATTLE_ENDED_BY = "battle.ended_by"
     LOAN = "loan"
     LOAN_MISMATCH = "loan.mismatch"
+    INVADERS_HELPED = "invaders.helped"
     # -- the land share (FE 4.8, 4.9, 5.0, 5.4, 10.2, 11.2, 12.0) --
     TROOPS_EXCHANGED = "troops.exchanged"
     RELIC_LEFT = "relic.left"

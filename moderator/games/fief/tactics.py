@@ -1,5 +1,6 @@
 """What a side may do inside a battle (FE 7.2 Tactical Destruction, 7.8/10.2 Withdraw,
-7.9 Sally, 11.1 Crossbowmen hired in the middle of a battle)."""
+7.9 Sally, 11.1 Crossbowmen hired in the middle of a battle), and a Passage lent to the
+invaders' march (FE 10.2)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from moderator.games.fief.army import Side
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import (
     EndBattle,
+    HelpInvaders,
     HireInBattle,
     Sally,
     TurnOrders,
@@ -164,3 +166,20 @@ def ends(realm: Realm, attacker: Side, defender: Side) -> bool:
                 return True
     return False
 
+
+
+def help_invaders(realm: Realm, army: str, city: str) -> bool:
+    """FE 10.2 "a Player may even help Invaders move if they choose": the first player in
+    player order with `HELP INVADERS AT <city> WITH PASSAGE` and a Passage in hand spends
+    it when the army there is held by Storms (A74): it takes one move into, out of or
+    within the Storms, still by the compass (PROPOSED: Storms are the only bar to the
+    invaders' march that a Passage lifts; they need no permission and ignore sieges)."""
+    for player in realm.s.player_order():
+        hand = realm.s.players[player].hand
+        orders = realm.orders.get(player, TurnOrders()).of(HelpInvaders)
+        if "Passage" in hand and any(o.city == city for o in orders):
+            hand.remove("Passage")
+            realm.s.fortune_discard.append("Passage")
+            realm.emit(EventId.INVADERS_HELPED, {"player": player, "army": army, "city": city})
+            return True
+    return False

@@ -36,6 +36,7 @@ from moderator.games.fief.orders.values import (
     GarterPolicy,
     Give,
     Grant,
+    HelpInvaders,
     Hire,
     HireFrom,
     HireInBattle,
@@ -204,6 +205,7 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
     Betray: lambda t, o: f"BETRAY AT {o.city} AFTER ROUND {o.after}",
     EndBattle: lambda t, o: f"END BATTLE AT {o.city}",
     Lend: lambda t, o: f"LEND {o.count} CROSSBOWMEN TO {o.to} FOR {o.price}",
+    HelpInvaders: lambda t, o: f"HELP INVADERS AT {o.city} WITH PASSAGE",
     HireFrom: lambda t, o: f"HIRE {o.count} CROSSBOWMEN FROM {o.lender} FOR {o.price} AT {o.city}",
 }
 

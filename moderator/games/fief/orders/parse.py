@@ -46,6 +46,7 @@ from moderator.games.fief.orders.values import (
     GarterPolicy,
     Give,
     Grant,
+    HelpInvaders,
     Hire,
     HireFrom,
     HireInBattle,
@@ -946,6 +947,15 @@ def _end(ctx: Context, rest: str) -> Order:
     return EndBattle(city=ctx.city(m.group(1)))
 
 
+def _help(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^INVADERS\s+AT\s+(.+?)\s+WITH\s+PASSAGE$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("HELP INVADERS AT <city> WITH PASSAGE",
+                        "HELP INVADERS AT Lincoln WITH PASSAGE")
+    ctx.card("Passage")
+    return HelpInvaders(city=ctx.city(m.group(1)))
+
+
 def _lend(ctx: Context, rest: str) -> Order:
     m = re.match(r"^(\d+)\s+CROSSBOW\w*\s+TO\s+(.+?)\s+FOR\s+(\S+)$", rest.strip(), re.I)
     if not m:
@@ -956,4 +966,4 @@ def _lend(ctx: Context, rest: str) -> Order:
 
 PARSERS.update({"JOIN": _join, "TRUCE": _truce, "TARGET": _target, "DESTROY": _destroy,
                 "SPOILS": _spoils, "SALLY": _sally, "RANSOM": _ransom, "ACCEPT": _accept,
-                "BETRAY": _betray, "END": _end, "LEND": _lend})
+                "BETRAY": _betray, "END": _end, "LEND": _lend, "HELP": _help})

@@ -591,9 +591,18 @@ class HireFrom(Order):
     city: str = ""
 
 
+@dataclass(frozen=True)
+class HelpInvaders(Order):
+    """FE 10.2 "a Player may even help Invaders move": your Passage takes an invader army
+    at the city one move through Storms (Phase 6)."""
+    kind: ClassVar[str] = "help_invaders"
+    city: str = ""
+
+
 WAR_ORDERS: tuple[type[Order], ...] = (Join, Truce, Target, DestroyEngines, Spoils,
                                        WithdrawPassage, Sally, HireInBattle, RansomOffer,
-                                       AcceptRansom, Betray, EndBattle, Lend, HireFrom)
+                                       AcceptRansom, Betray, EndBattle, Lend, HireFrom,
+                                       HelpInvaders)
 
 
 ORDER_CLASSES: dict[str, type[Order]] = {
