@@ -133,6 +133,23 @@ def test_fe_7_0_an_ally_switches_sides_mid_battle() -> None:
     assert _ids(r, "battle.ends")[0]["winner"] == "Green"
 
 
+def test_fe_7_0_an_attacking_ally_who_betrays_crosses_once() -> None:
+    """FE 7.0 "even switching sides mid-Battle", from the attacking side: George joins
+    Kirsten's attack, then BETRAYs after the first roll: he crosses to Dave's side once
+    (and is not read again there and sent back)."""
+    s = _coventry()
+    troops(s, "Coventry", "Blue", men_at_arms=7)
+    r = realm(s, bd(0, 0) + bd(0, 0, 0) + bd(3, 3, 3) + bd(0, 0)
+              + bd(0, 0, 0, 0, 0, 0, 0, 0, 0, 0) * 5)
+    give_orders(r, {"kirsten": "ATTACK Coventry AGAINST Dave\nJOIN George AT Coventry",
+                    "george": "JOIN Kirsten AT Coventry\nBETRAY AT Coventry AFTER ROUND 1"})
+    battle.battles_phase(r)
+    assert _ids(r, "battle.begins")[0]["allies"]["attacker"] == ["Red"]  # type: ignore[index]
+    crossed = _ids(r, "betrayal")
+    assert len(crossed) == 1 and crossed[0]["left"] == "Green"
+    assert crossed[0]["family"] == "Red"
+
+
 # -- FE 13.3: the Garter's ban -------------------------------------------------------------
 
 def _garter(s: GameState) -> None:
@@ -406,14 +423,28 @@ def test_ex_7_6_if_george_disagrees_henri_remains_a_captive() -> None:
     assert _actors(r, "ransom.mismatch") == {"dave", "george"}
 
 
-def test_ex_7_6_with_ten_shillings_the_full_ransom_is_paid() -> None:
-    """Ex 7-6: had Dave 10, the lower offer would not count: he pays the full 6."""
+def test_ex_7_6_with_ten_shillings_and_no_deal_the_full_ransom_is_paid() -> None:
+    """Ex 7-6: "if Dave had 10 Shillings and he could not negotiate with George to pay
+    less than 6 Shillings, then Dave would have had to pay the full amount"."""
+    s = _captive(10)
+    r = realm(s)
+    give_orders(r, {"dave": "RANSOM Henri OFFER 4",
+                    "george": "ACCEPT RANSOM FOR Henri AT LEAST 5"})
+    economy.ransoms(r)
+    assert s.nobles["henri"].free and s.players["dave"].cash == 4
+    assert s.players["george"].cash == 6
+
+
+def test_ex_7_6_with_ten_shillings_a_lower_deal_still_stands() -> None:
+    """Ex 7-6, FE 7.7 "a Captor may accept or refuse a lower Ransom amount": with 10 in
+    his purse Dave may still negotiate; George accepts 4, and 4 is what he pays."""
     s = _captive(10)
     r = realm(s)
     give_orders(r, {"dave": "RANSOM Henri OFFER 4",
                     "george": "ACCEPT RANSOM FOR Henri AT LEAST 4"})
     economy.ransoms(r)
-    assert s.nobles["henri"].free and s.players["dave"].cash == 4
+    assert s.nobles["henri"].free and s.players["dave"].cash == 6
+    assert s.players["george"].cash == 4
 
 
 def test_fe_7_6_escape_by_passage_goes_to_a_family_city() -> None:
@@ -587,6 +618,22 @@ def test_fe_11_1_crossbowmen_lent_for_a_price_and_home_at_end_round() -> None:
     victory.end_round(r)
     assert s.cities["York"].units_of("Blue") == {"men_at_arms": 1}
     assert s.players["george"].crossbows == 3 and s.players["george"].slot
+
+
+def test_fe_11_1_one_lend_answers_one_hire() -> None:
+    """FE 11.1 by matching orders: George lends two once; Dave's second identical HIRE
+    finds no LEND left and is told so (the lender is held to what he wrote)."""
+    s = _lender()
+    troops(s, "London", "Blue", men_at_arms=1)
+    r = realm(s)
+    give_orders(r, {"george": "LEND 2 CROSSBOWMEN TO Dave FOR 3",
+                    "dave": "HIRE 2 CROSSBOWMEN FROM George FOR 3 AT York\n"
+                            "HIRE 2 CROSSBOWMEN FROM George FOR 3 AT London"})
+    economy.purchase_phase(r)
+    assert s.cities["York"].units_of("Blue") == {"men_at_arms": 1, "crossbow": 2}
+    assert s.cities["London"].units_of("Blue") == {"men_at_arms": 1}
+    assert s.players["dave"].cash == 2 and s.players["george"].crossbows == 1
+    assert _actors(r, "loan.mismatch") == {"dave", "george"}
 
 
 def test_fe_11_1_a_loan_not_matched_is_told_to_both() -> None:

@@ -131,11 +131,13 @@ def truce_unmatched(realm: Realm, a: Side, d: Side) -> None:
 def betrayals(realm: Realm, a: Side, d: Side, number: int) -> None:
     """FE 7.0: after battle round ``number``, each partner (never a side's leader) whose
     player wrote `BETRAY AT <city> AFTER ROUND <number>` crosses to the other side."""
-    for me, them in ((a, d), (d, a)):
-        for fam in list(me.members):
-            orders = realm.orders.get(realm.account(fam), TurnOrders()).of(Betray)
-            if any(o.city == me.city and o.after == number for o in orders):
-                me.members.remove(fam)
-                them.members.append(fam)
-                realm.emit(EventId.BETRAYAL, {"city": me.city, "family": fam,
-                                              "left": me.label, "joined": them.label})
+    # Who crosses is decided before anyone moves: a partner who has just crossed is not
+    # read again on his new side (that would send him back).
+    crossing = [(fam, me, them) for me, them in ((a, d), (d, a)) for fam in me.members
+                if any(o.city == me.city and o.after == number for o in
+                       realm.orders.get(realm.account(fam), TurnOrders()).of(Betray))]
+    for fam, me, them in crossing:
+        me.members.remove(fam)
+        them.members.append(fam)
+        realm.emit(EventId.BETRAYAL, {"city": me.city, "family": fam,
+                                      "left": me.label, "joined": them.label})

@@ -166,16 +166,15 @@ def interdictions(realm: Realm) -> None:
 
 
 def ransoms(realm: Realm) -> None:
-    """FE 7.7, 6.7: a full ransom is paid at the start of Phase 4 when the family can
-    afford it, and the captor must accept it; invaders' ransoms go to the bank; else a
-    lower ransom both players agreed (`ransom.lower`)."""
+    """FE 7.7, 6.7: a lower ransom both players agreed (`ransom.lower`), else the full
+    ransom, paid at the start of Phase 4 when the family can afford it (the captor must
+    accept it); invaders' ransoms go to the bank."""
     s = realm.s
     interdictions(realm)
     for noble in [n for n in s.living() if n.status == "captive"]:
         price = (realm.bandit_ransom(noble) if noble.captor == "bandits"
                  else realm.ransom(noble))
-        if realm.cash(noble.family) < price:
-            ransom.lower(realm, noble, price)   # FE 7.7: a lower offer, if both agree
+        if ransom.lower(realm, noble, price) or realm.cash(noble.family) < price:
             continue
         realm.pay(noble.family, price)
         captor = noble.captor or ""

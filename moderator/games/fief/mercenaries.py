@@ -35,14 +35,19 @@ def loans(realm: Realm) -> None:
     carrier, PROPOSED), the Crossbowmen join a family of the borrower there (a city he
     holds or where a noble of his is) until End Round.  A line not matched is told to both."""
     s = realm.s
+    used: set[tuple[str, int]] = set()   # (lender, index of his LEND): one HIRE each
     for player in s.player_order():
         for order in realm.orders.get(player, TurnOrders()).of(HireFrom):
             lender = order.lender
             text = f"HIRE {order.count} CROSSBOWMEN FROM {lender} AT {order.city}"
-            match = lender in s.players and any(
-                o.to == player and o.count == order.count and o.price == order.price
-                for o in realm.orders.get(lender, TurnOrders()).of(Lend))
-            if not match:
+            match = next((i for i, o in enumerate(realm.orders.get(lender, TurnOrders())
+                                                  .of(Lend))
+                          if (lender, i) not in used and o.to == player
+                          and o.count == order.count and o.price == order.price), None) \
+                if lender in s.players else None
+            if match is not None:
+                used.add((lender, match))
+            if match is None:
                 for who in dict.fromkeys((player, lender)):
                     realm.emit(EventId.LOAN_MISMATCH, {"borrower": player, "lender": lender,
                                                        "count": order.count,

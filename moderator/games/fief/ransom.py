@@ -1,11 +1,14 @@
 """Lower ransoms (FE 7.7, Ex 7-6): matching orders between a captive's player and his
 captor's (fief-email.md §4).
 
-The full ransom is mandatory when the family can pay it (`economy.ransoms`).  When it
-cannot, its player may write `RANSOM <captive> OFFER n`; the captor's player accepts with
+The captive's player may write `RANSOM <captive> OFFER n`; the captor's player accepts with
 `ACCEPT RANSOM FOR <captive> AT LEAST m`; an offer of at least m is paid and the captive
-goes free.  No Carrier Pigeon is needed (7.7).  An offer or an acceptance the other side
-did not match is told to both; the money stays for purchases.  Invaders and Bandits take
+goes free, whether or not the family could pay the full ransom (Ex 7-6: "if Dave had 10
+Shillings and he could not negotiate with George to pay less than 6 Shillings, then Dave
+would have had to pay the full amount").  Without such a deal the full ransom is mandatory
+when the family can pay it (`economy.ransoms`).  No Carrier Pigeon is needed (7.7).  An
+offer or an acceptance the other side did not match is told to both; the money stays for
+purchases.  Invaders and Bandits take
 the full price only (6.7, 13.4).
 """
 
@@ -27,8 +30,8 @@ def _accept(realm: Realm, player: str, noble: Noble) -> AcceptRansom | None:
                  if o.captive.lower() == noble.key), None)
 
 
-def lower(realm: Realm, noble: Noble, price: int) -> None:
-    """A captive whose family cannot pay the full ``price``: a matched lower ransom."""
+def lower(realm: Realm, noble: Noble, price: int) -> bool:
+    """A matched lower ransom for ``noble`` (full ``price``); whether it was paid."""
     s = realm.s
     owner = realm.account(noble.family)
     captor = s.nobles.get(noble.captor or "")
@@ -37,17 +40,19 @@ def lower(realm: Realm, noble: Noble, price: int) -> None:
         if offer is not None:
             _mismatch(realm, (owner,), noble, offer.amount,
                       "the Invaders and the Bandits take the full ransom only (FE 6.7, 13.4)")
-        return
+        return False
     keeper = realm.account(captor.family)
     accept = _accept(realm, keeper, noble)
     if offer is None and accept is None:
-        return
+        return False
     both = (owner, keeper)
     amount = offer.amount if offer else 0
     if offer is None:
         _mismatch(realm, both, noble, 0, "no RANSOM OFFER from the captive's player")
     elif accept is None:
         _mismatch(realm, both, noble, amount, "the captor's player did not ACCEPT RANSOM")
+    elif amount >= price:
+        return False    # no lower offer: the full ransom's rule (economy.ransoms)
     elif amount < accept.amount:
         _mismatch(realm, both, noble, amount, f"the captor asks at least {accept.amount}")
     elif realm.cash(noble.family) < amount:
@@ -58,6 +63,8 @@ def lower(realm: Realm, noble: Noble, price: int) -> None:
         realm.emit(EventId.RANSOM_PAID, {"noble": noble.key, "amount": amount,
                                          "captor": captor.key, "lower": True})
         realm.release(noble, "ransom")
+        return True
+    return False
 
 
 def _mismatch(realm: Realm, players: tuple[str, ...], noble: Noble, offer: int,
