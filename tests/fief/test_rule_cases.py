@@ -161,6 +161,8 @@ def test_ex_6_1_fff_lands_three_armies() -> None:
 
 
 def test_ex_6_1_a_blank_is_a_false_alarm_and_the_card_is_discarded() -> None:
+    """Ex 6-1 variant (FE 6.2): "If the die roll shows no 'f' result, it is a false alarm
+    and the INVASION Card is discarded"."""
     s = board()
     s.seas["5"] = ["Invasion"]
     r = realm(s, {"invaders": bd(0)})
@@ -170,12 +172,23 @@ def test_ex_6_1_a_blank_is_a_false_alarm_and_the_card_is_discarded() -> None:
 
 
 def test_ex_6_1_never_more_than_four_armies() -> None:
+    """Ex 6-1 variant (FE 6.2): "There can never be more than 4 Armies on the Map": two
+    armies already in England, an fff lands only two more; two fff invasions land four."""
     s = board()
     s.seas["5"] = ["Invasion"]
     s.seas["1"] = ["Invasion"]
     r = realm(s, {"invaders": bd(3, 3)})
     invaders.land(r)
     assert len(s.invaders) == 4
+    s = board()
+    for key in invaders.ARMY_KEYS[:2]:
+        s.invaders[key] = invaders.InvaderArmy(key, "York")
+    s.seas["5"] = ["Invasion"]
+    r = realm(s, {"invaders": bd(3)})
+    invaders.land(r)
+    assert len(s.invaders) == 4
+    assert sorted(a.city for a in s.invaders.values()) == ["King's Lynn", "King's Lynn",
+                                                           "York", "York"]
 
 
 def test_fe_6_2_storms_delay_the_invasion() -> None:
@@ -612,6 +625,19 @@ def test_u14_an_abbess_founds_an_abbey_where_there_is_no_stronghold() -> None:
     assert s.cities["Oxford"].building == "abbey" and s.nobles["lucia"].abbess == ["Autumn"]
 
 
+def test_u14_refused_for_a_married_noblewoman() -> None:
+    """U14 refused (FE 2.13): a married Lucia may not become Abbess."""
+    s = board()
+    noble(s, "Lucia", "Green", "Oxford", spouse="william")
+    noble(s, "William", "Blue", "Oxford", spouse="lucia")
+    s.players["kirsten"].hand = ["Abbess"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "PLAY ABBESS ON Lucia AT Oxford"})
+    cards.play_phase(r)
+    assert refusals(r) == ["a married noble cannot take holy orders (FE 2.13, 2.14)"]
+    assert not s.cities["Oxford"].building and s.nobles["lucia"].abbess == []
+
+
 def test_u15_archbishop_of_york_and_the_one_religious_title() -> None:
     """U15 (FE 2.14, FAQ P1 F8): Godfrey becomes Archbishop of York; a Bishop card on him
     afterwards is refused; an Archbishop card replaces a Bishop's."""
@@ -806,6 +832,24 @@ def test_ex_9_1_an_election_needs_three_titles_one_of_them_clerical() -> None:
     give_orders(r, {"dave": "VOTE Anabel", "kirsten": "VOTE Anabel", "george": "VOTE Hugh"})
     court.election_phase(r)
     assert s.sovereign == "anabel"
+
+
+def test_ex_9_1_variants_no_prelate_or_two_titles_no_election() -> None:
+    """Ex 9-1 variants (FE 9.1): without a Bishop or Archbishop, or with only two titles in
+    play, no election is held even though the votes are written."""
+    for henri_titles, henri_clergy, hugh in ((["south-west"], None, True),
+                                             ([], "exeter", False)):
+        s = board()
+        noble(s, "Henri", "Blue", "Exeter", titles=henri_titles, clergy=henri_clergy)
+        noble(s, "Anabel", "Green", "Cardiff", titles=["wales"])
+        if hugh:
+            noble(s, "Hugh", "Red", "Berwick", titles=["marches"])
+        s.candidates = ["anabel"]
+        r = realm(s)
+        give_orders(r, {"dave": "VOTE Anabel", "kirsten": "VOTE Anabel"})
+        court.election_phase(r)
+        assert s.sovereign is None
+        assert not [e for e in r.events if e.id.startswith("election.")]
 
 
 def test_fe_9_1_a_tie_elects_no_one() -> None:
