@@ -132,6 +132,12 @@ class Realm:
             self.emit(EventId.CITY_TAKEN, {"city": city, "family": c.holder, "from": before})
             self.check_fortified(city)
 
+    def besieged(self, noble: Noble) -> bool:
+        """FE 7.9, 9.1-9.2: a noble shut in a city another player besieges (the besiegers
+        on its outskirts are not besieged)."""
+        besieger = self.city(noble.city).besieged_by
+        return besieger is not None and self.account(besieger) != self.account(noble.family)
+
     def inside(self, city: str, family: str) -> bool:
         """FE 5.0: a family inside the city's Stronghold, Fortified City or Abbey: its
         holder (and an Abbey's Abbess), a family of the same player, and those the holder
