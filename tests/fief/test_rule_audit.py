@@ -5,7 +5,7 @@ Green, Dave Blue, George Red."""
 from __future__ import annotations
 
 from moderator.games.fief import cards, court, economy, victory
-from tests.fief.board import board, give_orders, noble, realm, troops
+from tests.fief.board import board, give_orders, noble, realm, refusals, troops
 
 
 def _besiege(s: object, city: str, besieger: str) -> None:
@@ -117,3 +117,60 @@ def test_fe_3_2_a_tithe_spares_the_mill_of_an_abbey_city() -> None:
     dave = economy.forecast(r, "dave")
     assert dave["mills"] == 0 and dave["abbeys"] == 2 + 2 + 3
     assert economy.forecast(r, "kirsten")["tithe"] == 2
+
+
+def test_fe_4_8_a_dead_bishops_card_is_shuffled_back_with_the_character_deck() -> None:
+    """FE 4.8: "A Bishop, Archbishop, or Abbess Title is discarded. Then all cards in the
+    Character Deck are reshuffled" (A72: the draw pile and its discards together): the
+    scripted shuffle puts the dead Hugh's Bishop card on top."""
+    s = board()
+    hugh = noble(s, "Hugh", "Green", "York", clergy="exeter")
+    s.character_deck = ["Noble Isabel", "Abbess"]
+    s.character_discard = ["Noble Joan"]
+    r = realm(s, {"deck": [1, 1, 1]})
+    r.kill(hugh, "plague")
+    assert not s.character_discard
+    assert s.character_deck == ["Bishop of Exeter", "Noble Isabel", "Noble Joan", "Abbess"]
+    assert any(e.id == "deck.reshuffled" for e in r.events)
+
+
+def test_fe_4_8_a_lay_nobles_death_reshuffles_nothing() -> None:
+    s = board()
+    henri = noble(s, "Henri", "Blue", "York")
+    s.character_deck = ["Noble Isabel", "Abbess"]
+    s.character_discard = ["Noble Joan"]
+    r = realm(s)
+    r.kill(henri, "plague")
+    assert (s.character_deck, s.character_discard) == (["Noble Isabel", "Abbess"],
+                                                       ["Noble Joan"])
+
+
+def test_fe_7_6_captives_count_towards_the_three_noble_limit() -> None:
+    """FE 7.6: "Captives still count towards a Player's three Noble limit" (2.11): two free
+    nobles and one captive of George's: a fourth is refused."""
+    s = board()
+    noble(s, "Lucia", "Green", "York")
+    noble(s, "Hugh", "Green", "York")
+    noble(s, "Edward", "Green", "Durham", status="captive", captor="henri")
+    noble(s, "Henri", "Red", "Durham")
+    s.players["kirsten"].hand = ["Noble Isabel"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "PLAY NOBLE Isabel AT York"})
+    cards.play_phase(r)
+    assert "isabel" not in s.nobles
+    assert refusals(r) and "3 nobles" in refusals(r)[0]
+
+
+def test_fe_7_6_a_captive_lord_may_still_levy_his_tallage() -> None:
+    """FE 7.6: "A tax associated with their Title (2.8) may still be levied by a captive
+    Noble (to collect money to pay their ransom, for example!)"."""
+    s = board()
+    noble(s, "Hugh", "Red", "Durham", titles=["marches"], status="captive", captor="henri")
+    noble(s, "Henri", "Blue", "Durham")
+    troops(s, "Berwick", "Red", men_at_arms=1)
+    s.players["george"].hand = ["Tax"]
+    r = realm(s)
+    give_orders(r, {"george": "PLAY TAX ON Marches"})
+    cards.play_phase(r)
+    assert refusals(r) == []
+    assert economy.forecast(r, "george")["tallage"] == 4
