@@ -5,25 +5,28 @@ Green, Dave Blue, George Red."""
 from __future__ import annotations
 
 from moderator.games.fief import cards, court, economy, victory
+from moderator.games.fief.state import GameState
 from tests.fief.board import board, give_orders, noble, realm, refusals, troops
 
 
-def _besiege(s: object, city: str, besieger: str) -> None:
-    s.cities[city].besieged_by = besieger  # type: ignore[attr-defined]
+def _york_besieged(lucia: list[str], henri: list[str]) -> GameState:
+    """Kirsten's Lucia in her York Stronghold, besieged by Dave's Henri and 2 Knights."""
+    s = board()
+    noble(s, "Lucia", "Green", "York", titles=lucia)
+    troops(s, "York", "Green", men_at_arms=2)
+    s.cities["York"].building = "stronghold"
+    noble(s, "Henri", "Blue", "York", titles=henri)
+    troops(s, "York", "Blue", knight=2)
+    s.cities["York"].besieged_by = "Blue"
+    return s
 
 
 def test_fe_9_1_a_besieged_lord_adds_no_votes() -> None:
     """FE 9.1: "Each Player's Vote Marker represents the sum of ALL of their
     non-captive/besieged Lords, Bishops, and Archbishops": Lucia, Duchess, besieged in
     York, adds nothing; Hugh, free at Whitby, adds his one."""
-    s = board()
-    noble(s, "Lucia", "Green", "York", titles=["midlands"])
+    s = _york_besieged(["midlands"], [])
     noble(s, "Hugh", "Green", "Whitby", titles=["north"])
-    troops(s, "York", "Green", men_at_arms=2)
-    s.cities["York"].building = "stronghold"
-    noble(s, "Henri", "Blue", "York")
-    troops(s, "York", "Blue", knight=2)
-    _besiege(s, "York", "Blue")
     r = realm(s)
     assert court.votes_of(r, "kirsten") == 1
 
@@ -31,28 +34,14 @@ def test_fe_9_1_a_besieged_lord_adds_no_votes() -> None:
 def test_fe_9_1_the_besiegers_lord_still_votes_and_may_stand() -> None:
     """FE 9.1: only the besieged lose their votes and candidacy; Henri, Lord of the South
     West besieging York from its outskirts, still votes and may be a candidate."""
-    s = board()
-    noble(s, "Lucia", "Green", "York")
-    troops(s, "York", "Green", men_at_arms=2)
-    s.cities["York"].building = "stronghold"
-    noble(s, "Henri", "Blue", "York", titles=["south-west"])
-    troops(s, "York", "Blue", knight=2)
-    _besiege(s, "York", "Blue")
-    r = realm(s)
+    r = realm(_york_besieged([], ["south-west"]))
     assert court.votes_of(r, "dave") == 1
     assert court.eligible(r, "henri")
 
 
 def test_fe_9_1_a_besieged_lord_is_no_candidate() -> None:
     """FE 9.1: "A Captive or Besieged Lord cannot be a Candidate"."""
-    s = board()
-    noble(s, "Lucia", "Green", "York", titles=["midlands"])
-    troops(s, "York", "Green", men_at_arms=2)
-    s.cities["York"].building = "stronghold"
-    noble(s, "Henri", "Blue", "York")
-    troops(s, "York", "Blue", knight=2)
-    _besiege(s, "York", "Blue")
-    assert not court.eligible(realm(s), "lucia")
+    assert not court.eligible(realm(_york_besieged(["midlands"], [])), "lucia")
 
 
 def test_fe_9_1_an_archbishop_who_is_also_a_lord_is_worth_two() -> None:
@@ -94,7 +83,7 @@ def test_fe_3_0_a_besieged_city_pays_neither_its_shilling_nor_its_mill() -> None
     troops(s, "Whitby", "Green", men_at_arms=1)
     s.cities["York"].mill = True
     s.cities["York"].building = "stronghold"
-    _besiege(s, "York", "Blue")
+    s.cities["York"].besieged_by = "Blue"
     lines = economy.forecast(realm(s), "kirsten")
     assert (lines["cities"], lines["mills"]) == (1, 0)
 

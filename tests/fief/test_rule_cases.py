@@ -15,6 +15,7 @@ from moderator.games.fief import (
     victory,
 )
 from moderator.games.fief.battle import Side, fight, melee_dice
+from moderator.games.fief.state import GameState
 from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
 
 # -- FE 5.0-5.4: movement ------------------------------------------------------------------
@@ -936,18 +937,24 @@ def test_fe_13_7_two_families_share_one_purse() -> None:
     assert r.cash("Green") == 1
 
 
-def test_in_ex_5_2_lucia_cavalcades_through_canterbury() -> None:
-    """In Ex 5-2 (FE 5.2-5.3): refused, Lucia and her Knights force Canterbury: 7 SP, two
-    dice f f; George's Man-at-Arms one die, blank +1 as defender, wasted on the Knights; she
-    leaves a Knight holding Canterbury and rides on to London with the other."""
+def _lucia_cavalcades(path: str) -> GameState:
+    """Ex 5-2's board: Lucia and 2 Knights at Winchester, George's Man-at-Arms holding
+    Canterbury; her Knights cavalcade through it (f f against a blank) along ``path``."""
     s = board()
     noble(s, "Lucia", "Green", "Winchester", titles=["wales"])
     troops(s, "Winchester", "Green", knight=2)
     troops(s, "Canterbury", "Red", men_at_arms=1)
     r = realm(s, bd(1, 1) + bd(0))
-    give_orders(r, {"kirsten": "MOVE Lucia WITH 2 KNIGHT: Winchester - Canterbury LEAVE 1 KNIGHT"
-                               " - London IF DENIED CAVALCADE"})
+    give_orders(r, {"kirsten": f"MOVE Lucia WITH 2 KNIGHT: {path} IF DENIED CAVALCADE"})
     movement.movement_phase(r)
+    return s
+
+
+def test_in_ex_5_2_lucia_cavalcades_through_canterbury() -> None:
+    """In Ex 5-2 (FE 5.2-5.3): refused, Lucia and her Knights force Canterbury: 7 SP, two
+    dice f f; George's Man-at-Arms one die, blank +1 as defender, wasted on the Knights; she
+    leaves a Knight holding Canterbury and rides on to London with the other."""
+    s = _lucia_cavalcades("Winchester - Canterbury LEAVE 1 KNIGHT - London")
     assert s.nobles["lucia"].city == "London"
     assert s.cities["Canterbury"].units_of("Green") == {"knight": 1}
     assert s.cities["Canterbury"].holder == "Green" and not s.cities["Canterbury"].units_of("Red")
@@ -1094,14 +1101,7 @@ def test_u4_famine_on_the_marches_and_storms_on_the_south_east() -> None:
 def test_faq_p5_f17_a_winning_cavalcade_must_move_on_and_may_come_back() -> None:
     """F17 (FAQ P5): a winning Cavalcade may not stay in the city it forced; with a move
     left it may come back: Lucia forces Canterbury, then returns to Winchester."""
-    s = board()
-    noble(s, "Lucia", "Green", "Winchester", titles=["wales"])
-    troops(s, "Winchester", "Green", knight=2)
-    troops(s, "Canterbury", "Red", men_at_arms=1)
-    r = realm(s, bd(1, 1) + bd(0))
-    give_orders(r, {"kirsten": "MOVE Lucia WITH 2 KNIGHT: Winchester - Canterbury - Winchester"
-                               " IF DENIED CAVALCADE"})
-    movement.movement_phase(r)
+    s = _lucia_cavalcades("Winchester - Canterbury - Winchester")
     assert not s.cities["Canterbury"].units_of("Red")
     assert s.nobles["lucia"].city == "Winchester"
     assert s.cities["Winchester"].units_of("Green") == {"knight": 2}
