@@ -1105,3 +1105,28 @@ def test_faq_p5_f17_a_winning_cavalcade_must_move_on_and_may_come_back() -> None
     assert not s.cities["Canterbury"].units_of("Red")
     assert s.nobles["lucia"].city == "Winchester"
     assert s.cities["Winchester"].units_of("Green") == {"knight": 2}
+
+
+def test_u11_both_fortune_cards_on_the_marches_and_the_shilling_by_pigeon() -> None:
+    """U11 (FE 2.9, 2.15): George plays Bountiful Harvest on his Marches, Dave Good Weather
+    on the Marches for George's Shilling sent by Carrier Pigeon (a 3: it arrives): "He will
+    now gain the added Mill income from both Fortune Cards": each Marches Mill pays 2 + 2."""
+    s = board()
+    noble(s, "William", "Red", "Durham")
+    troops(s, "Berwick", "Red", men_at_arms=1)
+    s.cities["Durham"].building = "fortified"
+    for city in ("Durham", "Berwick"):
+        s.cities[city].mill = True
+    noble(s, "Henri", "Blue", "Exeter")
+    s.cities["Exeter"].building = "stronghold"
+    s.players["george"].hand = ["Bountiful Harvest"]
+    s.players["dave"].hand = ["Good Weather"]
+    s.players["george"].cash = 1
+    r = realm(s, {"pigeon": [3]})
+    give_orders(r, {"george": "PLAY BOUNTIFUL HARVEST ON Marches\nGIVE 1 SHILLINGS TO Dave",
+                    "dave": "PLAY GOOD WEATHER ON Marches"})
+    cards.play_phase(r)
+    assert sorted(s.seas["3"]) == ["Bountiful Harvest", "Good Weather"]
+    assert economy.forecast(r, "george")["mills"] == 2 * 4
+    economy.gifts(r)
+    assert (s.players["dave"].cash, s.players["george"].pigeons) == (1, 2)
