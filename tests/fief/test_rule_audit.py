@@ -4,9 +4,9 @@ Green, Dave Blue, George Red."""
 
 from __future__ import annotations
 
-from moderator.games.fief import cards, court, economy, victory
+from moderator.games.fief import cards, court, economy, invaders, victory
 from moderator.games.fief.state import GameState
-from tests.fief.board import board, give_orders, noble, realm, refusals, troops
+from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
 
 
 def _york_besieged(lucia: list[str], henri: list[str]) -> GameState:
@@ -163,3 +163,34 @@ def test_fe_7_6_a_captive_lord_may_still_levy_his_tallage() -> None:
     cards.play_phase(r)
     assert refusals(r) == []
     assert economy.forecast(r, "george")["tallage"] == 4
+
+
+def test_fe_6_4_invaders_who_would_roll_no_die_do_not_attack_a_stronghold() -> None:
+    """FE 6.4: "In order to attack a Stronghold or Fortified City, the Invaders must
+    outnumber the Defending Troops and be able to roll at least one Battle Die (7.3)": a
+    Leader and 1 Foot (5 SP, 1 die, less 1 for the walls) outnumber Kirsten's lone
+    Man-at-Arms in her Norwich Stronghold but roll nothing: no battle, and they are free to
+    move on."""
+    s = board()
+    troops(s, "Norwich", "Green", men_at_arms=1)
+    s.cities["Norwich"].building = "stronghold"
+    s.invaders["Black Raven"] = invaders.InvaderArmy("Black Raven", "Norwich", foot=1)
+    r = realm(s)
+    assert invaders._arrive(r, ["Black Raven"], "Norwich") is False   # not stopped: moves on
+    assert s.cities["Norwich"].units_of("Green") == {"men_at_arms": 1}
+    assert s.cities["Norwich"].building == "stronghold"
+    assert not [e for e in r.events if e.id.startswith("battle.")]
+
+
+def test_fe_6_9_invaders_who_destroy_the_port_troops_leave_england() -> None:
+    """FE 6.9: "If Player Troops do occupy the Port, a Battle occurs. If the Invaders
+    destroy all of the Port Troops, they will then also leave England": from Coventry to
+    King's Lynn (compass 2 of Harlech, King's Lynn, Nottingham, Oxford), fff fff fff against
+    Dave's lone Man-at-Arms' blank."""
+    s = board()
+    troops(s, "King's Lynn", "Blue", men_at_arms=1)
+    s.invaders["Black Raven"] = invaders.InvaderArmy("Black Raven", "Coventry")
+    r = realm(s, {"compass": [2], "battle": bd(3, 3, 3) + bd(0)})
+    invaders.march(r, "Black Raven")
+    assert not s.cities["King's Lynn"].units_of("Blue")
+    assert "Black Raven" not in s.invaders
