@@ -10,16 +10,18 @@ from moderator.games.fief import (
     economy,
     invaders,
     movement,
+    phases,
     projectiles,
     victory,
 )
 from moderator.games.fief.battle import Side, fight, melee_dice
+from moderator.games.fief.state import GameState
 from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
 
 # -- FE 5.0-5.4: movement ------------------------------------------------------------------
 
 def test_ex_5_1_troops_dropped_on_the_way_and_control_follows_occupation() -> None:
-    """Ex 5-1 and its note (FE 5.0, 5.1): William and 3 Archers Oxford - London (one
+    """Ex 5-1 and In Ex 5-1 (FE 5.0, 5.1): William and 3 Archers Oxford - London (one
     Archer left) - Canterbury; Oxford left empty is Independent again."""
     s = board()
     noble(s, "William", "Blue", "Oxford")
@@ -160,6 +162,8 @@ def test_ex_6_1_fff_lands_three_armies() -> None:
 
 
 def test_ex_6_1_a_blank_is_a_false_alarm_and_the_card_is_discarded() -> None:
+    """Ex 6-1 variant (FE 6.2): "If the die roll shows no 'f' result, it is a false alarm
+    and the INVASION Card is discarded"."""
     s = board()
     s.seas["5"] = ["Invasion"]
     r = realm(s, {"invaders": bd(0)})
@@ -169,12 +173,23 @@ def test_ex_6_1_a_blank_is_a_false_alarm_and_the_card_is_discarded() -> None:
 
 
 def test_ex_6_1_never_more_than_four_armies() -> None:
+    """Ex 6-1 variant (FE 6.2): "There can never be more than 4 Armies on the Map": two
+    armies already in England, an fff lands only two more; two fff invasions land four."""
     s = board()
     s.seas["5"] = ["Invasion"]
     s.seas["1"] = ["Invasion"]
     r = realm(s, {"invaders": bd(3, 3)})
     invaders.land(r)
     assert len(s.invaders) == 4
+    s = board()
+    for key in invaders.ARMY_KEYS[:2]:
+        s.invaders[key] = invaders.InvaderArmy(key, "York")
+    s.seas["5"] = ["Invasion"]
+    r = realm(s, {"invaders": bd(3)})
+    invaders.land(r)
+    assert len(s.invaders) == 4
+    assert sorted(a.city for a in s.invaders.values()) == ["King's Lynn", "King's Lynn",
+                                                           "York", "York"]
 
 
 def test_fe_6_2_storms_delay_the_invasion() -> None:
@@ -429,7 +444,7 @@ def test_u2_the_second_draw_chosen_after_looking_at_the_first() -> None:
 
 def test_u3_red_cards_go_to_the_track_and_do_not_count() -> None:
     """U3 (FE 2.3): Kirsten discards Good Weather, draws a Character, then two red cards
-    go face down on the track, then a Fortune card."""
+    go face down on the track, then a Fortune card (Dave's turn of U3 is the next test)."""
     s = board()
     s.players["kirsten"].hand = ["Good Weather", "Tax"]
     _deck(s, ["Famine", "Storms", "Passage"])
@@ -441,8 +456,9 @@ def test_u3_red_cards_go_to_the_track_and_do_not_count() -> None:
     assert s.track == ["Famine", "Storms"] and s.fortune_discard == ["Good Weather"]
 
 
-def test_u4_a_full_track_discards_the_red_card() -> None:
-    """U4 (FE 2.3): the third space taken, the next red card is discarded face up."""
+def test_u3_dave_a_full_track_discards_the_red_card() -> None:
+    """U3 continued (FE 2.3), Dave's turn: his two nobles go to the Character discard; the
+    third track space is filled, the next red card is discarded face up; hand 3."""
     s = board()
     s.players["dave"].hand = ["Noble Isabel", "Noble Joan", "Tax"]
     s.track = ["Plague", "Famine"]
@@ -457,7 +473,8 @@ def test_u4_a_full_track_discards_the_red_card() -> None:
     assert s.character_discard == ["Noble Isabel", "Noble Joan"]
 
 
-def test_u1_never_two_character_cards() -> None:
+def test_fe_2_0_never_two_character_cards() -> None:
+    """FE 2.0: "never two Character Cards": a second Character draw is refused."""
     s = board()
     _deck(s, ["Passage"], ["Noble Isabel", "Abbess"])
     r = realm(s)
@@ -478,9 +495,9 @@ def test_faq_p2_an_exhausted_deck_is_its_shuffled_discards() -> None:
     assert s.players["dave"].hand == ["Noble Isabel"] and not s.character_discard
 
 
-def test_u5_disasters_fall_where_the_d6_says() -> None:
-    """U5 (FE 2.4): FAMINE on a 3 is on the Marches, STORMS on a 6 on the South East, and
-    the PLAGUE on a 6 joins them."""
+def test_u5_the_plague_joins_the_storms_on_sea_vi() -> None:
+    """U4 and U5 (FE 2.4): FAMINE on a 3 is on the Marches, STORMS on a 6 on the South East,
+    and U5's PLAGUE on a 6 joins them: two kinds may share a sea."""
     s = board(round_=2)
     s.track = ["Famine", "Storms", "Plague"]
     r = realm(s, {"disaster": [3, 6, 6]})
@@ -502,6 +519,7 @@ def test_fe_2_4_round_one_disasters_sleep_until_round_two() -> None:
 
 
 def test_fe_2_4_a_second_disaster_of_a_kind_is_discarded() -> None:
+    """U5 variant (FE 2.4): a second card of a kind already on that sea is discarded."""
     s = board()
     s.seas["2"] = ["Famine"]
     s.track = ["Famine"]
@@ -608,6 +626,19 @@ def test_u14_an_abbess_founds_an_abbey_where_there_is_no_stronghold() -> None:
     assert s.cities["Oxford"].building == "abbey" and s.nobles["lucia"].abbess == ["Autumn"]
 
 
+def test_u14_refused_for_a_married_noblewoman() -> None:
+    """U14 refused (FE 2.13): a married Lucia may not become Abbess."""
+    s = board()
+    noble(s, "Lucia", "Green", "Oxford", spouse="william")
+    noble(s, "William", "Blue", "Oxford", spouse="lucia")
+    s.players["kirsten"].hand = ["Abbess"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "PLAY ABBESS ON Lucia AT Oxford"})
+    cards.play_phase(r)
+    assert refusals(r) == ["a married noble cannot take holy orders (FE 2.13, 2.14)"]
+    assert not s.cities["Oxford"].building and s.nobles["lucia"].abbess == []
+
+
 def test_u15_archbishop_of_york_and_the_one_religious_title() -> None:
     """U15 (FE 2.14, FAQ P1 F8): Godfrey becomes Archbishop of York; a Bishop card on him
     afterwards is refused; an Archbishop card replaces a Bishop's."""
@@ -684,6 +715,7 @@ def test_u18_the_barony_of_the_marches_costs_four_and_fortifies() -> None:
 
 
 def test_u18_no_title_without_a_stronghold() -> None:
+    """U18 refused (FE 4.3): both cities of the Marches but no Stronghold."""
     s = board()
     noble(s, "Hugh", "Red", "Durham")
     troops(s, "Berwick", "Red", men_at_arms=1)
@@ -757,6 +789,7 @@ def test_fe_9_0_a_marriage_needs_both_orders() -> None:
 
 
 def test_faq_p1_f6_no_marriage_in_a_three_player_game() -> None:
+    """F6 (FAQ P1): no marriages in a three-player game; both MARRY lines refused."""
     s = board(("Red", "Green", "Blue"))
     noble(s, "William", "Blue", "Norwich")
     noble(s, "Lucia", "Green", "York")
@@ -802,6 +835,24 @@ def test_ex_9_1_an_election_needs_three_titles_one_of_them_clerical() -> None:
     assert s.sovereign == "anabel"
 
 
+def test_ex_9_1_variants_no_prelate_or_two_titles_no_election() -> None:
+    """Ex 9-1 variants (FE 9.1): without a Bishop or Archbishop, or with only two titles in
+    play, no election is held even though the votes are written."""
+    for henri_titles, henri_clergy, hugh in ((["south-west"], None, True),
+                                             ([], "exeter", False)):
+        s = board()
+        noble(s, "Henri", "Blue", "Exeter", titles=henri_titles, clergy=henri_clergy)
+        noble(s, "Anabel", "Green", "Cardiff", titles=["wales"])
+        if hugh:
+            noble(s, "Hugh", "Red", "Berwick", titles=["marches"])
+        s.candidates = ["anabel"]
+        r = realm(s)
+        give_orders(r, {"dave": "VOTE Anabel", "kirsten": "VOTE Anabel"})
+        court.election_phase(r)
+        assert s.sovereign is None
+        assert not [e for e in r.events if e.id.startswith("election.")]
+
+
 def test_fe_9_1_a_tie_elects_no_one() -> None:
     s = board()
     noble(s, "Henri", "Blue", "Exeter", titles=["south-west"], clergy="exeter")
@@ -815,6 +866,7 @@ def test_fe_9_1_a_tie_elects_no_one() -> None:
 
 
 def test_faq_p1_f9_the_crown_is_worth_no_vp() -> None:
+    """F9 (FAQ P1): the King's crown is worth no VP; only Anabel's Wales counts."""
     s = board()
     noble(s, "Anabel", "Green", "Cardiff", titles=["wales"])
     s.sovereign = "anabel"
@@ -824,6 +876,7 @@ def test_faq_p1_f9_the_crown_is_worth_no_vp() -> None:
 # -- FE 8, 13: victory and the variants ----------------------------------------------------
 
 def test_ex_8_1_three_fiefdoms_win_at_the_end_of_round_five() -> None:
+    """Ex 8-1 (FE 8.2): three Fiefdom titles at the End of Round 5 win."""
     s = board(round_=5)
     noble(s, "Henri", "Blue", "Exeter", titles=["south-west", "wales", "marches"])
     r = realm(s)
@@ -832,7 +885,8 @@ def test_ex_8_1_three_fiefdoms_win_at_the_end_of_round_five() -> None:
 
 
 def test_ex_8_1_two_fiefdoms_and_the_relic_marker() -> None:
-    s = board(round_=6)
+    """Ex 8-1 (FE 8.2): two Fiefdom titles and the Relic marker at the End of Round 5 win."""
+    s = board(round_=5)
     noble(s, "Henri", "Blue", "Exeter", titles=["south-west", "wales"])
     s.players["dave"].relic_vp = True
     victory.end_round(realm(s))
@@ -840,6 +894,7 @@ def test_ex_8_1_two_fiefdoms_and_the_relic_marker() -> None:
 
 
 def test_fe_8_1_no_victory_before_round_five() -> None:
+    """Ex 8-1 variant (FE 8.2): the same three titles at the End of Round 4: no check."""
     s = board(round_=4)
     noble(s, "Henri", "Blue", "Exeter", titles=["south-west", "wales", "marches"])
     victory.end_round(realm(s))
@@ -882,18 +937,24 @@ def test_fe_13_7_two_families_share_one_purse() -> None:
     assert r.cash("Green") == 1
 
 
-def test_in_ex_5_2_lucia_cavalcades_through_canterbury() -> None:
-    """In Ex 5-2 (FE 5.2-5.3): refused, Lucia and her Knights force Canterbury: 7 SP, two
-    dice f f; George's Man-at-Arms one die, blank +1 as defender, wasted on the Knights; she
-    leaves a Knight holding Canterbury and rides on to London with the other."""
+def _lucia_cavalcades(path: str) -> GameState:
+    """Ex 5-2's board: Lucia and 2 Knights at Winchester, George's Man-at-Arms holding
+    Canterbury; her Knights cavalcade through it (f f against a blank) along ``path``."""
     s = board()
     noble(s, "Lucia", "Green", "Winchester", titles=["wales"])
     troops(s, "Winchester", "Green", knight=2)
     troops(s, "Canterbury", "Red", men_at_arms=1)
     r = realm(s, bd(1, 1) + bd(0))
-    give_orders(r, {"kirsten": "MOVE Lucia WITH 2 KNIGHT: Winchester - Canterbury LEAVE 1 KNIGHT"
-                               " - London IF DENIED CAVALCADE"})
+    give_orders(r, {"kirsten": f"MOVE Lucia WITH 2 KNIGHT: {path} IF DENIED CAVALCADE"})
     movement.movement_phase(r)
+    return s
+
+
+def test_in_ex_5_2_lucia_cavalcades_through_canterbury() -> None:
+    """In Ex 5-2 (FE 5.2-5.3): refused, Lucia and her Knights force Canterbury: 7 SP, two
+    dice f f; George's Man-at-Arms one die, blank +1 as defender, wasted on the Knights; she
+    leaves a Knight holding Canterbury and rides on to London with the other."""
+    s = _lucia_cavalcades("Winchester - Canterbury LEAVE 1 KNIGHT - London")
     assert s.nobles["lucia"].city == "London"
     assert s.cities["Canterbury"].units_of("Green") == {"knight": 1}
     assert s.cities["Canterbury"].holder == "Green" and not s.cities["Canterbury"].units_of("Red")
@@ -971,3 +1032,101 @@ def test_faq_extinction_f2_f3_cash_is_secret_and_troops_are_counts() -> None:
     assert "17" not in repr({k: v for k, v in paper.items() if k != "map_svg"})
     assert sheet(s, TABLES, "kirsten")["cash"] == 17
     assert sheet(s, TABLES, "dave")["cash"] == 0 and sheet(s, TABLES, "dave")["troops"] == []
+
+
+# -- the worked examples the audit found without a test (docs/fief-examples.md) -----------
+
+def test_u1_phase_two_discards_then_draws_then_disasters_then_plays() -> None:
+    """U1 (FE 1.0, Phase 2): "Action A - Each Player discards cards in player-order. Action B
+    - Then each Player draws ... C - Each Disaster Card is resolved in order. D - Each Player
+    plays": four families, each a discard, a draw and a play; two disasters on the track."""
+    s = board(round_=2)
+    for player in s.players.values():
+        player.hand = ["Passage", "Good Weather"]
+    s.track = ["Famine", "Storms"]
+    _deck(s, ["Justice", "Tax", "Ambush", "Passage"], ["Noble Isabel"])
+    r = realm(s, {"disaster": [3, 6]})
+    seas = {"george": "Midlands", "kirsten": "Wales", "dave": "South West", "lucy": "North"}
+    give_orders(r, {p: f"DISCARD Passage\nDRAW FORTUNE\nPLAY GOOD WEATHER ON {region}"
+                    for p, region in seas.items() if p in s.players})
+    for phase in phases.NEXT_ROUND_TABLE.ordered():
+        if phase.step in (cards.discard_phase, cards.draw_phase, cards.disasters_phase):
+            phase.step(r)
+    cards.play_phase(r)
+    kinds = {"card.discarded": "A", "card.drawn": "B", "disaster.placed": "C",
+             "fortune.played": "D"}
+    seen = [(kinds[e.id], e.args.get("player")) for e in r.events if e.id in kinds
+            and (e.id != "card.drawn" or "count" in e.args)]
+    order = s.player_order()
+    assert [k for k, _ in seen] == ["A"] * 4 + ["B"] * 4 + ["C"] * 2 + ["D"] * 4
+    assert [p for k, p in seen if k == "A"] == order
+    assert [p for k, p in seen if k == "B"] == order
+    assert [p for k, p in seen if k == "D"] == order
+    assert [e.args["card"] for e in r.events if e.id == "disaster.placed"] == ["Famine", "Storms"]
+
+
+def test_u3_variant_disasters_at_most_one_stops_before_the_second_red_card() -> None:
+    """U3 variant (FE 2.3): Kirsten's `DISASTERS AT MOST 1` stops her draw before the
+    second red card: one card on the track, the Character in hand, hand 2."""
+    s = board()
+    s.players["kirsten"].hand = ["Good Weather", "Tax"]
+    _deck(s, ["Famine", "Storms", "Passage"])
+    r = realm(s)
+    give_orders(r, {"kirsten": "DISCARD Good Weather\nDRAW CHARACTER THEN FORTUNE"
+                               " DISASTERS AT MOST 1"})
+    cards.discard_phase(r)
+    cards.draw_phase(r)
+    assert s.track == ["Famine"]
+    assert s.players["kirsten"].hand == ["Tax", "Noble Isabel"]
+    assert s.fortune_deck[:2] == ["Storms", "Passage"]
+
+
+def test_u4_famine_on_the_marches_and_storms_on_the_south_east() -> None:
+    """U4 (FE 2.4, 2.5): FAMINE on a 3 lies on Sea III: the Marches' Mills pay nothing this
+    Round; STORMS on a 6 lies on Sea VI: no movement in the South East."""
+    s = board(round_=2)
+    s.track = ["Famine", "Storms"]
+    troops(s, "Durham", "Red", men_at_arms=1)
+    s.cities["Durham"].mill = True
+    noble(s, "Lucia", "Green", "London")
+    r = realm(s, {"disaster": [3, 6]})
+    cards.disasters_phase(r)
+    assert s.seas == {"3": ["Famine"], "6": ["Storms"]}
+    assert economy.forecast(r, "george")["mills"] == 0
+    give_orders(r, {"kirsten": "MOVE Lucia: London - Oxford"})
+    movement.movement_phase(r)
+    assert s.nobles["lucia"].city == "London"
+
+
+def test_faq_p5_f17_a_winning_cavalcade_must_move_on_and_may_come_back() -> None:
+    """F17 (FAQ P5): a winning Cavalcade may not stay in the city it forced; with a move
+    left it may come back: Lucia forces Canterbury, then returns to Winchester."""
+    s = _lucia_cavalcades("Winchester - Canterbury - Winchester")
+    assert not s.cities["Canterbury"].units_of("Red")
+    assert s.nobles["lucia"].city == "Winchester"
+    assert s.cities["Winchester"].units_of("Green") == {"knight": 2}
+
+
+def test_u11_both_fortune_cards_on_the_marches_and_the_shilling_by_pigeon() -> None:
+    """U11 (FE 2.9, 2.15): George plays Bountiful Harvest on his Marches, Dave Good Weather
+    on the Marches for George's Shilling sent by Carrier Pigeon (a 3: it arrives): "He will
+    now gain the added Mill income from both Fortune Cards": each Marches Mill pays 2 + 2."""
+    s = board()
+    noble(s, "William", "Red", "Durham")
+    troops(s, "Berwick", "Red", men_at_arms=1)
+    s.cities["Durham"].building = "fortified"
+    for city in ("Durham", "Berwick"):
+        s.cities[city].mill = True
+    noble(s, "Henri", "Blue", "Exeter")
+    s.cities["Exeter"].building = "stronghold"
+    s.players["george"].hand = ["Bountiful Harvest"]
+    s.players["dave"].hand = ["Good Weather"]
+    s.players["george"].cash = 1
+    r = realm(s, {"pigeon": [3]})
+    give_orders(r, {"george": "PLAY BOUNTIFUL HARVEST ON Marches\nGIVE 1 SHILLINGS TO Dave",
+                    "dave": "PLAY GOOD WEATHER ON Marches"})
+    cards.play_phase(r)
+    assert sorted(s.seas["3"]) == ["Bountiful Harvest", "Good Weather"]
+    assert economy.forecast(r, "george")["mills"] == 2 * 4
+    economy.gifts(r)
+    assert (s.players["dave"].cash, s.players["george"].pigeons) == (1, 2)

@@ -73,10 +73,12 @@ def _why_not(realm: Realm, player: str, mine: Noble | None, theirs: Noble | None
 
 
 def votes_of(realm: Realm, player: str) -> int:
-    """FE 9.1: 1 per free Lord or Bishop, 2 per Archbishop, a noble counted once."""
+    """FE 9.1: 1 per free Lord or Bishop, 2 per Archbishop, a noble counted once; the
+    captive and the besieged add nothing ("non-captive/besieged")."""
     total = 0
     for noble in realm.s.living():
-        if noble.family not in realm.s.players[player].families or not noble.free:
+        if (noble.family not in realm.s.players[player].families or not noble.free
+                or realm.besieged(noble)):
             continue
         if noble.clergy and realm.t.district(noble.clergy).rank == "archbishop":
             total += 2
@@ -88,7 +90,7 @@ def votes_of(realm: Realm, player: str) -> int:
 def eligible(realm: Realm, key: str) -> bool:
     n = realm.s.nobles.get(key)
     return (n is not None and n.alive and n.free and n.is_lord and n.clergy is None
-            and not n.abbess and not realm.city(n.city).besieged_by)
+            and not n.abbess and not realm.besieged(n))
 
 
 def election_phase(realm: Realm) -> None:
@@ -137,7 +139,7 @@ def parliament_phase(realm: Realm) -> None:
     Ex 9-2)."""
     s = realm.s
     king = s.nobles.get(s.sovereign) if s.sovereign else None
-    if king is None or not king.free or realm.city(king.city).besieged_by:
+    if king is None or not king.free or realm.besieged(king):
         return
     crown = realm.account(king.family)
     calls = _orders(realm, crown).of(Convene)
@@ -146,7 +148,7 @@ def parliament_phase(realm: Realm) -> None:
     # W3 (fief-email.md §3.2): cards after the convening; a Sovereign taken or slain in it
     # no longer sits (FE 9.2: "if they are not Captive or besieged").
     windows.open_window(realm, "parliament")
-    if not king.free or realm.city(king.city).besieged_by:
+    if not king.free or realm.besieged(king):
         return
     votes: dict[str, str] = {}
     for player in s.player_order():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from moderator.games.fief import cards, tactics
-from moderator.games.fief.battle import Side, fight
+from moderator.games.fief.battle import Side, fight, melee_dice
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import Danegeld, Intervene, StrikeLeader, TurnOrders
 from moderator.games.fief.realm import Realm
@@ -171,6 +171,11 @@ def march(realm: Realm, key: str) -> None:
         stopped = _arrive(realm, [key], to)
         if key not in s.invaders:
             return
+        if to in t.ports() and inland and not _player_troops(realm, to):
+            # FE 6.9: "If the Invaders destroy all of the Port Troops, they will then also
+            # leave England."
+            leave(realm, key, "sailed home")
+            return
         if stopped or not army.leader:     # FE 6.3: Foot without a Leader do not march
             return
 
@@ -217,6 +222,11 @@ def _arrive(realm: Realm, keys: list[str], city: str) -> bool:
         fort = realm.walls(city)
         defender = Side(realm, city, family, fortified=fort if c.holder == family else 0)
         side.tunnels = bool(defender.fortified) and cards.aid_invaders(realm, city, family)
+        if not melee_dice(realm, side, defender)[0]:
+            # FE 6.4: before walls they must also be able to roll a die, else move on.
+            realm.emit(EventId.INVADERS_PASS, {"armies": side.armies, "city": city,
+                                               "family": family})
+            continue
         fought = True
         winner = fight(realm, side, defender, "invaders")
         if winner != "invaders":

@@ -132,6 +132,12 @@ class Realm:
             self.emit(EventId.CITY_TAKEN, {"city": city, "family": c.holder, "from": before})
             self.check_fortified(city)
 
+    def besieged(self, noble: Noble) -> bool:
+        """FE 7.9, 9.1-9.2: a noble shut in a city another player besieges (the besiegers
+        on its outskirts are not besieged)."""
+        besieger = self.city(noble.city).besieged_by
+        return besieger is not None and self.account(besieger) != self.account(noble.family)
+
     def inside(self, city: str, family: str) -> bool:
         """FE 5.0: a family inside the city's Stronghold, Fortified City or Abbey: its
         holder (and an Abbey's Abbess), a family of the same player, and those the holder
@@ -227,13 +233,7 @@ class Realm:
             self.s.families[spouse.family].ring = None
             self.s.families[noble.family].ring = None
             self.emit(EventId.MARRIAGE_ENDS, {"noble": noble.key, "spouse": spouse.key})
-        # FE 4.8: Bishop, Archbishop and Abbess cards are discarded (the Abbey stays).
-        self.s.character_discard.extend("Abbess" for _ in noble.abbess)
-        noble.abbess = []
-        if noble.clergy:
-            self.s.character_discard.append(self.t.district(noble.clergy).rank.title()
-                                            + " of " + self.t.district(noble.clergy).cathedral)
-            noble.clergy = None
+        self._discard_holy_orders(noble)
         self.drop_excalibur(noble)
         if self.s.prince == noble.key:
             self.s.prince = None
@@ -256,6 +256,23 @@ class Realm:
         noble.spouse = None
         self.drop_relics(noble)
         self.refresh_control(noble.city)
+
+    def _discard_holy_orders(self, noble: Noble) -> None:
+        """FE 4.8: "A Bishop, Archbishop, or Abbess Title is discarded. Then all cards in
+        the Character Deck are reshuffled" (the Abbey stays): the draw pile and its
+        discards shuffled together into a new pile (fief-email.md A72)."""
+        s = self.s
+        cards = ["Abbess" for _ in noble.abbess]
+        if noble.clergy:
+            district = self.t.district(noble.clergy)
+            cards.append(f"{district.rank.title()} of {district.cathedral}")
+        noble.abbess, noble.clergy = [], None
+        if not cards:
+            return
+        pile = sorted([*s.character_deck, *s.character_discard, *cards])
+        s.character_deck = self.shuffle(pile, "deck", "reshuffle the Character deck (FE 4.8)")
+        s.character_discard = []
+        self.emit(EventId.DECK_RESHUFFLED, {"deck": "character", "cards": len(pile)})
 
     def _spouse_takes_the_fortified_city(self, region: str, old: str, new: str) -> None:
         """FE 4.8: a title given to the spouse brings the spouse's family into the
