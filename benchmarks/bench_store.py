@@ -43,8 +43,7 @@ def sizes(path: Path) -> dict[str, int]:
         "outbox raw": conn.execute("SELECT coalesce(sum(length(raw)), 0) FROM outbox"
                                    ).fetchone()[0],
         "newsletters": conn.execute(
-            "SELECT coalesce(sum(length(markdown) + length(html) + length(text)), 0) "
-            "FROM newsletter").fetchone()[0],
+            "SELECT coalesce(sum(length(content)), 0) FROM newsletter").fetchone()[0],
         "turn JSON": conn.execute(
             "SELECT coalesce(sum(length(state_before) + coalesce(length(state_after), 0) + "
             "coalesce(length(events_json), 0) + coalesce(length(inputs_json), 0) + "

@@ -1,11 +1,22 @@
-"""Building outgoing emails (pure: no I/O, no database)."""
+"""Building outgoing emails (pure: no I/O, no database).
+
+A newsletter mail is stored as its header block only (`head`), with a reference to the
+newsletter; `assemble` writes the body again at send time from the newsletter's text and
+HTML.  For that to give the very bytes `compose` gives, the multipart boundary (the one
+part of a body the email package would pick at random) is derived from the Message-ID
+(`boundary_for`) and read back from the stored Content-Type.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import re
+import sys
 from collections.abc import Sequence
 from datetime import datetime
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser
+from email.policy import default as default_policy
 from email.utils import format_datetime, formataddr, make_msgid
 
 
@@ -30,6 +41,21 @@ def _threading(in_reply_to: str, references: Sequence[str]) -> tuple[str, str]:
     if parent:
         chain = [r for r in chain if r != parent] + [parent]
     return parent, " ".join(chain)
+
+
+# The shape of the email package's own boundaries: 15 '=', 19 digits, '=='.
+_BOUNDARY_DIGITS = len(repr(sys.maxsize - 1))
+
+
+def boundary_for(message_id: str, text: str, html: str) -> str:
+    """The multipart boundary of one mail: a function of its Message-ID, so composing
+    the mail again gives the same bytes; never a string its parts contain."""
+    token = int.from_bytes(hashlib.sha256(message_id.encode()).digest()[:8]) % sys.maxsize
+    boundary = f"{'=' * 15}{token:0{_BOUNDARY_DIGITS}d}=="
+    candidate, counter = boundary, 0
+    while candidate in text or candidate in html:
+        candidate, counter = f"{boundary}.{counter}", counter + 1
+    return candidate
 
 
 def _one_line(value: str) -> str:
@@ -69,7 +95,32 @@ def compose(
         msg["Auto-Submitted"] = auto_submitted
     for name, value in extra_headers:
         msg[name] = value
+    boundary = boundary_for(message_id, text, html) if html is not None else None
+    return _serialised(_with_content(msg, text, html, boundary))
+
+
+def _with_content(msg: EmailMessage, text: str, html: str | None,
+                  boundary: str | None) -> EmailMessage:
     msg.set_content(text, charset="utf-8")
     if html is not None:
         msg.add_alternative(html, subtype="html", charset="utf-8")
+        msg.set_boundary(boundary)
+    return msg
+
+
+def _serialised(msg: EmailMessage) -> bytes:
     return msg.as_bytes(policy=msg.policy.clone(max_line_length=_HEADER_LINE_LIMIT))
+
+
+def head(raw: bytes) -> bytes:
+    """A composed mail's header block (without the blank line that ends it)."""
+    return raw.split(b"\n\n", 1)[0]
+
+
+def assemble(header_block: bytes, text: str, html: str | None) -> bytes:
+    """The whole mail again from its stored `head` and the newsletter's parts: the
+    same bytes `compose` gave when it was queued."""
+    headers = BytesHeaderParser(policy=default_policy).parsebytes(header_block + b"\n\n")
+    boundary = headers.get_boundary() if html is not None else None
+    body = _serialised(_with_content(EmailMessage(), text, html, boundary)).split(b"\n\n", 1)[1]
+    return header_block + b"\n\n" + body
