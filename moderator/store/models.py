@@ -36,8 +36,9 @@ def _when(nullable: bool = False) -> Column[datetime]:
     return Column(DateTime(timezone=True), nullable=nullable)
 
 
-# zlib's default level: within a few per cent of level 9 on our JSON and newsletters, at
-# a third of its time on a large game's state (issue 16, goal 6: BENCHMARKS.md).
+# zlib's default level: a 1,000-character turn's state, events and dice shrink 20-25
+# times at 30-80 ms a column; level 9 is 10-15% smaller at twice the time (BENCHMARKS.md,
+# issue 16, goal 6).
 ZLIB_LEVEL = 6
 
 
