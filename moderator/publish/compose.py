@@ -104,7 +104,8 @@ def _with_content(msg: EmailMessage, text: str, html: str | None,
     msg.set_content(text, charset="utf-8")
     if html is not None:
         msg.add_alternative(html, subtype="html", charset="utf-8")
-        msg.set_boundary(boundary)
+        if boundary is not None:
+            msg.set_boundary(boundary)
     return msg
 
 

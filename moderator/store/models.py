@@ -61,7 +61,7 @@ def pack_texts(parts: Sequence[str]) -> bytes:
     the three forms of a newsletter say the same thing, so together they compress about
     twice as well as each alone."""
     lengths = ",".join(str(len(part)) for part in parts)
-    return zlib.compress(f"{lengths}\n{''.join(parts)}".encode("utf-8"), ZLIB_LEVEL)
+    return zlib.compress(f"{lengths}\n{''.join(parts)}".encode(), ZLIB_LEVEL)
 
 
 def unpack_texts(blob: bytes) -> list[str]:

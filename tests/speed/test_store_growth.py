@@ -25,7 +25,7 @@ from moderator.store.models import Game, Newsletter, Outbox, Turn, pack_texts
 from moderator.transport import open_sender
 from moderator.turn.run import rerun_turn, run_turn
 
-from support import PLAYERS, make_game, mailbox_messages
+from support import PLAYERS, mailbox_messages, make_game
 
 pytestmark = pytest.mark.backends
 
@@ -54,7 +54,7 @@ def _as_queued_before(config: Config, row: Outbox, letter: Newsletter) -> bytes:
 def _delivered(config: Config, address: str) -> dict[str, bytes]:
     box = mailbox.Maildir(str(config.mailbox_for(address)), factory=None, create=False)
     found = {}
-    for key in box.keys():
+    for key in box.iterkeys():
         with box.get_file(key) as handle:
             raw = handle.read()
         found[message_from_bytes(raw, policy=policy.default)["Message-ID"]] = raw

@@ -51,7 +51,7 @@ def _uncompressed(blob: bytes, as_text: bool) -> str | bytes:
 
 def _pack(parts: list[str]) -> bytes:
     lengths = ",".join(str(len(part)) for part in parts)
-    return zlib.compress(f"{lengths}\n{''.join(parts)}".encode("utf-8"), LEVEL)
+    return zlib.compress(f"{lengths}\n{''.join(parts)}".encode(), LEVEL)
 
 
 def _unpack(blob: bytes) -> list[str]:
