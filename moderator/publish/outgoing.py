@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 
 from sqlmodel import Session, col, select
 
-from moderator.publish.compose import assemble, compose, head, new_message_id
+from moderator.publish.compose import assemble, compose, new_message_id
 from moderator.publish.render import render
 from moderator.settings.config import Config
 from moderator.store.models import Game, Newsletter, Outbox, Player
@@ -43,7 +43,10 @@ def queue(
     auto_submitted: str | None = "auto-generated",
     extra_headers: Sequence[tuple[str, str]] = (),
     now: datetime | None = None,
+    newsletter_id: int | None = None,
 ) -> Outbox:
+    """Queue one mail; with ``newsletter_id`` (`queue_newsletter`) the row keeps only
+    its header block, the body being that newsletter's."""
     message_id = new_message_id(config.moderator_address)
     raw = compose(
         sender=game_address(config, game),
@@ -58,6 +61,7 @@ def queue(
         references=references,
         auto_submitted=auto_submitted,
         extra_headers=extra_headers,
+        head_only=newsletter_id is not None,
     )
     row = Outbox(
         message_id=message_id,
@@ -66,6 +70,7 @@ def queue(
         to_addr=to,
         subject=subject,
         raw=raw,
+        newsletter_id=newsletter_id,
     )
     session.add(row)
     return row
@@ -86,10 +91,9 @@ def queue_newsletter(
     if newsletter.id is None:
         session.flush()  # the row refers to the newsletter by its id
     _markdown, html, text = newsletter.parts()
-    row = queue(session, config, game=game, kind=kind, to=to, subject=newsletter.subject,
-                text=text, html=html, extra_headers=extra_headers)
-    row.raw, row.newsletter_id = head(row.raw), newsletter.id
-    return row
+    return queue(session, config, game=game, kind=kind, to=to, subject=newsletter.subject,
+                 text=text, html=html, extra_headers=extra_headers,
+                 newsletter_id=newsletter.id)
 
 
 def mail_bytes(session: Session, row: Outbox) -> bytes:
