@@ -19,6 +19,10 @@ interrupted in between: the sender says whether it got through (`Sender.delivere
 SMTP sent copy, the recipient's Maildir): found -> ``sent``; not found -> ``queued`` again,
 resent with the same Message-ID; cannot tell -> ``queued`` again and the GM warned that
 the player may get it twice.  See docs/outbox.md.
+
+A gazette's or turn sheet's row keeps only the mail's headers and the newsletter's id:
+`moderator.publish.outgoing.mail_bytes` writes the whole mail (the same bytes every
+time) when the row is claimed, and for the recovery check.
 """
 
 from __future__ import annotations
