@@ -3,10 +3,12 @@
 A ``--players``-character En Garde! game (the desk's `create_game` / `add_player`) runs
 ``--turns`` turns with the turn runner (no orders: the NMR policy plays them), its mail is
 delivered after each turn (maildir transport), and the SQLite file is measured: bytes
-added per turn, and how much of it is the outbox (the gazette is stored once per
-recipient inside each mail), the newsletters and the turns' JSON.  Then the outbox
-compaction `serve` runs at its heartbeat (`repo.compact_outbox`, sent bodies older than
-``service.outbox_compact_days``) is applied and the file vacuumed, side by side.
+added per turn, and how much of it is the outbox (a newsletter's mail: headers and a
+reference to the newsletter), the newsletters (Markdown, HTML and text packed in one
+zlib stream) and the turns' JSON (compressed).  Then the outbox compaction `serve` runs
+at its heartbeat (`repo.compact_outbox`, sent bodies older than
+``service.outbox_compact_days``) is applied and the file vacuumed, side by side; last,
+the same newsletters and JSON measured as they would be stored other ways.
 
 Run:  .venv/bin/python benchmarks/bench_store.py [--players 30] [--turns 6]
 """
@@ -17,6 +19,7 @@ import argparse
 import sqlite3
 import tempfile
 import time
+import zlib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -27,8 +30,11 @@ from moderator.runners.outgoing import deliver_outbox
 from moderator.settings.config import load_config
 from moderator.store import repo
 from moderator.store.db import open_store, session_scope
+from moderator.store.models import ZLIB_LEVEL, pack_texts, unpack_texts
 from moderator.turn.run import run_turn
 
+TURN_JSON = ("state_before", "state_after", "inputs_json", "events_json", "dice_json",
+             "render_json")
 NAMES = ("Jacques", "Cyrano", "Porthos", "Aramis", "Athos", "Gaston", "Henri", "Louis")
 
 
@@ -43,16 +49,38 @@ def sizes(path: Path) -> dict[str, int]:
         "outbox raw": conn.execute("SELECT coalesce(sum(length(raw)), 0) FROM outbox"
                                    ).fetchone()[0],
         "newsletters": conn.execute(
-            "SELECT coalesce(sum(length(markdown) + length(html) + length(text)), 0) "
-            "FROM newsletter").fetchone()[0],
+            "SELECT coalesce(sum(length(content)), 0) FROM newsletter").fetchone()[0],
         "turn JSON": conn.execute(
-            "SELECT coalesce(sum(length(state_before) + coalesce(length(state_after), 0) + "
-            "coalesce(length(events_json), 0) + coalesce(length(inputs_json), 0) + "
-            "coalesce(length(dice_json), 0) + coalesce(length(render_json), 0)), 0) FROM turn"
-        ).fetchone()[0],
+            "SELECT coalesce(sum(" + " + ".join(f"coalesce(length({c}), 0)" for c in TURN_JSON)
+            + "), 0) FROM turn").fetchone()[0],
     }
     conn.close()
     return out
+
+
+def alternatives(path: Path, turns: int) -> dict[str, float]:
+    """The newsletters and turn JSON of the run stored other ways (KiB a turn), side by
+    side with what the store does: as text (before goal 6), each form compressed alone,
+    the three packed in one stream (the store), and the Markdown alone (HTML and text
+    derived at send time)."""
+    conn = sqlite3.connect(path)
+    letters = [unpack_texts(blob) for (blob,) in conn.execute("SELECT content FROM newsletter")]
+    payload = [value for row in conn.execute(f"SELECT {', '.join(TURN_JSON)} FROM turn")
+               for value in row if value is not None]
+    conn.close()
+
+    def z(text: str) -> int:
+        return len(zlib.compress(text.encode(), ZLIB_LEVEL))
+
+    found = {
+        "newsletters as text": sum(len("".join(parts).encode()) for parts in letters),
+        "newsletters, each form compressed": sum(z(p) for parts in letters for p in parts),
+        "newsletters packed (the store)": sum(len(pack_texts(parts)) for parts in letters),
+        "newsletters, Markdown only": sum(z(parts[0]) for parts in letters),
+        "turn JSON as text": sum(len(zlib.decompress(v)) for v in payload),
+        "turn JSON compressed (the store)": sum(len(v) for v in payload),
+    }
+    return {key: value / turns / 1024 for key, value in found.items()}
 
 
 def compact(db: object, path: Path) -> int:
@@ -102,6 +130,9 @@ def main() -> None:
     for key in start:
         grown = (after[key] - start[key]) / args.turns / 1024
         print(f"  {key + ' per turn':28s} {grown:8.1f} KiB")
+    print("the same newsletters and turn JSON stored other ways (every row / turns run):")
+    for key, value in alternatives(path, args.turns).items():
+        print(f"  {key:36s} {value:8.1f} KiB")
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from sqlmodel import Session, select
 from moderator import jsonio
 from moderator.clock import as_utc, format_deadline
 from moderator.desk.errors import DeskError
+from moderator.publish import outgoing
 from moderator.publish.newsletter import Rendered, RenderedTurn
 from moderator.settings.config import Config
 from moderator.store import audit, repo
@@ -85,6 +86,7 @@ def rollback(session: Session, game: Game, number: int, who: str, reason: str) -
                                    rollback_id=entry.id,  # type: ignore[arg-type]
                                    turn_json=jsonio.dumps(_turn_dict(turn)),
                                    newsletters_json=jsonio.dumps(letters)))
+    outgoing.detach(session, game, number, _PUBLISHED)  # their mail keeps its bodies
     for row in session.exec(select(Newsletter).where(Newsletter.game_id == game.id,
                                                      Newsletter.turn_number >= number)):
         if row.kind in _PUBLISHED:

@@ -1,12 +1,26 @@
-"""Building outgoing emails (pure: no I/O, no database)."""
+"""Building outgoing emails (pure: no I/O, no database).
+
+A newsletter mail is stored as its header block only (``compose(..., head_only=True)``),
+with a reference to the newsletter; `assemble` writes the body again at send time from
+the newsletter's text and HTML.  For that to give the very bytes `compose` gives, the
+multipart boundary (the one part of a body the email package would pick at random) is
+derived from the parts themselves (`boundary_for`) and read back from the stored
+Content-Type.  So every reader's copy of a gazette has the same body, written once for
+a run of mails (`_body` keeps the last few).
+"""
 
 from __future__ import annotations
 
+import hashlib
 import re
+import sys
 from collections.abc import Sequence
 from datetime import datetime
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser
+from email.policy import default as default_policy
 from email.utils import format_datetime, formataddr, make_msgid
+from functools import lru_cache
 
 
 def new_message_id(moderator_address: str) -> str:
@@ -32,6 +46,22 @@ def _threading(in_reply_to: str, references: Sequence[str]) -> tuple[str, str]:
     return parent, " ".join(chain)
 
 
+# The shape of the email package's own boundaries: 15 '=', 19 digits, '=='.
+_BOUNDARY_DIGITS = len(repr(sys.maxsize - 1))
+
+
+def boundary_for(text: str, html: str) -> str:
+    """The multipart boundary of a text and HTML pair: a function of the two, so
+    composing the mail again gives the same bytes; never a string the parts contain."""
+    digest = hashlib.sha256(f"{text}\0{html}".encode(errors="surrogatepass")).digest()
+    token = int.from_bytes(digest[:8]) % sys.maxsize
+    boundary = f"{'=' * 15}{token:0{_BOUNDARY_DIGITS}d}=="
+    candidate, counter = boundary, 0
+    while candidate in text or candidate in html:
+        candidate, counter = f"{boundary}.{counter}", counter + 1
+    return candidate
+
+
 def _one_line(value: str) -> str:
     """Header values never carry line breaks (they would end the header block)."""
     return " ".join(value.split())
@@ -51,8 +81,13 @@ def compose(
     references: Sequence[str] = (),
     auto_submitted: str | None = None,
     extra_headers: Sequence[tuple[str, str]] = (),
+    head_only: bool = False,
 ) -> bytes:
-    """One RFC 5322 message; multipart/alternative when there is an HTML part."""
+    """One RFC 5322 message; multipart/alternative when there is an HTML part.
+
+    ``head_only``: just its header block (what a newsletter's outbox row keeps); with an
+    HTML part the headers do not depend on the parts' encoding, so they are not encoded.
+    """
     msg = EmailMessage()
     msg["From"] = formataddr((sender_name, sender))
     msg["To"] = _one_line(to)
@@ -69,7 +104,44 @@ def compose(
         msg["Auto-Submitted"] = auto_submitted
     for name, value in extra_headers:
         msg[name] = value
+    if html is None:
+        whole = _serialised(_with_content(msg, text, None, None))
+        return head(whole) if head_only else whole
+    boundary = boundary_for(text, html)
+    if head_only:
+        return head(_serialised(_with_content(msg, "", "", boundary)))
+    return _serialised(_with_content(msg, text, html, boundary))
+
+
+def _with_content(msg: EmailMessage, text: str, html: str | None,
+                  boundary: str | None) -> EmailMessage:
     msg.set_content(text, charset="utf-8")
     if html is not None:
         msg.add_alternative(html, subtype="html", charset="utf-8")
+        if boundary is not None:
+            msg.set_boundary(boundary)
+    return msg
+
+
+def _serialised(msg: EmailMessage) -> bytes:
     return msg.as_bytes(policy=msg.policy.clone(max_line_length=_HEADER_LINE_LIMIT))
+
+
+def head(raw: bytes) -> bytes:
+    """A composed mail's header block (without the blank line that ends it)."""
+    return raw.split(b"\n\n", 1)[0]
+
+
+def assemble(header_block: bytes, text: str, html: str | None) -> bytes:
+    """The whole mail again from its stored `head` and the newsletter's parts: the
+    same bytes `compose` gave when it was queued."""
+    headers = BytesHeaderParser(policy=default_policy).parsebytes(header_block + b"\n\n")
+    boundary = headers.get_boundary() if html is not None else None
+    return header_block + b"\n\n" + _body(text, html, boundary)
+
+
+@lru_cache(maxsize=8)
+def _body(text: str, html: str | None, boundary: str | None) -> bytes:
+    """The body `compose` writes for these parts: a gazette's, mailed to every reader
+    between their turn sheets, is encoded once for the run."""
+    return _serialised(_with_content(EmailMessage(), text, html, boundary)).split(b"\n\n", 1)[1]

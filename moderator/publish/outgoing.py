@@ -2,6 +2,10 @@
 
 Mail from a game is sent as ``moderator+GAME@domain`` so that a player who simply
 replies is routed to the right game.
+
+A newsletter goes to every reader: its rows (`queue_newsletter`) keep the headers and a
+reference to the one stored newsletter, and `mail_bytes` writes the body again when the
+mail is sent (the same bytes, see `moderator.publish.compose`).
 """
 
 from __future__ import annotations
@@ -9,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
-from moderator.publish.compose import compose, new_message_id
+from moderator.publish.compose import assemble, compose, new_message_id
 from moderator.publish.render import render
 from moderator.settings.config import Config
-from moderator.store.models import Game, Outbox, Player
+from moderator.store.models import Game, Newsletter, Outbox, Player
 
 
 def game_address(config: Config, game: Game | None) -> str:
@@ -39,7 +43,10 @@ def queue(
     auto_submitted: str | None = "auto-generated",
     extra_headers: Sequence[tuple[str, str]] = (),
     now: datetime | None = None,
+    newsletter_id: int | None = None,
 ) -> Outbox:
+    """Queue one mail; with ``newsletter_id`` (`queue_newsletter`) the row keeps only
+    its header block, the body being that newsletter's."""
     message_id = new_message_id(config.moderator_address)
     raw = compose(
         sender=game_address(config, game),
@@ -54,6 +61,7 @@ def queue(
         references=references,
         auto_submitted=auto_submitted,
         extra_headers=extra_headers,
+        head_only=newsletter_id is not None,
     )
     row = Outbox(
         message_id=message_id,
@@ -62,9 +70,56 @@ def queue(
         to_addr=to,
         subject=subject,
         raw=raw,
+        newsletter_id=newsletter_id,
     )
     session.add(row)
     return row
+
+
+def queue_newsletter(
+    session: Session,
+    config: Config,
+    *,
+    game: Game,
+    kind: str,
+    to: str,
+    newsletter: Newsletter,
+    extra_headers: Sequence[tuple[str, str]] = (),
+) -> Outbox:
+    """Queue a stored newsletter for one reader: the row keeps the mail's header block
+    and the newsletter's id, not a copy of its body."""
+    if newsletter.id is None:
+        session.flush()  # the row refers to the newsletter by its id
+    _markdown, html, text = newsletter.parts()
+    return queue(session, config, game=game, kind=kind, to=to, subject=newsletter.subject,
+                 text=text, html=html, extra_headers=extra_headers,
+                 newsletter_id=newsletter.id)
+
+
+def mail_bytes(session: Session, row: Outbox) -> bytes:
+    """The whole mail of an outbox row, as it is handed to the sender."""
+    if row.newsletter_id is None:
+        return row.raw
+    newsletter = session.get(Newsletter, row.newsletter_id)
+    assert newsletter is not None  # a foreign key, and `detach` before a newsletter goes
+    _markdown, html, text = newsletter.parts()
+    return assemble(row.raw, text, html)
+
+
+def detach(session: Session, game: Game, from_turn: int, kinds: Sequence[str]) -> int:
+    """Give the mails that refer to the game's newsletters of these kinds, from turn
+    ``from_turn`` on, their whole bytes again, before those newsletters are deleted
+    (`turn rollback`); how many."""
+    rows = list(session.exec(
+        select(Outbox).join(Newsletter, col(Newsletter.id) == col(Outbox.newsletter_id))
+        .where(Newsletter.game_id == game.id, Newsletter.turn_number >= from_turn,
+               col(Newsletter.kind).in_(kinds))
+        .order_by(col(Outbox.id))))
+    for row in rows:
+        row.raw, row.newsletter_id = mail_bytes(session, row), None
+        session.add(row)
+    session.flush()  # before the newsletters' rows are deleted
+    return len(rows)
 
 
 def queue_welcome(

@@ -19,6 +19,10 @@ interrupted in between: the sender says whether it got through (`Sender.delivere
 SMTP sent copy, the recipient's Maildir): found -> ``sent``; not found -> ``queued`` again,
 resent with the same Message-ID; cannot tell -> ``queued`` again and the GM warned that
 the player may get it twice.  See docs/outbox.md.
+
+A gazette's or turn sheet's row keeps only the mail's headers and the newsletter's id:
+`moderator.publish.outgoing.mail_bytes` writes the whole mail (the same bytes every
+time) when the row is claimed, and for the recovery check.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from sqlmodel import Session, col, select
 from moderator.clock import as_utc
 from moderator.faults import crash_point
 from moderator.intake.bounces import find_recipient
+from moderator.publish.outgoing import mail_bytes
 from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
@@ -224,11 +229,12 @@ class Outgoing:
 
     def _send_one(self, outbox_id: int, now: datetime, batch: _Batch) -> bool:
         """Hand one row over; False when the connection is lost (end of the batch)."""
-        row = self._claim(outbox_id)
-        if row is None:  # sent or taken meanwhile
+        claimed = self._claim(outbox_id)
+        if claimed is None:  # sent or taken meanwhile
             return True
+        row, mail = claimed
         crash_point(f"{self.sender.name}.before-send")
-        handover = self.sender.send(OutgoingMail(row.to_addr, row.raw, row.message_id))
+        handover = self.sender.send(mail)
         if handover.verdict == Verdict.ACCEPTED:
             crash_point(f"{self.sender.name}.after-send")
         with session_scope(self.db) as session:
@@ -248,8 +254,9 @@ class Outgoing:
             return False
         return True
 
-    def _claim(self, outbox_id: int) -> Outbox | None:
-        """Mark a queued row `sending` (committed); None if another sender got there first."""
+    def _claim(self, outbox_id: int) -> tuple[Outbox, OutgoingMail] | None:
+        """Mark a queued row `sending` (committed); the row and its mail, or None if
+        another sender got there first."""
         with session_scope(self.db) as session:
             result = session.execute(
                 update(Outbox)
@@ -259,7 +266,9 @@ class Outgoing:
             if result.rowcount != 1:  # type: ignore[attr-defined]
                 return None
         with Session(self.db) as session:
-            return session.get(Outbox, outbox_id)
+            row = session.get(Outbox, outbox_id)
+            assert row is not None
+            return row, outgoing_mail(session, row)
 
     # ---- row outcomes
 
@@ -304,8 +313,9 @@ class Outgoing:
         found: set[str] | None = None
         reason = ""
         try:
-            found = self.sender.delivered(
-                [OutgoingMail(row.to_addr, row.raw, row.message_id) for row in stuck])
+            with Session(self.db) as session:
+                mails = [outgoing_mail(session, row) for row in stuck]
+            found = self.sender.delivered(mails)
         except SenderUnavailable as exc:
             reason = str(exc)
         except Exception as exc:  # the answer is "cannot tell", whatever went wrong
@@ -317,6 +327,11 @@ class Outgoing:
 
     def _stamp(self) -> str:
         return as_utc(self.clock()).isoformat(timespec="seconds")
+
+
+def outgoing_mail(session: Session, row: Outbox) -> OutgoingMail:
+    """What the sender gets for a row: the whole mail, a newsletter's body written again."""
+    return OutgoingMail(row.to_addr, mail_bytes(session, row), row.message_id)
 
 
 def interrupted_rows(db: Engine) -> list[Outbox]:

@@ -1,15 +1,20 @@
 """The store's tables (sqlmodel).
 
 JSON payloads (state snapshots, orders, events, dice logs) are kept as text with
-sorted keys so that byte-for-byte comparisons of reruns are meaningful.  Raw email
-bytes are kept verbatim: nothing a player sent is ever lost.
+sorted keys so that byte-for-byte comparisons of reruns are meaningful; a turn's are
+stored zlib-compressed (`Compressed`: what reads them gets the same text back).  Raw
+email bytes are kept verbatim: nothing a player sent is ever lost.
 """
 
 from __future__ import annotations
 
+import zlib
+from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import Column, DateTime, Index, LargeBinary, Text, UniqueConstraint
+from sqlalchemy import Column, DateTime, Dialect, Index, LargeBinary, Text, UniqueConstraint
+from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
 from moderator.store.statuses import (
@@ -29,6 +34,44 @@ def utcnow() -> datetime:
 
 def _when(nullable: bool = False) -> Column[datetime]:
     return Column(DateTime(timezone=True), nullable=nullable)
+
+
+# zlib's default level: a 1,000-character turn's state, events and dice shrink 20-25
+# times at 30-80 ms a column; level 9 is 10-15% smaller at twice the time (BENCHMARKS.md,
+# issue 16, goal 6).
+ZLIB_LEVEL = 6
+
+
+class Compressed(TypeDecorator[str]):
+    """Text stored zlib-compressed (a turn's JSON shrinks 10 to 20 times); reads give
+    back the very string written, so reruns still compare byte for byte."""
+
+    impl = LargeBinary
+    cache_ok = True
+
+    def process_bind_param(self, value: str | None, dialect: Dialect) -> bytes | None:
+        return None if value is None else zlib.compress(value.encode("utf-8"), ZLIB_LEVEL)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> str | None:
+        return None if value is None else zlib.decompress(value).decode("utf-8")
+
+
+def pack_texts(parts: Sequence[str]) -> bytes:
+    """Several texts in one zlib stream (a first line of their lengths, then the texts):
+    the three forms of a newsletter say the same thing, so together they compress about
+    twice as well as each alone."""
+    lengths = ",".join(str(len(part)) for part in parts)
+    return zlib.compress(f"{lengths}\n{''.join(parts)}".encode(), ZLIB_LEVEL)
+
+
+def unpack_texts(blob: bytes) -> list[str]:
+    """The texts `pack_texts` packed, in their order."""
+    lengths, _, joined = zlib.decompress(blob).decode("utf-8").partition("\n")
+    parts, start = [], 0
+    for length in (int(n) for n in lengths.split(",")):
+        parts.append(joined[start:start + length])
+        start += length
+    return parts
 
 
 class Game(SQLModel, table=True):
@@ -139,14 +182,14 @@ class Turn(SQLModel, table=True):
     # En Garde! has a first deadline for announcements and challenges (then a gazette).
     announcement_deadline: datetime | None = Field(default=None, sa_column=_when(nullable=True))
     reminded_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
-    state_before: str = Field(sa_column=Column(Text, nullable=False))
-    state_after: str | None = Field(default=None, sa_column=Column(Text))
-    inputs_json: str | None = Field(default=None, sa_column=Column(Text))
-    events_json: str | None = Field(default=None, sa_column=Column(Text))
-    dice_json: str | None = Field(default=None, sa_column=Column(Text))
+    state_before: str = Field(sa_column=Column(Compressed, nullable=False))
+    state_after: str | None = Field(default=None, sa_column=Column(Compressed))
+    inputs_json: str | None = Field(default=None, sa_column=Column(Compressed))
+    events_json: str | None = Field(default=None, sa_column=Column(Compressed))
+    dice_json: str | None = Field(default=None, sa_column=Column(Compressed))
     # What the newsletters were rendered for (readers, the next deadline as printed), so
     # a rerun compares like with like even after players or deadlines changed.
-    render_json: str | None = Field(default=None, sa_column=Column(Text))
+    render_json: str | None = Field(default=None, sa_column=Column(Compressed))
     adjudicated_at: datetime | None = Field(default=None, sa_column=_when(nullable=True))
     # Set when the turn was replayed after a rollback with a different result: the note
     # printed on its reissued newsletters (their subject says CORRECTION).
@@ -154,7 +197,13 @@ class Turn(SQLModel, table=True):
 
 
 class Newsletter(SQLModel, table=True):
-    """A rendered gazette (player_id None) or one player's turn sheet."""
+    """A rendered gazette (player_id None) or one player's turn sheet.
+
+    Its Markdown, HTML and text are kept together in ``content`` (`pack_texts`) and read
+    as ``markdown``, ``html`` and ``text``; ``Newsletter(markdown=..., html=...,
+    text=...)`` packs them.  The mails that carry it refer to it (`Outbox.newsletter_id`)
+    instead of holding a copy each.
+    """
 
     __table_args__ = (Index("ix_newsletter_game_turn", "game_id", "turn_number"),)
 
@@ -162,11 +211,32 @@ class Newsletter(SQLModel, table=True):
     game_id: int = Field(foreign_key="game.id", index=True)
     turn_number: int
     player_id: int | None = Field(default=None, foreign_key="player.id")
-    kind: str  # gazette | turnsheet
+    kind: str  # gazette | turnsheet | announcements
     subject: str
-    markdown: str = Field(sa_column=Column(Text, nullable=False))
-    html: str = Field(sa_column=Column(Text, nullable=False))
-    text: str = Field(sa_column=Column(Text, nullable=False))
+    content: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+    def __init__(self, *, markdown: str = "", html: str = "", text: str = "",
+                 **data: Any) -> None:
+        if "content" not in data:
+            data["content"] = pack_texts((markdown, html, text))
+        super().__init__(**data)
+
+    @property
+    def markdown(self) -> str:
+        return unpack_texts(self.content)[0]
+
+    @property
+    def html(self) -> str:
+        return unpack_texts(self.content)[1]
+
+    @property
+    def text(self) -> str:
+        return unpack_texts(self.content)[2]
+
+    def parts(self) -> tuple[str, str, str]:
+        """(markdown, html, text) with one decompression."""
+        markdown, html, text = unpack_texts(self.content)
+        return markdown, html, text
 
 
 class Outbox(SQLModel, table=True):
@@ -185,7 +255,10 @@ class Outbox(SQLModel, table=True):
     kind: str  # receipt | refusal | gazette | turnsheet | gm-notice
     to_addr: str
     subject: str
+    # The whole mail; for a newsletter (``newsletter_id`` set) only its header block, the
+    # body being written again from the newsletter when it is sent (publish.compose).
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    newsletter_id: int | None = Field(default=None, foreign_key="newsletter.id", index=True)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_when())
     status: str = OutboxStatus.QUEUED.value
     attempts: int = 0

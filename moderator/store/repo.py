@@ -443,16 +443,19 @@ def mask_sent_secrets(session: Session, now: datetime | None = None,
 def compact_outbox(session: Session, sent_before: datetime, now: datetime | None = None,
                    limit: int | None = TIDY_BATCH) -> int:
     """Drop the body of mail sent before ``sent_before`` (at most ``limit`` rows; their
-    headers stay, for bounces and the GM); how many were compacted."""
+    headers stay, for bounces and the GM; a newsletter's mail, only headers and a
+    reference already, is left whole); how many were compacted."""
     query = select(Outbox).where(
         Outbox.status == OutboxStatus.SENT, col(Outbox.sent_at) < sent_before,
         col(Outbox.compacted_at).is_(None))
     rows = session.exec(query.limit(limit) if limit is not None else query)
     count = 0
     for row in rows:
-        head = row.raw.split(b"\r\n\r\n", 1)[0] if b"\r\n\r\n" in row.raw \
-            else row.raw.split(b"\n\n", 1)[0]
-        row.raw, row.compacted_at = head + b"\r\n" + COMPACTED_NOTE, now or utcnow()
+        if row.newsletter_id is None:
+            head = row.raw.split(b"\r\n\r\n", 1)[0] if b"\r\n\r\n" in row.raw \
+                else row.raw.split(b"\n\n", 1)[0]
+            row.raw = head + b"\r\n" + COMPACTED_NOTE
+        row.compacted_at = now or utcnow()
         session.add(row)
         count += 1
     return count

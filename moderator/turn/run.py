@@ -351,23 +351,21 @@ def _store_newsletters(
     session: Session, config: Config, game: Game, number: int,
     rendered: RenderedTurn, people: list[Reader], mail: bool = True,
 ) -> None:
-    gazette = rendered.gazette
-    session.add(_newsletter_row(game, number, None, "gazette", gazette))
+    gazette = _newsletter_row(game, number, None, "gazette", rendered.gazette)
+    session.add(gazette)
     list_id = f"<{game.name}.{config.moderator_address.replace('@', '.')}>"
     for reader in people:
-        sheet = rendered.sheets[reader.player_id]
-        session.add(_newsletter_row(game, number, reader.player_id, "turnsheet", sheet))
+        sheet = _newsletter_row(game, number, reader.player_id, "turnsheet",
+                                rendered.sheets[reader.player_id])
+        session.add(sheet)
         if not mail:
             continue
-        outgoing.queue(
-            session, config, game=game, kind="gazette", to=reader.email,
-            subject=gazette.subject, text=gazette.text, html=gazette.html,
+        outgoing.queue_newsletter(
+            session, config, game=game, kind="gazette", to=reader.email, newsletter=gazette,
             extra_headers=(("List-Id", f"{game.name} gazette {list_id}"),),
         )
-        outgoing.queue(
-            session, config, game=game, kind="turnsheet", to=reader.email,
-            subject=sheet.subject, text=sheet.text, html=sheet.html,
-        )
+        outgoing.queue_newsletter(session, config, game=game, kind="turnsheet",
+                                  to=reader.email, newsletter=sheet)
 
 
 def _newsletter_row(

@@ -29,6 +29,7 @@ from sqlmodel import Session, select
 
 from moderator.desk import admin
 from moderator.faults import ENV as CRASH_ENV
+from moderator.publish.outgoing import mail_bytes
 from moderator.runners.incoming import process_inbox
 from moderator.runners.outgoing import deliver_outbox
 from moderator.settings.config import Config, load_config
@@ -249,9 +250,10 @@ def test_a_bounced_turn_sheet_is_shown_to_the_gm_and_not_answered(
     with Session(world.db) as session:
         sheet = session.exec(select(Outbox).where(Outbox.kind == "turnsheet",
                                                   Outbox.to_addr == "ghost@pbem.test")).one()
+        wire = mail_bytes(session, sheet)  # the stored headers, the body written again
     # As if a smarthost had accepted it: Postfix takes it, cannot deliver, and bounces.
     subprocess.run([sendmail, "-C", f"{world.mail.dir}/etc/postfix", "-f", MODERATOR,
-                    sheet.to_addr], input=sheet.raw, check=True, timeout=30)
+                    sheet.to_addr], input=wire, check=True, timeout=30)
     with session_scope(world.db) as session:
         row = session.get(Outbox, sheet.id)
         assert row is not None
