@@ -114,6 +114,9 @@ def render_turn(
     for roll in data.dice:
         if roll.get("actor") is not None:
             own_dice[roll["actor"]].append(roll)
+    # The same for every sheet: computed once (the engine's label may read the whole state).
+    next_label = engine.turn_label(data.after)
+    notes = gm_notes(data)
     sheets: dict[int, Rendered] = {}
     for reader in readers:
         sheet_md = render(
@@ -126,9 +129,9 @@ def render_turn(
             events=own_events.get(reader.character, []),
             dice=own_dice.get(reader.character, []),
             order_form=engine.order_form(data.after, reader.character, tables),
-            next_label=engine.turn_label(data.after),
+            next_label=next_label,
             ctx=contexts.sheets[reader.character],
-            gm_notes=gm_notes(data),
+            gm_notes=notes,
             correction=data.correction,
         )
         subject = _subject(data, f"[{data.game_name}] Turn sheet for {reader.name}, "

@@ -25,6 +25,10 @@ from moderator.games.engarde.views import month_label, newsletter_context
 from moderator.games.engarde.views import order_form as build_form
 
 
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")
+
+
 def _tables(tables: Tables) -> Tables:
     if not isinstance(tables, Tables):
         raise TypeError("pass the value returned by ENGINE.load_tables(raw)")
@@ -124,10 +128,8 @@ class EnGardeEngine:
         return validate_state(state, _tables(tables))
 
     def turn_label(self, state: JSON) -> str:
-        game = GameState.from_dict(state)
-        months = ("January", "February", "March", "April", "May", "June", "July", "August",
-                  "September", "October", "November", "December")
-        return f"{months[game.month - 1]} {game.year}"
+        # Read straight from the dict: building the whole `GameState` is O(characters).
+        return f"{_MONTHS[state['month'] - 1]} {state['year']}"
 
     def character_name(self, state: JSON, character: str) -> str:
         return str(state["characters"][character]["name"])
