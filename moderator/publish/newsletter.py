@@ -116,6 +116,7 @@ def render_turn(
             own_dice[roll["actor"]].append(roll)
     # The same for every sheet: computed once (the engine's label may read the whole state).
     next_label = engine.turn_label(data.after)
+    forms = _order_forms(engine, data.after, [r.character for r in readers], tables)
     notes = gm_notes(data)
     sheets: dict[int, Rendered] = {}
     for reader in readers:
@@ -128,7 +129,7 @@ def render_turn(
             character=reader.character,
             events=own_events.get(reader.character, []),
             dice=own_dice.get(reader.character, []),
-            order_form=engine.order_form(data.after, reader.character, tables),
+            order_form=forms[reader.character],
             next_label=next_label,
             ctx=contexts.sheets[reader.character],
             gm_notes=notes,
@@ -138,6 +139,16 @@ def render_turn(
                                  f"{data.turn_label}")
         sheets[reader.player_id] = _finish(subject, sheet_md)
     return RenderedTurn(gazette, sheets)
+
+
+def _order_forms(engine: GameEngine, state: dict[str, Any], characters: Sequence[str],
+                 tables: Any) -> Mapping[str, str]:
+    """Every reader's order form: through the engine's ``order_forms`` when it has one
+    (one shared index for the whole turn), else `GameEngine.order_form` one by one."""
+    batch = getattr(engine, "order_forms", None)
+    if batch is not None:
+        return batch(state, characters, tables)  # type: ignore[no-any-return]
+    return {c: engine.order_form(state, c, tables) for c in characters}
 
 
 def _paper(engine: GameEngine) -> str:

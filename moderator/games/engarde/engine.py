@@ -14,11 +14,11 @@ from moderator.games.base import JSON, Event, NewsletterContext, ParsedOrders, T
 from moderator.games.engarde import forecast, phases, submission
 from moderator.games.engarde.character import roll_character
 from moderator.games.engarde.events import EventId
-from moderator.games.engarde.lookup import character_names, lady_names
+from moderator.games.engarde.lookup import Lookup, character_names, lady_names
 from moderator.games.engarde.month import Month
 from moderator.games.engarde.orders import Support
 from moderator.games.engarde.orderset import MonthOrders, OrderSet
-from moderator.games.engarde.state import Character, GameState
+from moderator.games.engarde.state import Challenge, Character, GameState, Lady
 from moderator.games.engarde.state.validate import validate_state
 from moderator.games.engarde.tables import Tables, load_tables
 from moderator.games.engarde.views import month_label, newsletter_context
@@ -44,6 +44,32 @@ def _light(state: JSON, key: str) -> JSON:
     loans = [loan for loan in state.get("loans", ())
              if key in (loan["borrower"], loan.get("lender"))]
     return dict(state, characters={key: c}, ladies=ladies, loans=loans)
+
+
+def _forms_states(state: JSON, characters: Sequence[str]) -> dict[str, GameState]:
+    """Each listed character's `_light` state for his order form, all in one pass: the
+    form reads only him, the ladies with child by him and the challenges to him, so
+    those are indexed once instead of scanning every lady and challenge per form."""
+    ladies = state.get("ladies", {})
+    by_father: dict[str, list[str]] = {}
+    for lady_key, lady in ladies.items():
+        if lady.get("pregnant_by"):
+            by_father.setdefault(lady["pregnant_by"], []).append(lady_key)
+    position = {lady_key: i for i, lady_key in enumerate(ladies)}
+    challenged: dict[str, list[Challenge]] = {}
+    for raw in state.get("challenges", ()):
+        challenge = Challenge.from_dict(raw)
+        challenged.setdefault(challenge.challenged, []).append(challenge)
+    out = {}
+    for key in characters:
+        c = state["characters"][key]
+        mine = {k for k in (c.get("mistress"), c.get("wife")) if k in ladies}
+        keys = sorted(mine.union(by_father.get(key, ())), key=position.__getitem__)
+        out[key] = GameState(state["name"], state["month"], state["year"], state["turn"],
+                             {key: Character.from_dict(c)},
+                             ladies={k: Lady.from_dict(ladies[k]) for k in keys},
+                             challenges=tuple(challenged.get(key, ())))
+    return out
 
 
 def orders_for_month(c: Character, submitted: JSON | None) -> tuple[Character, OrderSet, bool]:
@@ -137,6 +163,17 @@ class EnGardeEngine:
     def order_form(self, state: JSON, character: str, tables: Tables) -> str:
         return build_form(GameState.from_dict(_light(state, character)), character,
                           _tables(tables), character_names(state), lady_names(state))
+
+    def order_forms(self, state: JSON, characters: Sequence[str],
+                    tables: Tables) -> dict[str, str]:
+        """`order_form` for each of ``characters`` (a turn's sheets): the same forms, with
+        the names, lookups and per-character states built once for all of them, where
+        `order_form` builds them for every reader (quadratic over a turn)."""
+        t = _tables(tables)
+        names, ladies = character_names(state), lady_names(state)
+        look = Lookup(names, t, ladies)
+        return {key: build_form(light, key, t, names, ladies, look)
+                for key, light in _forms_states(state, characters).items()}
 
     def newsletter_context(self, before: JSON, after: JSON, events: Sequence[Event],
                            characters: Sequence[str], tables: Tables) -> NewsletterContext:
