@@ -131,6 +131,12 @@ def environment(templates_dir: Path, markdown: bool = True) -> jinja2.Environmen
     return env
 
 
+def warm(templates_dir: Path, name: str) -> None:
+    """Compile template ``name`` and build this thread's converter ahead of use."""
+    environment(templates_dir.resolve(), not name.endswith(".txt.j2")).get_template(name)
+    _converter()
+
+
 def render(templates_dir: Path, name: str, **context: Any) -> str:
     markdown = not name.endswith(".txt.j2")
     template = environment(templates_dir.resolve(), markdown).get_template(name)
@@ -140,14 +146,33 @@ def render(templates_dir: Path, name: str, **context: Any) -> str:
 _local = threading.local()
 
 
+# Inline patterns and block processors for Markdown our templates never write: links,
+# images, references and autolinks.  Every ``[``, ``<`` and ``!`` a value brings is a
+# character reference (`md_escape`), so only a template's own text could start one, and
+# none does (tests/speed/test_render_speed.py checks the templates).  Each pattern is
+# tried on every piece of text of every sheet: these were most of the inline time.
+UNUSED_INLINE = ("reference", "link", "image_link", "image_reference", "short_reference",
+                 "short_image_ref", "autolink", "automail")
+UNUSED_BLOCKS = ("reference",)
+
+
+def new_converter() -> md.Markdown:
+    """Python-Markdown with the extensions the templates use and nothing they do not."""
+    converter = md.Markdown(extensions=["tables", "sane_lists", "fenced_code"])
+    for name in UNUSED_INLINE:
+        converter.inlinePatterns.deregister(name)
+    for name in UNUSED_BLOCKS:
+        converter.parser.blockprocessors.deregister(name)
+    return converter
+
+
 def _converter() -> md.Markdown:
     # Building a Markdown instance costs more than converting a turn sheet, so one is
     # reused; one per thread, because an instance is not safe to share (the scheduler
     # may render two games' newsletters at once).
     converter = getattr(_local, "converter", None)
     if converter is None:
-        converter = _local.converter = md.Markdown(
-            extensions=["tables", "sane_lists", "fenced_code"])
+        converter = _local.converter = new_converter()
     return converter
 
 
