@@ -237,12 +237,15 @@ def markdown_body(text: str) -> str:
     return _TABLE_RE.sub(r'<div class="table-wrap"><table>\1</table></div>', body)
 
 
+def inline_styles(fragment: str) -> str:
+    """`CSS` copied into the style attributes of ``fragment``'s elements."""
+    return str(css_inline.inline_fragment(fragment, CSS, load_remote_stylesheets=False))
+
+
 def page(body: str, title: str, policy: Policy = MAIL_POLICY) -> str:
     """A whole HTML document around ``body``: styles inlined, then sanitized (the last
     step that touches the body), then put in our own <head>."""
-    styled = css_inline.inline_fragment(f'<div class="page">\n{body}\n</div>', CSS,
-                                        load_remote_stylesheets=False)
-    clean = sanitize(styled, policy)
+    clean = sanitize(inline_styles(f'<div class="page">\n{body}\n</div>'), policy)
     return _PAGE.format(title=escape_text(title), css=CSS, media=_MEDIA, body=clean)
 
 
