@@ -6,6 +6,7 @@ for every message of a state, and a lady's name when the name tables are full.""
 from __future__ import annotations
 
 import dataclasses
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from moderator.games.engarde.orderset import OrderSet
 from moderator.games.engarde.state import GameState
 from moderator.publish import pool
 from moderator.publish.newsletter import Reader, TurnData, render_turn
-from moderator.publish.render import new_converter
+from moderator.publish.render import escape_markup, md_escape, new_converter
 from tests.engarde.conftest import _TABLES
 from tests.engarde.test_golden import GOLDEN, SEED, cast, read_orders
 
@@ -132,3 +133,13 @@ def test_a_lady_named_when_every_name_is_taken() -> None:
         names.append(ladies._name(m, "lady7", set(taken), full=full))
     assert names[0] == names[1]
     assert names[0].endswith("(7)")
+
+
+def test_plain_values_skip_the_escaping_but_come_out_the_same() -> None:
+    rng = random.Random(16)
+    alphabet = "ab Z1-+#>.)\n\t\xa0&<>\\`*_[]|{}é'"
+    texts = ["", "Chevalier 0001", "a - b", "1. x", "-5", "- x", "  > q", "a  b", "x "]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 9)))
+              for _ in range(5000)]
+    assert [md_escape(t) for t in texts] == [escape_markup(t) for t in texts]
+    assert [md_escape(n) for n in (0, -5, 12, 10**6)] == ["0", "-5", "12", "1000000"]
