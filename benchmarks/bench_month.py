@@ -226,6 +226,8 @@ def bench_month(n: int, memory: bool = True, workers: int | None = None) -> dict
     results["order errors"] = errors
     results["turn sheets"] = len(rendered.sheets)
     results["gazette bytes (html)"] = len(rendered.gazette.html)
+    timed("render gazette + all turn sheets, one process", results,
+          lambda: render_turn(ROOT / "templates", engine, tables, data, readers, workers=1))
     pieces = instrumented(lambda: render_turn(ROOT / "templates", engine, tables, data,
                                               readers, workers=1))
     for label, seconds in pieces.items():

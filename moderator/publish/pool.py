@@ -12,6 +12,7 @@ daemonic worker (which may not have children), the sheets render here, one by on
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from collections.abc import Sequence
@@ -78,8 +79,14 @@ class SheetPool:
     def __enter__(self) -> SheetPool:
         if self.workers > 1:
             self.job.warm()  # compiled once here, inherited by every worker
-            self._pool = multiprocessing.get_context("fork").Pool(
-                self.workers, initializer=_adopt, initargs=(self.job,))
+            # Frozen, the objects inherited are never traversed by a worker's collector,
+            # which would spend time and copy every page it touched.
+            gc.freeze()
+            try:
+                self._pool = multiprocessing.get_context("fork").Pool(
+                    self.workers, initializer=_adopt, initargs=(self.job,))
+            finally:
+                gc.unfreeze()
             self._pending = self._pool.map_async(
                 _render_slice, slices(self.count, self.workers * SLICES_PER_WORKER),
                 chunksize=1)
