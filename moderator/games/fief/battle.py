@@ -460,7 +460,9 @@ def declare(realm: Realm, player: str, city: str, against: str | None,
         return
     foe = c.holder if c.holder in foes else foes[0]
     fort = realm.walls(city)
-    defender = Side(realm, city, foe, fortified=fort if c.holder == foe else 0)
+    # FE 5.0: an attacker let in by the holder need not overcome the walls.
+    walled = c.holder == foe and not realm.inside(city, family)
+    defender = Side(realm, city, foe, fortified=fort if walled else 0)
     attacker = Side(realm, city, family, tunnels=_tunnels(realm, player, defender, tunnels))
     fight(realm, attacker, defender, "attack")
 

@@ -59,7 +59,8 @@ def abbey_income(realm: Realm, city: str, famine: bool, bonus: int) -> int:
     Famine; the visitors pay even in Famine."""
     s, m = realm.s, realm.t.money
     c = realm.city(city)
-    here = [n for n in s.living() if n.city == city and n.free]
+    # FE 5.0: only those inside the Abbey (its own and those let in) are its visitors.
+    here = [n for n in s.living() if n.city == city and n.free and realm.inside(city, n.family)]
     royal = {s.sovereign, s.queen, s.prince}
     total = m.abbey_income + bonus
     total += sum(3 if n.key in royal else 2 for n in here

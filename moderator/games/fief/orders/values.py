@@ -6,7 +6,7 @@ its normal form and `orders.parse` reads it back, so parse(format(o)) == o.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 
@@ -133,7 +133,7 @@ class Move(Order):
     start: str = ""
     path: tuple[str, ...] = ()
     leave: tuple[tuple[str, str, int], ...] = ()
-    if_denied: str = "wait"            # wait | return | cavalcade | passage
+    if_denied: str = "wait"            # wait | return | cavalcade | passage | burgher
 
 
 @dataclass(frozen=True)
@@ -408,6 +408,7 @@ class Skull(Order):
     in the city where the Skull is."""
     kind: ClassVar[str] = "skull"
     standing: ClassVar[bool] = True
+    whom: str = "mine"                 # mine | any | a noble's name (FE 12.3, A77)
 
 
 @dataclass(frozen=True)
@@ -478,6 +479,119 @@ ORDER_CLASSES: dict[str, type[Order]] = {
 }
 
 
+# -- the cards share (issue 17): windows, reactions, retainers, the Abbess ---------------
+
+@dataclass(frozen=True)
+class Reaction(Order):
+    """fief-email.md §3.1 (FE 2.6, 10.0, 11.0): a standing reaction written in advance,
+    `AT <window> IF <condition> PLAY <card order>`: when the window opens and the condition
+    holds, the card order is played; the line is then spent.  `play` is the card order's
+    JSON form."""
+    kind: ClassVar[str] = "reaction"
+    standing: ClassVar[bool] = True
+    window: str = ""
+    condition: tuple[str, ...] = ()    # ("heretic", noble), ("at", noble, city), ...
+    play: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RetainerDeal(Order):
+    """FE 2.12: a Retainer given, sold (FOR n) or exchanged between two nobles in Phase 2D,
+    no pigeon; between players both write the same line."""
+    kind: ClassVar[str] = "retainer"
+    retainer: str = ""
+    giver: str = ""
+    receiver: str = ""
+    price: int = 0
+
+
+@dataclass(frozen=True)
+class Relinquish(Order):
+    """FE 2.13: an Abbess asks to lay down her title (to marry or stand for election)."""
+    kind: ClassVar[str] = "relinquish"
+    abbess: str = ""
+
+
+@dataclass(frozen=True)
+class PermitRelinquish(Order):
+    """FE 2.13: the Bishop or Archbishop of her Abbey's district lets her relinquish."""
+    kind: ClassVar[str] = "permit_relinquish"
+    abbess: str = ""
+
+
+@dataclass(frozen=True)
+class Appoint(Order):
+    """FE 2.13: the Sovereign gives a relinquished Abbess title at once to an unmarried
+    noblewoman of his choice."""
+    kind: ClassVar[str] = "appoint"
+    noble: str = ""
+
+
+@dataclass(frozen=True)
+class RebuildAbbey(Order):
+    """FE 2.13: an Abbess rebuilds her destroyed Abbey, free, in any city (Phase 4)."""
+    kind: ClassVar[str] = "rebuild_abbey"
+    abbey: str = ""
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class AidInvaders(Order):
+    """FE 10.2 Aid Invaders: a Passage shows the invaders attacking <city> the tunnels
+    under its defender's walls (no melee penalty), in Phase 6."""
+    kind: ClassVar[str] = "aid_invaders"
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class RoyalAbbeyMove(RoyalMove):
+    """FE 2.13 Royal Moves: as the Royal Move (FE 5.0), to the Royal Abbey."""
+    kind: ClassVar[str] = "royal_abbey_move"
+
+
+CARDS_SHARE: tuple[type[Order], ...] = (Reaction, RetainerDeal, Relinquish, PermitRelinquish,
+                                        Appoint, RebuildAbbey, AidInvaders, RoyalAbbeyMove)
+ORDER_CLASSES.update({cls.kind: cls for cls in CARDS_SHARE})
+
+
+# -- the land share (FE 5.0, 5.2, 12.0) ----------------------------------------------------
+
+@dataclass(frozen=True)
+class AllowEnter(Allow):
+    """FE 5.0: standing leave to enter this family's Stronghold, Fortified City or Abbey
+    (not only to pass the city): those let in are inside, with the holder."""
+    kind: ClassVar[str] = "allow_enter"
+
+
+@dataclass(frozen=True)
+class Cavalcade(Move):
+    """FE 5.2 (surprise attack): nobles and Knights ride along the path and fight at once
+    every opposing army in a city they pass, asked or not (never at the last city, FAQ
+    P5 F18)."""
+    kind: ClassVar[str] = "cavalcade"
+    if_denied: str = "cavalcade"
+
+
+@dataclass(frozen=True)
+class LeaveRelic(Order):
+    """FE 12.0: a Relic set down, face up, in its noble's city or Abbey (after his moves)."""
+    kind: ClassVar[str] = "leave_relic"
+    relic: str = ""
+    noble: str = ""
+
+
+@dataclass(frozen=True)
+class TakeRelic(Order):
+    """FE 12.0: a face-up Relic lying in the noble's city (or Abbey) taken up."""
+    kind: ClassVar[str] = "take_relic"
+    relic: str = ""
+    noble: str = ""
+
+
+ORDER_CLASSES.update({cls.kind: cls for cls in (AllowEnter, Cavalcade, LeaveRelic,
+                                                TakeRelic)})
+
+
 def _tupled(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(_tupled(v) for v in value)
@@ -496,7 +610,9 @@ class TurnOrders:
     orders: tuple[Order, ...] = ()
 
     def of(self, cls: type[Order]) -> list[Any]:
-        return [o for o in self.orders if isinstance(o, cls)]
+        # A line for another window (`AT <window> ...`) is not its phase's: the windows
+        # read it (cards.windows).
+        return [o for o in self.orders if isinstance(o, cls) and not o.at]
 
     def to_dict(self) -> dict[str, Any]:
         return {"orders": [o.to_dict() for o in self.orders]}
