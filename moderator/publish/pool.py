@@ -13,6 +13,7 @@ daemonic worker (which may not have children), the sheets render here, one by on
 from __future__ import annotations
 
 import gc
+import itertools
 import multiprocessing
 import os
 from collections.abc import Sequence
@@ -28,7 +29,8 @@ SLICES_PER_WORKER = 4
 
 
 class Job(Protocol):
-    readers: Sequence[Any]
+    @property
+    def readers(self) -> Sequence[Any]: ...
 
     def warm(self) -> None: ...
 
@@ -62,7 +64,7 @@ def slices(count: int, parts: int) -> list[tuple[int, int]]:
     """``range(count)`` cut into ``parts`` consecutive slices of near-equal size."""
     parts = max(1, min(parts, count))
     edges = [count * k // parts for k in range(parts + 1)]
-    return [(a, b) for a, b in zip(edges, edges[1:], strict=False) if b > a]
+    return [(a, b) for a, b in itertools.pairwise(edges) if b > a]
 
 
 class SheetPool:

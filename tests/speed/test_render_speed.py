@@ -23,9 +23,9 @@ from moderator.games.engarde.state import GameState
 from moderator.publish import pool
 from moderator.publish.newsletter import Reader, TurnData, render_turn
 from moderator.publish.render import escape_markup, md_escape, new_converter, press
-from tests.publish.payloads import PAYLOADS
 from tests.engarde.conftest import _TABLES
 from tests.engarde.test_golden import GOLDEN, SEED, cast, read_orders
+from tests.publish.payloads import PAYLOADS
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
@@ -170,7 +170,8 @@ def test_raw_html_blocks_are_stashed_as_python_markdown_stashes_them() -> None:
     assert handed_over == 0  # the templates' own HTML never needs the slow step
     # Hostile text as the templates place it: escaped values, press, letters, odd markup.
     for payload in PAYLOADS:
-        for text in (f"# {md_escape(payload)}\n\n<p class=\"masthead\">{md_escape(payload)}</p>\n\n",
+        safe = md_escape(payload)
+        for text in (f'# {safe}\n\n<p class="masthead">{safe}</p>\n\n',
                      f'<blockquote class="letter">\n{press(payload, html=True)}\n</blockquote>\n\n'
                      f"{press(payload)}\n", f"x\n<p>{payload}</p>\n", payload,
                      f"<pre>\n{payload}\n</pre>\nafter\n", "  <p>indented</p>\n\nx"):

@@ -24,7 +24,6 @@ from moderator.games.engarde.tables import Tables, load_tables
 from moderator.games.engarde.views import month_label, newsletter_context
 from moderator.games.engarde.views import order_form as build_form
 
-
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
            "September", "October", "November", "December")
 
