@@ -103,9 +103,10 @@ class Actor:
                        sl_change=self.sl - self.sl_start)
 
 
-def _post(c: Character) -> tuple[str | None, str | None] | None:
-    """Where a character stands in the army for `Month.posts` (None: dead)."""
-    return None if c.dead else (c.regiment, c.rank)
+def _post(c: Character) -> tuple[str | None, str] | None:
+    """Where a character stands in the army for `Month.posts` (None: dead, or no rank:
+    a question always names a rank, and most characters hold none)."""
+    return None if c.dead or c.rank is None else (c.regiment, c.rank)
 
 
 class Month:
@@ -147,7 +148,7 @@ class Month:
         self.decisions: dict[str, str] = dict(state.decisions)
         self.campaign: dict[str, Any] = dict(state.campaign)
         self.scratch: dict[str, Any] = {}  # per-month working notes of the rules
-        self._posts: dict[tuple[str | None, str | None], list[str]] | None = None
+        self._posts: dict[tuple[str | None, str], list[str]] | None = None
 
     def posts(self, regiment: str, rank: str) -> list[str]:
         """The living actors holding ``rank`` in ``regiment``, in key order (the order
