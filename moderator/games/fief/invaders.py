@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from moderator.games.fief import cards
+from moderator.games.fief import cards, tactics
 from moderator.games.fief.battle import Side, fight
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import Danegeld, Intervene, StrikeLeader, TurnOrders
@@ -149,10 +149,13 @@ def march(realm: Realm, key: str) -> None:
     been = {t.region_of(army.city).number}
     for _ in range(t.invaders.moves):
         here = army.city
-        if cards.region_has(realm, t.region_of(here).number, "Storms"):
-            return
+        stormy = cards.region_has(realm, t.region_of(here).number, "Storms")
         roads = [c for c in t.neighbours(here)
                  if not cards.region_has(realm, t.region_of(c).number, "Storms")]
+        if (stormy or not roads) and tactics.help_invaders(realm, key, here):
+            roads = list(t.neighbours(here))     # FE 10.2: a Passage through the Storms
+        elif stormy:
+            return
         if not roads:
             return
         to = realm.pick(roads, "compass", f"compass for the {key} at {here}")

@@ -31,6 +31,7 @@ class Realm:
         self.moved_units: dict[tuple[str, str], dict[str, int]] = {}   # (family, city) -> moved
         self.battles: list[dict[str, Any]] = []
         self.garter_eligible: list[str] = []        # Lords who beat invaders this round
+        self.loans: list[tuple[str, str, str, int]] = []   # Crossbowmen lent (FE 11.1)
         # FE 5.0, 5.4: this movement phase's arrivals: (city, family, came from).
         self.entries: list[tuple[str, str, str]] = []
 
