@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from moderator.games.base import Event, GameEngine
-from moderator.publish.render import html_to_text, markdown_to_html, render
+from moderator.publish import pool
+from moderator.publish.render import html_to_text, markdown_to_html, render, warm
 
 
 @dataclass(frozen=True)
@@ -78,33 +79,59 @@ def _finish(subject: str, markdown: str) -> Rendered:
     return Rendered(subject, markdown, html, html_to_text(html))
 
 
+@dataclass(frozen=True)
+class _SheetJob:
+    """Everything one turn's sheets need, shared by all of them (and, under fork, by the
+    worker processes, which inherit it instead of receiving it pickled)."""
+
+    templates_dir: Path
+    template: str
+    common: Mapping[str, Any]  # the context every sheet shares
+    data: TurnData
+    readers: Sequence[Reader]
+    own_events: Mapping[str, list[dict[str, Any]]]
+    own_dice: Mapping[str, list[Mapping[str, Any]]]
+    forms: Mapping[str, str]
+    contexts: Mapping[str, Any]
+
+    def warm(self) -> None:
+        """Compile the template and build the converter (before workers fork)."""
+        warm(self.templates_dir, self.template)
+
+    def sheet(self, reader: Reader) -> Rendered:
+        sheet_md = render(
+            self.templates_dir, self.template, **self.common,
+            character=reader.character,
+            events=self.own_events.get(reader.character, []),
+            dice=self.own_dice.get(reader.character, []),
+            order_form=self.forms[reader.character],
+            ctx=self.contexts[reader.character],
+        )
+        subject = _subject(self.data, f"[{self.data.game_name}] Turn sheet for {reader.name}, "
+                                      f"{self.data.turn_label}")
+        return _finish(subject, sheet_md)
+
+
 def render_turn(
     templates_dir: Path,
     engine: GameEngine,
     tables: Any,
     data: TurnData,
     readers: Sequence[Reader],
+    workers: int | None = None,
 ) -> RenderedTurn:
+    """The gazette and every reader's sheet.  ``workers``: processes for the sheets (None:
+    the machine's cores for a turn of ``pool.PARALLEL_FROM`` sheets or more, else this
+    process); the bytes are the same whichever renders them."""
     game = {"name": data.game_name, "kind": engine.kind, "title": engine.title}
     contexts = engine.newsletter_context(
         data.before, data.after, data.events, [r.character for r in readers], tables
     )
     turn = {"number": data.turn_number, "label": data.turn_label}
     event_dicts = [event.to_dict() for event in data.events]
-    gazette_md = render(
-        templates_dir,
-        f"{engine.kind}/gazette.md.j2",
-        game=game,
-        turn=turn,
-        next_deadline=data.next_deadline,
-        events=[e for e in event_dicts if e["public"]],
-        next_label=engine.turn_label(data.after),
-        ctx=contexts.gazette,
-        gm_notes=gm_notes(data),
-        correction=data.correction,
-    )
-    gazette = _finish(_subject(data, f"[{data.game_name}] {_paper(engine)}, {data.turn_label}"),
-                      gazette_md)
+    # The same for every sheet: computed once (the engine's label may read the whole state).
+    next_label = engine.turn_label(data.after)
+    notes = gm_notes(data)
     # Index events and dice by character once: filtering per sheet would be O(n²).
     own_events: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for e in event_dicts:
@@ -114,27 +141,41 @@ def render_turn(
     for roll in data.dice:
         if roll.get("actor") is not None:
             own_dice[roll["actor"]].append(roll)
-    sheets: dict[int, Rendered] = {}
-    for reader in readers:
-        sheet_md = render(
+    job = _SheetJob(
+        templates_dir, f"{engine.kind}/turnsheet.md.j2",
+        {"game": game, "turn": turn, "next_deadline": data.next_deadline,
+         "next_label": next_label, "gm_notes": notes, "correction": data.correction},
+        data, readers, own_events, own_dice,
+        _order_forms(engine, data.after, [r.character for r in readers], tables),
+        contexts.sheets)
+    with pool.SheetPool(job, len(readers), workers) as sheets:
+        gazette_md = render(
             templates_dir,
-            f"{engine.kind}/turnsheet.md.j2",
+            f"{engine.kind}/gazette.md.j2",
             game=game,
             turn=turn,
             next_deadline=data.next_deadline,
-            character=reader.character,
-            events=own_events.get(reader.character, []),
-            dice=own_dice.get(reader.character, []),
-            order_form=engine.order_form(data.after, reader.character, tables),
-            next_label=engine.turn_label(data.after),
-            ctx=contexts.sheets[reader.character],
-            gm_notes=gm_notes(data),
+            events=[e for e in event_dicts if e["public"]],
+            next_label=next_label,
+            ctx=contexts.gazette,
+            gm_notes=notes,
             correction=data.correction,
         )
-        subject = _subject(data, f"[{data.game_name}] Turn sheet for {reader.name}, "
-                                 f"{data.turn_label}")
-        sheets[reader.player_id] = _finish(subject, sheet_md)
-    return RenderedTurn(gazette, sheets)
+        gazette = _finish(_subject(data, f"[{data.game_name}] {_paper(engine)}, "
+                                         f"{data.turn_label}"), gazette_md)
+        rendered = sheets.results()
+    return RenderedTurn(gazette, {r.player_id: sheet
+                                  for r, sheet in zip(readers, rendered, strict=True)})
+
+
+def _order_forms(engine: GameEngine, state: dict[str, Any], characters: Sequence[str],
+                 tables: Any) -> Mapping[str, str]:
+    """Every reader's order form: through the engine's ``order_forms`` when it has one
+    (one shared index for the whole turn), else `GameEngine.order_form` one by one."""
+    batch = getattr(engine, "order_forms", None)
+    if batch is not None:
+        return batch(state, characters, tables)  # type: ignore[no-any-return]
+    return {c: engine.order_form(state, c, tables) for c in characters}
 
 
 def _paper(engine: GameEngine) -> str:

@@ -27,6 +27,7 @@ from typing import Any
 import css_inline
 import jinja2
 import markdown as md
+from markdown.preprocessors import Preprocessor
 from markupsafe import Markup
 
 from moderator.publish.sanitize import MAIL_POLICY, Policy, escape_text, sanitize
@@ -42,11 +43,26 @@ _LEADING_RE = re.compile(r"^(\s*)([#>]|[-+](?=\s)|\d+(?=[.)]\s))")
 _SPACE_RE = re.compile(r"\s+")
 
 
+# Text `md_escape` leaves as it is: no markup character, no whitespace but single
+# spaces, nothing at the start that could begin a block.  Most values are such
+# (names, numbers, months): one match instead of three substitutions.
+_PLAIN_RE = re.compile(r"(?:[^\s&<>\\`*_\[\]|{}#+\-0-9][^\s&<>\\`*_\[\]|{}]*"
+                       r"(?: [^\s&<>\\`*_\[\]|{}]+)*)?")
+
+
 def md_escape(value: Any) -> str:
     """Text safe to put anywhere in Markdown: one line, every markup character inert."""
     if value is None:
         return ""
-    text = _SPACE_RE.sub(" ", str(value))  # a line break could start a new block
+    text = str(value)
+    if type(value) is int or _PLAIN_RE.fullmatch(text):
+        return text
+    return escape_markup(text)
+
+
+def escape_markup(text: str) -> str:
+    """`md_escape` the long way: what it does to any text that is not plain."""
+    text = _SPACE_RE.sub(" ", text)  # a line break could start a new block
     text = _SPECIAL_RE.sub(lambda m: _SPECIAL[m.group()], text)
     return _LEADING_RE.sub(lambda m: m.group(1) + "".join(f"&#{ord(c)};" for c in m.group(2)),
                            text)
@@ -131,6 +147,12 @@ def environment(templates_dir: Path, markdown: bool = True) -> jinja2.Environmen
     return env
 
 
+def warm(templates_dir: Path, name: str) -> None:
+    """Compile template ``name`` and build this thread's converter ahead of use."""
+    environment(templates_dir.resolve(), not name.endswith(".txt.j2")).get_template(name)
+    _converter()
+
+
 def render(templates_dir: Path, name: str, **context: Any) -> str:
     markdown = not name.endswith(".txt.j2")
     template = environment(templates_dir.resolve(), markdown).get_template(name)
@@ -140,14 +162,111 @@ def render(templates_dir: Path, name: str, **context: Any) -> str:
 _local = threading.local()
 
 
+# Inline patterns and block processors for Markdown our templates never write: links,
+# images, references and autolinks.  Every ``[``, ``<`` and ``!`` a value brings is a
+# character reference (`md_escape`), so only a template's own text could start one, and
+# none does (tests/speed/test_render_speed.py checks the templates).  Each pattern is
+# tried on every piece of text of every sheet: these were most of the inline time.
+UNUSED_INLINE = ("reference", "link", "image_link", "image_reference", "short_reference",
+                 "short_image_ref", "autolink", "automail")
+UNUSED_BLOCKS = ("reference",)
+
+
+# The raw HTML a document may hold: only what our templates and filters write (every
+# ``<`` a player types is ``&lt;``), so tags with plain attribute values, nothing else.
+_TAG_RE = re.compile(r'<(/?)([A-Za-z][A-Za-z0-9]*)((?:\s+[A-Za-z-]+="[^"<>]*")*)\s*(/?)>')
+_LINE_START_TAG_RE = re.compile(r"^ {0,3}<", re.M)
+_BLANK_AFTER_RE = re.compile(r"([ ]*\n){2}")
+# The raw blocks written at the start of a line (the masthead and legends, letters, the
+# order form); any other block-level tag there goes to Python-Markdown's own parser.
+_RAW_BLOCKS = frozenset({"p", "pre", "blockquote"})
+
+
+class RawBlocks(Preprocessor):
+    """Python-Markdown's ``html_block`` step for the HTML our templates write, without
+    running an HTML parser over the whole document (a fifth of the conversion).
+
+    It stashes each raw block exactly as `markdown.htmlparser.HTMLExtractor` does: a
+    block-level tag at the start of a line up to the end tag that closes it, followed by
+    a blank line.  A document holding anything else (a tag it cannot read, a comment, a
+    block not followed by a blank line ...) goes to the original step, whole.
+    """
+
+    def __init__(self, converter: md.Markdown, original: Preprocessor) -> None:
+        super().__init__(converter)
+        self.original = original
+
+    def run(self, lines: list[str]) -> list[str]:
+        stashed = self._stash("\n".join(lines))
+        return self.original.run(lines) if stashed is None else stashed.split("\n")
+
+    def _stash(self, source: str) -> str | None:
+        tags = list(_TAG_RE.finditer(source))
+        if len(tags) != source.count("<"):
+            return None  # a '<' that is no plain tag: comments, declarations, odd markup
+        starts = {m.start() for m in _LINE_START_TAG_RE.finditer(source)}
+        pieces: list[str] = []
+        done = 0
+        i = 0
+        while i < len(tags):
+            tag = tags[i]
+            name = tag.group(2).lower()
+            line_start = tag.start() in starts or tag.start() - 1 in starts or \
+                tag.start() - 2 in starts or tag.start() - 3 in starts
+            if not (line_start and self.md.is_block_level(name)):
+                i += 1
+                continue
+            if (tag.start() not in starts or source[tag.start() - 1:tag.start()] == " "
+                    or tag.group(1) or name not in _RAW_BLOCKS):
+                return None
+            end = _closing(tags, i)
+            if end is None or not _BLANK_AFTER_RE.match(source, tags[end].end()):
+                return None
+            stop = tags[end].end()
+            pieces += [source[done:tag.start()], "\n",
+                       self.md.htmlStash.store(source[tag.start():stop] + "\n"), "\n\n"]
+            done = stop
+            i = end + 1
+        return "".join(pieces) + source[done:]
+
+
+def _closing(tags: list[re.Match[str]], first: int) -> int | None:
+    """The index of the tag that closes the raw block opened by ``tags[first]``, kept
+    as `HTMLExtractor` keeps it: every start tag pushed (``<hr>`` and ``<x/>`` excepted),
+    an end tag pops back to its own start tag."""
+    stack: list[str] = []
+    for i in range(first, len(tags)):
+        closing, name, self_closing = tags[i].group(1), tags[i].group(2).lower(), tags[i].group(4)
+        if not closing:
+            if name != "hr" and not self_closing:
+                stack.append(name)
+        elif name in stack:
+            while stack.pop() != name:
+                pass
+            if not stack:
+                return i
+    return None
+
+
+def new_converter() -> md.Markdown:
+    """Python-Markdown with the extensions the templates use and nothing they do not."""
+    converter = md.Markdown(extensions=["tables", "sane_lists", "fenced_code"])
+    for name in UNUSED_INLINE:
+        converter.inlinePatterns.deregister(name)
+    for name in UNUSED_BLOCKS:
+        converter.parser.blockprocessors.deregister(name)
+    original = converter.preprocessors["html_block"]
+    converter.preprocessors.register(RawBlocks(converter, original), "html_block", 20)
+    return converter
+
+
 def _converter() -> md.Markdown:
     # Building a Markdown instance costs more than converting a turn sheet, so one is
     # reused; one per thread, because an instance is not safe to share (the scheduler
     # may render two games' newsletters at once).
     converter = getattr(_local, "converter", None)
     if converter is None:
-        converter = _local.converter = md.Markdown(
-            extensions=["tables", "sane_lists", "fenced_code"])
+        converter = _local.converter = new_converter()
     return converter
 
 
@@ -212,12 +331,15 @@ def markdown_body(text: str) -> str:
     return _TABLE_RE.sub(r'<div class="table-wrap"><table>\1</table></div>', body)
 
 
+def inline_styles(fragment: str) -> str:
+    """`CSS` copied into the style attributes of ``fragment``'s elements."""
+    return str(css_inline.inline_fragment(fragment, CSS, load_remote_stylesheets=False))
+
+
 def page(body: str, title: str, policy: Policy = MAIL_POLICY) -> str:
     """A whole HTML document around ``body``: styles inlined, then sanitized (the last
     step that touches the body), then put in our own <head>."""
-    styled = css_inline.inline_fragment(f'<div class="page">\n{body}\n</div>', CSS,
-                                        load_remote_stylesheets=False)
-    clean = sanitize(styled, policy)
+    clean = sanitize(inline_styles(f'<div class="page">\n{body}\n</div>'), policy)
     return _PAGE.format(title=escape_text(title), css=CSS, media=_MEDIA, body=clean)
 
 

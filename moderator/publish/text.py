@@ -88,6 +88,10 @@ def _wrap(text: str, first: str = "", rest: str = "") -> list[str]:
         words = " ".join(line.split())
         if not words:
             continue
+        indent = first if k == 0 else rest
+        if len(indent) + len(words) <= WIDTH:  # fits: what textwrap would give, sooner
+            out.append(indent + words)
+            continue
         out += textwrap.wrap(words, WIDTH, initial_indent=first if k == 0 else rest,
                              subsequent_indent=rest, break_long_words=False,
                              break_on_hyphens=False) or [first.rstrip()]

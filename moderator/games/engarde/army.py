@@ -19,8 +19,7 @@ from moderator.games.engarde.tables import Army, Regiment
 
 def holders(m: Month, regiment: str, rank: str, skip: str | None = None) -> list[str]:
     """The living PCs holding this rank in this regiment."""
-    return [a.key for a in m if a.key != skip and not a.c.dead
-            and a.c.regiment == regiment and a.c.rank == rank]
+    return [key for key in m.posts(regiment, rank) if key != skip]
 
 
 def vacancy(m: Month, regiment: str, rank: str, skip: str | None = None) -> bool:

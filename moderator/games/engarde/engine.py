@@ -14,15 +14,18 @@ from moderator.games.base import JSON, Event, NewsletterContext, ParsedOrders, T
 from moderator.games.engarde import forecast, phases, submission
 from moderator.games.engarde.character import roll_character
 from moderator.games.engarde.events import EventId
-from moderator.games.engarde.lookup import character_names, lady_names
+from moderator.games.engarde.lookup import Lookup, character_names, lady_names
 from moderator.games.engarde.month import Month
 from moderator.games.engarde.orders import Support
 from moderator.games.engarde.orderset import MonthOrders, OrderSet
-from moderator.games.engarde.state import Character, GameState
+from moderator.games.engarde.state import Challenge, Character, GameState, Lady
 from moderator.games.engarde.state.validate import validate_state
 from moderator.games.engarde.tables import Tables, load_tables
 from moderator.games.engarde.views import month_label, newsletter_context
 from moderator.games.engarde.views import order_form as build_form
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")
 
 
 def _tables(tables: Tables) -> Tables:
@@ -40,6 +43,82 @@ def _light(state: JSON, key: str) -> JSON:
     loans = [loan for loan in state.get("loans", ())
              if key in (loan["borrower"], loan.get("lender"))]
     return dict(state, characters={key: c}, ladies=ladies, loans=loans)
+
+
+class _ParseContext:
+    """What every order message of one state needs, built once for all of them: the
+    names, the lookup tables, and who is in which lady's and loan's record.
+
+    `parse_orders` runs once per message against the same state; building these per
+    message made parsing a turn's orders quadratic (5 ms a message at 5,000 characters).
+    A state is a value: nothing changes one in place, so the context is kept for the
+    last state parsed, recognised by its collections (held here, so their ids cannot be
+    reused) and their sizes.
+    """
+
+    def __init__(self, state: JSON, tables: Tables) -> None:
+        self.parts = _parts(state)
+        self.names = character_names(state)
+        self.ladies = state.get("ladies", {})
+        self.look = Lookup(self.names, tables, lady_names(state))
+        self.tables = tables
+        position = {k: i for i, k in enumerate(self.ladies)}
+        self.lady_position = position
+        self.pregnant: dict[str, list[str]] = {}
+        for k, lady in self.ladies.items():
+            if lady.get("pregnant_by"):
+                self.pregnant.setdefault(lady["pregnant_by"], []).append(k)
+        self.loans: dict[str, list[JSON]] = {}
+        for loan in state.get("loans", ()):
+            for who in dict.fromkeys((loan["borrower"], loan.get("lender"))):
+                if who is not None:
+                    self.loans.setdefault(who, []).append(loan)
+
+    def fits(self, state: JSON, tables: Tables) -> bool:
+        return tables is self.tables and all(
+            a is b and len(a) == n for (a, n), (b, _) in zip(self.parts, _parts(state),
+                                                             strict=True))
+
+    def light(self, state: JSON, key: str) -> JSON:
+        """`_light` from the indexes: his ladies and loans without scanning them all."""
+        c = state["characters"][key]
+        mine = {k for k in (c.get("mistress"), c.get("wife")) if k in self.ladies}
+        keys = sorted(mine.union(self.pregnant.get(key, ())),
+                      key=self.lady_position.__getitem__)
+        return dict(state, characters={key: c}, ladies={k: self.ladies[k] for k in keys},
+                    loans=list(self.loans.get(key, ())))
+
+
+def _parts(state: JSON) -> tuple[tuple[Any, int], ...]:
+    """The collections a `_ParseContext` indexes, with their sizes."""
+    parts = (state["characters"], state.get("ladies", {}), state.get("loans", ()))
+    return tuple((part, len(part)) for part in parts)
+
+
+def _forms_states(state: JSON, characters: Sequence[str]) -> dict[str, GameState]:
+    """Each listed character's `_light` state for his order form, all in one pass: the
+    form reads only him, the ladies with child by him and the challenges to him, so
+    those are indexed once instead of scanning every lady and challenge per form."""
+    ladies = state.get("ladies", {})
+    by_father: dict[str, list[str]] = {}
+    for lady_key, lady in ladies.items():
+        if lady.get("pregnant_by"):
+            by_father.setdefault(lady["pregnant_by"], []).append(lady_key)
+    position = {lady_key: i for i, lady_key in enumerate(ladies)}
+    challenged: dict[str, list[Challenge]] = {}
+    for raw in state.get("challenges", ()):
+        challenge = Challenge.from_dict(raw)
+        challenged.setdefault(challenge.challenged, []).append(challenge)
+    out = {}
+    for key in characters:
+        c = state["characters"][key]
+        mine = {k for k in (c.get("mistress"), c.get("wife")) if k in ladies}
+        keys = sorted(mine.union(by_father.get(key, ())), key=position.__getitem__)
+        out[key] = GameState(state["name"], state["month"], state["year"], state["turn"],
+                             {key: Character.from_dict(c)},
+                             ladies={k: Lady.from_dict(ladies[k]) for k in keys},
+                             challenges=tuple(challenged.get(key, ())))
+    return out
 
 
 def orders_for_month(c: Character, submitted: JSON | None) -> tuple[Character, OrderSet, bool]:
@@ -92,12 +171,18 @@ class EnGardeEngine:
         game = replace(game, characters={**game.characters, key: character})
         return game.to_dict(), events
 
+    _context: _ParseContext | None = None  # the last state's (see `_ParseContext`)
+
     def parse_orders(self, text: str, state: JSON, character: str,
                      tables: Tables) -> ParsedOrders:
         # Only the ordering character is built: parsing stays cheap in a big game.
-        return submission.parse_orders(text, GameState.from_dict(_light(state, character)),
-                                       character, _tables(tables), character_names(state),
-                                       state.get("ladies", {}))
+        t = _tables(tables)
+        context = self._context
+        if context is None or not context.fits(state, t):
+            context = self._context = _ParseContext(state, t)
+        return submission.parse_orders(text, GameState.from_dict(context.light(state, character)),
+                                       character, t, context.names, context.ladies,
+                                       look=context.look)
 
     def adjudicate(self, state: JSON, orders: Mapping[str, JSON], tables: Tables,
                    dice: Dice) -> TurnResult:
@@ -124,10 +209,8 @@ class EnGardeEngine:
         return validate_state(state, _tables(tables))
 
     def turn_label(self, state: JSON) -> str:
-        game = GameState.from_dict(state)
-        months = ("January", "February", "March", "April", "May", "June", "July", "August",
-                  "September", "October", "November", "December")
-        return f"{months[game.month - 1]} {game.year}"
+        # Read straight from the dict: building the whole `GameState` is O(characters).
+        return f"{_MONTHS[state['month'] - 1]} {state['year']}"
 
     def character_name(self, state: JSON, character: str) -> str:
         return str(state["characters"][character]["name"])
@@ -135,6 +218,17 @@ class EnGardeEngine:
     def order_form(self, state: JSON, character: str, tables: Tables) -> str:
         return build_form(GameState.from_dict(_light(state, character)), character,
                           _tables(tables), character_names(state), lady_names(state))
+
+    def order_forms(self, state: JSON, characters: Sequence[str],
+                    tables: Tables) -> dict[str, str]:
+        """`order_form` for each of ``characters`` (a turn's sheets): the same forms, with
+        the names, lookups and per-character states built once for all of them, where
+        `order_form` builds them for every reader (quadratic over a turn)."""
+        t = _tables(tables)
+        names, ladies = character_names(state), lady_names(state)
+        look = Lookup(names, t, ladies)
+        return {key: build_form(light, key, t, names, ladies, look)
+                for key, light in _forms_states(state, characters).items()}
 
     def newsletter_context(self, before: JSON, after: JSON, events: Sequence[Event],
                            characters: Sequence[str], tables: Tables) -> NewsletterContext:

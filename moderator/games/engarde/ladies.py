@@ -70,6 +70,10 @@ def draw_list(m: Month) -> None:
     gen = s.mistress["generation"]
     stream = m.dice.stream("ladies")
     taken = {lady.name for lady in m.ladies.values()}
+    # Once every name of the tables is taken, `_name` would probe them all for each new
+    # lady before falling back: counting the free ones skips that (quadratic) search.
+    space = _space(m)
+    free = len(space - taken)
     for _ in range(gen["per_character"] * len(m.actors)):
         m.lady_serial += 1
         key = f"lady{m.lady_serial}"
@@ -79,7 +83,9 @@ def draw_list(m: Month) -> None:
             stream.roll(gen["attribute_die"], f"{key}: {what}?").total in gen["attribute_faces"]
             for what in ("beautiful", "influential", "wealthy"))
         loyalty = stream.roll(s.m("loyalty", "dice"), f"{key}: loyalty (secret)").total
-        name = _name(m, key, taken)
+        name = _name(m, key, taken, full=free == 0)
+        if name in space:
+            free -= 1
         taken.add(name)
         m.ladies[key] = Lady(key, name, sl, beautiful, influential, wealthy, loyalty,
                              m.turn + 1)
@@ -91,8 +97,16 @@ def _order(key: str) -> tuple[int, str]:
     return (int(digits), key) if digits.isdigit() else (0, key)
 
 
-def _name(m: Month, key: str, taken: set[str]) -> str:
-    """A free name: roll a given and a family name, then step on until one is unused."""
+def _space(m: Month) -> set[str]:
+    """Every name `_name` can give before its fallback (each title with each pair)."""
+    s = m.tables.society
+    return {f"{title} {given} {family}" for title in s.honorifics
+            for given in s.given_names for family in s.family_names}
+
+
+def _name(m: Month, key: str, taken: set[str], full: bool = False) -> str:
+    """A free name: roll a given and a family name, then step on until one is unused
+    (``full``: every name of the tables is taken, go straight to the fallback)."""
     s = m.tables.society
     stream = m.dice.stream("ladies")
     given, family, hon = s.given_names, s.family_names, s.honorifics
@@ -100,7 +114,7 @@ def _name(m: Month, key: str, taken: set[str]) -> str:
     f = stream.roll(f"1d{len(family)}", f"{key}: family name").total - 1 \
         if len(family) > 1 else 0
     total = len(given) * len(family)
-    for step in range(total * len(hon)):
+    for step in range(0 if full else total * len(hon)):
         index = (g * len(family) + f + step) % total
         title = hon[(g + f + step // total) % len(hon)]
         name = f"{title} {given[index // len(family)]} {family[index % len(family)]}"

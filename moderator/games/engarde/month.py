@@ -8,7 +8,8 @@ At the end, `Month.characters` freezes the actors back into `Character` values.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from bisect import insort
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -49,6 +50,9 @@ class Actor:
     with_mistress: set[int] = field(default_factory=set)  # weeks spent with her (EG §L)
     guarding: set[int] = field(default_factory=set)  # weekends spent with her (EG §L)
     with_mistress_theatre: set[int] = field(default_factory=set)  # theatre weekends with her
+    # Told of every change to his regiment, rank or death (`Month.posts` keeps its index).
+    watch: Callable[[Actor, Character], None] | None = field(default=None, repr=False,
+                                                              compare=False)
 
     @classmethod
     def start(cls, character: Character, orders: OrderSet, indisposed: bool) -> Actor:
@@ -65,7 +69,9 @@ class Actor:
 
     def update(self, **changes: Any) -> None:
         """Change a non-ledger field of the character (club, home, expertise ...)."""
-        self.c = replace(self.c, **changes)
+        old, self.c = self.c, replace(self.c, **changes)
+        if self.watch is not None and _post(old) != _post(self.c):
+            self.watch(self, old)
 
     turn: int = 0
 
@@ -95,6 +101,12 @@ class Actor:
     def freeze(self) -> Character:
         return replace(self.c, crowns=self.crowns, sl=self.sl, sp_month=self.sp,
                        sl_change=self.sl - self.sl_start)
+
+
+def _post(c: Character) -> tuple[str | None, str] | None:
+    """Where a character stands in the army for `Month.posts` (None: dead, or no rank:
+    a question always names a rank, and most characters hold none)."""
+    return None if c.dead or c.rank is None else (c.regiment, c.rank)
 
 
 class Month:
@@ -136,6 +148,26 @@ class Month:
         self.decisions: dict[str, str] = dict(state.decisions)
         self.campaign: dict[str, Any] = dict(state.campaign)
         self.scratch: dict[str, Any] = {}  # per-month working notes of the rules
+        self._posts: dict[tuple[str | None, str], list[str]] | None = None
+
+    def posts(self, regiment: str, rank: str) -> list[str]:
+        """The living actors holding ``rank`` in ``regiment``, in key order (the order
+        iterating the month gives): kept as an index, updated as actors change post,
+        instead of scanning every actor each time a regiment asks (quadratic)."""
+        if self._posts is None:
+            self._posts = {}
+            for a in self.living:
+                if (post := _post(a.c)) is not None:
+                    self._posts.setdefault(post, []).append(a.key)
+                a.watch = self._moved
+        return self._posts.get((regiment, rank), [])
+
+    def _moved(self, a: Actor, old: Character) -> None:
+        assert self._posts is not None
+        if (was := _post(old)) is not None:
+            self._posts[was].remove(a.key)
+        if (now := _post(a.c)) is not None:
+            insort(self._posts.setdefault(now, []), a.key)
 
     def __iter__(self) -> Iterator[Actor]:
         """Actors in key order: the order every rule iterates in (determinism)."""

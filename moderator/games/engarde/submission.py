@@ -159,15 +159,18 @@ class _Reader:
 
 def parse_orders(text: str, state: GameState, character: str, tables: Tables,
                  names: Mapping[str, str],
-                 ladies: Mapping[str, Mapping[str, Any]] | None = None) -> ParsedOrders:
+                 ladies: Mapping[str, Mapping[str, Any]] | None = None,
+                 look: Lookup | None = None) -> ParsedOrders:
     """Parse one message of orders for ``character`` against the current state.
 
     ``state`` needs only this character (and his ladies and loans); ``names`` maps
     every character key to a name; ``ladies`` is the state's raw lady dicts (names
-    for the lookup, SLs for the receipt's warnings).
+    for the lookup, SLs for the receipt's warnings).  ``look``, when given, is the
+    `Lookup` of those names, built once for a whole turn's messages.
     """
     ladies = ladies or {}
-    reader = _Reader(Lookup(names, tables, {k: str(v["name"]) for k, v in ladies.items()}))
+    reader = _Reader(look or Lookup(names, tables,
+                                    {k: str(v["name"]) for k, v in ladies.items()}))
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         reader.texts[number] = raw.rstrip()

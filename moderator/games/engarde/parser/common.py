@@ -4,6 +4,7 @@ readers for names, amounts, dwellings and gambling (reference §12; style rule 5
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from moderator.games.base import Severity
 from moderator.games.engarde.lookup import Lookup, Table, keyword_hint
@@ -74,9 +75,15 @@ Clause = tuple[int, str]
 
 def starts(text: str, keyword: str) -> str | None:
     """The rest of ``text`` after ``keyword`` (whole words, any case), else None."""
-    pattern = re.escape(keyword).replace(r"\ ", " ").replace(" ", r"\s+")
-    match = re.match("^" + pattern + r"\b\s*(.*)$", text, re.IGNORECASE | re.DOTALL)
+    match = _keyword_re(keyword).match(text)
     return match.group(1).strip() if match else None
+
+
+@lru_cache(maxsize=1024)
+def _keyword_re(keyword: str) -> re.Pattern[str]:
+    # Compiled once per keyword: every clause of every message tries dozens of them.
+    pattern = re.escape(keyword).replace(r"\ ", " ").replace(" ", r"\s+")
+    return re.compile("^" + pattern + r"\b\s*(.*)$", re.IGNORECASE | re.DOTALL)
 
 
 def check_unavailable(text: str) -> None:

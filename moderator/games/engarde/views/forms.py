@@ -15,14 +15,16 @@ def month_label(state: GameState, tables: Tables) -> str:
 
 
 def order_form(state: GameState, key: str, tables: Tables, names: Mapping[str, str],
-               ladies: Mapping[str, str] | None = None) -> str:
+               ladies: Mapping[str, str] | None = None, look: Lookup | None = None) -> str:
     """The canonical form for ``key``'s next month; it parses without errors as it stands.
 
-    ``state`` needs only this character; ``names`` maps every character key to a name.
+    ``state`` needs only this character, the ladies with child by him and the challenges
+    to him; ``names`` maps every character key to a name.  ``look``, when given, is
+    ``Lookup(names, tables, ladies)`` built once for a whole turn's forms.
     """
     c = state.characters[key]
     extra_notes: list[str] = []
-    look = Lookup(names, tables, ladies)
+    look = look or Lookup(names, tables, ladies)
     normal = tables.rule("support", "normal_per_sl") * c.sl
     concon = tables.rule("support", "conspicuous_per_sl") * c.sl
     club = look.club(c.club) if c.club else "none"
