@@ -6,8 +6,13 @@ turn's data, the compiled templates and a Markdown converter instead of receivin
 pickled, and send back only the finished newsletters, in the readers' order.  Rendering
 is pure, so the bytes are the same as in one process (tests/speed/test_render_speed.py).
 
-Fork only: where the platform has no ``fork`` start method, or this process is itself a
-daemonic worker (which may not have children), the sheets render here, one by one.
+Fork only, and only from a process with one thread: a fork copies every lock another
+thread holds at that moment (logging, the import lock, a library's), and a worker that
+needs one would wait for ever.  So under `serve` (intake, outbox and scheduler threads),
+where the platform has no ``fork`` start method, or where this process is itself a
+daemonic worker (which may not have children), the sheets render here, one by one.  A
+pool that gives no answer within `RESULT_TIMEOUT` is stopped and the sheets are rendered
+here instead: a turn is never left waiting on a worker.
 """
 
 from __future__ import annotations
@@ -16,7 +21,9 @@ import gc
 import itertools
 import multiprocessing
 import os
+import threading
 from collections.abc import Sequence
+from multiprocessing import TimeoutError as PoolTimeout
 from multiprocessing.pool import AsyncResult, Pool
 from types import TracebackType
 from typing import Any, Protocol
@@ -26,6 +33,8 @@ from typing import Any, Protocol
 PARALLEL_FROM = 200
 # Slices per worker: small enough to even out sheets of different lengths.
 SLICES_PER_WORKER = 4
+# Seconds to wait for the workers before rendering the sheets here instead.
+RESULT_TIMEOUT = 600.0
 
 
 class Job(Protocol):
@@ -55,7 +64,8 @@ def worker_count(count: int, workers: int | None) -> int:
     if workers is None:
         workers = len(os.sched_getaffinity(0)) if count >= PARALLEL_FROM else 1
     if ("fork" not in multiprocessing.get_all_start_methods()
-            or multiprocessing.current_process().daemon):
+            or multiprocessing.current_process().daemon
+            or threading.active_count() > 1):
         return 1
     return max(1, min(workers, count))
 
@@ -96,12 +106,19 @@ class SheetPool:
 
     def results(self) -> list[Any]:
         """Every reader's sheet, in the readers' order."""
-        if self._pending is None:
-            return [self.job.sheet(reader) for reader in self.job.readers]
-        return [sheet for part in self._pending.get() for sheet in part]
+        if self._pending is not None:
+            try:
+                return [sheet for part in self._pending.get(RESULT_TIMEOUT) for sheet in part]
+            except PoolTimeout:
+                self._stop()
+        return [self.job.sheet(reader) for reader in self.job.readers]
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
+    def _stop(self) -> None:
         if self._pool is not None:
             self._pool.terminate()
             self._pool.join()
+            self._pool = None
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self._stop()

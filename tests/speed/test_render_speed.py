@@ -5,6 +5,8 @@ for every message of a state, and a lady's name when the name tables are full.""
 
 from __future__ import annotations
 
+from unittest import mock
+
 import dataclasses
 import random
 import re
@@ -82,14 +84,38 @@ def test_sheets_from_worker_processes_are_the_same_bytes() -> None:
     data = TurnData("Golden", 3, ENGINE.turn_label(before), "the 1st", before,
                     result.state, result.events, dice.log_dicts(), gm_notes=("a note",))
     alone = render_turn(TEMPLATES, ENGINE, _TABLES, data, readers, workers=1)
-    shared = render_turn(TEMPLATES, ENGINE, _TABLES, data, readers, workers=2)
+    with mock.patch.object(pool.threading, "active_count", return_value=1):
+        assert pool.worker_count(len(readers), 2) == 2  # (the suite may have threads)
+        shared = render_turn(TEMPLATES, ENGINE, _TABLES, data, readers, workers=2)
     assert shared == alone
     assert list(shared.sheets) == [r.player_id for r in readers]
 
 
+def test_a_pool_that_does_not_answer_is_stopped_and_the_sheets_rendered_here() -> None:
+    """A hung worker never holds a turn: past RESULT_TIMEOUT the sheets render here."""
+    class Job:
+        readers = ["a", "b", "c"]
+
+        def warm(self) -> None: ...
+
+        def sheet(self, reader: str) -> str:
+            return reader.upper()
+
+    class Hung:
+        def get(self, timeout: float) -> list[list[str]]:
+            raise pool.PoolTimeout
+
+    sheets = pool.SheetPool(Job(), 3, workers=1)
+    sheets._pending = Hung()  # type: ignore[assignment]
+    assert sheets.results() == ["A", "B", "C"]
+
+
 def test_worker_count_and_slices() -> None:
     assert pool.worker_count(10, None) == 1  # a small turn stays in this process
-    assert pool.worker_count(pool.PARALLEL_FROM, 2) == 2
+    with mock.patch.object(pool.threading, "active_count", return_value=1):
+        assert pool.worker_count(pool.PARALLEL_FROM, 2) == 2
+    with mock.patch.object(pool.threading, "active_count", return_value=3):
+        assert pool.worker_count(pool.PARALLEL_FROM, 2) == 1  # serve's threads: no fork
     assert pool.worker_count(1, 4) == 1
     cuts = pool.slices(10, 4)
     assert cuts == [(0, 2), (2, 5), (5, 7), (7, 10)]
