@@ -47,7 +47,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
                  "Deadlines: one-off dates or a recurring rule, in the game's time zone."),
     "serve": ("service", "serve", "Run the service: read mail, send mail, and act at every "
               "deadline (until SIGTERM)."),
-    "status": ("service", "status", "Games, deadlines, who has sent orders, the outbox, and "
+    "status": ("status", "status", "Games, deadlines, who has sent orders, the outbox, and "
                "the service's last activity."),
     "demo": ("demo", "demo", "Run a whole En Garde! month by email on local Maildirs and "
              "show where to look."),
