@@ -205,7 +205,9 @@ class Service:
         # A run killed between its commit and its archive left the archive unwritten.
         for folder in write_missing_archives(self.db, self.config):
             self.log("warning", "service", "archive.restored", folder=str(folder))
-        self.scheduler.start()
+        # Ready before the first sync: the scheduler's loop does it (a thousand games'
+        # jobs take seconds to check), and the jobs wait for it, paused.
+        self.scheduler.start(sync=False)
         loops = {"intake": self._intake, "outbox": self._outbox,
                  "scheduler": self._scheduler_loop}
         for name, body in loops.items():
