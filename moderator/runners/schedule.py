@@ -105,6 +105,8 @@ def _job_deadline(game_name: str, number: int) -> None:
     rt = _runtime
     if rt is not None:
         with rt.job_lock(f"deadline:{game_name}:{number}"):
+            # When the deadline's job started (how late after the deadline a turn starts).
+            rt.log("info", "deadline.due", game=game_name, turn=number)
             run_due_turn(rt, game_name, number)
 
 
@@ -381,8 +383,11 @@ class JobSync:
 
     def _stored(self, scheduler: Any) -> dict[str, datetime | None]:
         """The job store's jobs and run times.  The first time, the jobs themselves are
-        read (unpickled) to learn what a previous run left there; later only the rows."""
-        if self._applied is None:
+        read (unpickled) to learn what a previous run left there; later only the rows.
+        A worker's jobs in memory are read as they are, every time (nothing to unpickle,
+        and no rows: reading the table had every sync add each job again)."""
+        in_memory = not isinstance(scheduler._lookup_jobstore("default"), SQLAlchemyJobStore)
+        if self._applied is None or in_memory:
             self._applied = {}
             jobs = [j for j in scheduler.get_jobs() if j.id.split(":", 1)[0] in JOB_KINDS]
             for job in jobs:
@@ -517,9 +522,11 @@ class DeadlineScheduler:
         transaction, then let the jobs run."""
         if self.synced.is_set():
             return
-        self.sync(batch=True)
+        began = time.monotonic()
+        counts = self.sync(batch=True)
         self.scheduler.resume()
         self.synced.set()
+        self.log("info", "jobs.ready", **counts, seconds=round(time.monotonic() - began, 3))
 
     def request_sync(self) -> None:
         self._sync_wanted.set()

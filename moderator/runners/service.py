@@ -125,6 +125,7 @@ class Service:
                                            worker=self.worker)
         self.scheduler.runtime.on_change = self._after_change
         self.threads: list[threading.Thread] = []
+        self._archives_checked = False
 
     def _after_change(self) -> None:
         self.scheduler.request_sync()
@@ -190,6 +191,13 @@ class Service:
             self.log("warning", "outbox", "connection", error=report.error)
 
     def _scheduler_loop(self) -> None:
+        if not self._archives_checked:
+            # A run killed between its commit and its archive left the archive unwritten.
+            # Done here, after `ready`, before the first sync lets any job run (one query
+            # per game: seconds for a thousand games, too long to keep `ready` waiting).
+            for folder in write_missing_archives(self.db, self.config):
+                self.log("warning", "service", "archive.restored", folder=str(folder))
+            self._archives_checked = True
         self.scheduler.run(self.stop)
 
     # --- start and stop ----------------------------------------------------------------
@@ -202,9 +210,6 @@ class Service:
         root = logging.getLogger()
         root.addHandler(_LoggingBridge(self.log))
         root.setLevel(min(root.level or logging.WARNING, logging.WARNING))
-        # A run killed between its commit and its archive left the archive unwritten.
-        for folder in write_missing_archives(self.db, self.config):
-            self.log("warning", "service", "archive.restored", folder=str(folder))
         # Ready before the first sync: the scheduler's loop does it (a thousand games'
         # jobs take seconds to check), and the jobs wait for it, paused.
         self.scheduler.start(sync=False)

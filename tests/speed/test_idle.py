@@ -148,3 +148,17 @@ def test_a_note_from_a_command_alone_moves_the_stamp(
     with session_scope(db) as session:
         deadlines.note_change(session)
     assert started.tick()
+
+
+def test_a_workers_quiet_resync_adds_nothing(db: Engine, config: Config) -> None:
+    """A worker keeps its jobs in memory: a sync with nothing changed finds them there
+    (it used to read the job table, empty for workers, and add every job again)."""
+    _games(db, config, ["w1", "w2"])
+    s = schedule.DeadlineScheduler(db, config, worker=True)
+    s.start()
+    try:
+        assert len(s.scheduler.get_jobs()) == 6
+        assert s.sync() == {"added": 0, "removed": 0, "kept": 6, "games": 0}
+        assert not s.tick()
+    finally:
+        s.shutdown()
