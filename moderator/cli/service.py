@@ -14,10 +14,10 @@ from rich.table import Table
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
+from moderator.cli import hostview
 from moderator.cli.app import App, console, pass_app
-from moderator.cli.status import (
+from moderator.cli.hostview import (
     BACKLOG,
-    SUMMARY_AFTER,
     Backlog,
     GameRow,
     HostView,
@@ -110,7 +110,7 @@ def full_status(app: App, game_name: str | None, limit: int, now: datetime) -> N
     zone = app.config.zone.key
     with Session(app.db) as session:
         found = [repo.game_by_name(session, game_name)] if game_name else repo.games(session)
-        if len(found) > SUMMARY_AFTER:
+        if len(found) > hostview.SUMMARY_AFTER:  # read at call time (tests lower it)
             print_host(host_view(session, found, limit), zone, limit, now)
             return
         backlog = _backlog(session)

@@ -1,84 +1,30 @@
 """``moderator status``: the games, the outbox, the service's last activity, recent problems.
 
-A host of many games (more than `SUMMARY_AFTER`) gets one line a game.  On SQLite that
-summary is read through the standard ``sqlite3`` module (`read_sqlite`): importing
-SQLAlchemy and SQLModel alone takes longer than the whole command may (issue 16, goal 5:
-`status` for 1,000 games in a second, start-up in 0.3 s).  Everything else (one game's
-players, a few games, PostgreSQL, a store that needs migrating, ``--check``) goes through
-the store's models (`moderator.cli.service.full_status`).  Both read the same rows into
-the same `HostView` and print it with the same functions here, so the output is the
-same either way (tests/speed/test_status.py compares them).
+A host of many games (more than `hostview.SUMMARY_AFTER`) gets one line a game.  On
+SQLite that summary is read through the standard ``sqlite3`` module (`read_sqlite`):
+importing SQLAlchemy and SQLModel alone takes longer than the whole command may (issue
+16, goal 5: `status` for 1,000 games in a second, start-up in 0.3 s).  Everything else
+(one game's players, a few games, PostgreSQL, a store that needs migrating, ``--check``)
+goes through the store's models (`moderator.cli.service.full_status`).  Both read the
+same rows into the same `HostView` and print it with the same functions
+(`moderator.cli.hostview`), so the output is the same either way
+(tests/speed/test_status.py compares them).
 """
 
 from __future__ import annotations
 
 import sqlite3
 import sys
-from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import click
 
+from moderator.cli import hostview
 from moderator.cli.app import App, console, pass_app
-from moderator.clock import as_utc
+from moderator.cli.hostview import Backlog, GameRow, HostView, Problem, ServiceRow, TurnRow
 from moderator.store.db import engine_url, is_current, sqlite_path
-from moderator.store.statuses import LogLevel, OutboxStatus, PlayerStatus, TurnStatus
-
-# The outbox states of mail not sent yet.
-BACKLOG = (OutboxStatus.QUEUED, OutboxStatus.SENDING, OutboxStatus.FAILED, OutboxStatus.BOUNCED)
-# With more games than this, `status` shows one line a game (`status GAME` for the rest):
-# a thousand games of thirty players would be 30,000 rows to read, and to render.
-SUMMARY_AFTER = 20
-Backlog = dict[int | None, dict[str, int]]
-
-
-@dataclass(frozen=True)
-class GameRow:
-    id: int
-    name: str
-    status: str
-    time_zone: str
-
-
-@dataclass(frozen=True)
-class TurnRow:
-    """What the summary shows of a game's open turn."""
-
-    label: str
-    deadline: datetime | None
-
-
-@dataclass(frozen=True)
-class ServiceRow:
-    key: str
-    value: str
-    updated_at: datetime
-
-
-@dataclass(frozen=True)
-class Problem:
-    """A warning or error from the GM log."""
-
-    at: datetime
-    level: str
-    game_id: int | None
-    event: str
-    detail: str
-
-
-@dataclass(frozen=True)
-class HostView:
-    """What the summary of a host prints, however it was read."""
-
-    games: tuple[GameRow, ...]
-    turns: Mapping[int, TurnRow]
-    counts: Mapping[int, tuple[int, int]]  # game id: (players still in, orders sent)
-    backlog: Backlog
-    service: tuple[ServiceRow, ...]
-    problems: tuple[Problem, ...]
+from moderator.store.statuses import LogLevel, PlayerStatus, TurnStatus
 
 
 @click.command()
@@ -102,18 +48,11 @@ def status(app: App, game_name: str | None, limit: int, check: bool, late_minute
     path = sqlite_path(engine_url(app.config.database_url))
     view = read_sqlite(path, limit) if path is not None and not game_name else None
     if view is not None:
-        print_host(view, app.config.zone.key, limit, now)
+        hostview.print_host(view, app.config.zone.key, limit, now)
         return
     from moderator.cli.service import full_status
 
     full_status(app, game_name, limit, now)
-
-
-def print_host(view: HostView, zone: str, limit: int, now: datetime) -> None:
-    """The summary of a host: one line a game, the service, the latest problems."""
-    print_summary(view, now)
-    print_service(view.service, zone, now)
-    print_problems(view.problems, {g.id: g.name for g in view.games}, zone, limit)
 
 
 # --- reading SQLite without SQLAlchemy ---------------------------------------------------
@@ -152,7 +91,7 @@ def read_sqlite(path: Path, limit: int) -> HostView | None:
                 "SELECT version_num FROM alembic_version")):
             return None
         games = tuple(GameRow(*row) for row in conn.execute(_GAMES))
-        if len(games) <= SUMMARY_AFTER:
+        if len(games) <= hostview.SUMMARY_AFTER:
             return None
         return _read_view(conn, games, limit)
     except sqlite3.Error:  # no alembic_version (an empty or foreign file), or locked
@@ -184,81 +123,3 @@ def _stamp(text: str | None) -> datetime | None:
 def _moment(text: str) -> datetime:
     # SQLAlchemy keeps SQLite datetimes as "YYYY-MM-DD HH:MM:SS.ffffff" (UTC, naive).
     return datetime.fromisoformat(text)
-
-
-# --- printing ------------------------------------------------------------------------------
-
-
-def print_summary(view: HostView, now: datetime) -> None:
-    """One line a game: its turn, orders deadline, orders in, mail not sent yet.  Plain
-    aligned text: a rich table takes 10 ms a row to lay out, 10 s for a thousand games."""
-    rows = [("game", "status", "turn", "orders due", "left", "orders", "outbox")]
-    for g in view.games:
-        turn = view.turns.get(g.id)
-        due = left = "-"
-        if turn is not None and turn.deadline is not None:
-            delta = as_utc(turn.deadline) - now
-            due = short(turn.deadline, g.time_zone)
-            left = f"in {ago(delta)}" if delta > timedelta(0) else f"{ago(-delta)} ago"
-        players, sent = view.counts.get(g.id, (0, 0))
-        pending = sum(view.backlog.get(g.id, {}).get(s, 0) for s in BACKLOG)
-        rows.append((g.name, g.status, turn.label if turn else "-", due, left,
-                     f"{sent}/{players}", str(pending)))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
-             for row in rows]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    click.echo(f"{len(view.games)} games (`moderator status GAME` for one game's players)\n\n"
-               + "\n".join(lines) + "\n")
-
-
-def print_service(service: tuple[ServiceRow, ...], zone: str, now: datetime) -> None:
-    """The service's status rows: last poll, last send, heartbeat, start and stop."""
-    from rich.table import Table
-
-    table = Table("service", "last", "ago", "note", title="Service")
-    for row in sorted(service, key=lambda r: r.key):
-        note = "" if _is_timestamp(row.value) else row.value[:60]
-        table.add_row(row.key, short(row.updated_at, zone), ago(now - as_utc(row.updated_at)),
-                      note)
-    console.print(table if service else "The service has not run yet (no `moderator serve`).")
-
-
-def print_problems(problems: tuple[Problem, ...], names: Mapping[int | None, str], zone: str,
-                   limit: int) -> None:
-    """The latest warnings and errors from the GM log."""
-    from rich.table import Table
-
-    if not problems:
-        if limit:
-            console.print("No warnings or errors in the GM log.")
-        return
-    table = Table("when", "level", "game", "event", "detail", title="Recent problems")
-    for entry in problems:
-        table.add_row(short(entry.at, zone), entry.level,
-                      names.get(entry.game_id, "-"), entry.event, entry.detail[:200])
-    console.print(table)
-
-
-def _is_timestamp(value: str) -> bool:
-    try:
-        datetime.fromisoformat(value)
-    except ValueError:
-        return False
-    return True
-
-
-def short(moment: datetime, zone: str) -> str:
-    return as_utc(moment).astimezone(ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M %Z")
-
-
-def ago(delta: timedelta) -> str:
-    """A duration the way a GM reads it: 45 s, 12 min, 5 h, 3 d 4 h."""
-    seconds = int(delta.total_seconds())
-    if seconds < 120:
-        return f"{seconds} s"
-    if seconds < 7200:
-        return f"{seconds // 60} min"
-    if seconds < 172800:
-        return f"{seconds // 3600} h"
-    return f"{seconds // 86400} d {seconds % 86400 // 3600} h"

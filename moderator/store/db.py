@@ -102,15 +102,16 @@ def is_current(stored: Iterable[str] | None) -> bool:
 
 
 def stored_revisions(engine: Engine) -> list[str] | None:
-    """The revisions in the store's ``alembic_version``, None when it has no such table."""
+    """The revisions in the store's ``alembic_version``, None when it has no such table
+    (a store that cannot be reached raises, as before)."""
     from sqlalchemy.exc import DBAPIError
 
-    try:
-        with engine.connect() as connection:
+    with engine.connect() as connection:
+        try:
             rows = connection.exec_driver_sql("SELECT version_num FROM alembic_version")
             return [row[0] for row in rows]
-    except DBAPIError:  # no such table (SQLite: OperationalError, PostgreSQL: Programming)
-        return None
+        except DBAPIError:  # no such table (SQLite: OperationalError, PostgreSQL: Programming)
+            return None
 
 
 def engine_url(url: str) -> str:

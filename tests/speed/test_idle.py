@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -21,27 +20,9 @@ from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.statuses import GameStatus
 from moderator.turn import deadlines
-from tests.speed.test_resync import _deadline, _games
+from tests.speed.test_resync import _deadline, _games, counted
 
 SOON = datetime.now(UTC) + timedelta(days=5)
-
-
-@contextmanager
-def counted(db: Engine) -> Iterator[list[str]]:
-    """The SQL statements this thread runs on ``db`` inside the block (not those of
-    APScheduler's own thread, which looks for due jobs when woken)."""
-    statements: list[str] = []
-    me = threading.get_ident()
-
-    def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        if threading.get_ident() == me:
-            statements.append(statement)
-
-    event.listen(db, "before_cursor_execute", note)
-    try:
-        yield statements
-    finally:
-        event.remove(db, "before_cursor_execute", note)
 
 
 @pytest.fixture
@@ -59,7 +40,7 @@ def _run_date(s: schedule.DeadlineScheduler, job_id: str) -> datetime | None:
 
 def test_an_idle_poll_is_one_query(db: Engine, started: schedule.DeadlineScheduler) -> None:
     for _ in range(3):
-        with counted(db) as statements:
+        with counted(db, this_thread=True) as statements:
             assert not started.tick()
         assert len(statements) == 1 and "max(id)" in statements[0]
 
@@ -71,7 +52,7 @@ def test_a_deadline_set_by_another_process_moves_the_stamp(
     _deadline(db, "a2", later)  # as `moderator deadline` does, in its own session
     assert started.tick()
     assert _run_date(started, "deadline:a2") == later
-    with counted(db) as statements:
+    with counted(db, this_thread=True) as statements:
         assert not started.tick()  # its own job writes do not count as a change
     assert len(statements) == 1
 

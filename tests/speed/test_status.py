@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import Engine
 from sqlmodel import Session
 
+from moderator.cli import hostview
 from moderator.cli import service as full
 from moderator.cli import status as lite
 from moderator.settings.config import Config
@@ -29,8 +30,7 @@ NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 def host(db: Engine, config: Config, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Four games (the summary shown from two on), deadlines, orders, problems, a
     service status row and a removed player."""
-    monkeypatch.setattr(lite, "SUMMARY_AFTER", 1)
-    monkeypatch.setattr(full, "SUMMARY_AFTER", 1)
+    monkeypatch.setattr(hostview, "SUMMARY_AFTER", 1)
     for i, name in enumerate(("rome", "paris", "lyon", "arles")):
         make_game(db, config, name, seed=1700 + i)
     with session_scope(db) as session:
@@ -69,10 +69,10 @@ def test_both_paths_print_the_same(db: Engine, config: Config, host: Path,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     thin = lite.read_sqlite(host, 10)
     assert thin is not None
-    lite.print_host(thin, config.zone.key, 10, NOW)
+    hostview.print_host(thin, config.zone.key, 10, NOW)
     printed_thin = capsys.readouterr().out
     with Session(db) as session:
-        lite.print_host(full.host_view(session, repo.games(session), 10), config.zone.key,
+        hostview.print_host(full.host_view(session, repo.games(session), 10), config.zone.key,
                         10, NOW)
     assert capsys.readouterr().out == printed_thin
     assert "4 games" in printed_thin and "2/2" in printed_thin and "intake.polled" in printed_thin
@@ -81,7 +81,7 @@ def test_both_paths_print_the_same(db: Engine, config: Config, host: Path,
 
 def test_a_few_games_or_one_game_take_the_full_path(host: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lite, "SUMMARY_AFTER", 4)
+    monkeypatch.setattr(hostview, "SUMMARY_AFTER", 4)
     assert lite.read_sqlite(host, 10) is None  # four games: each one's players shown
     assert lite.read_sqlite(host.with_name("missing.sqlite"), 10) is None
 
@@ -93,7 +93,7 @@ def test_a_store_to_migrate_takes_the_full_path(db: Engine, host: Path) -> None:
 
 
 def test_the_summary_imports_no_database_library(host: Path, config: Config) -> None:
-    probe = ("import sys\nfrom moderator.cli import cli, status\nstatus.SUMMARY_AFTER = 1\n"
+    probe = ("import sys\nfrom moderator.cli import cli, hostview\nhostview.SUMMARY_AFTER = 1\n"
              "cli(['--config', sys.argv[1], 'status'], standalone_mode=False)\n"
              "heavy = sorted(m for m in sys.modules if m.startswith(('sqlalchemy', 'sqlmodel', "
              "'alembic', 'moderator.store.models', 'moderator.runners')))\n"
