@@ -143,3 +143,27 @@ def test_a_workers_quiet_resync_adds_nothing(db: Engine, config: Config) -> None
         assert not s.tick()
     finally:
         s.shutdown()
+
+
+def test_a_batched_first_sync_replaces_and_removes_what_a_previous_run_left(
+    db: Engine, config: Config,
+) -> None:
+    _games(db, config, ["r1", "r2"])
+    s = schedule.DeadlineScheduler(db, config)
+    s.start()
+    s.shutdown()
+    later = SOON + timedelta(days=2)
+    _deadline(db, "r1", later)
+    with session_scope(db) as session:
+        game = repo.game_by_name(session, "r2")
+        game.status = GameStatus.PAUSED
+        session.add(game)
+    again = schedule.DeadlineScheduler(db, config)
+    again.start()  # the first sync, batched
+    try:
+        jobs = dict(schedule.scheduled(db))
+        assert set(jobs) == {"deadline:r1", "announcements:r1", "reminder:r1"}
+        assert jobs["deadline:r1"] == later
+        assert again.scheduler.get_job("deadline:r1").trigger.run_date == later
+    finally:
+        again.shutdown()
