@@ -192,9 +192,76 @@ def random_orders(state: dict[str, Any], player: str, tables: Tables,
         lines.append(f"CANDIDATE {rng.choice(lords)['name']}")
     if state["candidates"]:
         lines.append(f"VOTE {state['nobles'][rng.choice(state['candidates'])]['name']}")
+    lines = _cards_share(state, player, tables, rng, lines)
     if p["hand"] and rng.random() < 0.3:
         lines.append(f"DISCARD {rng.choice(p['hand'])}")
     lines.append(rng.choice(["DRAW FORTUNE THEN CHARACTER", "DRAW CHARACTER THEN FORTUNE",
                              "DRAW FORTUNE THEN FORTUNE", "DRAW NONE",
                              "DRAW FORTUNE DISASTERS AT MOST 1"]))
     return "\n".join(lines) + "\n"
+
+
+ANY_TIME = ("JUSTICE", "PASSAGE FREE", "AMBUSH", "REBELLION", "PLAY GOOD WEATHER", "MATA",
+            "CHASUBLE", "SHINBONE", "GIVE", "PLAY FRENCH", "PLAY FLEMISH", "PLAY BURGHER")
+WINDOWS = ("HEAR-YE", "ELECTION", "PARLIAMENT", "DISASTERS", "INCOME", "PURCHASE", "MOVE",
+           "INVADERS", "BATTLES", "PILLAGE", "END", "W14")
+
+
+def _cards_share(state: dict[str, Any], player: str, tables: Tables, rng: random.Random,
+                 lines: list[str]) -> list[str]:
+    """The cards share's orders (issue 17): window lines, reactions, retainer deals, the
+    Abbess's relinquishing and rebuilding, the Skull for others."""
+    p = state["players"][player]
+    fams = p["families"]
+    mine = [n for n in state["nobles"].values() if n["family"] in fams and n["status"] != "dead"]
+    living = sorted(n["name"] for n in state["nobles"].values() if n["status"] != "dead")
+    others = [k for k in state["players"] if k != player]
+    if rng.random() < 0.3:
+        window = rng.choice(WINDOWS)
+        lines = [f"AT {window} {line}" if line.startswith(ANY_TIME) else line for line in lines]
+    if "Justice" in p["hand"] and living and rng.random() < 0.3:
+        who = rng.choice(living)
+        lines.append(f"AT {rng.choice(['END', 'PILLAGE', 'ELECTION'])} IF {who} IS HERETIC "
+                     f"PLAY JUSTICE {who}")
+    if "Passage" in p["hand"] and mine and rng.random() < 0.3:
+        who = rng.choice(mine)["name"]
+        lines.append(f"AT {rng.choice(['DISCARD', 'PURCHASE', 'END'])} IF {who} IS CAPTIVE "
+                     f"PLAY PASSAGE FREE {who}")
+    if "Good Weather" in p["hand"] and rng.random() < 0.3:
+        region = rng.choice(tables.regions).name
+        lines.append(f"AT MOVE IF STORMS ON {region} PLAY GOOD WEATHER ON {region}")
+    if "Ambush" in p["hand"] and mine and living and rng.random() < 0.3:
+        me, who = rng.choice(mine), rng.choice(living)
+        lines.append(f"AT BATTLES IF {who} AT {me['city']} PLAY AMBUSH {who} BY {me['name']}")
+    if others and p["cash"] and mine and rng.random() < 0.1:
+        lines.append(f"AT END IF {mine[0]['name']} IS LORD OF {rng.choice(tables.regions).name}"
+                     f" PLAY GIVE 1 SHILLINGS TO {state['players'][rng.choice(others)]['name']}")
+    for noble in mine:
+        if noble["retainer"] and living and rng.random() < 0.1:
+            lines.append(f"RETAINER {noble['retainer']} FROM {noble['name']} TO "
+                         f"{rng.choice(living)} FOR {rng.randint(0, 2)}")
+        for abbey in noble["abbess"]:
+            if rng.random() < 0.1:
+                lines.append(f"RELINQUISH {noble['name']}")
+            held = sorted(c for c, v in state["cities"].items() if not v["building"])
+            if held and rng.random() < 0.3:
+                lines.append(f"REBUILD ABBEY {abbey.removesuffix(' (Royal)')} AT "
+                             f"{rng.choice(held)}")
+        if noble["clergy"]:
+            abbesses = [n["name"] for n in state["nobles"].values() if n["abbess"]]
+            if abbesses and rng.random() < 0.5:
+                lines.append(f"PERMIT RELINQUISH {rng.choice(abbesses)}")
+    king = state["sovereign"]
+    women = [n["name"] for n in state["nobles"].values()
+             if n["status"] != "dead" and n["sex"] == "f" and not n["spouse"]]
+    if king and state["nobles"][king]["family"] in fams and women and rng.random() < 0.3:
+        lines.append(f"APPOINT ABBESS {rng.choice(women)}")
+    if king and state["nobles"][king]["family"] in fams and rng.random() < 0.2:
+        lines.append(f"ROYAL MOVE {state['nobles'][king]['name']} TO ROYAL ABBEY")
+    if living and rng.random() < 0.05:
+        lines.append(rng.choice(["SKULL ANY", f"SKULL FOR {rng.choice(living)}"]))
+    if "Passage" in p["hand"]:
+        for a in sorted(state["invaders"].values(), key=lambda a: a["key"]):
+            if rng.random() < 0.5:
+                lines.append(f"AID INVADERS AT {a['city']} WITH PASSAGE")
+    return lines

@@ -55,6 +55,10 @@ class EventId(StrEnum):
     DISPERSED = "dispersed"
     RELIC_USED = "relic.used"
     MATA = "mata"
+    # the cards share (issue 17): retainers and the Abbess (FE 2.12, 2.13)
+    RETAINER_PASSED = "retainer.passed"
+    ABBESS_RELINQUISHED = "abbess.relinquished"
+    ABBEY_REBUILT = "abbey.rebuilt"
     ORDER_REFUSED = "order.refused"
     INCOME = "income"
     SCORCHED = "scorched"

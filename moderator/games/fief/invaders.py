@@ -190,6 +190,7 @@ def _arrive(realm: Realm, keys: list[str], city: str) -> bool:
             continue
         fort = realm.walls(city)
         defender = Side(realm, city, family, fortified=fort if c.holder == family else 0)
+        side.tunnels = bool(defender.fortified) and cards.aid_invaders(realm, city, family)
         fought = True
         winner = fight(realm, side, defender, "invaders")
         if winner != "invaders":

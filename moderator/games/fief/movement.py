@@ -10,6 +10,7 @@ from moderator.games.fief.orders.values import (
     Move,
     PlayFortune,
     Present,
+    RoyalAbbeyMove,
     RoyalMove,
     TurnOrders,
 )
@@ -380,11 +381,15 @@ def royal_move(realm: Realm, player: str, order: RoyalMove, moved: set[str]) -> 
     the Royal Stronghold from any city for their whole movement."""
     s = realm.s
     royal = next((c for c in s.cities.values() if c.building == "royal"), None)
+    if isinstance(order, RoyalAbbeyMove):     # FE 2.13: the same move to the Royal Abbey
+        where = cards.royal_abbey(realm)
+        royal = realm.city(where) if where else None
     text = f"ROYAL MOVE {', '.join(order.nobles)}"
     royals = realm.royal_family()
     families = {s.nobles[k].family for k in royals}
     if royal is None:
-        realm.refuse(player, text, "there is no Royal Stronghold")
+        realm.refuse(player, text, "there is no Royal " + (
+            "Abbey" if isinstance(order, RoyalAbbeyMove) else "Stronghold"))
         return
     for name in order.nobles:
         noble = s.nobles.get(name.lower())

@@ -237,16 +237,21 @@ class Realm:
         self.refresh_control(noble.city)
 
     def _skull(self, noble: Noble, cause: str) -> bool:
-        """FE 12.3: once a game, the Skull of Saint Caradoc raises a noble who has just
-        died in its city: its holder's standing `SKULL` uses it on his own family's first
-        death there."""
+        """FE 12.3, A77: once a game, the Skull of Saint Caradoc raises a noble who has just
+        died in its city: its holder's standing `SKULL` uses it on the first death there of
+        one of his own families' nobles, `SKULL ANY` on anyone's, `SKULL FOR <noble>` on
+        that noble's."""
         skull = "Skull of Saint Caradoc"
         holder = next((n for n in self.s.living() if skull in n.relics and n.free
                        and n.city == noble.city and n.key != noble.key), None)
-        if holder is None or holder.family != noble.family or self.s.skull_used:
+        if holder is None or self.s.skull_used:
             return False
-        standing = self.s.players[self.account(holder.family)].standing
-        if not any(d.get("kind") == "skull" for d in standing):
+        player = self.account(holder.family)
+        mine = self.account(noble.family) == player
+        standing = self.s.players[player].standing
+        if not any(d.get("kind") == "skull" and (
+                d.get("whom", "mine") == "any" or (d.get("whom", "mine") == "mine" and mine)
+                or str(d.get("whom", "")).lower() == noble.key) for d in standing):
             return False
         self.s.skull_used = True
         self.emit(EventId.RELIC_USED, {"relic": skull, "player": self.account(holder.family),

@@ -7,8 +7,10 @@ from typing import Any
 
 from moderator.games.fief.orders.names import UNIT_NAMES
 from moderator.games.fief.orders.values import (
+    AidInvaders,
     Allow,
     Ambush,
+    Appoint,
     Assassinate,
     Attack,
     Build,
@@ -39,6 +41,7 @@ from moderator.games.fief.orders.values import (
     Move,
     Order,
     ParliamentVote,
+    PermitRelinquish,
     Pillage,
     PlayClergy,
     PlayFortune,
@@ -48,8 +51,13 @@ from moderator.games.fief.orders.values import (
     PlayTithe,
     Present,
     Quell,
+    Reaction,
     Rebellion,
     RebelsReaction,
+    RebuildAbbey,
+    Relinquish,
+    RetainerDeal,
+    RoyalAbbeyMove,
     RoyalMove,
     Scorch,
     Shinbone,
@@ -61,6 +69,7 @@ from moderator.games.fief.orders.values import (
     Transfer,
     Vote,
     Withdraw,
+    order_from_dict,
 )
 from moderator.games.fief.tables import Tables
 
@@ -154,13 +163,49 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
     Interdict: lambda t, o: f"INTERDICT {o.captive}",
     RebelsReaction: lambda t, o: f"IF {'AN OPPONENT' if o.actor == 'opponent' else 'ANYONE'}"
     f" REBELS {o.city or 'ANY'} THEN PLAY {o.response.upper()}",
-    Skull: lambda t, o: "SKULL",
+    Skull: lambda t, o: {"mine": "SKULL", "any": "SKULL ANY"}.get(o.whom, f"SKULL FOR {o.whom}"),
     Losses: lambda t, o: "LOSSES " + ", ".join(UNIT_NAMES[u] for u in o.units),
     DrawExcalibur: lambda t, o: f"DRAW EXCALIBUR {o.noble}",
     Give: lambda t, o: ("GIVE " + " AND ".join(
         ([f"{o.amount} SHILLINGS"] if o.amount else []) + ([o.card] if o.card else []))
         + f" TO {o.to}"),
 }
+
+
+# -- the cards share (issue 17): windows, reactions, retainers, the Abbess ---------------
+
+def _condition(t: Tables, c: tuple[str, ...]) -> str:
+    what, *args = c
+    if what in ("heretic", "captive"):
+        return f"{args[0]} IS {what.upper()}"
+    if what == "lord":
+        return f"{args[0]} IS LORD OF {_region(t, args[1])}"
+    if what == "at":
+        return f"{args[0]} AT {args[1]}"
+    if what == "invaders":
+        return f"INVADERS AT {args[0]}"
+    return f"{what.upper()} ON {_region(t, args[0])}"
+
+
+def _reaction(t: Tables, o: Reaction) -> str:
+    inner = format_order(t, order_from_dict(dict(o.play)))
+    inner = inner.split(": ", 1)[1] if o.family and inner.startswith(f"{o.family.upper()}: ") \
+        else inner
+    inner = inner[len("PLAY "):] if inner.startswith("PLAY ") else inner
+    return f"AT {o.window.upper()} IF {_condition(t, o.condition)} PLAY {inner}"
+
+
+FORMATTERS.update({
+    Reaction: _reaction,
+    RetainerDeal: lambda t, o: f"RETAINER {o.retainer} FROM {o.giver} TO {o.receiver}"
+    + (f" FOR {o.price}" if o.price else ""),
+    Relinquish: lambda t, o: f"RELINQUISH {o.abbess}",
+    PermitRelinquish: lambda t, o: f"PERMIT RELINQUISH {o.abbess}",
+    Appoint: lambda t, o: f"APPOINT ABBESS {o.noble}",
+    RebuildAbbey: lambda t, o: f"REBUILD ABBEY {o.abbey} AT {o.city}",
+    AidInvaders: lambda t, o: f"AID INVADERS AT {o.city} WITH PASSAGE",
+    RoyalAbbeyMove: lambda t, o: f"ROYAL MOVE {', '.join(o.nobles)} TO ROYAL ABBEY",
+})
 
 
 def format_order(tables: Tables, order: Order) -> str:

@@ -11,13 +11,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from moderator.games.base import OrderError
 from moderator.games.fief.orders import names
 from moderator.games.fief.orders.errors import BadNumber, BadSyntax, OrderParseError, UnknownOrder
 from moderator.games.fief.orders.values import (
+    AidInvaders,
     Allow,
     Ambush,
+    Appoint,
     Assassinate,
     Attack,
     Build,
@@ -48,6 +51,7 @@ from moderator.games.fief.orders.values import (
     Move,
     Order,
     ParliamentVote,
+    PermitRelinquish,
     Pillage,
     PlayClergy,
     PlayFortune,
@@ -57,8 +61,13 @@ from moderator.games.fief.orders.values import (
     PlayTithe,
     Present,
     Quell,
+    Reaction,
     Rebellion,
     RebelsReaction,
+    RebuildAbbey,
+    Relinquish,
+    RetainerDeal,
+    RoyalAbbeyMove,
     RoyalMove,
     Scorch,
     Shinbone,
@@ -258,7 +267,16 @@ def _shinbone(ctx: Context, rest: str) -> Order:
 
 
 def _skull(ctx: Context, rest: str) -> Order:
-    return Skull()
+    """FE 12.3, A77: `SKULL` (your own family's nobles), `SKULL ANY`, `SKULL FOR <noble>`."""
+    word = rest.strip()
+    if word.upper() in ("", "MINE"):
+        return Skull()
+    if word.upper() == "ANY":
+        return Skull(whom="any")
+    m = re.match(r"^FOR\s+(.+)$", word, re.I)
+    if not m:
+        raise BadSyntax("SKULL, SKULL ANY or SKULL FOR <noble>")
+    return Skull(whom=ctx.noble(m.group(1)))
 
 
 def _quell(ctx: Context, rest: str) -> Order:
@@ -608,9 +626,9 @@ def parse_line(ctx: Context, text: str) -> Order:
         if m.group(1).title() not in ctx.families:
             raise OrderParseError(f"{m.group(1).title()} is not your family")
         family, line = m.group(1).title(), m.group(2)
-    at = re.match(r"^AT\s+DISCARD\s+(.+)$", line, re.I)
+    at = re.match(r"^AT\s+(\S+)\s+(.+)$", line, re.I)
     if at:
-        line = at.group(1)
+        return _window_line(ctx, at.group(1), at.group(2), family)
     word, _, rest = line.partition(" ")
     parser = PARSERS.get(word.upper())
     if parser is None:
@@ -618,11 +636,6 @@ def parse_line(ctx: Context, text: str) -> Order:
     order = parser(ctx, rest.strip())
     if family is not None:
         order = replace(order, family=family)
-    if at:
-        if not isinstance(order, DISCARD_WINDOW):
-            raise BadSyntax("only an Opportunity card is played at the Discard (FAQ P2 F10)",
-                            "AT DISCARD ASSASSINATE William BY Lucia")
-        order = replace(order, at="discard")
     return order
 
 
@@ -638,3 +651,151 @@ def parse_text(ctx: Context, text: str) -> tuple[list[tuple[int, Order]], list[O
         except OrderParseError as e:
             errors.append(OrderError(number, raw.strip(), e.message, e.hint))
     return orders, errors
+
+
+# -- the cards share (issue 17): windows, reactions, retainers, the Abbess ---------------
+
+# fief-email.md §3.2: the windows by name and id (cards.windows.WINDOWS has the same list).
+WINDOWS = {"HEAR-YE": "hear-ye", "ELECTION": "election", "PARLIAMENT": "parliament",
+           "DISCARD": "discard", "DISASTERS": "disasters", "CARDS": "cards",
+           "INCOME": "income", "PURCHASE": "purchase", "MOVE": "move",
+           "INVADERS": "invaders", "BATTLES": "battles", "PILLAGE": "pillage", "END": "end"}
+WINDOW_IDS = {"W1": "hear-ye", "W2": "election", "W3": "parliament", "W4": "discard",
+              "W5": "disasters", "W6": "cards", "W7": "income", "W8": "purchase",
+              "W9": "move", "W10": "invaders", "W11": "battles", "W13": "pillage",
+              "W14": "end"}
+# FE 2.6, 10.0, 11.0, 2.15, 12.2-12.4, 2.12: what may be played outside Phase 2D.
+ANY_TIME = (*DISCARD_WINDOW, PlayFortune, Chasuble, Shinbone, Mata, Give)
+
+
+def _window(text: str) -> str:
+    key = text.strip().upper()
+    if key in WINDOWS:
+        return WINDOWS[key]
+    if key in WINDOW_IDS:
+        return WINDOW_IDS[key]
+    raise BadSyntax(f"no window called {text.strip()!r}",
+                    "one of: " + ", ".join(WINDOWS) + " (docs/fief-by-email.md)")
+
+
+def _card_order(ctx: Context, text: str, window: str) -> Order:
+    """The card order of a window line; `PLAY` before it is optional."""
+    word = text.split(" ", 1)[0].upper()
+    line = text if word in PARSERS else f"PLAY {text}"
+    order = parse_line(ctx, line)
+    if not isinstance(order, ANY_TIME) or (
+            isinstance(order, PlayFortune) and (order.card != "Good Weather"
+                                                 or order.window != "cards")):
+        if window == "discard":
+            raise BadSyntax("only an Opportunity card is played at the Discard (FAQ P2 F10)",
+                            "AT DISCARD ASSASSINATE William BY Lucia")
+        raise BadSyntax("outside Phase 2D only Opportunity cards (Good Weather, Rebellion, "
+                        "Passage, Assassination, Justice, Ambush, Mercenaries, Burghers), "
+                        "relic and retainer powers and gifts are played (FE 2.6, 10.0, 11.0)",
+                        "AT END JUSTICE Godfrey")
+    return order
+
+
+def _condition(ctx: Context, text: str) -> tuple[str, ...]:
+    t = text.strip()
+    m = re.match(r"^INVADERS\s+AT\s+(.+)$", t, re.I)
+    if m:
+        return ("invaders", ctx.city(m.group(1)))
+    m = re.match(r"^(STORMS|FAMINE)\s+ON\s+(.+)$", t, re.I)
+    if m:
+        return (m.group(1).lower(), ctx.region(m.group(2)))
+    m = re.match(r"^(.+?)\s+IS\s+(HERETIC|CAPTIVE)$", t, re.I)
+    if m:
+        return (m.group(2).lower(), ctx.noble(m.group(1)))
+    m = re.match(r"^(.+?)\s+IS\s+LORD\s+OF\s+(.+)$", t, re.I)
+    if m:
+        return ("lord", ctx.noble(m.group(1)), ctx.region(m.group(2)))
+    m = re.match(r"^(.+?)\s+AT\s+(.+)$", t, re.I)
+    if m:
+        return ("at", ctx.noble(m.group(1)), ctx.city(m.group(2)))
+    raise BadSyntax(f"cannot read the condition {t!r}",
+                    "<noble> IS HERETIC | <noble> IS CAPTIVE | <noble> AT <city> | "
+                    "<noble> IS LORD OF <region> | INVADERS AT <city> | STORMS ON <region> | "
+                    "FAMINE ON <region>")
+
+
+def _jsonish(value: Any) -> Any:
+    """The stored (JSON) form: tuples as lists, so a stored reaction equals a re-read one."""
+    if isinstance(value, dict):
+        return {k: _jsonish(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonish(v) for v in value]
+    return value
+
+
+def _window_line(ctx: Context, window_text: str, rest: str, family: str | None) -> Order:
+    """`AT <window> [PLAY] <card order>` (one-shot, this turn) or
+    `AT <window> IF <condition> PLAY|THEN <card order>` (a standing reaction)."""
+    window = _window(window_text)
+    m = re.match(r"^IF\s+(.+?)\s+(?:THEN|PLAY)\s+(.+)$", rest.strip(), re.I)
+    order = _card_order(ctx, m.group(2) if m else rest, window)
+    if family is not None:
+        order = replace(order, family=family)
+    if m:
+        return Reaction(window=window, condition=_condition(ctx, m.group(1)),
+                        play=_jsonish(order.to_dict()), family=family)
+    return order if window == "cards" else replace(order, at=window)
+
+
+def _retainer(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)\s+FROM\s+(.+?)\s+TO\s+(.+?)(?:\s+FOR\s+(\d+)(?:\s+SHILLINGS?)?)?$",
+                 rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("RETAINER <retainer> FROM <noble> TO <noble> [FOR <n>]",
+                        "RETAINER Mata FROM Alienor TO Godfrey FOR 3")
+    known = [name for name, _, _ in ctx.tables.retainers]
+    return RetainerDeal(retainer=names.match(m.group(1), known, "retainer"),
+                        giver=ctx.noble(m.group(2)), receiver=ctx.noble(m.group(3)),
+                        price=int(m.group(4) or 0))
+
+
+def _relinquish(ctx: Context, rest: str) -> Order:
+    return Relinquish(abbess=ctx.noble(rest))
+
+
+def _permit(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^RELINQUISH\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("PERMIT RELINQUISH <abbess>")
+    return PermitRelinquish(abbess=ctx.noble(m.group(1)))
+
+
+def _appoint(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^ABBESS\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("APPOINT ABBESS <noblewoman>")
+    return Appoint(noble=ctx.noble(m.group(1)))
+
+
+def _rebuild(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^ABBEY\s+(?:OF\s+(?:THE\s+)?)?(.+?)\s+AT\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("REBUILD ABBEY <abbey> AT <city>", "REBUILD ABBEY Autumn AT Oxford")
+    return RebuildAbbey(abbey=names.match(m.group(1), ctx.tables.abbey_names, "Abbey"),
+                        city=ctx.city(m.group(2)))
+
+
+def _aid(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^INVADERS\s+AT\s+(.+?)\s+WITH\s+PASSAGE$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("AID INVADERS AT <city> WITH PASSAGE")
+    ctx.card("Passage")
+    return AidInvaders(city=ctx.city(m.group(1)))
+
+
+def _royal_or_abbey(ctx: Context, rest: str) -> Order:
+    """`ROYAL MOVE <nobles> TO ROYAL ABBEY` (FE 2.13), else the Royal Stronghold's."""
+    m = re.match(r"^MOVE\s+(.+?)\s+TO\s+(?:THE\s+)?ROYAL\s+ABBEY$", rest.strip(), re.I)
+    if m:
+        return RoyalAbbeyMove(nobles=tuple(ctx.noble(n) for n in _list(m.group(1))))
+    return _royal(ctx, rest)
+
+
+PARSERS.update({"RETAINER": _retainer, "RELINQUISH": _relinquish, "PERMIT": _permit,
+                "APPOINT": _appoint, "REBUILD": _rebuild, "AID": _aid,
+                "ROYAL": _royal_or_abbey})

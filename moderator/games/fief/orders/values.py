@@ -6,7 +6,7 @@ its normal form and `orders.parse` reads it back, so parse(format(o)) == o.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 
@@ -408,6 +408,7 @@ class Skull(Order):
     in the city where the Skull is."""
     kind: ClassVar[str] = "skull"
     standing: ClassVar[bool] = True
+    whom: str = "mine"                 # mine | any | a noble's name (FE 12.3, A77)
 
 
 @dataclass(frozen=True)
@@ -478,6 +479,81 @@ ORDER_CLASSES: dict[str, type[Order]] = {
 }
 
 
+# -- the cards share (issue 17): windows, reactions, retainers, the Abbess ---------------
+
+@dataclass(frozen=True)
+class Reaction(Order):
+    """fief-email.md §3.1 (FE 2.6, 10.0, 11.0): a standing reaction written in advance,
+    `AT <window> IF <condition> PLAY <card order>`: when the window opens and the condition
+    holds, the card order is played; the line is then spent.  `play` is the card order's
+    JSON form."""
+    kind: ClassVar[str] = "reaction"
+    standing: ClassVar[bool] = True
+    window: str = ""
+    condition: tuple[str, ...] = ()    # ("heretic", noble), ("at", noble, city), ...
+    play: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RetainerDeal(Order):
+    """FE 2.12: a Retainer given, sold (FOR n) or exchanged between two nobles in Phase 2D,
+    no pigeon; between players both write the same line."""
+    kind: ClassVar[str] = "retainer"
+    retainer: str = ""
+    giver: str = ""
+    receiver: str = ""
+    price: int = 0
+
+
+@dataclass(frozen=True)
+class Relinquish(Order):
+    """FE 2.13: an Abbess asks to lay down her title (to marry or stand for election)."""
+    kind: ClassVar[str] = "relinquish"
+    abbess: str = ""
+
+
+@dataclass(frozen=True)
+class PermitRelinquish(Order):
+    """FE 2.13: the Bishop or Archbishop of her Abbey's district lets her relinquish."""
+    kind: ClassVar[str] = "permit_relinquish"
+    abbess: str = ""
+
+
+@dataclass(frozen=True)
+class Appoint(Order):
+    """FE 2.13: the Sovereign gives a relinquished Abbess title at once to an unmarried
+    noblewoman of his choice."""
+    kind: ClassVar[str] = "appoint"
+    noble: str = ""
+
+
+@dataclass(frozen=True)
+class RebuildAbbey(Order):
+    """FE 2.13: an Abbess rebuilds her destroyed Abbey, free, in any city (Phase 4)."""
+    kind: ClassVar[str] = "rebuild_abbey"
+    abbey: str = ""
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class AidInvaders(Order):
+    """FE 10.2 Aid Invaders: a Passage shows the invaders attacking <city> the tunnels
+    under its defender's walls (no melee penalty), in Phase 6."""
+    kind: ClassVar[str] = "aid_invaders"
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class RoyalAbbeyMove(RoyalMove):
+    """FE 2.13 Royal Moves: as the Royal Move (FE 5.0), to the Royal Abbey."""
+    kind: ClassVar[str] = "royal_abbey_move"
+
+
+CARDS_SHARE: tuple[type[Order], ...] = (Reaction, RetainerDeal, Relinquish, PermitRelinquish,
+                                        Appoint, RebuildAbbey, AidInvaders, RoyalAbbeyMove)
+ORDER_CLASSES.update({cls.kind: cls for cls in CARDS_SHARE})
+
+
 def _tupled(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(_tupled(v) for v in value)
@@ -496,7 +572,9 @@ class TurnOrders:
     orders: tuple[Order, ...] = ()
 
     def of(self, cls: type[Order]) -> list[Any]:
-        return [o for o in self.orders if isinstance(o, cls)]
+        # A line for another window (`AT <window> ...`) is not its phase's: the windows
+        # read it (cards.windows).
+        return [o for o in self.orders if isinstance(o, cls) and not o.at]
 
     def to_dict(self) -> dict[str, Any]:
         return {"orders": [o.to_dict() for o in self.orders]}
