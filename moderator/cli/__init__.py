@@ -9,7 +9,8 @@ owns the outbox.  One module per command group:
   (player, with act-as|replace|eject|absence), `mail` (inbox, outbox), `orders` (orders,
   with accept-late), `turns` (turn, with process|preview|rollback|rollforward),
   `newsletters` (newsletter with resend, state with amend), `deadlines` (deadline, with
-  extend), `press` (press queue|approve|reject), `service` (serve, status), `demo` (demo);
+  extend), `press` (press queue|approve|reject), `service` (serve), `status`
+  (status, its many-games summary read through sqlite3), `demo` (demo);
   `app` holds what they share.  Every GM action that changes a game is audited, with
   ``--reason``.
 """

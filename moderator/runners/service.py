@@ -9,7 +9,9 @@ Three loops run in threads, each wrapped so that a failure is logged and retried
   Maildirs, or SMTP), every ``service.outbox_seconds``, and at once when intake queued
   receipts or a deadline queued mail (both set `Service.kick_outbox`);
 * scheduler: `moderator.runners.schedule.DeadlineScheduler` (APScheduler, jobs in the store),
-  re-synced from the database every `schedule.SYNC_SECONDS`.
+  re-synced from the database when its change stamp moves (read every
+  `schedule.CHANGE_POLL_SECONDS`) and every `schedule.FULL_SYNC_SECONDS`; its first sync
+  runs in its thread after `ready`.
 
 The transport is chosen in one place, `moderator.transport.open_inbox` / `open_sender`.
 
