@@ -97,6 +97,33 @@ JOB_KINDS = ("deadline", "announcements", "reminder")
 # these names: moving or renaming one would make APScheduler drop every stored job that
 # uses it ("Unable to restore job").  What the jobs do is in `moderator.runners.jobs`.
 _runtime: Runtime | None = None
+# The jobs running now in this process, by job id.  APScheduler drops a one-shot job from
+# the store as it starts it; a sync during the run (the run's own writes move the change
+# stamp) must not put it back while its turn is still open, or it fires a second time.
+_running: set[str] = set()
+_running_lock = threading.Lock()
+
+
+@contextmanager
+def _run(rt: Runtime, kind: str, game_name: str, number: int) -> Iterator[None]:
+    """Around a job: its lock (workers), noted as running, and a re-sync once it ended
+    (its job is put back if still wanted, say when the deadline moved later)."""
+    job_id = f"{kind}:{game_name}"
+    with _running_lock:
+        _running.add(job_id)
+    try:
+        with rt.job_lock(f"{kind}:{game_name}:{number}"):
+            yield
+    finally:
+        with _running_lock:
+            _running.discard(job_id)
+        if rt.on_change is not None:
+            rt.on_change()
+
+
+def running_jobs() -> frozenset[str]:
+    with _running_lock:
+        return frozenset(_running)
 
 
 def _job_deadline(game_name: str, number: int) -> None:
@@ -104,7 +131,7 @@ def _job_deadline(game_name: str, number: int) -> None:
     With workers, the job lock lets one at a time at it (`Runtime.job_lock`)."""
     rt = _runtime
     if rt is not None:
-        with rt.job_lock(f"deadline:{game_name}:{number}"):
+        with _run(rt, "deadline", game_name, number):
             # When the deadline's job started (how late after the deadline a turn starts).
             rt.log("info", "deadline.due", game=game_name, turn=number)
             run_due_turn(rt, game_name, number)
@@ -114,7 +141,7 @@ def _job_announcements(game_name: str, number: int) -> None:
     """The announcements job (see `_job_deadline` for why it reads `_runtime`)."""
     rt = _runtime
     if rt is not None:
-        with rt.job_lock(f"announcements:{game_name}:{number}"):
+        with _run(rt, "announcements", game_name, number):
             run_announcements(rt, game_name, number)
 
 
@@ -122,7 +149,7 @@ def _job_reminder(game_name: str, number: int) -> None:
     """The reminder job (see `_job_deadline` for why it reads `_runtime`)."""
     rt = _runtime
     if rt is not None:
-        with rt.job_lock(f"reminder:{game_name}:{number}"):
+        with _run(rt, "reminder", game_name, number):
             run_reminders(rt, game_name, number)
 
 
@@ -410,11 +437,14 @@ class JobSync:
                 applied.pop(job_id, None)
                 self.removed.append(job_id)
         kept = 0
+        running = running_jobs()
         for job_id, spec in wanted.items():
             if job_id in stored and _same_time(stored[job_id], spec.run_date) \
                     and applied.get(job_id) == spec:
                 kept += 1
                 continue
+            if job_id not in stored and job_id in running:
+                continue  # left the store as it started; the sync after it ends decides
             _add(scheduler, spec)
             applied[job_id] = spec
             self.added.append(spec)

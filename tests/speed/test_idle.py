@@ -167,3 +167,18 @@ def test_a_batched_first_sync_replaces_and_removes_what_a_previous_run_left(
         assert again.scheduler.get_job("deadline:r1").trigger.run_date == later
     finally:
         again.shutdown()
+
+
+def test_a_running_job_is_not_put_back_until_it_ends(
+    db: Engine, started: schedule.DeadlineScheduler,
+) -> None:
+    """APScheduler drops a one-shot job from the store as it starts it; a sync during the
+    run (its writes move the stamp) put it back, and it fired a second time."""
+    with db.begin() as conn:  # as APScheduler does when it starts the job
+        conn.exec_driver_sql("DELETE FROM apscheduler_jobs WHERE id = 'deadline:a1'")
+    with schedule._run(started.runtime, "deadline", "a1", 1):
+        started.sync()
+        assert _run_date(started, "deadline:a1") is None
+    assert started._sync_wanted.is_set()  # its end asks for a sync, which puts it back
+    started.sync()
+    assert _run_date(started, "deadline:a1") is not None
