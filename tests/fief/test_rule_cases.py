@@ -3,7 +3,16 @@ dice and the rule it cites.  Kirsten plays Green, Dave Blue, George Red (Ex 13-2
 
 from __future__ import annotations
 
-from moderator.games.fief import battle, cards, court, economy, invaders, movement, victory
+from moderator.games.fief import (
+    battle,
+    cards,
+    court,
+    economy,
+    invaders,
+    movement,
+    projectiles,
+    victory,
+)
 from moderator.games.fief.battle import Side, fight, melee_dice
 from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
 
@@ -308,7 +317,7 @@ def test_fe_7_2_archers_need_three_against_a_fortified_city() -> None:
     troops(s, "London", "Red", men_at_arms=1)
     r = realm(s, bd(0) * 6)
     record: dict[str, object] = {}
-    battle._projectiles(r, Side(r, "London", "Blue"), Side(r, "London", "Red", fortified=2),
+    projectiles.fire(r, Side(r, "London", "Blue"), Side(r, "London", "Red", fortified=2),
                         record)
     assert "projectiles" not in record
 
@@ -318,7 +327,7 @@ def test_fe_7_2_three_archers_in_the_open_add_one_hit() -> None:
     troops(s, "Oxford", "Blue", archer=3)
     troops(s, "Oxford", "Red", men_at_arms=3)
     r = realm(s, bd(1))
-    battle._projectiles(r, Side(r, "Oxford", "Blue"), Side(r, "Oxford", "Red"), {})
+    projectiles.fire(r, Side(r, "Oxford", "Blue"), Side(r, "Oxford", "Red"), {})
     assert s.cities["Oxford"].units_of("Red") == {"men_at_arms": 1}
 
 
@@ -329,7 +338,7 @@ def test_fe_7_2_trebuchets_fire_two_dice_and_a_second_adds_one() -> None:
     troops(s, "London", "Red", archer=3, men_at_arms=2)
     r = realm(s, bd(2, 1, 0))
     rec: dict[str, list[dict[str, object]]] = {}
-    battle._projectiles(r, Side(r, "London", "Blue"), Side(r, "London", "Red", fortified=2),
+    projectiles.fire(r, Side(r, "London", "Blue"), Side(r, "London", "Red", fortified=2),
                         rec)  # type: ignore[arg-type]
     assert rec["projectiles"][0]["hits"] == 4
     assert Side(r, "London", "Red").troops() == 1
@@ -340,7 +349,7 @@ def test_fe_7_2_a_blank_explodes_a_bombard_and_a_man_at_arms() -> None:
     troops(s, "London", "Red", bombard=2, men_at_arms=2)
     troops(s, "London", "Blue", knight=1)
     r = realm(s, bd(1, 0))
-    battle._projectiles(r, Side(r, "London", "Red"), Side(r, "London", "Blue"), {})
+    projectiles.fire(r, Side(r, "London", "Red"), Side(r, "London", "Blue"), {})
     assert s.cities["London"].units_of("Red") == {"bombard": 1, "men_at_arms": 1}
 
 
@@ -397,6 +406,25 @@ def test_faq_f5_an_ally_may_be_attacked_and_his_fortified_city_takes_the_title()
 def _deck(s: object, fortune: list[str], character: list[str] | None = None) -> None:
     s.fortune_deck = list(fortune)  # type: ignore[attr-defined]
     s.character_deck = list(character or ["Noble Isabel"])  # type: ignore[attr-defined]
+
+
+def test_u2_the_second_draw_chosen_after_looking_at_the_first() -> None:
+    """U2 (FE 2.0): "Dave draws a Fortune Card, looks at it, and then decides to draw a
+    Character Card for his second draw": by email, `IF FIRST IS <card> ELSE <deck>`."""
+    plan = "DRAW FORTUNE THEN CHARACTER IF FIRST IS TAX ELSE FORTUNE"
+    for top, second in (("Tax", "Noble Isabel"), ("Passage", "Justice")):
+        s = board()
+        _deck(s, [top, "Justice"], ["Noble Isabel"])
+        r = realm(s)
+        give_orders(r, {"dave": plan})
+        cards.draw_phase(r)
+        assert s.players["dave"].hand == [top, second]
+    s = board()
+    _deck(s, ["Tax"], ["Noble Isabel", "Abbess"])
+    r = realm(s)
+    give_orders(r, {"dave": "DRAW CHARACTER THEN FORTUNE IF FIRST IS NOBLE ELSE CHARACTER"})
+    cards.draw_phase(r)
+    assert s.players["dave"].hand == ["Noble Isabel", "Tax"]
 
 
 def test_u3_red_cards_go_to_the_track_and_do_not_count() -> None:

@@ -29,12 +29,14 @@ from moderator.games.fief.orders.values import (
     Allow,
     Candidate,
     DanegeldReaction,
+    DestroyEngines,
     GarterPolicy,
     Losses,
     Quell,
     Reaction,
     RebelsReaction,
     Skull,
+    Spoils,
     Surrender,
     TurnOrders,
     Withdraw,
@@ -59,12 +61,14 @@ def store_standing(realm: Realm) -> None:
                 if gone["kind"] == "candidate" and gone["lord"].lower() in s.candidates:
                     s.candidates.remove(gone["lord"].lower())
         for order in orders.orders:
-            if isinstance(order, Losses | GarterPolicy | Quell | Surrender | Skull):
+            if isinstance(order, Losses | GarterPolicy | Quell | Surrender | Skull
+                          | DestroyEngines | Spoils):
                 # One battle plan a family, one Garter policy: the new replaces the old.
                 standing[:] = [d for d in standing if not (d["kind"] == order.kind
                                                            and d.get("family") == order.family)]
             if isinstance(order, Allow | Candidate | Losses | GarterPolicy | Quell | Surrender
-                          | Skull | DanegeldReaction | RebelsReaction | Reaction):
+                          | Skull | DanegeldReaction | RebelsReaction | Reaction
+                          | DestroyEngines | Spoils):
                 data = order.to_dict()
                 if data not in standing:
                     standing.append(data)

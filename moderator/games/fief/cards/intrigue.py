@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from moderator.games.fief import aftermath
 from moderator.games.fief.cards.common import orders_of, take
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import (
@@ -100,7 +101,7 @@ def escape(realm: Realm, player: str, order: Escape) -> None:
             army = s.invaders.get(captive.captor[9:])
             if army and captive.key in army.captives:
                 army.captives.remove(captive.key)
-        realm.release(captive, "escape")
+        aftermath.escape(realm, captive)    # FE 7.6, 10.2: placed as the card says
 
 
 def aid_invaders(realm: Realm, city: str, defender: str) -> bool:

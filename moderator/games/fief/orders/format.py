@@ -7,33 +7,45 @@ from typing import Any
 
 from moderator.games.fief.orders.names import UNIT_NAMES
 from moderator.games.fief.orders.values import (
+    AcceptRansom,
     AidInvaders,
     Allow,
+    AllowEnter,
     Ambush,
     Appoint,
     Assassinate,
     Attack,
+    Betray,
     Build,
     BuildRoyal,
     BuildTrebuchet,
     Buy,
     BuyTitle,
     Candidate,
+    Cavalcade,
     Chasuble,
     Convene,
     Danegeld,
     DanegeldReaction,
+    DestroyEngines,
     Discard,
     Draw,
     DrawExcalibur,
+    EndBattle,
     Escape,
     GarterPolicy,
     Give,
     Grant,
+    HelpInvaders,
     Hire,
+    HireFrom,
+    HireInBattle,
     Interdict,
     Intervene,
+    Join,
     Justice,
+    LeaveRelic,
+    Lend,
     LiftSiege,
     Losses,
     Marry,
@@ -51,6 +63,7 @@ from moderator.games.fief.orders.values import (
     PlayTithe,
     Present,
     Quell,
+    RansomOffer,
     Reaction,
     Rebellion,
     RebelsReaction,
@@ -59,16 +72,22 @@ from moderator.games.fief.orders.values import (
     RetainerDeal,
     RoyalAbbeyMove,
     RoyalMove,
+    Sally,
     Scorch,
     Shinbone,
     Siege,
     Skull,
+    Spoils,
     Start,
     StrikeLeader,
     Surrender,
+    TakeRelic,
+    Target,
     Transfer,
+    Truce,
     Vote,
     Withdraw,
+    WithdrawPassage,
     order_from_dict,
 )
 from moderator.games.fief.tables import Tables
@@ -107,6 +126,8 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
     Start: lambda t, o: "START " + ", ".join(o.cities),
     Discard: lambda t, o: "DISCARD " + ", ".join(o.cards),
     Draw: lambda t, o: ("DRAW " + (" THEN ".join(o.decks) or "NONE")
+                        + (f" IF FIRST IS {o.if_first.upper()} ELSE {o.else_deck}"
+                           if o.if_first is not None else "")
                         + (f" DISASTERS AT MOST {o.disasters_at_most}"
                            if o.disasters_at_most is not None else "")),
     PlayNoble: lambda t, o: f"PLAY NOBLE {o.noble} AT {o.city}",
@@ -169,6 +190,25 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
     Give: lambda t, o: ("GIVE " + " AND ".join(
         ([f"{o.amount} SHILLINGS"] if o.amount else []) + ([o.card] if o.card else []))
         + f" TO {o.to}"),
+    # war share (FE 7.0-7.10, 10.2, 11.1, 13.3)
+    Join: lambda t, o: f"JOIN {o.player}" + (f" AGAINST {o.against}" if o.against else "")
+    + f" AT {o.city}",
+    Truce: lambda t, o: f"TRUCE WITH {o.player} AT {o.city}" + (
+        f" {o.terms.upper()}" if o.terms else ""),
+    Target: lambda t, o: f"TARGET {o.noble} AT {o.city}",
+    DestroyEngines: lambda t, o: f"DESTROY ENGINES IF TROOPS BELOW {o.below}",
+    Spoils: lambda t, o: f"SPOILS {o.how.upper()}",
+    WithdrawPassage: lambda t, o: f"WITHDRAW FROM {o.city} WITH PASSAGE"
+    + (f" TO {o.to}" if o.to else ""),
+    Sally: lambda t, o: f"SALLY {o.city}" + (f" BACK IF LOST {o.back}" if o.back else ""),
+    HireInBattle: lambda t, o: f"HIRE {o.count} CROSSBOWMEN AT {o.city} IN BATTLE",
+    RansomOffer: lambda t, o: f"RANSOM {o.captive} OFFER {o.amount}",
+    AcceptRansom: lambda t, o: f"ACCEPT RANSOM FOR {o.captive} AT LEAST {o.amount}",
+    Betray: lambda t, o: f"BETRAY AT {o.city} AFTER ROUND {o.after}",
+    EndBattle: lambda t, o: f"END BATTLE AT {o.city}",
+    Lend: lambda t, o: f"LEND {o.count} CROSSBOWMEN TO {o.to} FOR {o.price}",
+    HelpInvaders: lambda t, o: f"HELP INVADERS AT {o.city} WITH PASSAGE",
+    HireFrom: lambda t, o: f"HIRE {o.count} CROSSBOWMEN FROM {o.lender} FOR {o.price} AT {o.city}",
 }
 
 
@@ -205,6 +245,15 @@ FORMATTERS.update({
     RebuildAbbey: lambda t, o: f"REBUILD ABBEY {o.abbey} AT {o.city}",
     AidInvaders: lambda t, o: f"AID INVADERS AT {o.city} WITH PASSAGE",
     RoyalAbbeyMove: lambda t, o: f"ROYAL MOVE {', '.join(o.nobles)} TO ROYAL ABBEY",
+})
+
+
+# -- the land share (FE 5.0, 5.2, 12.0) ----------------------------------------------------
+FORMATTERS.update({
+    AllowEnter: lambda t, o: f"ALLOW {o.who} TO ENTER" + (f" AT {o.city}" if o.city else ""),
+    Cavalcade: lambda t, o: "CAVALCADE" + _move(t, o)[4:].replace(" IF DENIED CAVALCADE", ""),
+    LeaveRelic: lambda t, o: f"LEAVE RELIC {o.relic} BY {o.noble}",
+    TakeRelic: lambda t, o: f"TAKE RELIC {o.relic} BY {o.noble}",
 })
 
 

@@ -17,33 +17,45 @@ from moderator.games.base import OrderError
 from moderator.games.fief.orders import names
 from moderator.games.fief.orders.errors import BadNumber, BadSyntax, OrderParseError, UnknownOrder
 from moderator.games.fief.orders.values import (
+    AcceptRansom,
     AidInvaders,
     Allow,
+    AllowEnter,
     Ambush,
     Appoint,
     Assassinate,
     Attack,
+    Betray,
     Build,
     BuildRoyal,
     BuildTrebuchet,
     Buy,
     BuyTitle,
     Candidate,
+    Cavalcade,
     Chasuble,
     Convene,
     Danegeld,
     DanegeldReaction,
+    DestroyEngines,
     Discard,
     Draw,
     DrawExcalibur,
+    EndBattle,
     Escape,
     GarterPolicy,
     Give,
     Grant,
+    HelpInvaders,
     Hire,
+    HireFrom,
+    HireInBattle,
     Interdict,
     Intervene,
+    Join,
     Justice,
+    LeaveRelic,
+    Lend,
     LiftSiege,
     Losses,
     Marry,
@@ -61,6 +73,7 @@ from moderator.games.fief.orders.values import (
     PlayTithe,
     Present,
     Quell,
+    RansomOffer,
     Reaction,
     Rebellion,
     RebelsReaction,
@@ -69,16 +82,22 @@ from moderator.games.fief.orders.values import (
     RetainerDeal,
     RoyalAbbeyMove,
     RoyalMove,
+    Sally,
     Scorch,
     Shinbone,
     Siege,
     Skull,
+    Spoils,
     Start,
     StrikeLeader,
     Surrender,
+    TakeRelic,
+    Target,
     Transfer,
+    Truce,
     Vote,
     Withdraw,
+    WithdrawPassage,
 )
 from moderator.games.fief.tables import Tables
 
@@ -177,13 +196,31 @@ def _draw(ctx: Context, rest: str) -> Order:
         return _draw_excalibur(ctx, m.group(1))
     if rest.strip().upper() == "NONE":
         return Draw(decks=(), disasters_at_most=limit)
-    decks = []
-    for word in re.split(r"\s+THEN\s+", rest.strip(), flags=re.I):
-        w = word.strip().upper()
-        if w not in ("FORTUNE", "CHARACTER"):
-            raise BadSyntax(f"{word!r} is not a deck", "DRAW FORTUNE THEN CHARACTER, or DRAW NONE")
-        decks.append(w)
-    return Draw(decks=tuple(decks), disasters_at_most=limit)
+    if_first = else_deck = None
+    m = re.search(r"\s+IF\s+FIRST\s+IS\s+(.+?)\s+ELSE\s+(\S+)\s*$", rest, re.I)
+    if m:  # U2: the later draws chosen after looking at the first card
+        if_first, else_deck = _first_card(ctx, m.group(1)), _deck(m.group(2))
+        rest = rest[:m.start()]
+    decks = tuple(_deck(word) for word in re.split(r"\s+THEN\s+", rest.strip(), flags=re.I))
+    if if_first is not None and len(decks) < 2:
+        raise BadSyntax("IF FIRST IS needs a second draw to choose",
+                        "DRAW FORTUNE THEN CHARACTER IF FIRST IS TAX ELSE FORTUNE (FE 2.0)")
+    return Draw(decks=decks, disasters_at_most=limit, if_first=if_first, else_deck=else_deck)
+
+
+def _deck(word: str) -> str:
+    w = word.strip().upper()
+    if w not in ("FORTUNE", "CHARACTER"):
+        raise BadSyntax(f"{word!r} is not a deck", "DRAW FORTUNE THEN CHARACTER, or DRAW NONE")
+    return w
+
+
+def _first_card(ctx: Context, text: str) -> str:
+    """A card a first draw can bring: a Fortune or Character card's name, or NOBLE."""
+    if text.strip().upper() in ("NOBLE", "A NOBLE"):
+        return "NOBLE"
+    known = [name for name, _ in ctx.tables.fortune_cards + ctx.tables.character_cards]
+    return names.match(text, known, "card")
 
 
 def _play(ctx: Context, rest: str) -> Order:
@@ -346,9 +383,9 @@ def _burgher(ctx: Context, rest: str) -> Order:
 
 
 def _pillage(ctx: Context, rest: str) -> Order:
-    m = re.match(r"^(.+?)\s+(MILL|ABBEY)(?:\s+BY\s+(.+))?$", rest, re.I)
+    m = re.match(r"^(.+?)\s+(MILL|ABBEY|ENGINES)(?:\s+BY\s+(.+))?$", rest, re.I)
     if not m:
-        raise BadSyntax("PILLAGE <city> MILL|ABBEY [BY <noble>]", "PILLAGE Oxford MILL")
+        raise BadSyntax("PILLAGE <city> MILL|ABBEY|ENGINES [BY <noble>]", "PILLAGE Oxford MILL")
     return Pillage(city=ctx.city(m.group(1)), what=m.group(2).lower(),
                    by=ctx.noble(m.group(3)) if m.group(3) else None)
 
@@ -398,6 +435,14 @@ def _parliament(ctx: Context, rest: str) -> Order:
 
 
 def _hire(ctx: Context, rest: str) -> Order:
+    f = re.match(r"^(\d+)\s+CROSSBOW\w*\s+FROM\s+(.+?)\s+FOR\s+(\S+)\s+AT\s+(.+)$",
+                 rest.strip(), re.I)
+    if f:
+        return HireFrom(count=int(f.group(1)), lender=ctx.player(f.group(2)),
+                        price=_count(f.group(3)), city=ctx.city(f.group(4)))
+    b = re.match(r"^(\d+)\s+CROSSBOW\w*\s+AT\s+(.+?)\s+IN\s+BATTLE$", rest.strip(), re.I)
+    if b:
+        return HireInBattle(count=int(b.group(1)), city=ctx.city(b.group(2)))
     m = re.match(r"^(\d+)\s+CROSSBOW\w*\s+AT\s+(.+)$", rest.strip(), re.I)
     if not m:
         raise BadSyntax("HIRE <n> CROSSBOWMEN AT <city>", "HIRE 2 CROSSBOWMEN AT York")
@@ -482,7 +527,8 @@ def _move(ctx: Context, rest: str) -> Order:
         raise BadSyntax("MOVE needs a colon before its path",
                         "MOVE William WITH 2 KNIGHT: Oxford - London - Canterbury")
     denied = "wait"
-    m = re.search(r"\s+IF\s+DENIED\s+(?:THEN\s+)?(RETURN|WAIT|CAVALCADE|PASSAGE)\s*$", path, re.I)
+    m = re.search(r"\s+IF\s+DENIED\s+(?:THEN\s+)?(RETURN|WAIT|CAVALCADE|PASSAGE|BURGHER)\s*$",
+                  path, re.I)
     if m:
         denied = m.group(1).lower()
         path = path[:m.start()]
@@ -519,10 +565,13 @@ def _move(ctx: Context, rest: str) -> Order:
 
 
 def _allow(ctx: Context, rest: str) -> Order:
-    m = re.match(r"^(.+?)\s+TO\s+PASS(?:\s+AT\s+(.+?))?(?:\s+EVERYWHERE)?$", rest, re.I)
+    m = re.match(r"^(.+?)\s+TO\s+(PASS|ENTER)(?:\s+AT\s+(.+?))?(?:\s+EVERYWHERE)?$", rest,
+                 re.I)
     if not m:
-        raise BadSyntax(f"cannot read ALLOW {rest}", "ALLOW <player|ANYONE> TO PASS [AT <city>]")
-    return Allow(who=ctx.player(m.group(1)), city=ctx.city(m.group(2)) if m.group(2) else None)
+        raise BadSyntax(f"cannot read ALLOW {rest}",
+                        "ALLOW <player|ANYONE> TO PASS|ENTER [AT <city>]")
+    kind = AllowEnter if m.group(2).upper() == "ENTER" else Allow
+    return kind(who=ctx.player(m.group(1)), city=ctx.city(m.group(3)) if m.group(3) else None)
 
 
 def _attack(ctx: Context, rest: str) -> Order:
@@ -596,6 +645,8 @@ def _mata(ctx: Context, rest: str) -> Order:
 
 
 def _withdraw(ctx: Context, rest: str) -> Order:
+    if re.match(r"^FROM\s", rest.strip(), re.I):
+        return _withdraw_passage(ctx, rest)
     return Withdraw(number=_count(rest))
 
 
@@ -616,6 +667,35 @@ PARSERS: dict[str, Callable[[Context, str], Order]] = {
     "MATA": _mata, "ROYAL": _royal, "BURGHER": _burgher,
     "INTERDICT": _interdict,
 }
+
+
+# -- the land share (FE 5.2, 12.0) ---------------------------------------------------------
+
+def _cavalcade(ctx: Context, rest: str) -> Order:
+    move = _move(ctx, rest)
+    assert isinstance(move, Move)
+    if any(u != "knight" for u, _ in move.units):
+        raise BadSyntax("a Cavalcade is of nobles and Knights only (FE 5.2)",
+                        "CAVALCADE Lucia WITH 2 KNIGHT: Winchester - Canterbury - London")
+    return Cavalcade(nobles=move.nobles, units=move.units, start=move.start, path=move.path,
+                     leave=move.leave)
+
+
+def _leave(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^RELIC\s+(.+?)\s+BY\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("LEAVE RELIC <relic> BY <noble>", "LEAVE RELIC Holy Grail BY Agnes")
+    return LeaveRelic(relic=names.match(m.group(1), RELICS, "relic"), noble=ctx.noble(m.group(2)))
+
+
+def _take(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^RELIC\s+(.+?)\s+BY\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("TAKE RELIC <relic> BY <noble>", "TAKE RELIC Holy Grail BY Agnes")
+    return TakeRelic(relic=names.match(m.group(1), RELICS, "relic"), noble=ctx.noble(m.group(2)))
+
+
+PARSERS.update({"CAVALCADE": _cavalcade, "LEAVE": _leave, "TAKE": _take})
 
 
 def parse_line(ctx: Context, text: str) -> Order:
@@ -799,3 +879,109 @@ def _royal_or_abbey(ctx: Context, rest: str) -> Order:
 PARSERS.update({"RETAINER": _retainer, "RELINQUISH": _relinquish, "PERMIT": _permit,
                 "APPOINT": _appoint, "REBUILD": _rebuild, "AID": _aid,
                 "ROYAL": _royal_or_abbey})
+
+
+# -- war share (battles, sieges, captives): FE 7.0-7.10, 10.2, 11.1, 13.3 ---------------
+def _join(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)(?:\s+AGAINST\s+(.+?))?\s+AT\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("JOIN <player> [AGAINST <player>] AT <city>", "JOIN Kirsten AT Coventry")
+    return Join(player=ctx.player(m.group(1)), city=ctx.city(m.group(3)),
+                against=ctx.player(m.group(2)) if m.group(2) else None)
+
+
+def _truce(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^WITH\s+(.+?)\s+AT\s+(.+?)(?:\s+(CEDE|TAKE))?$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("TRUCE WITH <player> AT <city> [CEDE|TAKE]", "TRUCE WITH Dave AT York")
+    return Truce(player=ctx.player(m.group(1)), city=ctx.city(m.group(2)),
+                 terms=(m.group(3) or "").lower())
+
+
+def _target(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)\s+AT\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("TARGET <noble>|LEADER AT <city>", "TARGET Henri AT London")
+    who = "LEADER" if m.group(1).strip().upper() == "LEADER" else ctx.noble(m.group(1))
+    return Target(noble=who, city=ctx.city(m.group(2)))
+
+
+def _destroy(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^ENGINES\s+IF\s+TROOPS\s+BELOW\s+(\S+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("DESTROY ENGINES IF TROOPS BELOW <n> (0: never)",
+                        "DESTROY ENGINES IF TROOPS BELOW 2")
+    return DestroyEngines(below=_count(m.group(1)))
+
+
+def _spoils(ctx: Context, rest: str) -> Order:
+    if rest.strip().upper() not in ("TAKE", "DESTROY"):
+        raise BadSyntax("SPOILS TAKE or SPOILS DESTROY", "SPOILS DESTROY")
+    return Spoils(how=rest.strip().lower())
+
+
+def _withdraw_passage(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^FROM\s+(.+?)\s+WITH\s+PASSAGE(?:\s+TO\s+(.+))?$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("WITHDRAW FROM <city> WITH PASSAGE [TO <city>]",
+                        "WITHDRAW FROM York WITH PASSAGE TO Whitby")
+    ctx.card("Passage")
+    return WithdrawPassage(city=ctx.city(m.group(1)),
+                           to=ctx.city(m.group(2)) if m.group(2) else None)
+
+
+def _sally(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)(?:\s+BACK\s+IF\s+LOST\s+(\S+))?$", rest.strip(), re.I)
+    assert m
+    return Sally(city=ctx.city(m.group(1)), back=_count(m.group(2)) if m.group(2) else 0)
+
+
+def _ransom(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)\s+OFFER\s+(\S+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("RANSOM <captive> OFFER <n>", "RANSOM Henri OFFER 4")
+    return RansomOffer(captive=ctx.noble(m.group(1)), amount=_count(m.group(2)))
+
+
+def _accept(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^RANSOM\s+FOR\s+(.+?)\s+AT\s+LEAST\s+(\S+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("ACCEPT RANSOM FOR <captive> AT LEAST <n>",
+                        "ACCEPT RANSOM FOR Henri AT LEAST 4")
+    return AcceptRansom(captive=ctx.noble(m.group(1)), amount=_count(m.group(2)))
+
+
+def _betray(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^AT\s+(.+?)\s+AFTER\s+ROUND\s+(\S+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("BETRAY AT <city> AFTER ROUND <n>", "BETRAY AT Coventry AFTER ROUND 1")
+    return Betray(city=ctx.city(m.group(1)), after=max(1, _count(m.group(2))))
+
+
+def _end(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^BATTLE\s+AT\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("END BATTLE AT <city>", "END BATTLE AT London")
+    return EndBattle(city=ctx.city(m.group(1)))
+
+
+def _help(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^INVADERS\s+AT\s+(.+?)\s+WITH\s+PASSAGE$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("HELP INVADERS AT <city> WITH PASSAGE",
+                        "HELP INVADERS AT Lincoln WITH PASSAGE")
+    ctx.card("Passage")
+    return HelpInvaders(city=ctx.city(m.group(1)))
+
+
+def _lend(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(\d+)\s+CROSSBOW\w*\s+TO\s+(.+?)\s+FOR\s+(\S+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("LEND <n> CROSSBOWMEN TO <player> FOR <price>",
+                        "LEND 2 CROSSBOWMEN TO Dave FOR 3")
+    return Lend(count=int(m.group(1)), to=ctx.player(m.group(2)), price=_count(m.group(3)))
+
+
+PARSERS.update({"JOIN": _join, "TRUCE": _truce, "TARGET": _target, "DESTROY": _destroy,
+                "SPOILS": _spoils, "SALLY": _sally, "RANSOM": _ransom, "ACCEPT": _accept,
+                "BETRAY": _betray, "END": _end, "LEND": _lend, "HELP": _help})
