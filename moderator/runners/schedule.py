@@ -262,23 +262,23 @@ class BatchedJobStore(SQLAlchemyJobStore):  # type: ignore[misc]
     def add_job(self, job: Job) -> None:
         pending = self._batch()
         if pending is None:
-            return super().add_job(job)  # type: ignore[no-any-return]
-        pending.add(self._row(job))
-        return None
+            super().add_job(job)
+        else:
+            pending.add(self._row(job))
 
     def update_job(self, job: Job) -> None:
         pending = self._batch()
         if pending is None:
-            return super().update_job(job)  # type: ignore[no-any-return]
-        pending.update(self._row(job))
-        return None
+            super().update_job(job)
+        else:
+            pending.update(self._row(job))
 
     def remove_job(self, job_id: str) -> None:
         pending = self._batch()
         if pending is None:
-            return super().remove_job(job_id)  # type: ignore[no-any-return]
-        pending.remove(job_id)
-        return None
+            super().remove_job(job_id)
+        else:
+            pending.remove(job_id)
 
 
 class _Batch:
