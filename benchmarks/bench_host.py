@@ -23,6 +23,7 @@ Run:  .venv/bin/python benchmarks/bench_host.py [--games 1000] [--players 30]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -203,13 +204,18 @@ def measure_sync(folder: Path) -> dict[str, float]:
     db = open_store(config.database_url)
     scheduler = schedule.new_scheduler(db)
     scheduler.start(paused=True)
+    with db.begin() as conn:  # a new host's first sync, even on a kept store
+        conn.exec_driver_sql("DELETE FROM apscheduler_jobs")
     out: dict[str, float] = {}
     try:
         jobs = schedule.JobSync(db, config)
         start = time.perf_counter()
-        counts = jobs.sync(scheduler)
-        out["first sync (store filled or read)"] = time.perf_counter() - start
+        with schedule.batched(scheduler):  # as serve's first sync, while paused
+            counts = jobs.sync(scheduler)
+        out["first sync, batched (store filled or read)"] = time.perf_counter() - start
         out["jobs"] = counts["added"] + counts["kept"]
+        out["jobs added by it"] = counts["added"]
+        out.update(_unbatched_sample(db, config, scheduler))
         out["old full sync"], _ = timed(lambda: old_full_sync(db, config, scheduler))
         out["new full sync (fresh JobSync)"], _ = timed(
             lambda: schedule.JobSync(db, config).sync(scheduler))
@@ -225,6 +231,42 @@ def measure_sync(folder: Path) -> dict[str, float]:
         scheduler.shutdown(wait=False)
         db.dispose()
     return out
+
+
+def _unbatched_sample(db: Any, config: Any, scheduler: Any, n: int = 300) -> dict[str, float]:
+    """``n`` jobs added one commit each (APScheduler's own way) and ``n`` in one batch,
+    after deleting their rows: the first sync of a new host, on a sample."""
+    from moderator.runners import schedule
+
+    out: dict[str, float] = {}
+    for how in ("one commit each", "batched"):
+        ids = [job_id for job_id, _ in schedule.scheduled(db)][:n]
+        with db.begin() as conn:
+            for job_id in ids:
+                conn.exec_driver_sql("DELETE FROM apscheduler_jobs WHERE id = ?", (job_id,))
+        fresh = schedule.JobSync(db, config)
+        start = time.perf_counter()
+        with schedule.batched(scheduler) if how == "batched" else contextlib.nullcontext():
+            added = fresh.sync(scheduler)["added"]
+        took = time.perf_counter() - start
+        out[f"{added} jobs re-added, {how} (s)"] = took
+    return out
+
+
+def measure_stamp(folder: Path) -> dict[str, float]:
+    """The idle poll: one change-stamp query (every second in serve)."""
+    from moderator.runners import schedule
+    from moderator.settings.config import load_config
+    from moderator.store.db import open_store
+
+    config = load_config(folder / "config.toml")
+    db = open_store(config.database_url)
+    try:
+        schedule.change_stamp(db)
+        took, _ = timed(lambda: schedule.change_stamp(db), 50)
+    finally:
+        db.dispose()
+    return {"change stamp query (ms)": took * 1000}
 
 
 def measure_outbox_poll(path: Path) -> dict[str, float]:
@@ -250,57 +292,92 @@ def cpu_of(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def measure_serve(folder: Path, idle_seconds: float) -> dict[str, float]:
-    """Time to ``ready``; a deadline set 8 s ahead until its turn runs; idle CPU."""
+def measure_serve(folder: Path, idle_seconds: float, code: Path = ROOT,
+                  label: str = "serve") -> dict[str, float]:
+    """Time to ``ready`` (and, with this code, to the first sync's end); idle CPU; a
+    deadline set 8 s ahead by another process until its turn starts (the turn row
+    claimed, read from outside every 20 ms) and until ``turn.run`` is logged."""
     from moderator.settings.config import load_config
     from moderator.store import repo
     from moderator.store.db import open_store, session_scope
     from moderator.turn import deadlines
 
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(code)}
     start = time.perf_counter()
     proc = subprocess.Popen([PYTHON, "-c", "from moderator.cli import main; main()", "serve"],
                             cwd=folder, env=env, stdout=subprocess.PIPE, text=True)
     lines: list[dict[str, Any]] = []
-    ready = threading.Event()
-    ran = threading.Event()
+    seen = {name: threading.Event()
+            for name in ("ready", "jobs.ready", "deadline.due", "turn.run")}
 
     def read() -> None:
         assert proc.stdout is not None
         for line in proc.stdout:
             record = json.loads(line)
             record["seen"] = time.perf_counter()
+            if record.get("event") in seen:
+                record["cpu"] = cpu_of(proc.pid)  # the process's CPU so far
             lines.append(record)
-            if record.get("event") == "ready":
-                ready.set()
-            if record.get("event") == "turn.run":
-                ran.set()
+            if record.get("event") in seen:
+                seen[record["event"]].set()
 
     threading.Thread(target=read, daemon=True).start()
     out: dict[str, float] = {}
     try:
-        if not ready.wait(120):
-            raise RuntimeError("serve did not get ready in 120 s")
-        out["serve: ready after (s)"] = time.perf_counter() - start
+        if not seen["ready"].wait(180):
+            raise RuntimeError("serve did not get ready in 180 s")
+        ready = next(r for r in lines if r.get("event") == "ready")
+        out[f"{label}: ready after (wall s, cpu s)"] = (ready["seen"] - start, ready["cpu"])
+        if seen["jobs.ready"].wait(180 if code == ROOT else 0):  # the first sync, after ready
+            first = next(r for r in lines if r.get("event") == "jobs.ready")
+            out[f"{label}: first sync done after (wall s, cpu s)"] = (first["seen"] - start,
+                                                                     first["cpu"])
         time.sleep(3)  # let the first cycles settle
         cpu0, t0 = cpu_of(proc.pid), time.perf_counter()
+        load0 = os.getloadavg()[0]
         time.sleep(idle_seconds)
         cpu1, t1 = cpu_of(proc.pid), time.perf_counter()
-        out["serve: idle CPU (% of a core)"] = 100 * (cpu1 - cpu0) / (t1 - t0)
+        out[f"{label}: idle CPU (% of a core)"] = 100 * (cpu1 - cpu0) / (t1 - t0)
+        out[f"{label}: load average during idle (start, end)"] = (load0, os.getloadavg()[0])
         config = load_config(folder / "config.toml")
-        db = open_store(config.database_url)
+        db = open_store(config.database_url, upgrade=False)
         due = datetime.now(UTC) + timedelta(seconds=8)
         with session_scope(db) as session:
-            deadlines.set_deadlines(session, repo.game_by_name(session, "g0001"), due)
+            game = repo.game_by_name(session, "g0001")
+            turn = deadlines.set_deadlines(session, game, due)
+            game_id, number = game.id, turn.number
         due_clock = time.perf_counter() + (due - datetime.now(UTC)).total_seconds()
-        if ran.wait(60):
-            seen = next(r["seen"] for r in lines if r.get("event") == "turn.run")
-            out["serve: deadline -> turn run logged (s)"] = seen - due_clock
         db.dispose()
+        if seen["deadline.due"].wait(60 if code == ROOT else 0):  # this code logs it
+            fired = next(r["seen"] for r in lines if r.get("event") == "deadline.due")
+            out[f"{label}: deadline -> its job started (s)"] = fired - due_clock
+        started = _wait_for_claim(folder / "moderator.sqlite", game_id, number, 60)
+        if started is not None:
+            out[f"{label}: deadline -> turn row done (s)"] = started - due_clock
+        if seen["turn.run"].wait(60):
+            ran = next(r["seen"] for r in lines if r.get("event") == "turn.run")
+            out[f"{label}: deadline -> turn.run logged (s)"] = ran - due_clock
     finally:
         proc.terminate()
         proc.wait(30)
     return out
+
+
+def _wait_for_claim(path: Path, game_id: int | None, number: int,
+                    seconds: float) -> float | None:
+    """When the game's turn ``number`` stopped being open (claimed by a run), polled."""
+    conn = sqlite3.connect(path, timeout=10)
+    end = time.perf_counter() + seconds
+    try:
+        while time.perf_counter() < end:
+            row = conn.execute("SELECT status FROM turn WHERE game_id = ? AND number = ?",
+                               (game_id, number)).fetchone()
+            if row is not None and row[0] != "open":
+                return time.perf_counter()
+            time.sleep(0.02)
+    finally:
+        conn.close()
+    return None
 
 
 def downgraded_copy(folder: Path, revision: str) -> Path:
@@ -330,10 +407,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--players", type=int, default=30)
     parser.add_argument("--before", type=Path, help="a checkout of the old code (e.g. /work/main)")
-    parser.add_argument("--before-revision", default="0006")
+    parser.add_argument("--before-revision", default="0007",
+                        help="the schema the --before code expects (its migrations' head)")
     parser.add_argument("--idle-seconds", type=float, default=60)
     parser.add_argument("--keep", type=Path, help="build the host here (reused if present)")
     parser.add_argument("--no-serve", action="store_true")
+    parser.add_argument("--serve-only", action="store_true",
+                        help="only `serve` (of this code) on a kept store with its jobs")
     args = parser.parse_args()
 
     folder = args.keep or Path(tempfile.mkdtemp(prefix="bench-host-"))
@@ -344,18 +424,40 @@ def main() -> None:
         print(f"built {args.games} games x {args.players} players in "
               f"{time.perf_counter() - start:.1f} s ({folder})")
     report = Report()
-    if args.before:
-        old = downgraded_copy(folder, args.before_revision)
-        report["before: --help (wall s, cpu s)"] = run_cli(old, ["--help"], args.before)
-        report["before: status (wall s, cpu s)"] = run_cli(old, ["status"], args.before)
+    report["load average at start (1, 5, 15 min)"] = tuple(round(x, 2) for x in os.getloadavg())
+    if args.serve_only:
+        report.update(measure_serve(folder, args.idle_seconds))
+        return
+    report["python -c pass (wall s, cpu s)"] = run_bare()
     report["--help (wall s, cpu s)"] = run_cli(folder, ["--help"])
     report["status (wall s, cpu s)"] = run_cli(folder, ["status"])
     report["status GAME (wall s, cpu s)"] = run_cli(folder, ["status", "g0007"])
-    report.update(measure_sync(folder))
+    report.update(measure_sync(folder))  # fills the job store: serve below is a restart
+    report.update(measure_stamp(folder))
     report.update(measure_outbox_poll(folder / "moderator.sqlite"))
+    if args.before:  # a copy with the same 3,000 jobs stored
+        old = downgraded_copy(folder, args.before_revision)
+        report["before: --help (wall s, cpu s)"] = run_cli(old, ["--help"], args.before)
+        report["before: status (wall s, cpu s)"] = run_cli(old, ["status"], args.before)
     if not args.no_serve:
+        if args.before:
+            report.update(measure_serve(old, args.idle_seconds, args.before, "before: serve"))
         report.update(measure_serve(folder, args.idle_seconds))
-    report["load average (1, 5, 15 min)"] = tuple(round(x, 2) for x in os.getloadavg())
+    report["load average at end (1, 5, 15 min)"] = tuple(round(x, 2) for x in os.getloadavg())
+
+
+def run_bare(tries: int = 3) -> tuple[float, float]:
+    """The interpreter's own start-up, the floor under every command."""
+    best = (float("inf"), float("inf"))
+    for _ in range(tries):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run([PYTHON, "-c", "pass"], check=True)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        best = (min(best[0], wall), min(best[1], cpu))
+    return best
 
 
 class Report(dict[str, Any]):

@@ -268,11 +268,12 @@ def scheduler(db: Engine, config: Config):  # type: ignore[no-untyped-def]
 
     def start(now: datetime | None = None) -> DeadlineScheduler:
         s = DeadlineScheduler(db, config)
-        s.start(now)
+        s.start(now, sync=False)  # as `serve`: the loop does the first sync
         stop = threading.Event()
         loop = threading.Thread(target=s.run, args=(stop,), kwargs={"poll": 0.2}, daemon=True)
         loop.start()
         made.append((s, stop, loop))
+        assert s.synced.wait(10), "the first sync did not happen"
         original = s.shutdown
 
         def shutdown() -> None:

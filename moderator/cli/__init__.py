@@ -9,7 +9,8 @@ owns the outbox.  One module per command group:
   (player, with act-as|replace|eject|absence), `mail` (inbox, outbox), `orders` (orders,
   with accept-late), `turns` (turn, with process|preview|rollback|rollforward),
   `newsletters` (newsletter with resend, state with amend), `deadlines` (deadline, with
-  extend), `press` (press queue|approve|reject), `service` (serve, status), `demo` (demo);
+  extend), `press` (press queue|approve|reject), `service` (serve), `status`
+  (status, its many-games summary read through sqlite3), `demo` (demo);
   `app` holds what they share.  Every GM action that changes a game is audited, with
   ``--reason``.
 """
@@ -47,7 +48,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
                  "Deadlines: one-off dates or a recurring rule, in the game's time zone."),
     "serve": ("service", "serve", "Run the service: read mail, send mail, and act at every "
               "deadline (until SIGTERM)."),
-    "status": ("service", "status", "Games, deadlines, who has sent orders, the outbox, and "
+    "status": ("status", "status", "Games, deadlines, who has sent orders, the outbox, and "
                "the service's last activity."),
     "demo": ("demo", "demo", "Run a whole En Garde! month by email on local Maildirs and "
              "show where to look."),

@@ -18,8 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, func
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, col, select
@@ -27,7 +25,7 @@ from sqlmodel import Session, col, select
 from moderator.clock import as_utc
 from moderator.runners.schedule import service_alive
 from moderator.settings.config import Config
-from moderator.store.db import alembic_config, open_store
+from moderator.store.db import head_revisions, open_store, stored_revisions
 from moderator.store.host import panic_reason
 from moderator.store.models import Game, Outbox, Turn
 from moderator.store.statuses import GameStatus, OutboxStatus, TurnStatus
@@ -77,9 +75,9 @@ def _shown(config: Config) -> str:
 
 
 def _store(db: Engine) -> Check:
-    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
-    with db.connect() as conn:
-        current = MigrationContext.configure(conn).get_current_revision()
+    # Alembic's head and current revision, read without importing Alembic.
+    head = ", ".join(sorted(head_revisions()))
+    current = ", ".join(sorted(stored_revisions(db) or ()))
     if current != head:
         return (CRITICAL, "store", f"schema at {current or 'nothing'}, the code needs {head} "
                 "(run any moderator command, or `moderator serve`, to migrate)")

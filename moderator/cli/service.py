@@ -1,5 +1,6 @@
-"""``moderator serve`` and ``moderator status``: run the service, and see what it and the
-games are doing (deadlines, orders, the outbox, the last activity, recent problems)."""
+"""``moderator serve``: run the service; and `full_status`, what ``moderator status``
+shows through the store's models (one game's players, a few games, PostgreSQL; the
+command and its SQLite summary of many games are in `moderator.cli.status`)."""
 
 from __future__ import annotations
 
@@ -7,15 +8,28 @@ import json
 import sys
 from datetime import UTC, datetime, timedelta
 from typing import Any, TextIO
-from zoneinfo import ZoneInfo
 
 import click
 from rich.table import Table
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from moderator.cli import health
+from moderator.cli import hostview
 from moderator.cli.app import App, console, pass_app
+from moderator.cli.hostview import (
+    BACKLOG,
+    Backlog,
+    GameRow,
+    HostView,
+    Problem,
+    ServiceRow,
+    TurnRow,
+    ago,
+    print_host,
+    print_problems,
+    print_service,
+    short,
+)
 from moderator.clock import as_utc, format_deadline
 from moderator.games import find_engine
 from moderator.runners.service import JsonLog
@@ -23,15 +37,11 @@ from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.guard import single_instance
 from moderator.store.models import Game, GmLog, Outbox, Turn
+from moderator.store.statuses import LogLevel, OutboxStatus
 from moderator.turn import deadlines
 from moderator.turn.inputs import standing
 
-BACKLOG = ("queued", "sending", "failed", "bounced")
 LEVELS = ("debug", "info", "warning", "error")
-# With more games than this, `status` shows one line a game (`status GAME` for the rest):
-# a thousand games of thirty players would be 30,000 rows to read, and to render.
-SUMMARY_AFTER = 20
-Backlog = dict[int | None, dict[str, int]]
 
 
 @click.command()
@@ -94,29 +104,14 @@ def _text_value(value: Any) -> str:
     return shown
 
 
-@click.command()
-@click.argument("game_name", metavar="[GAME]", required=False)
-@click.option("--problems", "limit", type=click.IntRange(0, 200), default=10, show_default=True,
-              help="How many recent warnings and errors from the GM log to show.")
-@click.option("--check", is_flag=True,
-              help="Health check for monitoring: one line per check; exit 0 ok, 1 warning, "
-                   "2 critical (store unreachable or not migrated, no running serve, a turn "
-                   "overdue).")
-@click.option("--late-minutes", type=click.IntRange(1), default=15, show_default=True,
-              help="With --check: a turn this long past its due time is critical.")
-@pass_app
-def status(app: App, game_name: str | None, limit: int, check: bool, late_minutes: int) -> None:
-    """Games, deadlines, who has sent orders, the outbox, and the service's last activity."""
-    if check:
-        sys.exit(health.report(app.config, timedelta(minutes=late_minutes), console.print))
-    now = datetime.now(UTC)
+def full_status(app: App, game_name: str | None, limit: int, now: datetime) -> None:
+    """`status` through the store's models: one game, a few games, or a host whose store
+    `moderator.cli.status.read_sqlite` does not read (PostgreSQL, a schema to migrate)."""
     zone = app.config.zone.key
     with Session(app.db) as session:
         found = [repo.game_by_name(session, game_name)] if game_name else repo.games(session)
-        if len(found) > SUMMARY_AFTER:
-            _print_summary(session, found, now)
-            _print_service(session, zone, now)
-            _print_problems(session, zone, limit, None, only_game=False)
+        if len(found) > hostview.SUMMARY_AFTER:  # read at call time (tests lower it)
+            print_host(host_view(session, found, limit), zone, limit, now)
             return
         backlog = _backlog(session)
         # The job store read as rows, without importing (or unpickling for) the scheduler.
@@ -124,36 +119,36 @@ def status(app: App, game_name: str | None, limit: int, check: bool, late_minute
         for g in found:
             _game_status(session, app.config, g, backlog.get(g.id, {}), jobs, now)
         _print_outbox(backlog, found, bool(game_name))
-        _print_service(session, zone, now)
+        print_service(_service_rows(session), zone, now)
         game_id = found[0].id if game_name else None
-        _print_problems(session, zone, limit, game_id, only_game=bool(game_name))
+        names = {g.id: g.name for g in repo.games(session)}
+        print_problems(_problems(session, limit, game_id, only_game=bool(game_name)),
+                       names, zone, limit)
 
 
-def _print_summary(session: Session, found: list[Game], now: datetime) -> None:
-    """One line a game: its turn, orders deadline, orders in, mail not sent yet.  Plain
-    aligned text: a rich table takes 10 ms a row to lay out, 10 s for a thousand games."""
-    turns = repo.open_turns_light(session)
-    counts = repo.order_counts(session)
-    backlog = _backlog(session)
-    rows = [("game", "status", "turn", "orders due", "left", "orders", "outbox")]
-    for g in found:
-        assert g.id is not None
-        turn = turns.get(g.id)
-        due = left = "-"
-        if turn is not None and turn.deadline is not None:
-            delta = as_utc(turn.deadline) - now
-            due = _short(turn.deadline, g.time_zone)
-            left = f"in {_ago(delta)}" if delta > timedelta(0) else f"{_ago(-delta)} ago"
-        players, sent = counts.get(g.id, (0, 0))
-        pending = sum(backlog.get(g.id, {}).get(s, 0) for s in BACKLOG)
-        rows.append((g.name, g.status, turn.label if turn else "-", due, left,
-                     f"{sent}/{players}", str(pending)))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
-             for row in rows]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    click.echo(f"{len(found)} games (`moderator status GAME` for one game's players)\n\n"
-               + "\n".join(lines) + "\n")
+def host_view(session: Session, found: list[Game], limit: int) -> HostView:
+    """The summary of a host read through the models (what `read_sqlite` reads)."""
+    games = tuple(GameRow(g.id, g.name, g.status, g.time_zone)  # type: ignore[arg-type]
+                  for g in found)
+    turns = {game_id: TurnRow(turn.label, turn.deadline)
+             for game_id, turn in repo.open_turns_light(session).items()}
+    return HostView(games, turns, repo.order_counts(session), _backlog(session),
+                    _service_rows(session), _problems(session, limit, None, only_game=False))
+
+
+def _service_rows(session: Session) -> tuple[ServiceRow, ...]:
+    return tuple(ServiceRow(row.key, row.value, row.updated_at)
+                 for row in repo.service_status(session).values())
+
+
+def _problems(session: Session, limit: int, game_id: int | None, *,
+              only_game: bool) -> tuple[Problem, ...]:
+    """The latest warnings and errors from the GM log (of one game, with ``only_game``)."""
+    query = select(GmLog).where(col(GmLog.level).in_((LogLevel.WARNING, LogLevel.ERROR)))
+    if only_game:
+        query = query.where(GmLog.game_id == game_id)
+    return tuple(Problem(e.at, e.level, e.game_id, e.event, e.detail)
+                 for e in session.exec(query.order_by(col(GmLog.id).desc()).limit(limit)))
 
 
 def _backlog(session: Session) -> Backlog:
@@ -202,7 +197,7 @@ def _print_due(g: Game, turn: Turn, now: datetime) -> None:
         shown = format_deadline(when, g.time_zone) or "not set"
         if when is not None:
             left = as_utc(when) - now
-            shown += f" (in {_ago(left)})" if left > timedelta(0) else f" ({_ago(-left)} ago)"
+            shown += f" (in {ago(left)})" if left > timedelta(0) else f" ({ago(-left)} ago)"
         console.print(f"  {what}: {shown}")
 
 
@@ -215,7 +210,7 @@ def _orders_table(session: Session, config: Config, g: Game, turn: Turn) -> Tabl
         if stands:
             sent += 1
             table.add_row(p.name, p.email, f"v{stands.version} stands",
-                          _short(stands.submission.received_at, g.time_zone))
+                          short(stands.submission.received_at, g.time_zone))
         else:
             table.add_row(p.name, p.email, "[red]none yet[/]", "")
     table.title = f"Orders for {turn.label}: {sent} of {len(table.rows)} players"
@@ -224,65 +219,10 @@ def _orders_table(session: Session, config: Config, g: Game, turn: Turn) -> Tabl
 
 def _print_outbox(backlog: Backlog, found: list[Game], one_game: bool) -> None:
     """The outbox per game (with one game asked for: that game's row only)."""
-    table = Table("outbox", *BACKLOG, "sent", title="Mail")
+    table = Table("outbox", *BACKLOG, OutboxStatus.SENT, title="Mail")
     for key, counts in sorted(backlog.items(), key=lambda kv: str(kv[0])):
         name = next((g.name for g in found if g.id == key), None)
         if key is None or name is not None or not one_game:
             label = name or ("(no game)" if key is None else f"game {key}")
-            table.add_row(label, *(str(counts.get(s, 0)) for s in (*BACKLOG, "sent")))
+            table.add_row(label, *(str(counts.get(s, 0)) for s in (*BACKLOG, OutboxStatus.SENT)))
     console.print(table if backlog else "Outbox: nothing queued or sent yet.")
-
-
-def _print_service(session: Session, zone: str, now: datetime) -> None:
-    """The service's status rows: last poll, last send, heartbeat, start and stop."""
-    service = repo.service_status(session)
-    table = Table("service", "last", "ago", "note", title="Service")
-    for key, row in sorted(service.items()):
-        note = "" if _is_timestamp(row.value) else row.value[:60]
-        table.add_row(key, _short(row.updated_at, zone), _ago(now - as_utc(row.updated_at)),
-                      note)
-    console.print(table if service else "The service has not run yet (no `moderator serve`).")
-
-
-def _print_problems(
-    session: Session, zone: str, limit: int, game_id: int | None, *, only_game: bool
-) -> None:
-    """The latest warnings and errors from the GM log."""
-    query = select(GmLog).where(col(GmLog.level).in_(("warning", "error")))
-    if only_game:
-        query = query.where(GmLog.game_id == game_id)
-    problems = list(session.exec(query.order_by(col(GmLog.id).desc()).limit(limit)))
-    if not problems:
-        if limit:
-            console.print("No warnings or errors in the GM log.")
-        return
-    names = {g.id: g.name for g in repo.games(session)}
-    table = Table("when", "level", "game", "event", "detail", title="Recent problems")
-    for entry in problems:
-        table.add_row(_short(entry.at, zone), entry.level,
-                      names.get(entry.game_id, "-"), entry.event, entry.detail[:200])
-    console.print(table)
-
-
-def _is_timestamp(value: str) -> bool:
-    try:
-        datetime.fromisoformat(value)
-    except ValueError:
-        return False
-    return True
-
-
-def _short(moment: datetime, zone: str) -> str:
-    return as_utc(moment).astimezone(ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M %Z")
-
-
-def _ago(delta: timedelta) -> str:
-    """A duration the way a GM reads it: 45 s, 12 min, 5 h, 3 d 4 h."""
-    seconds = int(delta.total_seconds())
-    if seconds < 120:
-        return f"{seconds} s"
-    if seconds < 7200:
-        return f"{seconds // 60} min"
-    if seconds < 172800:
-        return f"{seconds // 3600} h"
-    return f"{seconds // 86400} d {seconds % 86400 // 3600} h"

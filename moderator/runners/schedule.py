@@ -3,9 +3,13 @@
 The scheduler is APScheduler's BackgroundScheduler with its jobs in the store itself
 (SQLAlchemyJobStore, table ``apscheduler_jobs``).  The database is the truth (the
 deadlines on each open turn, see `moderator.turn.deadlines`); the jobs are derived from it by
-`sync_jobs` (at start, after every change the service makes, within
-`CHANGE_POLL_SECONDS` of a change a command notes with `deadlines.note_change`, and every
-`SYNC_SECONDS`), one job of each kind per active game.  Only the service writes the job
+`sync_jobs` (once the service is up, after every change the service makes, within
+`CHANGE_POLL_SECONDS` of a change made elsewhere, and every `FULL_SYNC_SECONDS` whatever
+happened), one job of each kind per active game.  What tells a change made elsewhere is
+the *change stamp* (`change_stamp`): one query, every `CHANGE_POLL_SECONDS`, of the
+newest ids of the GM log, submissions, audit entries, turns and players, the active
+games, the note commands leave with `deadlines.note_change`, and the job rows' count; an
+idle service runs that query and nothing else.  Only the service writes the job
 store; commands only change the database.  The jobs:
 
 * ``deadline:GAME``: at the orders deadline, run the turn (`run_due_turn`);
@@ -26,22 +30,29 @@ during an outage also slides the next turn's deadlines by ``service.outage_slide
 (the turn runner does it, told ``missed``).
 
 The service writes a heartbeat (`HEARTBEAT`) every `SYNC_SECONDS`; `service_alive` reads
-it, so commands can leave the outbox to a running service.
+it, so commands can leave the outbox to a running service.  `serve` is ready before the
+first sync: the scheduler starts paused and its loop (`DeadlineScheduler.run`) syncs,
+with every job written in one transaction (`BatchedJobStore`), then lets the jobs run.
 """
 
 from __future__ import annotations
 
 import contextlib
+import pickle
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
-from apscheduler.jobstores.base import JobLookupError
-from sqlalchemy import Engine
+from apscheduler.job import Job
+from apscheduler.jobstores.base import ConflictingIdError, JobLookupError
+from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
+from apscheduler.util import datetime_to_utc_timestamp
+from sqlalchemy import Connection, Engine, bindparam, select
 from sqlmodel import Session
 
 from moderator.clock import as_utc
@@ -59,20 +70,24 @@ from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.guard import job_lock
 from moderator.store.host import panic_reason
-from moderator.store.models import Game, ServiceStatus, Turn
+from moderator.store.models import Game, Turn
+from moderator.store.statuses import GameStatus
 from moderator.turn.deadlines import CHANGED, now_utc
 from moderator.turn.inputs import due_at
 
-# How often `serve` re-reads the deadlines from the database (changes made by the CLI in
-# another process are picked up within this time) and writes its heartbeat.
+# How often `serve` writes its heartbeat (and tidies the outbox).
 SYNC_SECONDS = 30
+# How often `serve` re-reads the deadlines from the database whether or not the change
+# stamp moved (what the stamp cannot see: a reminder or announcements slot passing).
+FULL_SYNC_SECONDS = 300
 # A gap this long between heartbeats means the service was not running (or the host slept).
 OUTAGE_AFTER = timedelta(seconds=3 * SYNC_SECONDS)
 
 HEARTBEAT = "scheduler.heartbeat"
 STOPPED = "service.stopped"
-# How often the running service checks for CHANGED (set by commands in other processes).
-CHANGE_POLL_SECONDS = 5
+# How often the running service reads the change stamp (changes made in other processes:
+# a deadline set by a command starts its turn within this time of the deadline).
+CHANGE_POLL_SECONDS = 1
 JOB_KINDS = ("deadline", "announcements", "reminder")
 
 # --- the scheduler ---------------------------------------------------------------------
@@ -82,6 +97,33 @@ JOB_KINDS = ("deadline", "announcements", "reminder")
 # these names: moving or renaming one would make APScheduler drop every stored job that
 # uses it ("Unable to restore job").  What the jobs do is in `moderator.runners.jobs`.
 _runtime: Runtime | None = None
+# The jobs running now in this process, by job id.  APScheduler drops a one-shot job from
+# the store as it starts it; a sync during the run (the run's own writes move the change
+# stamp) must not put it back while its turn is still open, or it fires a second time.
+_running: set[str] = set()
+_running_lock = threading.Lock()
+
+
+@contextmanager
+def _run(rt: Runtime, kind: str, game_name: str, number: int) -> Iterator[None]:
+    """Around a job: its lock (workers), noted as running, and a re-sync once it ended
+    (its job is put back if still wanted, say when the deadline moved later)."""
+    job_id = f"{kind}:{game_name}"
+    with _running_lock:
+        _running.add(job_id)
+    try:
+        with rt.job_lock(f"{kind}:{game_name}:{number}"):
+            yield
+    finally:
+        with _running_lock:
+            _running.discard(job_id)
+        if rt.on_change is not None:
+            rt.on_change()
+
+
+def running_jobs() -> frozenset[str]:
+    with _running_lock:
+        return frozenset(_running)
 
 
 def _job_deadline(game_name: str, number: int) -> None:
@@ -89,7 +131,9 @@ def _job_deadline(game_name: str, number: int) -> None:
     With workers, the job lock lets one at a time at it (`Runtime.job_lock`)."""
     rt = _runtime
     if rt is not None:
-        with rt.job_lock(f"deadline:{game_name}:{number}"):
+        with _run(rt, "deadline", game_name, number):
+            # When the deadline's job started (how late after the deadline a turn starts).
+            rt.log("info", "deadline.due", game=game_name, turn=number)
             run_due_turn(rt, game_name, number)
 
 
@@ -97,7 +141,7 @@ def _job_announcements(game_name: str, number: int) -> None:
     """The announcements job (see `_job_deadline` for why it reads `_runtime`)."""
     rt = _runtime
     if rt is not None:
-        with rt.job_lock(f"announcements:{game_name}:{number}"):
+        with _run(rt, "announcements", game_name, number):
             run_announcements(rt, game_name, number)
 
 
@@ -105,7 +149,7 @@ def _job_reminder(game_name: str, number: int) -> None:
     """The reminder job (see `_job_deadline` for why it reads `_runtime`)."""
     rt = _runtime
     if rt is not None:
-        with rt.job_lock(f"reminder:{game_name}:{number}"):
+        with _run(rt, "reminder", game_name, number):
             run_reminders(rt, game_name, number)
 
 
@@ -128,7 +172,8 @@ def desired_jobs(db: Engine, config: Config, runtime: Runtime | None = None,
         turns = repo.open_turns_light(session)
         for game in repo.games(session):
             turn = turns.get(game.id) if game.id is not None else None
-            if game.status == "active" and turn is not None and turn.deadline is not None:
+            if game.status == GameStatus.ACTIVE and turn is not None \
+                    and turn.deadline is not None:
                 specs += _jobs_for(session, config, game, turn, runtime, now)
     return specs
 
@@ -172,15 +217,125 @@ def new_scheduler(db: Engine, *, shared: bool = True) -> Any:
     """
     from apscheduler.executors.pool import ThreadPoolExecutor
     from apscheduler.jobstores.memory import MemoryJobStore
-    from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
     from apscheduler.schedulers.background import BackgroundScheduler
 
     return BackgroundScheduler(
-        jobstores={"default": SQLAlchemyJobStore(engine=db) if shared else MemoryJobStore()},
+        jobstores={"default": BatchedJobStore(engine=db) if shared else MemoryJobStore()},
         executors={"default": ThreadPoolExecutor(2)},
         job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
         timezone=UTC,
     )
+
+
+class BatchedJobStore(SQLAlchemyJobStore):  # type: ignore[misc]
+    """APScheduler's SQLAlchemy job store, whose writes from one thread can be gathered
+    and written at once (`batch`): a new host's first sync adds 3,000 jobs, and a
+    statement and a commit each (APScheduler's way) took 25 s.  Inside a batch the
+    store knows the stored ids from one query at its start and keeps the writes until its
+    end (one transaction, one statement of each kind).  Batch only while the scheduler
+    is paused: no other thread then reads or writes the jobs."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self._local = threading.local()
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        with self.engine.connect() as connection:
+            stored = {row[0] for row in connection.execute(select(self.jobs_t.c.id))}
+        pending = _Batch(stored)
+        self._local.batch = pending
+        try:
+            yield
+        finally:
+            self._local.batch = None
+        with self.engine.begin() as connection:
+            pending.write(connection, self.jobs_t)
+
+    def _batch(self) -> _Batch | None:
+        return getattr(self._local, "batch", None)
+
+    def _row(self, job: Job) -> dict[str, Any]:
+        return {"id": job.id, "next_run_time": datetime_to_utc_timestamp(job.next_run_time),
+                "job_state": pickle.dumps(job.__getstate__(), self.pickle_protocol)}
+
+    def add_job(self, job: Job) -> None:
+        pending = self._batch()
+        if pending is None:
+            super().add_job(job)
+        else:
+            pending.add(self._row(job))
+
+    def update_job(self, job: Job) -> None:
+        pending = self._batch()
+        if pending is None:
+            super().update_job(job)
+        else:
+            pending.update(self._row(job))
+
+    def remove_job(self, job_id: str) -> None:
+        pending = self._batch()
+        if pending is None:
+            super().remove_job(job_id)
+        else:
+            pending.remove(job_id)
+
+
+class _Batch:
+    """The job-store writes of one `BatchedJobStore.batch`, with the store's errors."""
+
+    def __init__(self, stored: set[str]) -> None:
+        self.stored = stored  # ids in the table when the batch began, less those removed
+        self.inserts: dict[str, dict[str, Any]] = {}
+        self.updates: dict[str, dict[str, Any]] = {}
+        self.deletes: set[str] = set()
+
+    def add(self, row: dict[str, Any]) -> None:
+        if row["id"] in self.stored or row["id"] in self.inserts:
+            raise ConflictingIdError(row["id"])
+        self.inserts[row["id"]] = row
+
+    def update(self, row: dict[str, Any]) -> None:
+        if row["id"] in self.inserts:
+            self.inserts[row["id"]] = row
+        elif row["id"] in self.stored:
+            self.updates[row["id"]] = row
+        else:
+            raise JobLookupError(row["id"])
+
+    def remove(self, job_id: str) -> None:
+        if self.inserts.pop(job_id, None) is not None:
+            return
+        if job_id not in self.stored:
+            raise JobLookupError(job_id)
+        self.stored.discard(job_id)
+        self.updates.pop(job_id, None)
+        self.deletes.add(job_id)
+
+    def write(self, connection: Connection, table: Any) -> None:
+        if self.deletes:
+            connection.execute(table.delete().where(table.c.id.in_(sorted(self.deletes))))
+        if self.inserts:
+            connection.execute(table.insert(), list(self.inserts.values()))
+        if self.updates:
+            connection.execute(
+                table.update().where(table.c.id == bindparam("job_id")).values(
+                    next_run_time=bindparam("next_run_time"),
+                    job_state=bindparam("job_state")),
+                [{"job_id": row["id"], "next_run_time": row["next_run_time"],
+                  "job_state": row["job_state"]} for row in self.updates.values()])
+
+
+@contextmanager
+def batched(scheduler: Any) -> Iterator[None]:
+    """The scheduler's job-store writes inside the block in one transaction (when its
+    store is a `BatchedJobStore`; a worker's jobs in memory need none)."""
+    store = scheduler._lookup_jobstore("default")
+    if isinstance(store, BatchedJobStore):
+        with store.batch():
+            yield
+    else:
+        yield
 
 
 def sync_jobs(scheduler: Any, db: Engine, config: Config, runtime: Runtime | None = None,
@@ -213,6 +368,8 @@ class JobSync:
         self._specs: dict[int, list[JobSpec]] = {}
         self._applied: dict[str, JobSpec] | None = None  # None: not read from the store yet
         self.recomputed = 0  # games whose jobs the last sync worked out again
+        self.added: list[JobSpec] = []  # what the last sync added or replaced
+        self.removed: list[str] = []  # and the ids it removed
 
     def wanted(self, now: datetime | None = None) -> dict[str, JobSpec]:
         """The jobs the database calls for now, recomputing only changed games."""
@@ -252,7 +409,7 @@ class JobSync:
         current: dict[int, tuple[Game, Turn | None, Mark]] = {}
         for game in games:
             assert game.id is not None
-            turn = turns.get(game.id) if game.status == "active" else None
+            turn = turns.get(game.id) if game.status == GameStatus.ACTIVE else None
             if turn is None:
                 current[game.id] = (game, None, (game.name, game.status))
                 continue
@@ -271,29 +428,37 @@ class JobSync:
         wanted = self.wanted(now)
         stored = self._stored(scheduler)
         applied = self._applied if self._applied is not None else {}
-        counts = {"added": 0, "removed": 0, "kept": 0, "games": self.recomputed}
+        self.added, self.removed = [], []
         for job_id in stored:
             if job_id not in wanted and job_id.split(":", 1)[0] in JOB_KINDS:
                 # A one-shot job may have run (and left the store) since the rows were read.
                 with contextlib.suppress(JobLookupError):
                     scheduler.remove_job(job_id)
                 applied.pop(job_id, None)
-                counts["removed"] += 1
+                self.removed.append(job_id)
+        kept = 0
+        running = running_jobs()
         for job_id, spec in wanted.items():
             if job_id in stored and _same_time(stored[job_id], spec.run_date) \
                     and applied.get(job_id) == spec:
-                counts["kept"] += 1
+                kept += 1
                 continue
+            if job_id not in stored and job_id in running:
+                continue  # left the store as it started; the sync after it ends decides
             _add(scheduler, spec)
             applied[job_id] = spec
-            counts["added"] += 1
+            self.added.append(spec)
         self._applied = applied
-        return counts
+        return {"added": len(self.added), "removed": len(self.removed), "kept": kept,
+                "games": self.recomputed}
 
     def _stored(self, scheduler: Any) -> dict[str, datetime | None]:
         """The job store's jobs and run times.  The first time, the jobs themselves are
-        read (unpickled) to learn what a previous run left there; later only the rows."""
-        if self._applied is None:
+        read (unpickled) to learn what a previous run left there; later only the rows.
+        A worker's jobs in memory are read as they are, every time (nothing to unpickle,
+        and no rows: reading the table had every sync add each job again)."""
+        in_memory = not isinstance(scheduler._lookup_jobstore("default"), SQLAlchemyJobStore)
+        if self._applied is None or in_memory:
             self._applied = {}
             jobs = [j for j in scheduler.get_jobs() if j.id.split(":", 1)[0] in JOB_KINDS]
             for job in jobs:
@@ -301,6 +466,13 @@ class JobSync:
                                                 (job.args[0], job.args[1]))
             return {job.id: as_utc(job.trigger.run_date) for job in jobs}
         return dict(scheduled(self.db))
+
+
+def _listed(items: Iterable[str], most: int = 20) -> str:
+    """Up to ``most`` of ``items`` for a log line, and how many more there were."""
+    shown = list(items)
+    more = len(shown) - most
+    return " ".join(shown[:most]) + (f" and {more} more" if more > 0 else "")
 
 
 def _same_time(stored: datetime | None, wanted: datetime) -> bool:
@@ -345,6 +517,29 @@ def scheduled(db: Engine) -> list[tuple[str, datetime | None]]:
     return [(row[0], datetime.fromtimestamp(row[1], UTC) if row[1] else None) for row in rows]
 
 
+# What moves when anything a job depends on changes, in one query (see the module's
+# docstring): new GM-log entries (deadlines set, turns run or failed, announcements sent),
+# orders, GM actions, turns and players; which games are active; the note commands leave;
+# and how many jobs are stored (a job that ran has left the store).
+_STAMP = ("SELECT (SELECT max(id) FROM gmlog), (SELECT max(id) FROM submission), "
+          "(SELECT max(id) FROM auditentry), (SELECT max(id) FROM turn), "
+          "(SELECT max(id) FROM player), "
+          f"(SELECT count(*) FROM game WHERE status = '{GameStatus.ACTIVE}'), "
+          f"(SELECT sum(id) FROM game WHERE status = '{GameStatus.ACTIVE}'), "
+          f"(SELECT value FROM servicestatus WHERE key = '{CHANGED}')")
+_STAMP_JOBS = ", (SELECT count(*) FROM apscheduler_jobs)"
+
+Stamp = tuple[object, ...]
+
+
+def change_stamp(db: Engine, *, jobs: bool = True) -> Stamp:
+    """The change stamp: the same value means nothing the jobs derive from has changed
+    (``jobs``: with the job store's row count, for a store kept in the database)."""
+    with db.connect() as connection:
+        row = connection.exec_driver_sql(_STAMP + (_STAMP_JOBS if jobs else "")).one()
+    return tuple(row)
+
+
 class DeadlineScheduler:
     """The service's scheduler: starts, notices outages, keeps the jobs in sync."""
 
@@ -353,16 +548,20 @@ class DeadlineScheduler:
         self.db, self.config, self.log = db, config, log
         # A worker (`serve --worker`): jobs in memory, each run under its job lock.
         self.scheduler = new_scheduler(db, shared=not worker)
+        self.worker = worker
         self.runtime = Runtime(db, config, log, on_change=self.request_sync)
         if worker:
             self.runtime.job_lock = partial(job_lock, db)
         self.jobs = JobSync(db, config, self.runtime)
         self._sync_wanted = threading.Event()
+        self.synced = threading.Event()  # set once the first sync is done and jobs run
         self._last_beat: datetime | None = None
-        self._synced_at: datetime | None = None
+        self._stamp: Stamp | None = None  # the change stamp the last sync saw
 
-    def start(self, now: datetime | None = None) -> None:
-        """Notice an outage since the last heartbeat, then start with the jobs in sync."""
+    def start(self, now: datetime | None = None, *, sync: bool = True) -> None:
+        """Notice an outage since the last heartbeat, and start the scheduler: with
+        ``sync``, the jobs synced before it returns; without (`serve`, ready at once),
+        paused until `run` has done the first sync."""
         global _runtime
         now = now or now_utc()
         self.runtime.started_at = now
@@ -386,23 +585,47 @@ class DeadlineScheduler:
             self.runtime.outages.append((down_since, now))
         _runtime = self.runtime
         self.scheduler.start(paused=True)
-        self.sync()
+        if sync:
+            self.first_sync()
+
+    def first_sync(self) -> None:
+        """Sync while the scheduler is still paused, every job written in one
+        transaction, then let the jobs run."""
+        if self.synced.is_set():
+            return
+        began = time.monotonic()
+        counts = self.sync(batch=True)
         self.scheduler.resume()
+        self.synced.set()
+        self.log("info", "jobs.ready", **counts, seconds=round(time.monotonic() - began, 3))
 
     def request_sync(self) -> None:
         self._sync_wanted.set()
 
-    def sync(self) -> dict[str, int]:
-        """Re-derive the jobs from the database now; log when that changed anything."""
+    def sync(self, *, batch: bool = False) -> dict[str, int]:
+        """Re-derive the jobs from the database now; log when that changed anything.
+        ``batch``: the job-store writes in one transaction (only while paused, see
+        `BatchedJobStore`)."""
         self._sync_wanted.clear()
-        self._synced_at = now_utc()
-        counts = self.jobs.sync(self.scheduler)
+        stamp = change_stamp(self.db, jobs=not self.worker)
+        with batched(self.scheduler) if batch else contextlib.nullcontext():
+            counts = self.jobs.sync(self.scheduler)
         if counts["added"] or counts["removed"]:
+            if not self.worker:  # the sync's own writes moved the rows' count
+                stamp = stamp[:-1] + change_stamp(self.db)[-1:]
+            # The jobs this sync changed (not every stored job: a thousand games have
+            # three thousand, and listing them read and unpickled each one).
             self.log("info", "jobs.synced", **counts,
-                     jobs=" ".join(f"{job.id}@{as_utc(job.next_run_time):%Y-%m-%dT%H:%M:%SZ}"
-                                   for job in self.scheduler.get_jobs() if job.next_run_time))
+                     jobs=_listed(f"{spec.id}@{spec.run_date:%Y-%m-%dT%H:%M:%SZ}"
+                                  for spec in self.jobs.added),
+                     gone=_listed(self.jobs.removed))
+        self._stamp = stamp
         self.scheduler.wakeup()
         return counts
+
+    def moved(self) -> bool:
+        """Whether the change stamp moved since the last sync (one query)."""
+        return change_stamp(self.db, jobs=not self.worker) != self._stamp
 
     def heartbeat(self, now: datetime | None = None) -> None:
         """Record that the service is alive; a long gap since the last one was an outage."""
@@ -431,27 +654,30 @@ class DeadlineScheduler:
             self.log("info", "outbox.tidied", masked=masked, compacted=compacted)
 
     def run(self, stop: threading.Event, interval: float = SYNC_SECONDS,
-            poll: float = CHANGE_POLL_SECONDS) -> None:
-        """Heartbeat and re-sync every ``interval`` seconds; re-sync at once when a job
-        asks, or within ``poll`` seconds of a command noting a change."""
-        last_full = time.monotonic()
+            poll: float = CHANGE_POLL_SECONDS, full: float = FULL_SYNC_SECONDS) -> None:
+        """The first sync (unless `start` did it), then: heartbeat every ``interval``
+        seconds; re-sync at once when a job asks, within ``poll`` seconds of the change
+        stamp moving, and every ``full`` seconds whatever happened."""
+        self.first_sync()
+        last_beat = last_full = time.monotonic()
         while not stop.is_set():
             asked = self._sync_wanted.wait(poll)
             if stop.is_set():
                 break
-            due = time.monotonic() - last_full >= interval
-            if due:
+            clock = time.monotonic()
+            if clock - last_beat >= interval:
                 self.heartbeat()
-                last_full = time.monotonic()
-            if asked or due or self._changed_elsewhere():
-                self.sync()
+                last_beat = clock
+            if self.tick(asked or clock - last_full >= full):
+                last_full = clock
 
-    def _changed_elsewhere(self) -> bool:
-        """Whether a command in another process noted a change since our last sync."""
-        with Session(self.db) as session:
-            row = session.get(ServiceStatus, CHANGED)
-            changed = as_utc(row.updated_at) if row else None
-        return changed is not None and (self._synced_at is None or changed >= self._synced_at)
+    def tick(self, force: bool = False) -> bool:
+        """One turn of `run` after its wait: sync if ``force`` or the stamp moved (an
+        idle tick is the one stamp query).  Whether it synced."""
+        if force or self.moved():
+            self.sync()
+            return True
+        return False
 
     def wake(self) -> None:
         """Let `run` return promptly (called on shutdown)."""

@@ -9,7 +9,9 @@ Three loops run in threads, each wrapped so that a failure is logged and retried
   Maildirs, or SMTP), every ``service.outbox_seconds``, and at once when intake queued
   receipts or a deadline queued mail (both set `Service.kick_outbox`);
 * scheduler: `moderator.runners.schedule.DeadlineScheduler` (APScheduler, jobs in the store),
-  re-synced from the database every `schedule.SYNC_SECONDS`.
+  re-synced from the database when its change stamp moves (read every
+  `schedule.CHANGE_POLL_SECONDS`) and every `schedule.FULL_SYNC_SECONDS`; its first sync
+  runs in its thread after `ready`.
 
 The transport is chosen in one place, `moderator.transport.open_inbox` / `open_sender`.
 
@@ -125,6 +127,7 @@ class Service:
                                            worker=self.worker)
         self.scheduler.runtime.on_change = self._after_change
         self.threads: list[threading.Thread] = []
+        self._archives_checked = False
 
     def _after_change(self) -> None:
         self.scheduler.request_sync()
@@ -190,6 +193,13 @@ class Service:
             self.log("warning", "outbox", "connection", error=report.error)
 
     def _scheduler_loop(self) -> None:
+        if not self._archives_checked:
+            # A run killed between its commit and its archive left the archive unwritten.
+            # Done here, after `ready`, before the first sync lets any job run (one query
+            # per game: seconds for a thousand games, too long to keep `ready` waiting).
+            for folder in write_missing_archives(self.db, self.config):
+                self.log("warning", "service", "archive.restored", folder=str(folder))
+            self._archives_checked = True
         self.scheduler.run(self.stop)
 
     # --- start and stop ----------------------------------------------------------------
@@ -202,10 +212,9 @@ class Service:
         root = logging.getLogger()
         root.addHandler(_LoggingBridge(self.log))
         root.setLevel(min(root.level or logging.WARNING, logging.WARNING))
-        # A run killed between its commit and its archive left the archive unwritten.
-        for folder in write_missing_archives(self.db, self.config):
-            self.log("warning", "service", "archive.restored", folder=str(folder))
-        self.scheduler.start()
+        # Ready before the first sync: the scheduler's loop does it (a thousand games'
+        # jobs take seconds to check), and the jobs wait for it, paused.
+        self.scheduler.start(sync=False)
         loops = {"intake": self._intake, "outbox": self._outbox,
                  "scheduler": self._scheduler_loop}
         for name, body in loops.items():

@@ -2,7 +2,12 @@
 
 The schema is created on first run and upgraded on every later run by running the
 Alembic migrations in ``moderator/store/migrations`` up to head, so a host that
-updates the code keeps its data.
+updates the code keeps its data.  A store already at head is told apart without
+Alembic: the revision in its ``alembic_version`` table is compared with the head the
+migration files name (`head_revisions`, read as text), and Alembic (a tenth of a
+second of imports) is imported only to upgrade.  SQLAlchemy too is imported when a
+store is opened, not with this module, so `moderator status` can check a SQLite
+store's schema through the standard ``sqlite3`` module alone.
 
 Two backends, both tested (tests/conftest.py runs the store, intake, turn and desk tests
 on each): SQLite (a file; WAL, so the CLI reads while `serve` writes) and PostgreSQL
@@ -13,20 +18,26 @@ back the same whatever the server's own time zone.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config as AlembicConfig
-from sqlalchemy import Engine, event
-from sqlmodel import Session, create_engine
+if TYPE_CHECKING:  # imported when a store is opened (see the module's docstring)
+    from alembic.config import Config as AlembicConfig
+    from sqlalchemy import Engine
+    from sqlmodel import Session
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 # Tables in the store that belong to a library, not to our models: APScheduler's job
 # store.  Autogenerate must never propose dropping them.
 FOREIGN_TABLES = frozenset({"apscheduler_jobs"})
+# ``revision = "0007"`` and ``down_revision = "0006"`` (or None, or a tuple for a merge)
+# as Alembic writes them in each migration file, with or without a type annotation.
+_REVISION_LINE = re.compile(r"^(down_revision|revision)\s*(?::[^=\n]*)?=\s*(.*)$", re.M)
+_QUOTED = re.compile(r"""["']([^"']+)["']""")
 
 
 def include_object(
@@ -54,6 +65,8 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyp
 
 
 def alembic_config() -> AlembicConfig:
+    from alembic.config import Config as AlembicConfig
+
     config = AlembicConfig()
     config.set_main_option("script_location", str(MIGRATIONS))
     return config
@@ -61,10 +74,44 @@ def alembic_config() -> AlembicConfig:
 
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest version (creating it on an empty database)."""
+    from alembic import command
+
     config = alembic_config()
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+@cache
+def head_revisions() -> frozenset[str]:
+    """The head revision(s) of the migrations, read from the files' text: every
+    ``revision`` that no file names as its ``down_revision`` (Alembic's own notion of a
+    head, without importing Alembic; tests/speed checks both agree)."""
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for path in sorted((MIGRATIONS / "versions").glob("*.py")):
+        for key, value in _REVISION_LINE.findall(path.read_text(encoding="utf-8")):
+            (revisions if key == "revision" else parents).update(_QUOTED.findall(value))
+    return frozenset(revisions - parents)
+
+
+def is_current(stored: Iterable[str] | None) -> bool:
+    """Whether the revisions in a store's ``alembic_version`` are the migrations' head
+    (None: the table is missing, an empty or pre-Alembic store)."""
+    return stored is not None and frozenset(stored) == head_revisions()
+
+
+def stored_revisions(engine: Engine) -> list[str] | None:
+    """The revisions in the store's ``alembic_version``, None when it has no such table
+    (a store that cannot be reached raises, as before)."""
+    from sqlalchemy.exc import DBAPIError
+
+    with engine.connect() as connection:
+        try:
+            rows = connection.exec_driver_sql("SELECT version_num FROM alembic_version")
+            return [row[0] for row in rows]
+        except DBAPIError:  # no such table (SQLite: OperationalError, PostgreSQL: Programming)
+            return None
 
 
 def engine_url(url: str) -> str:
@@ -76,13 +123,22 @@ def engine_url(url: str) -> str:
     return url
 
 
+def sqlite_path(url: str) -> Path | None:
+    """The file of a ``sqlite:///PATH`` store (None for PostgreSQL or in-memory)."""
+    path = url.removeprefix("sqlite:///") if url.startswith("sqlite:///") else ""
+    return Path(path) if path and path != ":memory:" else None
+
+
 def open_store(url: str, *, upgrade: bool = True) -> Engine:
-    """An engine for ``url`` with the schema migrated to head."""
+    """An engine for ``url`` with the schema migrated to head (Alembic imported and run
+    only when the store is not at head already)."""
+    from sqlalchemy import event
+    from sqlmodel import create_engine
+
     url = engine_url(url)
-    if url.startswith("sqlite:///"):
-        path = url.removeprefix("sqlite:///")
-        if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+    path = sqlite_path(url)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
     if url.startswith("postgresql"):
         # pre_ping: a worker outlives server restarts and idle-connection timeouts.
         engine = create_engine(url, pool_pre_ping=True,
@@ -91,7 +147,7 @@ def open_store(url: str, *, upgrade: bool = True) -> Engine:
         engine = create_engine(url)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
-    if upgrade:
+    if upgrade and not is_current(stored_revisions(engine)):
         migrate(engine)
     return engine
 
@@ -99,6 +155,8 @@ def open_store(url: str, *, upgrade: bool = True) -> Engine:
 @contextmanager
 def session_scope(engine: Engine) -> Iterator[Session]:
     """One unit of work: commit on success, roll back on any exception."""
+    from sqlmodel import Session
+
     with Session(engine, expire_on_commit=False) as session:
         try:
             yield session

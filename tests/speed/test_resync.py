@@ -4,6 +4,7 @@ never loads a game's state to do it."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
@@ -21,12 +22,15 @@ from tests.support import make_game
 
 
 @contextmanager
-def counted(db: Engine) -> Iterator[list[str]]:
-    """The SQL statements run on ``db`` inside the block."""
+def counted(db: Engine, *, this_thread: bool = False) -> Iterator[list[str]]:
+    """The SQL statements run on ``db`` inside the block (``this_thread``: only those of
+    the calling thread, not APScheduler's own, which looks for due jobs when woken)."""
     statements: list[str] = []
+    me = threading.get_ident()
 
     def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(statement)
+        if not this_thread or threading.get_ident() == me:
+            statements.append(statement)
 
     event.listen(db, "before_cursor_execute", note)
     try:
