@@ -5,13 +5,12 @@ for every message of a state, and a lady's name when the name tables are full.""
 
 from __future__ import annotations
 
-from unittest import mock
-
 import dataclasses
 import random
 import re
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import markdown as md
 import pytest
@@ -94,7 +93,7 @@ def test_sheets_from_worker_processes_are_the_same_bytes() -> None:
 def test_a_pool_that_does_not_answer_is_stopped_and_the_sheets_rendered_here() -> None:
     """A hung worker never holds a turn: past RESULT_TIMEOUT the sheets render here."""
     class Job:
-        readers = ["a", "b", "c"]
+        readers = ("a", "b", "c")
 
         def warm(self) -> None: ...
 
