@@ -229,8 +229,8 @@ class Outgoing:
 
     def _send_one(self, outbox_id: int, now: datetime, batch: _Batch) -> bool:
         """Hand one row over; False when the connection is lost (end of the batch)."""
-        claimed = self._claim(outbox_id)
-        if claimed is None:  # sent or taken meanwhile
+        claimed = self._claim(outbox_id, batch)
+        if claimed is None:  # sent or taken meanwhile, or a mail that cannot be written
             return True
         row, mail = claimed
         crash_point(f"{self.sender.name}.before-send")
@@ -254,9 +254,29 @@ class Outgoing:
             return False
         return True
 
-    def _claim(self, outbox_id: int) -> tuple[Outbox, OutgoingMail] | None:
-        """Mark a queued row `sending` (committed); the row and its mail, or None if
-        another sender got there first."""
+    def _claim(self, outbox_id: int, batch: _Batch) -> tuple[Outbox, OutgoingMail] | None:
+        """Write a queued row's mail, then mark the row `sending` (committed); the row and
+        its mail, or None if another sender got there first.
+
+        The mail is written before the claim: a row is only ever `sending` with its mail
+        in hand, so a mail that cannot be written (a newsletter row gone or unreadable)
+        fails here, once, with its reason, instead of sitting in `sending` to be found
+        "cannot tell" at every restart."""
+        with Session(self.db) as session:
+            row = session.get(Outbox, outbox_id)
+            if row is None or row.status != OutboxStatus.QUEUED:
+                return None
+            try:
+                mail = outgoing_mail(session, row)
+            except Exception as exc:  # whatever broke, it will not mend by itself
+                error = f"the mail could not be written: {exc!r}"
+                mail = None
+        if mail is None:
+            with session_scope(self.db) as session:
+                current = session.get(Outbox, outbox_id)
+                if current is not None and current.status == OutboxStatus.QUEUED:
+                    self._fail(session, current, error, batch)
+            return None
         with session_scope(self.db) as session:
             result = session.execute(
                 update(Outbox)
@@ -265,10 +285,7 @@ class Outgoing:
             )
             if result.rowcount != 1:  # type: ignore[attr-defined]
                 return None
-        with Session(self.db) as session:
-            row = session.get(Outbox, outbox_id)
-            assert row is not None
-            return row, outgoing_mail(session, row)
+        return row, mail
 
     # ---- row outcomes
 

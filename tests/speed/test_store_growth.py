@@ -17,6 +17,7 @@ from sqlmodel import Session, select
 from moderator.desk import rollback
 from moderator.publish.compose import compose
 from moderator.publish.outgoing import game_address, mail_bytes
+from moderator.runners import outgoing as outgoing_module
 from moderator.runners.outgoing import deliver_outbox, outgoing_mail
 from moderator.settings.config import Config
 from moderator.store import repo
@@ -259,3 +260,35 @@ def test_0008_downgrades_writing_every_newsletter_mail_out_in_full(
         assert {n.id: n.parts() for n in session.exec(select(Newsletter))} == letters
     assert rerun_turn(db, config, "paris", 1).identical
     assert deliver_outbox(db, config).failed == ()
+
+
+def test_a_mail_that_cannot_be_written_fails_once_and_never_sits_in_sending(
+    db: Engine, config: Config, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The body of a newsletter's mail is written at send time: if that fails, the row
+    fails with its reason (GM log) before it is claimed, and the other rows go on."""
+    make_game(db, config)
+    deliver_outbox(db, config)
+    run_turn(db, config, "paris")
+    with Session(db) as session:
+        broken = session.exec(select(Outbox).where(Outbox.kind == "turnsheet")).first()
+        assert broken is not None
+        broken_id = broken.id
+    real = outgoing_module.mail_bytes
+
+    def mail_bytes_or_fail(session: Session, row: Outbox) -> bytes:
+        if row.id == broken_id:
+            raise ValueError("unreadable newsletter")
+        return real(session, row)
+
+    monkeypatch.setattr(outgoing_module, "mail_bytes", mail_bytes_or_fail)
+    report = deliver_outbox(db, config)
+    assert [o.outbox_id for o in report.failed] == [broken_id]
+    assert "unreadable newsletter" in report.failed[0].detail
+    assert report.sent  # the others went
+    with Session(db) as session:
+        row = session.get(Outbox, broken_id)
+        assert row is not None and row.status == "failed"
+        assert not session.exec(select(Outbox).where(Outbox.status == "sending")).all()
+        assert any("unreadable newsletter" in entry.detail
+                   for entry in repo.gm_log(session) if entry.event == "mail.failed")
