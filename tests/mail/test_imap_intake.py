@@ -392,15 +392,17 @@ def test_run_with_idle_processes_new_mail_within_seconds(
 ) -> None:
     """poll_seconds is 60: only IDLE can explain a reaction within a few seconds."""
     service = running(world.poller())
-    wait_until(lambda: _status(world.db) is not None, timeout=10)
+    wait_until(lambda: _status(world.db) is not None, timeout=60)
     time.sleep(0.3)  # let it enter IDLE
     sent = time.monotonic()
     orders_from(world, "jacques")
-    wait_until(lambda: row_counts(world.db)["Submission"] == 1, timeout=10)
+    wait_until(lambda: row_counts(world.db)["Submission"] == 1, timeout=60)
     latency = time.monotonic() - sent
-    wait_until(lambda: len(folder(world, "Processed")) == 1, timeout=5)
+    wait_until(lambda: len(folder(world, "Processed")) == 1, timeout=60)
     print(f"\nIDLE: SMTP send -> Submission stored in {latency:.2f}s")
-    assert latency < 5
+    # Half the 60 s poll: only IDLE explains it, with room for a loaded machine (the
+    # figure itself is benchmarks/bench_mail.py's).
+    assert latency < 30
     asked = time.monotonic()
     service.stop.set()
     service.thread.join(5)
@@ -414,10 +416,10 @@ def test_run_without_idle_polls_every_poll_seconds(
 ) -> None:
     world = make_world(idle=False, poll_seconds=1)
     running(world.poller())
-    wait_until(lambda: _status(world.db) is not None, timeout=10)
+    wait_until(lambda: _status(world.db) is not None, timeout=60)
     orders_from(world, "cyrano")
-    wait_until(lambda: row_counts(world.db)["Submission"] == 1, timeout=10)
-    wait_until(lambda: folder(world, "INBOX") == [], timeout=5)
+    wait_until(lambda: row_counts(world.db)["Submission"] == 1, timeout=60)
+    wait_until(lambda: folder(world, "INBOX") == [], timeout=60)
 
 
 def test_run_survives_an_imap_server_restart(
@@ -432,9 +434,9 @@ def test_run_survives_an_imap_server_restart(
     log = logging.getLogger("test.imap.restart")
     caplog.set_level(logging.INFO, logger=log.name)
     running(world.poller(log=log))
-    wait_until(lambda: _status(world.db) is not None, timeout=10)
+    wait_until(lambda: _status(world.db) is not None, timeout=60)
     orders_from(world, "jacques")
-    wait_until(lambda: row_counts(world.db)["Submission"] == 1, timeout=10)
+    wait_until(lambda: row_counts(world.db)["Submission"] == 1, timeout=60)
 
     restart_started = time.monotonic()
     _restart_mail_servers(world.mail)
@@ -446,7 +448,7 @@ def test_run_survives_an_imap_server_restart(
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert any("reconnecting" in w for w in warnings), warnings
     assert sum("logged in" in r.getMessage() for r in caplog.records) >= 2
-    wait_until(lambda: len(folder(world, "Processed")) == 1, timeout=5)  # fresh Maildirs
+    wait_until(lambda: len(folder(world, "Processed")) == 1, timeout=60)  # fresh Maildirs
     assert folder(world, "INBOX") == []
 
 
@@ -474,7 +476,7 @@ def test_run_keeps_retrying_a_failed_login_and_stops_during_the_back_off(
 
     monkeypatch.setenv(PASSWORD_ENV, world.mail.password(MODERATOR))
     running(world.poller(log=log))
-    wait_until(lambda: _status(world.db) is not None, timeout=10)
+    wait_until(lambda: _status(world.db) is not None, timeout=60)
 
 
 CRASH_POINTS = (
