@@ -19,6 +19,7 @@ not change are not rewritten, files no game produces any more are removed).
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -37,7 +38,13 @@ from moderator.games.base import GameEngine
 from moderator.publish.render import CSS, markdown_body, render
 from moderator.publish.sanitize import SITE_POLICY, escape_text, sanitize
 from moderator.publish.site import charts, feeds
-from moderator.publish.site.records import GameRecord, TurnResult, html_body, read_games
+from moderator.publish.site.records import (
+    GameRecord,
+    TurnResult,
+    html_body,
+    read_games,
+    read_summaries,
+)
 from moderator.settings.config import Config, game_tables
 
 _SITE_CSS = CSS + """
@@ -187,7 +194,7 @@ def _names_of(engine: GameEngine, tables: Any, turn: TurnResult) -> dict[str, st
     return {str(k): str(v) for k, v in context.gazette.get("names", {}).items()}
 
 
-def _build_game(config: Config, game: GameRecord, out: Output) -> dict[str, Any]:
+def _build_game(config: Config, game: GameRecord, out: Output) -> None:
     engine = find_engine(game.kind)
     tables = game_tables(config, game.name, game.kind)
     base = game.name
@@ -223,7 +230,6 @@ def _build_game(config: Config, game: GameRecord, out: Output) -> dict[str, Any]
                                             list(_entries(game, paper))))
     out.add(f"{base}/deadlines.ics", feeds.ics(game.name, f"{game.name} deadlines",
                                                list(_deadlines(game))))
-    return _summary(game)
 
 
 def _entries(game: GameRecord, paper: str) -> Iterable[feeds.FeedEntry]:
@@ -300,22 +306,23 @@ def _people_pages(config: Config, game: GameRecord, engine: GameEngine,
 def build_site(session: Session, config: Config, out_dir: Path,
                games: Sequence[str] | None = None,
                progress: Callable[[str], None] | None = None) -> list[str]:
-    """Build (or rebuild) the site into ``out_dir``; the files written or changed."""
+    """Build (or rebuild) the site into ``out_dir``; the files written or changed.
+
+    ``games``: only those games' folders are built (the rebuild after a turn); the index
+    of games is always rewritten, from every game's issues (`read_summaries`, which
+    reads no states), so it is the same as a full build's."""
     out = Output()
     records = read_games(session, games)
-    summaries = []
     for game in records:
         if progress:
             progress(game.name)
-        summaries.append(_build_game(config, game, out))
-    built = {g.name for g in records}
-    # The index lists every game, also when only some were rebuilt.
-    listed = summaries if games is None else [
-        _summary(g) for g in read_games(session, None) if g.name in built or g.issues]
+        _build_game(config, game, out)
+    listed = [_summary(g) for g in (records if games is None else read_summaries(session))]
     out.add("index.html", _page(config, "site/index.html.j2", "", "The archive",
                                 games=listed, issue_file=_issue_file, feed=None))
     out.add("style.css", _SITE_CSS.lstrip())
-    return _write(out_dir, out, only=sorted(built) if games is not None else None)
+    built = sorted(g.name for g in records)
+    return _write(out_dir, out, only=built if games is not None else None)
 
 
 def _summary(game: GameRecord) -> dict[str, Any]:
@@ -325,14 +332,21 @@ def _summary(game: GameRecord) -> dict[str, Any]:
 
 
 def _write(out_dir: Path, out: Output, only: Sequence[str] | None) -> list[str]:
-    """Write what changed; remove what is no longer built (only under the games built)."""
+    """Write what changed; remove what is no longer built (only under the games built).
+
+    Each file is written beside itself and renamed into place, so a web server (or two
+    processes publishing two games' turns at once, both rewriting the index) never shows
+    half a page.  Dot-files are never removed: a GM's ``.htaccess`` stays, and so does
+    another writer's file in the making."""
     changed = []
     for rel, data in sorted(out.files.items()):
         path = out_dir / rel
         if path.exists() and path.read_bytes() == data:
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
+        staging = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        staging.write_bytes(data)
+        os.replace(staging, path)
         changed.append(rel)
     roots = [out_dir / name for name in only] if only is not None else [out_dir]
     for root in roots:
@@ -340,10 +354,11 @@ def _write(out_dir: Path, out: Output, only: Sequence[str] | None) -> list[str]:
             continue
         for path in sorted(root.rglob("*"), reverse=True):
             rel = path.relative_to(out_dir).as_posix()
+            if path.name.startswith("."):
+                continue
             if path.is_file() and rel not in out.files:
                 path.unlink()
                 changed.append(f"{rel} (removed)")
             elif path.is_dir() and not any(path.iterdir()):
                 path.rmdir()
     return changed
-
