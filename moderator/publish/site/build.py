@@ -46,6 +46,7 @@ from moderator.publish.site.records import (
     read_summaries,
 )
 from moderator.settings.config import Config, game_tables
+from moderator.store import repo
 
 _SITE_CSS = CSS + """
 body { margin: 0; background-color: #fffdf7; }
@@ -310,8 +311,13 @@ def build_site(session: Session, config: Config, out_dir: Path,
 
     ``games``: only those games' folders are built (the rebuild after a turn); the index
     of games is always rewritten, from every game's issues (`read_summaries`, which
-    reads no states), so it is the same as a full build's."""
+    reads no states), so it is the same as a full build's.  A game not built yet (new, or
+    the site switched on late) is built with them, so that every link of the index
+    resolves."""
     out = Output()
+    if games is not None:
+        games = [*games, *(g.name for g in repo.games(session)
+                           if not (out_dir / g.name / "index.html").is_file())]
     records = read_games(session, games)
     for game in records:
         if progress:
