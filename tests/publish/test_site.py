@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 import xml.etree.ElementTree as ET
+from datetime import UTC, datetime
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -21,7 +22,7 @@ from sqlmodel import Session, select
 
 from moderator.desk import admin
 from moderator.intake.process import process_message
-from moderator.publish.site import build_site
+from moderator.publish.site import build_site, feeds
 from moderator.settings.config import Config
 from moderator.store.db import session_scope
 from moderator.store.models import Newsletter
@@ -215,3 +216,19 @@ def test_hostile_names_and_press_are_inert_on_the_site(site_db: Engine, site_con
                         for p in sorted(out.glob("*/people/*.html")))
     assert "Eve &lt;img" in people and "Zed &lt;/text&gt;" in people
     assert broken_links(out) == []
+
+
+def test_feed_and_calendar_text_never_becomes_markup_or_a_field() -> None:
+    hostile = "Zed <script>alert(1)</script> & co\r\nX-EVIL:1\rBEGIN:VEVENT\n;,\\"
+    at = datetime(2026, 12, 10, 18, tzinfo=UTC)
+    calendar = feeds.ics("g", hostile, [feeds.Deadline("k", hostile, at)])
+    fields = [line for line in calendar.split("\r\n") if line and not line.startswith(" ")]
+    assert not [f for f in fields if f.startswith(("X-EVIL", "BEGIN:VEVENT\\"))]
+    assert fields.count("BEGIN:VEVENT") == 1 and "\r" not in calendar.replace("\r\n", "")
+    feed = feeds.atom("g", hostile, [feeds.FeedEntry("k", hostile, "issue-001.html", at,
+                                                     hostile)])
+    assert "<script" not in feed
+    entry = ET.fromstring(feed.encode()).find("{http://www.w3.org/2005/Atom}entry")
+    assert entry is not None
+    as_read = hostile.replace("\r\n", "\n").replace("\r", "\n")  # XML reads any break as LF
+    assert entry.findtext("{http://www.w3.org/2005/Atom}title") == as_read
