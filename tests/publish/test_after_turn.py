@@ -132,3 +132,21 @@ def test_a_failing_site_build_is_logged_and_never_fails_the_turn(
     monkeypatch.undo()
     run_turn(db, config, "paris")  # the next turn's rebuild brings the site up to date
     assert (config.site_folder / "paris" / "issue-001.html").is_file()
+
+
+def test_a_build_leaves_the_gms_dot_files_and_no_half_files(db: Engine,
+                                                            config: Config) -> None:
+    make_game(db, config)
+    run_turn(db, config, "paris")
+    site = config.site_folder
+    own = [site / ".htaccess", site / ".well-known" / "security.txt", site / "paris" / ".keep"]
+    for path in own:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("the GM's", encoding="utf-8")
+    (site / "paris" / "issue-001.html").write_text("stale", encoding="utf-8")
+    (site / "paris" / "gone.html").write_text("no game makes this", encoding="utf-8")
+    with Session(db) as session:
+        changed = build_site(session, config, site)
+    assert changed == ["paris/issue-001.html", "paris/gone.html (removed)"]
+    assert all(path.read_text(encoding="utf-8") == "the GM's" for path in own)
+    assert not [p for p in site.rglob("*.tmp")]

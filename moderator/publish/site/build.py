@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -342,15 +343,15 @@ def _write(out_dir: Path, out: Output, only: Sequence[str] | None) -> list[str]:
 
     Each file is written beside itself and renamed into place, so a web server (or two
     processes publishing two games' turns at once, both rewriting the index) never shows
-    half a page.  Dot-files are never removed: a GM's ``.htaccess`` stays, and so does
-    another writer's file in the making."""
+    half a page.  Dot-files and dot-folders are never removed: a GM's ``.htaccess`` or
+    ``.well-known/`` stays, and so does another writer's file in the making."""
     changed = []
     for rel, data in sorted(out.files.items()):
         path = out_dir / rel
         if path.exists() and path.read_bytes() == data:
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        staging = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        staging = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         staging.write_bytes(data)
         os.replace(staging, path)
         changed.append(rel)
@@ -359,9 +360,10 @@ def _write(out_dir: Path, out: Output, only: Sequence[str] | None) -> list[str]:
         if not root.exists():
             continue
         for path in sorted(root.rglob("*"), reverse=True):
-            rel = path.relative_to(out_dir).as_posix()
-            if path.name.startswith("."):
+            parts = path.relative_to(out_dir).parts
+            if any(part.startswith(".") for part in parts):
                 continue
+            rel = "/".join(parts)
             if path.is_file() and rel not in out.files:
                 path.unlink()
                 changed.append(f"{rel} (removed)")
