@@ -10,6 +10,9 @@ turn.
 
 from __future__ import annotations
 
+import fcntl
+import threading
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -150,3 +153,29 @@ def test_a_build_leaves_the_gms_dot_files_and_no_half_files(db: Engine,
     assert changed == ["paris/issue-001.html", "paris/gone.html (removed)"]
     assert all(path.read_text(encoding="utf-8") == "the GM's" for path in own)
     assert not [p for p in site.rglob("*.tmp")]
+
+
+def test_one_build_at_a_time_writes_the_site(db: Engine, config: Config) -> None:
+    """Two workers publishing two games at once: the second build waits for the first and
+    reads the database only then, so the last index written knows every issue."""
+    make_game(db, config, "paris")
+    make_game(db, config, "lyon", seed=7)
+    site = config.site_folder
+    site.mkdir(parents=True)
+    done = threading.Event()
+
+    def rebuild() -> None:
+        after_turn.rebuild_game_site(db, config, "lyon")
+        done.set()
+
+    with open(site / ".lock", "a+b") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # another process's build, under way
+        worker = threading.Thread(target=rebuild)
+        worker.start()
+        assert not done.wait(1.0)  # it waits for the lock
+        # Meanwhile another worker commits a turn of paris (its own rebuild left out here).
+        run_turn(db, replace(config, site_after_turn=False), "paris")
+        fcntl.flock(held, fcntl.LOCK_UN)
+    worker.join(120)
+    assert done.is_set()
+    assert 'href="paris/issue-001.html"' in (site / "index.html").read_text(encoding="utf-8")

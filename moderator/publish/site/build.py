@@ -19,10 +19,12 @@ not change are not rewritten, files no game produces any more are removed).
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -314,22 +316,41 @@ def build_site(session: Session, config: Config, out_dir: Path,
     of games is always rewritten, from every game's issues (`read_summaries`, which
     reads no states), so it is the same as a full build's.  A game not built yet (new, or
     the site switched on late) is built with them, so that every link of the index
-    resolves."""
-    out = Output()
-    if games is not None:
-        games = [*games, *(g.name for g in repo.games(session)
-                           if not (out_dir / g.name / "index.html").is_file())]
-    records = read_games(session, games)
-    for game in records:
-        if progress:
-            progress(game.name)
-        _build_game(config, game, out)
-    listed = [_summary(g) for g in (records if games is None else read_summaries(session))]
-    out.add("index.html", _page(config, "site/index.html.j2", "", "The archive",
-                                games=listed, issue_file=_issue_file, feed=None))
-    out.add("style.css", _SITE_CSS.lstrip())
-    built = sorted(g.name for g in records)
-    return _write(out_dir, out, only=built if games is not None else None)
+    resolves.
+
+    One build at a time writes a folder (`_locked`), reading the database once it holds
+    it: two workers publishing two games at once would otherwise race, the one that read
+    first writing an index without the other's new issue."""
+    with _locked(out_dir):
+        session.expire_all()  # read what was committed until the lock was ours
+        if games is not None:
+            games = [*games, *(g.name for g in repo.games(session)
+                               if not (out_dir / g.name / "index.html").is_file())]
+        out = Output()
+        records = read_games(session, games)
+        for game in records:
+            if progress:
+                progress(game.name)
+            _build_game(config, game, out)
+        listed = [_summary(g) for g in (records if games is None else read_summaries(session))]
+        out.add("index.html", _page(config, "site/index.html.j2", "", "The archive",
+                                    games=listed, issue_file=_issue_file, feed=None))
+        out.add("style.css", _SITE_CSS.lstrip())
+        built = sorted(g.name for g in records)
+        return _write(out_dir, out, only=built if games is not None else None)
+
+
+@contextmanager
+def _locked(out_dir: Path) -> Iterator[None]:
+    """Hold ``out_dir/.lock`` (an flock: other processes and threads wait; a process that
+    dies lets go of it)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with open(out_dir / ".lock", "a+b") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _summary(game: GameRecord) -> dict[str, Any]:
@@ -341,9 +362,8 @@ def _summary(game: GameRecord) -> dict[str, Any]:
 def _write(out_dir: Path, out: Output, only: Sequence[str] | None) -> list[str]:
     """Write what changed; remove what is no longer built (only under the games built).
 
-    Each file is written beside itself and renamed into place, so a web server (or two
-    processes publishing two games' turns at once, both rewriting the index) never shows
-    half a page.  Dot-files and dot-folders are never removed: a GM's ``.htaccess`` or
+    Each file is written beside itself and renamed into place, so a web server never
+    shows half a page.  Dot-files and dot-folders are never removed: a GM's ``.htaccess`` or
     ``.well-known/`` stays, and so does another writer's file in the making."""
     changed = []
     for rel, data in sorted(out.files.items()):
