@@ -136,7 +136,8 @@ def random_orders(state: dict[str, Any], player: str, tables: Tables,
                 steps.append(" - ")
         text = path[0] + "".join(sep + city for sep, city in zip(steps, path[1:], strict=True))
         with_ = f" WITH {', '.join(take)}" if take else ""
-        deny = rng.choice(["", " IF DENIED RETURN", " IF DENIED CAVALCADE"])
+        deny = rng.choice(["", " IF DENIED RETURN", " IF DENIED CAVALCADE",
+                          " IF DENIED PASSAGE"])
         lines.append(f"MOVE {noble['name']}{with_}: {text}{deny}")
     if state["excalibur_city"]:
         for noble in mine:
@@ -192,9 +193,168 @@ def random_orders(state: dict[str, Any], player: str, tables: Tables,
         lines.append(f"CANDIDATE {rng.choice(lords)['name']}")
     if state["candidates"]:
         lines.append(f"VOTE {state['nobles'][rng.choice(state['candidates'])]['name']}")
+    lines = _cards_share(state, player, tables, rng, lines)
     if p["hand"] and rng.random() < 0.3:
         lines.append(f"DISCARD {rng.choice(p['hand'])}")
     lines.append(rng.choice(["DRAW FORTUNE THEN CHARACTER", "DRAW CHARACTER THEN FORTUNE",
                              "DRAW FORTUNE THEN FORTUNE", "DRAW NONE",
                              "DRAW FORTUNE DISASTERS AT MOST 1"]))
+    lines += _land_share(state, player, fams, mine, lines, rng)
+    lines += _war_orders(state, player, tables, rng)
     return "\n".join(lines) + "\n"
+
+
+def _war_orders(state: dict[str, Any], player: str, tables: Tables,
+                rng: random.Random) -> list[str]:
+    """The war share's orders (FE 7.0-7.10, 10.2, 11.1): coalitions, truces, betrayals,
+    targets, engines, withdrawals, sallies, lower ransoms, Crossbowmen hired into battle
+    and lent."""
+    p = state["players"][player]
+    fams = p["families"]
+    names = {k: v["name"] for k, v in state["players"].items()}
+    others = sorted(k for k in names if k != player)
+    lines: list[str] = []
+    for city in sorted(state["cities"]):
+        c = state["cities"][city]
+        here = {f for f, u in c["troops"].items() if any(u.values())}
+        if not here & set(fams) or not others:
+            continue
+        # The other player named: one with troops here if any (so that both lines of a
+        # coalition or a truce sometimes match), else anyone.
+        there = sorted({state["families"][f]["player"] for f in here} - {player})
+        other = names[rng.choice(there or others)]
+        if rng.random() < 0.5:
+            lines.append(f"JOIN {other} AT {city}")
+            if rng.random() < 0.3:
+                lines.append(f"BETRAY AT {city} AFTER ROUND 1")
+        if rng.random() < 0.1:
+            lines.append(f"END BATTLE AT {city}")
+        if rng.random() < 0.6:
+            lines.append(f"TRUCE WITH {other} AT {city}"
+                         + rng.choice(["", "", "", "", " CEDE", " TAKE"]))
+        foes = [n for n in state["nobles"].values() if n["city"] == city
+                and n["family"] not in fams and n["status"] == "free"]
+        if foes and rng.random() < 0.3:
+            lines.append(f"TARGET {foes[0]['name']} AT {city}")
+        if "Passage" in p["hand"] and rng.random() < 0.3:
+            near = rng.choice(tables.neighbours(city))
+            lines.append(f"WITHDRAW FROM {city} WITH PASSAGE TO {near}")
+        if c["besieged_by"] and c["holder"] in fams and rng.random() < 0.8:
+            lines.append(f"SALLY {city}" + rng.choice(["", " BACK IF LOST 2"]))
+        if c["holder"] in fams and rng.random() < 0.1:
+            lines.append(f"PILLAGE {city} ENGINES")
+        if p["slot"] and "Crossbow" in p["slot"] and rng.random() < 0.3:
+            lines.append(f"HIRE {rng.randint(1, 2)} CROSSBOWMEN AT {city} IN BATTLE")
+        if rng.random() < 0.2:      # matched when the other's LEND happens to agree
+            lines.append(f"HIRE 1 CROSSBOWMEN FROM {other} FOR 1 AT {city}")
+    if p["slot"] and "Crossbow" in p["slot"] and others and rng.random() < 0.5:
+        lines.append(f"LEND 1 CROSSBOWMEN TO {names[rng.choice(others)]} FOR 1")
+    if rng.random() < 0.1:
+        lines.append(rng.choice(["DESTROY ENGINES IF TROOPS BELOW 2", "SPOILS DESTROY",
+                                 "SPOILS TAKE", "DESTROY ENGINES IF TROOPS BELOW 0"]))
+    for army in sorted(state["invaders"].values(), key=lambda a: a["key"]):
+        if "Passage" in p["hand"] and rng.random() < 0.3:
+            lines.append(f"HELP INVADERS AT {army['city']} WITH PASSAGE")
+    for n in sorted(state["nobles"].values(), key=lambda n: n["key"]):
+        if n["status"] != "captive":
+            continue
+        if n["family"] in fams and rng.random() < 0.5:
+            lines.append(f"RANSOM {n['name']} OFFER {rng.randint(0, 4)}")
+        captor = state["nobles"].get(n["captor"] or "")
+        if captor and captor["family"] in fams and rng.random() < 0.5:
+            lines.append(f"ACCEPT RANSOM FOR {n['name']} AT LEAST {rng.randint(1, 5)}")
+    return lines
+
+
+def _land_share(state: dict[str, Any], player: str, fams: list[str], mine: list[Any],
+                lines: list[str], rng: random.Random) -> list[str]:
+    """The land share's orders (FE 5.0, 5.2, 10.2, 11.2, 12.0): some moves turned into
+    surprise Cavalcades or given a Passage or Burgher branch, leave to enter, Relics set
+    down and taken up."""
+    for i, line in enumerate(lines):
+        if not line.startswith("MOVE ") or "IF DENIED" in line:
+            continue
+        head = line.split(":", 1)[0]
+        if ("WITH" not in head or head.count(" KNIGHT") == head.count(",") + 1) \
+                and rng.random() < 0.3:
+            lines[i] = "CAVALCADE" + line[4:]
+        elif rng.random() < 0.3:
+            lines[i] = line + rng.choice([" IF DENIED PASSAGE", " IF DENIED BURGHER"])
+    out: list[str] = []
+    others = [k for k in state["players"] if k != player]
+    if others and rng.random() < 0.2:
+        who = rng.choice([state["players"][rng.choice(others)]["name"], "ANYONE"])
+        out.append(f"ALLOW {who} TO ENTER")
+    for noble in mine:
+        city = state["cities"][noble["city"]]
+        if noble["relics"] and rng.random() < 0.3:
+            out.append(f"LEAVE RELIC {noble['relics'][0]} BY {noble['name']}")
+        elif city["relic"] and city["relic_up"] and rng.random() < 0.5:
+            out.append(f"TAKE RELIC {city['relic']} BY {noble['name']}")
+    return out
+
+
+ANY_TIME = ("JUSTICE", "PASSAGE FREE", "AMBUSH", "REBELLION", "PLAY GOOD WEATHER", "MATA",
+            "CHASUBLE", "SHINBONE", "GIVE", "PLAY FRENCH", "PLAY FLEMISH", "PLAY BURGHER")
+WINDOWS = ("HEAR-YE", "ELECTION", "PARLIAMENT", "DISASTERS", "INCOME", "PURCHASE", "MOVE",
+           "INVADERS", "BATTLES", "PILLAGE", "END", "W14")
+
+
+def _cards_share(state: dict[str, Any], player: str, tables: Tables, rng: random.Random,
+                 lines: list[str]) -> list[str]:
+    """The cards share's orders (issue 17): window lines, reactions, retainer deals, the
+    Abbess's relinquishing and rebuilding, the Skull for others."""
+    p = state["players"][player]
+    fams = p["families"]
+    mine = [n for n in state["nobles"].values() if n["family"] in fams and n["status"] != "dead"]
+    living = sorted(n["name"] for n in state["nobles"].values() if n["status"] != "dead")
+    others = [k for k in state["players"] if k != player]
+    if rng.random() < 0.3:
+        window = rng.choice(WINDOWS)
+        lines = [f"AT {window} {line}" if line.startswith(ANY_TIME) else line for line in lines]
+    if "Justice" in p["hand"] and living and rng.random() < 0.3:
+        who = rng.choice(living)
+        lines.append(f"AT {rng.choice(['END', 'PILLAGE', 'ELECTION'])} IF {who} IS HERETIC "
+                     f"PLAY JUSTICE {who}")
+    if "Passage" in p["hand"] and mine and rng.random() < 0.3:
+        who = rng.choice(mine)["name"]
+        lines.append(f"AT {rng.choice(['DISCARD', 'PURCHASE', 'END'])} IF {who} IS CAPTIVE "
+                     f"PLAY PASSAGE FREE {who}")
+    if "Good Weather" in p["hand"] and rng.random() < 0.3:
+        region = rng.choice(tables.regions).name
+        lines.append(f"AT MOVE IF STORMS ON {region} PLAY GOOD WEATHER ON {region}")
+    if "Ambush" in p["hand"] and mine and living and rng.random() < 0.3:
+        me, who = rng.choice(mine), rng.choice(living)
+        lines.append(f"AT BATTLES IF {who} AT {me['city']} PLAY AMBUSH {who} BY {me['name']}")
+    if others and p["cash"] and mine and rng.random() < 0.1:
+        lines.append(f"AT END IF {mine[0]['name']} IS LORD OF {rng.choice(tables.regions).name}"
+                     f" PLAY GIVE 1 SHILLINGS TO {state['players'][rng.choice(others)]['name']}")
+    for noble in mine:
+        if noble["retainer"] and living and rng.random() < 0.1:
+            lines.append(f"RETAINER {noble['retainer']} FROM {noble['name']} TO "
+                         f"{rng.choice(living)} FOR {rng.randint(0, 2)}")
+        for abbey in noble["abbess"]:
+            if rng.random() < 0.1:
+                lines.append(f"RELINQUISH {noble['name']}")
+            held = sorted(c for c, v in state["cities"].items() if not v["building"])
+            if held and rng.random() < 0.3:
+                lines.append(f"REBUILD ABBEY {abbey.removesuffix(' (Royal)')} AT "
+                             f"{rng.choice(held)}")
+        if noble["clergy"]:
+            abbesses = [n["name"] for n in state["nobles"].values() if n["abbess"]]
+            if abbesses and rng.random() < 0.5:
+                lines.append(f"PERMIT RELINQUISH {rng.choice(abbesses)}")
+    king = state["sovereign"]
+    women = [n["name"] for n in state["nobles"].values()
+             if n["status"] != "dead" and n["sex"] == "f" and not n["spouse"]]
+    if king and state["nobles"][king]["family"] in fams and women and rng.random() < 0.3:
+        lines.append(f"APPOINT ABBESS {rng.choice(women)}")
+    if king and state["nobles"][king]["family"] in fams and rng.random() < 0.2:
+        lines.append(f"ROYAL MOVE {state['nobles'][king]['name']} TO ROYAL ABBEY")
+    if living and rng.random() < 0.05:
+        lines.append(rng.choice(["SKULL ANY", f"SKULL FOR {rng.choice(living)}"]))
+    if "Passage" in p["hand"]:
+        for a in sorted(state["invaders"].values(), key=lambda a: a["key"]):
+            if rng.random() < 0.5:
+                lines.append(f"AID INVADERS AT {a['city']} WITH PASSAGE")
+    return lines

@@ -3,7 +3,16 @@ dice and the rule it cites.  Kirsten plays Green, Dave Blue, George Red (Ex 13-2
 
 from __future__ import annotations
 
-from moderator.games.fief import battle, cards, court, economy, invaders, movement, victory
+from moderator.games.fief import (
+    battle,
+    cards,
+    court,
+    economy,
+    invaders,
+    movement,
+    projectiles,
+    victory,
+)
 from moderator.games.fief.battle import Side, fight, melee_dice
 from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
 
@@ -308,7 +317,7 @@ def test_fe_7_2_archers_need_three_against_a_fortified_city() -> None:
     troops(s, "London", "Red", men_at_arms=1)
     r = realm(s, bd(0) * 6)
     record: dict[str, object] = {}
-    battle._projectiles(r, Side(r, "London", "Blue"), Side(r, "London", "Red", fortified=2),
+    projectiles.fire(r, Side(r, "London", "Blue"), Side(r, "London", "Red", fortified=2),
                         record)
     assert "projectiles" not in record
 
@@ -318,7 +327,7 @@ def test_fe_7_2_three_archers_in_the_open_add_one_hit() -> None:
     troops(s, "Oxford", "Blue", archer=3)
     troops(s, "Oxford", "Red", men_at_arms=3)
     r = realm(s, bd(1))
-    battle._projectiles(r, Side(r, "Oxford", "Blue"), Side(r, "Oxford", "Red"), {})
+    projectiles.fire(r, Side(r, "Oxford", "Blue"), Side(r, "Oxford", "Red"), {})
     assert s.cities["Oxford"].units_of("Red") == {"men_at_arms": 1}
 
 
@@ -329,7 +338,7 @@ def test_fe_7_2_trebuchets_fire_two_dice_and_a_second_adds_one() -> None:
     troops(s, "London", "Red", archer=3, men_at_arms=2)
     r = realm(s, bd(2, 1, 0))
     rec: dict[str, list[dict[str, object]]] = {}
-    battle._projectiles(r, Side(r, "London", "Blue"), Side(r, "London", "Red", fortified=2),
+    projectiles.fire(r, Side(r, "London", "Blue"), Side(r, "London", "Red", fortified=2),
                         rec)  # type: ignore[arg-type]
     assert rec["projectiles"][0]["hits"] == 4
     assert Side(r, "London", "Red").troops() == 1
@@ -340,7 +349,7 @@ def test_fe_7_2_a_blank_explodes_a_bombard_and_a_man_at_arms() -> None:
     troops(s, "London", "Red", bombard=2, men_at_arms=2)
     troops(s, "London", "Blue", knight=1)
     r = realm(s, bd(1, 0))
-    battle._projectiles(r, Side(r, "London", "Red"), Side(r, "London", "Blue"), {})
+    projectiles.fire(r, Side(r, "London", "Red"), Side(r, "London", "Blue"), {})
     assert s.cities["London"].units_of("Red") == {"bombard": 1, "men_at_arms": 1}
 
 

@@ -280,6 +280,8 @@ def test_fe_3_1_an_abbey_pays_for_its_visitors_and_lifts_the_mills_around() -> N
     s.cities["Oxford"].mill = True
     troops(s, "London", "Red", men_at_arms=1)
     s.cities["London"].mill = True
+    # FE 5.0: William is inside the Abbey, let in by Kirsten (else on its outskirts).
+    s.players["kirsten"].standing.append({"kind": "allow_enter", "who": "dave", "city": None})
     r = realm(s)
     assert economy.forecast(r, "kirsten")["abbeys"] == 12
     assert economy.forecast(r, "george")["mills"] == 3

@@ -14,6 +14,7 @@ from moderator.games.fief import (
     economy,
     excalibur,
     movement,
+    projectiles,
     victory,
 )
 from moderator.games.fief.battle import Side
@@ -51,7 +52,7 @@ def test_ex_7_2_the_siege_of_london_with_daves_plan() -> None:
                                          "units": ["archer"]})
     r = realm(s, bd(2, 1) + bd(1) + bd(1, 0))
     rec: dict[str, object] = {}
-    battle._projectiles(r, Side(r, "London", "Blue"), Side(r, "London", "Red", fortified=2),
+    projectiles.fire(r, Side(r, "London", "Blue"), Side(r, "London", "Red", fortified=2),
                         rec)
     assert s.cities["London"].units_of("Red") == {"bombard": 1}
     assert s.cities["London"].units_of("Blue") == {"trebuchet": 2, "bombard": 1, "archer": 1,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from moderator.games.fief.cards import windows
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import Convene, Marry, ParliamentVote, TurnOrders, Vote
 from moderator.games.fief.realm import Realm
@@ -101,6 +102,11 @@ def election_phase(realm: Realm) -> None:
     if titled < 3 or not any(n.clergy for n in s.living()):
         return
     realm.emit(EventId.CANDIDATES, {"candidates": list(s.candidates)})
+    # W2 (fief-email.md §3.2): a candidate may be struck before the tally.
+    windows.open_window(realm, "election")
+    s.candidates = [c for c in s.candidates if eligible(realm, c)]
+    if s.sovereign is not None or not s.candidates:
+        return
     tally: dict[str, int] = {c: 0 for c in s.candidates}
     for player in s.player_order():
         for vote in _orders(realm, player).of(Vote)[-1:]:
@@ -127,7 +133,8 @@ def parliament_phase(realm: Realm) -> None:
     go FOR or AGAINST; more than half of all votes passes the 12 Shilling Royal Tax, shared
     as the Sovereign wrote (the rest to himself), and the Parliament card turns to its
     Rebellion side for the round.  Without an order a player votes AGAINST, the convener
-    FOR (PROPOSED); Burgher votes are not yet counted."""
+    FOR (PROPOSED); a Burgher adds its 3 or 5 votes for a Treasure (`WITH BURGHER`, 11.2,
+    Ex 9-2)."""
     s = realm.s
     king = s.nobles.get(s.sovereign) if s.sovereign else None
     if king is None or not king.free or realm.city(king.city).besieged_by:
@@ -135,6 +142,11 @@ def parliament_phase(realm: Realm) -> None:
     crown = realm.account(king.family)
     calls = _orders(realm, crown).of(Convene)
     if not calls:
+        return
+    # W3 (fief-email.md §3.2): cards after the convening; a Sovereign taken or slain in it
+    # no longer sits (FE 9.2: "if they are not Captive or besieged").
+    windows.open_window(realm, "parliament")
+    if not king.free or realm.city(king.city).besieged_by:
         return
     votes: dict[str, str] = {}
     for player in s.player_order():

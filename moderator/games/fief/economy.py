@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from moderator.games.fief import siege
+from moderator.games.fief import mercenaries, ransom, siege
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import (
     Build,
@@ -59,7 +59,8 @@ def abbey_income(realm: Realm, city: str, famine: bool, bonus: int) -> int:
     Famine; the visitors pay even in Famine."""
     s, m = realm.s, realm.t.money
     c = realm.city(city)
-    here = [n for n in s.living() if n.city == city and n.free]
+    # FE 5.0: only those inside the Abbey (its own and those let in) are its visitors.
+    here = [n for n in s.living() if n.city == city and n.free and realm.inside(city, n.family)]
     royal = {s.sovereign, s.queen, s.prince}
     total = m.abbey_income + bonus
     total += sum(3 if n.key in royal else 2 for n in here
@@ -166,13 +167,15 @@ def interdictions(realm: Realm) -> None:
 
 def ransoms(realm: Realm) -> None:
     """FE 7.7, 6.7: a full ransom is paid at the start of Phase 4 when the family can
-    afford it, and the captor must accept it; invaders' ransoms go to the bank."""
+    afford it, and the captor must accept it; invaders' ransoms go to the bank; else a
+    lower ransom both players agreed (`ransom.lower`)."""
     s = realm.s
     interdictions(realm)
     for noble in [n for n in s.living() if n.status == "captive"]:
         price = (realm.bandit_ransom(noble) if noble.captor == "bandits"
                  else realm.ransom(noble))
         if realm.cash(noble.family) < price:
+            ransom.lower(realm, noble, price)   # FE 7.7: a lower offer, if both agree
             continue
         realm.pay(noble.family, price)
         captor = noble.captor or ""
@@ -188,6 +191,7 @@ def purchase_phase(realm: Realm) -> None:
     gifts(realm)
     ransoms(realm)
     siege.build(realm)
+    mercenaries.loans(realm)
     placed: dict[str, int] = {}
     for player in realm.s.player_order():
         for order in realm.orders.get(player, TurnOrders()).orders:
@@ -439,17 +443,13 @@ def _hire(realm: Realm, player: str, order: Hire) -> None:
     c = realm.city(order.city)
     family = c.holder if c.holder in p.families else next(
         (n.family for n in realm.nobles_at(order.city) if n.family in p.families), None)
-    if p.slot is None or p.slot.startswith("Burgher"):
-        realm.refuse(player, text, "you have no Mercenary card in play (FE 11.1)")
-    elif p.crossbows < order.count:
-        realm.refuse(player, text, f"only {p.crossbows} Crossbowmen left on your card")
-    elif p.cash < cost:
-        realm.refuse(player, text, f"costs {cost}, you have {p.cash}")
+    why = mercenaries.refusal(p, order.count, cost)
+    if why:
+        realm.refuse(player, text, why)
     elif family is None:
         realm.refuse(player, text, f"you hold no city and have no noble at {order.city}")
     else:
-        p.cash -= cost
-        p.crossbows -= order.count
+        mercenaries.take(p, order.count, cost)
         c.add(family, "crossbow", order.count)
         realm.arrive(order.city, family)
         realm.emit(EventId.HIRED, {"family": family, "count": order.count, "city": order.city,

@@ -55,6 +55,10 @@ class EventId(StrEnum):
     DISPERSED = "dispersed"
     RELIC_USED = "relic.used"
     MATA = "mata"
+    # the cards share (issue 17): retainers and the Abbess (FE 2.12, 2.13)
+    RETAINER_PASSED = "retainer.passed"
+    ABBESS_RELINQUISHED = "abbess.relinquished"
+    ABBEY_REBUILT = "abbey.rebuilt"
     ORDER_REFUSED = "order.refused"
     INCOME = "income"
     SCORCHED = "scorched"
@@ -91,6 +95,24 @@ class EventId(StrEnum):
     NOT_ELECTED = "election.none"
     VICTORY_POINTS = "victory.points"
     GAME_WON = "game.won"
+    # war share (battles, sieges, captives)
+    COALITION_MISMATCH = "coalition.mismatch"
+    TRUCE = "truce"
+    TRUCE_MISMATCH = "truce.mismatch"
+    ARCHERS_TARGET = "archers.target"
+    ENGINES_TAKEN = "engines.taken"
+    ENGINES_DESTROYED = "engines.destroyed"
+    WITHDRAWN = "withdrawn"
+    SALLY_BACK = "sally.back"
+    RANSOM_MISMATCH = "ransom.mismatch"
+    BETRAYAL = "betrayal"
+    BATTLE_ENDED_BY = "battle.ended_by"
+    LOAN = "loan"
+    LOAN_MISMATCH = "loan.mismatch"
+    INVADERS_HELPED = "invaders.helped"
+    # -- the land share (FE 4.8, 4.9, 5.0, 5.4, 10.2, 11.2, 12.0) --
+    TROOPS_EXCHANGED = "troops.exchanged"
+    RELIC_LEFT = "relic.left"
 
 
 def macro_name(event_id: str) -> str:

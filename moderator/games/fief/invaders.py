@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from moderator.games.fief import cards
+from moderator.games.fief import cards, tactics
 from moderator.games.fief.battle import Side, fight
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import Danegeld, Intervene, StrikeLeader, TurnOrders
@@ -64,12 +64,18 @@ def land(realm: Realm) -> None:
             army = InvaderArmy(key, region.port, True, t.invaders.foot_per_army)
             s.invaders[key] = army
             if "Plague" in sea:
-                army.foot -= army.foot // 2
-                if realm.d6("plague", f"plague: the leader of the {key}") <= 3:
-                    army.leader = False
+                _plague(realm, army)
         realm.emit(EventId.INVADERS_LAND, {"region": region.number, "city": region.port,
                                            "armies": landing, "roll": count})
         _arrive(realm, [k for k in landing if k in s.invaders], region.port)
+
+
+def _plague(realm: Realm, army: InvaderArmy) -> None:
+    """FE 2.5, 6.2: the Plague halves an army's Foot (rounded down) and its Leader dies on
+    1-3."""
+    army.foot -= army.foot // 2
+    if realm.d6("plague", f"plague: the leader of the {army.key}") <= 3:
+        army.leader = False
 
 
 def danegeld(realm: Realm) -> None:
@@ -140,18 +146,24 @@ def march(realm: Realm, key: str) -> None:
     army = s.invaders[key]
     if army.garrison or not army.leader:
         return
+    been = {t.region_of(army.city).number}
     for _ in range(t.invaders.moves):
         here = army.city
-        if cards.region_has(realm, t.region_of(here).number, "Storms"):
-            return
+        stormy = cards.region_has(realm, t.region_of(here).number, "Storms")
         roads = [c for c in t.neighbours(here)
                  if not cards.region_has(realm, t.region_of(c).number, "Storms")]
+        if (stormy or not roads) and tactics.help_invaders(realm, key, here):
+            roads = list(t.neighbours(here))     # FE 10.2: a Passage through the Storms
+        elif stormy:
+            return
         if not roads:
             return
         to = realm.pick(roads, "compass", f"compass for the {key} at {here}")
         army.city = to
         realm.emit(EventId.INVADERS_MOVE, {"army": key, "from": here, "to": to,
                                            "direction": t.direction(here, to)})
+        _plague_entry(realm, army, here, been)
+        been.add(t.region_of(to).number)
         inland = here not in t.ports()
         if to in t.ports() and inland and not _player_troops(realm, to):
             leave(realm, key, "sailed home")
@@ -159,8 +171,22 @@ def march(realm: Realm, key: str) -> None:
         stopped = _arrive(realm, [key], to)
         if key not in s.invaders:
             return
-        if stopped:
+        if stopped or not army.leader:     # FE 6.3: Foot without a Leader do not march
             return
+
+
+def _plague_entry(realm: Realm, army: InvaderArmy, before: str, been: set[int]) -> None:
+    """FE 2.5: Invaders entering a Plague region roll at once (halved, the Leader rolls),
+    not from another Plague region nor back into a region they were in this phase."""
+    t = realm.t
+    after = t.region_of(army.city).number
+    if (after in been or not cards.region_has(realm, after, "Plague")
+            or cards.region_has(realm, t.region_of(before).number, "Plague")):
+        return
+    lost = army.foot // 2
+    _plague(realm, army)
+    realm.emit(EventId.PLAGUE_TROOPS, {"city": army.city, "family": None,
+                                       "lost": {"foot": lost}})
 
 
 def _player_troops(realm: Realm, city: str) -> int:
@@ -190,6 +216,7 @@ def _arrive(realm: Realm, keys: list[str], city: str) -> bool:
             continue
         fort = realm.walls(city)
         defender = Side(realm, city, family, fortified=fort if c.holder == family else 0)
+        side.tunnels = bool(defender.fortified) and cards.aid_invaders(realm, city, family)
         fought = True
         winner = fight(realm, side, defender, "invaders")
         if winner != "invaders":

@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
-from moderator.games.fief import cards
+from dataclasses import dataclass, field
+
+from moderator.games.fief import cards, relics
 from moderator.games.fief.battle import Side, fight
 from moderator.games.fief.events import EventId
+from moderator.games.fief.orders.format import NUMERAL
 from moderator.games.fief.orders.values import (
     Allow,
+    Cavalcade,
+    LeaveRelic,
     Move,
     PlayFortune,
     Present,
+    RoyalAbbeyMove,
     RoyalMove,
+    TakeRelic,
     TurnOrders,
 )
 from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import Noble
 from moderator.games.fief.state.model import TROOPS
+
+BUILDINGS = {"stronghold": "Stronghold", "fortified": "Fortified City", "abbey": "Abbey",
+             "royal": "Royal Stronghold"}
 
 
 def standing(realm: Realm, player: str) -> list[Allow]:
@@ -47,6 +57,7 @@ def storms(realm: Realm, city: str) -> bool:
 def movement_phase(realm: Realm) -> None:
     """FE 5.0: in player order each player moves all his nobles, line by line."""
     realm.moved_units = {}
+    realm.entries = []
     moved_nobles: set[str] = set()
     for player in realm.s.player_order():
         # FE 2.6-2.7, U8: Good Weather is an Opportunity card: played at the start of
@@ -61,6 +72,9 @@ def movement_phase(realm: Realm) -> None:
                 royal_move(realm, player, order, moved_nobles)
         for order in realm.orders.get(player, TurnOrders()).of(Present):
             present(realm, player, order)
+        for order in realm.orders.get(player, TurnOrders()).orders:
+            if isinstance(order, LeaveRelic | TakeRelic):
+                relics.set_down_or_take_up(realm, player, order)
 
 
 def discover(realm: Realm, noble: Noble, city: str) -> None:
@@ -70,6 +84,11 @@ def discover(realm: Realm, noble: Noble, city: str) -> None:
     c = realm.city(city)
     if c.relic is None or not noble.free:
         return
+    if (c.building in ("stronghold", "fortified", "royal") and c.holder is not None
+            and realm.present(city, c.holder) and not realm.inside(city, noble.family)):
+        return          # FE 12.0: inside a fortification only with its holder's leave
+    if c.relic_up and c.building == "abbey":
+        return          # PROPOSED: a Relic left in an Abbey stays for its income (TAKE RELIC)
     if not c.relic_up:
         cathedral = next((d for d in realm.t.districts if d.cathedral == city), None)
         if cathedral is None or not (noble.clergy == cathedral.key or noble.abbess):
@@ -107,178 +126,305 @@ def _text(order: Move) -> str:
     return f"MOVE {', '.join(order.nobles)}"
 
 
+@dataclass
+class Journey:
+    """One MOVE order under way (FE 5.0-5.4): the group, what it carries, where it is."""
+    player: str
+    order: Move
+    family: str
+    group: list[Noble]
+    units: dict[str, int]
+    start: str
+    here: str
+    used: int = 0
+    naval: bool = False
+    sea: int = 0
+    previous: str = ""
+    trail: list[str] = field(default_factory=list)
+    stop: str | None = None
+
+
 def move(realm: Realm, player: str, order: Move, moved_nobles: set[str]) -> None:
-    # Long: the FE 5.0-5.4 checks and both steps read in rulebook order; splitting it into
-    # validation, troops taken and the step loop is owed (not yet done).
-    s, t = realm.s, realm.t
+    """FE 5.0: one group of nobles and the troops they take, step by step along its path;
+    every step is checked when it is taken (fief-email.md §2.4.5)."""
+    group = _movers(realm, player, order, moved_nobles)
+    if group is None:
+        return
+    family, here = group[0].family, group[0].city
+    units = _take_troops(realm, player, order, family, here)
+    if units is None:
+        return
+    for unit, n in units.items():
+        realm.city(here).add(family, unit, -n)
+    for noble in group:
+        moved_nobles.add(noble.key)
+    j = Journey(player, order, family, group, units, start=here, here=here, previous=here,
+                trail=[here])
+    path = list(order.path)
+    besieger = realm.city(here).besieged_by
+    if besieger not in (None, family) and order.if_denied == "cavalcade":
+        j.group, j.stop = _break_out(realm, family, group, units, here, besieger or "")
+    elif besieger not in (None, family) and not secret_route(realm, j, here):
+        # FE 10.2 Escape: a Passage (or the Burgher's routes) slips out of the siege, its
+        # first move one that would not be allowed.
+        j.stop = "a besieged army needs leave, a Cavalcade or a Passage to go out (FE 7.9)"
+    if j.stop:
+        path = []
+    for i, step in enumerate(path):
+        if not _step(realm, j, step, last=i == len(path) - 1):
+            break
+    _finish(realm, j)
+
+
+def _movers(realm: Realm, player: str, order: Move,
+            moved_nobles: set[str]) -> list[Noble] | None:
+    """The order's nobles if they may set out together (FE 5.0, 7.6, 7.9), else refused."""
+    s = realm.s
     nobles = [s.nobles.get(k.lower()) for k in order.nobles]
     if any(n is None or not n.alive for n in nobles):
         realm.refuse(player, _text(order), "no such living noble")
-        return
+        return None
     group = [n for n in nobles if n is not None]
-    family = group[0].family
-    here = group[0].city
+    family, here = group[0].family, group[0].city
+    why = None
     if any(n.family not in s.players[player].families or n.family != family for n in group):
-        realm.refuse(player, _text(order), "nobles of one of your families only")
-        return
-    if any(not n.free for n in group):
-        realm.refuse(player, _text(order), "a captive cannot move (FE 7.6)")
-        return
-    if any(n.city != here for n in group) or (order.start and order.start != here):
-        realm.refuse(player, _text(order), f"the nobles are not together at {order.start or here}")
-        return
-    if any(n.key in moved_nobles for n in group):
-        realm.refuse(player, _text(order), "each noble moves once a round (FE 5.0)")
-        return
-    besieger = realm.city(here).besieged_by
-    if besieger not in (None, family) and order.if_denied != "cavalcade":
-        realm.refuse(player, _text(order), "a besieged army needs leave to go out (FE 7.9), "
-                     "or a Cavalcade (FAQ P5 F19)")
-        return
-    # The troops taken along: only unmoved ones of the family at the start (FE 5.0).
+        why = "nobles of one of your families only"
+    elif any(not n.free for n in group):
+        why = "a captive cannot move (FE 7.6)"
+    elif any(n.city != here for n in group) or (order.start and order.start != here):
+        why = f"the nobles are not together at {order.start or here}"
+    elif any(n.key in moved_nobles for n in group):
+        why = "each noble moves once a round (FE 5.0)"
+    elif (realm.city(here).besieged_by not in (None, family)
+          and order.if_denied not in ("cavalcade", "passage", "burgher")):
+        why = ("a besieged army needs leave to go out (FE 7.9), or a Cavalcade "
+               "(FAQ P5 F19)")
+    if why:
+        realm.refuse(player, _text(order), why)
+        return None
+    return group
+
+
+def _take_troops(realm: Realm, player: str, order: Move, family: str,
+                 here: str) -> dict[str, int] | None:
+    """The troops taken along: only unmoved ones of the family at the start (FE 5.0)."""
     units: dict[str, int] = {}
     for unit, n in order.units:
         free = (realm.city(here).units_of(family).get(unit, 0)
                 - realm.moved_units.get((family, here), {}).get(unit, 0))
         if unit == "trebuchet":
             realm.refuse(player, _text(order), "Trebuchets never move (FE 7.2)")
-            return
+            return None
         if n > free:
             realm.refuse(player, _text(order),
                          f"only {free} {unit.replace('_', '-')} free to move at {here}")
-            return
+            return None
         units[unit] = units.get(unit, 0) + n
-    for unit, n in units.items():
-        realm.city(here).add(family, unit, -n)
-    for noble in group:
-        moved_nobles.add(noble.key)
-    start = here
-    used = 0
-    naval = False
-    current_sea = 0
-    previous = here
-    trail: list[str] = [here]
-    stop_reason = None
-    path = list(order.path)
-    if besieger not in (None, family):
-        group, stop_reason = _break_out(realm, family, group, units, here, besieger or "")
-        if stop_reason:
-            path = []
-    i = 0
-    while i < len(path):
-        step = path[i]
-        if step.startswith("sea:"):
-            sea = int(step[4:])
-            ports = t.ports()
-            origin = ports.get(here) if not naval else current_sea
-            if not naval and (here != start or used or here not in ports):
-                stop_reason = "a naval move starts the round in a port (FE 5.4, Ex 5-6)"
-                break
-            if origin is None or t.sea_distance(origin, sea) != 1:
-                stop_reason = f"Sea {sea} is not next to the last sea (FE 5.4)"
-                break
-            if used >= t.invaders.moves:
-                stop_reason = "two moves a round (FE 5.0)"
-                break
-            if cards.region_has(realm, sea, "Storms") or cards.region_has(realm, origin, "Storms"):
-                stop_reason = "no naval move into or out of Storms (FE 5.5)"
-                break
-            naval, current_sea = True, sea
-            used += 1
-            i += 1
-            continue
-        bandit_path = step.startswith("~")
-        step = step.lstrip("~")
-        if naval:
-            # Landing: the city must be the port of the sea reached (FE 5.4), no extra move.
-            if t.ports().get(step) != current_sea:
-                stop_reason = f"{step} is not the port of Sea {current_sea} (FE 5.4)"
-                break
-            naval = False
-            here = step
-        else:
-            if bandit_path and (here not in t.bandit_cities or step == here):
-                stop_reason = f"no bandit path from {here} (FE 13.4)"
-                break
-            if not bandit_path and step not in t.neighbours(here):
-                stop_reason = f"no road from {here} to {step}"
-                break
-            if used >= t.invaders.moves:
-                stop_reason = "two moves a round (FE 5.0)"
-                break
-            if storms(realm, here) or storms(realm, step):
-                stop_reason = "no movement into, out of or within Storms (FE 2.5)"
-                break
-            used += 1
-            previous = here
-            if bandit_path:
-                group = bandits(realm, family, group, units, previous)
-                if not group:
-                    stop_reason = "taken by the bandits of Sherwood (FE 13.4)"
-                    break
-            here = step
-            _plague_entry(realm, group, previous, here)
-        trail.append(here)
-        group = [n for n in group if n.alive]
-        if not group:
-            break
-        for noble in group:
-            noble.city = here
-            discover(realm, noble, here)
-        for city, unit, count in order.leave:
-            if city == here and units.get(unit, 0) >= count:
-                units[unit] -= count
-                _drop(realm, family, here, unit, count)
-        last = i == len(path) - 1
-        holder = realm.city(here).holder
-        occupied = holder is not None and holder != family and realm.present(here, holder)
-        if occupied and not last and not permits(realm, holder or "", player, here):
-            hand = realm.s.players[player].hand
-            if order.if_denied == "passage" and "Passage" in hand:
-                # FE 10.2 (Avoid a Battle): locals guide the army through, no permission.
-                hand.remove("Passage")
-                realm.s.fortune_discard.append("Passage")
-                realm.emit(EventId.PASSAGE_USED, {"family": family, "city": here})
-                i += 1
-                continue
-            if order.if_denied == "cavalcade":
-                passed, why = cavalcade(realm, family, group, units, here, holder or "")
-                group = [n for n in group if n.free]
-                if passed and group:
-                    i += 1
-                    continue
-                stop_reason = why
-                break
-            if order.if_denied == "return" and used < t.invaders.moves:
-                here = previous
-                for noble in group:
-                    noble.city = here
-                used += 1
-                trail.append(here)
-                stop_reason = f"denied passage at {step}: went back"
-            else:
-                stop_reason = f"denied passage at {step} (FE 5.0): on its outskirts"
-            break
-        i += 1
-    if naval:
+    return units
+
+
+def _step(realm: Realm, j: Journey, step: str, last: bool) -> bool:
+    """One step of the path; False when the journey ends here."""
+    blocker = _kept_in(realm, j, step)
+    if blocker is not None and not _leave_anyway(realm, j, blocker, step):
+        return False
+    if step.startswith("sea:"):
+        return _sea_step(realm, j, int(step[4:]))
+    if not _land_step(realm, j, step):
+        return False
+    return _arrived(realm, j, last)
+
+
+def _sea_step(realm: Realm, j: Journey, sea: int) -> bool:
+    """FE 5.4-5.5: out of the starting port or on to the next sea, one move a sea."""
+    t = realm.t
+    ports = t.ports()
+    origin = ports.get(j.here) if not j.naval else j.sea
+    if not j.naval and (j.here != j.start or j.used or j.here not in ports):
+        j.stop = "a naval move starts the round in a port (FE 5.4, Ex 5-6)"
+    elif origin is None or t.sea_distance(origin, sea) != 1:
+        j.stop = f"Sea {sea} is not next to the last sea (FE 5.4)"
+    elif j.used >= t.invaders.moves:
+        j.stop = "two moves a round (FE 5.0)"
+    elif ((cards.region_has(realm, sea, "Storms") or cards.region_has(realm, origin, "Storms"))
+          and not secret_route(realm, j, f"Sea {NUMERAL[sea]}")):
+        # FE 10.2: a Passage (or the Burgher's routes) lets one move through the Storms.
+        j.stop = "no naval move into or out of Storms (FE 5.5)"
+    else:
+        j.naval, j.sea = True, sea
+        j.used += 1
+        return True
+    return False
+
+
+def _land_step(realm: Realm, j: Journey, step: str) -> bool:
+    """A landing from the sea (no extra move) or a road or bandit path (one move)."""
+    t = realm.t
+    bandit_path = step.startswith("~")
+    step = step.lstrip("~")
+    if j.naval:
+        # Landing: the city must be the port of the sea reached (FE 5.4), no extra move.
+        if t.ports().get(step) != j.sea:
+            j.stop = f"{step} is not the port of Sea {j.sea} (FE 5.4)"
+            return False
+        j.naval = False
+        j.here = step
+        realm.entries.append((step, j.family, f"sea:{j.sea}"))
+        _plague_entry(realm, j)         # landing in a Plague region (PROPOSED: not at sea)
+    else:
+        if bandit_path and (j.here not in t.bandit_cities or step == j.here):
+            j.stop = f"no bandit path from {j.here} (FE 13.4)"
+        elif not bandit_path and step not in t.neighbours(j.here):
+            j.stop = f"no road from {j.here} to {step}"
+        elif j.used >= t.invaders.moves:
+            j.stop = "two moves a round (FE 5.0)"
+        elif ((storms(realm, j.here) or storms(realm, step))
+              and not secret_route(realm, j, step)):
+            j.stop = "no movement into, out of or within Storms (FE 2.5)"
+        if j.stop:
+            return False
+        j.used += 1
+        j.previous = j.here
+        if bandit_path:
+            j.group = bandits(realm, j.family, j.group, j.units, j.previous)
+            if not j.group:
+                j.stop = "taken by the bandits of Sherwood (FE 13.4)"
+                return False
+        j.here = step
+        realm.entries.append((step, j.family, j.previous))
+        _plague_entry(realm, j)
+    j.trail.append(j.here)
+    j.group = [n for n in j.group if n.alive]
+    return bool(j.group)
+
+
+def _arrived(realm: Realm, j: Journey, last: bool) -> bool:
+    """In a city: relics found, troops dropped, and the holder's leave to pass (FE 5.0)."""
+    here = j.here
+    for noble in j.group:
+        noble.city = here
+        discover(realm, noble, here)
+    for city, unit, count in j.order.leave:
+        if city == here and j.units.get(unit, 0) >= count:
+            j.units[unit] -= count
+            _drop(realm, j.family, here, unit, count)
+    holder = realm.city(here).holder
+    occupied = holder is not None and holder != j.family and realm.present(here, holder)
+    if not occupied or last:
+        return True
+    # FE 5.2: a surprise attack (CAVALCADE) fights whether or not it would be let pass.
+    if not isinstance(j.order, Cavalcade) and permits(realm, holder or "", j.player, here):
+        return True
+    return _denied(realm, j, holder or "")
+
+
+def _denied(realm: Realm, j: Journey, holder: str) -> bool:
+    """FE 5.0, 5.2, 10.2: refused passage, the order's IF DENIED branch; True if it goes on."""
+    here, t = j.here, realm.t
+    forced = _force_the_way(realm, j, holder)     # FE 10.2 Avoid a Battle, or 5.2
+    if forced is not None:
+        return forced
+    if j.order.if_denied == "return" and j.used < t.invaders.moves:
+        j.here = j.previous
+        for noble in j.group:
+            noble.city = j.here
+        j.used += 1
+        j.trail.append(j.here)
+        realm.entries.append((j.here, j.family, here))
+        j.stop = f"denied passage at {here}: went back"
+    else:
+        j.stop = f"denied passage at {here} (FE 5.0): on its outskirts"
+    return False
+
+
+def secret_route(realm: Realm, j: Journey, city: str) -> bool:
+    """FE 10.2, 11.2: the order's `IF DENIED PASSAGE` spends a Passage card from the hand,
+    `IF DENIED BURGHER` a Treasure on the Burgher card (its Secret Routes, "just like a
+    PASSAGE Card"; the card serves only a family with a titled Lord); True if the army is
+    guided on."""
+    p = realm.s.players[j.player]
+    if j.order.if_denied == "passage" and "Passage" in p.hand:
+        p.hand.remove("Passage")
+        realm.s.fortune_discard.append("Passage")
+    elif (j.order.if_denied == "burgher" and (p.slot or "").startswith("Burgher")
+          and p.treasures >= 1 and any(n.is_lord for f in p.families
+                                       for n in realm.s.living(f))):
+        p.treasures -= 1            # FE 11.3: a Treasure for each Burgher action
+    else:
+        return False
+    realm.emit(EventId.PASSAGE_USED, {"family": j.family, "city": city})
+    return True
+
+
+def _force_the_way(realm: Realm, j: Journey, against: str) -> bool | None:
+    """Refused at ``j.here``: a Passage or the Burgher's routes guide the group on (FE
+    10.2, 11.2), or its Knights cavalcade through ``against`` (FE 5.2): True if it goes
+    on, False if it is stopped, None if the order has no such branch."""
+    if secret_route(realm, j, j.here):
+        return True
+    if j.order.if_denied != "cavalcade":
+        return None
+    passed, why = cavalcade(realm, j.family, j.group, j.units, j.here, against)
+    j.group = [n for n in j.group if n.free]
+    if passed and j.group:
+        return True
+    j.stop = why
+    return False
+
+
+def _kept_in(realm: Realm, j: Journey, step: str) -> str | None:
+    """The opposing family whose arrival this round keeps the group in its starting city
+    without its leave: it came in by the road the group would take (FE 5.0), or the city
+    is a port it has reached (FE 5.4; any way out, fief-email.md A66)."""
+    if j.used or j.here != j.start or j.naval:
+        return None
+    port = j.here in realm.t.ports()
+    for city, family, came in realm.entries:
+        if (city == j.here and (port or came == step.lstrip("~"))
+                and realm.account(family) != j.player and realm.present(city, family)
+                and not permits(realm, family, j.player, city)):
+            return family
+    return None
+
+
+def _leave_anyway(realm: Realm, j: Journey, blocker: str, step: str) -> bool:
+    """Kept in: a Passage or the Burgher's routes lead the group out (FE 10.2, 11.2), a
+    Cavalcade fights the newcomers at once (FE 5.3 note); else it stays."""
+    here = j.here
+    forced = _force_the_way(realm, j, blocker)
+    if forced is not None:
+        return forced
+    way = "out of the port" if here in realm.t.ports() else f"by the road to {step.lstrip('~')}"
+    j.stop = f"{blocker} came into {here} this round: no leaving {way} without leave (FE 5.0, 5.4)"
+    return False
+
+
+def _finish(realm: Realm, j: Journey) -> None:
+    """Troops set down where the group ends, control of every city on the way (FE 5.1)."""
+    if j.naval:
         # FE 5.4: troops never end at sea: the army goes back to its port.
-        here = start
-        for noble in group:
-            noble.city = here
-        stop_reason = "an army may not end at sea (FE 5.4): back in port"
-    for unit, n in units.items():
+        j.here = j.start
+        for noble in j.group:
+            noble.city = j.here
+        j.stop = "an army may not end at sea (FE 5.4): back in port"
+    holder = realm.city(j.here).holder
+    if (j.stop is None and holder not in (None, j.family) and realm.present(j.here, holder or "")
+            and not realm.inside(j.here, j.family)):
+        j.stop = (f"not let into the {BUILDINGS[realm.city(j.here).building]} of {j.here} "
+                  "(FE 5.0): on its outskirts")
+    for unit, n in j.units.items():
         if n:
-            _drop(realm, family, here, unit, n)
-    for city in dict.fromkeys(trail):
-        if city == here or any(c == city for c, _, _ in order.leave):
-            realm.arrive(city, family)
+            _drop(realm, j.family, j.here, unit, n)
+    for city in dict.fromkeys(j.trail):
+        if city == j.here or any(c == city for c, _, _ in j.order.leave):
+            realm.arrive(city, j.family)
         realm.refresh_control(city)
-    realm.emit(EventId.MOVED, {"family": family, "nobles": [n.key for n in group],
-                               "path": trail, "troops": sum(n for u, n in units.items()
-                                                            if u in TROOPS)})
-    if stop_reason:
-        realm.emit(EventId.MOVE_STOPPED, {"nobles": [n.key for n in group], "city": here,
-                                          "reason": stop_reason}, actor=player, public=False)
+    realm.emit(EventId.MOVED, {"family": j.family, "nobles": [n.key for n in j.group],
+                               "path": j.trail, "troops": sum(n for u, n in j.units.items()
+                                                              if u in TROOPS)})
+    if j.stop:
+        realm.emit(EventId.MOVE_STOPPED, {"nobles": [n.key for n in j.group], "city": j.here,
+                                          "reason": j.stop}, actor=j.player, public=False)
 
 
 def _drop(realm: Realm, family: str, city: str, unit: str, n: int) -> None:
@@ -287,14 +433,32 @@ def _drop(realm: Realm, family: str, city: str, unit: str, n: int) -> None:
     moved[unit] = moved.get(unit, 0) + n
 
 
-def _plague_entry(realm: Realm, group: list[Noble], before: str, after: str) -> None:
-    """FE 2.5: nobles entering a Plague region roll for their lives, unless they come from
-    another Plague region (the troops' entry roll is not yet modelled)."""
-    a = realm.t.region_of(before).number
-    b = realm.t.region_of(after).number
-    if a == b or not cards.region_has(realm, b, "Plague") or cards.region_has(realm, a, "Plague"):
+def _plague_entry(realm: Realm, j: Journey) -> None:
+    """FE 2.5: a group entering a Plague region rolls at once, as on the card's arrival
+    (fief-email.md A26): its troops are halved, rounded down, by its owner's LOSSES order
+    (cheapest first), and each noble rolls the d6; not when it comes from another Plague
+    region, nor when it comes back into a region it has already been in this move."""
+    t = realm.t
+    before = t.region_of(j.previous).number
+    after = t.region_of(j.here).number
+    been = {t.region_of(c).number for c in j.trail}
+    if (after in been or not cards.region_has(realm, after, "Plague")
+            or cards.region_has(realm, before, "Plague")):
         return
-    for noble in group:
+    lose = sum(n for u, n in j.units.items() if u in TROOPS) // 2
+    lost: dict[str, int] = {}
+    for unit in realm.loss_order(j.family):
+        take = min(lose, j.units.get(unit, 0))
+        if take:
+            j.units[unit] -= take
+            lost[unit] = take
+            lose -= take
+            if unit != "crossbow":      # Crossbowmen go back to the common stock (FE 11.1)
+                stock = realm.s.families[j.family].stock
+                stock[unit] = stock.get(unit, 0) + take
+    if lost:
+        realm.emit(EventId.PLAGUE_TROOPS, {"city": j.here, "family": j.family, "lost": lost})
+    for noble in j.group:
         cards.plague_roll(realm, noble)
 
 
@@ -380,11 +544,15 @@ def royal_move(realm: Realm, player: str, order: RoyalMove, moved: set[str]) -> 
     the Royal Stronghold from any city for their whole movement."""
     s = realm.s
     royal = next((c for c in s.cities.values() if c.building == "royal"), None)
+    if isinstance(order, RoyalAbbeyMove):     # FE 2.13: the same move to the Royal Abbey
+        where = cards.royal_abbey(realm)
+        royal = realm.city(where) if where else None
     text = f"ROYAL MOVE {', '.join(order.nobles)}"
     royals = realm.royal_family()
     families = {s.nobles[k].family for k in royals}
     if royal is None:
-        realm.refuse(player, text, "there is no Royal Stronghold")
+        realm.refuse(player, text, "there is no Royal " + (
+            "Abbey" if isinstance(order, RoyalAbbeyMove) else "Stronghold"))
         return
     for name in order.nobles:
         noble = s.nobles.get(name.lower())

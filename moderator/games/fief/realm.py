@@ -15,7 +15,7 @@ from moderator.games.base import Event
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import TurnOrders
 from moderator.games.fief.state import City, GameState, Noble
-from moderator.games.fief.state.model import TROOPS
+from moderator.games.fief.state.model import TROOPS, UNITS
 from moderator.games.fief.tables import Tables
 
 T = TypeVar("T")
@@ -31,6 +31,9 @@ class Realm:
         self.moved_units: dict[tuple[str, str], dict[str, int]] = {}   # (family, city) -> moved
         self.battles: list[dict[str, Any]] = []
         self.garter_eligible: list[str] = []        # Lords who beat invaders this round
+        self.loans: list[tuple[str, str, str, int]] = []   # Crossbowmen lent (FE 11.1)
+        # FE 5.0, 5.4: this movement phase's arrivals: (city, family, came from).
+        self.entries: list[tuple[str, str, str]] = []
 
     # -- events and dice ---------------------------------------------------------------
     def emit(self, event: EventId, args: Mapping[str, Any] | None = None,
@@ -128,6 +131,22 @@ class Realm:
                 c.building = "stronghold"      # FE 4.9: conquered, a normal Stronghold
             self.emit(EventId.CITY_TAKEN, {"city": city, "family": c.holder, "from": before})
             self.check_fortified(city)
+
+    def inside(self, city: str, family: str) -> bool:
+        """FE 5.0: a family inside the city's Stronghold, Fortified City or Abbey: its
+        holder (and an Abbey's Abbess), a family of the same player, and those the holder
+        lets in by a standing `ALLOW ... TO ENTER`; the others are on its outskirts.  A
+        city without a building keeps no one out."""
+        c = self.city(city)
+        if not c.building or c.holder is None or c.holder == family:
+            return True
+        if c.building == "abbey" and any(c.abbey in n.abbess and n.family == family
+                                         for n in self.s.living()):
+            return True
+        holder, mover = self.account(c.holder), self.account(family)
+        return holder == mover or any(
+            d.get("kind") == "allow_enter" and d.get("who") in ("ANYONE", mover)
+            and d.get("city") in (None, city) for d in self.s.players[holder].standing)
 
     def arrive(self, city: str, family: str) -> None:
         c = self.city(city)
@@ -232,21 +251,56 @@ class Realm:
                 heir.titles.append(region)
             self.emit(EventId.TITLE_PASSED, {"region": region, "from": noble.key,
                                              "to": heir.key if heir else None})
+            if heir is not None and heir is partner:
+                self._spouse_takes_the_fortified_city(region, noble.family, heir.family)
         noble.spouse = None
         self.drop_relics(noble)
         self.refresh_control(noble.city)
 
+    def _spouse_takes_the_fortified_city(self, region: str, old: str, new: str) -> None:
+        """FE 4.8: a title given to the spouse brings the spouse's family into the
+        fiefdom's Fortified City: the troops there are exchanged for the spouse family's
+        own, unit for unit, as far as its stockpile goes."""
+        forts = [c for c in self.t.region(region).cities
+                 if self.city(c).building == "fortified"]
+        for city in forts:
+            if self.exchange_troops(city, old, new):
+                self.arrive(city, new)
+
+    def exchange_troops(self, city: str, old: str, new: str) -> dict[str, int]:
+        """Units of ``old`` in the city replaced by the same units of ``new`` from its
+        stockpile, as many as it has (FE 4.8, 4.9); the engines go with the troops, as the
+        Bombard does in Ex 10-5 (PROPOSED), hired Crossbowmen stay.  What was exchanged."""
+        c = self.city(city)
+        done: dict[str, int] = {}
+        for unit in UNITS:
+            n = min(c.units_of(old).get(unit, 0), self.stock(new, unit))
+            if n:
+                self.return_units(city, old, unit, n)
+                c.add(new, unit, n)
+                self.s.families[new].stock[unit] -= n
+                done[unit] = n
+        if done:
+            self.emit(EventId.TROOPS_EXCHANGED, {"city": city, "from": old, "to": new,
+                                                 "units": done})
+        return done
+
     def _skull(self, noble: Noble, cause: str) -> bool:
-        """FE 12.3: once a game, the Skull of Saint Caradoc raises a noble who has just
-        died in its city: its holder's standing `SKULL` uses it on his own family's first
-        death there."""
+        """FE 12.3, A77: once a game, the Skull of Saint Caradoc raises a noble who has just
+        died in its city: its holder's standing `SKULL` uses it on the first death there of
+        one of his own families' nobles, `SKULL ANY` on anyone's, `SKULL FOR <noble>` on
+        that noble's."""
         skull = "Skull of Saint Caradoc"
         holder = next((n for n in self.s.living() if skull in n.relics and n.free
                        and n.city == noble.city and n.key != noble.key), None)
-        if holder is None or holder.family != noble.family or self.s.skull_used:
+        if holder is None or self.s.skull_used:
             return False
-        standing = self.s.players[self.account(holder.family)].standing
-        if not any(d.get("kind") == "skull" for d in standing):
+        player = self.account(holder.family)
+        mine = self.account(noble.family) == player
+        standing = self.s.players[player].standing
+        if not any(d.get("kind") == "skull" and (
+                d.get("whom", "mine") == "any" or (d.get("whom", "mine") == "mine" and mine)
+                or str(d.get("whom", "")).lower() == noble.key) for d in standing):
             return False
         self.s.skull_used = True
         self.emit(EventId.RELIC_USED, {"relic": skull, "player": self.account(holder.family),
@@ -264,6 +318,25 @@ class Realm:
         king.royal_knights = 2
         if king.spouse:
             self.royal_spouse(king.spouse)
+        self._royal_stronghold_changes_sides(king.family)
+
+    def _royal_stronghold_changes_sides(self, family: str) -> None:
+        """FE 4.9: with a new Sovereign the troops in the Royal Stronghold change sides,
+        replaced by the new Sovereign's own as far as his stockpile goes; those that
+        cannot be replaced stay their family's (PROPOSED), and an empty Royal Stronghold
+        passes to the new Sovereign's family."""
+        royal = next((c for c in self.s.cities.values() if c.building == "royal"), None)
+        if royal is None or royal.holder in (None, family):
+            return
+        old = royal.holder or ""
+        self.exchange_troops(royal.name, old, family)
+        if self.present(royal.name, old):
+            if royal.units_of(family):
+                self.arrive(royal.name, family)
+            return
+        royal.holder = family
+        royal.occupants = [family] if royal.units_of(family) else []
+        self.emit(EventId.CITY_TAKEN, {"city": royal.name, "family": family, "from": old})
 
     def royal_spouse(self, key: str) -> None:
         """FE 9.0, 13.1: the Sovereign's spouse takes two Royal Men-at-Arms (a former

@@ -28,8 +28,9 @@ def declare(realm: Realm) -> None:
                 realm.refuse(player, text, "only a defended Stronghold or Fortified City (FE 7.9)")
             elif c.besieged_by is not None:
                 realm.refuse(player, text, f"{order.city} is besieged already")
-            elif realm.stock(mine[0], "trebuchet") < 1:
-                realm.refuse(player, text, "no Trebuchet left in your stockpile (FE 7.9)")
+            elif realm.stock(mine[0], "trebuchet") < 1 and not _take_down(realm, mine[0]):
+                realm.refuse(player, text, "no Trebuchet left in your stockpile or on the map "
+                             "away from your sieges (FE 7.9)")
             else:
                 s.families[mine[0]].stock["trebuchet"] -= 1
                 c.besieged_by, c.siege_engines = mine[0], 1
@@ -101,3 +102,18 @@ def check(realm: Realm) -> None:
             lift(realm, city, "no besieging noble is left")
         elif c.holder is None or c.holder == c.besieged_by or not c.troop_count(c.holder):
             lift(realm, city, "the defenders are gone")
+
+
+def _take_down(realm: Realm, family: str) -> bool:
+    """FE 7.9: with none in the stockpile, the besieger destroys one of his Trebuchets on
+    the map to place it at the new siege: the first in map order that stands before no
+    siege of his (PROPOSED: never weakening a siege he keeps)."""
+    for city in realm.t.city_names:
+        c = realm.city(city)
+        if c.units_of(family).get("trebuchet", 0) and c.besieged_by != family:
+            realm.return_units(city, family, "trebuchet", 1)
+            realm.emit(EventId.ENGINES_DESTROYED, {"city": city, "family": family,
+                                                   "units": {"trebuchet": 1}})
+            return True
+    return False
+

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from moderator.games.fief import cards, siege
+from moderator.games.fief import cards, mercenaries, siege
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import GarterPolicy
 from moderator.games.fief.realm import Realm
@@ -18,6 +18,7 @@ def end_round(realm: Realm) -> None:
     for sea in s.seas.values():
         s.fortune_discard.extend(sea)
         sea.clear()
+    mercenaries.loans_home(realm)       # FE 11.1: lent Crossbowmen first, to their lender
     cards.crossbows_home(realm)
     siege.check(realm)
     award_garter(realm)

@@ -7,31 +7,45 @@ from typing import Any
 
 from moderator.games.fief.orders.names import UNIT_NAMES
 from moderator.games.fief.orders.values import (
+    AcceptRansom,
+    AidInvaders,
     Allow,
+    AllowEnter,
     Ambush,
+    Appoint,
     Assassinate,
     Attack,
+    Betray,
     Build,
     BuildRoyal,
     BuildTrebuchet,
     Buy,
     BuyTitle,
     Candidate,
+    Cavalcade,
     Chasuble,
     Convene,
     Danegeld,
     DanegeldReaction,
+    DestroyEngines,
     Discard,
     Draw,
     DrawExcalibur,
+    EndBattle,
     Escape,
     GarterPolicy,
     Give,
     Grant,
+    HelpInvaders,
     Hire,
+    HireFrom,
+    HireInBattle,
     Interdict,
     Intervene,
+    Join,
     Justice,
+    LeaveRelic,
+    Lend,
     LiftSiege,
     Losses,
     Marry,
@@ -39,6 +53,7 @@ from moderator.games.fief.orders.values import (
     Move,
     Order,
     ParliamentVote,
+    PermitRelinquish,
     Pillage,
     PlayClergy,
     PlayFortune,
@@ -48,19 +63,32 @@ from moderator.games.fief.orders.values import (
     PlayTithe,
     Present,
     Quell,
+    RansomOffer,
+    Reaction,
     Rebellion,
     RebelsReaction,
+    RebuildAbbey,
+    Relinquish,
+    RetainerDeal,
+    RoyalAbbeyMove,
     RoyalMove,
+    Sally,
     Scorch,
     Shinbone,
     Siege,
     Skull,
+    Spoils,
     Start,
     StrikeLeader,
     Surrender,
+    TakeRelic,
+    Target,
     Transfer,
+    Truce,
     Vote,
     Withdraw,
+    WithdrawPassage,
+    order_from_dict,
 )
 from moderator.games.fief.tables import Tables
 
@@ -154,13 +182,77 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
     Interdict: lambda t, o: f"INTERDICT {o.captive}",
     RebelsReaction: lambda t, o: f"IF {'AN OPPONENT' if o.actor == 'opponent' else 'ANYONE'}"
     f" REBELS {o.city or 'ANY'} THEN PLAY {o.response.upper()}",
-    Skull: lambda t, o: "SKULL",
+    Skull: lambda t, o: {"mine": "SKULL", "any": "SKULL ANY"}.get(o.whom, f"SKULL FOR {o.whom}"),
     Losses: lambda t, o: "LOSSES " + ", ".join(UNIT_NAMES[u] for u in o.units),
     DrawExcalibur: lambda t, o: f"DRAW EXCALIBUR {o.noble}",
     Give: lambda t, o: ("GIVE " + " AND ".join(
         ([f"{o.amount} SHILLINGS"] if o.amount else []) + ([o.card] if o.card else []))
         + f" TO {o.to}"),
+    # war share (FE 7.0-7.10, 10.2, 11.1, 13.3)
+    Join: lambda t, o: f"JOIN {o.player}" + (f" AGAINST {o.against}" if o.against else "")
+    + f" AT {o.city}",
+    Truce: lambda t, o: f"TRUCE WITH {o.player} AT {o.city}" + (
+        f" {o.terms.upper()}" if o.terms else ""),
+    Target: lambda t, o: f"TARGET {o.noble} AT {o.city}",
+    DestroyEngines: lambda t, o: f"DESTROY ENGINES IF TROOPS BELOW {o.below}",
+    Spoils: lambda t, o: f"SPOILS {o.how.upper()}",
+    WithdrawPassage: lambda t, o: f"WITHDRAW FROM {o.city} WITH PASSAGE"
+    + (f" TO {o.to}" if o.to else ""),
+    Sally: lambda t, o: f"SALLY {o.city}" + (f" BACK IF LOST {o.back}" if o.back else ""),
+    HireInBattle: lambda t, o: f"HIRE {o.count} CROSSBOWMEN AT {o.city} IN BATTLE",
+    RansomOffer: lambda t, o: f"RANSOM {o.captive} OFFER {o.amount}",
+    AcceptRansom: lambda t, o: f"ACCEPT RANSOM FOR {o.captive} AT LEAST {o.amount}",
+    Betray: lambda t, o: f"BETRAY AT {o.city} AFTER ROUND {o.after}",
+    EndBattle: lambda t, o: f"END BATTLE AT {o.city}",
+    Lend: lambda t, o: f"LEND {o.count} CROSSBOWMEN TO {o.to} FOR {o.price}",
+    HelpInvaders: lambda t, o: f"HELP INVADERS AT {o.city} WITH PASSAGE",
+    HireFrom: lambda t, o: f"HIRE {o.count} CROSSBOWMEN FROM {o.lender} FOR {o.price} AT {o.city}",
 }
+
+
+# -- the cards share (issue 17): windows, reactions, retainers, the Abbess ---------------
+
+def _condition(t: Tables, c: tuple[str, ...]) -> str:
+    what, *args = c
+    if what in ("heretic", "captive"):
+        return f"{args[0]} IS {what.upper()}"
+    if what == "lord":
+        return f"{args[0]} IS LORD OF {_region(t, args[1])}"
+    if what == "at":
+        return f"{args[0]} AT {args[1]}"
+    if what == "invaders":
+        return f"INVADERS AT {args[0]}"
+    return f"{what.upper()} ON {_region(t, args[0])}"
+
+
+def _reaction(t: Tables, o: Reaction) -> str:
+    inner = format_order(t, order_from_dict(dict(o.play)))
+    inner = inner.split(": ", 1)[1] if o.family and inner.startswith(f"{o.family.upper()}: ") \
+        else inner
+    inner = inner[len("PLAY "):] if inner.startswith("PLAY ") else inner
+    return f"AT {o.window.upper()} IF {_condition(t, o.condition)} PLAY {inner}"
+
+
+FORMATTERS.update({
+    Reaction: _reaction,
+    RetainerDeal: lambda t, o: f"RETAINER {o.retainer} FROM {o.giver} TO {o.receiver}"
+    + (f" FOR {o.price}" if o.price else ""),
+    Relinquish: lambda t, o: f"RELINQUISH {o.abbess}",
+    PermitRelinquish: lambda t, o: f"PERMIT RELINQUISH {o.abbess}",
+    Appoint: lambda t, o: f"APPOINT ABBESS {o.noble}",
+    RebuildAbbey: lambda t, o: f"REBUILD ABBEY {o.abbey} AT {o.city}",
+    AidInvaders: lambda t, o: f"AID INVADERS AT {o.city} WITH PASSAGE",
+    RoyalAbbeyMove: lambda t, o: f"ROYAL MOVE {', '.join(o.nobles)} TO ROYAL ABBEY",
+})
+
+
+# -- the land share (FE 5.0, 5.2, 12.0) ----------------------------------------------------
+FORMATTERS.update({
+    AllowEnter: lambda t, o: f"ALLOW {o.who} TO ENTER" + (f" AT {o.city}" if o.city else ""),
+    Cavalcade: lambda t, o: "CAVALCADE" + _move(t, o)[4:].replace(" IF DENIED CAVALCADE", ""),
+    LeaveRelic: lambda t, o: f"LEAVE RELIC {o.relic} BY {o.noble}",
+    TakeRelic: lambda t, o: f"TAKE RELIC {o.relic} BY {o.noble}",
+})
 
 
 def format_order(tables: Tables, order: Order) -> str:

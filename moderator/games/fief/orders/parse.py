@@ -11,36 +11,51 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from moderator.games.base import OrderError
 from moderator.games.fief.orders import names
 from moderator.games.fief.orders.errors import BadNumber, BadSyntax, OrderParseError, UnknownOrder
 from moderator.games.fief.orders.values import (
+    AcceptRansom,
+    AidInvaders,
     Allow,
+    AllowEnter,
     Ambush,
+    Appoint,
     Assassinate,
     Attack,
+    Betray,
     Build,
     BuildRoyal,
     BuildTrebuchet,
     Buy,
     BuyTitle,
     Candidate,
+    Cavalcade,
     Chasuble,
     Convene,
     Danegeld,
     DanegeldReaction,
+    DestroyEngines,
     Discard,
     Draw,
     DrawExcalibur,
+    EndBattle,
     Escape,
     GarterPolicy,
     Give,
     Grant,
+    HelpInvaders,
     Hire,
+    HireFrom,
+    HireInBattle,
     Interdict,
     Intervene,
+    Join,
     Justice,
+    LeaveRelic,
+    Lend,
     LiftSiege,
     Losses,
     Marry,
@@ -48,6 +63,7 @@ from moderator.games.fief.orders.values import (
     Move,
     Order,
     ParliamentVote,
+    PermitRelinquish,
     Pillage,
     PlayClergy,
     PlayFortune,
@@ -57,19 +73,31 @@ from moderator.games.fief.orders.values import (
     PlayTithe,
     Present,
     Quell,
+    RansomOffer,
+    Reaction,
     Rebellion,
     RebelsReaction,
+    RebuildAbbey,
+    Relinquish,
+    RetainerDeal,
+    RoyalAbbeyMove,
     RoyalMove,
+    Sally,
     Scorch,
     Shinbone,
     Siege,
     Skull,
+    Spoils,
     Start,
     StrikeLeader,
     Surrender,
+    TakeRelic,
+    Target,
     Transfer,
+    Truce,
     Vote,
     Withdraw,
+    WithdrawPassage,
 )
 from moderator.games.fief.tables import Tables
 
@@ -258,7 +286,16 @@ def _shinbone(ctx: Context, rest: str) -> Order:
 
 
 def _skull(ctx: Context, rest: str) -> Order:
-    return Skull()
+    """FE 12.3, A77: `SKULL` (your own family's nobles), `SKULL ANY`, `SKULL FOR <noble>`."""
+    word = rest.strip()
+    if word.upper() in ("", "MINE"):
+        return Skull()
+    if word.upper() == "ANY":
+        return Skull(whom="any")
+    m = re.match(r"^FOR\s+(.+)$", word, re.I)
+    if not m:
+        raise BadSyntax("SKULL, SKULL ANY or SKULL FOR <noble>")
+    return Skull(whom=ctx.noble(m.group(1)))
 
 
 def _quell(ctx: Context, rest: str) -> Order:
@@ -328,9 +365,9 @@ def _burgher(ctx: Context, rest: str) -> Order:
 
 
 def _pillage(ctx: Context, rest: str) -> Order:
-    m = re.match(r"^(.+?)\s+(MILL|ABBEY)(?:\s+BY\s+(.+))?$", rest, re.I)
+    m = re.match(r"^(.+?)\s+(MILL|ABBEY|ENGINES)(?:\s+BY\s+(.+))?$", rest, re.I)
     if not m:
-        raise BadSyntax("PILLAGE <city> MILL|ABBEY [BY <noble>]", "PILLAGE Oxford MILL")
+        raise BadSyntax("PILLAGE <city> MILL|ABBEY|ENGINES [BY <noble>]", "PILLAGE Oxford MILL")
     return Pillage(city=ctx.city(m.group(1)), what=m.group(2).lower(),
                    by=ctx.noble(m.group(3)) if m.group(3) else None)
 
@@ -380,6 +417,14 @@ def _parliament(ctx: Context, rest: str) -> Order:
 
 
 def _hire(ctx: Context, rest: str) -> Order:
+    f = re.match(r"^(\d+)\s+CROSSBOW\w*\s+FROM\s+(.+?)\s+FOR\s+(\S+)\s+AT\s+(.+)$",
+                 rest.strip(), re.I)
+    if f:
+        return HireFrom(count=int(f.group(1)), lender=ctx.player(f.group(2)),
+                        price=_count(f.group(3)), city=ctx.city(f.group(4)))
+    b = re.match(r"^(\d+)\s+CROSSBOW\w*\s+AT\s+(.+?)\s+IN\s+BATTLE$", rest.strip(), re.I)
+    if b:
+        return HireInBattle(count=int(b.group(1)), city=ctx.city(b.group(2)))
     m = re.match(r"^(\d+)\s+CROSSBOW\w*\s+AT\s+(.+)$", rest.strip(), re.I)
     if not m:
         raise BadSyntax("HIRE <n> CROSSBOWMEN AT <city>", "HIRE 2 CROSSBOWMEN AT York")
@@ -464,7 +509,8 @@ def _move(ctx: Context, rest: str) -> Order:
         raise BadSyntax("MOVE needs a colon before its path",
                         "MOVE William WITH 2 KNIGHT: Oxford - London - Canterbury")
     denied = "wait"
-    m = re.search(r"\s+IF\s+DENIED\s+(?:THEN\s+)?(RETURN|WAIT|CAVALCADE|PASSAGE)\s*$", path, re.I)
+    m = re.search(r"\s+IF\s+DENIED\s+(?:THEN\s+)?(RETURN|WAIT|CAVALCADE|PASSAGE|BURGHER)\s*$",
+                  path, re.I)
     if m:
         denied = m.group(1).lower()
         path = path[:m.start()]
@@ -501,10 +547,13 @@ def _move(ctx: Context, rest: str) -> Order:
 
 
 def _allow(ctx: Context, rest: str) -> Order:
-    m = re.match(r"^(.+?)\s+TO\s+PASS(?:\s+AT\s+(.+?))?(?:\s+EVERYWHERE)?$", rest, re.I)
+    m = re.match(r"^(.+?)\s+TO\s+(PASS|ENTER)(?:\s+AT\s+(.+?))?(?:\s+EVERYWHERE)?$", rest,
+                 re.I)
     if not m:
-        raise BadSyntax(f"cannot read ALLOW {rest}", "ALLOW <player|ANYONE> TO PASS [AT <city>]")
-    return Allow(who=ctx.player(m.group(1)), city=ctx.city(m.group(2)) if m.group(2) else None)
+        raise BadSyntax(f"cannot read ALLOW {rest}",
+                        "ALLOW <player|ANYONE> TO PASS|ENTER [AT <city>]")
+    kind = AllowEnter if m.group(2).upper() == "ENTER" else Allow
+    return kind(who=ctx.player(m.group(1)), city=ctx.city(m.group(3)) if m.group(3) else None)
 
 
 def _attack(ctx: Context, rest: str) -> Order:
@@ -578,6 +627,8 @@ def _mata(ctx: Context, rest: str) -> Order:
 
 
 def _withdraw(ctx: Context, rest: str) -> Order:
+    if re.match(r"^FROM\s", rest.strip(), re.I):
+        return _withdraw_passage(ctx, rest)
     return Withdraw(number=_count(rest))
 
 
@@ -600,6 +651,35 @@ PARSERS: dict[str, Callable[[Context, str], Order]] = {
 }
 
 
+# -- the land share (FE 5.2, 12.0) ---------------------------------------------------------
+
+def _cavalcade(ctx: Context, rest: str) -> Order:
+    move = _move(ctx, rest)
+    assert isinstance(move, Move)
+    if any(u != "knight" for u, _ in move.units):
+        raise BadSyntax("a Cavalcade is of nobles and Knights only (FE 5.2)",
+                        "CAVALCADE Lucia WITH 2 KNIGHT: Winchester - Canterbury - London")
+    return Cavalcade(nobles=move.nobles, units=move.units, start=move.start, path=move.path,
+                     leave=move.leave)
+
+
+def _leave(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^RELIC\s+(.+?)\s+BY\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("LEAVE RELIC <relic> BY <noble>", "LEAVE RELIC Holy Grail BY Agnes")
+    return LeaveRelic(relic=names.match(m.group(1), RELICS, "relic"), noble=ctx.noble(m.group(2)))
+
+
+def _take(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^RELIC\s+(.+?)\s+BY\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("TAKE RELIC <relic> BY <noble>", "TAKE RELIC Holy Grail BY Agnes")
+    return TakeRelic(relic=names.match(m.group(1), RELICS, "relic"), noble=ctx.noble(m.group(2)))
+
+
+PARSERS.update({"CAVALCADE": _cavalcade, "LEAVE": _leave, "TAKE": _take})
+
+
 def parse_line(ctx: Context, text: str) -> Order:
     line = text.strip()
     family = None
@@ -608,9 +688,9 @@ def parse_line(ctx: Context, text: str) -> Order:
         if m.group(1).title() not in ctx.families:
             raise OrderParseError(f"{m.group(1).title()} is not your family")
         family, line = m.group(1).title(), m.group(2)
-    at = re.match(r"^AT\s+DISCARD\s+(.+)$", line, re.I)
+    at = re.match(r"^AT\s+(\S+)\s+(.+)$", line, re.I)
     if at:
-        line = at.group(1)
+        return _window_line(ctx, at.group(1), at.group(2), family)
     word, _, rest = line.partition(" ")
     parser = PARSERS.get(word.upper())
     if parser is None:
@@ -618,11 +698,6 @@ def parse_line(ctx: Context, text: str) -> Order:
     order = parser(ctx, rest.strip())
     if family is not None:
         order = replace(order, family=family)
-    if at:
-        if not isinstance(order, DISCARD_WINDOW):
-            raise BadSyntax("only an Opportunity card is played at the Discard (FAQ P2 F10)",
-                            "AT DISCARD ASSASSINATE William BY Lucia")
-        order = replace(order, at="discard")
     return order
 
 
@@ -638,3 +713,257 @@ def parse_text(ctx: Context, text: str) -> tuple[list[tuple[int, Order]], list[O
         except OrderParseError as e:
             errors.append(OrderError(number, raw.strip(), e.message, e.hint))
     return orders, errors
+
+
+# -- the cards share (issue 17): windows, reactions, retainers, the Abbess ---------------
+
+# fief-email.md §3.2: the windows by name and id (cards.windows.WINDOWS has the same list).
+WINDOWS = {"HEAR-YE": "hear-ye", "ELECTION": "election", "PARLIAMENT": "parliament",
+           "DISCARD": "discard", "DISASTERS": "disasters", "CARDS": "cards",
+           "INCOME": "income", "PURCHASE": "purchase", "MOVE": "move",
+           "INVADERS": "invaders", "BATTLES": "battles", "PILLAGE": "pillage", "END": "end"}
+WINDOW_IDS = {"W1": "hear-ye", "W2": "election", "W3": "parliament", "W4": "discard",
+              "W5": "disasters", "W6": "cards", "W7": "income", "W8": "purchase",
+              "W9": "move", "W10": "invaders", "W11": "battles", "W13": "pillage",
+              "W14": "end"}
+# FE 2.6, 10.0, 11.0, 2.15, 12.2-12.4, 2.12: what may be played outside Phase 2D.
+ANY_TIME = (*DISCARD_WINDOW, PlayFortune, Chasuble, Shinbone, Mata, Give)
+
+
+def _window(text: str) -> str:
+    key = text.strip().upper()
+    if key in WINDOWS:
+        return WINDOWS[key]
+    if key in WINDOW_IDS:
+        return WINDOW_IDS[key]
+    raise BadSyntax(f"no window called {text.strip()!r}",
+                    "one of: " + ", ".join(WINDOWS) + " (docs/fief-by-email.md)")
+
+
+def _card_order(ctx: Context, text: str, window: str) -> Order:
+    """The card order of a window line; `PLAY` before it is optional."""
+    word = text.split(" ", 1)[0].upper()
+    line = text if word in PARSERS else f"PLAY {text}"
+    order = parse_line(ctx, line)
+    if not isinstance(order, ANY_TIME) or (
+            isinstance(order, PlayFortune) and (order.card != "Good Weather"
+                                                 or order.window != "cards")):
+        if window == "discard":
+            raise BadSyntax("only an Opportunity card is played at the Discard (FAQ P2 F10)",
+                            "AT DISCARD ASSASSINATE William BY Lucia")
+        raise BadSyntax("outside Phase 2D only Opportunity cards (Good Weather, Rebellion, "
+                        "Passage, Assassination, Justice, Ambush, Mercenaries, Burghers), "
+                        "relic and retainer powers and gifts are played (FE 2.6, 10.0, 11.0)",
+                        "AT END JUSTICE Godfrey")
+    return order
+
+
+def _condition(ctx: Context, text: str) -> tuple[str, ...]:
+    t = text.strip()
+    m = re.match(r"^INVADERS\s+AT\s+(.+)$", t, re.I)
+    if m:
+        return ("invaders", ctx.city(m.group(1)))
+    m = re.match(r"^(STORMS|FAMINE)\s+ON\s+(.+)$", t, re.I)
+    if m:
+        return (m.group(1).lower(), ctx.region(m.group(2)))
+    m = re.match(r"^(.+?)\s+IS\s+(HERETIC|CAPTIVE)$", t, re.I)
+    if m:
+        return (m.group(2).lower(), ctx.noble(m.group(1)))
+    m = re.match(r"^(.+?)\s+IS\s+LORD\s+OF\s+(.+)$", t, re.I)
+    if m:
+        return ("lord", ctx.noble(m.group(1)), ctx.region(m.group(2)))
+    m = re.match(r"^(.+?)\s+AT\s+(.+)$", t, re.I)
+    if m:
+        return ("at", ctx.noble(m.group(1)), ctx.city(m.group(2)))
+    raise BadSyntax(f"cannot read the condition {t!r}",
+                    "<noble> IS HERETIC | <noble> IS CAPTIVE | <noble> AT <city> | "
+                    "<noble> IS LORD OF <region> | INVADERS AT <city> | STORMS ON <region> | "
+                    "FAMINE ON <region>")
+
+
+def _jsonish(value: Any) -> Any:
+    """The stored (JSON) form: tuples as lists, so a stored reaction equals a re-read one."""
+    if isinstance(value, dict):
+        return {k: _jsonish(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonish(v) for v in value]
+    return value
+
+
+def _window_line(ctx: Context, window_text: str, rest: str, family: str | None) -> Order:
+    """`AT <window> [PLAY] <card order>` (one-shot, this turn) or
+    `AT <window> IF <condition> PLAY|THEN <card order>` (a standing reaction)."""
+    window = _window(window_text)
+    m = re.match(r"^IF\s+(.+?)\s+(?:THEN|PLAY)\s+(.+)$", rest.strip(), re.I)
+    order = _card_order(ctx, m.group(2) if m else rest, window)
+    if family is not None:
+        order = replace(order, family=family)
+    if m:
+        return Reaction(window=window, condition=_condition(ctx, m.group(1)),
+                        play=_jsonish(order.to_dict()), family=family)
+    return order if window == "cards" else replace(order, at=window)
+
+
+def _retainer(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)\s+FROM\s+(.+?)\s+TO\s+(.+?)(?:\s+FOR\s+(\d+)(?:\s+SHILLINGS?)?)?$",
+                 rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("RETAINER <retainer> FROM <noble> TO <noble> [FOR <n>]",
+                        "RETAINER Mata FROM Alienor TO Godfrey FOR 3")
+    known = [name for name, _, _ in ctx.tables.retainers]
+    return RetainerDeal(retainer=names.match(m.group(1), known, "retainer"),
+                        giver=ctx.noble(m.group(2)), receiver=ctx.noble(m.group(3)),
+                        price=int(m.group(4) or 0))
+
+
+def _relinquish(ctx: Context, rest: str) -> Order:
+    return Relinquish(abbess=ctx.noble(rest))
+
+
+def _permit(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^RELINQUISH\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("PERMIT RELINQUISH <abbess>")
+    return PermitRelinquish(abbess=ctx.noble(m.group(1)))
+
+
+def _appoint(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^ABBESS\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("APPOINT ABBESS <noblewoman>")
+    return Appoint(noble=ctx.noble(m.group(1)))
+
+
+def _rebuild(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^ABBEY\s+(?:OF\s+(?:THE\s+)?)?(.+?)\s+AT\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("REBUILD ABBEY <abbey> AT <city>", "REBUILD ABBEY Autumn AT Oxford")
+    return RebuildAbbey(abbey=names.match(m.group(1), ctx.tables.abbey_names, "Abbey"),
+                        city=ctx.city(m.group(2)))
+
+
+def _aid(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^INVADERS\s+AT\s+(.+?)\s+WITH\s+PASSAGE$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("AID INVADERS AT <city> WITH PASSAGE")
+    ctx.card("Passage")
+    return AidInvaders(city=ctx.city(m.group(1)))
+
+
+def _royal_or_abbey(ctx: Context, rest: str) -> Order:
+    """`ROYAL MOVE <nobles> TO ROYAL ABBEY` (FE 2.13), else the Royal Stronghold's."""
+    m = re.match(r"^MOVE\s+(.+?)\s+TO\s+(?:THE\s+)?ROYAL\s+ABBEY$", rest.strip(), re.I)
+    if m:
+        return RoyalAbbeyMove(nobles=tuple(ctx.noble(n) for n in _list(m.group(1))))
+    return _royal(ctx, rest)
+
+
+PARSERS.update({"RETAINER": _retainer, "RELINQUISH": _relinquish, "PERMIT": _permit,
+                "APPOINT": _appoint, "REBUILD": _rebuild, "AID": _aid,
+                "ROYAL": _royal_or_abbey})
+
+
+# -- war share (battles, sieges, captives): FE 7.0-7.10, 10.2, 11.1, 13.3 ---------------
+def _join(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)(?:\s+AGAINST\s+(.+?))?\s+AT\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("JOIN <player> [AGAINST <player>] AT <city>", "JOIN Kirsten AT Coventry")
+    return Join(player=ctx.player(m.group(1)), city=ctx.city(m.group(3)),
+                against=ctx.player(m.group(2)) if m.group(2) else None)
+
+
+def _truce(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^WITH\s+(.+?)\s+AT\s+(.+?)(?:\s+(CEDE|TAKE))?$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("TRUCE WITH <player> AT <city> [CEDE|TAKE]", "TRUCE WITH Dave AT York")
+    return Truce(player=ctx.player(m.group(1)), city=ctx.city(m.group(2)),
+                 terms=(m.group(3) or "").lower())
+
+
+def _target(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)\s+AT\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("TARGET <noble>|LEADER AT <city>", "TARGET Henri AT London")
+    who = "LEADER" if m.group(1).strip().upper() == "LEADER" else ctx.noble(m.group(1))
+    return Target(noble=who, city=ctx.city(m.group(2)))
+
+
+def _destroy(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^ENGINES\s+IF\s+TROOPS\s+BELOW\s+(\S+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("DESTROY ENGINES IF TROOPS BELOW <n> (0: never)",
+                        "DESTROY ENGINES IF TROOPS BELOW 2")
+    return DestroyEngines(below=_count(m.group(1)))
+
+
+def _spoils(ctx: Context, rest: str) -> Order:
+    if rest.strip().upper() not in ("TAKE", "DESTROY"):
+        raise BadSyntax("SPOILS TAKE or SPOILS DESTROY", "SPOILS DESTROY")
+    return Spoils(how=rest.strip().lower())
+
+
+def _withdraw_passage(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^FROM\s+(.+?)\s+WITH\s+PASSAGE(?:\s+TO\s+(.+))?$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("WITHDRAW FROM <city> WITH PASSAGE [TO <city>]",
+                        "WITHDRAW FROM York WITH PASSAGE TO Whitby")
+    ctx.card("Passage")
+    return WithdrawPassage(city=ctx.city(m.group(1)),
+                           to=ctx.city(m.group(2)) if m.group(2) else None)
+
+
+def _sally(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)(?:\s+BACK\s+IF\s+LOST\s+(\S+))?$", rest.strip(), re.I)
+    assert m
+    return Sally(city=ctx.city(m.group(1)), back=_count(m.group(2)) if m.group(2) else 0)
+
+
+def _ransom(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(.+?)\s+OFFER\s+(\S+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("RANSOM <captive> OFFER <n>", "RANSOM Henri OFFER 4")
+    return RansomOffer(captive=ctx.noble(m.group(1)), amount=_count(m.group(2)))
+
+
+def _accept(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^RANSOM\s+FOR\s+(.+?)\s+AT\s+LEAST\s+(\S+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("ACCEPT RANSOM FOR <captive> AT LEAST <n>",
+                        "ACCEPT RANSOM FOR Henri AT LEAST 4")
+    return AcceptRansom(captive=ctx.noble(m.group(1)), amount=_count(m.group(2)))
+
+
+def _betray(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^AT\s+(.+?)\s+AFTER\s+ROUND\s+(\S+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("BETRAY AT <city> AFTER ROUND <n>", "BETRAY AT Coventry AFTER ROUND 1")
+    return Betray(city=ctx.city(m.group(1)), after=max(1, _count(m.group(2))))
+
+
+def _end(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^BATTLE\s+AT\s+(.+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("END BATTLE AT <city>", "END BATTLE AT London")
+    return EndBattle(city=ctx.city(m.group(1)))
+
+
+def _help(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^INVADERS\s+AT\s+(.+?)\s+WITH\s+PASSAGE$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("HELP INVADERS AT <city> WITH PASSAGE",
+                        "HELP INVADERS AT Lincoln WITH PASSAGE")
+    ctx.card("Passage")
+    return HelpInvaders(city=ctx.city(m.group(1)))
+
+
+def _lend(ctx: Context, rest: str) -> Order:
+    m = re.match(r"^(\d+)\s+CROSSBOW\w*\s+TO\s+(.+?)\s+FOR\s+(\S+)$", rest.strip(), re.I)
+    if not m:
+        raise BadSyntax("LEND <n> CROSSBOWMEN TO <player> FOR <price>",
+                        "LEND 2 CROSSBOWMEN TO Dave FOR 3")
+    return Lend(count=int(m.group(1)), to=ctx.player(m.group(2)), price=_count(m.group(3)))
+
+
+PARSERS.update({"JOIN": _join, "TRUCE": _truce, "TARGET": _target, "DESTROY": _destroy,
+                "SPOILS": _spoils, "SALLY": _sally, "RANSOM": _ransom, "ACCEPT": _accept,
+                "BETRAY": _betray, "END": _end, "LEND": _lend, "HELP": _help})

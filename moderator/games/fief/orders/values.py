@@ -6,7 +6,7 @@ its normal form and `orders.parse` reads it back, so parse(format(o)) == o.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 
@@ -133,7 +133,7 @@ class Move(Order):
     start: str = ""
     path: tuple[str, ...] = ()
     leave: tuple[tuple[str, str, int], ...] = ()
-    if_denied: str = "wait"            # wait | return | cavalcade | passage
+    if_denied: str = "wait"            # wait | return | cavalcade | passage | burgher
 
 
 @dataclass(frozen=True)
@@ -239,7 +239,7 @@ class Pillage(Order):
     """FE 7.10: after the battles, the holder destroys a Mill (+2) or an Abbey (+10)."""
     kind: ClassVar[str] = "pillage"
     city: str = ""
-    what: str = "mill"                 # mill | abbey
+    what: str = "mill"                 # mill | abbey | engines
     by: str | None = None
 
 
@@ -408,6 +408,7 @@ class Skull(Order):
     in the city where the Skull is."""
     kind: ClassVar[str] = "skull"
     standing: ClassVar[bool] = True
+    whom: str = "mine"                 # mine | any | a noble's name (FE 12.3, A77)
 
 
 @dataclass(frozen=True)
@@ -465,6 +466,145 @@ class RoyalMove(Order):
     nobles: tuple[str, ...] = ()
 
 
+# -- war share (battles, sieges, captives): FE 7.0-7.10, 10.2, 11.1, 13.3 ---------------
+@dataclass(frozen=True)
+class Join(Order):
+    """FE 7.0 Ally Attacks: fight on another player's side in a battle at a city; it needs
+    his `JOIN` naming you (matching orders, fief-email.md §4)."""
+    kind: ClassVar[str] = "join"
+    player: str = ""
+    city: str = ""
+    against: str | None = None
+
+
+@dataclass(frozen=True)
+class Truce(Order):
+    """FE 7.8 Truce: at the end of a battle roll, when the other side wrote the mirror
+    line; `terms`: "" (control unchanged), "cede" or "take" the city."""
+    kind: ClassVar[str] = "truce"
+    player: str = ""
+    city: str = ""
+    terms: str = ""
+
+
+@dataclass(frozen=True)
+class Target(Order):
+    """FE 7.2 Targeting a Noble: the archers of your side aim at him in battles at a city."""
+    kind: ClassVar[str] = "target"
+    noble: str = ""
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class DestroyEngines(Order):
+    """FE 7.2 Tactical Destruction (battle plan): destroy your own Trebuchets and Bombards
+    at the end of a battle round once your troops there fall below n (0: never)."""
+    kind: ClassVar[str] = "destroy_engines"
+    standing: ClassVar[bool] = True
+    below: int = 0
+
+
+@dataclass(frozen=True)
+class Spoils(Order):
+    """FE 7.2 Winner's Spoils (battle plan): take the loser's engines, or destroy them."""
+    kind: ClassVar[str] = "spoils"
+    standing: ClassVar[bool] = True
+    how: str = "take"                  # take | destroy
+
+
+@dataclass(frozen=True)
+class WithdrawPassage(Order):
+    """FE 7.8, 10.2 Withdraw: a defender plays Passage at the end of a battle roll; the
+    side's nobles leave to an adjacent city, each with one troop."""
+    kind: ClassVar[str] = "withdraw_passage"
+    city: str = ""
+    to: str | None = None
+
+
+@dataclass(frozen=True)
+class Sally(Order):
+    """FE 7.9 Sally: the besieged attack out (melee only); back inside once `back` units
+    are lost (0: half of those who came out)."""
+    kind: ClassVar[str] = "sally"
+    city: str = ""
+    back: int = 0
+
+
+@dataclass(frozen=True)
+class HireInBattle(Order):
+    """FE 11.1: hire Crossbowmen from your card into a battle at a city, 2 each."""
+    kind: ClassVar[str] = "hire_battle"
+    count: int = 1
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class RansomOffer(Order):
+    """FE 7.7: the captive's player offers less than the full ransom (Phase 4)."""
+    kind: ClassVar[str] = "ransom_offer"
+    captive: str = ""
+    amount: int = 0
+
+
+@dataclass(frozen=True)
+class AcceptRansom(Order):
+    """FE 7.7: the captor's player accepts a lower ransom of at least `amount`."""
+    kind: ClassVar[str] = "accept_ransom"
+    captive: str = ""
+    amount: int = 0
+
+
+@dataclass(frozen=True)
+class Betray(Order):
+    """FE 7.0: "allies may betray each other anytime during the Battle, even switching
+    sides mid-Battle": after battle round n at the city, your families in a coalition
+    there fight on the other side."""
+    kind: ClassVar[str] = "betray"
+    city: str = ""
+    after: int = 1
+
+
+@dataclass(frozen=True)
+class EndBattle(Order):
+    """FE 7.8: end a battle at the city after a roll, alone: as the attacker of a
+    Stronghold or Fortified City, or against a side left without a noble."""
+    kind: ClassVar[str] = "end_battle"
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class Lend(Order):
+    """FE 11.1: lend (rent) Crossbowmen from your card to another player for a price."""
+    kind: ClassVar[str] = "lend"
+    count: int = 1
+    to: str = ""
+    price: int = 0
+
+
+@dataclass(frozen=True)
+class HireFrom(Order):
+    """FE 11.1: take Crossbowmen another player lends you, at a city, for the price."""
+    kind: ClassVar[str] = "hire_from"
+    count: int = 1
+    lender: str = ""
+    price: int = 0
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class HelpInvaders(Order):
+    """FE 10.2 "a Player may even help Invaders move": your Passage takes an invader army
+    at the city one move through Storms (Phase 6)."""
+    kind: ClassVar[str] = "help_invaders"
+    city: str = ""
+
+
+WAR_ORDERS: tuple[type[Order], ...] = (Join, Truce, Target, DestroyEngines, Spoils,
+                                       WithdrawPassage, Sally, HireInBattle, RansomOffer,
+                                       AcceptRansom, Betray, EndBattle, Lend, HireFrom,
+                                       HelpInvaders)
+
+
 ORDER_CLASSES: dict[str, type[Order]] = {
     cls.kind: cls for cls in (Start, Discard, Draw, PlayNoble, PlayFortune, PlayTax, PlayClergy,
                               Assassinate, Scorch, Buy, Build, BuyTitle, Move, Allow, Attack,
@@ -476,6 +616,120 @@ ORDER_CLASSES: dict[str, type[Order]] = {
                               DanegeldReaction, Mata, BuildRoyal, RoyalMove,
                               RebelsReaction, Interdict)
 }
+ORDER_CLASSES.update({cls.kind: cls for cls in WAR_ORDERS})
+
+
+# -- the cards share (issue 17): windows, reactions, retainers, the Abbess ---------------
+
+@dataclass(frozen=True)
+class Reaction(Order):
+    """fief-email.md §3.1 (FE 2.6, 10.0, 11.0): a standing reaction written in advance,
+    `AT <window> IF <condition> PLAY <card order>`: when the window opens and the condition
+    holds, the card order is played; the line is then spent.  `play` is the card order's
+    JSON form."""
+    kind: ClassVar[str] = "reaction"
+    standing: ClassVar[bool] = True
+    window: str = ""
+    condition: tuple[str, ...] = ()    # ("heretic", noble), ("at", noble, city), ...
+    play: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RetainerDeal(Order):
+    """FE 2.12: a Retainer given, sold (FOR n) or exchanged between two nobles in Phase 2D,
+    no pigeon; between players both write the same line."""
+    kind: ClassVar[str] = "retainer"
+    retainer: str = ""
+    giver: str = ""
+    receiver: str = ""
+    price: int = 0
+
+
+@dataclass(frozen=True)
+class Relinquish(Order):
+    """FE 2.13: an Abbess asks to lay down her title (to marry or stand for election)."""
+    kind: ClassVar[str] = "relinquish"
+    abbess: str = ""
+
+
+@dataclass(frozen=True)
+class PermitRelinquish(Order):
+    """FE 2.13: the Bishop or Archbishop of her Abbey's district lets her relinquish."""
+    kind: ClassVar[str] = "permit_relinquish"
+    abbess: str = ""
+
+
+@dataclass(frozen=True)
+class Appoint(Order):
+    """FE 2.13: the Sovereign gives a relinquished Abbess title at once to an unmarried
+    noblewoman of his choice."""
+    kind: ClassVar[str] = "appoint"
+    noble: str = ""
+
+
+@dataclass(frozen=True)
+class RebuildAbbey(Order):
+    """FE 2.13: an Abbess rebuilds her destroyed Abbey, free, in any city (Phase 4)."""
+    kind: ClassVar[str] = "rebuild_abbey"
+    abbey: str = ""
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class AidInvaders(Order):
+    """FE 10.2 Aid Invaders: a Passage shows the invaders attacking <city> the tunnels
+    under its defender's walls (no melee penalty), in Phase 6."""
+    kind: ClassVar[str] = "aid_invaders"
+    city: str = ""
+
+
+@dataclass(frozen=True)
+class RoyalAbbeyMove(RoyalMove):
+    """FE 2.13 Royal Moves: as the Royal Move (FE 5.0), to the Royal Abbey."""
+    kind: ClassVar[str] = "royal_abbey_move"
+
+
+CARDS_SHARE: tuple[type[Order], ...] = (Reaction, RetainerDeal, Relinquish, PermitRelinquish,
+                                        Appoint, RebuildAbbey, AidInvaders, RoyalAbbeyMove)
+ORDER_CLASSES.update({cls.kind: cls for cls in CARDS_SHARE})
+
+
+# -- the land share (FE 5.0, 5.2, 12.0) ----------------------------------------------------
+
+@dataclass(frozen=True)
+class AllowEnter(Allow):
+    """FE 5.0: standing leave to enter this family's Stronghold, Fortified City or Abbey
+    (not only to pass the city): those let in are inside, with the holder."""
+    kind: ClassVar[str] = "allow_enter"
+
+
+@dataclass(frozen=True)
+class Cavalcade(Move):
+    """FE 5.2 (surprise attack): nobles and Knights ride along the path and fight at once
+    every opposing army in a city they pass, asked or not (never at the last city, FAQ
+    P5 F18)."""
+    kind: ClassVar[str] = "cavalcade"
+    if_denied: str = "cavalcade"
+
+
+@dataclass(frozen=True)
+class LeaveRelic(Order):
+    """FE 12.0: a Relic set down, face up, in its noble's city or Abbey (after his moves)."""
+    kind: ClassVar[str] = "leave_relic"
+    relic: str = ""
+    noble: str = ""
+
+
+@dataclass(frozen=True)
+class TakeRelic(Order):
+    """FE 12.0: a face-up Relic lying in the noble's city (or Abbey) taken up."""
+    kind: ClassVar[str] = "take_relic"
+    relic: str = ""
+    noble: str = ""
+
+
+ORDER_CLASSES.update({cls.kind: cls for cls in (AllowEnter, Cavalcade, LeaveRelic,
+                                                TakeRelic)})
 
 
 def _tupled(value: Any) -> Any:
@@ -496,7 +750,9 @@ class TurnOrders:
     orders: tuple[Order, ...] = ()
 
     def of(self, cls: type[Order]) -> list[Any]:
-        return [o for o in self.orders if isinstance(o, cls)]
+        # A line for another window (`AT <window> ...`) is not its phase's: the windows
+        # read it (cards.windows).
+        return [o for o in self.orders if isinstance(o, cls) and not o.at]
 
     def to_dict(self) -> dict[str, Any]:
         return {"orders": [o.to_dict() for o in self.orders]}
