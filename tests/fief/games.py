@@ -198,7 +198,8 @@ def random_orders(state: dict[str, Any], player: str, tables: Tables,
         lines.append(f"DISCARD {rng.choice(p['hand'])}")
     lines.append(rng.choice(["DRAW FORTUNE THEN CHARACTER", "DRAW CHARACTER THEN FORTUNE",
                              "DRAW FORTUNE THEN FORTUNE", "DRAW NONE",
-                             "DRAW FORTUNE DISASTERS AT MOST 1"]))
+                             "DRAW FORTUNE DISASTERS AT MOST 1",
+                             "DRAW FORTUNE THEN CHARACTER IF FIRST IS TAX ELSE FORTUNE"]))
     lines += _land_share(state, player, fams, mine, lines, rng)
     lines += _war_orders(state, player, tables, rng)
     return "\n".join(lines) + "\n"

@@ -408,6 +408,25 @@ def _deck(s: object, fortune: list[str], character: list[str] | None = None) -> 
     s.character_deck = list(character or ["Noble Isabel"])  # type: ignore[attr-defined]
 
 
+def test_u2_the_second_draw_chosen_after_looking_at_the_first() -> None:
+    """U2 (FE 2.0): "Dave draws a Fortune Card, looks at it, and then decides to draw a
+    Character Card for his second draw": by email, `IF FIRST IS <card> ELSE <deck>`."""
+    plan = "DRAW FORTUNE THEN CHARACTER IF FIRST IS TAX ELSE FORTUNE"
+    for top, second in (("Tax", "Noble Isabel"), ("Passage", "Justice")):
+        s = board()
+        _deck(s, [top, "Justice"], ["Noble Isabel"])
+        r = realm(s)
+        give_orders(r, {"dave": plan})
+        cards.draw_phase(r)
+        assert s.players["dave"].hand == [top, second]
+    s = board()
+    _deck(s, ["Tax"], ["Noble Isabel", "Abbess"])
+    r = realm(s)
+    give_orders(r, {"dave": "DRAW CHARACTER THEN FORTUNE IF FIRST IS NOBLE ELSE CHARACTER"})
+    cards.draw_phase(r)
+    assert s.players["dave"].hand == ["Noble Isabel", "Tax"]
+
+
 def test_u3_red_cards_go_to_the_track_and_do_not_count() -> None:
     """U3 (FE 2.3): Kirsten discards Good Weather, draws a Character, then two red cards
     go face down on the track, then a Fortune card."""

@@ -14,6 +14,12 @@ the engine's to decorate (`moderator.games.base.Event`, emitted some hundred tim
 A default factory is called when its argument is left out, as in the generated one.
 Classes whose ``__init__`` does more than that (``init=False`` or keyword-only fields,
 ``InitVar``, ``__post_init__``, slots) keep the generated one.
+
+`remembered_dict` gives a frozen value's JSON form worked out once per value object, as
+copies: for the values that are the same objects sheet after sheet and turn after turn
+(standing reactions, read back through a memo; the activities of `Names.read_line`).
+Not for the nobles and royals: the state is rebuilt from its JSON every turn, so they are
+new objects each time and a memo would only cost (measured).
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import MISSING, fields, is_dataclass
 from typing import Any, TypeVar
+
+JSON = dict[str, Any]
 
 T = TypeVar("T")
 
@@ -99,3 +107,34 @@ def fast_new(cls: type[T]) -> Callable[..., T]:
         cls, "def new({params}):\n    self = _new(_cls)\n    d = self.__dict__\n",
         "    return self\n")
     return new
+
+
+def remembered_dict(obj: Any, build: Callable[[Any], JSON]) -> JSON:
+    """``build(obj)`` (the JSON form of a frozen value), worked out once per value object,
+    then copied.  Speed only: a frozen value's plain form never changes.  Only flat forms
+    are kept (scalars and lists of scalars, copied list by list), so a copy shares nothing
+    mutable with the one kept, nor with any earlier copy; the value is kept with its form,
+    so its id cannot pass to another object while remembered."""
+    found = _REMEMBERED.get(id(obj))
+    if found is not None and found[0] is obj:
+        out = found[1].copy()
+        for key in found[2]:
+            out[key] = out[key].copy()
+        return out
+    out = build(obj)
+    lists = tuple(k for k, v in out.items() if type(v) is list)
+    if all(type(v) in _FLAT for k, v in out.items() if k not in lists) and all(
+            _FLAT.issuperset(map(type, out[k])) for k in lists):
+        if len(_REMEMBERED) >= _REMEMBERED_KEPT:  # bounded: a long batch of games
+            _REMEMBERED.clear()
+        kept = out.copy()
+        for key in lists:
+            kept[key] = kept[key].copy()
+        _REMEMBERED[id(obj)] = (obj, kept, lists)
+    return out
+
+
+_FLAT: frozenset[type] = frozenset({str, int, bool, float, type(None)})
+# `remembered_dict`'s values by id: (the value, its JSON form, the keys of its lists).
+_REMEMBERED: dict[int, tuple[Any, JSON, tuple[str, ...]]] = {}
+_REMEMBERED_KEPT = 4096  # a few games' worth: more would only keep the dead alive

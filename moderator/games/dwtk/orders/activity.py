@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from moderator.games.dwtk.frozen import fast_init
+from moderator.games.dwtk.frozen import fast_init, remembered_dict
 from moderator.games.dwtk.orders.conditions import Condition, format_conditions
 from moderator.games.dwtk.orders.errors import IllegalOrderError, OrderSyntaxError, UnknownNameError
 from moderator.games.dwtk.orders.names import FANDONIA, Names
@@ -71,7 +71,12 @@ class Activity:
     buy: bool = False  # DO PRESTIGE <table> BUY +1: the bought +1 modifier (13.4.17)
     conditions: tuple[Condition, ...] = ()  # ... IF MONARCH IS x (orders/conditions.py)
 
-    def to_dict(self) -> JSON:  # (_value_: the enum's .value property is slow)
+    def to_dict(self) -> JSON:
+        # a sheet's lines are read once per distinct line (Names.read_line): the same
+        # values sheet after sheet, their forms worked out once (frozen.remembered_dict)
+        return remembered_dict(self, Activity._plain)
+
+    def _plain(self) -> JSON:  # (_value_: the enum's .value property is slow)
         out: JSON = {"kind": self.kind._value_, "who": list(self.who), "office": self.office,
                "place": self.place, "draw": self.draw._value_ if self.draw else None,
                "intrigue": self.intrigue, "by": self.by, "cards": self.cards,

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from moderator.games.dwtk.orders.errors import ParseProblem
 from moderator.games.dwtk.tables import Tables
 
 PC = "pc"
@@ -25,6 +26,10 @@ class Names:
     tables: Tables
     characters: Mapping[str, str] = field(default_factory=dict)
     players: Mapping[str, str] = field(default_factory=dict)  # player key -> name
+    # What `read_line` and `written` remember (speed only; see there).
+    _lines: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    _written: dict[int, tuple[Any, str]] = field(default_factory=dict, compare=False,
+                                                 repr=False)
 
     @classmethod
     def of(cls, tables: Tables, players: Mapping[str, str] | None = None) -> Names:
@@ -38,6 +43,47 @@ class Names:
                 cache.clear()
             found = cache[key] = cls(tables, dict(_character_names(tables)), dict(key))
         return found
+
+    def read_line(self, line: str, read: Callable[[], T]) -> T:
+        """``read()``, the value of one order line, once per distinct line of these names.
+
+        Speed only: a line's value (or its `ParseProblem`) depends on nothing but its text
+        and these names, and the values are frozen, so one value serves every sheet that
+        has the line (the same sheet resent, the lines every player writes).  A problem is
+        raised anew each time, of the same class with the same message and hint."""
+        found = self._lines.get(line, _ABSENT)
+        if found is _ABSENT:
+            try:
+                found = read()
+            except ParseProblem as problem:
+                found = _Problem(type(problem), problem.message, problem.hint)
+            if len(self._lines) >= _LINES_KEPT:  # bounded: a long batch of games
+                self._lines.clear()
+            self._lines[line] = found
+        if type(found) is _Problem:
+            raise found.kind(found.message, found.hint)
+        return found  # type: ignore[no-any-return]
+
+    def recall(self, line: str) -> Any:
+        """What `read_line` remembers of this line (its problem raised anew), or None."""
+        found = self._lines.get(line)
+        if type(found) is _Problem:
+            raise found.kind(found.message, found.hint)
+        return found
+
+    def written(self, value: V, write: Callable[[V, Names], str]) -> str:
+        """``write(value, self)``, the canonical line of a frozen order value, once per
+        value object (speed only: `read_line` hands the same object to every sheet with
+        that line, and a frozen value writes the same line each time).  The value is kept
+        with its line, so its id cannot be reused by another while remembered."""
+        found = self._written.get(id(value))
+        if found is not None and found[0] is value:
+            return found[1]
+        line = write(value, self)
+        if len(self._written) >= _LINES_KEPT:
+            self._written.clear()
+        self._written[id(value)] = (value, line)
+        return line
 
     def player(self, key: str) -> str:
         return self.players.get(key, key)
@@ -137,7 +183,19 @@ def _who_index(characters: Mapping[str, str]) -> dict[str, str]:
 #    loops over the tables did) ------------------------------------------------------
 
 _NAMES_KEPT = 64
+_LINES_KEPT = 4096  # order lines (and canonical lines) remembered per `Names`
 T = TypeVar("T")
+V = TypeVar("V")
+_ABSENT = object()
+
+
+@dataclass(frozen=True)
+class _Problem:
+    """A line's `ParseProblem`, remembered by `Names.read_line` to be raised anew."""
+
+    kind: type[ParseProblem]
+    message: str
+    hint: str | None
 
 
 def _tables_cache(tables: Tables, name: str, build: Callable[[], T]) -> T:

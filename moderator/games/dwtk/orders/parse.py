@@ -91,19 +91,25 @@ class _Builder:
 # line (IF reads it all), ``rest`` what follows the word.
 _Reader = Callable[[str, str, str, "_Builder", Names], None]
 
+# The families whose line's value depends on its text alone, not on the lines before it:
+# one value reader each, ``(word, rest, text, names) -> value``, and the builder's list
+# the value joins.  Each distinct line of these is read once (`Names.read_line`, speed
+# only: the same sheet resent, the lines every player writes).
+_ValueReader = Callable[[str, str, str, Names], object]
 
-def _do(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+
+def _activity(word: str, rest: str, text: str, n: Names) -> Activity:
     rest, conditions = split_conditions(rest, n)  # ... IF MONARCH IS x (conditions.py)
     activity = parse_activity(rest, n)
-    b.activities.append(replace(activity, conditions=conditions) if conditions else activity)
+    return replace(activity, conditions=conditions) if conditions else activity
 
 
-def _counsel(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
-    b.counsels.append(parse_counsel(rest, n))
+def _counsel(word: str, rest: str, text: str, n: Names) -> CounselOrder:
+    return parse_counsel(rest, n)
 
 
-def _propose(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
-    b.proposals.append(parse_proposal(rest, n))
+def _propose(word: str, rest: str, text: str, n: Names) -> Proposal:
+    return parse_proposal(rest, n)
 
 
 def _buy(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
@@ -114,40 +120,40 @@ def _buy(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
     b.buy_pp += int(m.group(1))
 
 
-def _align(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+def _align(word: str, rest: str, text: str, n: Names) -> str:
     key = n.read_who(rest)
     if key is None or key.isdigit() or key == PC:
         raise UnknownNameError(f"no royal called {rest.strip()!r}", "e.g. ALIGN Prince Alan")
-    b.align.append(key)
+    return key
 
 
-def _card(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+def _card(word: str, rest: str, text: str, n: Names) -> str:
     """DISCARD and KEEP."""
     card = n.read_card(rest)
     if card is None:
         raise UnknownNameError(f"no Event card called {rest.strip()!r}",
                                "e.g. DISCARD Informer")
-    (b.discard if word == "DISCARD" else b.keep_last).append(card)
+    return card
 
 
-def _bid(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+def _bid(word: str, rest: str, text: str, n: Names) -> tuple[str, str]:
     office_text, sep, who_text = rest.partition(":")
     office = n.read_office(office_text)
     who = n.read_who(who_text) if sep else None
     if office is None or who is None or not (who == PC or who.isdigit()):
         raise OrderSyntaxError("BID needs an office and your PC or a FAC",
                                "e.g. BID High Minister : PC")
-    b.bids.append((office, who))
+    return (office, who)
 
 
-def _problem(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+def _problem(word: str, rest: str, text: str, n: Names) -> tuple[str, Stance]:
     m = _PROBLEM.match(rest.strip())
     problem = n.read_problem(m.group(1)) if m else None
     if m is None or problem is None:
         raise OrderSyntaxError("PROBLEM needs a problem and FAIL, + or -",
                                "e.g. PROBLEM Pirates FAIL")
     stance = m.group(2).lower()
-    b.stances.append((problem, Stance.FAIL if stance == "fail" else Stance(stance)))
+    return (problem, Stance.FAIL if stance == "fail" else Stance(stance))
 
 
 def _draw(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
@@ -159,15 +165,15 @@ def _draw(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
         raise OrderSyntaxError("DRAW ONLY needs LOYALTY, OPPORTUNITY or EVENT") from None
 
 
-def _reaction(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
-    b.reactions.append(parse_reaction(text, n))
+def _reaction(word: str, rest: str, text: str, n: Names) -> Reaction:
+    return parse_reaction(text, n)
 
 
-def _withdraw(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
+def _withdraw(word: str, rest: str, text: str, n: Names) -> int:
     m = _WITHDRAW.match(rest.strip())
     if not m:
         raise OrderSyntaxError("WITHDRAW needs a reaction's number", "e.g. WITHDRAW REACTION 2")
-    b.withdraw.append(int(m.group(1)))
+    return int(m.group(1))
 
 
 def _own(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
@@ -235,10 +241,15 @@ def _announce(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
     b.announcements.append(parse_announcement(rest))
 
 
+_VALUES: dict[str, tuple[str, _ValueReader]] = {
+    "DO": ("activities", _activity), "COUNSEL": ("counsels", _counsel),
+    "PROPOSE": ("proposals", _propose), "IF": ("reactions", _reaction),
+    "ALIGN": ("align", _align), "DISCARD": ("discard", _card), "KEEP": ("keep_last", _card),
+    "BID": ("bids", _bid), "PROBLEM": ("stances", _problem), "WITHDRAW": ("withdraw", _withdraw),
+}
+# The others: what they may say depends on the lines before (twice, at most three ...).
 _READERS: dict[str, _Reader] = {
-    "DO": _do, "COUNSEL": _counsel, "PROPOSE": _propose, "BUY": _buy, "ALIGN": _align,
-    "DISCARD": _card, "KEEP": _card, "BID": _bid, "PROBLEM": _problem, "DRAW": _draw,
-    "IF": _reaction, "WITHDRAW": _withdraw, "HIDE": _own, "UNHIDE": _own, "SUICIDE": _own,
+    "BUY": _buy, "DRAW": _draw, "HIDE": _own, "UNHIDE": _own, "SUICIDE": _own,
     "RESTORE": _own, "DISSOLVE": _dissolve, "APPOINT": _appoint, "USURP": _usurp,
     "ATTEND": _attend, "SOLICIT": _solicit, "BRIBE": _bribe, "LOSE": _lose,
     "ANNOUNCE": _announce, "ANNOUNCE:": _announce, "ANNOUNCEMENT": _announce,
@@ -265,6 +276,22 @@ def _lose_first(rest: str, n: Names) -> tuple[str, ...]:
     return tuple(dict.fromkeys(keys))  # a name twice counts once
 
 
+def _read(line: str, b: _Builder, n: Names) -> tuple[str, object] | None:
+    """A line not read before: a value family's (the builder's list, the value), which
+    `Names.read_line` remembers; any other family's reader adds to the builder itself."""
+    head, _, rest = line.partition(" ")
+    word = head.upper()
+    family = _VALUES.get(word)
+    if family is not None:
+        into, read = family
+        return n.read_line(line, lambda: (into, read(word, rest, line, n)))
+    reader = _READERS.get(word)
+    if reader is None:
+        raise _unknown(word)
+    reader(word, rest, line, b, n)
+    return None
+
+
 def parse_orders(text: str, tables: Tables,
                  players: Mapping[str, str] | None = None) -> ParsedOrders:
     """Every line read; every problem collected with its line number (style rule 5).
@@ -279,13 +306,12 @@ def parse_orders(text: str, tables: Tables,
         line = (raw.split("#", 1)[0] if "#" in raw else raw).strip()  # '#': a comment
         if not line or (":" in line and _IGNORED.match(line)):  # (the header needs a ':')
             continue
-        head, _, rest = line.partition(" ")
-        word = head.upper()
         try:
-            reader = _READERS.get(word)
-            if reader is None:
-                raise _unknown(word)
-            reader(word, rest, line, b, n)
+            known = n.recall(line)  # (the builder's list, the value) of a line read before
+            if known is None:
+                known = _read(line, b, n)
+            if known is not None:
+                getattr(b, known[0]).append(known[1])
         except ParseProblem as problem:
             errors.append(OrderError(number, raw, problem.message, problem.hint,
                                      problem.severity))

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from moderator.games.dwtk.frozen import fast_init
+from moderator.games.dwtk.frozen import fast_init, remembered_dict
 from moderator.games.dwtk.orders.errors import IllegalOrderError, OrderSyntaxError, UnknownNameError
 
 if TYPE_CHECKING:
@@ -136,6 +136,10 @@ class Reaction:
     n: int = 0
 
     def to_dict(self) -> JSON:
+        # standing reactions: the same objects turn after turn (frozen.remembered_dict)
+        return remembered_dict(self, Reaction._plain)
+
+    def _plain(self) -> JSON:
         # _value_, not .value: the enum property is slow, and this runs for every
         # standing reaction of every player on every turn
         return {"trigger": self.trigger._value_, "act": self.act._value_,

@@ -125,8 +125,10 @@ class TurnOrders:
 
 
 def format_orders(o: TurnOrders, n: Names) -> tuple[str, ...]:
-    """Canonical lines; `parse_orders` reads them back to the same `TurnOrders`."""
-    lines = [format_activity(a, n) for a in o.activities]
+    """Canonical lines; `parse_orders` reads them back to the same `TurnOrders`.
+    (The lines of the values read once per distinct line are written once per value,
+    `Names.written`.)"""
+    lines = [n.written(a, format_activity) for a in o.activities]
     if o.buy_pp:
         lines.append(f"BUY {o.buy_pp} PP")
     lines += [f"ALIGN {n.who(r)}" for r in o.align]
@@ -138,9 +140,9 @@ def format_orders(o: TurnOrders, n: Names) -> tuple[str, ...]:
         lines.append(f"PROBLEM {n.problem(problem)} {word}")
     if o.draw_only:
         lines.append(f"DRAW ONLY {o.draw_only.value.upper()}")
-    lines += [format_reaction(r, n) for r in o.reactions]
+    lines += [n.written(r, format_reaction) for r in o.reactions]
     lines += [f"WITHDRAW REACTION {k}" for k in o.withdraw]
-    lines += [format_counsel(c, n) for c in o.counsels]
+    lines += [n.written(c, format_counsel) for c in o.counsels]
     if o.usurp is not None:
         lines.append(format_usurp(o.usurp, n))
     for word, who in (("HIDE", o.hide), ("UNHIDE", o.unhide), ("SUICIDE", o.suicide),
@@ -149,7 +151,7 @@ def format_orders(o: TurnOrders, n: Names) -> tuple[str, ...]:
     if o.dissolve:
         lines.append("DISSOLVE")
     lines += [f"APPOINT {n.office(office)} : {n.who(who)}" for office, who in o.appoint]
-    lines += [format_proposal(p, n) for p in o.proposals]
+    lines += [n.written(p, format_proposal) for p in o.proposals]
     if o.attend:
         lines.append("ATTEND WEDDINGS")
     if o.solicit:

@@ -55,7 +55,9 @@ def draw_phase(realm: Realm) -> None:
         plan = plans[-1]
         hand = realm.s.players[player].hand
         drawn = chars = reds = 0
-        for deck in plan.decks[:most]:
+        first: str | None = None
+        for index in range(min(most, len(plan.decks))):
+            deck = plan.deck_after(first, index)
             if len(hand) >= limit:
                 realm.refuse(player, f"DRAW {deck}", f"your hand is full ({limit} cards)")
                 break
@@ -83,6 +85,7 @@ def draw_phase(realm: Realm) -> None:
             if card is None:
                 break
             hand.append(card)
+            first = card if first is None else first
             drawn += 1
             realm.emit(EventId.CARD_DRAWN, {"player": player, "card": card}, actor=player,
                        public=False)

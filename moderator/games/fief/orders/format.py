@@ -126,6 +126,8 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
     Start: lambda t, o: "START " + ", ".join(o.cities),
     Discard: lambda t, o: "DISCARD " + ", ".join(o.cards),
     Draw: lambda t, o: ("DRAW " + (" THEN ".join(o.decks) or "NONE")
+                        + (f" IF FIRST IS {o.if_first.upper()} ELSE {o.else_deck}"
+                           if o.if_first is not None else "")
                         + (f" DISASTERS AT MOST {o.disasters_at_most}"
                            if o.disasters_at_most is not None else "")),
     PlayNoble: lambda t, o: f"PLAY NOBLE {o.noble} AT {o.city}",

@@ -196,13 +196,31 @@ def _draw(ctx: Context, rest: str) -> Order:
         return _draw_excalibur(ctx, m.group(1))
     if rest.strip().upper() == "NONE":
         return Draw(decks=(), disasters_at_most=limit)
-    decks = []
-    for word in re.split(r"\s+THEN\s+", rest.strip(), flags=re.I):
-        w = word.strip().upper()
-        if w not in ("FORTUNE", "CHARACTER"):
-            raise BadSyntax(f"{word!r} is not a deck", "DRAW FORTUNE THEN CHARACTER, or DRAW NONE")
-        decks.append(w)
-    return Draw(decks=tuple(decks), disasters_at_most=limit)
+    if_first = else_deck = None
+    m = re.search(r"\s+IF\s+FIRST\s+IS\s+(.+?)\s+ELSE\s+(\S+)\s*$", rest, re.I)
+    if m:  # U2: the later draws chosen after looking at the first card
+        if_first, else_deck = _first_card(ctx, m.group(1)), _deck(m.group(2))
+        rest = rest[:m.start()]
+    decks = tuple(_deck(word) for word in re.split(r"\s+THEN\s+", rest.strip(), flags=re.I))
+    if if_first is not None and len(decks) < 2:
+        raise BadSyntax("IF FIRST IS needs a second draw to choose",
+                        "DRAW FORTUNE THEN CHARACTER IF FIRST IS TAX ELSE FORTUNE (FE 2.0)")
+    return Draw(decks=decks, disasters_at_most=limit, if_first=if_first, else_deck=else_deck)
+
+
+def _deck(word: str) -> str:
+    w = word.strip().upper()
+    if w not in ("FORTUNE", "CHARACTER"):
+        raise BadSyntax(f"{word!r} is not a deck", "DRAW FORTUNE THEN CHARACTER, or DRAW NONE")
+    return w
+
+
+def _first_card(ctx: Context, text: str) -> str:
+    """A card a first draw can bring: a Fortune or Character card's name, or NOBLE."""
+    if text.strip().upper() in ("NOBLE", "A NOBLE"):
+        return "NOBLE"
+    known = [name for name, _ in ctx.tables.fortune_cards + ctx.tables.character_cards]
+    return names.match(text, known, "card")
 
 
 def _play(ctx: Context, rest: str) -> Order:

@@ -41,10 +41,33 @@ class Discard(Order):
 
 @dataclass(frozen=True)
 class Draw(Order):
-    """FE 2.0 Action B: the decks to draw from, in order (FORTUNE / CHARACTER)."""
+    """FE 2.0 Action B: the decks to draw from, in order (FORTUNE / CHARACTER).
+
+    A player looks at each card before choosing the next deck (FE 2.0, U2: "Dave draws a
+    Fortune Card, looks at it, and then decides to draw a Character Card"); by email that
+    choice is written in advance: ``IF FIRST IS <card> ELSE <deck>`` draws the later decks
+    as written when the first card drawn is that card (``NOBLE``: any Noble card), else
+    ``else_deck`` in their place."""
     kind: ClassVar[str] = "draw"
     decks: tuple[str, ...] = ()
     disasters_at_most: int | None = None   # stop before pulling one more red card (U3)
+    if_first: str | None = None            # the card the first draw is checked against (U2)
+    else_deck: str | None = None           # the later draws' deck when it is not that card
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        if self.if_first is None:  # an unconditional plan keeps its stored form
+            del data["if_first"], data["else_deck"]
+        return data
+
+    def deck_after(self, first: str | None, index: int) -> str:
+        """The deck of draw ``index`` (0-based), given the first card drawn."""
+        if index == 0 or self.if_first is None or self.else_deck is None:
+            return self.decks[index]
+        wanted = self.if_first
+        hit = first is not None and (first == wanted or (wanted == "NOBLE"
+                                                         and first.startswith("Noble ")))
+        return self.decks[index] if hit else self.else_deck
 
 
 @dataclass(frozen=True)
