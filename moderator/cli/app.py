@@ -144,6 +144,14 @@ as_option = click.option("--as", "actor", metavar="NAME",
                          help="Who acts, for the audit log (default: the OS user).")
 
 
+def note_option(what: str):  # type: ignore[no-untyped-def]
+    """``--note``: what the next gazette prints (public); the --reason never is (issue 12)."""
+    return click.option("--note", default=None,
+                        help="What the next gazette prints about it (public). Without it "
+                             f"the gazette says only {what}; the --reason stays in the "
+                             "audit log.")
+
+
 def desk(command):  # type: ignore[no-untyped-def]
     """A GM's desk command: ``--reason`` (required) and ``--as NAME``."""
     return reason_option(as_option(command))

@@ -8,7 +8,7 @@ import click
 from rich.table import Table
 from sqlmodel import Session
 
-from moderator.cli.app import WHEN_OR_DATE, App, console, desk, pass_app
+from moderator.cli.app import WHEN_OR_DATE, App, console, desk, note_option, pass_app
 from moderator.clock import as_utc, format_deadline
 from moderator.desk import actions, admin
 from moderator.games import find_engine, game_kinds
@@ -160,9 +160,10 @@ def panic(app: App, off: bool, reason: str, actor: str | None) -> None:
 @click.argument("game_name", metavar="GAME")
 @click.argument("key")
 @click.argument("value")
+@note_option("the decision itself")
 @desk
 @pass_app
-def decide(app: App, game_name: str, key: str, value: str, reason: str,
+def decide(app: App, game_name: str, key: str, value: str, note: str | None, reason: str,
            actor: str | None) -> None:
     """Record a GM decision KEY = VALUE for GAME's next run (the rules' default applies
     without one; the turn sheet says which applied).  En Garde! keys are listed in
@@ -175,7 +176,7 @@ def decide(app: App, game_name: str, key: str, value: str, reason: str,
     """
     with session_scope(app.db) as session:
         turn = actions.decide(session, app.config, repo.game_by_name(session, game_name),
-                              key, value, app.who(actor), reason)
+                              key, value, app.who(actor), reason, note=note)
     console.print(f"Recorded {key} = {value} for turn {turn.number} ({turn.label}).")
 
 

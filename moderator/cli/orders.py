@@ -6,7 +6,7 @@ import click
 from sqlmodel import Session
 
 from moderator import jsonio
-from moderator.cli.app import App, console, desk, pass_app
+from moderator.cli.app import App, console, desk, note_option, pass_app
 from moderator.desk import players as desk_players
 from moderator.store import repo
 from moderator.store.db import session_scope
@@ -61,9 +61,10 @@ def _print_submission(name: str, label: str, sub: Submission,
 @orders.command("accept-late")
 @click.argument("game_name", metavar="GAME")
 @click.argument("email", metavar="PLAYER")
+@note_option("that the late orders were accepted")
 @desk
 @pass_app
-def orders_accept_late(app: App, game_name: str, email: str, reason: str,
+def orders_accept_late(app: App, game_name: str, email: str, note: str | None, reason: str,
                        actor: str | None) -> None:
     """Let PLAYER's latest orders (received after the deadline) count in the next run.
 
@@ -74,5 +75,5 @@ def orders_accept_late(app: App, game_name: str, email: str, reason: str,
         g = repo.game_by_name(session, game_name)
         sub = desk_players.accept_late(session, app.config, g,
                                        repo.player_by_email(session, g, email),
-                                       app.who(actor), reason)
+                                       app.who(actor), reason, note=note)
     console.print(f"Orders v{sub.version} of {email} will count.")

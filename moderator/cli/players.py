@@ -10,7 +10,7 @@ import click
 from rich.table import Table
 from sqlmodel import Session
 
-from moderator.cli.app import App, console, desk, pass_app, send_option
+from moderator.cli.app import App, console, desk, note_option, pass_app, send_option
 from moderator.clock import as_utc, format_deadline
 from moderator.desk import admin
 from moderator.desk import players as desk_players
@@ -82,11 +82,12 @@ def player_address(app: App, game_name: str, email: str, address: str) -> None:
 @click.argument("game_name", metavar="GAME")
 @click.argument("email", metavar="PLAYER")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@note_option("that the GM entered the player's orders")
 @desk
 @send_option
 @pass_app
-def player_act_as(app: App, game_name: str, email: str, file: Path, reason: str,
-                  actor: str | None, send: bool) -> None:
+def player_act_as(app: App, game_name: str, email: str, file: Path, note: str | None,
+                  reason: str, actor: str | None, send: bool) -> None:
     """Enter the orders in FILE for PLAYER (absent, or his mail was lost), through the
     real parser; the player is told.
 
@@ -97,7 +98,8 @@ def player_act_as(app: App, game_name: str, email: str, file: Path, reason: str,
         g = repo.game_by_name(session, game_name)
         done = desk_players.act_as(session, app.config, g,
                                    repo.player_by_email(session, g, email),
-                                   file.read_text(encoding="utf-8"), app.who(actor), reason)
+                                   file.read_text(encoding="utf-8"), app.who(actor), reason,
+                                   note=note)
         if done.submission is None:
             raise DeskError("no valid orders in the file:\n  " + "\n  ".join(done.errors))
         version = done.submission.version
@@ -114,22 +116,24 @@ def player_act_as(app: App, game_name: str, email: str, file: Path, reason: str,
 @click.argument("old", metavar="OLD")
 @click.argument("new", metavar="NEW")
 @click.option("--name", help="The new player's name (default: keep the old one).")
+@note_option("who now plays the character")
 @desk
 @send_option
 @pass_app
 def player_replace(app: App, game_name: str, old: str, new: str, name: str | None,
-                   reason: str, actor: str | None, send: bool) -> None:
+                   note: str | None, reason: str, actor: str | None, send: bool) -> None:
     """NEW (an email address) takes over OLD's character; a welcome with a new password
     goes to NEW.
 
     \b
     moderator player replace paris porthos@musket.example anne@example.org \\
-        --name "Anne" --reason "Porthos's player resigned"
+        --name "Anne" --reason "Porthos's player resigned" \\
+        --note "Porthos du Vallon's player has handed him over to Anne."
     """
     with session_scope(app.db) as session:
         g = repo.game_by_name(session, game_name)
         desk_players.replace(session, app.config, g, repo.player_by_email(session, g, old),
-                             new, name, app.who(actor), reason)
+                             new, name, app.who(actor), reason, note=note)
     console.print(f"{new} now plays the character of {old}; welcome mail queued.")
     app.deliver(send)
 
@@ -137,9 +141,10 @@ def player_replace(app: App, game_name: str, old: str, new: str, name: str | Non
 @player.command("eject")
 @click.argument("game_name", metavar="GAME")
 @click.argument("email", metavar="PLAYER")
+@note_option("that the player has left the game")
 @desk
 @pass_app
-def player_eject(app: App, game_name: str, email: str, reason: str,
+def player_eject(app: App, game_name: str, email: str, note: str | None, reason: str,
                  actor: str | None) -> None:
     """Remove PLAYER from GAME: his orders are refused, he gets no more mail.
 
@@ -149,7 +154,7 @@ def player_eject(app: App, game_name: str, email: str, reason: str,
     with session_scope(app.db) as session:
         g = repo.game_by_name(session, game_name)
         desk_players.eject(session, g, repo.player_by_email(session, g, email),
-                           app.who(actor), reason)
+                           app.who(actor), reason, note=note)
     console.print(f"{email} is removed from {game_name}.")
 
 

@@ -20,7 +20,8 @@ def site() -> None:
 @site.command("build")
 @click.argument("game_names", metavar="[GAME]...", nargs=-1)
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False),
-              help="Where to write it (default: the folder 'site' beside the archive).")
+              help="Where to write it (default: [site] folder, else the folder 'site' "
+                   "beside the archive).")
 @pass_app
 def site_build(app: App, game_names: tuple[str, ...], out_dir: Path | None) -> None:
     """Build the site of every game (or of the GAMEs named): plain files to serve from
@@ -30,7 +31,7 @@ def site_build(app: App, game_names: tuple[str, ...], out_dir: Path | None) -> N
     moderator site build
     moderator site build paris --out /var/www/gazettes
     """
-    target = out_dir or app.config.archive_dir.parent / "site"
+    target = out_dir or app.config.site_folder
     start = time.perf_counter()
     with Session(app.db) as session:
         changed = build_site(session, app.config, target, list(game_names) or None)

@@ -16,6 +16,7 @@ from moderator.desk.errors import DeskError
 from moderator.desk.preview import preview
 from moderator.games import find_engine
 from moderator.publish.archive import archive_dir, write_archive
+from moderator.publish.site.after_turn import rebuild_game_site
 from moderator.store import audit, repo
 from moderator.store.db import session_scope
 from moderator.store.statuses import GameStatus
@@ -221,4 +222,6 @@ def turn_rollforward(app: App, game_name: str, reason: str, actor: str | None,
         console.print(f"Turn {r.number} ({r.label}): "
                       + ("identical, not mailed again" if r.identical
                          else "[yellow]CORRECTED[/], reissued to the players"))
+    if replayed:  # the site shows the correction beside the original it supersedes
+        rebuild_game_site(app.db, app.config, game_name)
     app.deliver(send)

@@ -1,6 +1,10 @@
 """The GM's levers on players: late orders, orders for an absent player, replacing,
 ejecting, absences.  Each one is audited; those that change results leave a note for
-the next gazette.  Every function works in the caller's transaction."""
+the next gazette.  Every function works in the caller's transaction.
+
+The ``reason`` of each stays in the audit log, which only the GM reads (issue 12): the
+gazette prints the GM's ``note`` exactly when he gives one, else a plain line saying
+what was done, never why."""
 
 from __future__ import annotations
 
@@ -25,8 +29,14 @@ from moderator.turn.deadlines import now_utc
 from moderator.turn.inputs import ACCEPT_LATE, accepted_late, cutoff, last_submission
 
 
+def _gazette_note(note: str | None, plain: str) -> str:
+    """What the next gazette prints: the GM's ``note`` as written (on one line), else
+    ``plain``, which never carries the reason."""
+    return " ".join((note or "").split()) or plain
+
+
 def accept_late(session: Session, config: Config, game: Game, player: Player, who: str,
-                reason: str) -> Submission:
+                reason: str, *, note: str | None = None) -> Submission:
     """Let the player's latest orders for the open turn count though they came late."""
     turn = repo.open_turn(session, game)
     latest = last_submission(session, player, turn.number)
@@ -41,8 +51,8 @@ def accept_late(session: Session, config: Config, game: Game, player: Player, wh
     audit.record(session, ACCEPT_LATE, reason, who, game=game, player=player,
                  turn_number=turn.number, detail=f"v{latest.version} received "
                  f"{format_deadline(latest.received_at, game.time_zone)}",
-                 note=f"{player.name}'s orders for {turn.label} arrived late and were "
-                      f"accepted by the GM: {reason}")
+                 note=_gazette_note(note, f"{player.name}'s orders for {turn.label} "
+                                          "arrived late and were accepted by the GM."))
     return latest
 
 
@@ -54,10 +64,10 @@ class ActedAs:
 
 
 def act_as(session: Session, config: Config, game: Game, player: Player, text: str,
-           who: str, reason: str) -> ActedAs:
+           who: str, reason: str, *, note: str | None = None) -> ActedAs:
     """Enter orders for a player (absent, or whose mail was lost) through the real
-    parser, as a new version of his orders; the player is told.  Orders entered after
-    the deadline count (as if accepted late)."""
+    parser, as a new version of his orders; the player is told (with the reason: the
+    mail is his alone).  Orders entered after the deadline count (as if accepted late)."""
     engine = find_engine(game.kind)
     tables = game_tables(config, game.name, game.kind)
     turn = repo.open_turn(session, game)
@@ -78,10 +88,11 @@ def act_as(session: Session, config: Config, game: Game, player: Player, text: s
     session.flush()
     if config.game(game.name).press_moderation:
         press.hold(session, game, player, sub, parsed.orders)
-    note = f"The GM entered {player.name}'s orders for {turn.label}: {reason}"
     audit.record(session, "player.act-as", reason, who, game=game, player=player,
                  turn_number=turn.number, detail=f"v{version}: {len(parsed.normal_form)} "
-                 f"order(s), {len(errors)} error(s)", note=note)
+                 f"order(s), {len(errors)} error(s)",
+                 note=_gazette_note(note, f"The GM entered {player.name}'s orders for "
+                                          f"{turn.label}."))
     last = cutoff(config, game, turn)
     if last is not None and now > last and player.id not in accepted_late(
             session, game, turn.number):
@@ -97,7 +108,7 @@ def act_as(session: Session, config: Config, game: Game, player: Player, text: s
 
 
 def replace(session: Session, config: Config, game: Game, old: Player, email: str,
-            name: str | None, who: str, reason: str) -> str:
+            name: str | None, who: str, reason: str, *, note: str | None = None) -> str:
     """A new player takes over the character: new address, new password, a welcome."""
     email = email.strip().lower()
     if "@" not in email:
@@ -124,11 +135,12 @@ def replace(session: Session, config: Config, game: Game, old: Player, email: st
                            format_deadline(turn.deadline, game.time_zone))
     audit.record(session, "player.replace", reason, who, game=game, player=old,
                  detail=f"{previous} -> {old.name} <{email}>",
-                 note=f"{character} is now played by {old.name}: {reason}")
+                 note=_gazette_note(note, f"{character} is now played by {old.name}."))
     return password
 
 
-def eject(session: Session, game: Game, player: Player, who: str, reason: str) -> None:
+def eject(session: Session, game: Game, player: Player, who: str, reason: str, *,
+          note: str | None = None) -> None:
     """Remove a player: his orders are refused and he gets no more mail; the character
     stays in the game without orders."""
     if player.status == PlayerStatus.REMOVED:
@@ -136,7 +148,7 @@ def eject(session: Session, game: Game, player: Player, who: str, reason: str) -
     player.status = PlayerStatus.REMOVED
     session.add(player)
     audit.record(session, "player.eject", reason, who, game=game, player=player,
-                 note=f"{player.name} has left the game: {reason}")
+                 note=_gazette_note(note, f"{player.name} has left the game."))
 
 
 def absence(session: Session, config: Config, game: Game, player: Player,

@@ -17,7 +17,7 @@ from sqlmodel import Session, col, select
 from moderator.clock import as_utc, format_deadline
 from moderator.games import find_engine
 from moderator.publish import outgoing
-from moderator.publish.render import markdown_to_html, render
+from moderator.publish.render import html_to_text, markdown_to_html, render
 from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
@@ -158,7 +158,9 @@ def _publish_announcements(
     session: Session, config: Config, game: Game, turn: Turn, template: str,
     people: list[Player],
 ) -> None:
-    """Render the gazette, keep it as a newsletter of kind ``announcements``, queue it."""
+    """Render the gazette, keep it as a newsletter of kind ``announcements``, queue it.
+    Its text part is written from the HTML for reading, as the turn's newsletters are
+    (aligned tables, 72 columns), never the Markdown source."""
     engine = find_engine(game.kind)
     roster = [(p, bool(repo.submissions(session, p, turn.number))) for p in people]
     subject = f"{engine.gazette_title}: announcements, {turn.label} ({game.name})"
@@ -169,11 +171,12 @@ def _publish_announcements(
         announcements=format_deadline(turn.announcement_deadline, game.time_zone),
     )
     html = markdown_to_html(markdown, subject)
+    text = html_to_text(html)
     session.add(Newsletter(game_id=game.id, turn_number=turn.number,  # type: ignore[arg-type]
                            kind="announcements", subject=subject, markdown=markdown,
-                           html=html, text=markdown))
+                           html=html, text=text))
     list_id = f"<{game.name}.{config.moderator_address.replace('@', '.')}>"
     for player in people:
         outgoing.queue(session, config, game=game, kind="announcements", to=player.email,
-                       subject=subject, text=markdown, html=html,
+                       subject=subject, text=text, html=html,
                        extra_headers=(("List-Id", f"{game.name} gazette {list_id}"),))

@@ -143,6 +143,17 @@ SETTINGS: tuple[Setting, ...] = (
         "How often `serve` looks in the Maildir inbox (maildir transport).",
     ),
     Setting("time.zone", "Europe/Paris", "Default time zone for deadlines (IANA name)."),
+    Setting(
+        "site.folder",
+        "",
+        "The public archive as a static site (`moderator site build`); empty: the folder "
+        "'site' beside the archive.",
+    ),
+    Setting(
+        "site.after_turn",
+        True,
+        "Rebuild the game's site after every published turn (false: only `site build`).",
+    ),
 )
 
 _BY_KEY = {s.key: s for s in SETTINGS}
@@ -277,6 +288,13 @@ class Config:
     games: Mapping[str, GameSettings]
     authserv_id: str = ""
     refusals_per_hour: int = 1
+    site_dir: Path | None = None  # None: the folder 'site' beside the archive
+    site_after_turn: bool = True
+
+    @property
+    def site_folder(self) -> Path:
+        """Where the public site is built (``[site] folder``)."""
+        return self.site_dir or self.archive_dir.parent / "site"
 
     def game(self, name: str) -> GameSettings:
         """One game's settings (``[games.NAME]``), the defaults for a game without any."""
@@ -424,6 +442,8 @@ def _build(path: Path | None, base: Path, values: Mapping[str, Any], zone: ZoneI
         games=games,
         authserv_id=values["intake.authserv_id"].strip().lower(),
         refusals_per_hour=values["intake.refusals_per_hour"],
+        site_dir=rel("site.folder") if values["site.folder"] else None,
+        site_after_turn=values["site.after_turn"],
     )
 
 

@@ -37,6 +37,7 @@ from moderator.games.base import Event, GameEngine
 from moderator.publish import outgoing
 from moderator.publish.archive import archive_dir, write_archive
 from moderator.publish.newsletter import Reader, Rendered, RenderedTurn, TurnData, render_turn
+from moderator.publish.site.after_turn import rebuild_game_site
 from moderator.settings.config import Config, game_tables
 from moderator.store import audit, repo
 from moderator.store.db import session_scope
@@ -130,7 +131,8 @@ def run_turn(
     missed: bool = False, now: datetime | None = None,
 ) -> TurnReport:
     """Adjudicate the open turn of a game, persist it, give the next turn its deadlines,
-    and queue its newsletters, all in one transaction.
+    and queue its newsletters, all in one transaction; then write its archive and rebuild
+    the game's pages of the public site (`rebuild_game_site`, failures only logged).
 
     ``number``: refuse unless the open turn is that one (a scheduler job checked it just
     before; a GM's ``turn run`` may have got there in between).  ``missed``: the deadline
@@ -173,6 +175,7 @@ def run_turn(
     crash_point("turn.committed")
     write_archive_atomically(report.archive, done.rendered, done.people)
     crash_point("turn.archived")
+    rebuild_game_site(db, config, report.game)  # after the commit; never fails the turn
     return report
 
 

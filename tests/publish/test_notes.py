@@ -1,10 +1,15 @@
 """Issue 12: GM notes are public only when the GM says so.
 
 Amending a secret value (a lady's loyalty) prints nothing of it in the gazette; the
-``--reason`` stays in the audit log; ``--note`` prints exactly the note.
+``--reason`` stays in the audit log; ``--note`` prints exactly the note.  The same for
+every GM action that writes to the gazette: ``player replace|eject|act-as``, ``orders
+accept-late``, ``decide``.
 """
 
 from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from sqlalchemy import Engine
 from sqlmodel import Session
@@ -13,6 +18,8 @@ from moderator import jsonio
 from moderator.intake.process import process_message
 from moderator.settings.config import Config
 from moderator.store import audit, repo
+from moderator.store.db import session_scope
+from moderator.turn.deadlines import set_deadlines
 from moderator.turn.run import run_turn
 from tests.publish.conftest import JACQUES, invoke
 
@@ -93,3 +100,67 @@ def test_a_decision_prints_itself_not_the_reason(db: Engine, config: Config) -> 
     assert _points_arising(gazette.text)[0] == (
         "The GM decided cause:jacques-de-lyon:cyrano-de-bergerac = yes for April 1625.")
     assert SECRET_REASON not in gazette.html
+
+
+def _gm_lines(db: Engine, number: int) -> list[str]:
+    gazette = gazette_of(db, number)
+    assert SECRET_REASON not in gazette.markdown + gazette.html + gazette.text
+    return _points_arising(gazette.text)
+
+
+def test_replace_and_eject_keep_the_reason_in_the_audit_log(db: Engine,
+                                                            config: Config) -> None:
+    make_game(db, config)
+    invoke(config, "player", "replace", "paris", "cyrano@bergerac.example", "anne@example.org",
+           "--name", "Anne", "--reason", SECRET_REASON, "--no-send")
+    invoke(config, "player", "eject", "paris", "jacques@lyon.example", "--reason",
+           SECRET_REASON)
+    run_turn(db, config, "paris")
+    assert _gm_lines(db, 1) == ["Cyrano de Bergerac is now played by Anne.",
+                                "Jacques de Lyon has left the game."]
+    with Session(db) as session:
+        reasons = {e.action: e.reason for e in
+                   audit.entries(session, repo.game_by_name(session, "paris"))}
+    assert reasons["player.replace"] == reasons["player.eject"] == SECRET_REASON
+
+
+def test_replace_and_eject_print_exactly_the_note(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    handed = "Cyrano's player has *handed* him | over to Anne."
+    left = "Jacques de Lyon has retired to his estates."
+    invoke(config, "player", "replace", "paris", "cyrano@bergerac.example", "anne@example.org",
+           "--reason", SECRET_REASON, "--note", handed, "--no-send")
+    invoke(config, "player", "eject", "paris", "jacques@lyon.example", "--reason",
+           SECRET_REASON, "--note", left)
+    run_turn(db, config, "paris")
+    assert _gm_lines(db, 1) == [handed, left]
+    assert "<em>" not in gazette_of(db, 1).html  # the note is shown as written
+
+
+def test_the_other_gm_actions_print_the_note_or_what_was_done(db: Engine, config: Config,
+                                                             tmp_path: Path) -> None:
+    make_game(db, config)
+    orders = tmp_path / "orders.txt"
+    orders.write_text("WEEK 1: PRACTICE sabre\n")
+    invoke(config, "player", "act-as", "paris", "porthos@musket.example", str(orders),
+           "--reason", SECRET_REASON, "--no-send")
+    invoke(config, "decide", "paris", "cause:jacques-de-lyon:cyrano-de-bergerac", "yes",
+           "--reason", SECRET_REASON, "--note", "The Cardinal's court finds the cause just.")
+    run_turn(db, config, "paris")
+    assert _gm_lines(db, 1) == [
+        "The GM entered Porthos du Vallon's orders for April 1625.",
+        "The Cardinal's court finds the cause just."]
+    deadline = datetime(2026, 12, 10, 18, tzinfo=UTC)
+    with session_scope(db) as session:
+        set_deadlines(session, repo.game_by_name(session, "paris"), deadline)
+    process_message(db, config, order_mail("jacques@lyon.example", JACQUES),
+                    now=deadline + timedelta(hours=2))
+    invoke(config, "orders", "accept-late", "paris", "jacques@lyon.example", "--reason",
+           SECRET_REASON)
+    invoke(config, "player", "act-as", "paris", "porthos@musket.example", str(orders),
+           "--reason", SECRET_REASON, "--note", "Porthos sent word by his lackey.",
+           "--no-send")
+    run_turn(db, config, "paris")
+    assert _gm_lines(db, 2) == [
+        "Jacques de Lyon's orders for May 1625 arrived late and were accepted by the GM.",
+        "Porthos sent word by his lackey."]

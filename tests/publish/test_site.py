@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 import xml.etree.ElementTree as ET
+from datetime import UTC, datetime
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -21,7 +22,7 @@ from sqlmodel import Session, select
 
 from moderator.desk import admin
 from moderator.intake.process import process_message
-from moderator.publish.site import build_site
+from moderator.publish.site import build_site, feeds
 from moderator.settings.config import Config
 from moderator.store.db import session_scope
 from moderator.store.models import Newsletter
@@ -155,26 +156,79 @@ def test_the_feed_and_the_calendar_are_well_formed(site: Path) -> None:
     assert b"SUMMARY:paris: orders for" in calendar
 
 
+def _script_problems(path: Path) -> list[str]:
+    """What in a chart, feed or calendar file could run a script or fetch something: an
+    SVG opened on its own runs its scripts, so the names in it must stay text."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".ics":  # a name must not end a line and start a field of its own
+        fields = [line for line in text.split("\r\n") if line and not line.startswith(" ")]
+        return [f"not a field: {line[:40]}" for line in fields
+                if not re.match(r"^[A-Z][A-Z-]*[:;]", line)]
+    problems = []
+    for element in ET.fromstring(text.encode("utf-8")).iter():
+        tag = str(element.tag).rsplit("}", 1)[-1].lower()
+        if tag in ("script", "foreignobject", "iframe", "img", "a", "image", "use"):
+            problems.append(f"<{tag}>")
+        for name, value in element.attrib.items():
+            name = name.rsplit("}", 1)[-1].lower()
+            if name.startswith("on"):
+                problems.append(f"<{tag} {name}=>")
+            if name == "href" and re.match(r"^\s*([a-z][a-z0-9+.-]*:|//)", value, re.I):
+                problems.append(f"<{tag} href={value[:30]}>")
+    return problems
+
+
 def test_hostile_names_and_press_are_inert_on_the_site(site_db: Engine, site_config: Config,
                                                        tmp_path: Path) -> None:
+    hostile = ("Eve <img src=x onerror=alert(1)>", "Mal [a](javascript:x)",
+               "Zed </text><script>alert(1)</script>\r\nX-EVIL:1")
     with session_scope(site_db) as session:
         admin.create_game(session, site_config, "xss", "engarde", seed=3)
-        admin.add_player(session, site_config, "xss", "eve@x.example",
-                         "Eve <img src=x onerror=alert(1)>", password="pw")
-        admin.add_player(session, site_config, "xss", "mal@x.example", "Mal [a](javascript:x)",
-                         password="pw2")
+        admin.create_game(session, site_config, "xsk", "dwtk", seed=7)
+        for game in ("xss", "xsk"):
+            for k, name in enumerate(hostile):
+                admin.add_player(session, site_config, game, f"p{k}@x.example", name,
+                                 password=f"pw{k}")
     press = "\n".join(f'ANNOUNCE "{p}"' for p in PAYLOADS[:8])
     process_message(site_db, site_config, order_mail(
-        "eve@x.example", f"PASSWORD: pw\nANYTIME:\n{press}\n", subject="[xss] orders",
+        "p0@x.example", f"PASSWORD: pw0\nANYTIME:\n{press}\n", subject="[xss] orders",
         to="moderator+xss@paris.example"))
-    run_turn(site_db, site_config, "xss")
+    for _ in range(2):
+        run_turn(site_db, site_config, "xss")
+        run_turn(site_db, site_config, "xsk")
     out = tmp_path / "site"
     with Session(site_db) as session:
         build_site(session, site_config, out)
     pages = sorted(out.rglob("*.html"))
-    assert pages
+    assert len(pages) > 10
     for page in pages:
         assert html_problems(page.read_text(encoding="utf-8")) == [], page
     issue = (out / "xss/issue-001.html").read_text()
     assert "onerror&#61;alert(1)" in issue or "onerror&#61;" in issue
+    # The characters' pages, charts, feeds and calendars carry the names as text only.
+    others = sorted(p for p in out.rglob("*") if p.suffix in (".svg", ".atom", ".ics"))
+    assert any("/people/" in p.as_posix() for p in others)
+    for path in others:
+        assert _script_problems(path) == [], path
+    charts = "\n".join(p.read_text(encoding="utf-8") for p in others if p.suffix == ".svg")
+    assert "Eve &lt;img src=x onerror=alert(1)&gt;" in charts  # drawn, as text
+    people = "\n".join(p.read_text(encoding="utf-8")
+                        for p in sorted(out.glob("*/people/*.html")))
+    assert "Eve &lt;img" in people and "Zed &lt;/text&gt;" in people
     assert broken_links(out) == []
+
+
+def test_feed_and_calendar_text_never_becomes_markup_or_a_field() -> None:
+    hostile = "Zed <script>alert(1)</script> & co\r\nX-EVIL:1\rBEGIN:VEVENT\n;,\\"
+    at = datetime(2026, 12, 10, 18, tzinfo=UTC)
+    calendar = feeds.ics("g", hostile, [feeds.Deadline("k", hostile, at)])
+    fields = [line for line in calendar.split("\r\n") if line and not line.startswith(" ")]
+    assert not [f for f in fields if f.startswith(("X-EVIL", "BEGIN:VEVENT\\"))]
+    assert fields.count("BEGIN:VEVENT") == 1 and "\r" not in calendar.replace("\r\n", "")
+    feed = feeds.atom("g", hostile, [feeds.FeedEntry("k", hostile, "issue-001.html", at,
+                                                     hostile)])
+    assert "<script" not in feed
+    entry = ET.fromstring(feed.encode()).find("{http://www.w3.org/2005/Atom}entry")
+    assert entry is not None
+    as_read = hostile.replace("\r\n", "\n").replace("\r", "\n")  # XML reads any break as LF
+    assert entry.findtext("{http://www.w3.org/2005/Atom}title") == as_read

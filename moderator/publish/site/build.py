@@ -19,8 +19,12 @@ not change are not rewritten, files no game produces any more are removed).
 
 from __future__ import annotations
 
+import fcntl
+import os
 import re
-from collections.abc import Callable, Iterable, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -37,8 +41,15 @@ from moderator.games.base import GameEngine
 from moderator.publish.render import CSS, markdown_body, render
 from moderator.publish.sanitize import SITE_POLICY, escape_text, sanitize
 from moderator.publish.site import charts, feeds
-from moderator.publish.site.records import GameRecord, TurnResult, html_body, read_games
+from moderator.publish.site.records import (
+    GameRecord,
+    TurnResult,
+    html_body,
+    read_games,
+    read_summaries,
+)
 from moderator.settings.config import Config, game_tables
+from moderator.store import repo
 
 _SITE_CSS = CSS + """
 body { margin: 0; background-color: #fffdf7; }
@@ -187,7 +198,7 @@ def _names_of(engine: GameEngine, tables: Any, turn: TurnResult) -> dict[str, st
     return {str(k): str(v) for k, v in context.gazette.get("names", {}).items()}
 
 
-def _build_game(config: Config, game: GameRecord, out: Output) -> dict[str, Any]:
+def _build_game(config: Config, game: GameRecord, out: Output) -> None:
     engine = find_engine(game.kind)
     tables = game_tables(config, game.name, game.kind)
     base = game.name
@@ -223,7 +234,6 @@ def _build_game(config: Config, game: GameRecord, out: Output) -> dict[str, Any]
                                             list(_entries(game, paper))))
     out.add(f"{base}/deadlines.ics", feeds.ics(game.name, f"{game.name} deadlines",
                                                list(_deadlines(game))))
-    return _summary(game)
 
 
 def _entries(game: GameRecord, paper: str) -> Iterable[feeds.FeedEntry]:
@@ -300,22 +310,47 @@ def _people_pages(config: Config, game: GameRecord, engine: GameEngine,
 def build_site(session: Session, config: Config, out_dir: Path,
                games: Sequence[str] | None = None,
                progress: Callable[[str], None] | None = None) -> list[str]:
-    """Build (or rebuild) the site into ``out_dir``; the files written or changed."""
-    out = Output()
-    records = read_games(session, games)
-    summaries = []
-    for game in records:
-        if progress:
-            progress(game.name)
-        summaries.append(_build_game(config, game, out))
-    built = {g.name for g in records}
-    # The index lists every game, also when only some were rebuilt.
-    listed = summaries if games is None else [
-        _summary(g) for g in read_games(session, None) if g.name in built or g.issues]
-    out.add("index.html", _page(config, "site/index.html.j2", "", "The archive",
-                                games=listed, issue_file=_issue_file, feed=None))
-    out.add("style.css", _SITE_CSS.lstrip())
-    return _write(out_dir, out, only=sorted(built) if games is not None else None)
+    """Build (or rebuild) the site into ``out_dir``; the files written or changed.
+
+    ``games``: only those games' folders are built (the rebuild after a turn); the index
+    of games is always rewritten, from every game's issues (`read_summaries`, which
+    reads no states), so it is the same as a full build's.  A game not built yet (new, or
+    the site switched on late) is built with them, so that every link of the index
+    resolves.
+
+    One build at a time writes a folder (`_locked`), reading the database once it holds
+    it: two workers publishing two games at once would otherwise race, the one that read
+    first writing an index without the other's new issue."""
+    with _locked(out_dir):
+        session.expire_all()  # read what was committed until the lock was ours
+        if games is not None:
+            games = [*games, *(g.name for g in repo.games(session)
+                               if not (out_dir / g.name / "index.html").is_file())]
+        out = Output()
+        records = read_games(session, games)
+        for game in records:
+            if progress:
+                progress(game.name)
+            _build_game(config, game, out)
+        listed = [_summary(g) for g in (records if games is None else read_summaries(session))]
+        out.add("index.html", _page(config, "site/index.html.j2", "", "The archive",
+                                    games=listed, issue_file=_issue_file, feed=None))
+        out.add("style.css", _SITE_CSS.lstrip())
+        built = sorted(g.name for g in records)
+        return _write(out_dir, out, only=built if games is not None else None)
+
+
+@contextmanager
+def _locked(out_dir: Path) -> Iterator[None]:
+    """Hold ``out_dir/.lock`` (an flock: other processes and threads wait; a process that
+    dies lets go of it)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with open(out_dir / ".lock", "a+b") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _summary(game: GameRecord) -> dict[str, Any]:
@@ -325,25 +360,33 @@ def _summary(game: GameRecord) -> dict[str, Any]:
 
 
 def _write(out_dir: Path, out: Output, only: Sequence[str] | None) -> list[str]:
-    """Write what changed; remove what is no longer built (only under the games built)."""
+    """Write what changed; remove what is no longer built (only under the games built).
+
+    Each file is written beside itself and renamed into place, so a web server never
+    shows half a page.  Dot-files and dot-folders are never removed: a GM's ``.htaccess`` or
+    ``.well-known/`` stays, and so does another writer's file in the making."""
     changed = []
     for rel, data in sorted(out.files.items()):
         path = out_dir / rel
         if path.exists() and path.read_bytes() == data:
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
+        staging = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        staging.write_bytes(data)
+        os.replace(staging, path)
         changed.append(rel)
     roots = [out_dir / name for name in only] if only is not None else [out_dir]
     for root in roots:
         if not root.exists():
             continue
         for path in sorted(root.rglob("*"), reverse=True):
-            rel = path.relative_to(out_dir).as_posix()
+            parts = path.relative_to(out_dir).parts
+            if any(part.startswith(".") for part in parts):
+                continue
+            rel = "/".join(parts)
             if path.is_file() and rel not in out.files:
                 path.unlink()
                 changed.append(f"{rel} (removed)")
             elif path.is_dir() and not any(path.iterdir()):
                 path.rmdir()
     return changed
-

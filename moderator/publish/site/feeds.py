@@ -63,9 +63,10 @@ class Deadline:
 
 
 def _ics_text(text: str) -> str:
-    """RFC 5545 TEXT: backslash, semicolon, comma and newline escaped."""
+    """RFC 5545 TEXT: backslash, semicolon, comma and line breaks escaped (a bare CR too:
+    no text may end a line and start a field of its own)."""
     return (text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
-            .replace("\n", "\\n"))
+            .replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n"))
 
 
 def _fold(line: str) -> list[str]:

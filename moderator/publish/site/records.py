@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy.orm import load_only
 from sqlmodel import Session, col, select
 
 from moderator import jsonio
@@ -137,3 +138,21 @@ def read_games(session: Session, names: Sequence[str] | None = None) -> list[Gam
     query = select(Game).order_by(col(Game.name))
     games = [g for g in session.exec(query) if names is None or g.name in names]
     return [read_game(session, g) for g in games]
+
+
+# What `_issues` reads of a turn (its states, inputs and events are left in the database).
+_SUMMARY_COLUMNS: Any = (Turn.number, Turn.label, Turn.adjudicated_at, Turn.correction)
+
+
+def read_summaries(session: Session) -> list[GameRecord]:
+    """Every game with its issues only (no states, events or deadlines): what the index
+    of games shows, read cheaply for the rebuild of one game after its turn."""
+    summaries = []
+    for game in session.exec(select(Game).order_by(col(Game.name))):
+        done = session.exec(select(Turn).options(load_only(*_SUMMARY_COLUMNS))
+            .where(Turn.game_id == game.id, Turn.status == TurnStatus.DONE,
+                   col(Turn.state_after).is_not(None)))
+        issues = _issues(session, game, {t.number: t for t in done})
+        summaries.append(GameRecord(game.name, game.kind, game.time_zone, tuple(issues), (),
+                                    None))
+    return summaries
