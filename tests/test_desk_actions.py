@@ -4,6 +4,7 @@ resending and the audit log."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from email import message_from_bytes, policy
 from pathlib import Path
 
 import pytest
@@ -85,6 +86,29 @@ def test_pause_resume_extend_and_reason_required(db: Engine, config: Config) -> 
     log = invoke(config, "log", "paris")
     assert "game.pause" in log and "game.resume" in log and "deadline.extend" in log
     assert invoke(config, "log", "paris", "--since", "2099-01-01").startswith("No GM actions")
+
+
+def test_new_deadlines_tell_the_players_the_note_never_the_reason(
+        db: Engine, config: Config) -> None:
+    """Issue 12: the --reason stays in the audit log; the players' mail about new deadlines
+    carries only the --note (extend and set alike)."""
+    make_game(db, config)
+    with session_scope(db) as session:
+        set_deadlines(session, repo.game_by_name(session, "paris"),
+                      datetime(2030, 7, 12, 16, 0, tzinfo=UTC))
+    invoke(config, "deadline", "extend", "paris", "--hours", "48",
+           "--reason", "Anne's divorce", "--no-send")
+    invoke(config, "deadline", "set", "paris", "2030-07-20 18:00",
+           "--reason", "Jacques in hospital", "--note", "two players are away", "--no-send")
+    with Session(db) as session:
+        mails = [" ".join(message_from_bytes(o.raw, policy=policy.default)
+                          .get_body(("plain",)).get_content().split())  # type: ignore[union-attr]
+                 for o in session.exec(select(Outbox).where(Outbox.kind == "deadline-moved")
+                                       .order_by(Outbox.id))]
+    assert mails and not any("divorce" in m or "hospital" in m for m in mails)
+    assert any("extended by 48 hours." in m for m in mails)
+    assert any("moved by the GM: two players are away." in m for m in mails)
+    assert "Jacques in hospital" in invoke(config, "log", "paris")
 
 
 def test_decide_writes_the_decision_and_announces_it(db: Engine, config: Config) -> None:

@@ -19,6 +19,11 @@ from moderator.store.db import session_scope
 from moderator.store.models import Game, Turn
 from moderator.turn import deadlines
 
+# What the players' mail about the new deadlines says; the --reason is the GM's only.
+PLAYERS_NOTE = click.option("--note", default=None,
+                            help="What the players are told with the new deadlines "
+                                 "(the --reason stays in the audit log).")
+
 
 @click.group()
 def deadline() -> None:
@@ -32,24 +37,27 @@ def deadline() -> None:
               help="Announcement and challenge deadline (En Garde!), before WHEN.")
 @click.option("--force", is_flag=True, help="Allow a deadline in the past (the turn then "
               "runs at once).")
-@click.option("--reason", default=None, help="Why, for the audit log and the players.")
+@click.option("--reason", default=None, help="Why, for the audit log (the GM's only).")
+@PLAYERS_NOTE
 @click.option("--as", "actor", metavar="NAME", help="Who acts (audit log).")
 @send_option
 @pass_app
 def deadline_set(app: App, game_name: str, when: datetime, announcements: datetime | None,
-                 force: bool, reason: str | None, actor: str | None, send: bool) -> None:
+                 force: bool, reason: str | None, note: str | None, actor: str | None,
+                 send: bool) -> None:
     """Set the open turn's orders deadline to WHEN ('2026-12-12 18:00', game's zone).
     A moved deadline is announced to the players.
 
     \b
-    moderator deadline set paris "2026-12-12 18:00" --reason "two players away"
+    moderator deadline set paris "2026-12-12 18:00" --reason "two players away" \\
+        --note "two players are travelling"
     """
     with session_scope(app.db) as session:
         g = repo.game_by_name(session, game_name)
         turn = actions.move_deadlines(
             session, app.config, g, deadlines.local_to_utc(when, g),
             deadlines.local_to_utc(announcements, g) if announcements else None,
-            app.who(actor), reason, force=force)
+            app.who(actor), reason, force=force, note=note)
         print_deadlines(g, turn)
     app.deliver(send)
 
@@ -152,17 +160,19 @@ def print_deadlines(g: Game, turn: Turn) -> None:
 @click.option("--hours", type=click.FloatRange(min=0, min_open=True), required=True,
               help="How much later (announcement deadline too).")
 @desk
+@PLAYERS_NOTE
 @send_option
 @pass_app
 def deadline_extend(app: App, game_name: str, hours: float, reason: str,
-                    actor: str | None, send: bool) -> None:
+                    note: str | None, actor: str | None, send: bool) -> None:
     """Move GAME's open turn deadlines HOURS later.
 
     \b
-    moderator deadline extend paris --hours 48 --reason "Easter weekend"
+    moderator deadline extend paris --hours 48 --reason "Easter weekend" --note "Easter"
     """
     with session_scope(app.db) as session:
         g = repo.game_by_name(session, game_name)
-        turn = actions.extend(session, app.config, g, hours, app.who(actor), reason)
+        turn = actions.extend(session, app.config, g, hours, app.who(actor), reason,
+                              note=note)
         print_deadlines(g, turn)
     app.deliver(send)

@@ -60,9 +60,10 @@ def panic(session: Session, on: bool, who: str, reason: str) -> None:
 
 
 def extend(session: Session, config: Config, game: Game, hours: float, who: str,
-           reason: str) -> Turn:
+           reason: str, *, note: str | None = None) -> Turn:
     """Move the open turn's deadlines ``hours`` later (the reminder may go out again);
-    the players are told."""
+    the players are told, with ``note`` when given (the ``reason`` stays in the audit
+    log, which only the GM reads)."""
     turn = repo.open_turn(session, game)
     if turn.deadline is None:
         raise DeskError(f"{game.name} turn {turn.number} has no deadline to extend")
@@ -72,16 +73,18 @@ def extend(session: Session, config: Config, game: Game, hours: float, who: str,
     set_deadlines(session, game, new, as_utc(ann) + delta if ann else None)
     audit.record(session, "deadline.extend", reason, who, game=game, turn_number=turn.number,
                  detail=f"+{hours:g} h: orders due {format_deadline(new, game.time_zone)}")
-    announce_deadlines(session, config, game, turn, f"extended by {hours:g} hours: {reason}")
+    announce_deadlines(session, config, game, turn,
+                       f"extended by {hours:g} hours{': ' + note if note else ''}")
     return turn
 
 
 def move_deadlines(session: Session, config: Config, game: Game, deadline: datetime,
                    announcements: datetime | None, who: str, reason: str | None, *,
-                   force: bool = False) -> Turn:
+                   force: bool = False, note: str | None = None) -> Turn:
     """`deadline set`: the open turn's deadlines moved by hand (UTC).  A deadline in
     the past is refused without ``force`` (the turn would run at once); the change is
-    audited and, when the turn had a deadline, announced to the players."""
+    audited (with ``reason``) and, when the turn had a deadline, announced to the players
+    (with ``note`` when given)."""
     now = now_utc()
     turn = repo.open_turn(session, game)
     if as_utc(deadline) <= now and not force:
@@ -96,7 +99,7 @@ def move_deadlines(session: Session, config: Config, game: Game, deadline: datet
                  turn_number=turn.number, detail=detail)
     if had is not None and as_utc(had) != as_utc(deadline):
         announce_deadlines(session, config, game, turn,
-                           f"moved by the GM{': ' + reason if reason else ''}")
+                           f"moved by the GM{': ' + note if note else ''}")
     return turn
 
 
