@@ -684,6 +684,23 @@ def test_fe_10_2_a_passage_helps_the_invaders_move_out_of_the_storms() -> None:
     assert "Passage" in s.fortune_discard and not s.players["george"].hand
 
 
+def test_fe_2_5_no_battle_in_the_storms_even_for_helped_invaders() -> None:
+    """FE 2.5 STORMS "No battles are allowed in the Region": helped by George's Passage
+    from York to Whitby, both in the stormbound North, the Black Raven finds Dave's
+    Henri and a Man-at-Arms there and fights nothing (and pillages nothing)."""
+    s, r = _stormbound()
+    r = realm(s, {"compass": [2, 1]})
+    noble(s, "Henri", "Blue", "Whitby")
+    troops(s, "Whitby", "Blue", men_at_arms=1)
+    s.cities["Whitby"].mill = True
+    give_orders(r, {"george": "HELP INVADERS AT York WITH PASSAGE"})
+    invaders.march(r, "Black Raven")
+    assert s.invaders["Black Raven"].city == "Whitby"
+    assert not _ids(r, "battle.begins") and not _ids(r, "battle.round")
+    assert s.nobles["henri"].free and s.cities["Whitby"].units_of("Blue") == {"men_at_arms": 1}
+    assert s.cities["Whitby"].mill
+
+
 def test_fe_10_2_without_the_passage_the_storms_hold_the_invaders() -> None:
     s, r = _stormbound()
     invaders.march(r, "Black Raven")

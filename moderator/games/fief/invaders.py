@@ -206,6 +206,11 @@ def _arrive(realm: Realm, keys: list[str], city: str) -> bool:
     c = realm.city(city)
     if _bribed(realm, city):
         return True
+    if cards.region_has(realm, realm.t.region_of(city).number, "Storms"):
+        # FE 2.5 "No battles are allowed in the Region": invaders a Passage helped into
+        # a Storms region (10.2) stop there and fight, capture and pillage nothing
+        # (PROPOSED: a pillage is the fruit of a battle, fief-by-email.md).
+        return True
     armies = [a.key for a in s.invaders.values() if a.city == city]
     fought = False
     for family in s.family_order():
