@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import glob
 import mailbox
+import os
 import re
+import shutil
+import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from email.parser import BytesHeaderParser
@@ -70,9 +73,40 @@ def in_delivery_order(folder: Path, keys: Iterable[str]) -> list[str]:
     return sorted(keys, key=lambda k: delivery_order(k, delivered_mtime(folder, k)))
 
 
+MAILDIR_PARTS = ("tmp", "new", "cur")
+
+
 def open_maildir(path: Path) -> mailbox.Maildir:
+    """The Maildir at ``path``, made first if it is not there.
+
+    A new Maildir appears whole: its ``tmp``, ``new`` and ``cur`` are made in a staging
+    folder beside it, which is then renamed into place.  The standard library makes the
+    folder first and its parts after, so a reader looking at that moment (a mail client,
+    a second process, a test) found a Maildir with no ``cur`` and failed.
+    """
+    if not all((path / part).is_dir() for part in MAILDIR_PARTS):
+        _make_maildir(path)
+    return mailbox.Maildir(str(path), factory=None, create=False)
+
+
+def _make_maildir(path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    return mailbox.Maildir(str(path), factory=None, create=True)
+    if path.is_dir():  # an older or hand-made Maildir missing a part: add it
+        for part in MAILDIR_PARTS:
+            (path / part).mkdir(mode=0o700, exist_ok=True)
+        return
+    # A leading dot: no mailbox name starts with one (`Config.mailbox_for`).
+    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
+    try:
+        for part in MAILDIR_PARTS:
+            (staging / part).mkdir(mode=0o700)
+        try:
+            os.rename(staging, path)
+        except OSError:  # another process made it first: theirs stands
+            if not path.is_dir():
+                raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
 
 
 class MaildirInbox:
