@@ -283,6 +283,21 @@ class Forecasting(Protocol):
         ...
 
 
+@runtime_checkable
+class PreparedForecasting(Protocol):
+    """An OPTIONAL refinement of `Forecasting`: an engine whose forecast can use an index
+    of the state, made once (``prepare_forecast``, O(world)) and handed to each
+    ``forecast`` of that very state, so one receipt's forecast costs what one
+    character's turn touches, not the whole world (intake keeps it per open turn)."""
+
+    def prepare_forecast(self, state: JSON) -> Any:
+        ...
+
+    def forecast(self, state: JSON, orders: Mapping[str, JSON], tables: Any,
+                 prepared: Any = None) -> Mapping[str, Sequence[str]]:
+        ...
+
+
 def forecaster(engine: object) -> Forecasting | None:
     """The engine as a `Forecasting` one, or None when it makes no forecasts."""
     return engine if isinstance(engine, Forecasting) else None

@@ -31,11 +31,12 @@ from moderator.desk import players as desk_players
 from moderator.desk.admin import AdminError
 from moderator.desk.errors import DeskError
 from moderator.games import find_engine
-from moderator.games.base import ParsedOrders, forecaster
+from moderator.games.base import ParsedOrders, PreparedForecasting, forecaster
 from moderator.intake.extract import ExtractedMessage
 from moderator.intake.identify import Refusal, game_name, identify
 from moderator.intake.route import Directives, set_aside_chatter
 from moderator.intake.sender import authentication_failure
+from moderator.intake.turnstate import TurnContext, turn_context
 from moderator.publish import outgoing
 from moderator.publish.receipts import ReceiptFacts, Replying, bracketed, queue_receipt
 from moderator.publish.render import render
@@ -297,29 +298,34 @@ def _check(session: Session, config: Config, game: Game, player: Player, turn: T
     """CHECK: a receipt for the orders of this message, nothing stored (the checker)."""
     parsed, chatter = _parse(config, game, player, turn, rest.text_for_parser)
     engine = find_engine(game.kind)
-    state = jsonio.loads(turn.state_before)
+    context = turn_context(session, game, turn)
+    state = context.state
     facts = ReceiptFacts(
         accepted=False, version=0,
         standing=standing(session, config, game, turn, player), late=False,
         character_name=engine.character_name(state, player.character_key),
         deadline=format_deadline(turn.deadline, game.time_zone),
         notes=(*message.notes, *rest.notes, *chatter), checked_only=True,
-        forecast=forecast_lines(config, game, player, turn, parsed))
+        forecast=forecast_lines(config, game, player, context, parsed))
     queue_receipt(session, config, game, player, turn, parsed, facts,
                   Replying(message.message_id, message.references))
     return True
 
 
-def forecast_lines(config: Config, game: Game, player: Player, turn: Turn,
+def forecast_lines(config: Config, game: Game, player: Player, context: TurnContext,
                    parsed: ParsedOrders) -> tuple[str, ...]:
-    """The engine's forecast for a receipt, when the engine has one (an optional hook)."""
+    """The engine's forecast for a receipt, when the engine has one (an optional hook);
+    with the turn's forecast index (`PreparedForecasting`) when the engine makes one."""
     engine = forecaster(find_engine(game.kind))
     if engine is None or not parsed.normal_form:
         return ()
     tables = game_tables(config, game.name, game.kind)
+    orders = {player.character_key: parsed.orders}
     try:
-        found = engine.forecast(jsonio.loads(turn.state_before),
-                                {player.character_key: parsed.orders}, tables)
+        if isinstance(engine, PreparedForecasting) and context.prepared is not None:
+            found = engine.forecast(context.state, orders, tables, context.prepared)
+        else:
+            found = engine.forecast(context.state, orders, tables)
     except Exception:  # a forecast is a courtesy: it must never cost a player his orders
         log.exception("forecast failed for %s in %s", player.character_key, game.name)
         return ("(no forecast this time)",)

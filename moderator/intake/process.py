@@ -27,7 +27,6 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Any
 
 from sqlalchemy import Engine, update
 from sqlalchemy.exc import OperationalError
@@ -48,6 +47,7 @@ from moderator.intake.robots import own_address, refusal_allowed, robot_reason
 from moderator.intake.route import Directives, set_aside_chatter
 from moderator.intake.sender import mailbox_address, split_head
 from moderator.intake.spool import content_digest, spool_raw, store_raw, usable_message_id
+from moderator.intake.turnstate import TurnContext, turn_context
 from moderator.publish import outgoing
 from moderator.publish.receipts import (
     ReceiptFacts,
@@ -142,7 +142,7 @@ class Intake:
     player: Player | None = None
     directives: Directives | None = None
     turn: Turn | None = None
-    state: dict[str, Any] = field(default_factory=dict)
+    context: TurnContext | None = None  # the open turn's, shared (`turn_context`)
     parsed: ParsedOrders | None = None
     earlier: list[Submission] = field(default_factory=list)
     submission: Submission | None = None
@@ -234,9 +234,9 @@ def _identify(intake: Intake) -> IntakeResult | None:
 def _parse(intake: Intake) -> IntakeResult | None:
     game, player, directives = _who(intake)
     tables = game_tables(intake.config, game.name, game.kind)
-    intake.turn = repo.open_turn(intake.session, game)
-    intake.state = jsonio.loads(intake.turn.state_before)
-    engine, state = find_engine(game.kind), intake.state
+    intake.turn = repo.open_turn_light(intake.session, game)
+    intake.context = turn_context(intake.session, game, intake.turn)
+    engine, state = find_engine(game.kind), intake.context.state
     intake.parsed, intake.chatter = set_aside_chatter(
         directives.text_for_parser,
         lambda text: engine.parse_orders(text, state, player.character_key, tables))
@@ -286,11 +286,11 @@ def _answer(intake: Intake) -> IntakeResult:
         standing=stands,
         submission_id=submission.id if submission else None,
         late=_is_late(intake.config, game, turn, intake.now),
-        character_name=find_engine(game.kind).character_name(intake.state,
+        character_name=find_engine(game.kind).character_name(_context(intake).state,
                                                              player.character_key),
         deadline=format_deadline(turn.deadline, game.time_zone),
         notes=(*intake.message.notes, *directives.notes, *intake.chatter, *intake.held),
-        forecast=forecast_lines(intake.config, game, player, turn, parsed),
+        forecast=forecast_lines(intake.config, game, player, _context(intake), parsed),
     )
     replying = Replying(intake.message.message_id, intake.message.references)
     queue_receipt(intake.session, intake.config, game, player, turn, parsed, facts, replying)
@@ -359,6 +359,11 @@ def _who(intake: Intake) -> tuple[Game, Player, Directives]:
 def _parsed(intake: Intake) -> ParsedOrders:
     assert intake.parsed is not None, "parse runs first"
     return intake.parsed
+
+
+def _context(intake: Intake) -> TurnContext:
+    assert intake.context is not None, "parse runs first"
+    return intake.context
 
 
 def _turn(intake: Intake) -> Turn:

@@ -14,6 +14,7 @@ from moderator.games.base import JSON, Event, NewsletterContext, ParsedOrders, T
 from moderator.games.engarde import forecast, phases, submission
 from moderator.games.engarde.character import roll_character
 from moderator.games.engarde.events import EventId
+from moderator.games.engarde.forecast import World as ForecastWorld
 from moderator.games.engarde.lookup import Lookup, character_names, lady_names
 from moderator.games.engarde.month import Month
 from moderator.games.engarde.orders import Support
@@ -239,7 +240,11 @@ class EnGardeEngine:
     def month_label(self, state: JSON, tables: Tables) -> str:
         return month_label(GameState.from_dict(state), _tables(tables))
 
-    def forecast(self, state: JSON, orders: Mapping[str, JSON],
-                 tables: Tables) -> dict[str, tuple[str, ...]]:
-        """The optional `Forecasting` capability (moderator.games.base): see forecast.py."""
-        return forecast.forecast(state, orders, _tables(tables), self.adjudicate)
+    def forecast(self, state: JSON, orders: Mapping[str, JSON], tables: Tables,
+                 prepared: ForecastWorld | None = None) -> dict[str, tuple[str, ...]]:
+        """The optional `Forecasting` capability (moderator.games.base): see forecast.py.
+        ``prepared``: `prepare_forecast` of this very ``state`` (`PreparedForecasting`)."""
+        return forecast.forecast(state, orders, _tables(tables), self.adjudicate, prepared)
+
+    def prepare_forecast(self, state: JSON) -> ForecastWorld:
+        return forecast.index(state)

@@ -10,6 +10,16 @@ the receipt says.
 
 Pure, like the engine: the month is run by the ``adjudicate`` it is given, on fixed
 dice, and nothing is kept.
+
+The month is run for his neighbourhood only (`neighbourhood`): he, everyone his record or
+his orders name, everyone whose record names him (or a lady or regiment he names), the
+loans, matters, challenges and charges between them.  Others have no orders in a
+forecast, and a forecast leaves other players out anyway; running the whole world for
+each receipt made a receipt cost O(characters).  The dice are his own: each roll made
+for a character comes from a stream of that character's (`_OwnDice`), so what the
+characters before him in key order roll does not move his dice.  `World` indexes a
+state once (a turn's receipts share it); the fast forecast is the full world's, line for
+line (tests/players/test_forecast_neighbourhood.py compares them on random months).
 """
 
 from __future__ import annotations
@@ -18,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from moderator.dice import Dice
+from moderator.dice import Dice, Roll, SeededFaces
 from moderator.games.base import JSON, Event, TurnResult
 
 Adjudicate = Callable[[JSON, Mapping[str, JSON], Any, Dice], TurnResult]
@@ -40,14 +50,136 @@ class _Week:
     refused: list[str] = field(default_factory=list)
 
 
+class _OwnDice(Dice):
+    """Fixed dice where each character rolls from his own streams (``subsystem@key``):
+    his faces do not depend on how many dice the others rolled before him."""
+
+    def __init__(self) -> None:
+        super().__init__(SeededFaces(_SEED, 0))
+
+    def roll(self, subsystem: str, spec: str, purpose: str, *, actor: str | None = None,
+             needs: int | None = None, modifier: int = 0) -> Roll:
+        own = f"{subsystem}@{actor}" if actor else subsystem
+        return super().roll(own, spec, purpose, actor=actor, needs=needs, modifier=modifier)
+
+
+@dataclass(frozen=True)
+class World:
+    """A state indexed for forecasts: built once (O(world)), read by each forecast.
+
+    ``mentions`` maps every string a character's record holds (values and keys) to the
+    characters holding it; ``entries`` the loans, matters, challenges and charges to the
+    characters they name.
+    """
+
+    state: JSON
+    names: Mapping[str, str]  # a character's or a lady's name or key -> the key
+    mentions: Mapping[str, frozenset[str]]
+    regiments: Mapping[str, frozenset[str]]
+    army: frozenset[str]  # in a regiment, holding a rank, or at the front
+    court: frozenset[str]  # holding an appointment or favours (EG §S)
+    entries: Mapping[str, tuple[tuple[JSON, frozenset[str]], ...]]
+    always: frozenset[str]  # last month's box holders (the theatre names them)
+
+
+_LISTS = ("loans", "matters", "challenges", "charges")
+# Orders that meet the whole army (posts, promotions, the front's battles: EG §M) or
+# the court (appointments, favours pushed on the same decisions: EG §S), named or not.
+_ARMY_ORDERS = frozenset({"join_regiment", "buy_commission", "sell_commission", "buy_horse",
+                          "duty", "volunteer", "disguise", "stay_in_paris",
+                          "commission_deal", "apply", "resign_position"})
+_COURT_ORDERS = frozenset({"apply", "resign_position", "petition", "combine_favours", "bribe",
+                           "use_favour", "charge", "warrant", "testify"})
+
+
+def _in_army(character: JSON) -> bool:
+    return bool(character.get("regiment") or character.get("rank")
+                or character.get("location", "paris") != "paris"
+                or character.get("front_until") is not None)
+
+
+def _at_court(character: JSON) -> bool:
+    return bool(character.get("appointment") or character.get("favours"))
+
+
+def index(state: JSON) -> World:
+    """`World` of ``state`` (which must not change while the index is used)."""
+    characters: Mapping[str, JSON] = state.get("characters", {})
+    names: dict[str, str] = {}
+    for key, lady in (state.get("ladies") or {}).items():
+        names[key] = names[str(lady.get("name"))] = key
+    for key, character in characters.items():
+        names[key] = names[str(character.get("name"))] = key
+    mentions: dict[str, set[str]] = {}
+    regiments: dict[str, set[str]] = {}
+    for key, character in characters.items():
+        for word in _strings(character):
+            mentions.setdefault(word, set()).add(key)
+        if character.get("regiment"):
+            regiments.setdefault(str(character["regiment"]), set()).add(key)
+    entries = {name: tuple((entry, frozenset(_strings(entry)) & characters.keys())
+                           for entry in state.get(name) or ()) for name in _LISTS}
+    holders = (state.get("theatre") or {}).get("box_holders") or ()
+    army = frozenset(k for k, c in characters.items() if _in_army(c))
+    court = frozenset(k for k, c in characters.items() if _at_court(c))
+    return World(state, names, {w: frozenset(k) for w, k in mentions.items()},
+                 {r: frozenset(k) for r, k in regiments.items()}, army, court, entries,
+                 frozenset(holders) & characters.keys())
+
+
+def _strings(value: Any) -> set[str]:
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.add(item)
+        elif isinstance(item, dict):
+            found.update(k for k in item if isinstance(k, str))
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return found
+
+
+def neighbourhood(world: World, key: str, orders: JSON) -> JSON:
+    """The part of ``world``'s state one character's month can touch (see the module)."""
+    state, characters = world.state, world.state["characters"]
+    mine = characters[key]
+    words = _strings(mine) | _strings(orders) | {key}
+    named = {w for w in words if w in world.names}
+    near = {key} | world.always | {world.names[w] for w in named} & characters.keys()
+    for word in named | {world.names[w] for w in named}:  # whoever names them, or him
+        near |= world.mentions.get(word, frozenset())
+    for word in words:
+        near |= world.regiments.get(word, frozenset())
+    if _in_army(mine) or words & _ARMY_ORDERS:
+        near |= world.army
+    if _at_court(mine) or words & _COURT_ORDERS:
+        near |= world.court
+    kept: dict[str, list[JSON]] = {name: [] for name in _LISTS}
+    grown = True
+    while grown:  # the parties of every entry naming one of them, until none is added
+        grown = False
+        for name in _LISTS:
+            kept[name] = [entry for entry, parties in world.entries[name] if parties & near]
+            for _entry, parties in world.entries[name]:
+                if parties & near and not parties <= near:
+                    near |= parties
+                    grown = True
+    return {**state, **kept, "characters": {k: characters[k] for k in sorted(near)}}
+
+
 def forecast(state: JSON, orders: Mapping[str, JSON], tables: Any,
-             adjudicate: Adjudicate) -> dict[str, tuple[str, ...]]:
-    """Per character in ``orders``: the forecast lines for his receipt."""
+             adjudicate: Adjudicate, world: World | None = None) -> dict[str, tuple[str, ...]]:
+    """Per character in ``orders``: the forecast lines for his receipt.  With ``world``
+    (`index` of this very ``state``) only each character's `neighbourhood` is run."""
     found: dict[str, tuple[str, ...]] = {}
     for key in sorted(orders):
         if key not in state.get("characters", {}):
             continue
-        result = adjudicate(state, {key: orders[key]}, tables, Dice.for_turn(_SEED, 0))
+        month = neighbourhood(world, key, orders[key]) if world is not None else state
+        result = adjudicate(month, {key: orders[key]}, tables, _OwnDice())
         mine = [e for e in result.events if e.actor == key]
         start = int(state["characters"][key].get("crowns", 0))
         found[key] = _lines(start, _weeks(mine, orders[key]))
