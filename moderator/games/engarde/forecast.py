@@ -74,6 +74,7 @@ class World:
 
     state: JSON
     names: Mapping[str, str]  # a character's or a lady's name or key -> the key
+    words: Mapping[str, frozenset[str]]  # a character -> the strings his record holds
     mentions: Mapping[str, frozenset[str]]
     regiments: Mapping[str, frozenset[str]]
     army: frozenset[str]  # in a regiment, holding a rank, or at the front
@@ -112,8 +113,9 @@ def index(state: JSON) -> World:
         names[key] = names[str(character.get("name"))] = key
     mentions: dict[str, set[str]] = {}
     regiments: dict[str, set[str]] = {}
-    for key, character in characters.items():
-        for word in _strings(character):
+    words = {key: frozenset(_strings(character)) for key, character in characters.items()}
+    for key, held in words.items():
+        for word in held:
             mentions.setdefault(word, set()).add(key)
         if character.get("regiment"):
             regiments.setdefault(str(character["regiment"]), set()).add(key)
@@ -122,7 +124,7 @@ def index(state: JSON) -> World:
     holders = (state.get("theatre") or {}).get("box_holders") or ()
     army = frozenset(k for k, c in characters.items() if _in_army(c))
     court = frozenset(k for k, c in characters.items() if _at_court(c))
-    return World(state, names, {w: frozenset(k) for w, k in mentions.items()},
+    return World(state, names, words, {w: frozenset(k) for w, k in mentions.items()},
                  {r: frozenset(k) for r, k in regiments.items()}, army, court, entries,
                  frozenset(holders) & characters.keys())
 
@@ -146,7 +148,7 @@ def neighbourhood(world: World, key: str, orders: JSON) -> JSON:
     """The part of ``world``'s state one character's month can touch (see the module)."""
     state, characters = world.state, world.state["characters"]
     mine = characters[key]
-    words = _strings(mine) | _strings(orders) | {key}
+    words = world.words[key] | _strings(orders) | {key}
     named = {w for w in words if w in world.names}
     near = {key} | world.always | {world.names[w] for w in named} & characters.keys()
     for word in named | {world.names[w] for w in named}:  # whoever names them, or him

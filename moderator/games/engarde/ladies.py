@@ -11,6 +11,7 @@ of the affair").  All rolls are on the ``ladies`` dice stream.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from moderator.games.engarde.events import EventId
 from moderator.games.engarde.month import Actor, Month
@@ -73,7 +74,7 @@ def draw_list(m: Month) -> None:
     # Once every name of the tables is taken, `_name` would probe them all for each new
     # lady before falling back: counting the free ones skips that (quadratic) search.
     space = _space(m)
-    free = len(space - taken)
+    free = len(space) - sum(1 for name in taken if name in space)
     for _ in range(gen["per_character"] * len(m.actors)):
         m.lady_serial += 1
         key = f"lady{m.lady_serial}"
@@ -97,11 +98,19 @@ def _order(key: str) -> tuple[int, str]:
     return (int(digits), key) if digits.isdigit() else (0, key)
 
 
-def _space(m: Month) -> set[str]:
+def _space(m: Month) -> frozenset[str]:
     """Every name `_name` can give before its fallback (each title with each pair)."""
     s = m.tables.society
-    return {f"{title} {given} {family}" for title in s.honorifics
-            for given in s.given_names for family in s.family_names}
+    return _names(tuple(s.honorifics), tuple(s.given_names), tuple(s.family_names))
+
+
+@lru_cache(maxsize=8)
+def _names(honorifics: tuple[str, ...], given_names: tuple[str, ...],
+           family_names: tuple[str, ...]) -> frozenset[str]:
+    """`_space` of these lists, made once (thousands of names; a receipt's forecast runs
+    a month, and so asked for it each time)."""
+    return frozenset(f"{title} {given} {family}" for title in honorifics
+                     for given in given_names for family in family_names)
 
 
 def _name(m: Month, key: str, taken: set[str], full: bool = False) -> str:
