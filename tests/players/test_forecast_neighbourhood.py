@@ -9,6 +9,7 @@ characters, ladies, clubs and regiments), at random amounts of money.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -58,9 +59,12 @@ def test_random_months_forecast_the_same_on_the_neighbourhood(seed: int) -> None
                   for k, c in state["characters"].items()}
     state = {**state, "characters": characters}
     pool = list(texts.values())
+    before = json.dumps(state, sort_keys=True)
     for key in sorted(characters):
         full, fast = both(state, key, rng.choice(pool))
         assert fast == full, (seed, number, key)
+    # Intake shares one decoded state among every message of a turn: nothing changes it.
+    assert json.dumps(state, sort_keys=True) == before
 
 
 def test_the_neighbourhood_keeps_who_he_names_and_who_names_him() -> None:
