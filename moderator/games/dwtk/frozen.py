@@ -27,8 +27,8 @@ full sheet, converted every turn).
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import is_
 from dataclasses import MISSING, fields, is_dataclass
+from operator import is_
 from typing import Any, TypeVar
 
 JSON = dict[str, Any]
