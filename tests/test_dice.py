@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from moderator.dice import Dice, DiceExhausted, DiceSpec, ScriptedDice, derive_seed
+from moderator.dice import Dice, DiceExhausted, DiceSpec, Roll, ScriptedDice, derive_seed
 
 
 def test_same_seed_turn_and_subsystem_give_the_same_rolls() -> None:
@@ -70,3 +70,21 @@ def test_dice_spec_round_trip(text: str, spec: DiceSpec) -> None:
 def test_bad_dice_spec_is_refused(bad: str) -> None:
     with pytest.raises(ValueError):
         DiceSpec.parse(bad)
+
+
+def test_rolls_are_the_values_the_dataclass_builds() -> None:
+    """`Dice.roll` builds its `Roll` without the dataclass's __init__ (speed): the same
+    fields, in the same order, equal and hashed as `Roll(...)`; specs parsed once still
+    come out canonical, and a wrong spec still raises."""
+    from dataclasses import fields
+
+    dice = ScriptedDice([3, 4, 5])
+    one = dice.roll("duel", "d6", "why", actor="a", modifier=1)
+    two = dice.roll("duel", " 2D6 + 0 ", "why", needs=7)
+    assert one == Roll("duel", "why", "1d6", (3,), 1, "a", None)
+    assert two == Roll("duel", "why", "2d6", (4, 5), 0, None, 7)
+    assert list(vars(two)) == [f.name for f in fields(Roll)]
+    assert hash(one) == hash(Roll("duel", "why", "1d6", (3,), 1, "a", None))
+    assert (one.total, two.total, two.success) == (4, 9, True)
+    with pytest.raises(ValueError):
+        dice.roll("duel", "d1", "why")

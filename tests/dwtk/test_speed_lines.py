@@ -1,6 +1,7 @@
 """Order lines read once per distinct line (`Names.read_line`) and canonical lines written
 once per value (`Names.written`): speed only, the same results as reading every line.
 
+Also the forms of frozen values remembered (`frozen.remembered_dict`, `remembered_forms`).
 (benchmarks/dwtk_fingerprint.py checks whole games; these pin the memo itself.)
 """
 
@@ -11,13 +12,15 @@ from typing import Any
 import pytest
 
 from moderator.games.base import ParsedOrders
-from moderator.games.dwtk.frozen import remembered_dict
+from moderator.games.dwtk.frozen import remembered_dict, remembered_forms
 from moderator.games.dwtk.orders import names as names_module
 from moderator.games.dwtk.orders import parse_orders
 from moderator.games.dwtk.orders.activity import Activity, ActivityKind, format_activity
 from moderator.games.dwtk.orders.errors import IllegalOrderError, UnknownNameError
 from moderator.games.dwtk.orders.names import Names
 from moderator.games.dwtk.orders.reaction import Reaction, parse_reaction
+from moderator.games.dwtk.state.people import Player
+from moderator.games.dwtk.state.serial import _plain as plain_value
 from tests.dwtk.conftest import TABLES
 
 PLAYERS = {"ann": "Ann", "bob": "Bob"}
@@ -139,3 +142,34 @@ def test_only_flat_forms_are_remembered() -> None:
     value = object()
     forms = [remembered_dict(value, build) for _ in range(2)]
     assert calls == [1, 1] and forms[0] == forms[1] and forms[0]["inner"] is not forms[1]["inner"]
+
+
+def test_remembered_forms_of_a_tuple_are_fresh_copies_of_the_plain_forms() -> None:
+    """`frozen.remembered_forms` (a player's standing reactions): each call new dicts equal
+    to the forms worked out anew; changing one changes no later one; another tuple of the
+    same values in the same order is served the same, other values or order are not."""
+    names = Names(TABLES)
+    hide = parse_reaction("IF ANYONE HEARS MINE THEN HIDE", names)
+    pay = parse_reaction("IF ANYONE JAILS MINE THEN PAY", names)
+    first = remembered_forms((hide, pay))
+    assert first == [Reaction._plain(hide), Reaction._plain(pay)]
+    first[0]["act"] = "pay"
+    again = remembered_forms((hide, pay))
+    assert again == [Reaction._plain(hide), Reaction._plain(pay)] and again[0]["act"] == "hide"
+    assert again[0] is not remembered_forms((hide, pay))[0]
+    assert remembered_forms((pay, hide)) == [Reaction._plain(pay), Reaction._plain(hide)]
+    assert remembered_forms(()) == []
+
+
+def test_player_form_is_the_plain_form_with_reactions() -> None:
+    """`Player.to_dict` (reactions by `remembered_forms`) is what `fields_dict` gives
+    with every field made plain, key order included, turn after turn."""
+    names = Names(TABLES)
+    reactions = (parse_reaction("IF ANYONE HEARS MINE THEN HIDE", names),
+                 parse_reaction("IF ANYONE JAILS MINE THEN PAY", names))
+    player = Player("x", "Xena", 0, reactions=reactions, hand=("dwtk-1",))
+    for _ in range(2):
+        form = player.to_dict()
+        plain = {k: plain_value(v) for k, v in vars(player).items()}
+        assert form == plain and list(form) == list(plain)
+        assert Player.from_dict(form) == player

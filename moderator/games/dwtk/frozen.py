@@ -19,13 +19,16 @@ Classes whose ``__init__`` does more than that (``init=False`` or keyword-only f
 copies: for the values that are the same objects sheet after sheet and turn after turn
 (standing reactions, read back through a memo; the activities of `Names.read_line`).
 Not for the nobles and royals: the state is rebuilt from its JSON every turn, so they are
-new objects each time and a memo would only cost (measured).
+new objects each time and a memo would only cost (measured).  `remembered_forms` does the
+same for a whole tuple of such values (a player's standing reactions, some twenty on the
+full sheet, converted every turn).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import MISSING, fields, is_dataclass
+from operator import is_
 from typing import Any, TypeVar
 
 JSON = dict[str, Any]
@@ -138,3 +141,26 @@ _FLAT: frozenset[type] = frozenset({str, int, bool, float, type(None)})
 # `remembered_dict`'s values by id: (the value, its JSON form, the keys of its lists).
 _REMEMBERED: dict[int, tuple[Any, JSON, tuple[str, ...]]] = {}
 _REMEMBERED_KEPT = 4096  # a few games' worth: more would only keep the dead alive
+
+
+def remembered_forms(values: tuple[Any, ...]) -> list[JSON]:
+    """``[v.to_dict() for v in values]`` for a tuple of frozen values, worked out once per
+    run of the same value objects in the same order, then copied.  Speed only: the standing
+    reactions are read back through `Reaction.from_dict`'s memo, so a player's tuple is new
+    each turn but holds the same objects, whose forms never change.  Only forms of scalars
+    are kept (each copy a new dict, sharing nothing mutable); the values are kept with
+    their forms, so their ids cannot pass to other objects while remembered."""
+    key = tuple(map(id, values))
+    found = _SEQUENCES.get(key)
+    if found is not None and all(map(is_, found[0], values)):
+        return [form.copy() for form in found[1]]
+    forms = [v.to_dict() for v in values]
+    if all(_FLAT.issuperset(map(type, form.values())) for form in forms):
+        if len(_SEQUENCES) >= _REMEMBERED_KEPT:  # bounded, as `_REMEMBERED`
+            _SEQUENCES.clear()
+        _SEQUENCES[key] = (tuple(values), [form.copy() for form in forms])
+    return forms
+
+
+# `remembered_forms`'s tuples by their values' ids: (the values, their JSON forms).
+_SEQUENCES: dict[tuple[int, ...], tuple[tuple[Any, ...], list[JSON]]] = {}

@@ -52,8 +52,8 @@ def set_person(court: Court, key: str, **changes: Any) -> None:
         court.set_royal(key, **changes)
 
 
-def _alive(court: Court, key: str) -> bool:
-    x = person(court, key)
+def _up(x: Any) -> bool:
+    """Alive and, a noble, face up (a dead PC's card turned down, 31.5, is no one)."""
     return x.alive and (not isinstance(x, Character) or x.face_down_until is None)
 
 
@@ -69,13 +69,18 @@ def _place(court: Court, key: str) -> str:
 def engaged_to(court: Court, key: str) -> str | None:
     """His standing accepted proposal (18.4.6: negated if either dies or leaves the
     faction of the player who made it)."""
-    a = person(court, key)
+    return _engaged(court, key, person(court, key))
+
+
+def _engaged(court: Court, key: str, a: Any) -> str | None:
+    """`engaged_to` of ``a``, the person of ``key`` (speed: each looked up once; this
+    runs for every betrothed person before every proposal, `sweep`)."""
     other: str | None = a.betrothed
     if other is None:
         return None
     b = person(court, other)
-    if b.betrothed != key or not (_alive(court, key) and _alive(court, other)) \
-            or a.owner is None or a.owner != b.owner:
+    if b.betrothed != key or a.owner is None or a.owner != b.owner \
+            or not (_up(a) and _up(b)):
         return None
     return other
 
@@ -85,8 +90,9 @@ def sweep(court: Court) -> None:
     keys = [c.key for c in court.characters.values() if c.betrothed is not None]
     keys += [r.key for r in court.royals.values() if r.betrothed is not None]
     for key in keys:
-        other = person(court, key).betrothed
-        if other is None or engaged_to(court, key) is not None:
+        a = person(court, key)  # again: an earlier key's negation may have cleared his
+        other = a.betrothed
+        if other is None or _engaged(court, key, a) is not None:
             continue
         set_person(court, key, betrothed=None)
         if person(court, other).betrothed == key:
@@ -110,13 +116,13 @@ def _why_not(court: Court, player: str, s: str, b: str, free: bool) -> str | Non
     """Why ``s`` may not propose to ``b`` now (None: he may); 18.1-18.5, 36.10.5."""
     for k in (s, b):
         x = person(court, k)
-        if x.owner != player or not _alive(court, k):
+        if x.owner != player or not _up(x):
             return "not_yours"
         if k in NEVER_MARRY or (k.isdigit() and court.t.noble(int(k)).kind is NobleKind.CLERGY):
             return "may_never_marry"  # 18.1
         if x.spouse is not None:
             return "married"
-        if engaged_to(court, k) is not None:
+        if _engaged(court, k, x) is not None:
             return "already_betrothed"  # 18.4.6
         if court.monarch() == k:
             return "farc_monarch"  # 36.10.5

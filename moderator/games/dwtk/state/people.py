@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from moderator.games.dwtk.frozen import fast_init
+from moderator.games.dwtk.frozen import fast_init, remembered_forms
 from moderator.games.dwtk.orders.reaction import Reaction
 from moderator.games.dwtk.state.serial import JSON, fields_dict
 
@@ -162,7 +162,8 @@ class Player:
     lose_first: tuple[str, ...] = ()  # standing LOSE FIRST: whom 35.5 takes first
 
     def to_dict(self) -> JSON:
-        return fields_dict(self)
+        # the standing reactions: the same objects turn after turn (frozen.remembered_forms)
+        return fields_dict(self, _REACTIONS)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Player:
@@ -180,3 +181,6 @@ class Player:
             "voyage": Voyage.from_dict(data["voyage"]) if data.get("voyage") else None,
             "lose_first": tuple(data.get("lose_first", ())),
         })
+
+
+_REACTIONS = ("reactions", remembered_forms)  # `Player.to_dict`'s own conversion

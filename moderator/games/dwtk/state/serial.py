@@ -58,8 +58,9 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def fields_dict(obj: Any) -> JSON:
-    """A dataclass's fields in declaration order, each made plain."""
+def fields_dict(obj: Any, own: tuple[str, Callable[[Any], Any]] | None = None) -> JSON:
+    """A dataclass's fields in declaration order, each made plain; ``own``: one field
+    (name, conversion) made plain by its own conversion instead (`Player.to_dict`)."""
     found = _FIELDS.get(type(obj))
     if found is None:
         names = tuple(f.name for f in fields(obj))
@@ -67,10 +68,13 @@ def fields_dict(obj: Any) -> JSON:
         found = _FIELDS.setdefault(type(obj), (names, get))
     names, get = found
     values = obj.__dict__
-    if len(values) == len(names):  # just the fields, stored by __init__ in their order
-        return {k: v if type(v) in _SCALARS else _plain(v) for k, v in values.items()}
-    return dict(zip(names, [v if type(v) in _SCALARS else _plain(v) for v in get(obj)],
-                    strict=True))
+    # just the fields, stored by __init__ in their order: read straight from the __dict__
+    items = values.items() if len(values) == len(names) else zip(names, get(obj), strict=True)
+    if own is None:
+        return {k: v if type(v) in _SCALARS else _plain(v) for k, v in items}
+    name, convert = own
+    return {k: convert(v) if k == name else v if type(v) in _SCALARS else _plain(v)
+            for k, v in items}
 
 
 V = TypeVar("V", bound="DataclassInstance")
