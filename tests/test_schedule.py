@@ -285,7 +285,7 @@ def scheduler(db: Engine, config: Config):  # type: ignore[no-untyped-def]
         def shutdown() -> None:
             stop.set()
             s.wake()
-            loop.join(5)
+            loop.join(60)  # at once when idle; a sync under way ends first (seconds loaded)
             original()
 
         s.shutdown = shutdown  # type: ignore[method-assign]
