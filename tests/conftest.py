@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 from pg.cluster import PgCluster, start_cluster
 from sqlalchemy import Engine
 
@@ -28,6 +29,14 @@ BACKENDS = ("sqlite", "postgresql")
 ON_BOTH = ("test_store.py", "test_intake.py", "test_turns.py", "test_desk_actions.py",
            "test_desk_rollback.py", "test_migrations.py", "intake/", "pg/")
 TESTS = Path(__file__).resolve().parent
+
+# Property tests: no time limit on one example, and no failure when drawing examples is
+# slow.  Hypothesis fails an example over 200 ms (and calls the test flaky when the rerun
+# is quick), which a loaded machine's pause alone can cause; the cost of code is measured
+# in benchmarks/ and bounded with `support.cpu_cost`.
+settings.register_profile("moderator", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("moderator")
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import mailbox
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import message_from_bytes, policy
@@ -183,3 +186,29 @@ def database_dump(url: str) -> list[str]:
         return lines
     finally:
         engine.dispose()
+
+
+def cpu_cost(runs: Iterable[Callable[[], object]], limit: float) -> float:
+    """The CPU time (`time.process_time`) of the first of ``runs`` that keeps within
+    ``limit`` seconds, else the least of them all: a bounded-cost check.
+
+    Collected first and with the garbage collector off while it runs: a collection of
+    what the rest of the suite left is no cost of the code measured.  Tried again (each
+    run should be the same work) before it counts as over: on a loaded machine one
+    reading can be a neighbour's noise (shared caches, a slower clock), while code that
+    really costs too much costs it every time.  ``runs`` is iterated outside the timing,
+    so a generator may prepare each run's input.
+    """
+    least = float("inf")
+    for run in runs:
+        gc.collect()
+        gc.disable()
+        started = time.process_time()
+        try:
+            run()
+        finally:
+            least = min(least, time.process_time() - started)
+            gc.enable()
+        if least <= limit:
+            break
+    return least

@@ -6,19 +6,26 @@ from __future__ import annotations
 import signal
 import time
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from sqlalchemy import Engine
-from sqlmodel import Session
+from sqlmodel import Session, select
 from test_service import MODERATOR, _polled, _start, _stop, _wait_for
 
 from moderator.cli import cli
+from moderator.intake.process import IntakeResult
 from moderator.publish import outgoing
+from moderator.runners import incoming
+from moderator.runners.outgoing import deliver_outbox
 from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
-from moderator.transport.maildir import open_maildir
+from moderator.store.host import set_panic
+from moderator.store.models import Outbox
+from moderator.transport.base import Handover, OutgoingMail
+from moderator.transport.maildir import MaildirSender, open_maildir
 from moderator.turn.deadlines import set_deadlines
 
 from support import mailbox_messages, make_game, order_mail
@@ -51,8 +58,9 @@ def test_panic_stops_everything_within_a_poll_and_loses_nothing(
         _wait_for(lambda: _polled(config))
         _wait_for(lambda: any("Welcome" in s for s in _subjects(config, email)))
         _panic(config, "--reason", "wrong tables deployed")
-        stopped_at = time.monotonic()
-        # Work arrives while stopped: orders, a due deadline, and mail to send.
+        # Work arrives while stopped: orders, a due deadline, and mail to send.  A pass,
+        # sync or batch already under way sees it only after the flag was set, and each
+        # loop asks for the flag again before each message, turn and mail.
         inbox = open_maildir(config.maildir_inbox)
         inbox.add(order_mail(email, f"PASSWORD: {password}\nWEEK 1: PRACTICE rapier\n"))
         with session_scope(db) as session:
@@ -65,12 +73,12 @@ def test_panic_stops_everything_within_a_poll_and_loses_nothing(
         assert not any("Orders v1" in s for s in _subjects(config, email))
         assert _turn_open(db) == 1, "a turn ran during the panic"
         assert not any("queued while stopped" in s for s in _subjects(config, GM))
-        assert time.monotonic() - stopped_at < 30
         _panic(config, "--off", "--reason", "tables fixed")
-        _wait_for(lambda: any("Orders v1" in s for s in _subjects(config, email)), 20)
-        _wait_for(lambda: any("queued while stopped" in s for s in _subjects(config, GM)), 20)
-        _wait_for(lambda: _turn_open(db) == 2, 20)
-        _wait_for(lambda: any("Turn sheet" in s for s in _subjects(config, email)), 20)
+        # Waits for conditions, as long as `serve`'s start may take on a loaded machine.
+        _wait_for(lambda: any("Orders v1" in s for s in _subjects(config, email)))
+        _wait_for(lambda: any("queued while stopped" in s for s in _subjects(config, GM)))
+        _wait_for(lambda: _turn_open(db) == 2)
+        _wait_for(lambda: any("Turn sheet" in s for s in _subjects(config, email)))
     except AssertionError:
         proc.kill()
         out, err = proc.communicate()
@@ -82,3 +90,55 @@ def test_panic_stops_everything_within_a_poll_and_loses_nothing(
         jacques = repo.player_by_email(session, game, email)
         kept = repo.submissions(session, jacques, 1) + repo.submissions(session, jacques, 2)
         assert len(kept) == 1  # for whichever turn was open when it was read
+
+
+def _set_panic(db: Engine, reason: str | None) -> None:
+    with session_scope(db) as session:
+        set_panic(session, reason)
+
+
+def test_a_panic_during_an_intake_pass_stops_it_before_the_next_message(
+    config: Config, db: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The flag is read before each message, not only as a pass starts: a long pass stops
+    at once, and mail that came after the panic is never read (CI: an order dropped just
+    after `panic` was read by a pass that had looked at the flag a moment before)."""
+    setup = make_game(db, config)
+    inbox = open_maildir(config.maildir_inbox)
+    for email, _name, password in setup.players[:2]:
+        inbox.add(order_mail(email, f"PASSWORD: {password}\nWEEK 1: PRACTICE rapier\n"))
+    real = incoming.process_message
+
+    def then_panic(*args: Any, **kwargs: Any) -> IntakeResult:
+        result = real(*args, **kwargs)
+        _set_panic(db, "set during the pass")
+        return result
+
+    monkeypatch.setattr(incoming, "process_message", then_panic)
+    assert [r.status for r in incoming.process_inbox(db, config)] == ["accepted"]
+    assert len(inbox.keys()) == 1, "the second message stays in the inbox"
+    monkeypatch.setattr(incoming, "process_message", real)
+    _set_panic(db, None)
+    assert [r.status for r in incoming.process_inbox(db, config)] == ["accepted"]
+    assert inbox.keys() == []
+
+
+def test_a_panic_during_an_outbox_batch_stops_it_before_the_next_mail(
+    config: Config, db: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_game(db, config)  # three welcome mails queued
+    real = MaildirSender.send
+
+    def then_panic(self: MaildirSender, mail: OutgoingMail) -> Handover:
+        handover = real(self, mail)
+        _set_panic(db, "set during the batch")
+        return handover
+
+    monkeypatch.setattr(MaildirSender, "send", then_panic)
+    assert len(deliver_outbox(db, config).sent) == 1
+    with Session(db) as session:
+        statuses = sorted(str(row.status) for row in session.exec(select(Outbox)))
+    assert statuses == ["queued", "queued", "sent"], "the rest wait, unclaimed"
+    monkeypatch.setattr(MaildirSender, "send", real)
+    _set_panic(db, None)
+    assert len(deliver_outbox(db, config).sent) == 2

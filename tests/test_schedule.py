@@ -252,7 +252,9 @@ def _events(db: Engine, event: str) -> list[GmLog]:
         return list(session.exec(select(GmLog).where(GmLog.event == event)))
 
 
-def _wait_for(check, seconds: float = 10.0) -> None:  # type: ignore[no-untyped-def]
+def _wait_for(check, seconds: float = 90.0) -> None:  # type: ignore[no-untyped-def]
+    """Wait for a condition, generously: on a loaded machine a turn run by the
+    scheduler's thread takes many times what it takes on an idle one."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if check():
@@ -267,7 +269,11 @@ def scheduler(db: Engine, config: Config):  # type: ignore[no-untyped-def]
     made: list[tuple[DeadlineScheduler, threading.Event, threading.Thread]] = []
 
     def start(now: datetime | None = None) -> DeadlineScheduler:
-        s = DeadlineScheduler(db, config)
+        # Its log lines, as (event, fields), in `s.logged`.
+        logged: list[tuple[str, dict[str, object]]] = []
+        s = DeadlineScheduler(db, config, lambda _level, event, **fields: logged.append(
+            (event, fields)))
+        s.logged = logged  # type: ignore[attr-defined]
         s.start(now, sync=False)  # as `serve`: the loop does the first sync
         stop = threading.Event()
         loop = threading.Thread(target=s.run, args=(stop,), kwargs={"poll": 0.2}, daemon=True)
@@ -279,7 +285,7 @@ def scheduler(db: Engine, config: Config):  # type: ignore[no-untyped-def]
         def shutdown() -> None:
             stop.set()
             s.wake()
-            loop.join(5)
+            loop.join(60)  # at once when idle; a sync under way ends first (seconds loaded)
             original()
 
         s.shutdown = shutdown  # type: ignore[method-assign]
@@ -296,7 +302,11 @@ def test_the_deadline_job_runs_the_turn_once(db: Engine, config: Config, schedul
     deadline = datetime.now(UTC) + timedelta(seconds=1.5)
     _set(db, deadline)
     running = scheduler()
-    assert "deadline:paris" in {job.id for job in running.scheduler.get_jobs()}
+    # The first sync made the job: read in its log line, not in the job store, where a
+    # sync that ended after the deadline (a loaded machine) left nothing to see, the job
+    # having fired and left the store at once.
+    synced = [fields["jobs"] for event, fields in running.logged if event == "jobs.synced"]
+    assert f"deadline:paris@{deadline:%Y-%m-%dT%H:%M:%SZ}" in str(synced[0])
     _wait_for(lambda: len(_turns(db)) == 2)
     _wait_for(lambda: any(j.id == "deadline:paris" for j in running.scheduler.get_jobs()))
     # A second sync, and the old job firing again, change nothing.

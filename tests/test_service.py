@@ -158,7 +158,7 @@ def test_a_failing_loop_is_logged_and_retried(config: Config, db: Engine) -> Non
 
     thread = threading.Thread(target=service._guarded("intake", body))
     thread.start()
-    thread.join(5)
+    thread.join(WAIT_SECONDS)  # a second round after a 1 s back-off: seconds when loaded
     assert not thread.is_alive() and len(calls) == 2
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
     failed = [x for x in lines if x["event"] == "failed"]
@@ -239,7 +239,8 @@ def test_a_crash_while_delivering_to_maildirs_delivers_each_mail_once(
         if crash_at:
             env["MODERATOR_CRASH_AT"] = crash_at
         return subprocess.run([sys.executable, "-c", DELIVER, str(config.path)], env=env,
-                              capture_output=True, text=True, timeout=60, check=False)
+                              capture_output=True, text=True, timeout=WAIT_SECONDS,
+                              check=False)
 
     crashed = batch(point)
     assert crashed.returncode == -signal.SIGKILL, crashed.stderr

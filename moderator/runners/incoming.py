@@ -14,7 +14,8 @@ and intake's Message-ID check makes that harmless.  Errors that say "the server,
 network or the database is away" (`OSError`, the database's `OperationalError`, the
 inbox's own `transient`) are not the message's fault: the pass stops, the message stays
 where it is, and `InboxUnavailable` says how far the pass got.  Nothing is read while the
-host is stopped (`moderator panic`).
+host is stopped (`moderator panic`): the flag is read before each message, so a pass
+under way stops at the next one.
 
 `Incoming.run` is the service loop: a pass, then `Inbox.wait` (IMAP IDLE, or a sleep),
 reconnecting with a growing back-off whenever anything fails.
@@ -102,6 +103,11 @@ class Incoming:
         results: list[IntakeResult] = []
         try:
             for message in self.inbox.fetch():
+                # Asked again for each message: a `panic` stops a pass under way before
+                # its next message, and mail that came after the panic (so listed after
+                # it was set) is never read, whatever moment the pass had reached.
+                if panic_reason(self.db) is not None:
+                    break
                 results.append(self._read(message))
         except self.transient as exc:
             self.inbox.reset()

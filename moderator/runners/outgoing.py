@@ -222,7 +222,10 @@ class Outgoing:
             return
         try:
             for outbox_id in ids:
-                if not self._send_one(outbox_id, now, batch):
+                # Asked again before each mail: a `panic` stops a batch under way, and
+                # mail queued after the panic (so listed after it was set) is never sent.
+                if panic_reason(self.db) is not None or not self._send_one(outbox_id, now,
+                                                                           batch):
                     break
         finally:
             self.sender.close()

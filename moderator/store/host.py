@@ -6,7 +6,9 @@ turn runs (by the scheduler or by hand), no reminder or announcements gazette go
 and the outbox sends nothing.  Everything waits where it is: mail stays in the inbox,
 queued mail stays queued, due turns stay open, so ``panic --off`` loses nothing and
 everything resumes at the next poll.  Every loop checks the flag each round, so the
-host stops within one poll interval.
+host stops within one poll interval; the intake and the outbox check it again before each
+message and each mail, so a pass or batch under way stops at once, and work that came
+after the flag was set is never touched (a turn run checks it as it starts).
 """
 
 from __future__ import annotations

@@ -89,17 +89,30 @@ def open_maildir(path: Path) -> mailbox.Maildir:
     return mailbox.Maildir(str(path), factory=None, create=False)
 
 
-def _make_maildir(path: Path) -> None:
+# In a Maildir++ folder (``.processed``): what marks it as one (Dovecot, Courier).
+FOLDER_MARK = "maildirfolder"
+
+
+def _make_maildir(path: Path, *, inside: Path | None = None) -> None:
+    """Make the Maildir ``path`` whole (see `open_maildir`); ``inside``: the Maildir whose
+    folder it is, where it is staged in ``tmp`` (a staging folder beside it, its name
+    starting with a dot, would be listed as a folder of that Maildir meanwhile)."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    marks = (FOLDER_MARK,) if inside is not None else ()
     if path.is_dir():  # an older or hand-made Maildir missing a part: add it
         for part in MAILDIR_PARTS:
             (path / part).mkdir(mode=0o700, exist_ok=True)
+        for mark in marks:
+            (path / mark).touch(mode=0o600)
         return
     # A leading dot: no mailbox name starts with one (`Config.mailbox_for`).
-    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
+    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.",
+                                    dir=inside / "tmp" if inside is not None else path.parent))
     try:
         for part in MAILDIR_PARTS:
             (staging / part).mkdir(mode=0o700)
+        for mark in marks:
+            (staging / mark).touch(mode=0o600)
         try:
             os.rename(staging, path)
         except OSError:  # another process made it first: theirs stands
@@ -127,10 +140,14 @@ class MaildirInbox:
         return self._box
 
     def _folder(self, name: str) -> mailbox.Maildir:
+        """The inbox's folder ``name``, made whole first if need be: the standard library
+        makes it part by part, and a second process (another worker, `inbox process`)
+        filing a message into it meanwhile found no ``tmp`` and failed."""
         box = self._inbox()
-        if name in box.list_folders():
-            return box.get_folder(name)
-        return box.add_folder(name)
+        path = self.path / f".{name}"
+        if not all((path / part).is_dir() for part in MAILDIR_PARTS):
+            _make_maildir(path, inside=self.path)
+        return box.get_folder(name)
 
     def fetch(self) -> Iterator[InboxMessage]:
         box = self._inbox()

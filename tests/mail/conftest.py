@@ -175,11 +175,12 @@ class MailServer:
         count: int = 1,
         *,
         folder: str = "INBOX",
-        timeout: float = 10.0,
+        timeout: float = 60.0,
         interval: float = 0.05,
     ) -> list[bytes]:
         """Poll until the folder holds at least `count` messages; return them all (raw bytes).
-        Postfix queues first and delivers a few ms later, so always wait like this."""
+        Postfix queues first and delivers a few ms later, so always wait like this (a
+        loaded machine delivers seconds later: the limit only ends a wait that failed)."""
         deadline = time.monotonic() + timeout
         with self.imap(address) as client:
             client.select_folder(folder, readonly=True)

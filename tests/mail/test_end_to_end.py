@@ -99,7 +99,7 @@ class World:
     def stop(self, process: subprocess.Popen[bytes]) -> int:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)
-        return process.wait(timeout=20)
+        return process.wait(timeout=60)
 
     def logs(self) -> str:
         return "\n".join(p.read_text(errors="replace")[-3000:]
@@ -165,7 +165,7 @@ def test_a_month_by_real_mail(world: World) -> None:
     serve = world.serve()
     mail = world.mail
     jacques, _, password = PLAYERS[0]
-    wait_until(lambda: any("Welcome" in s for s in subjects(mail, jacques)), 30,
+    wait_until(lambda: any("Welcome" in s for s in subjects(mail, jacques)), 120,
                "welcome mail", world)
 
     sent = time.monotonic()
@@ -213,7 +213,7 @@ def test_killing_serve_loses_no_order_and_sends_no_mail_twice(
             world.send_orders(address, password)
         mail.wait_for_messages(MODERATOR, len(PLAYERS))
         crashed = world.serve(crash_at=point)
-        assert crashed.wait(timeout=60) == -signal.SIGKILL, world.logs()
+        assert crashed.wait(timeout=180) == -signal.SIGKILL, world.logs()
 
         restarted = world.serve()
         for address, _, _ in PLAYERS:
@@ -254,12 +254,12 @@ def test_a_bounced_turn_sheet_is_shown_to_the_gm_and_not_answered(
         wire = mail_bytes(session, sheet)  # the stored headers, the body written again
     # As if a smarthost had accepted it: Postfix takes it, cannot deliver, and bounces.
     subprocess.run([sendmail, "-C", f"{world.mail.dir}/etc/postfix", "-f", MODERATOR,
-                    sheet.to_addr], input=wire, check=True, timeout=30)
+                    sheet.to_addr], input=wire, check=True, timeout=120)
     with session_scope(world.db) as session:
         row = session.get(Outbox, sheet.id)
         assert row is not None
         row.status = "sent"
-    world.mail.wait_for_messages(MODERATOR, 1, timeout=20)
+    world.mail.wait_for_messages(MODERATOR, 1, timeout=120)  # a bounce: queued, then made
     before = counts(world.db)["Outbox"]
     [result] = process_inbox(world.db, world.config)
     assert result.status == "ignored" and "ghost@pbem.test" in result.detail
@@ -277,22 +277,23 @@ def test_a_bounced_turn_sheet_is_shown_to_the_gm_and_not_answered(
 def test_intake_wakes_the_outbox_so_receipts_do_not_wait_for_its_round(
     clean_mailboxes: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With the outbox running only every 60 s, a receipt still reaches the player within
-    seconds: intake wakes the outbox as soon as it has queued mail."""
+    """With the outbox running only every ten minutes, a receipt still reaches the player
+    long before its next round: intake wakes the outbox as soon as it has queued mail."""
     mail = clean_mailboxes
     monkeypatch.setenv("MODERATOR_IMAP_PASSWORD", mail.password(MODERATOR))
     monkeypatch.setenv("MODERATOR_SMTP_PASSWORD", mail.password(MODERATOR))
-    world = World(tmp_path, mail, outbox_seconds=60)
+    world = World(tmp_path, mail, outbox_seconds=600)
     try:
         serve = world.serve()
         jacques, _, password = PLAYERS[0]
-        wait_until(lambda: any("Welcome" in s for s in subjects(mail, jacques)), 30,
+        wait_until(lambda: any("Welcome" in s for s in subjects(mail, jacques)), 120,
                    "welcome mail (the outbox's first round)", world)
-        time.sleep(1)  # the outbox is now asleep for a minute
+        time.sleep(1)  # the outbox is now asleep for ten minutes
         world.send_orders(jacques, password)
-        waited = wait_until(lambda: any("Orders v1" in s for s in subjects(mail, jacques)),
-                            20, "receipt", world)
-        assert waited < 10
+        # Within two minutes, far from the next round whatever the load (a bound of 10 s
+        # on a 60 s round failed on a loaded machine, or proved nothing if made longer).
+        wait_until(lambda: any("Orders v1" in s for s in subjects(mail, jacques)),
+                   120, "receipt", world)
         assert world.stop(serve) == 0, world.logs()
     finally:
         for process in world.processes:

@@ -442,7 +442,7 @@ def test_run_survives_an_imap_server_restart(
     _restart_mail_servers(world.mail)
     orders_from(world, "cyrano")
     sent = time.monotonic()
-    wait_until(lambda: row_counts(world.db)["Submission"] == 2, timeout=45)
+    wait_until(lambda: row_counts(world.db)["Submission"] == 2, timeout=120)
     print(f"\nrestart: servers back after {sent - restart_started:.1f}s, "
           f"message processed {time.monotonic() - sent:.1f}s after sending")
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
@@ -468,7 +468,7 @@ def test_run_keeps_retrying_a_failed_login_and_stops_during_the_back_off(
     def attempts() -> int:
         return sum("reconnecting" in r.getMessage() for r in caplog.records)
 
-    wait_until(lambda: attempts() >= 2, timeout=10)  # now in a 2 s back-off wait
+    wait_until(lambda: attempts() >= 2, timeout=60)  # now in a 2 s back-off wait
     asked = time.monotonic()
     service.stop.set()
     service.thread.join(5)

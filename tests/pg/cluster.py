@@ -27,6 +27,12 @@ from pathlib import Path
 
 import pytest
 
+# A port found free can be taken before the server binds it (another test run's cluster,
+# a mail server): the start is tried again on another port, this many times in all.
+PORT_ATTEMPTS = 5
+# The server's start, waited for by ``pg_ctl -w``: seconds when idle, far more when loaded.
+START_SECONDS = 180
+
 
 def must_run() -> bool:
     """Under CI a PostgreSQL test that cannot run fails instead of skipping."""
@@ -143,11 +149,33 @@ class PgCluster:
 def _as(user: str | None, args: list[str], *,
         check: bool = True) -> subprocess.CompletedProcess[str]:
     command = ["runuser", "-u", user, "--", *args] if user else args
-    result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    result = subprocess.run(command, capture_output=True, text=True,
+                            timeout=START_SECONDS + 120, check=False)
     if check and result.returncode != 0:
         raise RuntimeError(f"{' '.join(args)} failed ({result.returncode}):\n"
                            f"{result.stdout}\n{result.stderr}")
     return result
+
+
+def _start_on_a_free_port(user: str | None, pg_ctl: str, folder: Path) -> int:
+    """Start the server of ``folder/data`` on a free port of 127.0.0.1; the port."""
+    log = folder / "log"
+    for attempt in range(1, PORT_ATTEMPTS + 1):
+        port = _free_port()
+        seen = log.stat().st_size if log.exists() else 0  # pg_ctl -l appends
+        options = (f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off "
+                   "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+        try:
+            _as(user, [pg_ctl, "-D", str(folder / "data"), "-l", str(log), "-o", options,
+                       "-w", "-t", str(START_SECONDS), "start"])
+            return port
+        except RuntimeError:
+            with log.open("rb") as handle:
+                handle.seek(seen)
+                taken = b"Address already in use" in handle.read()
+            if not taken or attempt == PORT_ATTEMPTS:
+                raise
+    raise AssertionError("unreachable")
 
 
 def start_cluster() -> PgCluster:
@@ -167,22 +195,18 @@ def start_cluster() -> PgCluster:
     if user:
         entry = pwd.getpwnam(user)
         os.chown(folder, entry.pw_uid, entry.pw_gid)
-    port = _free_port()
     data = folder / "data"
     try:
         _as(user, [initdb, "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
                    "--locale=C", "--no-sync"])
-        options = (f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off "
-                   "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
-        _as(user, [pg_ctl, "-D", str(data), "-l", str(folder / "log"), "-o", options, "-w",
-                   "-t", "60", "start"])
+        port = _start_on_a_free_port(user, pg_ctl, folder)
     except (RuntimeError, OSError, subprocess.TimeoutExpired) as exc:
         log = folder / "log"
         detail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
         shutil.rmtree(folder, ignore_errors=True)
         unavailable(f"PostgreSQL did not start: {exc}\n{detail}")
     cluster = PgCluster(folder, port, pg_ctl, user)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     while True:
         try:
             cluster._admin("SELECT 1")

@@ -3,7 +3,7 @@ whatever its Message-ID, and a reply whose orders are lost is never a new versio
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -11,14 +11,14 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from moderator.intake import process as process_module
-from moderator.intake.process import process_message
+from moderator.intake.process import IntakeResult, process_message
 from moderator.intake.spool import content_digest
 from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.models import Outbox, ReceivedMessage, Submission
 from moderator.store.statuses import MessageStatus
 
-from support import make_game, order_mail
+from support import cpu_cost, make_game, order_mail
 
 GOOD = "PASSWORD: rapier\nWEEK 1: PRACTICE rapier\nWEEK 2: PRACTICE rapier\n"
 FATES = {MessageStatus.ACCEPTED, MessageStatus.REFUSED, MessageStatus.IGNORED,
@@ -153,10 +153,15 @@ def test_an_oversized_message_is_refused_before_its_body_is_parsed(
 
     monkeypatch.setattr(process_module, "extract_message", watching)
     body = GOOD + ("# " + "x" * 998 + "\n") * 20_000  # 20 MB
-    raw = order_mail("jacques@lyon.example", body)
-    started = time.process_time()
-    result = process_message(db, config, raw)
-    assert time.process_time() - started < 2.0
+    results: list[IntakeResult] = []
+
+    def runs() -> Iterator[Callable[[], None]]:
+        for _ in range(3):  # each a new message (another Message-ID), the same work
+            raw = order_mail("jacques@lyon.example", body)
+            yield lambda raw=raw: results.append(process_message(db, config, raw))
+
+    assert cpu_cost(runs(), 2.0) <= 2.0
+    result = results[0]
     assert result.status == "refused" and "at most" in result.detail
     assert parsed and max(parsed) < 100_000, "only the header block was read"
 

@@ -35,7 +35,7 @@ from moderator.transport.maildir import open_maildir
 from support import make_game, write_config
 
 CLI = [sys.executable, "-c", "from moderator.cli import main; main()"]
-TIMEOUT = 120  # seconds: generous; a trial normally takes one or two
+TIMEOUT = 300  # seconds: only ends a hang; a trial takes one or two, ten times that loaded
 FATES = {MessageStatus.ACCEPTED, MessageStatus.REFUSED, MessageStatus.IGNORED,
          MessageStatus.FAILED}
 TRIALS = Counter[str]()

@@ -4,11 +4,11 @@ languages, separators and mobile signatures never leak into the orders."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from moderator.intake.quotes import strip_quotes_and_signature
+
+from support import cpu_cost
 
 NEW = "WEEK 1: PRACTICE sabre\nWEEK 2: CAROUSE"
 QUOTE = "> Orders v1 for Jacques de Lyon\n>\n> WEEK 1: PRACTICE rapier"
@@ -87,7 +87,6 @@ def test_a_forward_with_nothing_above_it_keeps_what_it_forwards() -> None:
 
 def test_the_cost_is_linear_in_the_text() -> None:
     text = ("On " + "x" * 20_000 + " wrote:\n" + "> " + "y" * 5_000 + "\n") * 200 + NEW
-    started = time.process_time()
+    assert cpu_cost([lambda: strip_quotes_and_signature(text)] * 3, 0.5) <= 0.5
     kept, _ = strip_quotes_and_signature(text)
-    assert time.process_time() - started < 0.5
     assert kept.endswith(NEW) and ">" not in kept  # an over-long line is text, not a marker
