@@ -81,19 +81,28 @@ class Guard:
     def alone(self) -> bool:
         """Whether no other `serve` or worker runs on this database now.
 
-        PostgreSQL: whether the exclusive lock can be had on top of our own (our own
-        shared lock does not stand in the way; anyone else's does); let go at once.
+        PostgreSQL: whether any other session of this database holds the guard's lock,
+        read from ``pg_locks`` without taking a lock.  (Taking the exclusive lock for a
+        moment to find out, as it once did, made a worker starting in that moment find
+        the guard held exclusively and refuse to run: CI, stop 18.)
         SQLite: always (one `serve`).  A worker uses it to settle mail a crash left half
         sent only when no live worker may be sending it.
         """
         if self.conn is None:
             return True
-        got = self.conn.execute(text("SELECT pg_try_advisory_lock(:key)"),
-                                {"key": LOCK_KEY}).scalar()
-        if got:
-            self.conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": LOCK_KEY})
+        others = self.conn.execute(_OTHER_HOLDERS, {"classid": LOCK_KEY >> 32,
+                                                    "objid": LOCK_KEY & 0xFFFFFFFF}).scalar()
         self.conn.commit()
-        return bool(got)
+        return others == 0
+
+
+# A one-key (bigint) advisory lock shows in pg_locks as classid = its high 32 bits,
+# objid = its low 32 bits, objsubid = 1, in the database it was taken in.
+_OTHER_HOLDERS = text(
+    "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+    " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+    " AND classid::bigint = :classid AND objid::bigint = :objid AND objsubid = 1"
+    " AND pid <> pg_backend_pid()")
 
 
 @contextmanager

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, event
 from sqlmodel import Session
 
 from moderator.settings.config import Config
@@ -57,6 +57,37 @@ def test_workers_share_the_guard_on_postgresql_only(db: Engine, backend: str) ->
             pass
         with single_instance(second, "serve"):  # all let go
             pass
+    finally:
+        second.dispose()
+
+
+def test_asking_whether_a_worker_is_alone_takes_no_lock(db: Engine, backend: str) -> None:
+    """`Guard.alone` reads who holds the guard and takes nothing: it once took the
+    exclusive lock for a moment, and a worker starting in that moment refused to run
+    (CI, stop 18: a fresh worker beside one whose outbox asked at its start)."""
+    if backend == "sqlite":
+        with single_instance(db) as guard:
+            assert guard.alone()
+        return
+    second = open_store(str(db.url.render_as_string(hide_password=False)), upgrade=False)
+    statements: list[str] = []
+
+    def record(_conn, _cursor, statement: str, *_args) -> None:  # type: ignore[no-untyped-def]
+        statements.append(statement)
+
+    try:
+        with single_instance(db, "worker") as first:
+            event.listen(db, "before_cursor_execute", record)
+            try:
+                assert first.alone()
+            finally:
+                event.remove(db, "before_cursor_execute", record)
+            assert statements and not any("advisory_lock" in s for s in statements), statements
+            with single_instance(second, "worker") as other:
+                assert not first.alone() and not other.alone()
+            assert first.alone()
+        with single_instance(second, "serve") as plain:  # all let go
+            assert plain.alone()
     finally:
         second.dispose()
 
