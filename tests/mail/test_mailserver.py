@@ -92,14 +92,19 @@ def test_foreign_domain_not_relayed_554(mailserver, authenticated):
 
 
 def test_wrong_password_fails_fast_on_imap_and_smtp(mailserver):
-    started = time.monotonic()
-    with pytest.raises(LoginError):
-        mailserver.imap(PLAYER1, "not-the-password")
-    with pytest.raises(smtplib.SMTPAuthenticationError) as excinfo:
-        mailserver.smtp(PLAYER1, "not-the-password")
-    assert excinfo.value.smtp_code == 535
-    # Dovecot's default 2 s failure delay plus the anvil penalty would make this 6-8 s.
-    assert time.monotonic() - started < 5
+    # Dovecot's default failure delay holds every failed login for 2 s (and the anvil
+    # penalty adds more with each failure): the quickest of five tries under 2 s shows it
+    # is off, and a loaded machine can only make some tries slower, not all of them.
+    quickest = float("inf")
+    for _try in range(5):
+        started = time.monotonic()
+        with pytest.raises(LoginError):
+            mailserver.imap(PLAYER1, "not-the-password")
+        with pytest.raises(smtplib.SMTPAuthenticationError) as excinfo:
+            mailserver.smtp(PLAYER1, "not-the-password")
+        assert excinfo.value.smtp_code == 535
+        quickest = min(quickest, time.monotonic() - started)
+    assert quickest < 2
     # A real login still works right after (no lingering penalty).
     with mailserver.imap(PLAYER1) as imap:
         imap.noop()
