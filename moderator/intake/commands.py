@@ -182,10 +182,10 @@ def _without(directives: Directives, lines: frozenset[int]) -> Directives:
     return replace(directives, text_for_parser=text)
 
 
-def _parse(config: Config, game: Game, player: Player, turn: Turn,
+def _parse(session: Session, config: Config, game: Game, player: Player, turn: Turn,
            text: str) -> tuple[ParsedOrders, tuple[str, ...]]:
     engine, tables = find_engine(game.kind), game_tables(config, game.name, game.kind)
-    state = jsonio.loads(turn.state_before)
+    state = turn_context(session, game, turn).state  # shared: read, never changed
     return set_aside_chatter(
         text, lambda t: engine.parse_orders(t, state, player.character_key, tables))
 
@@ -195,7 +195,7 @@ def _has_orders(session: Session, config: Config, game: Game, player: Player, tu
     """Whether the lines beside the commands hold orders (then they are stored too)."""
     if not rest.text_for_parser.strip():
         return False
-    parsed, _ = _parse(config, game, player, turn, rest.text_for_parser)
+    parsed, _ = _parse(session, config, game, player, turn, rest.text_for_parser)
     return bool(parsed.normal_form)
 
 
@@ -296,7 +296,7 @@ _HANDLERS: dict[str, Callable[[_Context, Command, _Reply], None]] = {
 def _check(session: Session, config: Config, game: Game, player: Player, turn: Turn,
            rest: Directives, message: ExtractedMessage) -> bool:
     """CHECK: a receipt for the orders of this message, nothing stored (the checker)."""
-    parsed, chatter = _parse(config, game, player, turn, rest.text_for_parser)
+    parsed, chatter = _parse(session, config, game, player, turn, rest.text_for_parser)
     engine = find_engine(game.kind)
     context = turn_context(session, game, turn)
     state = context.state

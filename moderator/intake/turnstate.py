@@ -9,13 +9,18 @@ holds them).  A new turn (another row), an amendment (other bytes) and a rollbac
 row of an earlier turn open again, or the same row with its old bytes back) all change
 the key, so a context is never stale: it is made again from what is stored.
 
-The state is shared by every message that reads it: nothing may change it (parsers,
-forecasts and receipts only read a state).
+The state is decoded from the very bytes the key holds (one read: an amendment that
+commits between two reads cannot pair its bytes with the old state).  The contexts of the
+most recently read games are kept, at most `KEPT_GAMES` (a host with a thousand games does
+not hold every world in memory).  The state is shared by every message that reads it:
+nothing may change it (parsers, forecasts and receipts only read a state).
 """
 
 from __future__ import annotations
 
+import logging
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +30,7 @@ from sqlmodel import Session, col, select
 from moderator import jsonio
 from moderator.games import find_engine
 from moderator.games.base import JSON, PreparedForecasting, forecaster
-from moderator.store.models import Game, Turn
+from moderator.store.models import Game, Turn, uncompressed
 
 
 @dataclass(frozen=True)
@@ -38,7 +43,10 @@ class TurnContext:
     prepared: Any
 
 
-_contexts: dict[int, TurnContext] = {}  # game id -> the context of its open turn
+KEPT_GAMES = 64
+log = logging.getLogger(__name__)
+# game id -> the context of its open turn, the most recently used last
+_contexts: OrderedDict[int, TurnContext] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -51,16 +59,31 @@ def turn_context(session: Session, game: Game, turn: Turn) -> TurnContext:
     key = (game.id, turn.id, turn.number, bytes(stored))
     with _lock:
         kept = _contexts.get(game.id)
-    if kept is not None and kept.key == key:
-        return kept
-    state = jsonio.loads(turn.state_before)
-    engine = forecaster(find_engine(game.kind))
-    prepared = engine.prepare_forecast(state) \
-        if isinstance(engine, PreparedForecasting) else None
-    made = TurnContext(key, state, prepared)
+        if kept is not None and kept.key == key:
+            _contexts.move_to_end(game.id)
+            return kept
+    state = jsonio.loads(uncompressed(key[3]))
+    made = TurnContext(key, state, _prepared(game, state))
     with _lock:
         _contexts[game.id] = made
+        _contexts.move_to_end(game.id)
+        while len(_contexts) > KEPT_GAMES:
+            _contexts.popitem(last=False)
     return made
+
+
+def _prepared(game: Game, state: JSON) -> Any:
+    """The engine's forecast index, or None: without one the forecast runs on the whole
+    state, and a failure there is the forecast's (a courtesy), never the message's."""
+    engine = forecaster(find_engine(game.kind))
+    if not isinstance(engine, PreparedForecasting):
+        return None
+    try:
+        return engine.prepare_forecast(state)
+    except Exception:
+        log.exception("forecast index failed for %s; forecasts use the whole state",
+                      game.name)
+        return None
 
 
 def forget_contexts() -> None:

@@ -53,7 +53,12 @@ class Compressed(TypeDecorator[str]):
         return None if value is None else zlib.compress(value.encode("utf-8"), ZLIB_LEVEL)
 
     def process_result_value(self, value: Any, dialect: Dialect) -> str | None:
-        return None if value is None else zlib.decompress(value).decode("utf-8")
+        return None if value is None else uncompressed(value)
+
+
+def uncompressed(stored: bytes) -> str:
+    """The text of a `Compressed` column's stored bytes (read raw, e.g. to key a cache)."""
+    return zlib.decompress(stored).decode("utf-8")
 
 
 def pack_texts(parts: Sequence[str]) -> bytes:

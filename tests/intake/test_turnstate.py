@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from email import message_from_bytes, policy
 
+import pytest
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from moderator.desk import actions
 from moderator.desk.amend import parse_change
 from moderator.desk.rollback import rollback
+from moderator.games.engarde.engine import EnGardeEngine
+from moderator.intake import turnstate
 from moderator.intake.process import process_message
 from moderator.intake.turnstate import TurnContext, turn_context
 from moderator.settings.config import Config
@@ -81,3 +84,47 @@ def test_a_new_turn_and_a_rollback_make_the_context_again(db: Engine, config: Co
     again = context(db)
     assert again.key[2] == first.key[2]
     assert again.state == first.state
+
+
+def test_the_state_is_decoded_from_the_bytes_the_key_holds(
+        db: Engine, config: Config) -> None:
+    """An amendment committed between two reads of the row cannot pair its bytes with
+    the state read before it (review of the intake cache): the turn object handed in is
+    stale here, yet the context is the stored state's."""
+    make_game(db, config)
+    with Session(db) as session:
+        game = repo.game_by_name(session, "paris")
+        turn = repo.open_turn(session, game)
+        assert turn.state_before  # loaded now, before the amendment
+        amend(db, config, "characters.jacques-de-lyon.crowns=777")
+        made = turn_context(session, game, turn)
+    assert made.state["characters"]["jacques-de-lyon"]["crowns"] == 777
+
+
+def test_a_failing_forecast_index_costs_no_message(
+        db: Engine, config: Config, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index is a courtesy for the forecast: when it fails, the orders are still
+    accepted and the forecast runs on the whole state."""
+    make_game(db, config)
+
+    def broken(_self: object, _state: object) -> None:
+        raise RuntimeError("a state the index cannot read")
+
+    monkeypatch.setattr(EnGardeEngine, "prepare_forecast", broken)
+    result = process_message(db, config, order_mail("jacques@lyon.example", ORDERS))
+    assert result.status == "accepted"
+    assert context(db).prepared is None
+    assert "Money: 500 crowns now." in last_receipt(db)
+
+
+def test_only_the_most_recent_games_are_kept(
+        db: Engine, config: Config, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(turnstate, "KEPT_GAMES", 1)
+    make_game(db, config)
+    first = context(db)
+    with Session(db) as session:
+        other = repo.game_by_name(session, "paris").model_copy(update={"id": 10_000})
+        turn_context(session, other, repo.open_turn_light(session, repo.game_by_name(
+            session, "paris")))
+    assert list(turnstate._contexts) == [10_000]
+    assert context(db) is not first

@@ -76,3 +76,12 @@ def test_the_neighbourhood_keeps_who_he_names_and_who_names_him() -> None:
         world, "planchet", ENGINE.parse_orders("WEEK 1: CLUB Hunter's; TOADY Athos\n", state,
                                                "planchet", _TABLES).orders)
     assert "athos" in named["characters"]
+
+
+def test_the_index_maps_each_regiment_to_exactly_its_members() -> None:
+    """Review of the fast forecast: the regiments were read from the last character of
+    the loop before, so the map was empty or gave one regiment every character."""
+    state = {"characters": {"a": {"regiment": "R1"}, "b": {}, "c": {"regiment": "R2"},
+                            "d": {"regiment": "R1"}, "e": {}}}
+    assert forecast.index(state).regiments == {"R1": frozenset({"a", "d"}),
+                                               "R2": frozenset({"c"})}

@@ -117,8 +117,9 @@ def index(state: JSON) -> World:
     for key, held in words.items():
         for word in held:
             mentions.setdefault(word, set()).add(key)
-        if character.get("regiment"):
-            regiments.setdefault(str(character["regiment"]), set()).add(key)
+        regiment = characters[key].get("regiment")
+        if regiment:
+            regiments.setdefault(str(regiment), set()).add(key)
     entries = {name: tuple((entry, frozenset(_strings(entry)) & characters.keys())
                            for entry in state.get(name) or ()) for name in _LISTS}
     holders = (state.get("theatre") or {}).get("box_holders") or ()
