@@ -212,3 +212,21 @@ def cpu_cost(runs: Iterable[Callable[[], object]], limit: float) -> float:
         if least <= limit:
             break
     return least
+
+
+def assert_kept_state_unchanged(db: Engine, game_name: str) -> None:
+    """Intake keeps one decoded state per open turn for every message of it
+    (`moderator.intake.turnstate`): after parsing, forecasts and receipts it must still
+    be the stored state, key for key (an engine that changed it in place would read the
+    next player's orders against another world)."""
+    from sqlmodel import Session
+
+    from moderator import jsonio
+    from moderator.intake.turnstate import turn_context
+    from moderator.store import repo
+
+    with Session(db) as session:
+        game = repo.game_by_name(session, game_name)
+        turn = repo.open_turn(session, game)
+        kept = turn_context(session, game, turn).state
+        assert jsonio.dumps(kept) == jsonio.dumps(jsonio.loads(turn.state_before))

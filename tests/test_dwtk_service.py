@@ -11,7 +11,7 @@ from moderator.settings.config import Config
 from moderator.store.db import session_scope
 from moderator.turn.run import rerun_turn, run_turn
 
-from support import mailbox_messages, order_mail
+from support import assert_kept_state_unchanged, mailbox_messages, order_mail
 
 NOBLES = (("p1@fandonia.example", "Noble One"), ("p2@fandonia.example", "Noble Two"),
           ("p3@fandonia.example", "Noble Three"))
@@ -60,3 +60,4 @@ def test_dwtk_orders_by_mail_get_a_receipt_in_normal_form_with_every_error(
                  "IF AN OPPONENT SEDUCES MINE THEN PLAY Treachery"):
         assert line in body, body
     assert "line 3: PROPOSE PC TO Nobody" in body and "line 4: SOLICIT BRIBE 9" in body
+    assert_kept_state_unchanged(db, "fandonia")

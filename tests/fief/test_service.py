@@ -14,7 +14,7 @@ from moderator.settings.tables import load_tables
 from moderator.store.db import session_scope
 from moderator.turn.run import rerun_turn, run_turn
 
-from support import mailbox_messages, order_mail
+from support import assert_kept_state_unchanged, mailbox_messages, order_mail
 
 BARONS = (("kirsten@england.example", "Kirsten"), ("dave@england.example", "Dave"),
           ("george@england.example", "George"), ("lucy@england.example", "Lucy"))
@@ -74,6 +74,7 @@ def test_fief_orders_by_mail_get_a_receipt_with_every_line_and_every_error(
     assert "BUY 2 KNIGHT AT London" in body and "ALLOW dave TO PASS" in body, body
     for line in ("line 3: MOVE Nobody", "line 4: attack Atlantis", "line 6: FLY TO THE MOON"):
         assert line in body, body
+    assert_kept_state_unchanged(db, "england")
 
 
 def test_every_fief_table_value_can_be_overridden_from_config(config: Config) -> None:
