@@ -126,11 +126,11 @@ def game_settings(app: App, game_name: str) -> None:
     """GAME's settings from config.toml ([games.GAME]), defaults filled in."""
     settings = app.config.game(game_name)
     values = settings.effective()
-    table = Table("setting", "value", "enforced", title=f"[games.{game_name}]")
+    table = Table("setting", "value", title=f"[games.{game_name}]")
     for s in GAME_SETTINGS:
-        table.add_row(s.key, repr(values[s.key]), "yes" if s.enforced else "stored only")
-    table.add_row("deadline", repr(dict(settings.deadline)) if settings.deadline else "-", "yes")
-    table.add_row("tables", ", ".join(sorted(settings.tables)) or "-", "yes")
+        table.add_row(s.key, repr(values[s.key]))
+    table.add_row("deadline", repr(dict(settings.deadline)) if settings.deadline else "-")
+    table.add_row("tables", ", ".join(sorted(settings.tables)) or "-")
     console.print(table)
 
 
