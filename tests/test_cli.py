@@ -31,13 +31,24 @@ def run(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    # Through list_commands/get_command, as click itself does: the top group is lazy
+    # (`LazyGroup`), so its `commands` dict is empty until a command is used.
     found = [prefix]
-    for name, command in group.commands.items():
+    context = click.Context(group)
+    for name in group.list_commands(context):
+        command = group.get_command(context, name)
+        assert command is not None, name
         if isinstance(command, click.Group):
             found += _commands(command, (*prefix, name))
         else:
             found.append((*prefix, name))
     return found
+
+
+def test_the_help_walk_reaches_every_command() -> None:
+    """The walk below sees the lazy group's commands and their subcommands."""
+    paths = _commands(cli)
+    assert ("turn", "run") in paths and ("player", "add") in paths and len(paths) > 40
 
 
 @pytest.mark.parametrize("path", _commands(cli))
@@ -77,3 +88,14 @@ def test_a_month_through_the_cli(run) -> None:  # type: ignore[no-untyped-def]
     assert "Jacques de Lyon" in sheet
     state = json.loads(run("state", "show", "paris", "--json"))
     assert "jacques-de-lyon" in json.dumps(state)
+
+
+def test_names_in_tables_are_shown_as_written_never_as_markup(run) -> None:  # type: ignore[no-untyped-def]
+    """A player's name is text: rich must not read "[b]…[/b]" in it as a style (it
+    dropped the brackets and styled the name), nor the settings table's title
+    "[games.paris]" as a tag (it dropped the title)."""
+    run("game", "new", "paris", "--kind", "engarde", "--seed", "7")
+    run("player", "add", "paris", "bo@lyon.example", "--name", "[b]Bo[/b]", "--password", "x")
+    assert "[b]Bo[/b]" in run("player", "list", "paris")
+    assert "[b]Bo[/b]" in run("game", "show", "paris")
+    assert "[games.paris]" in run("game", "settings", "paris")

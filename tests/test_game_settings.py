@@ -243,3 +243,24 @@ def test_a_rollback_undoes_what_the_nmr_policy_did_in_the_undone_turns(tmp_path:
     with session_scope(db) as session:
         rollforward(session, config, repo.game_by_name(session, "paris"), "gm", "replay")
     assert cyrano() == ("removed", 1)
+
+
+def test_game_settings_shows_each_setting_and_its_value(tmp_path: Path) -> None:
+    """`game settings` lists every setting with its value: nothing more (every setting
+    is acted on; the column that said so, or "stored only", is gone)."""
+    from click.testing import CliRunner
+
+    from moderator.cli import cli
+    from moderator.settings.game import GAME_SETTINGS
+
+    path, config = _load(tmp_path, FULL)
+    result = CliRunner().invoke(cli, ["--config", str(path), "game", "settings", "paris"],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    rows = {line.split("│")[1].strip(): line.split("│")[2].strip()
+            for line in result.output.splitlines() if line.count("│") == 3}
+    values = config.game("paris").effective()
+    assert rows == {**{s.key: repr(values[s.key]) for s in GAME_SETTINGS},
+                    "deadline": repr({"monthly_day": 12, "time": "20:00"}), "tables": "rules"}
+    [header] = [line for line in result.output.splitlines() if "┃" in line]
+    assert [cell.strip() for cell in header.split("┃")[1:-1]] == ["setting", "value"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import click
+from rich.markup import escape
 from rich.table import Table
 from sqlmodel import Session
 
@@ -81,7 +82,7 @@ def game_show(app: App, name: str) -> None:
         table = Table("player", "email", "character", "orders this turn")
         for p in repo.players(session, g):
             stands = standing(session, app.config, g, turn, p)
-            table.add_row(p.name, p.email, p.character_key,
+            table.add_row(escape(p.name), escape(p.email), p.character_key,
                           f"v{stands.version} stands" if stands else "-")
         console.print(table)
 
@@ -126,11 +127,11 @@ def game_settings(app: App, game_name: str) -> None:
     """GAME's settings from config.toml ([games.GAME]), defaults filled in."""
     settings = app.config.game(game_name)
     values = settings.effective()
-    table = Table("setting", "value", "enforced", title=f"[games.{game_name}]")
+    table = Table("setting", "value", title=escape(f"[games.{game_name}]"))
     for s in GAME_SETTINGS:
-        table.add_row(s.key, repr(values[s.key]), "yes" if s.enforced else "stored only")
-    table.add_row("deadline", repr(dict(settings.deadline)) if settings.deadline else "-", "yes")
-    table.add_row("tables", ", ".join(sorted(settings.tables)) or "-", "yes")
+        table.add_row(s.key, repr(values[s.key]))
+    table.add_row("deadline", repr(dict(settings.deadline)) if settings.deadline else "-")
+    table.add_row("tables", ", ".join(sorted(settings.tables)) or "-")
     console.print(table)
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import click
+from rich.markup import escape
 from rich.table import Table
 from sqlmodel import Session
 
@@ -58,7 +59,7 @@ def player_list(app: App, game_name: str) -> None:
             if p.absent_until is not None:
                 back = as_utc(p.absent_until).astimezone(ZoneInfo(g.time_zone))
                 status += f", absent to {back:%Y-%m-%d}"
-            table.add_row(p.name, p.email, p.character_key, status)
+            table.add_row(escape(p.name), escape(p.email), p.character_key, status)
     console.print(table)
 
 

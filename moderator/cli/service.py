@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TextIO
 
 import click
+from rich.markup import escape
 from rich.table import Table
 from sqlalchemy import func
 from sqlmodel import Session, col, select
@@ -209,10 +210,10 @@ def _orders_table(session: Session, config: Config, g: Game, turn: Turn) -> Tabl
         stands = standing(session, config, g, turn, p)
         if stands:
             sent += 1
-            table.add_row(p.name, p.email, f"v{stands.version} stands",
+            table.add_row(escape(p.name), escape(p.email), f"v{stands.version} stands",
                           short(stands.submission.received_at, g.time_zone))
         else:
-            table.add_row(p.name, p.email, "[red]none yet[/]", "")
+            table.add_row(escape(p.name), escape(p.email), "[red]none yet[/]", "")
     table.title = f"Orders for {turn.label}: {sent} of {len(table.rows)} players"
     return table
 

@@ -28,7 +28,6 @@ class GameSetting:
     default: Any
     help: str
     check: Check | None = None
-    enforced: bool = True  # False: stored and shown, not yet acted on by the service
 
 
 def _choice(*allowed: str) -> Check:

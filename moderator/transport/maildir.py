@@ -17,6 +17,7 @@ import re
 import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from email.parser import BytesHeaderParser
 from pathlib import Path
@@ -82,7 +83,8 @@ def open_maildir(path: Path) -> mailbox.Maildir:
     A new Maildir appears whole: its ``tmp``, ``new`` and ``cur`` are made in a staging
     folder beside it, which is then renamed into place.  The standard library makes the
     folder first and its parts after, so a reader looking at that moment (a mail client,
-    a second process, a test) found a Maildir with no ``cur`` and failed.
+    a second process, a test) found a Maildir with no ``cur`` and failed.  A staging
+    folder that a killed process left is swept here once it is stale (`_sweep_staging`).
     """
     if not all((path / part).is_dir() for part in MAILDIR_PARTS):
         _make_maildir(path)
@@ -91,6 +93,36 @@ def open_maildir(path: Path) -> mailbox.Maildir:
 
 # In a Maildir++ folder (``.processed``): what marks it as one (Dovecot, Courier).
 FOLDER_MARK = "maildirfolder"
+
+
+# A staging folder this old was left by a process killed before its rename; a younger one
+# may be another process's, being filled at this moment, and is left alone.
+STALE_STAGING_SECONDS = 3600
+
+
+def _sweep_staging(staging_dir: Path, name: str) -> None:
+    """Remove the stale staging folders of the Maildir ``name`` from ``staging_dir``.
+
+    Only this name's: ``.{name}.`` and then `tempfile.mkdtemp`'s suffix, which has no dot
+    (``.a.b.x1y2z3w4`` stages the Maildir ``a.b``, not ``a``).  Errors are ignored: another
+    process may be sweeping the same folder, and a missed one is swept next time.
+    """
+    prefix = f".{name}."
+    stale_before = time.time() - STALE_STAGING_SECONDS
+    try:
+        with os.scandir(staging_dir) as entries:
+            ours = [entry for entry in entries
+                    if entry.name.startswith(prefix) and "." not in entry.name[len(prefix):]]
+    except OSError:
+        return
+    for entry in ours:
+        try:
+            stale = (entry.is_dir(follow_symlinks=False)
+                     and entry.stat(follow_symlinks=False).st_mtime < stale_before)
+        except OSError:  # renamed into place or swept meanwhile
+            continue
+        if stale:
+            shutil.rmtree(entry.path, ignore_errors=True)
 
 
 def _make_maildir(path: Path, *, inside: Path | None = None) -> None:
@@ -106,8 +138,9 @@ def _make_maildir(path: Path, *, inside: Path | None = None) -> None:
             (path / mark).touch(mode=0o600)
         return
     # A leading dot: no mailbox name starts with one (`Config.mailbox_for`).
-    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.",
-                                    dir=inside / "tmp" if inside is not None else path.parent))
+    staging_dir = inside / "tmp" if inside is not None else path.parent
+    _sweep_staging(staging_dir, path.name)
+    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=staging_dir))
     try:
         for part in MAILDIR_PARTS:
             (staging / part).mkdir(mode=0o700)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -23,6 +24,7 @@ SCREENSHOTS = ROOT / "var" / "screenshots"
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
          "--no-first-run", "--disable-background-networking", "--disable-component-update",
          "--disable-sync", "--allow-file-access-from-files")
+T = TypeVar("T")
 
 
 def _unavailable(why: str) -> None:
@@ -31,23 +33,76 @@ def _unavailable(why: str) -> None:
     pytest.skip(why)
 
 
-@contextmanager
-def chromium() -> Iterator[Any]:
-    """A fresh headless Chromium with its own profile, closed afterwards."""
+# A start on a loaded machine can time out (chromedriver waiting for Chromium, Selenium
+# waiting for chromedriver); it is tried again, at most this many times in all.
+ATTEMPTS = 3
+
+
+def require() -> None:
+    """Skip (fail under CI=true) where Selenium, Chromium or chromedriver is missing."""
     try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
+        import selenium  # noqa: F401
     except ImportError:
         _unavailable("selenium is not installed")
     if not (shutil.which(CHROMIUM) and shutil.which(DRIVER)):
         _unavailable("Debian's chromium and chromium-driver are not installed")
-    profile = tempfile.mkdtemp(prefix="moderator-chromium-")
+
+
+def chrome(profile: str, binary: str = CHROMIUM) -> Any:
+    """One start of chromedriver and a headless ``binary`` using the folder ``profile``."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
     options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
+    options.binary_location = binary
     for flag in (*FLAGS, f"--user-data-dir={profile}"):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    return webdriver.Chrome(service=Service(DRIVER), options=options)
+
+
+def _kill_users_of(profile: str) -> None:
+    """Kill what a failed start left running: every process given this attempt's profile.
+
+    Selenium stops its chromedriver when a start fails, but a Chromium that chromedriver
+    gave up waiting for can outlive it.  The profile folder is new for each attempt, so
+    only that attempt's processes name it.
+    """
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and profile.encode() in (proc / "cmdline").read_bytes():
+                os.kill(int(proc.name), signal.SIGKILL)
+        except OSError:  # gone already, or not ours to read
+            continue
+
+
+def start(make: Callable[[str], T], attempts: int = ATTEMPTS) -> tuple[T, str]:
+    """``make(profile)`` with a fresh profile folder: the result and the folder.
+
+    Only a start-up failure (WebDriverException: SessionNotCreatedException, Selenium's
+    TimeoutException, the service that could not be reached) is tried again; each failed
+    attempt's processes and profile are removed first.  The last failure is raised, so a
+    browser that cannot start fails the test, under CI=true as elsewhere: never a skip.
+    """
+    from selenium.common.exceptions import WebDriverException
+
+    for attempt in range(1, attempts + 1):
+        profile = tempfile.mkdtemp(prefix="moderator-chromium-")
+        try:
+            return make(profile), profile
+        except BaseException as error:
+            _kill_users_of(profile)
+            shutil.rmtree(profile, ignore_errors=True)
+            if attempt == attempts or not isinstance(error, WebDriverException):
+                raise
+    raise ValueError(f"attempts must be at least 1, not {attempts}")
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """A fresh headless Chromium with its own profile, closed afterwards."""
+    require()
+    driver, profile = start(chrome)
     try:
         yield driver
     finally:

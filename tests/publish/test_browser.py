@@ -22,6 +22,8 @@ from tests.publish.conftest import Played
 from tests.publish.payloads import PAYLOADS
 from tests.publish.test_safety import _dwtk_turn, _engarde_turn
 
+LOAD_SECONDS = 120
+
 
 @pytest.fixture(scope="module")
 def driver() -> Any:
@@ -44,8 +46,15 @@ def _no_dialog(driver: Any) -> bool:
 
 
 def _open(driver: Any, path: Path) -> None:
+    """Open ``path`` and wait until it and its images have loaded (a loaded machine is slow:
+    a condition with a generous bound, not a pause)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
     driver.get_log("browser")  # drop what earlier pages logged
     driver.get(path.as_uri())
+    WebDriverWait(driver, LOAD_SECONDS).until(lambda d: d.execute_script(
+        "return document.readyState === 'complete'"
+        " && Array.from(document.images).every(i => i.complete)"))
 
 
 def test_hostile_gazettes_run_nothing_in_chromium(driver: Any, tmp_path: Path) -> None:
@@ -104,7 +113,6 @@ def test_the_site_loads_with_its_charts(driver: Any, played_games: Played) -> No
         set_width(driver, width)
         for name, page in pages.items():
             _open(driver, page)
-            driver.execute_script("return document.readyState")
             images = driver.execute_script(
                 "return Array.from(document.images).map(i => [i.src, i.complete,"
                 " i.naturalWidth])")

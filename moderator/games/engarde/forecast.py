@@ -109,25 +109,31 @@ def index(state: JSON) -> World:
     names: dict[str, str] = {}
     for key, lady in (state.get("ladies") or {}).items():
         names[key] = names[str(lady.get("name"))] = key
-    for key, character in characters.items():
-        names[key] = names[str(character.get("name"))] = key
+    words: dict[str, frozenset[str]] = {}
     mentions: dict[str, set[str]] = {}
     regiments: dict[str, set[str]] = {}
-    words = {key: frozenset(_strings(character)) for key, character in characters.items()}
-    for key, held in words.items():
+    army: set[str] = set()
+    court: set[str] = set()
+    # One walk over the characters builds every part of the index: each walk is O(world),
+    # and intake builds an index for each open turn's state before its first receipt.
+    for key, character in characters.items():
+        names[key] = names[str(character.get("name"))] = key
+        held = words[key] = frozenset(_strings(character))
         for word in held:
             mentions.setdefault(word, set()).add(key)
-        regiment = characters[key].get("regiment")
+        regiment = character.get("regiment")
         if regiment:
             regiments.setdefault(str(regiment), set()).add(key)
+        if _in_army(character):
+            army.add(key)
+        if _at_court(character):
+            court.add(key)
     entries = {name: tuple((entry, frozenset(_strings(entry)) & characters.keys())
                            for entry in state.get(name) or ()) for name in _LISTS}
     holders = (state.get("theatre") or {}).get("box_holders") or ()
-    army = frozenset(k for k, c in characters.items() if _in_army(c))
-    court = frozenset(k for k, c in characters.items() if _at_court(c))
     return World(state, names, words, {w: frozenset(k) for w, k in mentions.items()},
-                 {r: frozenset(k) for r, k in regiments.items()}, army, court, entries,
-                 frozenset(holders) & characters.keys())
+                 {r: frozenset(k) for r, k in regiments.items()}, frozenset(army),
+                 frozenset(court), entries, frozenset(holders) & characters.keys())
 
 
 def _strings(value: Any) -> set[str]:
