@@ -23,6 +23,9 @@ the player may get it twice.  See docs/outbox.md.
 A gazette's or turn sheet's row keeps only the mail's headers and the newsletter's id:
 `moderator.publish.outgoing.mail_bytes` writes the whole mail (the same bytes every
 time) when the row is claimed, and for the recovery check.
+
+What a batch did is reported in the types of `moderator.runners.send_report`; the rows a
+crash interrupted are settled by `moderator.runners.outbox_recovery`.
 """
 
 from __future__ import annotations
@@ -31,9 +34,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from enum import StrEnum
 
 from sqlalchemy import Engine, or_, update
 from sqlmodel import Session, col, select
@@ -42,6 +43,14 @@ from moderator.clock import as_utc
 from moderator.faults import crash_point
 from moderator.intake.bounces import find_recipient
 from moderator.publish.outgoing import mail_bytes
+from moderator.runners.outbox_recovery import interrupted_rows, settle_interrupted
+from moderator.runners.send_report import (
+    BatchTally,
+    SendFate,
+    SendOutcome,
+    SendReport,
+    outcome,
+)
 from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
@@ -66,57 +75,6 @@ def _utcnow() -> datetime:
 def status_key(sender: Sender) -> str:
     """The service-status key of a sender's last batch: ``smtp.last_send`` ..."""
     return f"{sender.name}.last_send"
-
-
-class SendFate(StrEnum):
-    """What one batch did to one row (`SendOutcome.status`; not stored as such)."""
-
-    SENT = "sent"
-    FAILED = "failed"
-    DEFERRED = "deferred"
-    REQUEUED = "requeued"  # recovery: interrupted by a crash, to be sent again
-
-
-@dataclass(frozen=True)
-class SendOutcome:
-    """What happened to one Outbox row."""
-
-    outbox_id: int
-    to: str
-    subject: str
-    message_id: str
-    status: SendFate
-    detail: str = ""
-
-
-@dataclass(frozen=True)
-class SendReport:
-    """One batch: what was sent, given up, put off; and rows recovered after a crash."""
-
-    sent: tuple[SendOutcome, ...] = ()
-    failed: tuple[SendOutcome, ...] = ()
-    deferred: tuple[SendOutcome, ...] = ()
-    recovered: tuple[SendOutcome, ...] = ()
-    error: str | None = None  # the connection-level failure that ended the batch
-
-    def summary(self) -> str:
-        text = f"sent {len(self.sent)}, failed {len(self.failed)}, deferred {len(self.deferred)}"
-        if self.recovered:
-            text += f", recovered {len(self.recovered)}"
-        return text + (f"; error: {self.error}" if self.error else "")
-
-
-def outcome(row: Outbox, status: SendFate, detail: str = "") -> SendOutcome:
-    assert row.id is not None
-    return SendOutcome(row.id, row.to_addr, row.subject, row.message_id, status, detail)
-
-
-@dataclass
-class _Batch:
-    sent: list[SendOutcome] = field(default_factory=list)
-    failed: list[SendOutcome] = field(default_factory=list)
-    deferred: list[SendOutcome] = field(default_factory=list)
-    error: str | None = None
 
 
 class Outgoing:
@@ -178,7 +136,7 @@ class Outgoing:
             recovered = () if self._recovered or not self.may_recover() \
                 else self._recover(now)
             now = as_utc(now or self.clock())
-            batch = _Batch()
+            batch = BatchTally()
             ids = self._due_ids(now)
             if ids:
                 self._send_batch(ids, now, batch)
@@ -206,7 +164,7 @@ class Outgoing:
             )
             return [i for i in session.exec(query) if i is not None]
 
-    def _send_batch(self, ids: list[int], now: datetime, batch: _Batch) -> None:
+    def _send_batch(self, ids: list[int], now: datetime, batch: BatchTally) -> None:
         try:
             self.sender.open()
         except SenderUnavailable as exc:
@@ -230,7 +188,7 @@ class Outgoing:
         finally:
             self.sender.close()
 
-    def _send_one(self, outbox_id: int, now: datetime, batch: _Batch) -> bool:
+    def _send_one(self, outbox_id: int, now: datetime, batch: BatchTally) -> bool:
         """Hand one row over; False when the connection is lost (end of the batch)."""
         claimed = self._claim(outbox_id, batch)
         if claimed is None:  # sent or taken meanwhile, or a mail that cannot be written
@@ -257,7 +215,7 @@ class Outgoing:
             return False
         return True
 
-    def _claim(self, outbox_id: int, batch: _Batch) -> tuple[Outbox, OutgoingMail] | None:
+    def _claim(self, outbox_id: int, batch: BatchTally) -> tuple[Outbox, OutgoingMail] | None:
         """Write a queued row's mail, then mark the row `sending` (committed); the row and
         its mail, or None if another sender got there first.
 
@@ -292,7 +250,7 @@ class Outgoing:
 
     # ---- row outcomes
 
-    def _fail(self, session: Session, row: Outbox, error: str, batch: _Batch) -> None:
+    def _fail(self, session: Session, row: Outbox, error: str, batch: BatchTally) -> None:
         row.status, row.last_error, row.next_attempt_at = OutboxStatus.FAILED, error, None
         session.add(row)
         who = find_recipient(session, row.to_addr, row.game_id)
@@ -303,7 +261,7 @@ class Outgoing:
         batch.failed.append(outcome(row, SendFate.FAILED, error))
 
     def _defer(
-        self, session: Session, row: Outbox, error: str, now: datetime, batch: _Batch
+        self, session: Session, row: Outbox, error: str, now: datetime, batch: BatchTally
     ) -> None:
         if row.attempts >= self.config.smtp.max_attempts:
             self._fail(session, row, f"gave up after {row.attempts} attempts: {error}", batch)
@@ -354,51 +312,6 @@ def outgoing_mail(session: Session, row: Outbox) -> OutgoingMail:
     return OutgoingMail(row.to_addr, mail_bytes(session, row), row.message_id)
 
 
-def interrupted_rows(db: Engine) -> list[Outbox]:
-    """The rows a crash left in ``sending`` (handed over, or about to be)."""
-    with Session(db) as session:
-        return list(session.exec(select(Outbox).where(Outbox.status == OutboxStatus.SENDING)))
-
-
-def settle_interrupted(
-    db: Engine, stuck: list[Outbox], found: set[str] | None, reason: str, moment: datetime
-) -> tuple[SendOutcome, ...]:
-    """Decide each interrupted row: ``sent`` if its Message-ID is in ``found`` (it got
-    through), else ``queued`` again with the same Message-ID.
-
-    ``found`` is None when the sender could not tell (``reason`` says why): the row is
-    still sent again, and the GM warned that the player may get it twice.
-    """
-    outcomes = []
-    with session_scope(db) as session:
-        for stale in stuck:
-            row = session.get(Outbox, stale.id)
-            if row is None or row.status != OutboxStatus.SENDING:
-                continue
-            game = session.get(Game, row.game_id) if row.game_id is not None else None
-            what = f"{row.kind} to {row.to_addr} ({row.subject!r}, {row.message_id})"
-            if found is not None and row.message_id in found:
-                row.status, row.sent_at, row.last_error = OutboxStatus.SENT, moment, None
-                detail = f"{what}: accepted before a crash (found delivered)"
-                repo.log_gm(session, "mail.recovered", detail, game=game)
-                outcomes.append(outcome(row, SendFate.SENT, detail))
-            else:
-                row.status, row.next_attempt_at = OutboxStatus.QUEUED, None
-                if found is not None:
-                    detail = f"{what}: not sent before a crash (not found delivered); sending again"
-                    repo.log_gm(session, "mail.resend", detail, game=game)
-                else:
-                    detail = (
-                        f"{what}: interrupted by a crash and {reason}; sending again with "
-                        f"the same Message-ID, so {row.to_addr} may get it twice"
-                    )
-                    repo.log_gm(session, "mail.resend", detail, game=game,
-                                level=LogLevel.WARNING)
-                outcomes.append(outcome(row, SendFate.REQUEUED, detail))
-            session.add(row)
-    return tuple(outcomes)
-
-
 def deliver_outbox(db: Engine, config: Config) -> SendReport:
     """One batch with the configured sender (`moderator outbox send`, the demo, tests)."""
     return Outgoing(db, config, open_sender(config)).send_due()
@@ -419,3 +332,17 @@ def _wait(stop: threading.Event, wake: threading.Event | None, seconds: float) -
         remaining = end - time.monotonic()
         if remaining <= 0 or wake.wait(min(remaining, STOP_CHECK_SECONDS)):
             return
+
+
+__all__ = [
+    "Outgoing",
+    "SendFate",
+    "SendOutcome",
+    "SendReport",
+    "deliver_outbox",
+    "interrupted_rows",
+    "outcome",
+    "outgoing_mail",
+    "settle_interrupted",
+    "status_key",
+]

@@ -1,16 +1,13 @@
 """The service's scheduler: jobs at the deadlines, kept in step with the database.
 
 The scheduler is APScheduler's BackgroundScheduler with its jobs in the store itself
-(SQLAlchemyJobStore, table ``apscheduler_jobs``).  The database is the truth (the
-deadlines on each open turn, see `moderator.turn.deadlines`); the jobs are derived from it by
-`sync_jobs` (once the service is up, after every change the service makes, within
-`CHANGE_POLL_SECONDS` of a change made elsewhere, and every `FULL_SYNC_SECONDS` whatever
-happened), one job of each kind per active game.  What tells a change made elsewhere is
-the *change stamp* (`change_stamp`): one query, every `CHANGE_POLL_SECONDS`, of the
-newest ids of the GM log, submissions, audit entries, turns and players, the active
-games, the note commands leave with `deadlines.note_change`, and the job rows' count; an
-idle service runs that query and nothing else.  Only the service writes the job
-store; commands only change the database.  The jobs:
+(`moderator.runners.job_store`).  The database is the truth (the deadlines on each open
+turn, see `moderator.turn.deadlines`); the jobs are derived from it by `sync_jobs` (once
+the service is up, after every change the service makes, within `CHANGE_POLL_SECONDS` of
+a change made elsewhere, and every `FULL_SYNC_SECONDS` whatever happened), one job of each
+kind per active game.  What tells a change made elsewhere is the *change stamp*
+(`moderator.runners.change_stamp`), one query an idle service runs and nothing else.
+Only the service writes the job store; commands only change the database.  The jobs:
 
 * ``deadline:GAME``: at the orders deadline, run the turn (`run_due_turn`);
 * ``announcements:GAME``: at the announcement deadline, mail the announcements gazette
@@ -29,33 +26,53 @@ fires twice, or after the GM ran the turn by hand, does nothing.  A deadline tha
 during an outage also slides the next turn's deadlines by ``service.outage_slide_hours``
 (the turn runner does it, told ``missed``).
 
-The service writes a heartbeat (`HEARTBEAT`) every `SYNC_SECONDS`; `service_alive` reads
-it, so commands can leave the outbox to a running service.  `serve` is ready before the
+The service writes a heartbeat every `SYNC_SECONDS` (`moderator.runners.heartbeat`: the
+outages it notices, `service_alive` for the commands).  `serve` is ready before the
 first sync: the scheduler starts paused and its loop (`DeadlineScheduler.run`) syncs,
 with every job written in one transaction (`BatchedJobStore`), then lets the jobs run.
+
+This module keeps the jobs' entry points (their stored references name it), what each
+game's jobs are (`desired_jobs`, `JobSync`) and the service's loop (`DeadlineScheduler`);
+it re-exports what the service, commands and tests import from it.
 """
 
 from __future__ import annotations
 
 import contextlib
-import pickle
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from functools import partial
 from typing import Any
 
-from apscheduler.job import Job
-from apscheduler.jobstores.base import ConflictingIdError, JobLookupError
+from apscheduler.jobstores.base import JobLookupError
 from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
-from apscheduler.util import datetime_to_utc_timestamp
-from sqlalchemy import Connection, Engine, bindparam, select
+from sqlalchemy import Engine
 from sqlmodel import Session
 
 from moderator.clock import as_utc
+from moderator.runners.change_stamp import CHANGE_POLL_SECONDS, Stamp, change_stamp
+from moderator.runners.heartbeat import (
+    HEARTBEAT,
+    OUTAGE_AFTER,
+    STOPPED,
+    SYNC_SECONDS,
+    first_beat,
+    note_gap,
+    service_alive,
+    tidy_outbox,
+)
+from moderator.runners.job_store import (
+    BatchedJobStore,
+    JobSpec,
+    batched,
+    new_scheduler,
+    put_job,
+    same_time,
+    scheduled,
+)
 from moderator.runners.jobs import (
     Log,
     Runtime,
@@ -72,22 +89,12 @@ from moderator.store.guard import job_lock
 from moderator.store.host import panic_reason
 from moderator.store.models import Game, Turn
 from moderator.store.statuses import GameStatus
-from moderator.turn.deadlines import CHANGED, now_utc
+from moderator.turn.deadlines import now_utc
 from moderator.turn.inputs import due_at
 
-# How often `serve` writes its heartbeat (and tidies the outbox).
-SYNC_SECONDS = 30
 # How often `serve` re-reads the deadlines from the database whether or not the change
 # stamp moved (what the stamp cannot see: a reminder or announcements slot passing).
 FULL_SYNC_SECONDS = 300
-# A gap this long between heartbeats means the service was not running (or the host slept).
-OUTAGE_AFTER = timedelta(seconds=3 * SYNC_SECONDS)
-
-HEARTBEAT = "scheduler.heartbeat"
-STOPPED = "service.stopped"
-# How often the running service reads the change stamp (changes made in other processes:
-# a deadline set by a command starts its turn within this time of the deadline).
-CHANGE_POLL_SECONDS = 1
 JOB_KINDS = ("deadline", "announcements", "reminder")
 
 # --- the scheduler ---------------------------------------------------------------------
@@ -153,14 +160,6 @@ def _job_reminder(game_name: str, number: int) -> None:
             run_reminders(rt, game_name, number)
 
 
-@dataclass(frozen=True)
-class JobSpec:
-    id: str
-    func: Callable[..., None]
-    run_date: datetime
-    args: tuple[str, int]
-
-
 def desired_jobs(db: Engine, config: Config, runtime: Runtime | None = None,
                  now: datetime | None = None) -> list[JobSpec]:
     """The jobs the database calls for now (none while the host is stopped by `panic`)."""
@@ -205,137 +204,6 @@ def _jobs_for(session: Session, config: Config, game: Game, turn: Turn,
     if slot is not None:
         specs.append(JobSpec(f"reminder:{game.name}", _job_reminder, slot, args))
     return specs
-
-
-def new_scheduler(db: Engine, *, shared: bool = True) -> Any:
-    """A scheduler whose jobs never expire and run once however late (missed deadlines).
-
-    ``shared``: the jobs in the store's ``apscheduler_jobs`` table (one `serve`).  Workers
-    keep theirs in memory instead: APScheduler does not share one job table between
-    processes, and every worker derives the same jobs from the database anyway
-    (`sync_jobs`), the job lock deciding which of them does each one.
-    """
-    from apscheduler.executors.pool import ThreadPoolExecutor
-    from apscheduler.jobstores.memory import MemoryJobStore
-    from apscheduler.schedulers.background import BackgroundScheduler
-
-    return BackgroundScheduler(
-        jobstores={"default": BatchedJobStore(engine=db) if shared else MemoryJobStore()},
-        executors={"default": ThreadPoolExecutor(2)},
-        job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
-        timezone=UTC,
-    )
-
-
-class BatchedJobStore(SQLAlchemyJobStore):  # type: ignore[misc]
-    """APScheduler's SQLAlchemy job store, whose writes from one thread can be gathered
-    and written at once (`batch`): a new host's first sync adds 3,000 jobs, and a
-    statement and a commit each (APScheduler's way) took 25 s.  Inside a batch the
-    store knows the stored ids from one query at its start and keeps the writes until its
-    end (one transaction, one statement of each kind).  Batch only while the scheduler
-    is paused: no other thread then reads or writes the jobs."""
-
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        self._local = threading.local()
-
-    @contextmanager
-    def batch(self) -> Iterator[None]:
-        with self.engine.connect() as connection:
-            stored = {row[0] for row in connection.execute(select(self.jobs_t.c.id))}
-        pending = _Batch(stored)
-        self._local.batch = pending
-        try:
-            yield
-        finally:
-            self._local.batch = None
-        with self.engine.begin() as connection:
-            pending.write(connection, self.jobs_t)
-
-    def _batch(self) -> _Batch | None:
-        return getattr(self._local, "batch", None)
-
-    def _row(self, job: Job) -> dict[str, Any]:
-        return {"id": job.id, "next_run_time": datetime_to_utc_timestamp(job.next_run_time),
-                "job_state": pickle.dumps(job.__getstate__(), self.pickle_protocol)}
-
-    def add_job(self, job: Job) -> None:
-        pending = self._batch()
-        if pending is None:
-            super().add_job(job)
-        else:
-            pending.add(self._row(job))
-
-    def update_job(self, job: Job) -> None:
-        pending = self._batch()
-        if pending is None:
-            super().update_job(job)
-        else:
-            pending.update(self._row(job))
-
-    def remove_job(self, job_id: str) -> None:
-        pending = self._batch()
-        if pending is None:
-            super().remove_job(job_id)
-        else:
-            pending.remove(job_id)
-
-
-class _Batch:
-    """The job-store writes of one `BatchedJobStore.batch`, with the store's errors."""
-
-    def __init__(self, stored: set[str]) -> None:
-        self.stored = stored  # ids in the table when the batch began, less those removed
-        self.inserts: dict[str, dict[str, Any]] = {}
-        self.updates: dict[str, dict[str, Any]] = {}
-        self.deletes: set[str] = set()
-
-    def add(self, row: dict[str, Any]) -> None:
-        if row["id"] in self.stored or row["id"] in self.inserts:
-            raise ConflictingIdError(row["id"])
-        self.inserts[row["id"]] = row
-
-    def update(self, row: dict[str, Any]) -> None:
-        if row["id"] in self.inserts:
-            self.inserts[row["id"]] = row
-        elif row["id"] in self.stored:
-            self.updates[row["id"]] = row
-        else:
-            raise JobLookupError(row["id"])
-
-    def remove(self, job_id: str) -> None:
-        if self.inserts.pop(job_id, None) is not None:
-            return
-        if job_id not in self.stored:
-            raise JobLookupError(job_id)
-        self.stored.discard(job_id)
-        self.updates.pop(job_id, None)
-        self.deletes.add(job_id)
-
-    def write(self, connection: Connection, table: Any) -> None:
-        if self.deletes:
-            connection.execute(table.delete().where(table.c.id.in_(sorted(self.deletes))))
-        if self.inserts:
-            connection.execute(table.insert(), list(self.inserts.values()))
-        if self.updates:
-            connection.execute(
-                table.update().where(table.c.id == bindparam("job_id")).values(
-                    next_run_time=bindparam("next_run_time"),
-                    job_state=bindparam("job_state")),
-                [{"job_id": row["id"], "next_run_time": row["next_run_time"],
-                  "job_state": row["job_state"]} for row in self.updates.values()])
-
-
-@contextmanager
-def batched(scheduler: Any) -> Iterator[None]:
-    """The scheduler's job-store writes inside the block in one transaction (when its
-    store is a `BatchedJobStore`; a worker's jobs in memory need none)."""
-    store = scheduler._lookup_jobstore("default")
-    if isinstance(store, BatchedJobStore):
-        with store.batch():
-            yield
-    else:
-        yield
 
 
 def sync_jobs(scheduler: Any, db: Engine, config: Config, runtime: Runtime | None = None,
@@ -439,13 +307,13 @@ class JobSync:
         kept = 0
         running = running_jobs()
         for job_id, spec in wanted.items():
-            if job_id in stored and _same_time(stored[job_id], spec.run_date) \
+            if job_id in stored and same_time(stored[job_id], spec.run_date) \
                     and applied.get(job_id) == spec:
                 kept += 1
                 continue
             if job_id not in stored and job_id in running:
                 continue  # left the store as it started; the sync after it ends decides
-            _add(scheduler, spec)
+            put_job(scheduler, spec)
             applied[job_id] = spec
             self.added.append(spec)
         self._applied = applied
@@ -475,71 +343,6 @@ def _listed(items: Iterable[str], most: int = 20) -> str:
     return " ".join(shown[:most]) + (f" and {more} more" if more > 0 else "")
 
 
-def _same_time(stored: datetime | None, wanted: datetime) -> bool:
-    # The job store keeps run times as float timestamps: allow for their rounding.
-    return stored is not None and abs((stored - wanted).total_seconds()) < 0.001
-
-
-def _add(scheduler: Any, spec: JobSpec) -> None:
-    from apscheduler.triggers.date import DateTrigger
-
-    scheduler.add_job(spec.func, DateTrigger(run_date=spec.run_date, timezone=UTC),
-                      args=list(spec.args), id=spec.id, name=spec.id, replace_existing=True)
-
-
-def service_alive(db: Engine, now: datetime | None = None) -> datetime | None:
-    """The last heartbeat of a `serve` that seems to be running, else None.
-
-    A heartbeat within `OUTAGE_AFTER` counts as running unless the service recorded its
-    stop after it (its shutdown writes a last heartbeat, then `STOPPED`).  A service
-    killed outright looks alive for at most `OUTAGE_AFTER`.
-    """
-    now = now or now_utc()
-    with Session(db) as session:
-        status = repo.service_status(session)
-    beat, stopped = status.get(HEARTBEAT), status.get(STOPPED)
-    if beat is None or now - as_utc(beat.updated_at) > OUTAGE_AFTER:
-        return None
-    if stopped is not None and as_utc(stopped.updated_at) >= as_utc(beat.updated_at):
-        return None
-    return as_utc(beat.updated_at)
-
-
-def scheduled(db: Engine) -> list[tuple[str, datetime | None]]:
-    """The job store's jobs and their next run times, read without unpickling."""
-    from sqlalchemy import inspect, text
-
-    if not inspect(db).has_table("apscheduler_jobs"):
-        return []
-    with db.connect() as conn:
-        rows = conn.execute(text("SELECT id, next_run_time FROM apscheduler_jobs "
-                                 "ORDER BY next_run_time")).all()
-    return [(row[0], datetime.fromtimestamp(row[1], UTC) if row[1] else None) for row in rows]
-
-
-# What moves when anything a job depends on changes, in one query (see the module's
-# docstring): new GM-log entries (deadlines set, turns run or failed, announcements sent),
-# orders, GM actions, turns and players; which games are active; the note commands leave;
-# and how many jobs are stored (a job that ran has left the store).
-_STAMP = ("SELECT (SELECT max(id) FROM gmlog), (SELECT max(id) FROM submission), "
-          "(SELECT max(id) FROM auditentry), (SELECT max(id) FROM turn), "
-          "(SELECT max(id) FROM player), "
-          f"(SELECT count(*) FROM game WHERE status = '{GameStatus.ACTIVE}'), "
-          f"(SELECT sum(id) FROM game WHERE status = '{GameStatus.ACTIVE}'), "
-          f"(SELECT value FROM servicestatus WHERE key = '{CHANGED}')")
-_STAMP_JOBS = ", (SELECT count(*) FROM apscheduler_jobs)"
-
-Stamp = tuple[object, ...]
-
-
-def change_stamp(db: Engine, *, jobs: bool = True) -> Stamp:
-    """The change stamp: the same value means nothing the jobs derive from has changed
-    (``jobs``: with the job store's row count, for a store kept in the database)."""
-    with db.connect() as connection:
-        row = connection.exec_driver_sql(_STAMP + (_STAMP_JOBS if jobs else "")).one()
-    return tuple(row)
-
-
 class DeadlineScheduler:
     """The service's scheduler: starts, notices outages, keeps the jobs in sync."""
 
@@ -565,23 +368,9 @@ class DeadlineScheduler:
         global _runtime
         now = now or now_utc()
         self.runtime.started_at = now
-        with session_scope(self.db) as session:
-            beat = repo.service_status(session).get(HEARTBEAT)
-            down_since = as_utc(beat.updated_at) if beat else None
-            # A first start (no heartbeat ever) is no outage: nothing was running to miss
-            # a deadline, and counting everything since datetime.min as down made a turn
-            # due a moment after a slow start "late".  A restart within OUTAGE_AFTER is no
-            # outage either; only a real gap slides the deadlines that fell in it.
-            outage = down_since is not None and now - down_since > OUTAGE_AFTER
-            if outage and down_since is not None:
-                repo.log_gm(session, "service.outage",
-                            f"not running from {down_since:%Y-%m-%d %H:%M} to "
-                            f"{now:%Y-%m-%d %H:%M} UTC", level="warning")
-                self.log("warning", "service.outage", since=down_since.isoformat(),
-                         until=now.isoformat())
-            repo.set_status(session, HEARTBEAT, now.isoformat())
+        down_since = first_beat(self.db, self.log, now)
         self._last_beat = now
-        if outage and down_since is not None:
+        if down_since is not None:
             self.runtime.outages.append((down_since, now))
         _runtime = self.runtime
         self.scheduler.start(paused=True)
@@ -633,25 +422,11 @@ class DeadlineScheduler:
         if self._last_beat is not None and now - self._last_beat > OUTAGE_AFTER:
             # The host slept, or this process was stopped: deadlines in the gap were missed.
             self.runtime.outages.append((self._last_beat, now))
-            with session_scope(self.db) as session:
-                repo.log_gm(session, "service.outage",
-                            f"no heartbeat from {self._last_beat:%Y-%m-%d %H:%M} to "
-                            f"{now:%Y-%m-%d %H:%M} UTC", level="warning")
-            self.log("warning", "service.outage", since=self._last_beat.isoformat(),
-                     until=now.isoformat())
+            note_gap(self.db, self.log, self._last_beat, now)
         with session_scope(self.db) as session:
             repo.set_status(session, HEARTBEAT, now.isoformat())
-            self._tidy_outbox(session, now)
+            tidy_outbox(session, self.config, self.log, now)
         self._last_beat = now
-
-    def _tidy_outbox(self, session: Session, now: datetime) -> None:
-        """Sent welcomes lose their password; old sent mail its body (the archive keeps
-        every issue).  Both are cheap index lookups when there is nothing to do."""
-        masked = repo.mask_sent_secrets(session, now)
-        days = self.config.outbox_compact_days
-        compacted = repo.compact_outbox(session, now - timedelta(days=days), now) if days else 0
-        if masked or compacted:
-            self.log("info", "outbox.tidied", masked=masked, compacted=compacted)
 
     def run(self, stop: threading.Event, interval: float = SYNC_SECONDS,
             poll: float = CHANGE_POLL_SECONDS, full: float = FULL_SYNC_SECONDS) -> None:
@@ -691,3 +466,30 @@ class DeadlineScheduler:
             repo.set_status(session, HEARTBEAT, now_utc().isoformat())
         if _runtime is self.runtime:
             _runtime = None
+
+
+# Re-exported: what the rest of the service, the tests and the benchmarks import from here.
+__all__ = [
+    "CHANGE_POLL_SECONDS",
+    "FULL_SYNC_SECONDS",
+    "HEARTBEAT",
+    "JOB_KINDS",
+    "OUTAGE_AFTER",
+    "STOPPED",
+    "SYNC_SECONDS",
+    "BatchedJobStore",
+    "DeadlineScheduler",
+    "JobSpec",
+    "JobSync",
+    "Runtime",
+    "Stamp",
+    "batched",
+    "change_stamp",
+    "desired_jobs",
+    "new_scheduler",
+    "run_due_turn",
+    "running_jobs",
+    "scheduled",
+    "service_alive",
+    "sync_jobs",
+]

@@ -1,0 +1,134 @@
+"""The intake steps before the orders: whose message it is, and whether it is answered.
+
+``claim`` takes the stored message (a second intake finds it taken), ``robots`` sets
+aside bounces and robots' mail unanswered, ``size`` refuses an oversized message,
+``commands`` answers player commands (HELP, ORDERS, CHECK ...), and ``identify`` checks
+game, player, mail authentication and password.  A `Refusal` any step raises is answered
+and logged by `refuse`, within the refusal limit for its sender.
+"""
+
+
+
+from __future__ import annotations
+
+from sqlalchemy import update
+from sqlmodel import col
+
+from moderator.intake.bounces import detect_bounce, find_recipient, record_bounce
+from moderator.intake.commands import answer_commands
+from moderator.intake.context import forget_password
+from moderator.intake.identify import Refusal, check_size, game_name, identify
+from moderator.intake.record import (
+    Intake,
+    IntakeResult,
+    stored_message,
+)
+from moderator.intake.robots import own_address, refusal_allowed, robot_reason
+from moderator.publish.receipts import (
+    Replying,
+    queue_refusal,
+)
+from moderator.store import repo
+from moderator.store.models import ReceivedMessage
+from moderator.store.statuses import IntakeFate, MessageStatus
+
+
+def claim_step(intake: Intake) -> IntakeResult | None:
+    # A second intake reading it at the same moment (a GM's `inbox process` beside
+    # `serve`) finds it taken.  A crash rolls the claim back, so a message stored but
+    # never handled is still resumed on the next read.
+    claimed = intake.session.execute(
+        update(ReceivedMessage)
+        .where(col(ReceivedMessage.id) == intake.stored_id,
+               col(ReceivedMessage.status) == MessageStatus.RECEIVED)
+        .values(status=MessageStatus.HANDLING)
+    )
+    if claimed.rowcount != 1:  # type: ignore[attr-defined]
+        return intake.result(IntakeFate.DUPLICATE, "being handled elsewhere")
+    intake.stored = intake.session.get(ReceivedMessage, intake.stored_id)
+    assert intake.stored is not None
+    return None
+
+
+def robots_step(intake: Intake) -> IntakeResult | None:
+    message, stored = intake.message, stored_message(intake)
+    # An oversized message is refused on its headers alone: its body is never parsed.
+    if len(stored.raw) <= intake.config.max_bytes:
+        player = find_recipient(intake.session, message.sender).player if message.sender else None
+        bounce = detect_bounce(stored.raw, person=player is not None)
+        if bounce is not None:  # a mail of ours came back: the GM must see it
+            record_bounce(intake.session, bounce)
+            stored.status = MessageStatus.IGNORED
+            stored.detail = f"bounce: {', '.join(bounce.recipients)}: {bounce.diagnostic}"
+            return intake.result(IntakeFate.IGNORED, stored.detail)
+    reason = message.auto_reason or robot_reason(
+        message.subject, message.sender, intake.config.moderator_address)
+    if not reason:
+        return None
+    # Answering a robot invites a mail loop; the GM still sees it.
+    stored.status, stored.detail = MessageStatus.IGNORED, reason
+    repo.log_gm(intake.session, "intake.ignored", f"{message.message_id}: {reason}")
+    return intake.result(IntakeFate.IGNORED, reason)
+
+
+def size_step(intake: Intake) -> IntakeResult | None:
+    check_size(intake.config, stored_message(intake))
+    return None
+
+
+def commands_step(intake: Intake) -> IntakeResult | None:
+    # Player commands (moderator.intake.commands): answered here; orders sent beside
+    # them go on through the steps below, already identified.
+    done = answer_commands(intake.session, intake.config, intake.message, stored_message(intake),
+                           intake.now)
+    if done is None:
+        return None
+    stored = stored_message(intake)
+    stored.game_id = done.game.id if done.game else None
+    stored.player_id = done.player.id if done.player else None
+    if done.rest is None:
+        stored.status, stored.detail = MessageStatus.ACCEPTED, done.detail
+        return intake.result(IntakeFate.ACCEPTED, done.detail)
+    intake.game, intake.player, intake.directives = done.game, done.player, done.rest
+    return None
+
+
+def identify_step(intake: Intake) -> IntakeResult | None:
+    if intake.directives is not None:  # the commands step identified the sender
+        return None
+    stored = stored_message(intake)
+    try:
+        game, player, directives = identify(intake.session, intake.config, intake.message,
+                                            stored.raw)
+    finally:  # checked, whatever the outcome: the stored copies keep all but the password
+        forget_password(stored, intake.message.text)
+    stored.game_id, stored.player_id = game.id, player.id
+    intake.game, intake.player, intake.directives = game, player, directives
+    return None
+
+
+def refuse(intake: Intake, refusal: Refusal) -> IntakeResult:
+    session, config, message, stored = intake.session, intake.config, intake.message, \
+        stored_message(intake)
+    stored.status, stored.detail = MessageStatus.REFUSED, refusal.reason
+    game = repo.find_game(session, game_name(session, config, message) or "")
+    repo.log_gm(
+        session,
+        refusal.event,
+        f"{message.sender or '?'} ({message.message_id}): {refusal.reason}",
+        game=game,
+        level="warning",
+    )
+    if not message.sender or own_address(message.sender, config.moderator_address):
+        return intake.result(IntakeFate.REFUSED, refusal.reason)
+    if not refusal_allowed(session, message.sender, intake.now, config.refusals_per_hour):
+        # Forged senders and robots would get a refusal for every mail (backscatter).
+        stored.detail = f"{refusal.reason} (not answered: refusal limit for this sender)"
+        repo.log_gm(session, "intake.refusal-suppressed",
+                    f"{message.sender} ({message.message_id}): already refused within the hour;"
+                    " not answered", game=game)
+        return intake.result(IntakeFate.REFUSED, stored.detail)
+    queue_refusal(session, config, game, message.sender, message.subject, refusal.reason,
+                  refusal.hint, Replying(message.message_id))
+    stored.answered_at = intake.now
+    return intake.result(IntakeFate.REFUSED, refusal.reason)
