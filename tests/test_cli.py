@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import click
@@ -99,3 +101,27 @@ def test_names_in_tables_are_shown_as_written_never_as_markup(run) -> None:  # t
     assert "[b]Bo[/b]" in run("player", "list", "paris")
     assert "[b]Bo[/b]" in run("game", "show", "paris")
     assert "[games.paris]" in run("game", "settings", "paris")
+
+
+def test_names_in_lines_are_text_too(run) -> None:  # type: ignore[no-untyped-def]
+    """The console reads no markup: a name with a stray closing tag "[/]" made rich raise
+    MarkupError in `orders show` (the line printed "[bold]{name}[/]" with the name as
+    markup), and "[i]" styled the rest of the line; the styled pieces are our own tags
+    only (`styled`), and a name is printed as written."""
+    name = "Bo [/] [i]de Lyon"
+    run("game", "new", "paris", "--kind", "engarde", "--seed", "7")
+    run("player", "add", "paris", "bo@lyon.example", "--name", name, "--password", "x")
+    assert f"{name}: no orders for April 1625" in run("orders", "show", "paris")
+    assert name in run("status", "paris")
+
+
+def test_an_error_naming_what_the_gm_typed_is_printed_as_written(tmp_path: Path) -> None:
+    """`main` prints an expected error after "error:"; the error's text (here a game name
+    with markup in it) is text, never a style or a crash."""
+    config = write_config(tmp_path)
+    result = subprocess.run(
+        [sys.executable, "-c", "from moderator.cli import main; main()",
+         "--config", str(config), "game", "show", "[/][b]nowhere"],
+        capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2, result.stderr
+    assert "error:" in result.stdout and "[/][b]nowhere" in result.stdout

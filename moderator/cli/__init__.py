@@ -27,7 +27,7 @@ from typing import Any
 import click
 
 from moderator import __version__
-from moderator.cli.app import App, console
+from moderator.cli.app import App, console, styled
 
 __all__ = ["App", "cli", "main"]
 
@@ -143,7 +143,7 @@ def main() -> None:
     except Exception as exc:
         if not isinstance(exc, _expected_errors()):
             raise
-        console.print(f"[red]error:[/] {exc}", markup=True)
+        console.print(styled("[red]error:[/] {exc}", exc=exc))
         sys.exit(2)
 
 

@@ -12,13 +12,27 @@ from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
 
 if TYPE_CHECKING:  # imported when used: `moderator --help` starts without them
     from sqlalchemy import Engine
 
     from moderator.settings.config import Config
 
-console = Console(highlight=False)
+# Markup off: what the console prints is read as plain text, so a player's name, a sender,
+# an error naming either (all of which can hold "[b]" or "[/]") can never become a style
+# or swallow the text around it.  The few styled pieces are made by `styled`.
+console = Console(highlight=False, markup=False)
+
+
+def styled(template: str, /, **values: object) -> Text:
+    """A line with styles: `template` is rich markup written in our code, and each value
+    put into it (``{name}``) is escaped first, so only our own tags are read as styles.
+
+    ``styled("[bold]{name}[/]: no orders", name=player.name)``"""
+    return Text.from_markup(template.format(**{key: escape(str(value))
+                                                for key, value in values.items()}))
 _WHEN = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T]+(\d{1,2}):(\d{2}))?\s*$")
 
 
@@ -132,9 +146,9 @@ def send_outbox(app: App) -> None:
         shown = outcome.detail and outcome.status != SendFate.SENT
         detail = f" ({outcome.detail})" if shown else ""
         console.print(f"  {verb[outcome.status]} {outcome.to}: "
-                      f"{outcome.subject}{detail}", markup=False)
+                      f"{outcome.subject}{detail}")
     if report.error:
-        console.print(f"  {report.error}", style="red", markup=False)
+        console.print(f"  {report.error}", style="red")
 
 
 pass_app = click.make_pass_decorator(App)

@@ -5,11 +5,18 @@ from __future__ import annotations
 from datetime import datetime
 
 import click
-from rich.markup import escape
 from rich.table import Table
 from sqlmodel import Session
 
-from moderator.cli.app import WHEN_OR_DATE, App, console, desk, note_option, pass_app
+from moderator.cli.app import (
+    WHEN_OR_DATE,
+    App,
+    console,
+    desk,
+    note_option,
+    pass_app,
+    styled,
+)
 from moderator.clock import as_utc, format_deadline
 from moderator.desk import actions, admin
 from moderator.games import find_engine, game_kinds
@@ -43,14 +50,16 @@ def game_new(app: App, name: str, kind: str, seed: int | None, deadline: datetim
         turn = repo.open_turn(session, created)
         deadline_set = turn.deadline is not None
         due = format_deadline(turn.deadline, created.time_zone)
-    console.print(f"Created {kind} game [bold]{created.name}[/] (seed {created.seed}), "
-                  f"taking orders for {turn.label}.")
+    console.print(styled("Created {kind} game [bold]{name}[/] (seed {seed}), taking orders "
+                         "for {label}.", kind=kind, name=created.name, seed=created.seed,
+                         label=turn.label))
     if deadline_set:
         console.print(f"Orders due {due}.")
     else:
-        console.print(f"[yellow]No deadline and no deadline rule[/]: the turn runs only when "
-                      f"you run it.  Set one with `moderator deadline set {created.name} "
-                      f"'YYYY-MM-DD HH:MM'` or `moderator deadline rule {created.name} ...`.")
+        console.print(styled("[yellow]No deadline and no deadline rule[/]: the turn runs "
+                             "only when you run it.  Set one with `moderator deadline set "
+                             "{name} 'YYYY-MM-DD HH:MM'` or `moderator deadline rule {name} "
+                             "...`.", name=created.name))
 
 
 @game.command("list")
@@ -75,14 +84,14 @@ def game_show(app: App, name: str) -> None:
     with Session(app.db) as session:
         g = repo.game_by_name(session, name)
         turn = repo.open_turn(session, g)
-        console.print(f"[bold]{g.name}[/] ({find_engine(g.kind).title}), {g.status}, "
-                      f"seed {g.seed}")
+        console.print(styled("[bold]{name}[/] ({title}), {status}, seed {seed}", name=g.name,
+                             title=find_engine(g.kind).title, status=g.status, seed=g.seed))
         console.print(f"Turn {turn.number}: {turn.label}; deadline "
                       f"{format_deadline(turn.deadline, g.time_zone) or 'not set'}")
         table = Table("player", "email", "character", "orders this turn")
         for p in repo.players(session, g):
             stands = standing(session, app.config, g, turn, p)
-            table.add_row(escape(p.name), escape(p.email), p.character_key,
+            table.add_row(p.name, p.email, p.character_key,
                           f"v{stands.version} stands" if stands else "-")
         console.print(table)
 
@@ -127,7 +136,7 @@ def game_settings(app: App, game_name: str) -> None:
     """GAME's settings from config.toml ([games.GAME]), defaults filled in."""
     settings = app.config.game(game_name)
     values = settings.effective()
-    table = Table("setting", "value", title=escape(f"[games.{game_name}]"))
+    table = Table("setting", "value", title=f"[games.{game_name}]")
     for s in GAME_SETTINGS:
         table.add_row(s.key, repr(values[s.key]))
     table.add_row("deadline", repr(dict(settings.deadline)) if settings.deadline else "-")
@@ -153,8 +162,8 @@ def panic(app: App, off: bool, reason: str, actor: str | None) -> None:
     with session_scope(app.db) as session:
         actions.panic(session, not off, app.who(actor), reason)
     console.print("The host runs again." if off else
-                  "[red]PANIC[/]: all processing on this host is stopped "
-                  "(`moderator panic --off --reason ...` resumes).")
+                  styled("[red]PANIC[/]: all processing on this host is stopped "
+                         "(`moderator panic --off --reason ...` resumes)."))
 
 
 @click.command()
@@ -201,9 +210,9 @@ def log(app: App, game_name: str, since: datetime | None) -> None:
             noted = (f" [in the gazette of turn {e.noted_in_turn}]" if e.noted_in_turn
                      else " [in the next gazette]" if e.note else "")
             console.print(f"{_short(e.at, g.time_zone)}  {e.who}  {e.action}{turn}: "
-                          f"{e.reason}{noted}", markup=False)
+                          f"{e.reason}{noted}")
             if e.detail:
-                console.print(f"    {e.detail}", markup=False)
+                console.print(f"    {e.detail}")
     if not rows:
         console.print(f"No GM actions logged for {game_name}.")
 

@@ -29,7 +29,7 @@ def init(path: Path, force: bool) -> None:
     text = resources.config_template().read_text(encoding="utf-8")
     path.write_text(text, encoding="utf-8")
     where = path.resolve()
-    console.print(f"Wrote {where}.", markup=False)
+    console.print(f"Wrote {where}.")
     console.print("Next: edit [mail] (addresses, transport) and [database], then "
                   f"`moderator --config {where} status`, or run moderator from "
-                  f"{where.parent}, or set MODERATOR_CONFIG={where}.", markup=False)
+                  f"{where.parent}, or set MODERATOR_CONFIG={where}.")

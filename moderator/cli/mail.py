@@ -5,7 +5,6 @@ same runners as `moderator serve` (`moderator.runners.incoming`, `.outgoing`).""
 from __future__ import annotations
 
 import click
-from rich.markup import escape
 from rich.table import Table
 from sqlmodel import Session
 
@@ -58,9 +57,9 @@ def _show(app: App, results: list[IntakeResult]) -> None:
             game = session.get(Game, stored.game_id) if stored and stored.game_id else None
             errors = sum(e.get("severity", "error") == "error"
                          for e in jsonio.loads(sub.errors_json)) if sub else None
-            table.add_row(escape(stored.sender or "?") if stored else "?",
+            table.add_row(stored.sender or "?" if stored else "?",
                           game.name if game else "-", f"v{sub.version}" if sub else "-",
-                          "-" if errors is None else str(errors), r.status, escape(r.detail[:60]))
+                          "-" if errors is None else str(errors), r.status, r.detail[:60])
     console.print(table)
 
 

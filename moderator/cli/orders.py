@@ -6,7 +6,7 @@ import click
 from sqlmodel import Session
 
 from moderator import jsonio
-from moderator.cli.app import App, console, desk, note_option, pass_app
+from moderator.cli.app import App, console, desk, note_option, pass_app, styled
 from moderator.desk import players as desk_players
 from moderator.store import repo
 from moderator.store.db import session_scope
@@ -34,11 +34,13 @@ def orders_show(app: App, game_name: str, email: str | None, all_versions: bool)
             subs = repo.submissions(session, p, turn.number)
             stands = standing(session, app.config, g, turn, p)
             if not subs:
-                console.print(f"[bold]{p.name}[/]: no orders for {turn.label}\n")
+                console.print(styled("[bold]{name}[/]: no orders for {label}\n",
+                                     name=p.name, label=turn.label))
                 continue
             if stands is None:
-                console.print(f"[bold]{p.name}[/]: no orders in time for {turn.label} "
-                              f"(v{subs[-1].version} came late)\n")
+                console.print(styled("[bold]{name}[/]: no orders in time for {label} "
+                                     "(v{version} came late)\n", name=p.name,
+                                     label=turn.label, version=subs[-1].version))
             for sub in subs if all_versions else ([stands.submission] if stands else []):
                 _print_submission(p.name, turn.label, sub, stands)
 
@@ -50,11 +52,12 @@ def _print_submission(name: str, label: str, sub: Submission,
         status = f"stands: {stands.reason}"
     else:
         status = "does not stand" + (f" (v{stands.version} does)" if stands else "")
-    console.print(f"[bold]{name}[/], {label}, v{sub.version} {status}:", markup=True)
+    console.print(styled("[bold]{name}[/], {label}, v{version} {status}:", name=name,
+                         label=label, version=sub.version, status=status))
     for line in jsonio.loads(sub.normal_form_json):
-        console.print(f"    {line}", markup=False)
+        console.print(f"    {line}")
     for err in jsonio.loads(sub.errors_json):
-        console.print(f"    ! line {err['line']}: {err['message']}", markup=False)
+        console.print(f"    ! line {err['line']}: {err['message']}")
     console.print()
 
 

@@ -7,7 +7,6 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import click
-from rich.markup import escape
 from rich.table import Table
 from sqlmodel import Session
 
@@ -59,7 +58,7 @@ def player_list(app: App, game_name: str) -> None:
             if p.absent_until is not None:
                 back = as_utc(p.absent_until).astimezone(ZoneInfo(g.time_zone))
                 status += f", absent to {back:%Y-%m-%d}"
-            table.add_row(escape(p.name), escape(p.email), p.character_key, status)
+            table.add_row(p.name, p.email, p.character_key, status)
     console.print(table)
 
 
@@ -104,11 +103,11 @@ def player_act_as(app: App, game_name: str, email: str, file: Path, note: str | 
         if done.submission is None:
             raise DeskError("no valid orders in the file:\n  " + "\n  ".join(done.errors))
         version = done.submission.version
-    console.print(f"Stored as orders v{version} for {email}:", markup=False)
+    console.print(f"Stored as orders v{version} for {email}:")
     for line in done.normal_form:
-        console.print(f"  {line}", markup=False)
+        console.print(f"  {line}")
     for line in done.errors:
-        console.print(f"  ! {line}", markup=False, style="red")
+        console.print(f"  ! {line}", style="red")
     app.deliver(send)
 
 
@@ -217,7 +216,7 @@ def player_requests(app: App, game_name: str) -> None:
     if not waiting:
         console.print(f"No join requests wait in {game_name}.")
     for request in waiting:
-        console.print(f"  {request.name} <{request.email}>", markup=False)
+        console.print(f"  {request.name} <{request.email}>")
 
 
 def _decide(app: App, game_name: str, email: str, approve: bool, reason: str,
@@ -227,7 +226,7 @@ def _decide(app: App, game_name: str, email: str, approve: bool, reason: str,
         request = desk_players.decide_join(session, app.config, g, email, approve,
                                            app.who(actor), reason)
     done = "joins" if approve else "is refused"
-    console.print(f"{request.name} <{request.email}> {done} {game_name}.", markup=False)
+    console.print(f"{request.name} <{request.email}> {done} {game_name}.")
     app.deliver(send)
 
 

@@ -10,13 +10,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TextIO
 
 import click
-from rich.markup import escape
 from rich.table import Table
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from moderator.cli import hostview
-from moderator.cli.app import App, console, pass_app
+from moderator.cli.app import App, console, pass_app, styled
 from moderator.cli.hostview import (
     BACKLOG,
     Backlog,
@@ -171,8 +170,9 @@ def _game_status(
     """One game: its turn, deadlines, rule, jobs, outbox, and who has sent orders."""
     turn = repo.open_turn_light(session, g)  # the deadlines, not the game's state
     rule = deadlines.rule_of(g)
-    console.print(f"\n[bold]{g.name}[/] ({find_engine(g.kind).title}), {g.status}: "
-                  f"turn {turn.number}, {turn.label}")
+    console.print(styled("\n[bold]{name}[/] ({title}), {status}: turn {number}, {label}",
+                         name=g.name, title=find_engine(g.kind).title, status=g.status,
+                         number=turn.number, label=turn.label))
     _print_due(g, turn, now)
     console.print(f"  rule: {rule.describe() if rule else 'none (deadlines set by hand)'}")
     if turn.reminded_at:
@@ -210,10 +210,10 @@ def _orders_table(session: Session, config: Config, g: Game, turn: Turn) -> Tabl
         stands = standing(session, config, g, turn, p)
         if stands:
             sent += 1
-            table.add_row(escape(p.name), escape(p.email), f"v{stands.version} stands",
+            table.add_row(p.name, p.email, f"v{stands.version} stands",
                           short(stands.submission.received_at, g.time_zone))
         else:
-            table.add_row(escape(p.name), escape(p.email), "[red]none yet[/]", "")
+            table.add_row(p.name, p.email, styled("[red]none yet[/]"), "")
     table.title = f"Orders for {turn.label}: {sent} of {len(table.rows)} players"
     return table
 

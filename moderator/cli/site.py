@@ -36,4 +36,4 @@ def site_build(app: App, game_names: tuple[str, ...], out_dir: Path | None) -> N
     with Session(app.db) as session:
         changed = build_site(session, app.config, target, list(game_names) or None)
     console.print(f"Site in {target}: {len(changed)} file(s) written or removed "
-                  f"in {time.perf_counter() - start:.1f} s.", markup=False)
+                  f"in {time.perf_counter() - start:.1f} s.")

@@ -9,7 +9,7 @@ import click
 from sqlmodel import Session
 
 from moderator import jsonio
-from moderator.cli.app import App, console, desk, pass_app, send_option
+from moderator.cli.app import App, console, desk, pass_app, send_option, styled
 from moderator.clock import as_utc, format_deadline
 from moderator.desk import rollback
 from moderator.desk.errors import DeskError
@@ -120,9 +120,9 @@ def turn_show(app: App, game_name: str, number: int, as_json: bool) -> None:
         return
     console.print(f"Turn {data['number']} ({data['label']}), {data['status']}")
     for e in data["events"]:
-        console.print(f"  {e['id']} {e['actor'] or ''} {e['args']}", markup=False)
+        console.print(f"  {e['id']} {e['actor'] or ''} {e['args']}")
     for d in data["dice"]:
-        console.print(f"  [dim]{d['text']}[/]")
+        console.print(f"  {d['text']}", style="dim")
 
 
 @turn.command("process")
@@ -219,9 +219,9 @@ def turn_rollforward(app: App, game_name: str, reason: str, actor: str | None,
                                         app.who(actor), reason)
     for r in replayed:
         write_archive(archive_dir(app.config, game_name, r.number), r.rendered, r.people)
-        console.print(f"Turn {r.number} ({r.label}): "
-                      + ("identical, not mailed again" if r.identical
-                         else "[yellow]CORRECTED[/], reissued to the players"))
+        console.print(styled("Turn {number} ({label}): ", number=r.number, label=r.label)
+                      + (styled("identical, not mailed again") if r.identical
+                         else styled("[yellow]CORRECTED[/], reissued to the players")))
     if replayed:  # the site shows the correction beside the original it supersedes
         rebuild_game_site(app.db, app.config, game_name)
     app.deliver(send)

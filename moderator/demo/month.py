@@ -16,6 +16,7 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from moderator.demo import samples
 from moderator.desk import admin
@@ -160,7 +161,8 @@ def run_demo(folder: Path, console: Console) -> None:
         for p in PLAYERS:
             admin.add_player(session, config, GAME, p.email, p.name, password=p.password)
     deliver_outbox(db, config)
-    console.print(f"Game [bold]{GAME}[/] with {len(PLAYERS)} characters; welcome mails sent.")
+    console.print(Text.assemble("Game ", (GAME, "bold"),
+                                f" with {len(PLAYERS)} characters; welcome mails sent."))
 
     console.rule("2. Orders arrive by email")
     inbox = open_maildir(config.maildir_inbox)
