@@ -10,6 +10,7 @@ from moderator.games.fief import (
     economy,
     invaders,
     movement,
+    passage,
     phases,
     projectiles,
     victory,
@@ -1013,8 +1014,8 @@ def test_ex_5_2_next_round_after_no_battle_she_passes_without_permission() -> No
     assert s.nobles["lucia"].city == "Canterbury"
     victory.end_round(r)
     r = realm(s)
-    assert movement.permits(r, "Red", "kirsten", "Canterbury")
-    assert not movement.permits(r, "Red", "dave", "Canterbury")
+    assert passage.permits(r, "Red", "kirsten", "Canterbury")
+    assert not passage.permits(r, "Red", "dave", "Canterbury")
 
 
 def test_faq_extinction_f2_f3_cash_is_secret_and_troops_are_counts() -> None:
