@@ -4,7 +4,7 @@ Green, Dave Blue, George Red."""
 
 from __future__ import annotations
 
-from moderator.games.fief import cards, court, economy, invaders, victory
+from moderator.games.fief import cards, court, income, invaders, victory
 from moderator.games.fief.state import GameState
 from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
 
@@ -84,7 +84,7 @@ def test_fe_3_0_a_besieged_city_pays_neither_its_shilling_nor_its_mill() -> None
     s.cities["York"].mill = True
     s.cities["York"].building = "stronghold"
     s.cities["York"].besieged_by = "Blue"
-    lines = economy.forecast(realm(s), "kirsten")
+    lines = income.forecast(realm(s), "kirsten")
     assert (lines["cities"], lines["mills"]) == (1, 0)
 
 
@@ -103,9 +103,9 @@ def test_fe_3_2_a_tithe_spares_the_mill_of_an_abbey_city() -> None:
     r = realm(s)
     give_orders(r, {"kirsten": "PLAY TAX TITHE ON Canterbury"})
     cards.play_phase(r)
-    dave = economy.forecast(r, "dave")
+    dave = income.forecast(r, "dave")
     assert dave["mills"] == 0 and dave["abbeys"] == 2 + 2 + 3
-    assert economy.forecast(r, "kirsten")["tithe"] == 2
+    assert income.forecast(r, "kirsten")["tithe"] == 2
 
 
 def test_fe_4_8_a_dead_bishops_card_is_shuffled_back_with_the_character_deck() -> None:
@@ -162,7 +162,7 @@ def test_fe_7_6_a_captive_lord_may_still_levy_his_tallage() -> None:
     give_orders(r, {"george": "PLAY TAX ON Marches"})
     cards.play_phase(r)
     assert refusals(r) == []
-    assert economy.forecast(r, "george")["tallage"] == 4
+    assert income.forecast(r, "george")["tallage"] == 4
 
 
 def test_fe_6_4_invaders_who_would_roll_no_die_do_not_attack_a_stronghold() -> None:

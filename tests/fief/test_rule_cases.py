@@ -8,6 +8,7 @@ from moderator.games.fief import (
     cards,
     court,
     economy,
+    income,
     invaders,
     movement,
     passage,
@@ -555,7 +556,7 @@ def test_u7_bountiful_harvest_cancels_famine() -> None:
     give_orders(r, {"george": "PLAY BOUNTIFUL HARVEST ON Marches"})
     cards.play_phase(r)
     assert s.seas["3"] == [] and sorted(s.fortune_discard) == ["Bountiful Harvest", "Famine"]
-    assert economy.forecast(r, "george")["mills"] == 2
+    assert income.forecast(r, "george")["mills"] == 2
 
 
 def test_u12_two_good_weathers_against_storms() -> None:
@@ -570,7 +571,7 @@ def test_u12_two_good_weathers_against_storms() -> None:
     give_orders(r, {"dave": "PLAY GOOD WEATHER ON South West\nPLAY GOOD WEATHER ON I"})
     cards.play_phase(r)
     assert s.seas["1"] == ["Good Weather"]
-    assert economy.forecast(r, "dave")["mills"] == 3
+    assert income.forecast(r, "dave")["mills"] == 3
     s.players["dave"].hand = ["Good Weather"]
     give_orders(r, {"dave": "PLAY GOOD WEATHER ON South West"})
     cards.play_phase(r)
@@ -590,8 +591,8 @@ def test_u9_tallage_of_the_south_east_pays_eight() -> None:
     r = realm(s)
     give_orders(r, {"george": "PLAY TAX ON South East"})
     cards.play_phase(r)
-    assert economy.forecast(r, "george")["total"] == 8
-    dave = economy.forecast(r, "dave")
+    assert income.forecast(r, "george")["total"] == 8
+    dave = income.forecast(r, "dave")
     assert (dave["cities"], dave["mills"]) == (0, 2)
 
 
@@ -606,11 +607,11 @@ def test_u16_invaders_halve_every_income_rounded_up() -> None:
     s.cities["Cardiff"].mill = s.cities["Harlech"].mill = True
     s.cities["Plymouth"].building = "abbey"
     r = realm(s)
-    assert economy.forecast(r, "george")["total"] == 6
-    assert economy.forecast(r, "dave")["total"] == 9
+    assert income.forecast(r, "george")["total"] == 6
+    assert income.forecast(r, "dave")["total"] == 9
     s.invaders["Black Raven"] = invaders.InvaderArmy("Black Raven", "York")
-    assert economy.forecast(r, "george")["total"] == 3
-    assert economy.forecast(r, "dave")["total"] == 5
+    assert income.forecast(r, "george")["total"] == 3
+    assert income.forecast(r, "dave")["total"] == 5
 
 
 def test_u14_an_abbess_founds_an_abbey_where_there_is_no_stronghold() -> None:
@@ -1093,7 +1094,7 @@ def test_u4_famine_on_the_marches_and_storms_on_the_south_east() -> None:
     r = realm(s, {"disaster": [3, 6]})
     cards.disasters_phase(r)
     assert s.seas == {"3": ["Famine"], "6": ["Storms"]}
-    assert economy.forecast(r, "george")["mills"] == 0
+    assert income.forecast(r, "george")["mills"] == 0
     give_orders(r, {"kirsten": "MOVE Lucia: London - Oxford"})
     movement.movement_phase(r)
     assert s.nobles["lucia"].city == "London"
@@ -1128,6 +1129,6 @@ def test_u11_both_fortune_cards_on_the_marches_and_the_shilling_by_pigeon() -> N
                     "dave": "PLAY GOOD WEATHER ON Marches"})
     cards.play_phase(r)
     assert sorted(s.seas["3"]) == ["Bountiful Harvest", "Good Weather"]
-    assert economy.forecast(r, "george")["mills"] == 2 * 4
+    assert income.forecast(r, "george")["mills"] == 2 * 4
     economy.gifts(r)
     assert (s.players["dave"].cash, s.players["george"].pigeons) == (1, 2)

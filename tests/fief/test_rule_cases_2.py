@@ -3,7 +3,7 @@ title transfers, relics and Parliament (FE 2.8, 4.5, 4.6, 7.10, 9.2-9.3, 10.1-10
 
 from __future__ import annotations
 
-from moderator.games.fief import battle, cards, court, economy, movement
+from moderator.games.fief import battle, cards, court, economy, income, movement
 from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import GameState
 from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
@@ -25,9 +25,9 @@ def test_u10_a_tithe_takes_the_mills_of_the_district() -> None:
     r = realm(s)
     give_orders(r, {"kirsten": "PLAY TAX TITHE ON Exeter"})
     cards.play_phase(r)
-    assert economy.forecast(r, "kirsten")["tithe"] == 11
-    assert economy.forecast(r, "dave")["mills"] == 0
-    assert economy.forecast(r, "george")["mills"] == 0
+    assert income.forecast(r, "kirsten")["tithe"] == 11
+    assert income.forecast(r, "dave")["mills"] == 0
+    assert income.forecast(r, "george")["mills"] == 0
 
 
 def test_faq_p3_f13_a_dead_prelate_collects_no_tithe() -> None:
@@ -39,8 +39,8 @@ def test_faq_p3_f13_a_dead_prelate_collects_no_tithe() -> None:
     s.taxes = [{"district": "exeter", "player": "kirsten"}]
     r = realm(s)
     r.kill(hugh, "assassination")
-    assert economy.forecast(r, "dave")["mills"] == 2
-    assert economy.forecast(r, "kirsten")["tithe"] == 0
+    assert income.forecast(r, "dave")["mills"] == 2
+    assert income.forecast(r, "kirsten")["tithe"] == 0
 
 
 def test_fe_10_4_justice_strikes_the_bearer_of_the_heresy_marker() -> None:
@@ -283,8 +283,8 @@ def test_fe_3_1_an_abbey_pays_for_its_visitors_and_lifts_the_mills_around() -> N
     # FE 5.0: William is inside the Abbey, let in by Kirsten (else on its outskirts).
     s.players["kirsten"].standing.append({"kind": "allow_enter", "who": "dave", "city": None})
     r = realm(s)
-    assert economy.forecast(r, "kirsten")["abbeys"] == 12
-    assert economy.forecast(r, "george")["mills"] == 3
+    assert income.forecast(r, "kirsten")["abbeys"] == 12
+    assert income.forecast(r, "george")["mills"] == 3
 
 
 def test_fe_6_10_church_intervention_sends_the_army_home_for_good() -> None:

@@ -13,6 +13,7 @@ from moderator.games.fief import (
     court,
     economy,
     excalibur,
+    income,
     movement,
     projectiles,
     victory,
@@ -271,7 +272,7 @@ def test_fe_7_9_a_siege_is_declared_and_its_trebuchet_built() -> None:
     economy.purchase_phase(r)
     assert london.units_of("Blue")["trebuchet"] == 1 and s.players["dave"].cash == 1
     assert "no troops can be placed in a besieged city (FE 7.9)" in refusals(r)
-    assert economy.forecast(r, "george")["cities"] == 0
+    assert income.forecast(r, "george")["cities"] == 0
     give_orders(r, {"george": "MOVE Henri WITH 1 MAN-AT-ARMS: London - Oxford"})
     movement.movement_phase(r)
     assert s.nobles["henri"].city == "London"

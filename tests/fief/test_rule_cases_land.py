@@ -4,7 +4,7 @@ troops, movement's restrictions, and the income of Abbeys (FE 2.5, 4.8, 4.9, 5.0
 
 from __future__ import annotations
 
-from moderator.games.fief import battle, cards, economy, invaders, movement, phases
+from moderator.games.fief import battle, cards, income, invaders, movement, phases
 from moderator.games.fief.state import GameState, InvaderArmy
 from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
 from tests.fief.conftest import TABLES
@@ -284,10 +284,10 @@ def test_fe_5_0_only_those_inside_an_abbey_are_its_visitors() -> None:
     noble(s, "William", "Blue", "Oxford", titles=["wales"])
     s.cities["Oxford"].building, s.cities["Oxford"].abbey = "abbey", "Autumn"
     r = realm(s)
-    assert economy.forecast(r, "kirsten")["abbeys"] == 2 + 2
+    assert income.forecast(r, "kirsten")["abbeys"] == 2 + 2
     give_orders(r, {"kirsten": "ALLOW Dave TO ENTER"})
     phases.store_standing(r)
-    assert economy.forecast(r, "kirsten")["abbeys"] == 2 + 2 + 2
+    assert income.forecast(r, "kirsten")["abbeys"] == 2 + 2 + 2
 
 
 def test_the_land_shares_orders_read_back_in_normal_form() -> None:
@@ -416,7 +416,7 @@ def test_fe_13_2_excalibur_in_an_abbey_brings_three_shillings() -> None:
     the Abbey's city, 2 + 2 for the Abbess + 3 = 7 for her family."""
     s = _autumn_abbey_at_oxford()
     s.excalibur_city = "Oxford"
-    assert economy.forecast(realm(s), "kirsten")["abbeys"] == 2 + 2 + 3
+    assert income.forecast(realm(s), "kirsten")["abbeys"] == 2 + 2 + 3
 
 
 def test_fe_13_2_a_holder_inside_the_abbey_brings_the_sword_with_him() -> None:
@@ -426,10 +426,10 @@ def test_fe_13_2_a_holder_inside_the_abbey_brings_the_sword_with_him() -> None:
     noble(s, "Henri", "Blue", "Oxford")
     s.excalibur_holder = "henri"
     r = realm(s)
-    assert economy.forecast(r, "kirsten")["abbeys"] == 2 + 2
+    assert income.forecast(r, "kirsten")["abbeys"] == 2 + 2
     give_orders(r, {"kirsten": "ALLOW Dave TO ENTER AT Oxford"})
     phases.store_standing(r)
-    assert economy.forecast(r, "kirsten")["abbeys"] == 2 + 2 + 3
+    assert income.forecast(r, "kirsten")["abbeys"] == 2 + 2 + 3
 
 
 def test_fe_12_0_a_relic_left_in_an_abbey_brings_three_shillings() -> None:
@@ -441,14 +441,14 @@ def test_fe_12_0_a_relic_left_in_an_abbey_brings_three_shillings() -> None:
     s.nobles["lucia"].relics = ["Holy Grail", "Chasuble of Thomas Becket"]
     noble(s, "Edward", "Green", "London")
     r = realm(s)
-    assert economy.forecast(r, "kirsten")["abbeys"] == 2 + 2 + 3 + 3
+    assert income.forecast(r, "kirsten")["abbeys"] == 2 + 2 + 3 + 3
     give_orders(r, {"kirsten": "LEAVE RELIC Holy Grail BY Lucia"})
     movement.movement_phase(r)
     assert s.cities["Oxford"].relic == "Holy Grail" and s.cities["Oxford"].relic_up
     give_orders(r, {"kirsten": "MOVE Edward: London - Oxford"})
     movement.movement_phase(r)
     assert s.nobles["edward"].city == "Oxford" and s.nobles["edward"].relics == []
-    assert economy.forecast(r, "kirsten")["abbeys"] == 2 + 2 + 3 + 3
+    assert income.forecast(r, "kirsten")["abbeys"] == 2 + 2 + 3 + 3
     give_orders(r, {"kirsten": "TAKE RELIC Holy Grail BY Edward"})
     movement.movement_phase(r)
     assert s.nobles["edward"].relics == ["Holy Grail"] and s.cities["Oxford"].relic is None

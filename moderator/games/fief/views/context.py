@@ -12,7 +12,7 @@ from typing import Any
 
 from moderator.dice import Dice
 from moderator.games.base import Event
-from moderator.games.fief import economy
+from moderator.games.fief import income
 from moderator.games.fief.orders.format import format_order
 from moderator.games.fief.orders.values import order_from_dict
 from moderator.games.fief.realm import Realm
@@ -130,7 +130,7 @@ def sheet(state: GameState, tables: Tables, player: str) -> dict[str, Any]:
                "retainer": n.retainer, "heresy": n.heresy, "relics": list(n.relics),
                "ransom": realm.ransom(n) if n.status == "captive" else None}
               for n in state.living() if n.family in p.families]
-    forecast = economy.forecast(realm, player) if state.families else {}
+    forecast = income.forecast(realm, player) if state.families else {}
     return {
         "player": p.name, "families": p.families, "cash": p.cash, "hand": list(p.hand),
         "pigeons": p.pigeons, "treasures": p.treasures, "nobles": nobles, "troops": troops,
