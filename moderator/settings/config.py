@@ -2,8 +2,9 @@
 
 Deployment lives here (database, mail transport, paths, time zone), plus each game's
 own settings in ``[games.NAME]`` (see `moderator.settings.game`); game rules live in
-``data/<game>/*.toml``.  Every setting is declared once in `SETTINGS` with its
-default and help text; a test checks that config.toml documents each of them.
+``data/<game>/*.toml``.  Every setting is declared once in `SETTINGS`
+(`moderator.settings.deployment`) with its default and help text; a test checks that
+config.toml documents each of them.
 Relative paths are resolved against the directory of the config file.
 
 Which file: `find_config` (``--config``, then ``MODERATOR_CONFIG``, then ``./config.toml``,
@@ -24,139 +25,9 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from moderator.settings import resources
+from moderator.settings.deployment import SETTING_BY_KEY, SETTINGS
 from moderator.settings.game import DEFAULTS, GameSettings, parse_game
 from moderator.settings.tables import check_overrides, load_tables
-
-
-@dataclass(frozen=True)
-class Setting:
-    key: str
-    default: Any
-    help: str
-
-
-SETTINGS: tuple[Setting, ...] = (
-    Setting(
-        "database.url",
-        "sqlite:///var/moderator.sqlite",
-        "SQLAlchemy URL of the store; a relative SQLite path is relative to the config file.",
-    ),
-    Setting("paths.data", "",
-            "Folder of game tables (data/<game>/*.toml); empty: the shipped tables."),
-    Setting("paths.templates", "",
-            "Folder of jinja2 templates (templates/<game>/); empty: the shipped templates."),
-    Setting("paths.spool", "orders/spool", "Every received email is written here raw first."),
-    Setting("paths.archive", "var/archive", "Published newsletters, as Markdown, HTML and text."),
-    Setting(
-        "paths.key_file",
-        "var/moderator.key",
-        "The server's secret key for player passwords (made on first use, mode 0600); keep "
-        "it out of the database's backups.",
-    ),
-    Setting(
-        "mail.transport",
-        "maildir",
-        "How mail moves: 'maildir' (local folders) or 'imap' (IMAP in, SMTP out).",
-    ),
-    Setting("mail.address", "moderator@paris.example", "The moderator's own address."),
-    Setting("mail.gm_address", "gm@paris.example", "Where the GM is told about problems."),
-    Setting("mail.maildir.inbox", "var/mail/moderator", "Maildir the moderator reads orders from."),
-    Setting(
-        "mail.maildir.mailboxes",
-        "var/mail",
-        "Folder holding one Maildir per recipient address (<mailboxes>/<address>/).",
-    ),
-    Setting("mail.imap.host", "127.0.0.1", "IMAP server the moderator reads its mailbox on."),
-    Setting("mail.imap.port", 993, "IMAP port (993 for ssl, 143 for starttls/none)."),
-    Setting("mail.imap.security", "ssl", "'ssl' (implicit TLS), 'starttls' or 'none'."),
-    Setting("mail.imap.username", "", "IMAP login (usually the moderator's address)."),
-    Setting(
-        "mail.imap.password_env",
-        "MODERATOR_IMAP_PASSWORD",
-        "Name of the environment variable holding the IMAP password (never the file).",
-    ),
-    Setting("mail.imap.cafile", "", "Extra CA certificate file to trust (self-signed servers)."),
-    Setting("mail.imap.folder", "INBOX", "Folder new orders arrive in."),
-    Setting("mail.imap.processed_folder", "Processed", "Where handled messages are moved."),
-    Setting("mail.imap.quarantine_folder", "Quarantine", "Where failed messages are moved."),
-    Setting("mail.imap.idle", True, "Wait with IMAP IDLE when the server offers it."),
-    Setting("mail.imap.poll_seconds", 60, "Seconds between polls (and longest IDLE wait)."),
-    Setting("mail.smtp.host", "127.0.0.1", "SMTP server outgoing mail is handed to."),
-    Setting("mail.smtp.port", 465, "SMTP port (465 for ssl, 587 for starttls, 25 for none)."),
-    Setting("mail.smtp.security", "ssl", "'ssl' (implicit TLS), 'starttls' or 'none'."),
-    Setting("mail.smtp.username", "", "SMTP login; empty for no AUTH."),
-    Setting(
-        "mail.smtp.password_env",
-        "MODERATOR_SMTP_PASSWORD",
-        "Name of the environment variable holding the SMTP password (never the file).",
-    ),
-    Setting("mail.smtp.cafile", "", "Extra CA certificate file to trust (self-signed servers)."),
-    Setting("mail.smtp.retry_seconds", 60, "First retry delay after a temporary failure."),
-    Setting("mail.smtp.max_attempts", 8, "Attempts before a mail is given up as failed."),
-    Setting(
-        "mail.smtp.sent_copy",
-        "",
-        "Address that gets a blind copy of every mail (lets a restart tell what was sent).",
-    ),
-    Setting(
-        "mail.smtp.sent_copy_username",
-        "",
-        "IMAP login of the sent_copy mailbox (empty: the sent_copy address itself).",
-    ),
-    Setting(
-        "mail.smtp.sent_copy_password_env",
-        "MODERATOR_SENT_COPY_PASSWORD",
-        "Environment variable holding the sent_copy mailbox's IMAP password.",
-    ),
-    Setting("mail.smtp.sent_copy_folder", "INBOX", "Folder the sent copies arrive in."),
-    Setting("intake.max_lines", 500, "Order lines read from one email; the rest are ignored."),
-    Setting("intake.max_bytes", 1_000_000, "Larger emails are refused with a reply."),
-    Setting(
-        "intake.authserv_id",
-        "",
-        "The authserv-id our own mail server writes in Authentication-Results; only its "
-        "verdicts are read (empty: the topmost header is trusted).",
-    ),
-    Setting(
-        "intake.refusals_per_hour",
-        1,
-        "Refusals sent to one address in an hour; beyond that the moderator stays silent "
-        "and logs it for the GM (0: never send refusals).",
-    ),
-    Setting("service.outbox_seconds", 5, "How often `serve` sends queued mail."),
-    Setting(
-        "service.outbox_compact_days",
-        30,
-        "Days after which a sent mail's body is dropped from the outbox (headers kept; the "
-        "archive keeps every issue); 0 keeps bodies for ever.",
-    ),
-    Setting("service.outage_slide_hours", 24, "Deadlines after an outage move this much."),
-    Setting(
-        "service.reminder_hours",
-        24,
-        "Hours before the orders deadline that players who have sent no orders get a reminder "
-        "(0: no reminders).",
-    ),
-    Setting(
-        "service.maildir_poll_seconds",
-        2,
-        "How often `serve` looks in the Maildir inbox (maildir transport).",
-    ),
-    Setting("time.zone", "Europe/Paris", "Default time zone for deadlines (IANA name)."),
-    Setting(
-        "site.folder",
-        "",
-        "The public archive as a static site (`moderator site build`); empty: the folder "
-        "'site' beside the archive.",
-    ),
-    Setting(
-        "site.after_turn",
-        True,
-        "Rebuild the game's site after every published turn (false: only `site build`).",
-    ),
-)
-
-_BY_KEY = {s.key: s for s in SETTINGS}
 
 # scheme://user:password@host: the password part, wherever a URL appears in a text.
 _URL_CREDENTIALS = re.compile(r"(\b[a-zA-Z][\w+.-]*://[^\s:/@]*:)[^\s@/]*@")
@@ -366,7 +237,7 @@ def _typed_values(raw: Mapping[str, Any], name: str, problems: list[str]) -> dic
     """Every known setting: its default, or the file's value when that has the right type."""
     values = {s.key: s.default for s in SETTINGS}
     for key, value in _flatten(raw).items():
-        setting = _BY_KEY.get(key)
+        setting = SETTING_BY_KEY.get(key)
         if setting is None:
             problems.append(f"{name}: unknown setting {key!r}")
         elif type(value) is not type(setting.default):
