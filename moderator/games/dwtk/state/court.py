@@ -104,6 +104,8 @@ class Court:
             c.id for c in state.characters.values() if c.pc and not c.free)
         # `status.load_inputs` when every faction last fitted its PP (faction.enforce_all)
         self.loads_fit: tuple[Any, ...] | None = None
+        # The nobles and royals as `romance.sweep` last left them (none to clear then).
+        self.swept: tuple[list[Character], list[Royal]] | None = None
         # Players whose PP limit waits for the end of `faction.cause_first` (the event
         # that cost the PP is told before whom the loss costs them).
         self.told_later: list[str] | None = None
