@@ -7,8 +7,10 @@
 2. Random 30-turn games per minute, adjudication only (order parsing + adjudication, no
    invariant checks or rendering), the games of the property test (tests/dwtk/test_property.py:
    2-6 players varying with the seed, shuffled activity priority, reactions sent once), in
-   one process, with two order sheets:
-   - "full sheet": the generator's (tests/dwtk/games.py `orders_for`): every activity,
+   one process, on the engine's typed batch path (`Batching`: `read_orders` and `run_turn`
+   on the frozen state and orders from turn to turn, as tests/dwtk/games.py `play` runs
+   them), with two order sheets:
+   - "full sheet": the generator's (tests/dwtk/games.py `sheets_for`): every activity,
      counsel and order, ~45 lines a player a turn, most of them refused as illegal;
    - "realistic sheet": what a human player would send: of the same sheet, the reaction
      lines (sent once, while none stand) and `HUMAN_LINES` of the others picked at random
@@ -19,13 +21,16 @@
    The moderator's work is timed twice: wall clock (`time.perf_counter`) and CPU time of
    this process (`time.process_time`), the figure to compare on a loaded machine; the
    load average is printed with the figures.
-   With ``--gc-freeze`` the objects alive once the engine and its tables are loaded are
-   moved out of the collector's sight (`gc.freeze`) before the games, as a long batch
-   process would do after its start-up: the tables and modules are never garbage, and the
-   collector's full passes need not walk them again and again.
+   This process is the batch process, so it does what one does after its start-up: the
+   objects alive once the engine and its tables are loaded are moved out of the
+   collector's sight (`gc.freeze`) before the games: the tables and modules are never
+   garbage, and the collector's full passes need not walk them again and again.  (The
+   batch process does it, not the engine's batch entry point: an engine is pure and never
+   touches the collector, tests/test_purity.py.)  ``--no-gc-freeze`` leaves the collector
+   as it starts, for the figure before that.
 
 Run:  .venv/bin/python benchmarks/bench_dwtk.py [--turns 12] [--games 60] [--workers 2]
-      [--gc-freeze]
+      [--no-gc-freeze]
 """
 
 from __future__ import annotations
@@ -47,8 +52,10 @@ sys.path.insert(0, str(ROOT))  # the order generator lives with the tests
 
 import tests.dwtk.games as games  # noqa: E402
 from moderator.dice import Dice  # noqa: E402
-from moderator.games.base import ParsedOrders  # noqa: E402
+from moderator.games.base import ReadOrders, StateTurn  # noqa: E402
 from moderator.games.dwtk import ENGINE  # noqa: E402
+from moderator.games.dwtk.orders import TurnOrders  # noqa: E402
+from moderator.games.dwtk.state import GameState  # noqa: E402
 from moderator.publish.newsletter import Reader, TurnData, render_turn  # noqa: E402
 from tests.dwtk.conftest import TABLES, muster  # noqa: E402
 from tests.dwtk.games import orders_for, play, players_for  # noqa: E402
@@ -104,9 +111,11 @@ def human_sheet(text: str, rng: random.Random) -> str:
 
 class _Engine:
     """The engine as tests/dwtk/games.py sees it during a benchmark game: the time spent in
-    the moderator's own work — `parse_orders` and `adjudicate` — is added to ``busy``
-    (the random-order generator's own time is not); with ``realistic`` each sheet the
-    generator writes is cut to `human_sheet` before it is parsed.  All else is `ENGINE`."""
+    the moderator's own work — `read_orders` and `run_turn`, the engine's typed batch path
+    (`Batching`: the frozen state and orders from turn to turn, no JSON) — is added to
+    ``busy`` (the random-order generator's own time is not, nor the JSON of the muster
+    and of the last state, which a batch stores); with ``realistic`` each sheet the
+    generator writes is cut to `human_sheet` before it is read.  All else is `ENGINE`."""
 
     busy = 0.0  # seconds, summed over every game of this process
     busy_cpu = 0.0  # the same, CPU time of this process (time.process_time)
@@ -114,20 +123,21 @@ class _Engine:
     def __init__(self, seed: int, realistic: bool) -> None:
         self.rng = random.Random(seed) if realistic else None
 
-    def parse_orders(self, text: str, state: Any, key: str, tables: Any) -> ParsedOrders:
+    def read_orders(self, text: str, state: GameState, key: str,
+                    tables: Any) -> ReadOrders[TurnOrders]:
         if self.rng is not None:
             text = human_sheet(text, self.rng)
         start, cpu = time.perf_counter(), time.process_time()
         try:
-            return ENGINE.parse_orders(text, state, key, tables)
+            return ENGINE.read_orders(text, state, key, tables)
         finally:
             _Engine.busy += time.perf_counter() - start
             _Engine.busy_cpu += time.process_time() - cpu
 
-    def adjudicate(self, *args: Any) -> Any:
+    def run_turn(self, *args: Any) -> StateTurn[GameState]:
         start, cpu = time.perf_counter(), time.process_time()
         try:
-            return ENGINE.adjudicate(*args)
+            return ENGINE.run_turn(*args)
         finally:
             _Engine.busy += time.perf_counter() - start
             _Engine.busy_cpu += time.process_time() - cpu
@@ -140,7 +150,7 @@ def play_game(seed: int, realistic: bool = False) -> int:
     """One benchmark game (the property test's); the number of turns played."""
     turns = 0
 
-    def count(n: int, before: object, result: object) -> None:
+    def count(n: int, before: GameState, result: StateTurn[GameState]) -> None:
         nonlocal turns
         turns += 1
 
@@ -193,8 +203,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--workers", type=int, default=1,
                         help="also play the games in this many processes (parallel figure)")
-    parser.add_argument("--gc-freeze", action="store_true",
-                        help="gc.freeze() after start-up, as a long batch process would")
+    parser.add_argument("--no-gc-freeze", dest="gc_freeze", action="store_false",
+                        help="no gc.freeze() after start-up (what a batch process does)")
     args = parser.parse_args()
     if args.gc_freeze:
         gc.collect()

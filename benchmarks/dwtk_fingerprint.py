@@ -9,7 +9,10 @@ The order generator is a frozen copy of tests/dwtk/games.py `orders_for` (as of 
 work), so that new order lines added there for new rules do not move the fingerprint; new
 *rules* landing in the engine still may, legitimately (then re-record it).
 
-Run:  .venv/bin/python benchmarks/dwtk_fingerprint.py [--seeds 40] [--per-seed]
+With ``--batch`` the same games run on the engine's typed batch path (`Batching`: the
+frozen state from turn to turn, its JSON form made only for the record): the same hash.
+
+Run:  .venv/bin/python benchmarks/dwtk_fingerprint.py [--seeds 40] [--per-seed] [--batch]
 """
 
 from __future__ import annotations
@@ -98,22 +101,36 @@ def _event(stored: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in stored.items() if k not in ("sp", "crowns") or v != 0}
 
 
-def game(seed: int, turns: int = 30) -> str:
-    """The SHA-256 of one seeded game."""
+def game(seed: int, turns: int = 30, batch: bool = False) -> str:
+    """The SHA-256 of one seeded game; with ``batch`` the turns run on the engine's typed
+    batch path (`Batching`: `read_orders`, `run_turn` on the frozen state from turn to
+    turn), each turn's record made of the JSON forms it stores, which must hash alike."""
     digest = hashlib.sha256()
     rng = random.Random(seed)
     state = muster(2 + seed % 5)
+    typed = ENGINE.load_state(state)
     for n in range(1, turns + 1):
-        parsed = {key: ENGINE.parse_orders(_text(state, key, rng), state, key, TABLES)
-                  for key in state["players"]}
+        texts = {key: _text(state, key, rng) for key in state["players"]}
+        parsed = {key: ENGINE.parse_orders(text, state, key, TABLES)
+                  for key, text in texts.items()}
         dice = Dice.for_turn(seed, n)
-        result = ENGINE.adjudicate(state, {k: p.orders for k, p in parsed.items()}, TABLES,
-                                   dice)
+        if batch:
+            read = {key: ENGINE.read_orders(text, typed, key, TABLES)
+                    for key, text in texts.items()}
+            parsed = {key: ParsedOrders(ENGINE.store_orders(r.orders), p.normal_form, r.errors)
+                      for (key, r), p in zip(read.items(), parsed.values(), strict=True)}
+            turn = ENGINE.run_turn(typed, {k: r.orders for k, r in read.items()}, TABLES, dice)
+            typed, events = turn.state, turn.events
+            after = ENGINE.store_state(typed)
+        else:
+            result = ENGINE.adjudicate(state, {k: p.orders for k, p in parsed.items()},
+                                       TABLES, dice)
+            after, events = result.state, result.events
         record = {"parsed": {k: _parsed(p) for k, p in parsed.items()},
-                  "state": result.state, "events": [_event(e.to_dict()) for e in result.events],
+                  "state": after, "events": [_event(e.to_dict()) for e in events],
                   "dice": dice.log_dicts()}
         digest.update(json.dumps(record).encode())  # key order counts too
-        state = result.state
+        state = after
         if state["phase"] == "over":
             break
     return digest.hexdigest()
@@ -123,10 +140,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=40)
     parser.add_argument("--per-seed", action="store_true", help="print each game's hash")
+    parser.add_argument("--batch", action="store_true",
+                        help="the turns on the engine's typed batch path (the same hash)")
     args = parser.parse_args()
     total = hashlib.sha256()
     for seed in range(1, args.seeds + 1):
-        h = game(seed)
+        h = game(seed, batch=args.batch)
         total.update(h.encode())
         if args.per_seed:
             print(f"seed {seed}: {h}")

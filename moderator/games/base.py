@@ -298,6 +298,66 @@ class PreparedForecasting(Protocol):
         ...
 
 
+StateT = TypeVar("StateT")
+"""An engine's own frozen game state (`Batching`)."""
+
+OrdersT = TypeVar("OrdersT")
+"""An engine's own frozen value of one player's orders for one turn (`Batching`)."""
+
+
+@dataclass(frozen=True)
+class ReadOrders(Generic[OrdersT]):
+    """What `Batching.read_orders` made of one message: the orders as the engine's own
+    value and every problem found (as `ParsedOrders`, without the JSON form and the
+    canonical read-back, which only a receipt needs)."""
+
+    orders: OrdersT
+    errors: tuple[OrderError, ...] = ()
+
+
+@dataclass(frozen=True)
+class StateTurn(Generic[StateT]):
+    """What `Batching.run_turn` returns: the new state as the engine's own value."""
+
+    state: StateT
+    events: tuple[Event, ...]
+
+
+@runtime_checkable
+class Batching(Protocol[StateT, OrdersT]):
+    """An OPTIONAL capability of an engine: turns played on its own frozen values, for a
+    caller that plays many turns in one process (a benchmark, a property test, a batch of
+    simulated games) and stores the JSON only of the turns it keeps.
+
+    ``run_turn(state, orders, tables, dice)`` is `GameEngine.adjudicate` without the JSON
+    round trip: it takes the state that ``load_state`` or the previous ``run_turn`` gave
+    and returns the new one, each a frozen value the engine never changes (nothing is
+    remembered by the identity of what a caller holds: the value passed is the value
+    played).  The results are exactly the per-turn JSON path's: ``store_state`` of each
+    state is what `GameEngine.adjudicate` returns for the same turn, and
+    ``load_state(store_state(s))`` equals ``s`` field by field, mappings in the same
+    order.  ``read_orders`` is `GameEngine.parse_orders` to the engine's orders value
+    (``store_orders`` gives its JSON form).  The per-turn JSON API stays the service's.
+    """
+
+    def load_state(self, state: JSON) -> StateT:
+        ...
+
+    def store_state(self, state: StateT) -> JSON:
+        ...
+
+    def read_orders(self, text: str, state: StateT, character: str,
+                    tables: Any) -> ReadOrders[OrdersT]:
+        ...
+
+    def store_orders(self, orders: OrdersT) -> JSON:
+        ...
+
+    def run_turn(self, state: StateT, orders: Mapping[str, OrdersT], tables: Any,
+                 dice: Dice) -> StateTurn[StateT]:
+        ...
+
+
 def forecaster(engine: object) -> Forecasting | None:
     """The engine as a `Forecasting` one, or None when it makes no forecasts."""
     return engine if isinstance(engine, Forecasting) else None

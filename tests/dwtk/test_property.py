@@ -9,18 +9,18 @@ The invariants are `invariants.check` on the state after each turn (shared with
 test_games.py through tests/dwtk/games.py).  The JSON round trip and rendering are not
 repeated here (test_games.py covers them on 24 games), and each player sends his reaction
 orders once and lets them stand (resending them every turn makes the engine's duplicate
-check quadratic and the run twice as slow), to keep the 6,000 turns cheap.
+check quadratic and the run twice as slow), and the games run on the engine's frozen values
+from turn to turn (`Batching`, no JSON between turns), to keep the 6,000 turns cheap.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from moderator.games.base import TurnResult
+from moderator.games.base import StateTurn
 from moderator.games.dwtk.events import EventId
-from tests.dwtk.games import play, players_for
+from moderator.games.dwtk.state import Character, GameState
+from tests.dwtk.games import AfterTurn, play, players_for
 
 TURNS = 30
 # Events in which a character of the acting player does something (args["character"]).
@@ -29,16 +29,16 @@ ACTING = frozenset(e.value for e in (EventId.TITLE_ACQUIRED, EventId.COUNSELOR_M
                                      EventId.TRAVELLED))
 
 
-def _dead(c: dict[str, Any]) -> bool:
-    return not c["alive"] or c["face_down_until"] is not None
+def _dead(c: Character) -> bool:
+    return not c.alive or c.face_down_until is not None
 
 
-def _no_dead_actor(seed: int) -> Any:
-    def after_turn(n: int, before: dict[str, Any], result: TurnResult) -> None:
+def _no_dead_actor(seed: int) -> AfterTurn:
+    def after_turn(n: int, before: GameState, result: StateTurn[GameState]) -> None:
         for e in result.events:
             cid = e.args.get("character")
             if e.id in ACTING and cid is not None:
-                c = before["characters"].get(str(cid))
+                c = before.characters.get(int(cid)) if str(cid).isdigit() else None
                 assert c is None or not _dead(c), (
                     f"seed {seed}, turn {n}: dead character {cid} acts ({e.id})")
     return after_turn

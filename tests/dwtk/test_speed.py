@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from moderator.games.base import Event
+from moderator.games.base import Event, StateTurn
 from moderator.games.dwtk import faction, player, status
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.frozen import fast_init, fast_new
@@ -184,7 +184,7 @@ def test_loads_match_the_plain_faction_load_every_turn() -> None:
     `faction_load`, turn after turn of a seeded game (offices, spouses, FARCs, crises)."""
     seen = 0
 
-    def compare(n: int, before: dict[str, Any], result: Any) -> None:
+    def compare(n: int, before: GameState, result: StateTurn[GameState]) -> None:
         nonlocal seen
         c = court(result.state)
         loads = status.loads(c, c.seats)

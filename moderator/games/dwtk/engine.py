@@ -1,18 +1,29 @@
 """`DwtkEngine`: the `GameEngine` the service calls (moderator.games.base).
 
-Pure: plain data in, plain data and events out; dice only from the `Dice` given.
+Pure: plain data in, plain data and events out; dice only from the `Dice` given.  It is
+`Batching` too: the same turns on the frozen `GameState` and `TurnOrders`, for a caller
+that plays many turns in one process (`adjudicate` is `run_turn` between two JSON forms).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from moderator.dice import Dice
-from moderator.games.base import JSON, Event, NewsletterContext, ParsedOrders, TurnResult
+from moderator.games.base import (
+    JSON,
+    Batching,
+    Event,
+    NewsletterContext,
+    ParsedOrders,
+    ReadOrders,
+    StateTurn,
+    TurnResult,
+)
 from moderator.games.dwtk import faction, forecast, phases, press, setup
 from moderator.games.dwtk.events import EventId
-from moderator.games.dwtk.orders import TurnOrders, parse_orders
+from moderator.games.dwtk.orders import TurnOrders, parse_orders, read_orders
 from moderator.games.dwtk.state import GameState, Phase
 from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import Tables
@@ -26,6 +37,9 @@ def _tables(tables: Any) -> Tables:
     if not isinstance(tables, Tables):
         raise TypeError("pass the value returned by ENGINE.load_tables(raw)")
     return tables
+
+
+_NO_ORDERS = TurnOrders()  # what a player who sent nothing does (NMR)
 
 
 class DwtkEngine:
@@ -58,13 +72,39 @@ class DwtkEngine:
     def adjudicate(self, state: JSON, orders: Mapping[str, JSON], tables: Any,
                    dice: Dice) -> TurnResult:
         game = GameState.from_dict(state)
-        if game.phase is Phase.OVER:
-            return TurnResult(game.to_dict(), ())
-        court = Court(game, _tables(tables), dice, pp_limit=faction.enforce_limit)
-        court.orders = {key: TurnOrders.from_dict(orders.get(key)) for key in game.players}
+        turn = self.run_turn(game, {key: TurnOrders.from_dict(orders.get(key))
+                                    for key in game.players}, tables, dice)
+        return TurnResult(turn.state.to_dict(), turn.events)
+
+    # -- `Batching` (moderator.games.base): the same turns on the frozen values ----------
+
+    def load_state(self, state: JSON) -> GameState:
+        return GameState.from_dict(state)
+
+    def store_state(self, state: GameState) -> JSON:
+        return state.to_dict()
+
+    def read_orders(self, text: str, state: GameState, character: str,
+                    tables: Any) -> ReadOrders[TurnOrders]:
+        players = {k: p.name for k, p in state.players.items()}
+        orders, errors = read_orders(text, _tables(tables), players)
+        return ReadOrders(orders, errors)
+
+    def store_orders(self, orders: TurnOrders) -> JSON:
+        return orders.to_dict()
+
+    def run_turn(self, state: GameState, orders: Mapping[str, TurnOrders], tables: Any,
+                 dice: Dice) -> StateTurn[GameState]:
+        """One turn from the frozen state to the next (`Court.freeze` gives it in the
+        order `GameState.from_dict` reads its JSON form, so a turn run on it does what
+        one run on the stored state does).  A player absent from ``orders`` sent nothing."""
+        if state.phase is Phase.OVER:
+            return StateTurn(state, ())
+        court = Court(state, _tables(tables), dice, pp_limit=faction.enforce_limit)
+        court.orders = {key: orders.get(key, _NO_ORDERS) for key in state.players}
         press.announce(court)  # the Courier prints the turn's announcements first
         phases.run(court)
-        return TurnResult(court.freeze().to_dict(), tuple(court.events))
+        return StateTurn(court.freeze(), tuple(court.events))
 
     def finished(self, state: JSON) -> str | None:
         """DWTK 37: why no turn may run any more ("Ann has won the game", "the game is
@@ -102,3 +142,7 @@ class DwtkEngine:
                  tables: Any) -> dict[str, tuple[str, ...]]:
         """The optional `Forecasting` capability (moderator.games.base): see forecast.py."""
         return forecast.forecast(state, orders, _tables(tables), self.adjudicate)
+
+
+if TYPE_CHECKING:  # mypy --strict: the engine keeps the optional capability's contract
+    _BATCHING: Batching[GameState, TurnOrders] = DwtkEngine()

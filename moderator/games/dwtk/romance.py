@@ -87,6 +87,18 @@ def _engaged(court: Court, key: str, a: Any) -> str | None:
 
 def sweep(court: Court) -> None:
     """18.4.6: clear proposals negated since (a character left the faction or died)."""
+    # Speed, no rule: a sweep depends on the nobles and royals alone and leaves none to
+    # clear, so when every one is the same value as after the last sweep (frozen values:
+    # compared by identity first, in C) this one would find nothing: the proposals of a
+    # sheet come one after the other, most of them refused without changing anyone.
+    people = (list(court.characters.values()), list(court.royals.values()))
+    if people == court.swept:
+        return
+    _sweep(court)
+    court.swept = (list(court.characters.values()), list(court.royals.values()))
+
+
+def _sweep(court: Court) -> None:
     keys = [c.key for c in court.characters.values() if c.betrothed is not None]
     keys += [r.key for r in court.royals.values() if r.betrothed is not None]
     for key in keys:

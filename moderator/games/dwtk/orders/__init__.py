@@ -17,9 +17,9 @@ from moderator.games.dwtk.orders.errors import (
     UnknownNameError,
 )
 from moderator.games.dwtk.orders.names import PC, Names
-from moderator.games.dwtk.orders.parse import parse_orders
+from moderator.games.dwtk.orders.parse import parse_orders, read_orders
 from moderator.games.dwtk.orders.turn import Stance, TurnOrders, format_orders
 
 __all__ = ["PC", "Activity", "ActivityKind", "Draw", "IllegalOrderError", "Names",
            "OrderSyntaxError", "ParseProblem", "Stance", "TurnOrders", "UnknownNameError",
-           "format_orders", "parse_orders"]
+           "format_orders", "parse_orders", "read_orders"]

@@ -299,6 +299,18 @@ def parse_orders(text: str, tables: Tables,
     ``players`` (key -> name) lets reaction orders name a player (reaction.py).
     """
     n = Names.of(tables, players)
+    orders, errors = _read_sheet(text, n)
+    return ParsedOrders(orders.to_dict(), format_orders(orders, n), errors)
+
+
+def read_orders(text: str, tables: Tables, players: Mapping[str, str] | None = None,
+                ) -> tuple[TurnOrders, tuple[OrderError, ...]]:
+    """`parse_orders` without the JSON form and the canonical read-back: the value and
+    every problem (the engine's `Batching.read_orders`)."""
+    return _read_sheet(text, Names.of(tables, players))
+
+
+def _read_sheet(text: str, n: Names) -> tuple[TurnOrders, tuple[OrderError, ...]]:
     b = _Builder()
     errors: list[OrderError] = []
     lines = text.splitlines()
@@ -325,4 +337,4 @@ def parse_orders(text: str, tables: Tables,
         at = next(i for i, r in enumerate(lines, 1) if r.strip().upper().startswith(order))
         errors.append(OrderError(at, lines[at - 1], f"{order} appears twice",
                                  "the same activity only once a turn (DWTK 13.1)"))
-    return ParsedOrders(orders.to_dict(), format_orders(orders, n), tuple(errors))
+    return orders, tuple(errors)

@@ -32,6 +32,24 @@ from moderator.games.dwtk.tables import OfficeKind, Tables, kind_of
 _event = fast_new(Event)  # `Event(...)`, cheaper: a turn emits some hundred events
 
 
+def _text_key(item: tuple[int, Character]) -> str:
+    return str(item[0])
+
+
+def _settled(p: Player) -> Player:
+    """The player with his mappings in the order `Player.from_dict` builds (sorted)."""
+    mods, counsels = p.prestige_mods, p.counsels
+    if _in_order(mods) and _in_order(counsels):
+        return p
+    return evolve(p, {"prestige_mods": dict(sorted(mods.items())),
+                      "counsels": dict(sorted(counsels.items()))})
+
+
+def _in_order(mapping: Mapping[str, Any]) -> bool:
+    keys = list(mapping)
+    return len(keys) < 2 or keys == sorted(keys)
+
+
 def _no_pp_limit(court: Court, player: str) -> None:
     raise RuntimeError("this court was made without pp_limit: it may not kill a PC (31.5)")
 
@@ -86,16 +104,24 @@ class Court:
             c.id for c in state.characters.values() if c.pc and not c.free)
         # `status.load_inputs` when every faction last fitted its PP (faction.enforce_all)
         self.loads_fit: tuple[Any, ...] | None = None
+        # The nobles and royals as `romance.sweep` last left them (none to clear then).
+        self.swept: tuple[list[Character], list[Royal]] | None = None
         # Players whose PP limit waits for the end of `faction.cause_first` (the event
         # that cost the PP is told before whom the loss costs them).
         self.told_later: list[str] | None = None
 
     def freeze(self) -> GameState:
+        """The new state, every mapping in the order `GameState.from_dict` builds from
+        its JSON form (keys sorted as text: the nobles ``"1", "10", "11", ... "2"``), so
+        the next turn run on this value walks the court in the order a turn run on the
+        stored state walks it (`DwtkEngine.run_turn`), and gives the same results."""
         # standing_players: this turn's LOSE FIRST lines stand from now on (35.5)
+        players = {key: _settled(p) for key, p in sorted(self.standing_players().items())}
         return GameState(
-            self.name, self.turn, self.phase, dict(sorted(self.standing_players().items())),
-            dict(sorted(self.characters.items())), dict(sorted(self.royals.items())),
-            dict(self.offices), tuple(self.suspended), tuple(self.problems),
+            self.name, self.turn, self.phase, players,
+            dict(sorted(self.characters.items(), key=_text_key)),
+            dict(sorted(self.royals.items())),
+            dict(sorted(self.offices.items())), tuple(self.suspended), tuple(self.problems),
             tuple(self.wars), self.support, tuple(self.deck), tuple(self.discards),
             tuple(self.removed), tuple(self.loyalty_pool), tuple(self.opportunity_pool),
             self.order, self.crown_event, self.next_crown_event, self.scandal_object,
