@@ -321,6 +321,17 @@ def find_recipient(session: Session, address: str, game_id: int | None = None) -
     return Recipient(address, player, game)
 
 
+def is_player_address(session: Session, address: str) -> bool:
+    """Whether `find_recipient` finds a player for this address (asked of every message
+    intake reads, so column reads only: no rows loaded)."""
+    address = address.strip().lower()
+    linked = session.exec(select(PlayerAddress.player_id)
+                          .where(PlayerAddress.email == address)).all()
+    owner = (select(Player.id).where(col(Player.id).in_(linked)) if linked
+             else select(Player.id).where(Player.email == address))
+    return session.exec(owner.limit(1)).first() is not None
+
+
 def record_bounce(session: Session, bounce: Bounce) -> tuple[BounceRecord, ...]:
     """Mark the bounced Outbox row(s) and tell the GM; one record per failed recipient.
 

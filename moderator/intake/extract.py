@@ -15,13 +15,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.message import Message
 from email.parser import BytesParser
-from email.policy import EmailPolicy
 from email.utils import getaddresses, parsedate_to_datetime
-from functools import lru_cache
-from typing import Any, cast
+from typing import cast
 
 from moderator.intake.quotes import strip_quotes_and_signature
 from moderator.intake.text import cap_lines, decode_bytes, html_to_text, normalise_text, unflow
+from moderator.mailpolicy import CACHED
 
 # The text helpers stay importable from here, where intake and its tests look for them.
 __all__ = [
@@ -82,37 +81,8 @@ def extract_message(raw: bytes, max_lines: int = DEFAULT_MAX_LINES) -> Extracted
         )
 
 
-class _ReadingPolicy(EmailPolicy):
-    """`email.policy.default`, with a header's structured parse made once per value.
-
-    The default policy parses a header again on every read, and reading one email asks
-    for its Content-Type a dozen times (the parser, each part's type, charset and
-    ``format`` parameter): a fifth of intake's CPU was that header parsing (issue 16,
-    goal 3).  The parse is a function of the name and the value alone, and the header
-    objects are read-only, so one parse serves every read, of this email and of the next
-    that carries the same value (most mail of one client shares its Content-Type).
-    """
-
-    def header_fetch_parse(self, name: str, value: Any) -> Any:
-        if hasattr(value, "name") or len(value) > _CACHED_HEADER_CHARS:
-            return super().header_fetch_parse(name, value)
-        return _parsed_header(self, name, value)
-
-
-# Longer values are parsed as before, on every read (the cache holds short ones only).
-_CACHED_HEADER_CHARS = 998
-
-
-@lru_cache(maxsize=1024)
-def _parsed_header(reading: _ReadingPolicy, name: str, value: str) -> Any:
-    return EmailPolicy.header_fetch_parse(reading, name, value)
-
-
-_READING = _ReadingPolicy()
-
-
 def _extract(raw: bytes, max_lines: int) -> ExtractedMessage:
-    msg = BytesParser(policy=_READING).parsebytes(raw)
+    msg = BytesParser(policy=CACHED).parsebytes(raw)
     notes: list[str] = []
     senders = _addresses(msg, "From")
     if len(senders) > 1:

@@ -23,7 +23,7 @@ from moderator.intake.record import (
     parsed_orders,
 )
 from moderator.intake.route import set_aside_chatter
-from moderator.intake.turnstate import turn_context
+from moderator.intake.turnstate import open_turn_context
 from moderator.settings.config import game_tables
 from moderator.store import repo
 from moderator.store.models import Player, Submission
@@ -32,8 +32,7 @@ from moderator.store.models import Player, Submission
 def parse_step(intake: Intake) -> IntakeResult | None:
     game, player, directives = identified(intake)
     tables = game_tables(intake.config, game.name, game.kind)
-    intake.turn = repo.open_turn_light(intake.session, game)
-    intake.context = turn_context(intake.session, game, intake.turn)
+    intake.turn, intake.context = open_turn_context(intake.session, game)
     engine, state = find_engine(game.kind), intake.context.state
     intake.parsed, intake.chatter = set_aside_chatter(
         directives.text_for_parser,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from sqlalchemy import update
 from sqlmodel import col
 
-from moderator.intake.bounces import detect_bounce, find_recipient, record_bounce
+from moderator.intake.bounces import detect_bounce, is_player_address, record_bounce
 from moderator.intake.commands import answer_commands
 from moderator.intake.context import forget_password
 from moderator.intake.identify import Refusal, check_size, game_name, identify
@@ -54,8 +54,8 @@ def robots_step(intake: Intake) -> IntakeResult | None:
     message, stored = intake.message, stored_message(intake)
     # An oversized message is refused on its headers alone: its body is never parsed.
     if len(stored.raw) <= intake.config.max_bytes:
-        player = find_recipient(intake.session, message.sender).player if message.sender else None
-        bounce = detect_bounce(stored.raw, person=player is not None)
+        person = bool(message.sender) and is_player_address(intake.session, message.sender)
+        bounce = detect_bounce(stored.raw, person=person)
         if bounce is not None:  # a mail of ours came back: the GM must see it
             record_bounce(intake.session, bounce)
             stored.status = MessageStatus.IGNORED

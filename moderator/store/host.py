@@ -13,8 +13,8 @@ after the flag was set is never touched (a turn run checks it as it starts).
 
 from __future__ import annotations
 
-from sqlalchemy import Engine
-from sqlmodel import Session
+from sqlalchemy import Engine, select
+from sqlmodel import Session, col
 
 from moderator.store.models import ServiceStatus
 
@@ -26,9 +26,11 @@ def panic_reason(db: Engine | Session) -> str | None:
     if isinstance(db, Session):
         row = db.get(ServiceStatus, PANIC)
         return row.value if row else None
-    with Session(db) as session:
-        row = session.get(ServiceStatus, PANIC)
-        return row.value if row else None
+    # Asked before every message intake reads: one core statement, no session.
+    with db.connect() as connection:
+        return connection.execute(
+            select(col(ServiceStatus.value)).where(col(ServiceStatus.key) == PANIC)
+        ).scalar_one_or_none()
 
 
 def set_panic(session: Session, reason: str | None) -> None:
