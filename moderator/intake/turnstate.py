@@ -28,7 +28,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import LargeBinary, type_coerce
+from sqlalchemy import LargeBinary, bindparam, type_coerce
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
@@ -70,16 +70,17 @@ def turn_context(session: Session, game: Game, turn: Turn) -> TurnContext:
 _LIGHT_COLUMNS = ("id", "game_id", "number", "label", "seed", "status", "deadline",
                   "announcement_deadline", "reminded_at", "adjudicated_at", "correction")
 _TURNS = Turn.__table__  # type: ignore[attr-defined]
-_OPEN_TURN = sa_select(*(_TURNS.c[name] for name in _LIGHT_COLUMNS),
-                       type_coerce(_TURNS.c.state_before, LargeBinary))
+_OPEN_TURN = (sa_select(*(_TURNS.c[name] for name in _LIGHT_COLUMNS),
+                        type_coerce(_TURNS.c.state_before, LargeBinary))
+              .where(_TURNS.c.game_id == bindparam("game_id"),
+                     _TURNS.c.status == TurnStatus.OPEN))
 
 
 def open_turn_context(session: Session, game: Game) -> tuple[Turn, TurnContext]:
     """The game's open turn (transient, without its payload: read it, never add it) and
     its context, found with one statement: its row and its stored state's bytes."""
     assert game.id is not None
-    row = session.execute(_OPEN_TURN.where(_TURNS.c.game_id == game.id,
-                                           _TURNS.c.status == TurnStatus.OPEN)).first()
+    row = session.execute(_OPEN_TURN, {"game_id": game.id}).first()
     if row is None:
         raise NotFound(f"game {game.name!r} has no open turn")
     *light, stored = row

@@ -19,6 +19,7 @@ from sqlmodel import Session, col
 from moderator.store.models import ServiceStatus
 
 PANIC = "host.panic"
+_PANIC_REASON = select(col(ServiceStatus.value)).where(col(ServiceStatus.key) == PANIC)
 
 
 def panic_reason(db: Engine | Session) -> str | None:
@@ -28,9 +29,7 @@ def panic_reason(db: Engine | Session) -> str | None:
         return row.value if row else None
     # Asked before every message intake reads: one core statement, no session.
     with db.connect() as connection:
-        return connection.execute(
-            select(col(ServiceStatus.value)).where(col(ServiceStatus.key) == PANIC)
-        ).scalar_one_or_none()
+        return connection.execute(_PANIC_REASON).scalar_one_or_none()
 
 
 def set_panic(session: Session, reason: str | None) -> None:
