@@ -28,6 +28,7 @@ from email.parser import HeaderParser
 from email.utils import getaddresses, parseaddr
 
 from flufl.bounce import all_failures
+from sqlalchemy import bindparam
 from sqlmodel import Session, col, func, select
 
 from moderator.store import repo
@@ -319,6 +320,22 @@ def find_recipient(session: Session, address: str, game_id: int | None = None) -
     wanted = player.game_id if player is not None else game_id
     game = session.get(Game, wanted) if wanted is not None else None
     return Recipient(address, player, game)
+
+
+def is_player_address(session: Session, address: str) -> bool:
+    """Whether `find_recipient` finds a player for this address (asked of every message
+    intake reads, so column reads only: no rows loaded)."""
+    address = address.strip().lower()
+    linked = session.exec(_LINKED, params={"address": address}).all()
+    if linked:
+        return session.exec(_ANY_OF, params={"ids": list(linked)}).first() is not None
+    return session.exec(_WITH_EMAIL, params={"address": address}).first() is not None
+
+
+# Made once: a statement built per message costs as much again as running it.
+_LINKED = select(PlayerAddress.player_id).where(PlayerAddress.email == bindparam("address"))
+_ANY_OF = select(Player.id).where(col(Player.id).in_(bindparam("ids", expanding=True))).limit(1)
+_WITH_EMAIL = select(Player.id).where(Player.email == bindparam("address")).limit(1)
 
 
 def record_bounce(session: Session, bounce: Bounce) -> tuple[BounceRecord, ...]:

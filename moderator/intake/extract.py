@@ -13,7 +13,6 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from email import policy
 from email.message import Message
 from email.parser import BytesParser
 from email.utils import getaddresses, parsedate_to_datetime
@@ -21,6 +20,7 @@ from typing import cast
 
 from moderator.intake.quotes import strip_quotes_and_signature
 from moderator.intake.text import cap_lines, decode_bytes, html_to_text, normalise_text, unflow
+from moderator.mailpolicy import CACHED
 
 # The text helpers stay importable from here, where intake and its tests look for them.
 __all__ = [
@@ -82,7 +82,7 @@ def extract_message(raw: bytes, max_lines: int = DEFAULT_MAX_LINES) -> Extracted
 
 
 def _extract(raw: bytes, max_lines: int) -> ExtractedMessage:
-    msg = BytesParser(policy=policy.default).parsebytes(raw)
+    msg = BytesParser(policy=CACHED).parsebytes(raw)
     notes: list[str] = []
     senders = _addresses(msg, "From")
     if len(senders) > 1:

@@ -86,5 +86,4 @@ def identify(
 
 
 def game_name(session: Session, config: Config, message: ExtractedMessage) -> str | None:
-    known = [game.name for game in repo.games(session)]
-    return find_game_name(message, config.moderator_address, known)
+    return find_game_name(message, config.moderator_address, repo.game_names(session))

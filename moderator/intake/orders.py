@@ -23,7 +23,7 @@ from moderator.intake.record import (
     parsed_orders,
 )
 from moderator.intake.route import set_aside_chatter
-from moderator.intake.turnstate import turn_context
+from moderator.intake.turnstate import open_turn_context
 from moderator.settings.config import game_tables
 from moderator.store import repo
 from moderator.store.models import Player, Submission
@@ -32,8 +32,7 @@ from moderator.store.models import Player, Submission
 def parse_step(intake: Intake) -> IntakeResult | None:
     game, player, directives = identified(intake)
     tables = game_tables(intake.config, game.name, game.kind)
-    intake.turn = repo.open_turn_light(intake.session, game)
-    intake.context = turn_context(intake.session, game, intake.turn)
+    intake.turn, intake.context = open_turn_context(intake.session, game)
     engine, state = find_engine(game.kind), intake.context.state
     intake.parsed, intake.chatter = set_aside_chatter(
         directives.text_for_parser,
@@ -45,8 +44,12 @@ def store_step(intake: Intake) -> IntakeResult | None:
     game, player, directives = identified(intake)
     parsed, turn = parsed_orders(intake), open_turn(intake)
     # Workers: two messages of one player handled at once would both count the same
-    # earlier versions; the player's row lock (PostgreSQL) makes the second wait.
-    intake.session.exec(select(Player.id).where(col(Player.id) == player.id).with_for_update())
+    # earlier versions; the player's row lock (PostgreSQL) makes the second wait.  SQLite
+    # has no row locks: there the claim, the transaction's first write, already holds the
+    # database's one write lock until the fate is committed.
+    if intake.session.get_bind().dialect.name != "sqlite":
+        intake.session.exec(select(Player.id).where(col(Player.id) == player.id)
+                            .with_for_update())
     intake.earlier = repo.submissions(intake.session, player, turn.number)
     # No orders read (none written, or every line an error): not a new version.  An empty
     # version would replace the orders that stand with nothing (a reply whose new lines

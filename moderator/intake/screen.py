@@ -11,10 +11,10 @@ and logged by `refuse`, within the refusal limit for its sender.
 
 from __future__ import annotations
 
-from sqlalchemy import update
+from sqlalchemy import bindparam, update
 from sqlmodel import col
 
-from moderator.intake.bounces import detect_bounce, find_recipient, record_bounce
+from moderator.intake.bounces import detect_bounce, is_player_address, record_bounce
 from moderator.intake.commands import answer_commands
 from moderator.intake.context import forget_password
 from moderator.intake.identify import Refusal, check_size, game_name, identify
@@ -32,17 +32,18 @@ from moderator.store import repo
 from moderator.store.models import ReceivedMessage
 from moderator.store.statuses import IntakeFate, MessageStatus
 
+# Made once: a statement built per message costs as much again as running it.
+_CLAIM = (update(ReceivedMessage)
+          .where(col(ReceivedMessage.id) == bindparam("claimed_id"),
+                 col(ReceivedMessage.status) == MessageStatus.RECEIVED)
+          .values(status=MessageStatus.HANDLING))
+
 
 def claim_step(intake: Intake) -> IntakeResult | None:
     # A second intake reading it at the same moment (a GM's `inbox process` beside
     # `serve`) finds it taken.  A crash rolls the claim back, so a message stored but
     # never handled is still resumed on the next read.
-    claimed = intake.session.execute(
-        update(ReceivedMessage)
-        .where(col(ReceivedMessage.id) == intake.stored_id,
-               col(ReceivedMessage.status) == MessageStatus.RECEIVED)
-        .values(status=MessageStatus.HANDLING)
-    )
+    claimed = intake.session.execute(_CLAIM, {"claimed_id": intake.stored_id})
     if claimed.rowcount != 1:  # type: ignore[attr-defined]
         return intake.result(IntakeFate.DUPLICATE, "being handled elsewhere")
     intake.stored = intake.session.get(ReceivedMessage, intake.stored_id)
@@ -54,8 +55,8 @@ def robots_step(intake: Intake) -> IntakeResult | None:
     message, stored = intake.message, stored_message(intake)
     # An oversized message is refused on its headers alone: its body is never parsed.
     if len(stored.raw) <= intake.config.max_bytes:
-        player = find_recipient(intake.session, message.sender).player if message.sender else None
-        bounce = detect_bounce(stored.raw, person=player is not None)
+        person = bool(message.sender) and is_player_address(intake.session, message.sender)
+        bounce = detect_bounce(stored.raw, person=person)
         if bounce is not None:  # a mail of ours came back: the GM must see it
             record_bounce(intake.session, bounce)
             stored.status = MessageStatus.IGNORED

@@ -14,6 +14,10 @@ commits between two reads cannot pair its bytes with the old state).  The contex
 most recently read games are kept, at most `KEPT_GAMES` (a host with a thousand games does
 not hold every world in memory).  The state is shared by every message that reads it:
 nothing may change it (parsers, forecasts and receipts only read a state).
+
+Intake finds the open turn and the bytes of its state in one statement
+(`open_turn_context`): the turn's row comes back without its payload, as a transient
+`Turn` that intake only reads (number, label, deadlines), never adds to the session.
 """
 
 from __future__ import annotations
@@ -24,13 +28,16 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import LargeBinary, type_coerce
+from sqlalchemy import LargeBinary, bindparam, type_coerce
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from moderator import jsonio
 from moderator.games import find_engine
 from moderator.games.base import JSON, PreparedForecasting, forecaster
 from moderator.store.models import Game, Turn, uncompressed
+from moderator.store.repo import NotFound
+from moderator.store.statuses import TurnStatus
 
 
 @dataclass(frozen=True)
@@ -56,7 +63,35 @@ def turn_context(session: Session, game: Game, turn: Turn) -> TurnContext:
     assert game.id is not None and turn.id is not None
     stored = session.exec(select(type_coerce(col(Turn.state_before), LargeBinary))
                           .where(col(Turn.id) == turn.id)).one()
-    key = (game.id, turn.id, turn.number, bytes(stored))
+    return _context(game, (game.id, turn.id, turn.number, bytes(stored)))
+
+
+# The open turn's row as intake reads it: every column but the JSON payload.
+_LIGHT_COLUMNS = ("id", "game_id", "number", "label", "seed", "status", "deadline",
+                  "announcement_deadline", "reminded_at", "adjudicated_at", "correction")
+_TURNS = Turn.__table__  # type: ignore[attr-defined]
+_OPEN_TURN = (sa_select(*(_TURNS.c[name] for name in _LIGHT_COLUMNS),
+                        type_coerce(_TURNS.c.state_before, LargeBinary))
+              .where(_TURNS.c.game_id == bindparam("game_id"),
+                     _TURNS.c.status == TurnStatus.OPEN))
+
+
+def open_turn_context(session: Session, game: Game) -> tuple[Turn, TurnContext]:
+    """The game's open turn (transient, without its payload: read it, never add it) and
+    its context, found with one statement: its row and its stored state's bytes."""
+    assert game.id is not None
+    row = session.execute(_OPEN_TURN, {"game_id": game.id}).first()
+    if row is None:
+        raise NotFound(f"game {game.name!r} has no open turn")
+    *light, stored = row
+    turn = Turn(**dict(zip(_LIGHT_COLUMNS, light, strict=True)))
+    assert turn.id is not None
+    return turn, _context(game, (game.id, turn.id, turn.number, bytes(stored)))
+
+
+def _context(game: Game, key: tuple[int, int, int, bytes]) -> TurnContext:
+    """The kept context for ``key``, or a new one made from the bytes it holds."""
+    assert game.id is not None
     with _lock:
         kept = _contexts.get(game.id)
         if kept is not None and kept.key == key:

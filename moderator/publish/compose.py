@@ -22,6 +22,8 @@ from email.policy import default as default_policy
 from email.utils import format_datetime, formataddr, make_msgid
 from functools import lru_cache
 
+from moderator.mailpolicy import CACHED
+
 
 def new_message_id(moderator_address: str) -> str:
     """A fresh Message-ID (with <>), fixed when a mail is queued and never changed."""
@@ -88,7 +90,7 @@ def compose(
     ``head_only``: just its header block (what a newsletter's outbox row keeps); with an
     HTML part the headers do not depend on the parts' encoding, so they are not encoded.
     """
-    msg = EmailMessage()
+    msg = EmailMessage(policy=CACHED)
     msg["From"] = formataddr((sender_name, sender))
     msg["To"] = _one_line(to)
     msg["Subject"] = _one_line(subject)

@@ -13,12 +13,13 @@ after the flag was set is never touched (a turn run checks it as it starts).
 
 from __future__ import annotations
 
-from sqlalchemy import Engine
-from sqlmodel import Session
+from sqlalchemy import Engine, select
+from sqlmodel import Session, col
 
 from moderator.store.models import ServiceStatus
 
 PANIC = "host.panic"
+_PANIC_REASON = select(col(ServiceStatus.value)).where(col(ServiceStatus.key) == PANIC)
 
 
 def panic_reason(db: Engine | Session) -> str | None:
@@ -26,9 +27,9 @@ def panic_reason(db: Engine | Session) -> str | None:
     if isinstance(db, Session):
         row = db.get(ServiceStatus, PANIC)
         return row.value if row else None
-    with Session(db) as session:
-        row = session.get(ServiceStatus, PANIC)
-        return row.value if row else None
+    # Asked before every message intake reads: one core statement, no session.
+    with db.connect() as connection:
+        return connection.execute(_PANIC_REASON).scalar_one_or_none()
 
 
 def set_panic(session: Session, reason: str | None) -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.parser import BytesHeaderParser
 
-from sqlalchemy import func, text
+from sqlalchemy import bindparam, func, text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import OperationalError
@@ -47,12 +47,31 @@ def game_by_name(session: Session, name: str) -> Game:
     return game
 
 
+# Made once, the statements intake runs for every message: building one costs as much
+# again as running it.
+_GAME_NAMED = select(Game).where(Game.name == bindparam("name"))
+_GAME_NAMES = select(Game.name).order_by(col(Game.name))
+_PLAYER_AT = (select(Player)
+              .join(PlayerAddress, col(PlayerAddress.player_id) == col(Player.id))
+              .where(PlayerAddress.game_id == bindparam("game_id"),
+                     PlayerAddress.email == bindparam("address")))
+_VERSIONS = (select(Submission)
+             .where(Submission.player_id == bindparam("player_id"),
+                    Submission.turn_number == bindparam("turn_number"))
+             .order_by(col(Submission.version)))
+
+
 def find_game(session: Session, name: str) -> Game | None:
-    return session.exec(select(Game).where(Game.name == name.lower())).first()
+    return session.exec(_GAME_NAMED, params={"name": name.lower()}).first()
 
 
 def games(session: Session) -> list[Game]:
     return list(session.exec(select(Game).order_by(col(Game.name))))
+
+
+def game_names(session: Session) -> list[str]:
+    """The games' names (what intake routes a message by: no rows loaded)."""
+    return list(session.exec(_GAME_NAMES))
 
 
 def players(session: Session, game: Game) -> list[Player]:
@@ -66,12 +85,9 @@ def members(session: Session, game: Game) -> list[Player]:
 
 
 def player_by_address(session: Session, game: Game, address: str) -> Player | None:
-    link = session.exec(
-        select(PlayerAddress).where(
-            PlayerAddress.game_id == game.id, PlayerAddress.email == address.lower()
-        )
-    ).first()
-    return None if link is None else session.get(Player, link.player_id)
+    # One statement (intake asks it of every message): the address is unique in a game.
+    return session.exec(_PLAYER_AT,
+                        params={"game_id": game.id, "address": address.lower()}).first()
 
 
 def player_by_email(session: Session, game: Game, address: str) -> Player:
@@ -115,13 +131,8 @@ def message_by_message_id(session: Session, message_id: str) -> ReceivedMessage 
 
 
 def submissions(session: Session, player: Player, turn_number: int) -> list[Submission]:
-    return list(
-        session.exec(
-            select(Submission)
-            .where(Submission.player_id == player.id, Submission.turn_number == turn_number)
-            .order_by(col(Submission.version))
-        )
-    )
+    return list(session.exec(_VERSIONS,
+                             params={"player_id": player.id, "turn_number": turn_number}))
 
 
 def written_at(submission: Submission) -> datetime:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
 from moderator import jsonio
@@ -31,10 +32,14 @@ MODERATOR = "moderator"  # who the audit log names for what the service itself d
 
 def accepted_late(session: Session, game: Game, number: int) -> set[int]:
     """Players whose orders for turn ``number`` count whenever they arrived."""
-    rows = session.exec(select(AuditEntry.player_id).where(
-        AuditEntry.game_id == game.id, AuditEntry.action == ACCEPT_LATE,
-        AuditEntry.turn_number == number))
+    rows = session.exec(_ACCEPTED_LATE, params={"game_id": game.id, "number": number})
     return {pid for pid in rows if pid is not None}
+
+
+# Made once (every receipt asks): building a statement costs as much as running it.
+_ACCEPTED_LATE = select(AuditEntry.player_id).where(
+    AuditEntry.game_id == bindparam("game_id"), AuditEntry.action == ACCEPT_LATE,
+    AuditEntry.turn_number == bindparam("number"))
 
 
 def cutoff(config: Config, game: Game, turn: Turn) -> datetime | None:
