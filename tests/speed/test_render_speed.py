@@ -202,3 +202,16 @@ def test_raw_html_blocks_are_stashed_as_python_markdown_stashes_them() -> None:
                      f"<pre>\n{payload}\n</pre>\nafter\n", "  <p>indented</p>\n\nx"):
             fast, original, _ = _raw_blocks_both_ways(text)
             assert fast == original, text
+
+
+def test_text_no_inline_pattern_can_match_is_left_as_the_full_converter_leaves_it() -> None:
+    full = md.Markdown(extensions=["tables", "sane_lists", "fenced_code"])
+    trimmed = new_converter()
+    texts = ["plain text (+1 SP, total 3)", "a  \nline break", "*em* **strong** _u_ __uu__",
+             "`code` and \\*escaped\\*", "x &amp; y &#42; <code>z</code>", "- a\n- *b*\n\nc_d_e",
+             "| a | b |\n|---|---|\n| *1* | 2  |\n", "> quote *x*\n\n    indented `y`"]
+    texts += [press(p) for p in PAYLOADS] + [md_escape(p) for p in PAYLOADS]
+    for text in texts:
+        full.reset()
+        trimmed.reset()
+        assert trimmed.convert(text) == full.convert(text), text
