@@ -34,7 +34,8 @@ from markupsafe import Markup
 from moderator.publish.sanitize import MAIL_POLICY, Policy, escape_text, sanitize
 from moderator.publish.text import html_to_text
 
-__all__ = ["CSS", "environment", "html_to_text", "markdown_to_html", "md_escape", "render"]
+__all__ = ["CSS", "environment", "html_to_text", "markdown_to_html", "markdown_to_parts",
+           "md_escape", "render"]
 
 # Characters that are markup in HTML or in (Python-)Markdown, as numeric references.
 _SPECIAL = {c: f"&#{ord(c)};" for c in "&<>\\`*_[]|{}"}
@@ -365,6 +366,16 @@ def page(body: str, title: str, policy: Policy = MAIL_POLICY) -> str:
 
 def markdown_to_html(text: str, title: str, policy: Policy = MAIL_POLICY) -> str:
     return page(markdown_body(text), title, policy)
+
+
+def markdown_to_parts(text: str, title: str) -> tuple[str, str]:
+    """A newsletter's HTML page and its plain-text part.  The text is written from the
+    converter's HTML, not from the page: the page adds only style attributes, which the
+    text does not read, and what the sanitizer takes out (tags our templates never
+    write; `html_to_text` leaves out every element whose content it drops) would not
+    reach the text either.  The same text, for a third of the HTML to read."""
+    body = markdown_body(text)
+    return page(body, title), html_to_text(body)
 
 
 def html_page_text(html: str) -> str:

@@ -8,16 +8,18 @@ are, links as ``text <https://...>``.  Pure: the same HTML always gives the same
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+
+from moderator.publish.sanitize import DROPPED_WITH_CONTENT
 
 WIDTH = 72
 _BLOCKS = {"p", "h1", "h2", "h3", "h4", "ul", "ol", "li", "table", "pre", "blockquote",
            "div", "hr", "tr", "thead", "tbody", "nav", "header", "footer", "section",
            "article", "main", "figure", "figcaption", "dl", "dt", "dd", "html", "body"}
 _VOID = {"br", "hr", "img", "meta", "link", "input"}
-_SKIP = {"head", "style", "script", "title"}
+# Never text: the page's head, and what the sanitizer drops with its content.
+_SKIP = {"head", "title"} | DROPPED_WITH_CONTENT
 
 
 @dataclass
@@ -85,17 +87,31 @@ def _spaced(text: str) -> str:
 def _wrap(text: str, first: str = "", rest: str = "") -> list[str]:
     out: list[str] = []
     for k, line in enumerate(text.split("\n")):
-        words = " ".join(line.split())
-        if not words:
-            continue
-        indent = first if k == 0 else rest
-        if len(indent) + len(words) <= WIDTH:  # fits: what textwrap would give, sooner
-            out.append(indent + words)
-            continue
-        out += textwrap.wrap(words, WIDTH, initial_indent=first if k == 0 else rest,
-                             subsequent_indent=rest, break_long_words=False,
-                             break_on_hyphens=False) or [first.rstrip()]
+        words = line.split()
+        if words:
+            out += _fill(words, first if k == 0 else rest, rest)
     return out
+
+
+def _fill(words: list[str], first: str, rest: str) -> list[str]:
+    """``words`` filled greedily into lines of at most `WIDTH` columns, a word longer
+    than a line on a line of its own: what ``textwrap.wrap`` gives for words that hold
+    no whitespace (without breaking long words or at hyphens), without its chunking."""
+    lines: list[str] = []
+    indent, room = first, WIDTH - len(first)
+    line = [words[0]]
+    used = len(words[0])
+    for word in words[1:]:
+        if used + 1 + len(word) <= room:
+            line.append(word)
+            used += 1 + len(word)
+            continue
+        lines.append(indent + " ".join(line))
+        indent, room = rest, WIDTH - len(rest)
+        line = [word]
+        used = len(word)
+    lines.append(indent + " ".join(line))
+    return lines
 
 
 def _cells(row: Node) -> list[tuple[str, bool]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
+import textwrap
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -21,7 +22,7 @@ from moderator.games.engarde.engine import EnGardeEngine
 from moderator.games.engarde.month import Month
 from moderator.games.engarde.orderset import OrderSet
 from moderator.games.engarde.state import GameState
-from moderator.publish import pool
+from moderator.publish import pool, text
 from moderator.publish.newsletter import Reader, TurnData, render_turn
 from moderator.publish.render import escape_markup, md_escape, new_converter, press
 from tests.engarde.conftest import _TABLES
@@ -215,3 +216,15 @@ def test_text_no_inline_pattern_can_match_is_left_as_the_full_converter_leaves_i
         full.reset()
         trimmed.reset()
         assert trimmed.convert(text) == full.convert(text), text
+
+
+def test_the_text_parts_filling_is_textwraps() -> None:
+    rng = random.Random(16)
+    for _ in range(3000):
+        words = ["".join(rng.choice("ab-é") for _ in range(rng.choice([1, 3, 8, 20, 70, 73])))
+                 for _ in range(rng.randint(1, 25))]
+        first, rest = rng.choice([("", ""), ("- ", "  "), ("1. ", "   "), ("> ", "> ")])
+        expected = textwrap.wrap(" ".join(words), text.WIDTH, initial_indent=first,
+                                 subsequent_indent=rest, break_long_words=False,
+                                 break_on_hyphens=False)
+        assert text._fill(words, first, rest) == expected, (words, first, rest)
