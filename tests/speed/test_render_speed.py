@@ -22,7 +22,8 @@ from moderator.games.engarde.engine import EnGardeEngine
 from moderator.games.engarde.month import Month
 from moderator.games.engarde.orderset import OrderSet
 from moderator.games.engarde.state import GameState
-from moderator.publish import pool, text
+from moderator.publish import pool
+from moderator.publish import text as text_part
 from moderator.publish.newsletter import Reader, TurnData, render_turn
 from moderator.publish.render import escape_markup, md_escape, new_converter, press
 from tests.engarde.conftest import _TABLES
@@ -224,7 +225,7 @@ def test_the_text_parts_filling_is_textwraps() -> None:
         words = ["".join(rng.choice("ab-é") for _ in range(rng.choice([1, 3, 8, 20, 70, 73])))
                  for _ in range(rng.randint(1, 25))]
         first, rest = rng.choice([("", ""), ("- ", "  "), ("1. ", "   "), ("> ", "> ")])
-        expected = textwrap.wrap(" ".join(words), text.WIDTH, initial_indent=first,
+        expected = textwrap.wrap(" ".join(words), text_part.WIDTH, initial_indent=first,
                                  subsequent_indent=rest, break_long_words=False,
                                  break_on_hyphens=False)
-        assert text._fill(words, first, rest) == expected, (words, first, rest)
+        assert text_part._fill(words, first, rest) == expected, (words, first, rest)
