@@ -8,7 +8,9 @@ are, links as ``text <https://...>``.  Pure: the same HTML always gives the same
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from html import unescape
 from html.parser import HTMLParser
 
 from moderator.publish.sanitize import DROPPED_WITH_CONTENT
@@ -57,6 +59,45 @@ class _Tree(HTMLParser):
     def handle_data(self, data: str) -> None:
         if not self.skipping:
             self.stack[-1].children.append(data)
+
+
+# The HTML our converter and templates write: tags with plain, double-quoted attribute
+# values (or none), and every other '<' written as '&lt;'.
+_TAG_RE = re.compile(r'<(/?)([A-Za-z][A-Za-z0-9]*)((?:\s+[A-Za-z_:][-A-Za-z0-9_:.]*'
+                     r'(?:="[^"<>]*")?)*)\s*(/?)>')
+# Elements whose content `HTMLParser` reads as text, never as tags.
+_RAW_TEXT = frozenset(HTMLParser.CDATA_CONTENT_ELEMENTS)
+_ATTR_RE = re.compile(r'([A-Za-z_:][-A-Za-z0-9_:.]*)(?:="([^"]*)")?')
+
+
+def _parse(html: str) -> Node:
+    """``html`` as `_Tree` reads it.  HTML of the plain kind our converter writes is cut
+    at its tags by one pattern, handing each piece to `_Tree` as `HTMLParser` would (a
+    pure-Python tokenizer, most of the text part's time); anything else (a comment, a
+    declaration, an unquoted attribute, a script) goes to `HTMLParser`, whole."""
+    tree = _Tree()
+    tags = list(_TAG_RE.finditer(html))
+    if len(tags) != html.count("<") or any(t.group(2).lower() in _RAW_TEXT for t in tags):
+        tree.feed(html)
+        tree.close()
+        return tree.root
+    done = 0
+    for tag in tags:
+        if tag.start() > done:
+            tree.handle_data(unescape(html[done:tag.start()]))
+        done = tag.end()
+        closing, name, attributes, self_closing = tag.groups()
+        name = name.lower()
+        if closing:
+            tree.handle_endtag(name)
+            continue
+        tree.handle_starttag(name, [(k.lower(), unescape(v))
+                                    for k, v in _ATTR_RE.findall(attributes)])
+        if self_closing:
+            tree.handle_endtag(name)
+    if done < len(html):
+        tree.handle_data(unescape(html[done:]))
+    return tree.root
 
 
 def _inline(node: Node | str, pre: bool = False) -> str:
@@ -223,9 +264,6 @@ def _block(node: Node, out: list[str], indent: str) -> None:
 
 def html_to_text(html: str) -> str:
     """The text a reader without HTML gets, ending in one newline."""
-    parser = _Tree()
-    parser.feed(html)
-    parser.close()
     out: list[str] = []
-    _blocks(parser.root, out)
+    _blocks(_parse(html), out)
     return "\n".join(out).strip("\n") + "\n"

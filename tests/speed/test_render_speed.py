@@ -25,7 +25,7 @@ from moderator.games.engarde.state import GameState
 from moderator.publish import pool
 from moderator.publish import text as text_part
 from moderator.publish.newsletter import Reader, TurnData, render_turn
-from moderator.publish.render import escape_markup, md_escape, new_converter, press
+from moderator.publish.render import escape_markup, markdown_body, md_escape, new_converter, press
 from tests.engarde.conftest import _TABLES
 from tests.engarde.test_golden import GOLDEN, SEED, cast, read_orders
 from tests.publish.payloads import PAYLOADS
@@ -229,3 +229,23 @@ def test_the_text_parts_filling_is_textwraps() -> None:
                                  subsequent_indent=rest, break_long_words=False,
                                  break_on_hyphens=False)
         assert text_part._fill(words, first, rest) == expected, (words, first, rest)
+
+
+def _parsed_by_htmlparser(html: str) -> text_part.Node:
+    tree = text_part._Tree()
+    tree.feed(html)
+    tree.close()
+    return tree.root
+
+
+def test_the_text_parts_tag_cutter_reads_html_as_htmlparser_does() -> None:
+    documents = [markdown_body(p.read_text()) for game in ("engarde", "dwtk", "fief")
+                 for p in sorted((ROOT / "tests" / game / "golden" / "expected").rglob("*.md"))]
+    documents += [markdown_body(f"# {md_escape(p)}\n\n{press(p)}\n\n<p>{press(p, html=True)}</p>")
+                  for p in PAYLOADS]
+    documents += [*PAYLOADS, '<p class="a" title="x &amp; y">a<br/>b<br>c</p>', "<P ID=x>u</P>",
+                             "<script>a<b>c</b></script>d", "<!-- c --><p>x</p>", "a < b",
+                             '<a href="https://e.example/?a=1&amp;b=2">l</a>&amp;&#42;&x',
+                             "<ul><li>a<li>b</ul></p></div>", "<pre>\n  x\n</pre>tail &"]
+    for html in documents:
+        assert text_part._parse(html) == _parsed_by_htmlparser(html), html
