@@ -292,6 +292,14 @@ def new_converter() -> md.Markdown:
     converter.treeprocessors.register(PlainTextInline(converter), "inline", 20)
     original = converter.preprocessors["html_block"]
     converter.preprocessors.register(RawBlocks(converter, original), "html_block", 20)
+    # Asked for every element several times over (the parser, the prettifier, the raw
+    # HTML): a set instead of the list of some 50 tag names the method searches.
+    block_level = frozenset(converter.block_level_elements)
+
+    def is_block_level(tag: Any) -> bool:
+        return isinstance(tag, str) and tag.lower().rstrip("/") in block_level
+
+    converter.is_block_level = is_block_level  # type: ignore[method-assign]
     return converter
 
 
