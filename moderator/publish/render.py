@@ -1,9 +1,10 @@
 """jinja2 + Markdown: turning data into the words players read.
 
 Templates named ``*.md.j2`` write Markdown; the HTML part of every newsletter is that
-Markdown converted, sanitized and styled (`markdown_to_html`), and the plain-text part
-is written from that HTML for reading (`html_to_text`: aligned tables, 72 columns),
-not the Markdown source.  ``*.txt.j2`` templates (the mails without HTML) are plain text.
+Markdown converted, styled and sanitized (`markdown_to_html`), and the plain-text part
+is written from the converted HTML for reading (`html_to_text`: aligned tables, 72
+columns), not the Markdown source (`markdown_to_parts` makes both).  ``*.txt.j2``
+templates (the mails without HTML) are plain text.
 
 Nothing a player writes becomes markup.  In a Markdown template every ``{{ value }}``
 passes `md_escape` (jinja's ``finalize`` hook, so a template cannot forget it): HTML and
