@@ -145,7 +145,7 @@ PIECES = (
     ("Markdown -> HTML", "moderator.publish.render", "markdown_body"),
     ("css-inline", "moderator.publish.render", "inline_styles"),
     ("nh3 sanitizer", "moderator.publish.render", "sanitize"),
-    ("text part", "moderator.publish.newsletter", "html_to_text"),
+    ("text part", "moderator.publish.render", "html_to_text"),
 )
 
 

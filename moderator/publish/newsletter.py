@@ -20,7 +20,7 @@ from typing import Any
 
 from moderator.games.base import Event, GameEngine
 from moderator.publish import pool
-from moderator.publish.render import html_to_text, markdown_to_html, render, warm
+from moderator.publish.render import markdown_to_parts, render, warm
 
 
 @dataclass(frozen=True)
@@ -75,8 +75,7 @@ def _subject(data: TurnData, subject: str) -> str:
 
 def _finish(subject: str, markdown: str) -> Rendered:
     """The three forms of one newsletter; the text part is written from the HTML."""
-    html = markdown_to_html(markdown, subject)
-    return Rendered(subject, markdown, html, html_to_text(html))
+    return Rendered(subject, markdown, *markdown_to_parts(markdown, subject))
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,10 @@
 """jinja2 + Markdown: turning data into the words players read.
 
 Templates named ``*.md.j2`` write Markdown; the HTML part of every newsletter is that
-Markdown converted, sanitized and styled (`markdown_to_html`), and the plain-text part
-is written from that HTML for reading (`html_to_text`: aligned tables, 72 columns),
-not the Markdown source.  ``*.txt.j2`` templates (the mails without HTML) are plain text.
+Markdown converted, styled and sanitized (`markdown_to_html`), and the plain-text part
+is written from the converted HTML for reading (`html_to_text`: aligned tables, 72
+columns), not the Markdown source (`markdown_to_parts` makes both).  ``*.txt.j2``
+templates (the mails without HTML) are plain text.
 
 Nothing a player writes becomes markup.  In a Markdown template every ``{{ value }}``
 passes `md_escape` (jinja's ``finalize`` hook, so a template cannot forget it): HTML and
@@ -28,12 +29,14 @@ import css_inline
 import jinja2
 import markdown as md
 from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import InlineProcessor
 from markupsafe import Markup
 
 from moderator.publish.sanitize import MAIL_POLICY, Policy, escape_text, sanitize
 from moderator.publish.text import html_to_text
 
-__all__ = ["CSS", "environment", "html_to_text", "markdown_to_html", "md_escape", "render"]
+__all__ = ["CSS", "environment", "html_to_text", "markdown_to_html", "markdown_to_parts",
+           "md_escape", "render"]
 
 # Characters that are markup in HTML or in (Python-)Markdown, as numeric references.
 _SPECIAL = {c: f"&#{ord(c)};" for c in "&<>\\`*_[]|{}"}
@@ -121,6 +124,19 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word}" if n in (1, -1) else f"{n} {many or word + 's'}"
 
 
+def who(key: Any, names: Any) -> Markup:
+    """A character's name from his key (``names``: key -> name), as the En Garde! event
+    lines write it: the key itself if it has no name, "someone" if there is no key.
+    A global of the templates, not a macro: a 1,000-character month's lines call it
+    13,000 times (and `cr` 26,000), and a macro call costs several times what it does."""
+    return Markup(md_escape(names.get(key, key) if key else "someone"))
+
+
+def cr(n: Any) -> Markup:
+    """``1 crown``, ``5 crowns`` (a template global, as `who`)."""
+    return Markup(f"{md_escape(n)} crown{'' if n in (1, -1) else 's'}")
+
+
 def _startswith_any(item: Any, prefixes: Any) -> bool:
     """An event (its id) or a string starting with one of ``prefixes``."""
     key = item.get("id", "") if isinstance(item, dict) else str(item)
@@ -144,6 +160,7 @@ def environment(templates_dir: Path, markdown: bool = True) -> jinja2.Environmen
     env.filters.update(press=press, code=code, codeblock=codeblock, months=months,
                        plural=plural)
     env.tests["startswith_any"] = _startswith_any
+    env.globals.update(who=who, cr=cr)
     return env
 
 
@@ -248,6 +265,24 @@ def _closing(tags: list[re.Match[str]], first: int) -> int | None:
     return None
 
 
+# Where an inline pattern left in the converter could start: a backtick or backslash
+# (``backtick``, ``escape``), a tag or an entity (``html``, ``entity``), emphasis, and the
+# two spaces of a line break.  Most text of a sheet holds none of them.
+_INLINE_START_RE = re.compile(r"[`\\<&*_]|  \n")
+
+
+class PlainTextInline(InlineProcessor):
+    """Python-Markdown's inline step, handing back at once a piece of text that no
+    pattern left in the converter can match (what trying each pattern on it gives, the
+    text unchanged, without trying them: most of the inline time)."""
+
+    def _InlineProcessor__handleInline(self, data: str, patternIndex: int = 0) -> str:
+        if _INLINE_START_RE.search(data) is None:
+            return data
+        handle = super()._InlineProcessor__handleInline  # type: ignore[misc]
+        return handle(data, patternIndex)  # type: ignore[no-any-return]
+
+
 def new_converter() -> md.Markdown:
     """Python-Markdown with the extensions the templates use and nothing they do not."""
     converter = md.Markdown(extensions=["tables", "sane_lists", "fenced_code"])
@@ -255,8 +290,17 @@ def new_converter() -> md.Markdown:
         converter.inlinePatterns.deregister(name)
     for name in UNUSED_BLOCKS:
         converter.parser.blockprocessors.deregister(name)
+    converter.treeprocessors.register(PlainTextInline(converter), "inline", 20)
     original = converter.preprocessors["html_block"]
     converter.preprocessors.register(RawBlocks(converter, original), "html_block", 20)
+    # Asked for every element several times over (the parser, the prettifier, the raw
+    # HTML): a set instead of the list of some 50 tag names the method searches.
+    block_level = frozenset(converter.block_level_elements)
+
+    def is_block_level(tag: Any) -> bool:
+        return isinstance(tag, str) and tag.lower().rstrip("/") in block_level
+
+    converter.is_block_level = is_block_level  # type: ignore[method-assign]
     return converter
 
 
@@ -345,6 +389,16 @@ def page(body: str, title: str, policy: Policy = MAIL_POLICY) -> str:
 
 def markdown_to_html(text: str, title: str, policy: Policy = MAIL_POLICY) -> str:
     return page(markdown_body(text), title, policy)
+
+
+def markdown_to_parts(text: str, title: str) -> tuple[str, str]:
+    """A newsletter's HTML page and its plain-text part.  The text is written from the
+    converter's HTML, not from the page: the page adds only style attributes, which the
+    text does not read, and what the sanitizer takes out (tags our templates never
+    write; `html_to_text` leaves out every element whose content it drops) would not
+    reach the text either.  The same text, for a third of the HTML to read."""
+    body = markdown_body(text)
+    return page(body, title), html_to_text(body)
 
 
 def html_page_text(html: str) -> str:

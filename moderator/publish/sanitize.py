@@ -29,6 +29,11 @@ STYLE_PROPERTIES = frozenset({
     "overflow-wrap", "overflow-x", "text-align", "vertical-align", "border", "border-bottom",
     "border-left", "border-collapse", "white-space", "width", "height",
 })
+# Elements the allowlist drops with all they hold (the rest of what it drops, it drops
+# keeping the text); the text part leaves them out too (`moderator.publish.text`).
+DROPPED_WITH_CONTENT = frozenset({"script", "style", "iframe", "object", "embed",
+                                  "template", "noscript", "svg", "math", "textarea",
+                                  "select"})
 _SAFE_SCHEME = re.compile(r"^(https:|mailto:)", re.I)
 # A path inside the site: no scheme, neither protocol-relative nor from the root (a
 # static site may be served from any folder; its links are all relative).
@@ -109,8 +114,7 @@ def _clean(html: str, policy: Policy) -> str:
     return nh3.clean(
         html,
         tags=set(policy.tags),
-        clean_content_tags={"script", "style", "iframe", "object", "embed", "template",
-                            "noscript", "svg", "math", "textarea", "select"},
+        clean_content_tags=set(DROPPED_WITH_CONTENT),
         attributes={k: set(v) for k, v in _ATTRIBUTES.items()
                     if k in policy.tags or k == "*"},
         attribute_filter=_FILTERS[policy.name],

@@ -8,16 +8,20 @@ are, links as ``text <https://...>``.  Pure: the same HTML always gives the same
 
 from __future__ import annotations
 
-import textwrap
+import re
 from dataclasses import dataclass, field
+from html import unescape
 from html.parser import HTMLParser
+
+from moderator.publish.sanitize import DROPPED_WITH_CONTENT
 
 WIDTH = 72
 _BLOCKS = {"p", "h1", "h2", "h3", "h4", "ul", "ol", "li", "table", "pre", "blockquote",
            "div", "hr", "tr", "thead", "tbody", "nav", "header", "footer", "section",
            "article", "main", "figure", "figcaption", "dl", "dt", "dd", "html", "body"}
 _VOID = {"br", "hr", "img", "meta", "link", "input"}
-_SKIP = {"head", "style", "script", "title"}
+# Never text: the page's head, and what the sanitizer drops with its content.
+_SKIP = {"head", "title"} | DROPPED_WITH_CONTENT
 
 
 @dataclass
@@ -57,6 +61,45 @@ class _Tree(HTMLParser):
             self.stack[-1].children.append(data)
 
 
+# The HTML our converter and templates write: tags with plain, double-quoted attribute
+# values (or none), and every other '<' written as '&lt;'.
+_TAG_RE = re.compile(r'<(/?)([A-Za-z][A-Za-z0-9]*)((?:\s+[A-Za-z_:][-A-Za-z0-9_:.]*'
+                     r'(?:="[^"<>]*")?)*)\s*(/?)>')
+# Elements whose content `HTMLParser` reads as text, never as tags.
+_RAW_TEXT = frozenset(HTMLParser.CDATA_CONTENT_ELEMENTS)
+_ATTR_RE = re.compile(r'([A-Za-z_:][-A-Za-z0-9_:.]*)(?:="([^"]*)")?')
+
+
+def _parse(html: str) -> Node:
+    """``html`` as `_Tree` reads it.  HTML of the plain kind our converter writes is cut
+    at its tags by one pattern, handing each piece to `_Tree` as `HTMLParser` would (a
+    pure-Python tokenizer, most of the text part's time); anything else (a comment, a
+    declaration, an unquoted attribute, a script) goes to `HTMLParser`, whole."""
+    tree = _Tree()
+    tags = list(_TAG_RE.finditer(html))
+    if len(tags) != html.count("<") or any(t.group(2).lower() in _RAW_TEXT for t in tags):
+        tree.feed(html)
+        tree.close()
+        return tree.root
+    done = 0
+    for tag in tags:
+        if tag.start() > done:
+            tree.handle_data(unescape(html[done:tag.start()]))
+        done = tag.end()
+        closing, name, attributes, self_closing = tag.groups()
+        name = name.lower()
+        if closing:
+            tree.handle_endtag(name)
+            continue
+        tree.handle_starttag(name, [(k.lower(), unescape(v))
+                                    for k, v in _ATTR_RE.findall(attributes)])
+        if self_closing:
+            tree.handle_endtag(name)
+    if done < len(html):
+        tree.handle_data(unescape(html[done:]))
+    return tree.root
+
+
 def _inline(node: Node | str, pre: bool = False) -> str:
     if isinstance(node, str):
         if pre:
@@ -85,17 +128,31 @@ def _spaced(text: str) -> str:
 def _wrap(text: str, first: str = "", rest: str = "") -> list[str]:
     out: list[str] = []
     for k, line in enumerate(text.split("\n")):
-        words = " ".join(line.split())
-        if not words:
-            continue
-        indent = first if k == 0 else rest
-        if len(indent) + len(words) <= WIDTH:  # fits: what textwrap would give, sooner
-            out.append(indent + words)
-            continue
-        out += textwrap.wrap(words, WIDTH, initial_indent=first if k == 0 else rest,
-                             subsequent_indent=rest, break_long_words=False,
-                             break_on_hyphens=False) or [first.rstrip()]
+        words = line.split()
+        if words:
+            out += _fill(words, first if k == 0 else rest, rest)
     return out
+
+
+def _fill(words: list[str], first: str, rest: str) -> list[str]:
+    """``words`` filled greedily into lines of at most `WIDTH` columns, a word longer
+    than a line on a line of its own: what ``textwrap.wrap`` gives for words that hold
+    no whitespace (without breaking long words or at hyphens), without its chunking."""
+    lines: list[str] = []
+    indent, room = first, WIDTH - len(first)
+    line = [words[0]]
+    used = len(words[0])
+    for word in words[1:]:
+        if used + 1 + len(word) <= room:
+            line.append(word)
+            used += 1 + len(word)
+            continue
+        lines.append(indent + " ".join(line))
+        indent, room = rest, WIDTH - len(rest)
+        line = [word]
+        used = len(word)
+    lines.append(indent + " ".join(line))
+    return lines
 
 
 def _cells(row: Node) -> list[tuple[str, bool]]:
@@ -207,9 +264,6 @@ def _block(node: Node, out: list[str], indent: str) -> None:
 
 def html_to_text(html: str) -> str:
     """The text a reader without HTML gets, ending in one newline."""
-    parser = _Tree()
-    parser.feed(html)
-    parser.close()
     out: list[str] = []
-    _blocks(parser.root, out)
+    _blocks(_parse(html), out)
     return "\n".join(out).strip("\n") + "\n"

@@ -7,7 +7,6 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-import jinja2
 import pytest
 
 from moderator.dice import ScriptedDice
@@ -16,6 +15,7 @@ from moderator.games.engarde import ENGINE
 from moderator.games.engarde.events import EnGardeEvent as Event
 from moderator.games.engarde.events import macro_name
 from moderator.games.engarde.tables import Tables
+from moderator.publish.render import environment
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "engarde"
 
@@ -92,9 +92,8 @@ def dice(**streams: Iterable[int]) -> ScriptedDice:
     return ScriptedDice(script)
 
 
-_EVENTS = jinja2.Environment(
-    loader=jinja2.FileSystemLoader(DATA.parents[1] / "templates"),
-    undefined=jinja2.StrictUndefined).get_template("engarde/events.md.j2").module
+# The newsletters' own environment: the event macros use its globals (who, cr).
+_EVENTS = environment(DATA.parents[1] / "templates").get_template("engarde/events.md.j2").module
 
 
 def run_month(state: dict[str, Any], orders: Mapping[str, dict[str, Any]] | None = None,

@@ -19,7 +19,14 @@ from moderator.dice import Dice
 from moderator.games.dwtk import ENGINE as DWTK
 from moderator.games.engarde import ENGINE as ENGARDE
 from moderator.publish.newsletter import Reader, RenderedTurn, TurnData, render_turn
-from moderator.publish.render import markdown_body, markdown_to_html, md_escape, press
+from moderator.publish.render import (
+    html_to_text,
+    markdown_body,
+    markdown_to_html,
+    markdown_to_parts,
+    md_escape,
+    press,
+)
 from moderator.publish.sanitize import MAIL_POLICY, SITE_POLICY, sanitize
 from tests.dwtk.conftest import TABLES as DWTK_TABLES
 from tests.engarde.conftest import _TABLES as EG_TABLES
@@ -151,3 +158,23 @@ def test_press_keeps_paragraphs_and_emphasis_only() -> None:
     assert "<em>bold</em>" in html and "<strong>more</strong>" in html
     assert "<b>" not in html and "<a" not in html and "snake_case_name" in \
         html.replace("&#95;", "_")
+
+
+# Raw HTML no template writes but a careless one might: what the sanitizer drops, with or
+# without its content.
+_STRAY_HTML = ("<svg><text>drawn</text></svg>", "<textarea>typed</textarea>",
+               "<form><p>kept</p></form>", "<select><option>o</option></select>",
+               "<noscript>n</noscript>", "<math><mi>x</mi></math>")
+
+
+def test_the_text_part_reads_as_the_text_of_the_html_we_send() -> None:
+    """The text is written from the converter's HTML, before the styles go in and the
+    sanitizer runs: it must read as the text of the page that is sent."""
+    documents = [f"# {md_escape(p)}\n\n- {md_escape(p)}\n\n{press(p)}\n\n"
+                 f'<blockquote class="letter">\n{press(p, html=True)}\n</blockquote>\n\n'
+                 f"| a | b |\n|---|---|\n| {md_escape(p)} | 1 |\n" for p in PAYLOADS]
+    documents += [f"Before.\n\n{raw}\n\nAfter.\n" for raw in _STRAY_HTML]
+    for markdown in documents:
+        html, text = markdown_to_parts(markdown, "t")
+        assert text == html_to_text(html), markdown
+        assert html == markdown_to_html(markdown, "t")

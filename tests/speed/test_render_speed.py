@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
+import textwrap
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -22,8 +23,9 @@ from moderator.games.engarde.month import Month
 from moderator.games.engarde.orderset import OrderSet
 from moderator.games.engarde.state import GameState
 from moderator.publish import pool
+from moderator.publish import text as text_part
 from moderator.publish.newsletter import Reader, TurnData, render_turn
-from moderator.publish.render import escape_markup, md_escape, new_converter, press
+from moderator.publish.render import escape_markup, markdown_body, md_escape, new_converter, press
 from tests.engarde.conftest import _TABLES
 from tests.engarde.test_golden import GOLDEN, SEED, cast, read_orders
 from tests.publish.payloads import PAYLOADS
@@ -202,3 +204,48 @@ def test_raw_html_blocks_are_stashed_as_python_markdown_stashes_them() -> None:
                      f"<pre>\n{payload}\n</pre>\nafter\n", "  <p>indented</p>\n\nx"):
             fast, original, _ = _raw_blocks_both_ways(text)
             assert fast == original, text
+
+
+def test_text_no_inline_pattern_can_match_is_left_as_the_full_converter_leaves_it() -> None:
+    full = md.Markdown(extensions=["tables", "sane_lists", "fenced_code"])
+    trimmed = new_converter()
+    texts = ["plain text (+1 SP, total 3)", "a  \nline break", "*em* **strong** _u_ __uu__",
+             "`code` and \\*escaped\\*", "x &amp; y &#42; <code>z</code>", "- a\n- *b*\n\nc_d_e",
+             "| a | b |\n|---|---|\n| *1* | 2  |\n", "> quote *x*\n\n    indented `y`"]
+    texts += [press(p) for p in PAYLOADS] + [md_escape(p) for p in PAYLOADS]
+    for text in texts:
+        full.reset()
+        trimmed.reset()
+        assert trimmed.convert(text) == full.convert(text), text
+
+
+def test_the_text_parts_filling_is_textwraps() -> None:
+    rng = random.Random(16)
+    for _ in range(3000):
+        words = ["".join(rng.choice("ab-é") for _ in range(rng.choice([1, 3, 8, 20, 70, 73])))
+                 for _ in range(rng.randint(1, 25))]
+        first, rest = rng.choice([("", ""), ("- ", "  "), ("1. ", "   "), ("> ", "> ")])
+        expected = textwrap.wrap(" ".join(words), text_part.WIDTH, initial_indent=first,
+                                 subsequent_indent=rest, break_long_words=False,
+                                 break_on_hyphens=False)
+        assert text_part._fill(words, first, rest) == expected, (words, first, rest)
+
+
+def _parsed_by_htmlparser(html: str) -> text_part.Node:
+    tree = text_part._Tree()
+    tree.feed(html)
+    tree.close()
+    return tree.root
+
+
+def test_the_text_parts_tag_cutter_reads_html_as_htmlparser_does() -> None:
+    documents = [markdown_body(p.read_text()) for game in ("engarde", "dwtk", "fief")
+                 for p in sorted((ROOT / "tests" / game / "golden" / "expected").rglob("*.md"))]
+    documents += [markdown_body(f"# {md_escape(p)}\n\n{press(p)}\n\n<p>{press(p, html=True)}</p>")
+                  for p in PAYLOADS]
+    documents += [*PAYLOADS, '<p class="a" title="x &amp; y">a<br/>b<br>c</p>', "<P ID=x>u</P>",
+                             "<script>a<b>c</b></script>d", "<!-- c --><p>x</p>", "a < b",
+                             '<a href="https://e.example/?a=1&amp;b=2">l</a>&amp;&#42;&x',
+                             "<ul><li>a<li>b</ul></p></div>", "<pre>\n  x\n</pre>tail &"]
+    for html in documents:
+        assert text_part._parse(html) == _parsed_by_htmlparser(html), html
