@@ -7,7 +7,7 @@ the PP limit that acts on the load is `faction.py`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from moderator.games.dwtk.state import Character, Situation
@@ -65,8 +65,12 @@ def _spouse_benefits(court: Court, spouse: str) -> bool:
 def at_sea(court: Court, cid: int | str) -> bool:
     """13.4.17.1: the captain of a privateer at sea takes part in no other action and
     cannot be assassinated (privateering.py keeps the voyage on `Player.voyage`)."""
-    return any(p.voyage is not None and p.voyage.captain == int(cid)
-               for p in court.players.values())
+    captain = int(cid)
+    for p in court.players.values():  # a plain loop: asked for every PC or FAC an order names
+        voyage = p.voyage
+        if voyage is not None and voyage.captain == captain:
+            return True
+    return False
 
 
 def royal_status(court: Court, key: str) -> int:
@@ -85,25 +89,36 @@ def loads(court: Court, players: Iterable[str]) -> dict[str, int]:
     """`faction_load` of these players, in one pass over the court (plain loops: this
     runs for every player after every phase): his FACs and FARCs but his PC's spouse
     (35.6) and a FARC Monarch (36.10.6)."""
+    nobles = court.characters
     spouse: dict[str, str | None] = {}
     for key in players:
-        pc = court.pc_of(key)
-        spouse[key] = pc.spouse if pc is not None else None
-    held: dict[str, str] = {}  # holder -> his office, as `office_of` finds it
-    for office, holder in court.offices.items():
-        if holder is not None and office != "monarch":
-            held.setdefault(holder, office)
+        pc = court.players[key].pc  # (`pc_of`, inline)
+        spouse[key] = None if pc is None else nobles[pc].spouse
     out = dict.fromkeys(spouse, 0)
-    for c in court.characters.values():
+    held: dict[str, str] | None = None  # holder -> his office, as `office_of` finds it
+    for c in nobles.values():
         owner = c.owner
-        if owner in out and not c.pc and c.alive and c.key != spouse[owner]:
-            out[owner] += _status(court, c, held.get(c.key))
+        if owner in out and not c.pc and c.alive:
+            key = str(c.id)  # (`c.key`, without the property's call)
+            if key != spouse[owner]:
+                if held is None:  # looked up once, and only when someone counts
+                    held = _holders(court.offices)
+                out[owner] += _status(court, c, held.get(key))
     monarch = court.monarch()
     for r in court.royals.values():
         owner = r.owner
         if owner in out and r.alive and r.key != spouse[owner] and monarch != r.key:
             out[owner] += royal_status(court, r.key)
     return out
+
+
+def _holders(offices: Mapping[str, str | None]) -> dict[str, str]:
+    """Each office holder's office (his first, as `Court.office_of` finds it)."""
+    held: dict[str, str] = {}
+    for office, holder in offices.items():
+        if holder is not None and office != "monarch":
+            held.setdefault(holder, office)
+    return held
 
 
 def load_inputs(court: Court) -> tuple[Any, ...]:
