@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from moderator.cli import cli
+from moderator.cli.app import styled
 from moderator.transport.maildir import open_maildir
 
 from support import order_mail, write_config
@@ -107,8 +108,9 @@ def test_names_in_lines_are_text_too(run) -> None:  # type: ignore[no-untyped-de
     """The console reads no markup: a name with a stray closing tag "[/]" made rich raise
     MarkupError in `orders show` (the line printed "[bold]{name}[/]" with the name as
     markup), and "[i]" styled the rest of the line; the styled pieces are our own tags
-    only (`styled`), and a name is printed as written."""
-    name = "Bo [/] [i]de Lyon"
+    only (`styled`), and a name is printed as written: no emoji for ":skull:", and its
+    last backslash (before our closing tag) neither lost nor doubled."""
+    name = "Bo [/] [i]de Lyon :skull: \\"
     run("game", "new", "paris", "--kind", "engarde", "--seed", "7")
     run("player", "add", "paris", "bo@lyon.example", "--name", name, "--password", "x")
     assert f"{name}: no orders for April 1625" in run("orders", "show", "paris")
@@ -125,3 +127,19 @@ def test_an_error_naming_what_the_gm_typed_is_printed_as_written(tmp_path: Path)
         capture_output=True, text=True, timeout=120)
     assert result.returncode == 2, result.stderr
     assert "error:" in result.stdout and "[/][b]nowhere" in result.stdout
+
+
+@pytest.mark.parametrize("template, values, plain, bold", [
+    ("[bold]{n}[/]: x", {"n": "Bo\\"}, "Bo\\: x", "Bo\\"),
+    ("[red]error:[/] {n}", {"n": "C:\\temp\\"}, "error: C:\\temp\\", ""),
+    ("{a}{b}", {"a": "x\\", "b": "[b]y"}, "x\\[b]y", ""),
+    ("[bold]{n}[/]", {"n": "a\\[b]z [/] :skull: [i]"}, "a\\[b]z [/] :skull: [i]",
+     "a\\[b]z [/] :skull: [i]"),
+])
+def test_styled_values_read_back_as_written(template: str, values: dict[str, str],
+                                            plain: str, bold: str) -> None:
+    """`styled`: our tags style the line; a value is its own text, whatever it holds
+    (tags, escapes, a backslash before one of our tags or at the end, emoji codes)."""
+    line = styled(template, **values)
+    assert line.plain == plain
+    assert "".join(line.plain[s.start:s.end] for s in line.spans if s.style == "bold") == bold

@@ -8,11 +8,11 @@ import re
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
+from string import Formatter
 from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
-from rich.markup import escape
 from rich.text import Text
 
 if TYPE_CHECKING:  # imported when used: `moderator --help` starts without them
@@ -20,19 +20,38 @@ if TYPE_CHECKING:  # imported when used: `moderator --help` starts without them
 
     from moderator.settings.config import Config
 
-# Markup off: what the console prints is read as plain text, so a player's name, a sender,
-# an error naming either (all of which can hold "[b]" or "[/]") can never become a style
-# or swallow the text around it.  The few styled pieces are made by `styled`.
-console = Console(highlight=False, markup=False)
+# Markup and emoji codes off: what the console prints is read as plain text, so a player's
+# name, a sender, an error naming either (any of which can hold "[b]", "[/]" or ":skull:")
+# is printed as written, never as a style, an emoji, or a crash.  The few styled pieces
+# are made by `styled`.
+console = Console(highlight=False, markup=False, emoji=False)
+
+# A markup tag, with the backslashes before it (rich reads an odd number as an escape).
+_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
 
 
 def styled(template: str, /, **values: object) -> Text:
     """A line with styles: `template` is rich markup written in our code, and each value
-    put into it (``{name}``) is escaped first, so only our own tags are read as styles.
+    put into it (``{name}``) is text, never markup, whatever it holds.
 
     ``styled("[bold]{name}[/]: no orders", name=player.name)``"""
-    return Text.from_markup(template.format(**{key: escape(str(value))
-                                                for key, value in values.items()}))
+    pieces: list[tuple[str, bool]] = []
+    for literal, field, _spec, _conversion in Formatter().parse(template):
+        pieces.append((literal, False))
+        if field is not None:  # each tag-like "[...]" in it escaped, its backslashes kept
+            pieces.append((_TAG.sub(lambda m: m.group(1) * 2 + "\\" + m.group(2),
+                                    str(values[field])), True))
+    markup = ""
+    for piece, from_value in reversed(pieces):
+        # Backslashes ending a value would be read with a tag that follows it: doubled
+        # then, and only then (rich's own `escape` always adds one, which shows when
+        # nothing follows, e.g. at the end of an error message).
+        if from_value and _TAG.match(markup):
+            piece += "\\" * (len(piece) - len(piece.rstrip("\\")))
+        markup = piece + markup
+    return Text.from_markup(markup, emoji=False)
+
+
 _WHEN = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T]+(\d{1,2}):(\d{2}))?\s*$")
 
 

@@ -35,6 +35,15 @@ def forget_password(stored: ReceivedMessage, text: str) -> None:
         _rewrite(Path(stored.spool_path), raw)
 
 
+def forget_password_in_spool(path: Path, raw: bytes, text: str) -> None:
+    """Mask the password(s) of ``text`` in a spool file that no stored row names: the
+    copy a redelivered message (the same content under other trace headers) left before
+    it was found to be handled already."""
+    values = passwords_in(text)
+    if values and (edited := masked(raw, values)) != raw:
+        _rewrite(path, edited)
+
+
 def _rewrite(path: Path, raw: bytes) -> None:
     """Replace the spool file atomically (a private temporary file, mode 0600)."""
     if not path.exists():

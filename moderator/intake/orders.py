@@ -46,7 +46,7 @@ def store_step(intake: Intake) -> IntakeResult | None:
     # Workers: two messages of one player handled at once would both count the same
     # earlier versions; the player's row lock (PostgreSQL) makes the second wait.  SQLite
     # has no row locks: there the claim, the transaction's first write, already holds the
-    # database's one write lock until the fate is committed.
+    # database's one write lock until the fate is committed (or rolled back, storing none).
     if intake.session.get_bind().dialect.name != "sqlite":
         intake.session.exec(select(Player.id).where(col(Player.id) == player.id)
                             .with_for_update())

@@ -31,12 +31,13 @@ import logging
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, bindparam, update
 from sqlalchemy.exc import OperationalError
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 from moderator.faults import crash_point
 from moderator.intake.answer import answer_step
+from moderator.intake.context import forget_password, forget_password_in_spool
 from moderator.intake.extract import ExtractedMessage, extract_message
 from moderator.intake.identify import Refusal
 from moderator.intake.orders import parse_step, store_step
@@ -77,6 +78,9 @@ def process_message(
     stored = store_raw(db, message, raw, spool_path, now, digest)
     crash_point("intake.raw-stored")
     if stored is None:
+        # Handled before: this delivery's own spool copy (under other trace headers it has
+        # another name) is masked as the first copy was.
+        forget_password_in_spool(spool_path, raw, message.text)
         return IntakeResult(message.message_id, IntakeFate.DUPLICATE, "already processed")
     try:
         with session_scope(db) as session:
@@ -90,6 +94,13 @@ def process_message(
         _mark_failed(db, config, stored, message, exc)
         return IntakeResult(message.message_id, IntakeFate.FAILED, repr(exc))
 
+
+# The failure's fate, written only while the message has none (see `_mark_failed`).
+_MARK_FAILED = (update(ReceivedMessage)
+                .where(col(ReceivedMessage.id) == bindparam("failed_id"),
+                       col(ReceivedMessage.status).in_([MessageStatus.RECEIVED,
+                                                        MessageStatus.HANDLING]))
+                .values(status=MessageStatus.FAILED, detail=bindparam("detail")))
 
 # How much of an oversized message's header block is read to answer it.
 _OVERSIZED_HEAD_BYTES = 64_000
@@ -142,12 +153,22 @@ def _handle(
 def _mark_failed(
     db: Engine, config: Config, stored_id: int, message: ExtractedMessage, exc: Exception
 ) -> None:
-    """Record the failure in a fresh transaction: the message stays, marked failed."""
+    """Record the failure in a fresh transaction: the message stays, marked failed, and
+    keeps all but its password (the rollback undid the masking `identify_step` did).
+
+    The failed transaction's rollback undid the claim too, so another intake may have
+    taken the message meanwhile: the fate is written only while the message has none
+    (one conditional statement, which waits for such a run's commit and then finds its
+    fate), so a message never ends with two."""
     with session_scope(db) as session:
         stored = session.get(ReceivedMessage, stored_id)
         if stored is not None:
-            stored.status, stored.detail = MessageStatus.FAILED, repr(exc)
+            forget_password(stored, message.text)
+            session.flush()
+        failed = session.execute(_MARK_FAILED, {"failed_id": stored_id, "detail": repr(exc)})
         repo.log_gm(session, "intake.failed", f"{message.message_id}: {exc!r}", level="error")
+        if failed.rowcount != 1:  # type: ignore[attr-defined]
+            return  # another run gave it its fate: nothing to tell the GM beyond the log
         outgoing.queue_gm_notice(
             session,
             config,

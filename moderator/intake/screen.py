@@ -7,8 +7,6 @@ game, player, mail authentication and password.  A `Refusal` any step raises is 
 and logged by `refuse`, within the refusal limit for its sender.
 """
 
-
-
 from __future__ import annotations
 
 from sqlalchemy import bindparam, update
@@ -80,11 +78,18 @@ def size_step(intake: Intake) -> IntakeResult | None:
 def commands_step(intake: Intake) -> IntakeResult | None:
     # Player commands (moderator.intake.commands): answered here; orders sent beside
     # them go on through the steps below, already identified.
-    done = answer_commands(intake.session, intake.config, intake.message, stored_message(intake),
-                           intake.now)
-    if done is None:
-        return None
     stored = stored_message(intake)
+    try:
+        done = answer_commands(intake.session, intake.config, intake.message, stored,
+                               intake.now)
+    except Exception:  # refused (a wrong password too): the copies keep all but it
+        forget_password(stored, intake.message.text)
+        raise
+    if done is None:  # no command: `identify_step` checks the password and masks it
+        return None
+    # The command's password was checked (and a new one set, `PASSWORD new`): the
+    # stored copies keep the message but neither value, as after `identify_step`.
+    forget_password(stored, intake.message.text)
     stored.game_id = done.game.id if done.game else None
     stored.player_id = done.player.id if done.player else None
     if done.rest is None:

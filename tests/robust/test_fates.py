@@ -202,3 +202,24 @@ def test_a_from_no_answer_can_be_addressed_to_is_ignored_not_failed(
     raw = (Path(__file__).resolve().parents[1] / "emails" / "fuzz_regressions" / name).read_bytes()
     result = process_message(db, config, raw)
     assert result.status == "ignored" and "no usable sender" in result.detail
+
+
+def test_a_failure_never_overwrites_the_fate_another_run_gave(
+    db: Engine, config: Config
+) -> None:
+    """A failed run's rollback undoes its claim, so another intake may take the message and
+    give it its fate before the failure is written: the failure then leaves that fate (and
+    tells the GM nothing more than its log line), where it used to write FAILED over it."""
+    make_game(db, config)
+    raw = order_mail("jacques@lyon.example", GOOD)
+    assert process_message(db, config, raw).status == "accepted"
+    [stored] = rows(db)
+    message = process_module.read_message(config, raw, content_digest(raw))
+    with Session(db) as session:
+        notices = len(list(session.exec(select(Outbox))))
+    process_module._mark_failed(db, config, stored.id, message, RuntimeError("late failure"))
+    [after] = rows(db)
+    assert (after.status, after.detail) == (stored.status, stored.detail)
+    with Session(db) as session:
+        assert len(list(session.exec(select(Outbox)))) == notices  # no GM notice
+        assert any("late failure" in line.detail for line in repo.gm_log(session))

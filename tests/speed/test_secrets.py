@@ -10,10 +10,12 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from moderator.desk import admin
+from moderator.intake import process
 from moderator.intake.process import process_message
 from moderator.runners.outgoing import deliver_outbox
 from moderator.settings.config import Config
@@ -152,3 +154,78 @@ def test_log_lines_mask_the_password_of_any_url() -> None:
     line = stream.getvalue()
     assert "s3cret" not in line and json.loads(line)["database"].startswith(
         "postgresql+psycopg://mod:***@")
+
+
+def _welcomed_player(db: Engine, config: Config) -> str:
+    """A new player whose welcome was sent, and so masked in the outbox."""
+    token = _new_player(db, config)
+    deliver_outbox(db, config)
+    with session_scope(db) as session:
+        assert repo.mask_sent_secrets(session) >= 1
+    return token
+
+
+def _stored_files(db: Engine, config: Config) -> list[Path]:
+    db.dispose()  # the last connection closes: SQLite checkpoints its WAL into the file
+    database = Path(config.database_url.removeprefix("sqlite:///"))
+    return [database, *_files(config.spool_dir)]
+
+
+def test_a_command_mail_keeps_no_password_in_clear(db: Engine, config: Config) -> None:
+    """Commands prove who writes with the password too (HELP, STATUS, `PASSWORD new`):
+    they were answered before the identify step, the only one that masked, so the stored
+    message and its spool file kept the password, a wrong one, and the new one."""
+    make_game(db, config)
+    token = _welcomed_player(db, config)
+    wrong, new = passwords.new_password(), passwords.new_password()
+    mails = [f"PASSWORD: {token}\nSTATUS\n", f"PASSWORD: {wrong}\nHELP\n",
+             f"PASSWORD: {token}\nPASSWORD {new}\n"]
+    fates = [process_message(db, config, order_mail(
+        "athos@musket.example", body, subject="[paris] commands",
+        message_id=f"<c{i}@client.example>")).status for i, body in enumerate(mails)]
+    assert fates == ["accepted", "refused", "accepted"]
+    with Session(db) as session:
+        player = session.exec(select(Player).where(Player.email == "athos@musket.example")).one()
+        assert passwords.verify_password(new, player.password_hash)  # the change was made
+    stored = _stored_files(db, config)
+    assert len(stored) == 4
+    for secret in (token, wrong, new):
+        assert _grep(secret, stored) == []
+
+
+def test_a_failed_message_keeps_no_password_in_clear(
+    db: Engine, config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A step that fails rolls its transaction back, masking and all: the failure's own
+    transaction masks the stored message again (its spool copy was masked already)."""
+    make_game(db, config)
+    token = _welcomed_player(db, config)
+
+    def broken(intake: object) -> None:
+        raise RuntimeError("the parser broke")
+
+    steps = tuple((name, broken if name == "parse" else step)
+                  for name, step in process.INTAKE_STEPS)
+    monkeypatch.setattr(process, "INTAKE_STEPS", steps)
+    result = process_message(db, config, order_mail("athos@musket.example",
+                                                    f"PASSWORD: {token}\n{ORDERS}"))
+    assert result.status == "failed"
+    with Session(db) as session:
+        row = session.exec(select(ReceivedMessage)).one()
+        assert row.status == "failed" and passwords.MASK.encode() in row.raw
+    assert _grep(token, _stored_files(db, config)) == []
+
+
+def test_a_redelivered_message_leaves_no_password_in_its_spool_copy(
+    db: Engine, config: Config,
+) -> None:
+    """The same mail again under another trace header is a duplicate (same content), but
+    its spool copy has another name: it is masked as the first one was."""
+    make_game(db, config)
+    token = _welcomed_player(db, config)
+    raw = order_mail("athos@musket.example", f"PASSWORD: {token}\n{ORDERS}")
+    assert process_message(db, config, raw).status == "accepted"
+    again = b"Received: from relay.example by mx.example; Mon, 7 Dec 2026 10:00:00 +0000\n" + raw
+    assert process_message(db, config, again).status == "duplicate"
+    spooled = _files(config.spool_dir)
+    assert len(spooled) == 2 and _grep(token, spooled) == []
