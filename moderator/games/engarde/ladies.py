@@ -11,7 +11,6 @@ of the affair").  All rolls are on the ``ladies`` dice stream.
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
 
 from moderator.games.engarde.events import EventId
 from moderator.games.engarde.month import Actor, Month
@@ -70,11 +69,8 @@ def draw_list(m: Month) -> None:
     s = m.tables.society
     gen = s.mistress["generation"]
     stream = m.dice.stream("ladies")
-    taken = {lady.name for lady in m.ladies.values()}
-    # Once every name of the tables is taken, `_name` would probe them all for each new
-    # lady before falling back: counting the free ones skips that (quadratic) search.
-    space = _space(m)
-    free = len(space) - sum(1 for name in taken if name in space)
+    free = FreeNames(s.given_names, s.family_names, s.honorifics,
+                     {lady.name for lady in m.ladies.values()})
     for _ in range(gen["per_character"] * len(m.actors)):
         m.lady_serial += 1
         key = f"lady{m.lady_serial}"
@@ -84,10 +80,7 @@ def draw_list(m: Month) -> None:
             stream.roll(gen["attribute_die"], f"{key}: {what}?").total in gen["attribute_faces"]
             for what in ("beautiful", "influential", "wealthy"))
         loyalty = stream.roll(s.m("loyalty", "dice"), f"{key}: loyalty (secret)").total
-        name = _name(m, key, taken, full=free == 0)
-        if name in space:
-            free -= 1
-        taken.add(name)
+        name = _name(m, key, free)
         m.ladies[key] = Lady(key, name, sl, beautiful, influential, wealthy, loyalty,
                              m.turn + 1)
     m.ladies = dict(sorted(m.ladies.items(), key=lambda kv: _order(kv[0])))
@@ -98,35 +91,65 @@ def _order(key: str) -> tuple[int, str]:
     return (int(digits), key) if digits.isdigit() else (0, key)
 
 
-def _space(m: Month) -> frozenset[str]:
-    """Every name `_name` can give before its fallback (each title with each pair)."""
-    s = m.tables.society
-    return _names(tuple(s.honorifics), tuple(s.given_names), tuple(s.family_names))
+class FreeNames:
+    """The names of the tables not yet taken, for `_name`'s search: a given and a family
+    name are rolled, then the pairs are stepped through from there (wrapping round), under
+    one honorific after another, to the first free name.
+
+    Stepping one by one grew with the square of the ladies once the names ran short (at
+    5,000 characters there are more ladies than the 3,200 names: the last free ones took
+    thousands of steps each); here each honorific keeps, for every pair, a pointer towards
+    the next free pair (a "next free" forest, its paths shortened as they are walked), so
+    a search takes a few steps and finds the same name."""
+
+    def __init__(self, given: tuple[str, ...], family: tuple[str, ...],
+                 honorifics: tuple[str, ...], taken: set[str]) -> None:
+        self.given, self.family, self.honorifics = given, family, honorifics
+        self.pairs = len(given) * len(family)
+        self.next: list[list[int]] = []
+        self.left: list[int] = []
+        for title in honorifics:
+            chain = list(range(self.pairs))
+            for index in range(self.pairs):
+                if self._text(title, index) in taken:
+                    chain[index] = (index + 1) % self.pairs
+            self.next.append(chain)
+            self.left.append(sum(1 for index in range(self.pairs) if chain[index] == index))
+
+    def _text(self, title: str, index: int) -> str:
+        return f"{title} {self.given[index // len(self.family)]} " \
+               f"{self.family[index % len(self.family)]}"
+
+    def _first_free(self, chain: list[int], start: int) -> int:
+        found = start
+        while chain[found] != found:
+            found = chain[found]
+        while chain[start] != found:  # every pointer walked now points at it
+            chain[start], start = found, chain[start]
+        return found
+
+    def claim(self, g: int, f: int, key: str) -> str:
+        """The first free name from given name ``g`` and family name ``f`` (EG §L), taken
+        now; with none left, the rolled name with the lady's number."""
+        start = (g * len(self.family) + f) % self.pairs
+        for turn in range(len(self.honorifics)):
+            which = (g + f + turn) % len(self.honorifics)
+            if self.left[which]:
+                chain = self.next[which]
+                index = self._first_free(chain, start)
+                chain[index] = (index + 1) % self.pairs
+                self.left[which] -= 1
+                return self._text(self.honorifics[which], index)
+        return f"{self.honorifics[0]} {self.given[g]} {self.family[f]} ({key[4:]})"
 
 
-@lru_cache(maxsize=8)
-def _names(honorifics: tuple[str, ...], given_names: tuple[str, ...],
-           family_names: tuple[str, ...]) -> frozenset[str]:
-    """`_space` of these lists, made once (thousands of names; a receipt's forecast runs
-    a month, and so asked for it each time)."""
-    return frozenset(f"{title} {given} {family}" for title in honorifics
-                     for given in given_names for family in family_names)
-
-
-def _name(m: Month, key: str, taken: set[str], full: bool = False) -> str:
+def _name(m: Month, key: str, free: FreeNames) -> str:
     """A free name: roll a given and a family name, then step on until one is unused
-    (``full``: every name of the tables is taken, go straight to the fallback)."""
+    (`FreeNames.claim`)."""
     s = m.tables.society
     stream = m.dice.stream("ladies")
-    given, family, hon = s.given_names, s.family_names, s.honorifics
+    given, family = s.given_names, s.family_names
     g = stream.roll(f"1d{len(given)}", f"{key}: given name").total - 1 if len(given) > 1 else 0
     f = stream.roll(f"1d{len(family)}", f"{key}: family name").total - 1 \
         if len(family) > 1 else 0
-    total = len(given) * len(family)
-    for step in range(0 if full else total * len(hon)):
-        index = (g * len(family) + f + step) % total
-        title = hon[(g + f + step // total) % len(hon)]
-        name = f"{title} {given[index // len(family)]} {family[index % len(family)]}"
-        if name not in taken:
-            return name
-    return f"{hon[0]} {given[g]} {family[f]} ({key[4:]})"
+    return free.claim(g, f, key)
