@@ -45,6 +45,7 @@ from moderator.settings.tables import load_tables
 from moderator.store.db import open_store, session_scope
 from moderator.store.models import Game, Player, PlayerAddress, Turn
 from moderator.store.passwords import hash_password
+from moderator.turn.run import Adjudication, adjudicate
 
 ROOT = Path(__file__).resolve().parents[1]
 CLUBS_BY_SL = ((12, "Bothwell's"), (9, "Hunter's"), (7, "The Blue Gables"),
@@ -203,16 +204,16 @@ def bench_month(n: int, memory: bool = True, workers: int | None = None) -> dict
                for i, key in enumerate(sorted(state["characters"]))]
     options = {} if workers is None else {"workers": workers}
 
-    def month() -> tuple[Any, Dice, Any, TurnData]:
-        dice = Dice.for_turn(1625, 1)
+    def month() -> tuple[Adjudication, Any, TurnData]:
+        # As a turn's run does it (`turn.run.adjudicate`: the collector paused around it).
         result = timed("adjudicate the month", results,
-                       lambda: engine.adjudicate(state, orders, tables, dice))
+                       lambda: adjudicate(engine, tables, 1625, 1, state, orders))
         data = TurnData("bench", 1, engine.turn_label(state), None, state, result.state,
-                        result.events, dice.log_dicts())
+                        list(result.events), result.dice)
         rendered = timed("render gazette + all turn sheets", results,
                          lambda: render_turn(ROOT / "templates", engine, tables, data, readers,
                                              **options))
-        return result, dice, rendered, data
+        return result, rendered, data
 
     if memory:  # traced in a separate run: tracing slows Python down several-fold
         tracemalloc.start()
@@ -220,9 +221,9 @@ def bench_month(n: int, memory: bool = True, workers: int | None = None) -> dict
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
         results["peak traced memory (MiB)"] = peak / 2**20
-    result, dice, rendered, data = month()
+    result, rendered, data = month()
     results["events"] = len(result.events)
-    results["dice rolls"] = len(dice.log)
+    results["dice rolls"] = len(result.dice)
     results["order errors"] = errors
     results["turn sheets"] = len(rendered.sheets)
     results["gazette bytes (html)"] = len(rendered.gazette.html)
