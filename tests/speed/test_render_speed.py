@@ -161,40 +161,6 @@ def test_a_lady_named_when_every_name_is_taken() -> None:
     assert ladies._name(m, "lady7", free).endswith("(7)")
 
 
-def _probed(given: tuple[str, ...], family: tuple[str, ...], hon: tuple[str, ...],
-            taken: set[str], g: int, f: int, key: str) -> str:
-    """EG §L's name search as it was written first: step by step from the rolled pair."""
-    total = len(given) * len(family)
-    for step in range(total * len(hon)):
-        index = (g * len(family) + f + step) % total
-        title = hon[(g + f + step // total) % len(hon)]
-        name = f"{title} {given[index // len(family)]} {family[index % len(family)]}"
-        if name not in taken:
-            return name
-    return f"{hon[0]} {given[g]} {family[f]} ({key[4:]})"
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_free_names_give_the_names_the_step_by_step_search_gives(seed: int) -> None:
-    """`FreeNames` (a "next free" forest, issue 16 goal 2: the step-by-step search made a
-    5,000-character month's new ladies cost 35x a 1,000-character month's) gives, claim
-    after claim, the name the plain search gives on the same rolls: from an empty list,
-    a part-taken one (names taken before, some outside the tables), until every name is
-    gone and the fallback names follow."""
-    rng = random.Random(seed)
-    given = tuple(f"G{i}" for i in range(rng.randint(1, 7)))
-    family = tuple(f"F{i}" for i in range(rng.randint(1, 7)))
-    hon = tuple(f"H{i}" for i in range(rng.randint(1, 3)))
-    every = [f"{h} {g} {f}" for h in hon for g in given for f in family]
-    taken = set(rng.sample(every, rng.randint(0, len(every)))) | {"Dame Nobody"}
-    free = ladies.FreeNames(given, family, hon, taken)
-    for serial in range(len(every) + 5):
-        g, f, key = rng.randrange(len(given)), rng.randrange(len(family)), f"lady{serial}"
-        expected = _probed(given, family, hon, taken, g, f, key)
-        assert free.claim(g, f, key) == expected
-        taken.add(expected)
-
-
 def test_plain_values_skip_the_escaping_but_come_out_the_same() -> None:
     rng = random.Random(16)
     alphabet = "ab Z1-+#>.)\n\t\xa0&<>\\`*_[]|{}é'"
