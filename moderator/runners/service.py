@@ -45,7 +45,7 @@ from moderator.store.db import session_scope
 from moderator.store.guard import Guard
 from moderator.store.statuses import LogLevel
 from moderator.transport import open_inbox, open_sender
-from moderator.turn.run import write_missing_archives
+from moderator.turn.archive import write_missing_archives
 
 MAX_BACKOFF = 60.0
 JOIN_SECONDS = 5.0

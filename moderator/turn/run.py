@@ -17,8 +17,6 @@ byte-identical.
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -26,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, update
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col
 
 from moderator import jsonio
 from moderator.clock import format_deadline
@@ -35,7 +33,7 @@ from moderator.faults import crash_point
 from moderator.games import find_engine
 from moderator.games.base import Event, GameEngine
 from moderator.publish import outgoing
-from moderator.publish.archive import archive_dir, write_archive
+from moderator.publish.archive import archive_dir
 from moderator.publish.newsletter import Reader, Rendered, RenderedTurn, TurnData, render_turn
 from moderator.publish.site.after_turn import rebuild_game_site
 from moderator.settings.config import Config, game_tables
@@ -45,6 +43,7 @@ from moderator.store.host import HostStopped, check_running
 from moderator.store.models import Game, Newsletter, Turn
 from moderator.store.statuses import GameStatus, TurnStatus
 from moderator.turn import press
+from moderator.turn.archive import write_archive_atomically, write_missing_archives
 from moderator.turn.collector import collector_paused
 from moderator.turn.deadlines import NextDeadlines, log_next_deadlines, next_deadlines, note_change
 from moderator.turn.inputs import turn_inputs
@@ -180,63 +179,6 @@ def run_turn(
     crash_point("turn.archived")
     rebuild_game_site(db, config, report.game)  # after the commit; never fails the turn
     return report
-
-
-def write_archive_atomically(folder: Path, rendered: RenderedTurn, people: list[Reader]) -> None:
-    """The archive in a private folder first, then renamed into place: a kill while
-    writing leaves no half archive that `write_missing_archives` would take as done.
-    An existing archive (a reissue) is rewritten in place: rewriting is harmless."""
-    if folder.exists():
-        write_archive(folder, rendered, people)
-        return
-    staging = folder.with_name(f".{folder.name}.{os.getpid()}.tmp")
-    shutil.rmtree(staging, ignore_errors=True)
-    write_archive(staging, rendered, people)
-    try:
-        os.rename(staging, folder)
-    except OSError:  # another writer got there first: its archive is the same
-        shutil.rmtree(staging, ignore_errors=True)
-
-
-def write_missing_archives(db: Engine, config: Config, game_name: str | None = None
-                           ) -> list[Path]:
-    """Write the archive of every finished turn that has none, from the committed
-    newsletters (the latest of each, as a reissue stores new rows); returns the folders."""
-    written: list[Path] = []
-    with Session(db) as session:
-        games = [repo.game_by_name(session, game_name)] if game_name else repo.games(session)
-        for game in games:
-            done = session.exec(select(Turn).where(
-                Turn.game_id == game.id, Turn.status == TurnStatus.DONE
-            ).order_by(col(Turn.number))).all()
-            for turn in done:
-                folder = archive_dir(config, game.name, turn.number)
-                committed = None if folder.exists() else _committed_newsletters(session, game,
-                                                                                turn)
-                if committed is not None:
-                    write_archive_atomically(folder, *committed)
-                    written.append(folder)
-    return written
-
-
-def _committed_newsletters(session: Session, game: Game, turn: Turn
-                           ) -> tuple[RenderedTurn, list[Reader]] | None:
-    """The turn's newsletters and readers as stored, or None if it stored none."""
-    rows = repo.newsletters(session, game, turn.number)
-    gazettes = [r for r in rows if r.kind == "gazette"]
-    if not gazettes:
-        return None
-    stored = jsonio.loads(turn.render_json) or {}
-    people = [Reader(int(pid), character, name, email)
-              for pid, character, name, email in stored.get("readers", [])]
-    sheets = {r.player_id: _rendered(r) for r in rows
-              if r.kind == "turnsheet" and r.player_id is not None}
-    people = [p for p in people if p.player_id in sheets]
-    return RenderedTurn(_rendered(gazettes[-1]), sheets), people
-
-
-def _rendered(row: Newsletter) -> Rendered:
-    return Rendered(row.subject, row.markdown, row.html, row.text)
 
 
 def settle_players(session: Session, config: Config, game: Game, turn: Turn,

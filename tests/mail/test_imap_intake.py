@@ -334,7 +334,10 @@ def test_failed_intake_goes_to_quarantine_others_to_processed(
     assert folder(world, "INBOX") == []
     with Session(world.db) as session:
         failed = session.exec(select(ReceivedMessage).where(ReceivedMessage.status == "failed"))
-        assert b"panache" in failed.one().raw
+        # Kept, all but the password (issue 16, goal 4: the failure's transaction masks
+        # it again after the rollback); the server's quarantined copy is the mail as sent.
+        raw = failed.one().raw
+        assert b"PASSWORD: [removed after the check]" in raw and b"panache" not in raw
         notices = session.exec(select(Outbox).where(Outbox.kind == "gm-notice")).all()
         assert len(notices) == 1
 
