@@ -10,8 +10,9 @@ import os
 import shutil
 import signal
 import tempfile
+import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -61,19 +62,49 @@ def chrome(profile: str, binary: str = CHROMIUM) -> Any:
     return webdriver.Chrome(service=Service(DRIVER), options=options)
 
 
-def _kill_users_of(profile: str) -> None:
-    """Kill what a failed start left running: every process given this attempt's profile.
+def _users_of(profile: str) -> list[int]:
+    """The live processes whose command line names this attempt's profile (a zombie's is
+    empty: it has ended)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and profile.encode() in (proc / "cmdline").read_bytes():
+                found.append(int(proc.name))
+        except OSError:  # gone already, or not ours to read
+            continue
+    return found
+
+
+def _kill_users_of(profile: str, within: float = 30.0) -> None:
+    """Kill what a failed start left running: every process given this attempt's profile,
+    and wait until none is left (a kill takes effect when the process next runs, and a
+    browser may start a child meanwhile).
 
     Selenium stops its chromedriver when a start fails, but a Chromium that chromedriver
     gave up waiting for can outlive it.  The profile folder is new for each attempt, so
     only that attempt's processes name it.
     """
-    for proc in Path("/proc").iterdir():
-        try:
-            if proc.name.isdigit() and profile.encode() in (proc / "cmdline").read_bytes():
-                os.kill(int(proc.name), signal.SIGKILL)
-        except OSError:  # gone already, or not ours to read
-            continue
+    deadline = time.monotonic() + within
+    while (users := _users_of(profile)) and time.monotonic() < deadline:
+        for pid in users:
+            with suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.05)
+
+
+def _remove_attempt(profile: str, settle: float = 1.0) -> None:
+    """The failed attempt's processes killed and its profile folder removed, and removed
+    again should a straggler (a child that did not name the profile) write into it before
+    it noticed its parent gone: the folder must stay gone for ``settle`` seconds."""
+    deadline = time.monotonic() + 30.0
+    while True:
+        _kill_users_of(profile)
+        shutil.rmtree(profile, ignore_errors=True)
+        quiet_until = time.monotonic() + settle
+        while time.monotonic() < quiet_until and not Path(profile).exists():
+            time.sleep(0.05)
+        if not Path(profile).exists() or time.monotonic() > deadline:
+            return
 
 
 def start(make: Callable[[str], T], attempts: int = ATTEMPTS) -> tuple[T, str]:
@@ -91,8 +122,7 @@ def start(make: Callable[[str], T], attempts: int = ATTEMPTS) -> tuple[T, str]:
         try:
             return make(profile), profile
         except BaseException as error:
-            _kill_users_of(profile)
-            shutil.rmtree(profile, ignore_errors=True)
+            _remove_attempt(profile)
             if attempt == attempts or not isinstance(error, WebDriverException):
                 raise
     raise ValueError(f"attempts must be at least 1, not {attempts}")
