@@ -220,3 +220,23 @@ def test_free_names_give_the_names_the_step_by_step_search_gives(seed: int) -> N
         expected = _probed(given, family, hon, taken, g, f, key)
         assert free.claim(g, f, key) == expected
         taken.add(expected)
+
+
+@pytest.mark.parametrize(("given", "family", "hon"), [
+    (("Anne", "Anne", "Marie"), ("Blois", "Tours"), ("Dame",)),  # one name spelled twice
+    (("Anne",), ("Blois",), ("Dame", "Mme")),  # one pair
+    (("Anne",), ("Blois",), ("Dame",)),  # one name in all
+])
+def test_free_names_on_tables_that_spell_a_name_twice_or_have_one_pair(
+        given: tuple[str, ...], family: tuple[str, ...], hon: tuple[str, ...]) -> None:
+    """EG §L on odd name tables (a GM may override them): a name the tables spell twice is
+    taken at both places, and a single pair already taken is never given again."""
+    every = [f"{h} {g} {f}" for h in hon for g in given for f in family]
+    for taken_first in (set(), {every[0]}):
+        taken = set(taken_first)
+        free = ladies.FreeNames(given, family, hon, taken)
+        for serial in range(len(every) + 3):
+            g, f, key = serial % len(given), serial % len(family), f"lady{serial}"
+            expected = _probed(given, family, hon, taken, g, f, key)
+            assert free.claim(g, f, key) == expected
+            taken.add(expected)

@@ -11,6 +11,7 @@ of the affair").  All rolls are on the ``ladies`` dice stream.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
 
 from moderator.games.engarde.events import EventId
 from moderator.games.engarde.month import Actor, Month
@@ -98,33 +99,39 @@ class FreeNames:
 
     Stepping one by one grew with the square of the ladies once the names ran short (at
     5,000 characters there are more ladies than the 3,200 names: the last free ones took
-    thousands of steps each); here each honorific keeps, for every pair, a pointer towards
-    the next free pair (a "next free" forest, its paths shortened as they are walked), so
-    a search takes a few steps and finds the same name."""
+    thousands of steps each); here each honorific keeps, for every taken pair, a pointer
+    towards the next free pair (a "next free" forest, its paths shortened as they are
+    walked; a pair is free while it has no pointer), so a search takes a few steps and finds the
+    same name.  It is built from the taken names alone (through `_name_places`, made once
+    per name table): a receipt's forecast draws a list every message (issue 16, goal 3)."""
 
     def __init__(self, given: tuple[str, ...], family: tuple[str, ...],
                  honorifics: tuple[str, ...], taken: set[str]) -> None:
         self.given, self.family, self.honorifics = given, family, honorifics
         self.pairs = len(given) * len(family)
-        self.next: list[list[int]] = []
-        self.left: list[int] = []
-        for title in honorifics:
-            chain = list(range(self.pairs))
-            for index in range(self.pairs):
-                if self._text(title, index) in taken:
-                    chain[index] = (index + 1) % self.pairs
-            self.next.append(chain)
-            self.left.append(sum(1 for index in range(self.pairs) if chain[index] == index))
+        self.next: list[dict[int, int]] = [{} for _ in honorifics]
+        self.left = [self.pairs] * len(honorifics)
+        self.places = _name_places(given, family, honorifics)
+        for name in taken:
+            self._take(name)
+
+    def _take(self, name: str) -> None:
+        """``name`` is taken, at every place the tables spell it."""
+        for which, index in self.places.get(name, ()):
+            if index not in self.next[which]:
+                self.next[which][index] = (index + 1) % self.pairs
+                self.left[which] -= 1
 
     def _text(self, title: str, index: int) -> str:
         return f"{title} {self.given[index // len(self.family)]} " \
                f"{self.family[index % len(self.family)]}"
 
-    def _first_free(self, chain: list[int], start: int) -> int:
+    @staticmethod
+    def _first_free(chain: dict[int, int], start: int) -> int:
         found = start
-        while chain[found] != found:
+        while found in chain:
             found = chain[found]
-        while chain[start] != found:  # every pointer walked now points at it
+        while start != found:  # every pointer walked now points at it
             chain[start], start = found, chain[start]
         return found
 
@@ -135,12 +142,25 @@ class FreeNames:
         for turn in range(len(self.honorifics)):
             which = (g + f + turn) % len(self.honorifics)
             if self.left[which]:
-                chain = self.next[which]
-                index = self._first_free(chain, start)
-                chain[index] = (index + 1) % self.pairs
-                self.left[which] -= 1
-                return self._text(self.honorifics[which], index)
+                name = self._text(self.honorifics[which],
+                                  self._first_free(self.next[which], start))
+                self._take(name)
+                return name
         return f"{self.honorifics[0]} {self.given[g]} {self.family[f]} ({key[4:]})"
+
+
+@cache
+def _name_places(given: tuple[str, ...], family: tuple[str, ...],
+                 honorifics: tuple[str, ...]) -> dict[str, tuple[tuple[int, int], ...]]:
+    """Every name the tables can make, with where it stands: (honorific, pair) for each
+    place that spells it (a table may spell one name twice)."""
+    places: dict[str, list[tuple[int, int]]] = {}
+    for which, title in enumerate(honorifics):
+        for g, given_name in enumerate(given):
+            for f, family_name in enumerate(family):
+                places.setdefault(f"{title} {given_name} {family_name}", []).append(
+                    (which, g * len(family) + f))
+    return {name: tuple(found) for name, found in places.items()}
 
 
 def _name(m: Month, key: str, free: FreeNames) -> str:
