@@ -21,27 +21,35 @@ from moderator.store.models import ReceivedMessage
 from moderator.store.passwords import masked, passwords_in
 
 
-def forget_password(stored: ReceivedMessage, text: str) -> None:
+def forget_password(stored: ReceivedMessage, text: str) -> bytes | None:
     """Mask the password(s) of ``text`` (the message as read) in the stored raw bytes and
-    the spool file; the stored row changes in the caller's transaction."""
-    values = passwords_in(text)
-    if not values:
-        return
-    raw = masked(stored.raw, values)
-    if raw == stored.raw:
-        return
+    the spool file; the stored row changes in the caller's transaction.  The masked
+    bytes, if masking changed them."""
+    raw = without_password(stored.raw, text)
+    if raw is None:
+        return None
     stored.raw = raw
     if stored.spool_path:
         _rewrite(Path(stored.spool_path), raw)
+    return raw
 
 
-def forget_password_in_spool(path: Path, raw: bytes, text: str) -> None:
+def forget_password_in_spool(path: Path, raw: bytes, text: str) -> bytes | None:
     """Mask the password(s) of ``text`` in a spool file that no stored row names: the
     copy a redelivered message (the same content under other trace headers) left before
-    it was found to be handled already."""
+    it was found to be handled already.  The masked bytes, if they differ."""
+    edited = without_password(raw, text)
+    if edited is not None:
+        _rewrite(path, edited)
+    return edited
+
+
+def without_password(raw: bytes, text: str) -> bytes | None:
+    """``raw`` with the password(s) of ``text`` masked, or ``None`` if that is ``raw``."""
     values = passwords_in(text)
     if values and (edited := masked(raw, values)) != raw:
-        _rewrite(path, edited)
+        return edited
+    return None
 
 
 def _rewrite(path: Path, raw: bytes) -> None:

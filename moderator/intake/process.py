@@ -37,7 +37,10 @@ from sqlmodel import Session, col
 
 from moderator.faults import crash_point
 from moderator.intake.answer import answer_step
-from moderator.intake.context import forget_password, forget_password_in_spool
+from moderator.intake.context import (
+    forget_password,
+    forget_password_in_spool,
+)
 from moderator.intake.extract import ExtractedMessage, extract_message
 from moderator.intake.identify import Refusal
 from moderator.intake.orders import parse_step, store_step
@@ -80,8 +83,8 @@ def process_message(
     if stored is None:
         # Handled before: this delivery's own spool copy (under other trace headers it has
         # another name) is masked as the first copy was.
-        forget_password_in_spool(spool_path, raw, message.text)
-        return IntakeResult(message.message_id, IntakeFate.DUPLICATE, "already processed")
+        return IntakeResult(message.message_id, IntakeFate.DUPLICATE, "already processed",
+                            kept=forget_password_in_spool(spool_path, raw, message.text))
     try:
         with session_scope(db) as session:
             result = _handle(session, config, stored, message, now)
@@ -91,8 +94,8 @@ def process_message(
         raise
     except Exception as exc:  # one bad message must never stop the others
         log.exception("intake failed for %s", message.message_id)
-        _mark_failed(db, config, stored, message, exc)
-        return IntakeResult(message.message_id, IntakeFate.FAILED, repr(exc))
+        kept = _mark_failed(db, config, stored, message, exc)
+        return IntakeResult(message.message_id, IntakeFate.FAILED, repr(exc), kept=kept)
 
 
 # The failure's fate, written only while the message has none (see `_mark_failed`).
@@ -140,6 +143,12 @@ def _handle(
     session: Session, config: Config, stored_id: int, message: ExtractedMessage, now: datetime
 ) -> IntakeResult:
     intake = Intake(session, config, stored_id, message, now)
+    fate = _run_steps(intake)
+    # The message with its password masked, if the steps masked one: the inbox's copy.
+    return fate if intake.kept is None else replace(fate, kept=intake.kept)
+
+
+def _run_steps(intake: Intake) -> IntakeResult:
     for _name, step in INTAKE_STEPS:
         try:
             fate = step(intake)
@@ -152,23 +161,25 @@ def _handle(
 
 def _mark_failed(
     db: Engine, config: Config, stored_id: int, message: ExtractedMessage, exc: Exception
-) -> None:
+) -> bytes | None:
     """Record the failure in a fresh transaction: the message stays, marked failed, and
-    keeps all but its password (the rollback undid the masking `identify_step` did).
+    keeps all but its password (the rollback undid the masking `identify_step` did); the
+    masked bytes, if there was a password to mask.
 
     The failed transaction's rollback undid the claim too, so another intake may have
     taken the message meanwhile: the fate is written only while the message has none
     (one conditional statement, which waits for such a run's commit and then finds its
     fate), so a message never ends with two."""
+    kept = None
     with session_scope(db) as session:
         stored = session.get(ReceivedMessage, stored_id)
         if stored is not None:
-            forget_password(stored, message.text)
+            kept = forget_password(stored, message.text)
             session.flush()
         failed = session.execute(_MARK_FAILED, {"failed_id": stored_id, "detail": repr(exc)})
         repo.log_gm(session, "intake.failed", f"{message.message_id}: {exc!r}", level="error")
         if failed.rowcount != 1:  # type: ignore[attr-defined]
-            return  # another run gave it its fate: nothing to tell the GM beyond the log
+            return kept  # another run gave it its fate: nothing to tell the GM beyond the log
         outgoing.queue_gm_notice(
             session,
             config,
@@ -177,6 +188,7 @@ def _mark_failed(
             f"Message {message.message_id} from {message.sender} failed: {exc!r}\n"
             "It is kept in the store and the spool; nothing was sent to the player.",
         )
+    return kept
 
 
 __all__ = ["INTAKE_STEPS", "Intake", "IntakeResult", "process_message", "read_message"]

@@ -28,6 +28,9 @@ class IntakeResult:
     status: str  # accepted | refused | ignored | duplicate | failed
     detail: str = ""
     submission_id: int | None = None
+    # The message as intake keeps it, when that is not the bytes it read: its password
+    # masked (`moderator.intake.context`).  An inbox of ours files this copy.
+    kept: bytes | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -53,6 +56,7 @@ class Intake:
     submission: Submission | None = None
     held: tuple[str, ...] = ()
     chatter: tuple[str, ...] = ()  # greetings and sign-offs not read as orders
+    kept: bytes | None = None  # the message once its password is masked (`IntakeResult`)
 
     def result(self, status: str, detail: str) -> IntakeResult:
         return IntakeResult(self.message.message_id, status, detail,

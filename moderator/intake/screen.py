@@ -83,13 +83,13 @@ def commands_step(intake: Intake) -> IntakeResult | None:
         done = answer_commands(intake.session, intake.config, intake.message, stored,
                                intake.now)
     except Exception:  # refused (a wrong password too): the copies keep all but it
-        forget_password(stored, intake.message.text)
+        intake.kept = forget_password(stored, intake.message.text) or intake.kept
         raise
     if done is None:  # no command: `identify_step` checks the password and masks it
         return None
     # The command's password was checked (and a new one set, `PASSWORD new`): the
     # stored copies keep the message but neither value, as after `identify_step`.
-    forget_password(stored, intake.message.text)
+    intake.kept = forget_password(stored, intake.message.text) or intake.kept
     stored.game_id = done.game.id if done.game else None
     stored.player_id = done.player.id if done.player else None
     if done.rest is None:
@@ -107,7 +107,7 @@ def identify_step(intake: Intake) -> IntakeResult | None:
         game, player, directives = identify(intake.session, intake.config, intake.message,
                                             stored.raw)
     finally:  # checked, whatever the outcome: the stored copies keep all but the password
-        forget_password(stored, intake.message.text)
+        intake.kept = forget_password(stored, intake.message.text) or intake.kept
     stored.game_id, stored.player_id = game.id, player.id
     intake.game, intake.player, intake.directives = game, player, directives
     return None

@@ -28,6 +28,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from sqlalchemy import Engine
@@ -126,12 +127,15 @@ class Incoming:
                                message.label)
             self._tell_gm(message, f"could not be read into intake: {exc!r}")
             result = IntakeResult(message.label, IntakeFate.FAILED, repr(exc))
+        # Filed as intake keeps it: an inbox that writes its copy (a Maildir) writes it
+        # without the password (issue 16, goal 4); an IMAP server moves its own copy.
+        filed = message if result.kept is None else replace(message, raw=result.kept)
         if result.status == IntakeFate.FAILED:
             self.log.error("%s: %s failed (%s); moving it to %s", self.inbox.name,
                            result.message_id, result.detail, self.inbox.quarantine_place)
-            self.inbox.quarantine(message)
+            self.inbox.quarantine(filed)
         else:
-            self.inbox.done(message)
+            self.inbox.done(filed)
         return result
 
     def _tell_gm(self, message: InboxMessage, what: str) -> None:

@@ -17,11 +17,13 @@ from sqlmodel import Session, select
 from moderator.desk import admin
 from moderator.intake import process
 from moderator.intake.process import process_message
+from moderator.runners.incoming import process_inbox
 from moderator.runners.outgoing import deliver_outbox
 from moderator.settings.config import Config
 from moderator.store import passwords, repo
 from moderator.store.db import session_scope
 from moderator.store.models import Outbox, Player, ReceivedMessage
+from moderator.transport.maildir import open_maildir
 from tests.support import make_game, order_mail
 
 ORDERS = "WEEK 1: PRACTICE RAPIER\nWEEK 2: PRACTICE RAPIER\n"
@@ -229,3 +231,44 @@ def test_a_redelivered_message_leaves_no_password_in_its_spool_copy(
     assert process_message(db, config, again).status == "duplicate"
     spooled = _files(config.spool_dir)
     assert len(spooled) == 2 and _grep(token, spooled) == []
+
+
+def test_the_inbox_maildir_files_its_messages_without_the_password(
+    db: Engine, config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A local Maildir inbox files each message it read into ``.processed`` or
+    ``.quarantine`` by writing a copy: the copy is the message as intake keeps it,
+    password masked: accepted, refused (wrong password), a command, a redelivery (the
+    duplicate) and a failure alike.  The rest of each message is there."""
+    make_game(db, config)
+    token = _welcomed_player(db, config)
+    wrong = passwords.new_password()
+    raw = order_mail("athos@musket.example", f"PASSWORD: {token}\n{ORDERS}")
+    inbox = open_maildir(config.maildir_inbox)
+    for mail in (raw,
+                 b"Received: from relay.example by mx.example; Mon, 7 Dec 2026 10:00:00 +0000\n"
+                 + raw,
+                 order_mail("athos@musket.example", f"PASSWORD: {wrong}\n{ORDERS}",
+                            message_id="<wrong@client.example>"),
+                 order_mail("athos@musket.example", f"PASSWORD: {token}\nSTATUS\n",
+                            subject="[paris] commands", message_id="<cmd@client.example>")):
+        inbox.add(mail)
+    fates = sorted(r.status for r in process_inbox(db, config))
+    assert fates == ["accepted", "accepted", "duplicate", "refused"]
+
+    def broken(intake: object) -> None:
+        raise RuntimeError("the parser broke")
+
+    monkeypatch.setattr(process, "INTAKE_STEPS", tuple(
+        (name, broken if name == "parse" else step) for name, step in process.INTAKE_STEPS))
+    inbox.add(order_mail("athos@musket.example", f"PASSWORD: {token}\n{ORDERS}",
+                         message_id="<broken@client.example>"))
+    assert [r.status for r in process_inbox(db, config)] == ["failed"]
+
+    processed, quarantined = (open_maildir(config.maildir_inbox).get_folder(name)
+                              for name in ("processed", "quarantine"))
+    assert (len(processed), len(quarantined), len(inbox)) == (4, 1, 0)
+    filed = _files(config.maildir_inbox)
+    assert _grep(token, filed) == [] and _grep(wrong, filed) == []
+    for message in [*processed, *quarantined]:
+        assert passwords.MASK in message.get_payload()
