@@ -119,9 +119,3 @@ def _prepared(game: Game, state: JSON) -> Any:
         log.exception("forecast index failed for %s; forecasts use the whole state",
                       game.name)
         return None
-
-
-def forget_contexts() -> None:
-    """Drop every kept context (tests; a process that wants its memory back)."""
-    with _lock:
-        _contexts.clear()

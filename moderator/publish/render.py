@@ -399,9 +399,3 @@ def markdown_to_parts(text: str, title: str) -> tuple[str, str]:
     reach the text either.  The same text, for a third of the HTML to read."""
     body = markdown_body(text)
     return page(body, title), html_to_text(body)
-
-
-def html_page_text(html: str) -> str:
-    """The plain-text part of a page made by `page`."""
-    return html_to_text(html)
-

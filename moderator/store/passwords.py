@@ -95,12 +95,6 @@ def normal_token(typed: str) -> str:
     return "".join(typed.lower().split()).replace("-", "").translate(_READ_AS)
 
 
-def is_token(password: str) -> bool:
-    """Whether ``password`` has the shape of a generated token."""
-    normal = normal_token(password)
-    return len(normal) == GROUPS * GROUP_LENGTH and all(c in ALPHABET for c in normal)
-
-
 def hash_token(token: str, key: ServerKey) -> str:
     digest = hmac.new(key.key(), normal_token(token).encode(), hashlib.sha256).hexdigest()
     return f"{HMAC_SCHEME}${digest}"
@@ -217,5 +211,3 @@ def _reencoded(raw: bytes, values: Sequence[str]) -> bytes:
                              charset=part.get_content_charset() or "utf-8",
                              cte=cte if cte in ("base64", "quoted-printable") else None)
     return message.as_bytes()
-
-

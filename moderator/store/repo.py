@@ -349,17 +349,6 @@ def open_turn_orders(session: Session) -> dict[int, tuple[int, int]]:
     return {game_id: (count, newest or 0) for game_id, count, newest in rows}
 
 
-def latest_log_ids(session: Session, event: str) -> dict[int, int]:
-    """Per game, the id of the newest GM-log entry ``event`` (one query)."""
-    rows = session.exec(
-        select(GmLog.game_id, func.max(GmLog.id))
-        .where(GmLog.event == event, col(GmLog.game_id).is_not(None))
-        .group_by(col(GmLog.game_id))
-    )
-    return {game_id: newest for game_id, newest in rows
-            if game_id is not None and newest is not None}
-
-
 def player_marks(session: Session, game_ids: set[int]) -> dict[int, tuple[object, ...]]:
     """Per game, who plays and who is away: (id, status, absent_until) of each player,
     for the games in ``game_ids`` (one query)."""
@@ -373,42 +362,6 @@ def player_marks(session: Session, game_ids: set[int]) -> dict[int, tuple[object
     for game_id, player_id, status, absent in rows:
         marks.setdefault(game_id, []).append((player_id, status, absent))
     return {game_id: tuple(rows_) for game_id, rows_ in marks.items()}
-
-
-def latest_versions(session: Session, game_ids: set[int] | None = None
-                    ) -> dict[int, tuple[int, datetime]]:
-    """Per player: (latest version, when it arrived) of his orders for his game's open
-    turn, in one query (`status` for every game at once)."""
-    newest = (
-        select(Submission.player_id, func.max(Submission.version).label("version"))
-        .join(Turn, (col(Turn.game_id) == col(Submission.game_id))
-              & (col(Turn.number) == col(Submission.turn_number)))
-        .where(Turn.status == TurnStatus.OPEN)
-    )
-    if game_ids is not None:
-        newest = newest.where(col(Submission.game_id).in_(game_ids))
-    latest = newest.group_by(col(Submission.player_id)).subquery()
-    rows = session.exec(
-        select(Submission.player_id, Submission.version, Submission.received_at)
-        .join(Turn, (col(Turn.game_id) == col(Submission.game_id))
-              & (col(Turn.number) == col(Submission.turn_number)))
-        .join(latest, (latest.c.player_id == col(Submission.player_id))
-              & (latest.c.version == col(Submission.version)))
-        .where(Turn.status == TurnStatus.OPEN)
-    )
-    return {player_id: (version, received) for player_id, version, received in rows}
-
-
-def players_by_game(session: Session, game_ids: set[int] | None = None
-                    ) -> dict[int, list[Player]]:
-    """Every game's players (in id order) in one query."""
-    query = select(Player).order_by(col(Player.id))
-    if game_ids is not None:
-        query = query.where(col(Player.game_id).in_(game_ids))
-    found: dict[int, list[Player]] = {}
-    for player in session.exec(query):
-        found.setdefault(player.game_id, []).append(player)
-    return found
 
 
 def scheduled_jobs(session: Session) -> list[tuple[str, datetime | None]]:

@@ -70,11 +70,6 @@ class RollbackStatus(StrEnum):
     REPLAYED = "replayed"
 
 
-class NewsletterKind(StrEnum):
-    GAZETTE = "gazette"
-    TURNSHEET = "turnsheet"
-
-
 class LogLevel(StrEnum):
     INFO = "info"
     WARNING = "warning"

@@ -15,7 +15,7 @@ from moderator.games.base import Event
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import TurnOrders
 from moderator.games.fief.state import City, GameState, Noble
-from moderator.games.fief.state.model import TROOPS, UNITS
+from moderator.games.fief.state.model import UNITS
 from moderator.games.fief.tables import Tables
 
 T = TypeVar("T")
@@ -197,9 +197,6 @@ class Realm:
 
     def lord_of(self, region: str) -> Noble | None:
         return next((n for n in self.s.living() if region in n.titles), None)
-
-    def troops_total(self, city: str, family: str) -> int:
-        return self.city(city).troop_count(family)
 
     def stock(self, family: str, unit: str) -> int:
         return self.s.families[family].stock.get(unit, 0)
@@ -492,9 +489,6 @@ class Realm:
         fams = self.s.players[player].families
         titles = sum(len(n.titles) for n in self.s.living() if n.family in fams)
         return titles + (1 if self.s.players[player].relic_vp else 0)
-
-    def troop_units(self) -> tuple[str, ...]:
-        return TROOPS
 
     def loss_order(self, family: str) -> tuple[str, ...]:
         """The family's standing LOSSES plan, then the default cheapest-first order."""

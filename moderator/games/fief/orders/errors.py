@@ -27,7 +27,3 @@ class BadNumber(OrderParseError):
 
 class BadSyntax(OrderParseError):
     """The words are known but not in an order's shape."""
-
-
-class NotAllowed(OrderParseError):
-    """A well-formed order this family can never give (e.g. a card not in the hand)."""
