@@ -23,6 +23,7 @@ import secrets
 from collections.abc import Sequence
 from email import message_from_bytes, policy
 from email.message import EmailMessage
+from functools import lru_cache
 from pathlib import Path
 
 # Crockford's base 32: no I, L, O, U, so nothing is misread; typing is forgiving (below).
@@ -148,8 +149,12 @@ _LINE_BYTES = re.compile(rb"^([ \t>]*(?:(?:YOUR|SET|NEW)[ \t]+)?(?:PASSWORD|PW)"
 # A part whose bytes may hide a password (anything else is readable as it stands).
 _ENCODED = re.compile(rb"^content-transfer-encoding:[ \t]*(base64|quoted-printable)",
                       re.IGNORECASE | re.MULTILINE)
-# Shorter values are only masked on PASSWORD: lines (a short word may be an order too).
+# Shorter values are only masked after the PASSWORD keyword (a short word may be an order
+# too): on PASSWORD: lines, and where a mail's HTML part writes one inside its markup.
 _ANYWHERE = 8
+# What may stand between the keyword and the value in an HTML part: spaces, ``:``/``=``,
+# a non-breaking space, a tag (``<div>PASSWORD: <b>panache</b>``).
+_KEYWORD_GAP = r"(?:[\s:=]|&nbsp;|&#160;|<[^<>]{0,200}>){1,12}"
 
 
 def passwords_in(text: str) -> list[str]:
@@ -165,6 +170,9 @@ def masked(raw: bytes, values: Sequence[str] = ()) -> bytes:
     for value in values:
         if len(value) >= _ANYWHERE:
             edited = edited.replace(value.encode(), MASK.encode())
+        else:
+            edited = _after_keyword_bytes(value).sub(
+                lambda m: m.group(1) + MASK.encode(), edited)
     # Parsing costs ~50 ms a message with the default policy: only when a part is encoded.
     if _ENCODED.search(edited) is None or not _still_readable(edited, values):
         return edited
@@ -195,7 +203,22 @@ def _mask_text(text: str, values: Sequence[str]) -> str:
     for value in values:
         if len(value) >= _ANYWHERE:
             text = text.replace(value, MASK)
+        else:
+            text = _after_keyword(value).sub(lambda m: m.group(1) + MASK, text)
     return text
+
+
+@lru_cache(maxsize=64)
+def _after_keyword(value: str) -> re.Pattern[str]:
+    """``value`` where it follows the PASSWORD keyword, in text or HTML (group 1: all
+    before it); a short password is masked there, not everywhere."""
+    return re.compile(rf"((?:PASSWORD|PW){_KEYWORD_GAP}){re.escape(value)}(?![^\W_])",
+                      re.IGNORECASE)
+
+
+@lru_cache(maxsize=64)
+def _after_keyword_bytes(value: str) -> re.Pattern[bytes]:
+    return re.compile(_after_keyword(value).pattern.encode(), re.IGNORECASE)
 
 
 def _reencoded(raw: bytes, values: Sequence[str]) -> bytes:

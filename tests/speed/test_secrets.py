@@ -272,3 +272,39 @@ def test_the_inbox_maildir_files_its_messages_without_the_password(
     assert _grep(token, filed) == [] and _grep(wrong, filed) == []
     for message in [*processed, *quarantined]:
         assert passwords.MASK in message.get_payload()
+
+
+def test_a_short_chosen_password_is_masked_in_html_parts_too(db: Engine, config: Config) -> None:
+    """A GM-chosen password may be short (``player add --password``): under 8 characters
+    it is masked only after the PASSWORD keyword, and in an HTML part the keyword stands
+    inside markup (``<div dir="ltr">PASSWORD: tricorn<div>``, as Gmail and Apple Mail
+    write it), not at a line's start: it stayed there in clear in the stored message and
+    the spool.  An alternative mail (quoted-printable, its lines folded), one in 8bit and
+    an HTML-only mail; the word elsewhere in the message is left as written."""
+    make_game(db, config)
+    with session_scope(db) as session:
+        admin.add_player(session, config, "paris", "athos@musket.example", "Athos",
+                         password="tricorn")
+    deliver_outbox(db, config)  # the welcome, sent and masked
+    with session_scope(db) as session:
+        assert repo.mask_sent_secrets(session) >= 1
+    padding = "x" * 70  # folds the quoted-printable line around the password
+    html = (f'<div dir="ltr">{padding}PASSWORD: tricorn<div>WEEK 1: PRACTICE RAPIER</div>'
+            '<div>WEEK 2: PRACTICE RAPIER</div><p>PW:&nbsp;<b>tricorn</b></p></div>')
+    mails = []
+    for number, cte in enumerate(("quoted-printable", "8bit")):
+        mail = EmailMessage()
+        mail["From"], mail["To"] = "athos@musket.example", "moderator@paris.example"
+        mail["Subject"], mail["Message-ID"] = "[paris] orders", f"<alt{number}@client.example>"
+        mail.set_content(f"PASSWORD: tricorn\n{ORDERS}")
+        mail.add_alternative(html, subtype="html", cte=cte)
+        mails.append(mail.as_bytes())
+    mails.append(order_mail("athos@musket.example", f"PASSWORD: tricorn\n{ORDERS}",
+                            html=True, message_id="<html@client.example>"))
+    assert [process_message(db, config, raw).status for raw in mails] == ["accepted"] * 3
+    assert _grep("tricorn", _stored_files(db, config)) == []
+    with Session(db) as session:
+        for row in session.exec(select(ReceivedMessage)):
+            message = message_from_bytes(row.raw, policy=policy.default)
+            assert all(passwords.MASK in part.get_content() for part in message.walk()
+                       if part.get_content_maintype() == "text")
