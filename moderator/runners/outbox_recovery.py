@@ -46,6 +46,7 @@ def settle_interrupted(
             what = f"{row.kind} to {row.to_addr} ({row.subject!r}, {row.message_id})"
             if found is not None and row.message_id in found:
                 row.status, row.sent_at, row.last_error = OutboxStatus.SENT, moment, None
+                repo.mask_secret(row, moment)
                 detail = f"{what}: accepted before a crash (found delivered)"
                 repo.log_gm(session, "mail.recovered", detail, game=game)
                 outcomes.append(outcome(row, SendFate.SENT, detail))

@@ -204,6 +204,7 @@ class Outgoing:
             if handover.verdict == Verdict.ACCEPTED:
                 current.status, current.sent_at = OutboxStatus.SENT, now
                 current.next_attempt_at, current.last_error = None, None
+                repo.mask_secret(current, now)  # the player has his password; we need not
                 session.add(current)
                 batch.sent.append(outcome(row, SendFate.SENT))
             elif handover.verdict == Verdict.REFUSED:

@@ -398,10 +398,17 @@ def mask_sent_secrets(session: Session, now: datetime | None = None,
         col(Outbox.masked_at).is_(None)).limit(limit))
     count = 0
     for row in rows:
-        row.raw, row.masked_at = masked(row.raw), now or utcnow()
+        mask_secret(row, now or utcnow())
         session.add(row)
         count += 1
     return count
+
+
+def mask_secret(row: Outbox, now: datetime) -> None:
+    """A mail that carries a password, once sent: its stored copy without it.  The sender
+    does it as it records the mail sent; `mask_sent_secrets` catches up older rows."""
+    if row.kind in SECRET_KINDS and row.masked_at is None:
+        row.raw, row.masked_at = masked(row.raw), now
 
 
 def compact_outbox(session: Session, sent_before: datetime, now: datetime | None = None,
