@@ -32,7 +32,7 @@ from sqlalchemy import bindparam
 from sqlmodel import Session, col, func, select
 
 from moderator.store import repo
-from moderator.store.models import Game, Outbox, Player, PlayerAddress
+from moderator.store.models import Game, Outbox, Player, PlayerAddress, utcnow
 from moderator.store.statuses import OutboxStatus
 
 # flufl.bounce logs a traceback for each of its detectors that trips over malformed mail
@@ -361,6 +361,7 @@ def record_bounce(session: Session, bounce: Bounce) -> tuple[BounceRecord, ...]:
             detail = f"mail to {who.describe()} bounced: {what}: {reason}"
             if row is not None:
                 row.status, row.last_error = OutboxStatus.BOUNCED, f"bounced: {reason}"
+                repo.mask_secret(row, utcnow())  # never sent again: its password can go
                 session.add(row)
         else:
             event, level = "mail.delayed", "info"

@@ -81,8 +81,8 @@ def note_gap(db: Engine, log: Log, last_beat: datetime, now: datetime) -> None:
 
 
 def tidy_outbox(session: Session, config: Config, log: Log, now: datetime) -> None:
-    """Sent welcomes lose their password; old sent mail its body (the archive keeps
-    every issue).  Both are cheap index lookups when there is nothing to do."""
+    """Welcomes sent, failed or bounced lose their password; old sent mail its body (the
+    archive keeps every issue).  Both are cheap index lookups when there is nothing to do."""
     masked = repo.mask_sent_secrets(session, now)
     days = config.outbox_compact_days
     compacted = repo.compact_outbox(session, now - timedelta(days=days), now) if days else 0

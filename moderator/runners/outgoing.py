@@ -253,6 +253,7 @@ class Outgoing:
 
     def _fail(self, session: Session, row: Outbox, error: str, batch: BatchTally) -> None:
         row.status, row.last_error, row.next_attempt_at = OutboxStatus.FAILED, error, None
+        repo.mask_secret(row, self.clock())  # never sent again: its password can go
         session.add(row)
         who = find_recipient(session, row.to_addr, row.game_id)
         game = session.get(Game, row.game_id) if row.game_id is not None else None

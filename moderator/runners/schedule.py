@@ -84,7 +84,7 @@ from moderator.runners.jobs import (
 from moderator.runners.reminders import announcements_sent, announcements_template, next_reminder
 from moderator.settings.config import Config
 from moderator.store import repo
-from moderator.store.db import session_scope
+from moderator.store.db import checkpoint, session_scope
 from moderator.store.guard import job_lock
 from moderator.store.host import panic_reason
 from moderator.store.models import Game, Turn
@@ -426,6 +426,7 @@ class DeadlineScheduler:
         with session_scope(self.db) as session:
             repo.set_status(session, HEARTBEAT, now.isoformat())
             tidy_outbox(session, self.config, self.log, now)
+        checkpoint(self.db)  # no password lingers in SQLite's log past the next beat
         self._last_beat = now
 
     def run(self, stop: threading.Event, interval: float = SYNC_SECONDS,

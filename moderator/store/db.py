@@ -61,7 +61,20 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyp
     cursor.execute("PRAGMA busy_timeout=10000")
     # Freed pages are zeroed: a password masked after its check leaves no old copy behind.
     cursor.execute("PRAGMA secure_delete=ON")
+    # Nor in the write-ahead log: when the log restarts after a checkpoint it is cut to
+    # nothing, not overwritten from its start (the pages past what is written again, a
+    # password's before it was masked among them, stayed in the file).
+    cursor.execute("PRAGMA journal_size_limit=0")
     cursor.close()
+
+
+def checkpoint(engine: Engine) -> None:
+    """Copy SQLite's write-ahead log into the database without waiting for anyone
+    (PASSIVE), so that the next write restarts the log and cuts it (`_sqlite_pragmas`):
+    what intake masked does not stay there.  Nothing to do on PostgreSQL."""
+    if engine.dialect.name == "sqlite":
+        with engine.connect() as connection:
+            connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
 
 def alembic_config() -> AlembicConfig:

@@ -381,6 +381,10 @@ def scheduled_jobs(session: Session) -> list[tuple[str, datetime | None]]:
 
 # Mail that carries a password: masked in the stored copy as soon as it is sent.
 SECRET_KINDS = ("welcome", "notice")  # notice: a GM's password reset among others
+# Where a mail's sending ends: sent, or never to be sent again (refused for good by the
+# next hop, or bounced, which can happen before the tidy masked it).  A password left in
+# such a row would stay in clear for good: failed and bounced rows are never compacted.
+SENDING_ENDED = (OutboxStatus.SENT, OutboxStatus.FAILED, OutboxStatus.BOUNCED)
 COMPACTED_NOTE = (b"\r\n[The body of this mail was dropped from the outbox after it was "
                   b"sent; the archive keeps every issue.]\r\n")
 
@@ -392,9 +396,10 @@ TIDY_BATCH = 500
 
 def mask_sent_secrets(session: Session, now: datetime | None = None,
                       limit: int = TIDY_BATCH) -> int:
-    """Mask the password in sent welcomes not masked yet (at most ``limit``); how many."""
+    """Mask the password in welcomes (and notices) sent, failed or bounced, not masked
+    yet (at most ``limit``); how many."""
     rows = session.exec(select(Outbox).where(
-        col(Outbox.kind).in_(SECRET_KINDS), Outbox.status == OutboxStatus.SENT,
+        col(Outbox.kind).in_(SECRET_KINDS), col(Outbox.status).in_(SENDING_ENDED),
         col(Outbox.masked_at).is_(None)).limit(limit))
     count = 0
     for row in rows:
@@ -405,8 +410,9 @@ def mask_sent_secrets(session: Session, now: datetime | None = None,
 
 
 def mask_secret(row: Outbox, now: datetime) -> None:
-    """A mail that carries a password, once sent: its stored copy without it.  The sender
-    does it as it records the mail sent; `mask_sent_secrets` catches up older rows."""
+    """A mail that carries a password, once its sending has ended (sent, failed for good,
+    bounced): its stored copy without it.  Done where the row gets that status;
+    `mask_sent_secrets` catches up rows an older version left."""
     if row.kind in SECRET_KINDS and row.masked_at is None:
         row.raw, row.masked_at = masked(row.raw), now
 

@@ -232,3 +232,31 @@ def test_feed_and_calendar_text_never_becomes_markup_or_a_field() -> None:
     assert entry is not None
     as_read = hostile.replace("\r\n", "\n").replace("\r", "\n")  # XML reads any break as LF
     assert entry.findtext("{http://www.w3.org/2005/Atom}title") == as_read
+
+
+@pytest.mark.parametrize("kind", ["engarde", "dwtk"])
+@pytest.mark.parametrize("how", ["UNSIGNED", "AS The Masked Rapier"])
+def test_an_unsigned_or_alias_announcement_is_on_no_character_s_page(
+    site_db: Engine, site_config: Config, tmp_path: Path, how: str, kind: str,
+) -> None:
+    """The gazette prints an unsigned or alias announcement without its author (the
+    press, reference §13); the site listed it on the author's own page (his history:
+    every public event he is the actor of), so anyone could read who wrote it."""
+    with session_scope(site_db) as session:
+        admin.create_game(session, site_config, "anon", kind, seed=3)
+        for k, name in enumerate(("Jacques de Lyon", "Cyrano de Bergerac", "Porthos")):
+            admin.add_player(session, site_config, "anon", f"p{k}@x.example", name,
+                             password=f"pw{k}")
+    process_message(site_db, site_config, order_mail(
+        "p0@x.example", f'PASSWORD: pw0\n{"ANYTIME:" if kind == "engarde" else ""}\n'
+                        f'ANNOUNCE "Cyrano cheats at cards" {how}\n',
+        subject="[anon] orders", to="moderator+anon@paris.example"))
+    run_turn(site_db, site_config, "anon")
+    run_turn(site_db, site_config, "anon")  # a DWTK court assembles at the first deadline
+    out = tmp_path / "site"
+    with Session(site_db) as session:
+        build_site(session, site_config, out)
+    issues = "".join(p.read_text(encoding="utf-8") for p in out.glob("anon/issue-*.html"))
+    assert "Cyrano cheats at cards" in issues
+    for page in sorted((out / "anon/people").glob("*.html")):
+        assert "Cyrano cheats at cards" not in page.read_text(encoding="utf-8"), page.name

@@ -158,8 +158,18 @@ def _event_lines(config: Config, game: GameRecord, turn: TurnResult,
     return lines if len(lines) == len(turn.events) else [""] * len(turn.events)
 
 
+# An announcement's actor is its author, whom the gazette names only when he signed it
+# (the press, reference §13, in both games): an unsigned or alias one is about no one,
+# on the site either.
+_ANNOUNCEMENT = "press.announcement"
+
+
 def _mentions(event: dict[str, Any], people: dict[str, str]) -> set[str]:
-    """The people an event is about: its actor and anyone named in its arguments."""
+    """The people an event is about: its actor and anyone named in its arguments; an
+    announcement, only its signer."""
+    if event.get("id") == _ANNOUNCEMENT:
+        signer = event.get("args", {}).get("signed")
+        return {signer} if signer in people else set()
     found = {event["actor"]} if event.get("actor") in people else set()
 
     def walk(value: Any) -> None:
