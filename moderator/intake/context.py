@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 from moderator.store.models import ReceivedMessage
-from moderator.store.passwords import masked, passwords_in
+from moderator.store.passwords import has_subject_password, masked, passwords_in
 
 
 def forget_password(stored: ReceivedMessage, text: str) -> bytes | None:
@@ -45,11 +45,25 @@ def forget_password_in_spool(path: Path, raw: bytes, text: str) -> bytes | None:
 
 
 def without_password(raw: bytes, text: str) -> bytes | None:
-    """``raw`` with the password(s) of ``text`` masked, or ``None`` if that is ``raw``."""
+    """``raw`` with the password(s) of ``text`` (and one in its subject) masked, or
+    ``None`` if that is ``raw``."""
     values = passwords_in(text)
-    if values and (edited := masked(raw, values)) != raw:
+    if (values or has_subject_password(raw)) and (edited := masked(raw, values)) != raw:
         return edited
     return None
+
+
+def forget_password_lines(stored: ReceivedMessage) -> bytes | None:
+    """Mask every password line of a message intake does not read (a bounce or a vacation
+    reply returning our welcome: ``Your password:`` and ``PASSWORD:`` lines, quoted or
+    attached) in the stored bytes and the spool file; the masked bytes, if they differ."""
+    raw = masked(stored.raw)
+    if raw == stored.raw:
+        return None
+    stored.raw = raw
+    if stored.spool_path:
+        _rewrite(Path(stored.spool_path), raw)
+    return raw
 
 
 def _rewrite(path: Path, raw: bytes) -> None:

@@ -60,6 +60,7 @@ from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import ReceivedMessage
+from moderator.store.passwords import masked_subject
 from moderator.store.statuses import IntakeFate, MessageStatus
 
 log = logging.getLogger(__name__)
@@ -122,7 +123,9 @@ def read_message(config: Config, raw: bytes, digest: str) -> ExtractedMessage:
         message = extract_message(head[:_OVERSIZED_HEAD_BYTES] + b"\n\n", config.max_lines)
     else:
         message = extract_message(raw, config.max_lines)
-    return replace(message, sender=mailbox_address(raw),
+    # A password written in the subject is read nowhere, and the subject is echoed (a
+    # refusal's subject, the GM's table): it is masked from the start.
+    return replace(message, sender=mailbox_address(raw), subject=masked_subject(message.subject),
                    message_id=usable_message_id(message.message_id, digest))
 
 

@@ -14,6 +14,7 @@ from email.utils import parseaddr
 
 from moderator.games.base import OrderError, ParsedOrders, Severity
 from moderator.intake.extract import ExtractedMessage
+from moderator.store.passwords import masked_text, passwords_in
 
 __all__ = ["Directives", "find_directives", "find_game_name", "looks_like_game_name",
            "set_aside_chatter"]
@@ -124,7 +125,10 @@ def find_directives(text: str) -> Directives:
         game=_first(values["game"]),
         password=_first(values["password"]),
         character=_first(values["character"]),
-        text_for_parser="\n".join(kept),
+        # The password written elsewhere too ("WEEK 1: ... <password>", "my password is
+        # ..."): masked as in the stored message, so the orders kept and the receipt
+        # that reads a line back never hold it.
+        text_for_parser=masked_text("\n".join(kept), passwords_in(text)),
         lines=tuple(numbers),
         notes=notes,
     )

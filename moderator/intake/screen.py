@@ -14,7 +14,7 @@ from sqlmodel import col
 
 from moderator.intake.bounces import detect_bounce, is_player_address, record_bounce
 from moderator.intake.commands import answer_commands
-from moderator.intake.context import forget_password
+from moderator.intake.context import forget_password, forget_password_lines
 from moderator.intake.identify import Refusal, check_size, game_name, identify
 from moderator.intake.record import (
     Intake,
@@ -57,6 +57,7 @@ def robots_step(intake: Intake) -> IntakeResult | None:
         bounce = detect_bounce(stored.raw, person=person)
         if bounce is not None:  # a mail of ours came back: the GM must see it
             record_bounce(intake.session, bounce)
+            intake.kept = forget_password_lines(stored)  # it may return a welcome
             stored.status = MessageStatus.IGNORED
             stored.detail = f"bounce: {', '.join(bounce.recipients)}: {bounce.diagnostic}"
             return intake.result(IntakeFate.IGNORED, stored.detail)
@@ -65,6 +66,7 @@ def robots_step(intake: Intake) -> IntakeResult | None:
     if not reason:
         return None
     # Answering a robot invites a mail loop; the GM still sees it.
+    intake.kept = forget_password_lines(stored)  # a vacation reply may quote a welcome
     stored.status, stored.detail = MessageStatus.IGNORED, reason
     repo.log_gm(intake.session, "intake.ignored", f"{message.message_id}: {reason}")
     return intake.result(IntakeFate.IGNORED, reason)

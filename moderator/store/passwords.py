@@ -149,12 +149,27 @@ _LINE_BYTES = re.compile(rb"^([ \t>]*(?:(?:YOUR|SET|NEW)[ \t]+)?(?:PASSWORD|PW)"
 # A part whose bytes may hide a password (anything else is readable as it stands).
 _ENCODED = re.compile(rb"^content-transfer-encoding:[ \t]*(base64|quoted-printable)",
                       re.IGNORECASE | re.MULTILINE)
+# A password in the subject (``[paris] PASSWORD: x``): intake reads it from the body only,
+# so the mail is refused, and the subject is echoed (the refusal's own subject, logs).
+_SUBJECT = re.compile(r"((?:PASSWORD|PW)(?:[ \t]*[:=][ \t]*|[ \t]+))\S+", re.IGNORECASE)
+_SUBJECT_BYTES = re.compile(rb"^(Subject:[^\r\n]*?(?:PASSWORD|PW)(?:[ \t]*[:=][ \t]*|[ \t]+))"
+                            rb"[^\s]+", re.IGNORECASE | re.MULTILINE)
 # Shorter values are only masked after the PASSWORD keyword (a short word may be an order
 # too): on PASSWORD: lines, and where a mail's HTML part writes one inside its markup.
 _ANYWHERE = 8
 # What may stand between the keyword and the value in an HTML part: spaces, ``:``/``=``,
 # a non-breaking space, a tag (``<div>PASSWORD: <b>panache</b>``).
 _KEYWORD_GAP = r"(?:[\s:=]|&nbsp;|&#160;|<[^<>]{0,200}>){1,12}"
+
+
+def masked_subject(subject: str) -> str:
+    """A subject with a password written in it masked (``PASSWORD: x``, ``PW=x``)."""
+    return _SUBJECT.sub(lambda m: m.group(1) + MASK, subject)
+
+
+def has_subject_password(raw: bytes) -> bool:
+    """Whether a message's Subject line (its own, or a returned one's) names a password."""
+    return _SUBJECT_BYTES.search(raw) is not None
 
 
 def passwords_in(text: str) -> list[str]:
@@ -167,6 +182,7 @@ def masked(raw: bytes, values: Sequence[str] = ()) -> bytes:
     that suffices (the rest of the message stays byte for byte), else the text parts
     that hide one in an encoding decoded, masked and encoded again."""
     edited = _LINE_BYTES.sub(lambda m: m.group(1) + MASK.encode(), raw)
+    edited = _SUBJECT_BYTES.sub(lambda m: m.group(1) + MASK.encode(), edited)
     for value in values:
         if len(value) >= _ANYWHERE:
             edited = edited.replace(value.encode(), MASK.encode())
@@ -187,7 +203,7 @@ def _text_parts(message: EmailMessage) -> list[EmailMessage]:
 def _still_readable(raw: bytes, values: Sequence[str]) -> bool:
     message = message_from_bytes(raw, policy=policy.default)
     assert isinstance(message, EmailMessage)
-    return any(_mask_text(_content(part), values) != _content(part)
+    return any(masked_text(_content(part), values) != _content(part)
                for part in _text_parts(message))
 
 
@@ -198,7 +214,9 @@ def _content(part: EmailMessage) -> str:
         return ""
 
 
-def _mask_text(text: str, values: Sequence[str]) -> str:
+def masked_text(text: str, values: Sequence[str]) -> str:
+    """``text`` with its password lines and ``values`` masked (as `masked` does in a
+    message's parts): what intake keeps of the text it reads."""
     text = _LINE.sub(lambda m: m.group(1) + MASK, text)
     for value in values:
         if len(value) >= _ANYWHERE:
@@ -227,7 +245,7 @@ def _reencoded(raw: bytes, values: Sequence[str]) -> bytes:
     assert isinstance(message, EmailMessage)
     for part in _text_parts(message):
         text = _content(part)
-        clean = _mask_text(text, values)
+        clean = masked_text(text, values)
         if clean != text:
             cte = part.get("Content-Transfer-Encoding", "").lower() or None
             part.set_content(clean, subtype=part.get_content_subtype(),

@@ -411,14 +411,6 @@ def test_a_welcome_that_bounced_or_failed_keeps_no_password_in_the_outbox(
         assert row.masked_at is not None
 
 
-def _for_the_lead(finding: str) -> pytest.MarkDecorator:
-    """A finding of the audit in the intake path (the lead's, at the time): it fails
-    until fixed, and then this mark must go (strict)."""
-    return pytest.mark.xfail(strict=True, reason=f"audit finding for the lead: {finding}")
-
-
-@_for_the_lead("the robots step stores a bounce or an auto-reply as it came, the welcome "
-               "it returns included")
 def test_a_bounce_returning_a_welcome_keeps_no_password_in_clear(
     db: Engine, config: Config,
 ) -> None:
@@ -433,8 +425,6 @@ def test_a_bounce_returning_a_welcome_keeps_no_password_in_clear(
     assert _grep(token, _stored_files(db, config)) == []
 
 
-@_for_the_lead("the password's value is masked in the stored message only, not in the "
-               "orders text intake keeps nor in the receipt that reads a line back")
 def test_a_password_written_among_the_orders_is_kept_nowhere_in_clear(
     db: Engine, config: Config,
 ) -> None:
@@ -449,13 +439,12 @@ def test_a_password_written_among_the_orders_is_kept_nowhere_in_clear(
     assert _grep(token, _stored_files(db, config)) == []
 
 
-@_for_the_lead("a password in the Subject is masked nowhere: the message, its spool copy "
-               "and the refusal (whose subject repeats it) keep it")
 def test_a_password_put_in_the_subject_is_kept_nowhere_in_clear(
     db: Engine, config: Config,
 ) -> None:
     """Some players put the password in the subject.  Intake reads it from the body only,
-    so the mail is refused ("no PASSWORD: line"), and nothing masks the subject."""
+    so the mail is refused ("no PASSWORD: line"); nothing masked the subject, which the
+    stored message, its spool copy and the refusal's own subject kept."""
     make_game(db, config)
     token = _welcomed_player(db, config)
     result = process_message(db, config, order_mail(
