@@ -40,12 +40,17 @@ def game() -> None:
     "--deadline", type=WHEN_OR_DATE,
     help="First deadline, in the default time zone (e.g. '2026-12-12 18:00').",
 )
+@click.option("--reason", default=None, help="Why, for the audit log (`moderator log`).")
+@click.option("--as", "actor", metavar="NAME", help="Who acts (audit log).")
 @pass_app
-def game_new(app: App, name: str, kind: str, seed: int | None, deadline: datetime | None) -> None:
-    """Create game NAME with its first turn open for orders."""
+def game_new(app: App, name: str, kind: str, seed: int | None, deadline: datetime | None,
+             reason: str | None, actor: str | None) -> None:
+    """Create game NAME with its first turn open for orders (audited as game.new)."""
     when = as_utc(deadline.replace(tzinfo=app.config.zone)) if deadline else None
     with session_scope(app.db) as session:
         created = admin.create_game(session, app.config, name, kind, seed=seed, deadline=when)
+        audit.record(session, "game.new", reason or "game new", app.who(actor), game=created,
+                     detail=f"{kind}, seed {created.seed}")
         note_change(session)
         turn = repo.open_turn(session, created)
         deadline_set = turn.deadline is not None

@@ -160,6 +160,8 @@ def add_address(session: Session, game_name: str, email: str, address: str) -> P
     game = repo.game_by_name(session, game_name)
     player = repo.player_by_email(session, game, email)
     address = address.strip().lower()
+    if "@" not in address or any(c.isspace() for c in address):
+        raise AdminError(f"{address!r} is not an email address")
     if repo.player_by_address(session, game, address) is not None:
         raise AdminError(f"{address} is already registered in {game.name}")
     link = PlayerAddress(game_id=game.id, player_id=player.id, email=address)  # type: ignore[arg-type]

@@ -1,0 +1,110 @@
+"""GM control through the `moderator` command line: every state-changing command reaches
+the audit trail (`moderator log`), and a wrong value ends as one "error:" line (exit 2),
+never a traceback.  Driven through `main`, as the console script is."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from moderator.cli import main
+from moderator.transport.maildir import open_maildir
+
+from support import write_config
+
+Run = Callable[..., tuple[int, str]]
+
+
+@pytest.fixture
+def moderator(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+              monkeypatch: pytest.MonkeyPatch) -> Run:
+    """``moderator(*args) -> (exit code, output)`` against a fresh store."""
+    config = write_config(tmp_path)
+
+    def run(*args: str) -> tuple[int, str]:
+        monkeypatch.setattr(sys, "argv", ["moderator", "--config", str(config), *args])
+        capsys.readouterr()
+        try:
+            main()
+            code = 0
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+        out = capsys.readouterr()
+        return code, out.out + out.err
+
+    return run
+
+
+def _game(moderator: Run) -> None:
+    for args in (("game", "new", "paris", "--kind", "engarde", "--seed", "7",
+                  "--deadline", "2030-12-12 18:00"),
+                 ("player", "add", "paris", "jacques@lyon.example", "--name",
+                  "Jacques de Lyon", "--password", "rapier")):
+        code, out = moderator(*args)
+        assert code == 0, out
+
+
+@pytest.mark.parametrize("hours", ["nan", "inf", "1e9", "9000"])
+def test_deadline_extend_refuses_hours_that_are_no_date(moderator: Run, hours: str) -> None:
+    """--hours nan/inf/1e9 ended in a traceback (timedelta or the date overflowing)."""
+    _game(moderator)
+    code, out = moderator("deadline", "extend", "paris", "--hours", hours, "--reason", "r")
+    assert code == 2 and "Traceback" not in out, out
+    assert "error: --hours" in out and "at most 8784" in out
+    assert "deadline.extend" not in moderator("log", "paris")[1]
+    assert "12 December 2030, 18:00" in moderator("deadline", "show", "paris")[1]
+
+
+def test_deadline_rule_is_audited_and_a_moved_deadline_announced(
+        moderator: Run, tmp_path: Path) -> None:
+    """`deadline rule --apply-now` moved the open turn's deadline with no audit entry and
+    without telling the players, unlike `deadline set`."""
+    _game(moderator)
+    code, out = moderator("--as", "anne", "deadline", "rule", "paris", "--every-days", "14",
+                          "--apply-now")
+    assert code == 0, out
+    log = moderator("log", "paris")[1]
+    assert "deadline.rule" in log and "anne" in log and "every 14 days" in log, log
+    mails = [m for m in open_maildir(tmp_path / "mail" / "jacques@lyon.example")
+             if "new deadline" in str(m["Subject"])]
+    assert len(mails) == 1
+
+
+def test_deadline_rule_takes_a_reason_and_a_note(moderator: Run, tmp_path: Path) -> None:
+    _game(moderator)
+    code, out = moderator("deadline", "rule", "paris", "--every-days", "14", "--apply-now",
+                          "--reason", "fortnightly now", "--note", "faster")
+    assert code == 0, out
+    assert "fortnightly now" in moderator("log", "paris")[1]
+    [mail] = [m for m in open_maildir(tmp_path / "mail" / "jacques@lyon.example")
+              if "new deadline" in str(m["Subject"])]
+    assert "faster" in mail.get_payload(decode=True).decode()
+
+
+def test_game_new_player_add_and_address_are_audited(moderator: Run) -> None:
+    _game(moderator)
+    code, out = moderator("--as", "anne", "player", "address", "paris",
+                          "jacques@lyon.example", "jacques@work.example")
+    assert code == 0, out
+    log = moderator("log", "paris")[1]
+    for action in ("game.new", "player.add", "player.address"):
+        assert action in log, log
+    assert "jacques@work.example" in log and "anne" in log
+
+
+def test_player_address_refuses_what_is_no_address(moderator: Run) -> None:
+    _game(moderator)
+    code, out = moderator("player", "address", "paris", "jacques@lyon.example",
+                          "not an address")
+    assert code == 2 and "error: 'not an address' is not an email address" in out, out
+    assert "player.address" not in moderator("log", "paris")[1]
+
+
+def test_site_build_refuses_an_unknown_game(moderator: Run) -> None:
+    """`site build nosuch` said it built the site (0 files) for a game that does not exist."""
+    _game(moderator)
+    code, out = moderator("site", "build", "pariss")
+    assert code == 2 and "no game 'pariss': did you mean paris?" in out, out
