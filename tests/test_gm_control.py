@@ -108,3 +108,21 @@ def test_site_build_refuses_an_unknown_game(moderator: Run) -> None:
     _game(moderator)
     code, out = moderator("site", "build", "pariss")
     assert code == 2 and "no game 'pariss': did you mean paris?" in out, out
+
+
+@pytest.mark.parametrize("args", [
+    ("deadline", "set", "paris", "2030-12-20 18:00", "--announcements", "2030-12-18 18:00"),
+    ("deadline", "rule", "paris", "--monthly-day", "12", "--announcements-days-before", "4",
+     "--apply-now"),
+])
+def test_a_game_with_one_deadline_takes_no_announcement_deadline(
+        tmp_path: Path, moderator: Run, args: tuple[str, ...]) -> None:
+    """`deadlines = 1` (orders only) was honoured at `game new` and by the turn run, but
+    `deadline set --announcements` and a rule's --announcements-days-before still gave the
+    turn an announcement deadline, and the service mails an announcements gazette then."""
+    config = tmp_path / "config.toml"
+    config.write_text(config.read_text() + "[games.paris]\ndeadlines = 1\n")
+    _game(moderator)
+    code, out = moderator(*args)
+    assert code == 2 and "paris has one deadline a turn (deadlines = 1" in out, out
+    assert "announcements due" not in moderator("deadline", "show", "paris")[1]

@@ -94,6 +94,7 @@ def move_deadlines(session: Session, config: Config, game: Game, deadline: datet
     audited (with ``reason``) and, when the turn had a deadline, announced to the players
     (with ``note`` when given)."""
     now = now_utc()
+    _no_announcements_if_one_deadline(config, game, announcements is not None)
     turn = repo.open_turn(session, game)
     if as_utc(deadline) <= now and not force:
         raise DeskError(f"{format_deadline(deadline, game.time_zone)} is in the past "
@@ -118,6 +119,8 @@ def change_rule(session: Session, config: Config, game: Game, rule: Rule | None,
     open turn takes the rule's next deadlines if it has none, or with ``apply_now``; the
     change is audited and, when it moved a deadline the turn had, announced to the
     players (with ``note`` when given), as `deadline set` is."""
+    _no_announcements_if_one_deadline(
+        config, game, rule is not None and rule.announcements_days_before is not None)
     had = repo.open_turn(session, game).deadline
     turn = set_rule(session, game, rule, apply_now=apply_now)
     now = turn.deadline
@@ -130,6 +133,14 @@ def change_rule(session: Session, config: Config, game: Game, rule: Rule | None,
         announce_deadlines(session, config, game, turn,
                            f"moved by the GM{': ' + note if note else ''}")
     return turn
+
+
+def _no_announcements_if_one_deadline(config: Config, game: Game, given: bool) -> None:
+    """A game with ``deadlines = 1`` has no announcement deadline: one given would still
+    mail an announcements gazette in the middle of the turn (the scheduler's job)."""
+    if given and config.game(game.name).deadlines == 1:
+        raise DeskError(f"{game.name} has one deadline a turn (deadlines = 1 in "
+                        "config.toml): no announcement deadline")
 
 
 def announce_deadlines(session: Session, config: Config, game: Game, turn: Turn,
