@@ -126,3 +126,15 @@ def test_a_game_with_one_deadline_takes_no_announcement_deadline(
     code, out = moderator(*args)
     assert code == 2 and "paris has one deadline a turn (deadlines = 1" in out, out
     assert "announcements due" not in moderator("deadline", "show", "paris")[1]
+
+
+@pytest.mark.parametrize("args", [("turn", "process", "paris", "--now", "--reason", " "),
+                                  ("turn", "run", "paris", "--yes", "--reason", " ")])
+def test_a_blank_reason_is_refused_before_the_turn_runs(moderator: Run,
+                                                        args: tuple[str, ...]) -> None:
+    """The turn ran (and was published) in its own transaction, then its audit entry was
+    refused for the blank --reason: "error: give a --reason", no entry, the turn done."""
+    _game(moderator)
+    code, out = moderator(*args)
+    assert code == 2 and "error: give a --reason" in out, out
+    assert "Turn 1 (April 1625)" in moderator("deadline", "show", "paris")[1]

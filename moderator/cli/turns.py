@@ -44,6 +44,7 @@ def turn_run(app: App, game_name: str, assume_yes: bool, reason: str | None,
     """Adjudicate the open turn of GAME and publish its newsletters.  Before its
     deadline it asks first (or --yes) and the early run is audited, as
     `turn process --now` is."""
+    reason = audit.checked(reason) if reason is not None else None
     with Session(app.db) as session:
         g = repo.game_by_name(session, game_name)
         t = repo.open_turn(session, g)
@@ -140,6 +141,7 @@ def turn_process(app: App, game_name: str, at_once: bool, reason: str, actor: st
     \b
     moderator turn process paris --now --reason "all orders in, players agreed"
     """
+    reason = audit.checked(reason)  # before the run: it commits on its own
     with Session(app.db) as session:
         g = repo.game_by_name(session, game_name)
         t = repo.open_turn(session, g)
