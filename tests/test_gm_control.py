@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from moderator.cli import main
+from moderator.games import find_engine, game_kinds
+from moderator.games.base import GameEngine
 from moderator.transport.maildir import open_maildir
 
 from support import write_config
@@ -138,3 +140,50 @@ def test_a_blank_reason_is_refused_before_the_turn_runs(moderator: Run,
     code, out = moderator(*args)
     assert code == 2 and "error: give a --reason" in out, out
     assert "Turn 1 (April 1625)" in moderator("deadline", "show", "paris")[1]
+
+
+def _other_game(moderator: Run, kind: str) -> None:
+    for args in (("game", "new", "court", "--kind", kind, "--seed", "7"),
+                 ("player", "add", "court", "a@court.example", "--name", "Alice"),
+                 ("player", "add", "court", "b@court.example", "--name", "Bob")):
+        code, out = moderator(*args)
+        assert code == 0, out
+
+
+@pytest.mark.parametrize("kind", [k for k in game_kinds() if k != "engarde"])
+def test_decide_on_a_game_that_takes_no_decisions_is_refused(moderator: Run,
+                                                             kind: str) -> None:
+    """DWTK stored the decision (and the gazette printed "The GM decided ...") though its
+    engine never reads one; on Fief it was a traceback (no validate_state)."""
+    _other_game(moderator, kind)
+    code, out = moderator("decide", "court", "cause:alice:bob", "yes", "--reason", "r")
+    assert code == 2 and "takes no GM decisions" in out, out
+    assert "decide" not in moderator("log", "court")[1]
+
+
+def test_a_fief_state_can_be_amended(moderator: Run) -> None:
+    """`state amend` on a Fief game was a traceback (its engine had no validate_state)."""
+    _other_game(moderator, "fief")
+    code, out = moderator("state", "amend", "court", "--set", "round=3", "--reason", "r",
+                          "--yes")
+    assert code == 0 and "Amended" in out, out
+    assert "state.amend" in moderator("log", "court")[1]
+
+
+@pytest.mark.parametrize("kind", game_kinds())
+def test_every_engine_has_every_member_of_the_contract(kind: str) -> None:
+    """find_engine's engines are typed `GameEngine[Any]` from an import: mypy cannot see
+    a missing member, as Fief's validate_state was."""
+    engine = find_engine(kind)
+    members = {name for name in dir(GameEngine) if not name.startswith("_")}
+    members |= set(GameEngine.__annotations__)
+    assert [m for m in sorted(members) if not hasattr(engine, m)] == []
+
+
+def test_a_player_the_rules_refuse_is_an_error_line(moderator: Run) -> None:
+    """DWTK 3: once the court has assembled no noble joins; `player add` was a traceback
+    (the engine's ValueError), a JOIN GAME by mail a failed message."""
+    _other_game(moderator, "dwtk")
+    assert moderator("turn", "run", "court", "--yes")[0] == 0
+    code, out = moderator("player", "add", "court", "z@court.example", "--name", "Zed")
+    assert code == 2 and "error: the court has assembled" in out, out

@@ -168,6 +168,10 @@ def decide(session: Session, config: Config, game: Game, key: str, value: str, w
 
     The gazette prints the decision itself (or ``note``, when the GM gives one); the
     ``reason`` stays in the audit log, which only the GM reads."""
+    engine = find_engine(game.kind)
+    if not engine.takes_decisions:  # it would be stored, printed, and never read
+        raise DeskError(f"{game.name} is a game of {engine.title}, which takes no GM "
+                        "decisions: `state amend` changes its state")
     if not key or ":" not in key:
         raise DeskError(f"decision key {key!r}: keys look like cause:<challenger>:"
                         "<challenged> (see docs/engarde-orders.md)")

@@ -125,7 +125,10 @@ def add_player(
     state = jsonio.loads(turn.state_before)
     key = _free_key(slug(name), {p.character_key for p in repo.players(session, game)})
     dice = Dice.for_turn(game.seed, 0)
-    state, _events = engine.add_character(state, key, name, tables, dice)
+    try:
+        state, _events = engine.add_character(state, key, name, tables, dice)
+    except ValueError as refused:  # the rules' own refusal (DWTK 3: the court assembled)
+        raise AdminError(str(refused)) from refused
     turn.state_before = jsonio.dumps(state)
     session.add(turn)
     # A generated token is kept as its HMAC under the server key, a GM's choice slow-hashed.
