@@ -13,9 +13,12 @@ import pytest
 from moderator.cli import main
 from moderator.games import find_engine, game_kinds
 from moderator.games.base import GameEngine
+from moderator.intake.process import process_message
+from moderator.settings.config import load_config
+from moderator.store.db import open_store
 from moderator.transport.maildir import open_maildir
 
-from support import write_config
+from support import order_mail, write_config
 
 Run = Callable[..., tuple[int, str]]
 
@@ -187,3 +190,14 @@ def test_a_player_the_rules_refuse_is_an_error_line(moderator: Run) -> None:
     assert moderator("turn", "run", "court", "--yes")[0] == 0
     code, out = moderator("player", "add", "court", "z@court.example", "--name", "Zed")
     assert code == 2 and "error: the court has assembled" in out, out
+
+
+def test_a_join_by_mail_the_rules_refuse_is_answered(moderator: Run, tmp_path: Path) -> None:
+    """The same refusal by mail (JOIN GAME) ended the message as failed (quarantined, the
+    GM told of a crash) instead of a reply saying why."""
+    _other_game(moderator, "dwtk")
+    assert moderator("turn", "run", "court", "--yes")[0] == 0
+    config = load_config(tmp_path / "config.toml")
+    result = process_message(open_store(config.database_url), config, order_mail(
+        "z@court.example", "JOIN GAME AS Zed\n", subject="[court] join"))
+    assert result.status == "refused", result
