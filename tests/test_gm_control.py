@@ -201,3 +201,24 @@ def test_a_join_by_mail_the_rules_refuse_is_answered(moderator: Run, tmp_path: P
     result = process_message(open_store(config.database_url), config, order_mail(
         "z@court.example", "JOIN GAME AS Zed\n", subject="[court] join"))
     assert result.status == "refused", result
+
+
+def test_game_settings_of_no_game_is_an_error(moderator: Run, tmp_path: Path) -> None:
+    """`game settings pariss` printed the defaults as if they were that game's settings."""
+    _game(moderator)
+    code, out = moderator("game", "settings", "pariss")
+    assert code == 2 and "no game 'pariss': did you mean paris?" in out, out
+    assert moderator("game", "settings", "paris")[0] == 0
+    config = tmp_path / "config.toml"  # a game configured but not created yet
+    config.write_text(config.read_text() + "[games.rome]\nearly_run = true\n")
+    code, out = moderator("game", "settings", "rome")
+    assert code == 0 and "True" in out, out
+
+
+def test_turn_preview_of_no_player_is_an_error(moderator: Run) -> None:
+    """`turn preview --player nosuch` printed the gazette and no sheet, as if he had none."""
+    _game(moderator)
+    code, out = moderator("turn", "preview", "paris", "--player", "nobody@x.example")
+    assert code == 2 and "no player 'nobody@x.example' in game 'paris'" in out, out
+    code, out = moderator("turn", "preview", "paris", "--player", "JACQUES@lyon.example")
+    assert code == 0 and "Turn sheet for Jacques de Lyon" in out, out

@@ -138,7 +138,11 @@ def game_resume(app: App, game_name: str, reason: str, actor: str | None) -> Non
 @click.argument("game_name", metavar="GAME")
 @pass_app
 def game_settings(app: App, game_name: str) -> None:
-    """GAME's settings from config.toml ([games.GAME]), defaults filled in."""
+    """GAME's settings from config.toml ([games.GAME]), defaults filled in.  GAME is a
+    game on this host or a [games.GAME] section (a game not created yet)."""
+    if game_name.lower() not in app.config.games:  # a typo would show the defaults
+        with Session(app.db) as session:
+            repo.game_by_name(session, game_name)
     settings = app.config.game(game_name)
     values = settings.effective()
     table = Table("setting", "value", title=f"[games.{game_name}]")

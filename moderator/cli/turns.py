@@ -169,13 +169,17 @@ def turn_preview(app: App, game_name: str, email: str | None) -> None:
     \b
     moderator turn preview paris | less
     """
+    if email:  # his main address (he may be named by another), or an error for no player
+        with Session(app.db) as session:
+            email = repo.player_by_email(session, repo.game_by_name(session, game_name),
+                                         email).email
     shown = preview(app.db, app.config, game_name)
     rolled = " (rolled back: `turn rollforward` reissues it)" if shown.rolled_back else ""
     click.echo(f"=== PREVIEW of turn {shown.number} ({shown.label}){rolled}; orders from "
                f"{', '.join(shown.orders_from) or 'nobody'}; nothing stored or sent ===\n")
     click.echo(f"--- {shown.rendered.gazette.subject} ---\n{shown.rendered.gazette.markdown}")
     for reader in shown.people:
-        if email and reader.email != email.lower():
+        if email and reader.email != email:
             continue
         sheet = shown.rendered.sheets[reader.player_id]
         click.echo(f"--- {sheet.subject} <{reader.email}> ---\n{sheet.markdown}")
