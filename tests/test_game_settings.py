@@ -86,6 +86,10 @@ def test_every_per_game_setting_loads(tmp_path: Path) -> None:
      "games.paris.deadline.monthly_day must be int, not True"),
     ("[games.paris.deadline]\nevery_days = 14.5",
      "games.paris.deadline.every_days must be int, not 14.5"),
+    # Checked only with table overrides: `game new` found it, long after the file loaded.
+    ("kind = \"chess\"", "games.paris.kind 'chess' is no game (known: engarde, dwtk, fief)"),
+    # [games.Paris] and [games.paris] are one game: the second silently replaced the first.
+    ("[games.Paris]\nearly_run = true", "games.Paris repeats another [games.NAME] section"),
 ])
 def test_a_broken_setting_is_refused_with_file_and_key(tmp_path: Path, extra: str,
                                                        named: str) -> None:

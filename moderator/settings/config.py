@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from moderator.games import find_engine, game_kinds
 from moderator.settings import resources
 from moderator.settings.deployment import SETTING_BY_KEY, SETTINGS
 from moderator.settings.game import DEFAULTS, GameSettings, parse_game
@@ -349,6 +350,13 @@ def _shipped_or(base: Path, values: Mapping[str, Any], key: str) -> Path:
 def _table_problems(games: Mapping[str, GameSettings], data_dir: Path, name: str) -> list[str]:
     problems: list[str] = []
     for game, settings in games.items():
+        if settings.kind:
+            try:
+                find_engine(settings.kind)
+            except KeyError:
+                problems.append(f"{name}: games.{game}.kind {settings.kind!r} is no game "
+                                f"(known: {', '.join(game_kinds())})")
+                continue
         if settings.tables:
             where = f"games.{game}.tables"
             problems += [f"{name}: {p}" for p in
@@ -366,6 +374,10 @@ def _games(section: Any, name: str, problems: list[str]) -> dict[str, GameSettin
     for game, body in section.items():
         if not isinstance(body, Mapping):
             problems.append(f"{name}: games.{game} must be a table")
+            continue
+        if game.lower() in games:  # names are read in lower case: one would hide the other
+            problems.append(f"{name}: games.{game} repeats another [games.NAME] section "
+                            "(game names are not case-sensitive)")
             continue
         games[game.lower()] = parse_game(game, body, name, problems)
     return games
