@@ -222,3 +222,13 @@ def test_turn_preview_of_no_player_is_an_error(moderator: Run) -> None:
     assert code == 2 and "no player 'nobody@x.example' in game 'paris'" in out, out
     code, out = moderator("turn", "preview", "paris", "--player", "JACQUES@lyon.example")
     assert code == 0 and "Turn sheet for Jacques de Lyon" in out, out
+
+
+def test_game_new_reads_its_deadline_in_the_games_zone(moderator: Run, tmp_path: Path) -> None:
+    """`--deadline` was read in [time] zone (Paris) while the game's deadlines are in its
+    own time_zone: 18:00 typed became 12:00 in Montreal."""
+    config = tmp_path / "config.toml"
+    config.write_text(config.read_text() + "[games.quebec]\ntime_zone = \"America/Montreal\"\n")
+    code, out = moderator("game", "new", "quebec", "--kind", "engarde",
+                          "--deadline", "2030-12-12 18:00")
+    assert code == 0 and "Orders due Thursday 12 December 2030, 18:00 EST" in out, out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import click
 from rich.table import Table
@@ -38,7 +39,8 @@ def game() -> None:
 @click.option("--seed", type=int, help="Dice seed (default: random).")
 @click.option(
     "--deadline", type=WHEN_OR_DATE,
-    help="First deadline, in the default time zone (e.g. '2026-12-12 18:00').",
+    help="First deadline, in the game's time zone ([games.NAME] time_zone, else [time] "
+         "zone; e.g. '2026-12-12 18:00').",
 )
 @click.option("--reason", default=None, help="Why, for the audit log (`moderator log`).")
 @click.option("--as", "actor", metavar="NAME", help="Who acts (audit log).")
@@ -46,7 +48,8 @@ def game() -> None:
 def game_new(app: App, name: str, kind: str, seed: int | None, deadline: datetime | None,
              reason: str | None, actor: str | None) -> None:
     """Create game NAME with its first turn open for orders (audited as game.new)."""
-    when = as_utc(deadline.replace(tzinfo=app.config.zone)) if deadline else None
+    zone = ZoneInfo(app.config.game(name).time_zone or app.config.zone.key)  # the game's
+    when = as_utc(deadline.replace(tzinfo=zone)) if deadline else None
     with session_scope(app.db) as session:
         created = admin.create_game(session, app.config, name, kind, seed=seed, deadline=when)
         audit.record(session, "game.new", reason or "game new", app.who(actor), game=created,
