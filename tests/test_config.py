@@ -27,8 +27,12 @@ def test_shipped_config_sets_and_documents_every_setting() -> None:
     assert _flat_keys(tomllib.loads(text)) == {s.key for s in SETTINGS}
     lines = text.splitlines()
     for setting in SETTINGS:
-        leaf = setting.key.rsplit(".", 1)[1]
-        index = next(i for i, line in enumerate(lines) if line.startswith(f"{leaf} ="))
+        # The line in the setting's own section: host, port, security ... are in both
+        # [mail.imap] and [mail.smtp], and the first line named so is [mail.imap]'s.
+        section, leaf = setting.key.rsplit(".", 1)
+        start = lines.index(f"[{section}]")
+        index = next(i for i, line in enumerate(lines)
+                     if i > start and line.startswith(f"{leaf} ="))
         assert lines[index - 1].startswith("#"), f"{setting.key} has no comment above it"
 
 
@@ -52,6 +56,32 @@ def test_every_problem_is_reported_with_file_and_key(tmp_path: Path) -> None:
     joined = "\n".join(problems)
     for key in ("mail.adress", "mail.transport", "time.zone", "intake.max_lines"):
         assert key in joined
+
+
+@pytest.mark.parametrize(("section", "line", "named"), [
+    ("intake", "max_lines = -1", "intake.max_lines must be at least 1, not -1"),
+    ("intake", "max_bytes = 0", "intake.max_bytes must be at least 1, not 0"),
+    ("service", "outbox_seconds = 0", "service.outbox_seconds must be at least 1, not 0"),
+    ("service", "outbox_compact_days = -3",
+     "service.outbox_compact_days must be at least 0, not -3"),
+    ("service", "outage_slide_hours = -24",
+     "service.outage_slide_hours must be at least 0, not -24"),
+    ("mail.smtp", "max_attempts = 0", "mail.smtp.max_attempts must be at least 1, not 0"),
+    ("mail.smtp", "retry_seconds = -1", "mail.smtp.retry_seconds must be at least 1, not -1"),
+    ("mail.smtp", "port = 0", "mail.smtp.port must be from 1 to 65535, not 0"),
+    ("mail.imap", "poll_seconds = 0", "mail.imap.poll_seconds must be at least 1, not 0"),
+    ("mail.imap", "port = 99999", "mail.imap.port must be from 1 to 65535, not 99999"),
+])
+def test_a_number_out_of_range_is_refused_with_its_key(tmp_path: Path, section: str,
+                                                        line: str, named: str) -> None:
+    """Only reminder_hours, maildir_poll_seconds and refusals_per_hour were checked: a
+    max_lines of -1 dropped each message's last line, outbox_seconds = 0 spun the outbox
+    loop, a negative outage_slide_hours moved deadlines back into the past."""
+    path = tmp_path / "config.toml"
+    path.write_text(f"[{section}]\n{line}\n")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert caught.value.problems == [f"{path}: {named}"]
 
 
 def test_relative_paths_are_relative_to_the_config_file(tmp_path: Path) -> None:

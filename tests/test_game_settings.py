@@ -76,6 +76,20 @@ def test_every_per_game_setting_loads(tmp_path: Path) -> None:
     ("presss = true", "unknown setting 'games.paris.presss'"),
     ("[games.paris.deadline]\nmonthly_day = 40", "games.paris.deadline: the day of the month"),
     ("[games.paris.deadline]\nday = 4", "games.paris.deadline.day: no such key"),
+    # A wrong type ended in a traceback (time = 1800), a Python message naming no key
+    # ("12"), or was taken as a day (true is 1).
+    ("[games.paris.deadline]\nevery_days = 14\ntime = 1800",
+     "games.paris.deadline.time must be str, not 1800"),
+    ("[games.paris.deadline]\nmonthly_day = \"12\"",
+     "games.paris.deadline.monthly_day must be int, not '12'"),
+    ("[games.paris.deadline]\nmonthly_day = true",
+     "games.paris.deadline.monthly_day must be int, not True"),
+    ("[games.paris.deadline]\nevery_days = 14.5",
+     "games.paris.deadline.every_days must be int, not 14.5"),
+    # Checked only with table overrides: `game new` found it, long after the file loaded.
+    ("kind = \"chess\"", "games.paris.kind 'chess' is no game (known: engarde, dwtk, fief)"),
+    # [games.Paris] and [games.paris] are one game: the second silently replaced the first.
+    ("[games.Paris]\nearly_run = true", "games.Paris repeats another [games.NAME] section"),
 ])
 def test_a_broken_setting_is_refused_with_file_and_key(tmp_path: Path, extra: str,
                                                        named: str) -> None:

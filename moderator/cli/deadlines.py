@@ -79,13 +79,18 @@ def deadline_set(app: App, game_name: str, when: datetime, announcements: dateti
 @click.option("--apply-now", is_flag=True,
               help="Also replace the open turn's deadlines with the rule's next ones.")
 @click.option("--clear", is_flag=True, help="Remove the rule (deadlines then set by hand).")
+@click.option("--reason", default=None, help="Why, for the audit log (the GM's only).")
+@PLAYERS_NOTE
+@click.option("--as", "actor", metavar="NAME", help="Who acts (audit log).")
+@send_option
 @pass_app
 def deadline_rule(
     app: App, game_name: str, monthly_day: int | None, weekday: str | None, week: str | None,
     every_days: int | None, at: str, announcements_days_before: int | None, apply_now: bool,
-    clear: bool,
+    clear: bool, reason: str | None, note: str | None, actor: str | None, send: bool,
 ) -> None:
     """Give GAME a recurring deadline; each turn run takes its next deadlines from it.
+    The change is audited; a deadline it moves (--apply-now) is announced to the players.
 
     \b
     moderator deadline rule paris --monthly-day 12 --time 18:00 --announcements-days-before 4
@@ -103,9 +108,11 @@ def deadline_rule(
     )
     with session_scope(app.db) as session:
         g = repo.game_by_name(session, game_name)
-        turn = deadlines.set_rule(session, g, rule, apply_now=apply_now)
+        turn = actions.change_rule(session, app.config, g, rule, app.who(actor), reason,
+                                   apply_now=apply_now, note=note)
         console.print(f"{g.name}: {rule.describe() if rule else 'no rule'}")
         print_deadlines(g, turn)
+    app.deliver(send)
 
 
 def _read(read: Callable[[str], str | None], allowed: tuple[str, ...], value: str | None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import click
 from rich.table import Table
@@ -38,14 +39,21 @@ def game() -> None:
 @click.option("--seed", type=int, help="Dice seed (default: random).")
 @click.option(
     "--deadline", type=WHEN_OR_DATE,
-    help="First deadline, in the default time zone (e.g. '2026-12-12 18:00').",
+    help="First deadline, in the game's time zone ([games.NAME] time_zone, else [time] "
+         "zone; e.g. '2026-12-12 18:00').",
 )
+@click.option("--reason", default=None, help="Why, for the audit log (`moderator log`).")
+@click.option("--as", "actor", metavar="NAME", help="Who acts (audit log).")
 @pass_app
-def game_new(app: App, name: str, kind: str, seed: int | None, deadline: datetime | None) -> None:
-    """Create game NAME with its first turn open for orders."""
-    when = as_utc(deadline.replace(tzinfo=app.config.zone)) if deadline else None
+def game_new(app: App, name: str, kind: str, seed: int | None, deadline: datetime | None,
+             reason: str | None, actor: str | None) -> None:
+    """Create game NAME with its first turn open for orders (audited as game.new)."""
+    zone = ZoneInfo(app.config.game(name).time_zone or app.config.zone.key)  # the game's
+    when = as_utc(deadline.replace(tzinfo=zone)) if deadline else None
     with session_scope(app.db) as session:
         created = admin.create_game(session, app.config, name, kind, seed=seed, deadline=when)
+        audit.record(session, "game.new", reason or "game new", app.who(actor), game=created,
+                     detail=f"{kind}, seed {created.seed}")
         note_change(session)
         turn = repo.open_turn(session, created)
         deadline_set = turn.deadline is not None
@@ -133,7 +141,11 @@ def game_resume(app: App, game_name: str, reason: str, actor: str | None) -> Non
 @click.argument("game_name", metavar="GAME")
 @pass_app
 def game_settings(app: App, game_name: str) -> None:
-    """GAME's settings from config.toml ([games.GAME]), defaults filled in."""
+    """GAME's settings from config.toml ([games.GAME]), defaults filled in.  GAME is a
+    game on this host or a [games.GAME] section (a game not created yet)."""
+    if game_name.lower() not in app.config.games:  # a typo would show the defaults
+        with Session(app.db) as session:
+            repo.game_by_name(session, game_name)
     settings = app.config.game(game_name)
     values = settings.effective()
     table = Table("setting", "value", title=f"[games.{game_name}]")

@@ -15,8 +15,11 @@ from moderator.clock import as_utc, format_deadline
 from moderator.desk import admin
 from moderator.desk import players as desk_players
 from moderator.desk.errors import DeskError
-from moderator.store import repo
+from moderator.store import audit, repo
 from moderator.store.db import session_scope
+
+OPTIONAL_REASON = click.option("--reason", default=None,
+                               help="Why, for the audit log (`moderator log`).")
 
 
 @click.group()
@@ -30,16 +33,22 @@ def player() -> None:
 @click.option("--name", required=True, help="The character's name.")
 @click.option("--password", help="Password for orders (default: generated and mailed).")
 @click.option("--force", is_flag=True, help="Add even though the game is closed to joining.")
+@OPTIONAL_REASON
+@click.option("--as", "actor", metavar="NAME", help="Who acts (audit log).")
 @send_option
 @pass_app
 def player_add(
     app: App, game_name: str, email: str, name: str, password: str | None, force: bool,
-    send: bool,
+    reason: str | None, actor: str | None, send: bool,
 ) -> None:
-    """Add a player to GAME; his character is rolled and a welcome mail is sent."""
+    """Add a player to GAME; his character is rolled and a welcome mail is sent (audited
+    as player.add)."""
     with session_scope(app.db) as session:
         new = admin.add_player(session, app.config, game_name, email, name, password=password,
                                force=force)
+        audit.record(session, "player.add", reason or "player add", app.who(actor),
+                     game=repo.game_by_name(session, game_name), player=new.player,
+                     detail=f"{name} <{new.player.email}>" + (" (--force)" if force else ""))
     console.print(f"Added {name} <{email}> as {new.player.character_key}.")
     app.deliver(send)
 
@@ -66,15 +75,22 @@ def player_list(app: App, game_name: str) -> None:
 @click.argument("game_name", metavar="GAME")
 @click.argument("email")
 @click.argument("address")
+@OPTIONAL_REASON
+@click.option("--as", "actor", metavar="NAME", help="Who acts (audit log).")
 @pass_app
-def player_address(app: App, game_name: str, email: str, address: str) -> None:
-    """Let player EMAIL of GAME also send orders from ADDRESS.
+def player_address(app: App, game_name: str, email: str, address: str, reason: str | None,
+                   actor: str | None) -> None:
+    """Let player EMAIL of GAME also send orders from ADDRESS (audited as player.address).
 
     Receipts still go to his main address, and the first orders from ADDRESS are
     announced to him there (so he notices if someone else uses it).
     """
     with session_scope(app.db) as session:
-        admin.add_address(session, game_name, email, address)
+        link = admin.add_address(session, game_name, email, address)
+        g = repo.game_by_name(session, game_name)
+        audit.record(session, "player.address", reason or "player address", app.who(actor),
+                     game=g, player=repo.player_by_email(session, g, email),
+                     detail=f"may also send from {link.email}")
     console.print(f"{address} may now send orders for {email} in {game_name}.")
 
 

@@ -10,6 +10,7 @@ from sqlmodel import Session
 
 from moderator.cli.app import App, console, pass_app
 from moderator.publish.site import build_site
+from moderator.store import repo
 
 
 @click.group()
@@ -34,6 +35,8 @@ def site_build(app: App, game_names: tuple[str, ...], out_dir: Path | None) -> N
     target = out_dir or app.config.site_folder
     start = time.perf_counter()
     with Session(app.db) as session:
-        changed = build_site(session, app.config, target, list(game_names) or None)
+        # Each name as stored (lower case); an unknown one is refused, never built as nothing.
+        names = [repo.game_by_name(session, name).name for name in game_names]
+        changed = build_site(session, app.config, target, names or None)
     console.print(f"Site in {target}: {len(changed)} file(s) written or removed "
                   f"in {time.perf_counter() - start:.1f} s.")

@@ -44,6 +44,7 @@ def turn_run(app: App, game_name: str, assume_yes: bool, reason: str | None,
     """Adjudicate the open turn of GAME and publish its newsletters.  Before its
     deadline it asks first (or --yes) and the early run is audited, as
     `turn process --now` is."""
+    reason = audit.checked(reason) if reason is not None else None
     with Session(app.db) as session:
         g = repo.game_by_name(session, game_name)
         t = repo.open_turn(session, g)
@@ -140,6 +141,7 @@ def turn_process(app: App, game_name: str, at_once: bool, reason: str, actor: st
     \b
     moderator turn process paris --now --reason "all orders in, players agreed"
     """
+    reason = audit.checked(reason)  # before the run: it commits on its own
     with Session(app.db) as session:
         g = repo.game_by_name(session, game_name)
         t = repo.open_turn(session, g)
@@ -167,13 +169,17 @@ def turn_preview(app: App, game_name: str, email: str | None) -> None:
     \b
     moderator turn preview paris | less
     """
+    if email:  # his main address (he may be named by another), or an error for no player
+        with Session(app.db) as session:
+            email = repo.player_by_email(session, repo.game_by_name(session, game_name),
+                                         email).email
     shown = preview(app.db, app.config, game_name)
     rolled = " (rolled back: `turn rollforward` reissues it)" if shown.rolled_back else ""
     click.echo(f"=== PREVIEW of turn {shown.number} ({shown.label}){rolled}; orders from "
                f"{', '.join(shown.orders_from) or 'nobody'}; nothing stored or sent ===\n")
     click.echo(f"--- {shown.rendered.gazette.subject} ---\n{shown.rendered.gazette.markdown}")
     for reader in shown.people:
-        if email and reader.email != email.lower():
+        if email and reader.email != email:
             continue
         sheet = shown.rendered.sheets[reader.player_id]
         click.echo(f"--- {sheet.subject} <{reader.email}> ---\n{sheet.markdown}")

@@ -5,6 +5,7 @@ transaction."""
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -17,10 +18,14 @@ from moderator.desk.errors import DeskError
 from moderator.games import find_engine
 from moderator.publish import outgoing
 from moderator.settings.config import Config, game_tables
+from moderator.settings.deadline_rule import Rule
 from moderator.store import audit, host, repo
 from moderator.store.models import Game, Newsletter, Turn
 from moderator.store.statuses import GameStatus
-from moderator.turn.deadlines import note_change, now_utc, set_deadlines
+from moderator.turn.deadlines import note_change, now_utc, set_deadlines, set_rule
+
+# The longest `deadline extend`: a year (beyond it the date soon leaves the calendar).
+MAX_EXTEND_HOURS = 366 * 24
 
 
 def pause(session: Session, game: Game, who: str, reason: str) -> None:
@@ -64,6 +69,9 @@ def extend(session: Session, config: Config, game: Game, hours: float, who: str,
     """Move the open turn's deadlines ``hours`` later (the reminder may go out again);
     the players are told, with ``note`` when given (the ``reason`` stays in the audit
     log, which only the GM reads)."""
+    if not (math.isfinite(hours) and 0 < hours <= MAX_EXTEND_HOURS):
+        raise DeskError(f"--hours {hours:g}: give a number of hours above 0 and at most "
+                        f"{MAX_EXTEND_HOURS} (a year)")
     turn = repo.open_turn(session, game)
     if turn.deadline is None:
         raise DeskError(f"{game.name} turn {turn.number} has no deadline to extend")
@@ -86,6 +94,7 @@ def move_deadlines(session: Session, config: Config, game: Game, deadline: datet
     audited (with ``reason``) and, when the turn had a deadline, announced to the players
     (with ``note`` when given)."""
     now = now_utc()
+    _no_announcements_if_one_deadline(config, game, announcements is not None)
     turn = repo.open_turn(session, game)
     if as_utc(deadline) <= now and not force:
         raise DeskError(f"{format_deadline(deadline, game.time_zone)} is in the past "
@@ -101,6 +110,37 @@ def move_deadlines(session: Session, config: Config, game: Game, deadline: datet
         announce_deadlines(session, config, game, turn,
                            f"moved by the GM{': ' + note if note else ''}")
     return turn
+
+
+def change_rule(session: Session, config: Config, game: Game, rule: Rule | None, who: str,
+                reason: str | None, *, apply_now: bool = False,
+                note: str | None = None) -> Turn:
+    """`deadline rule`: give the game a recurring deadline rule (or clear it, None).  The
+    open turn takes the rule's next deadlines if it has none, or with ``apply_now``; the
+    change is audited and, when it moved a deadline the turn had, announced to the
+    players (with ``note`` when given), as `deadline set` is."""
+    _no_announcements_if_one_deadline(
+        config, game, rule is not None and rule.announcements_days_before is not None)
+    had = repo.open_turn(session, game).deadline
+    turn = set_rule(session, game, rule, apply_now=apply_now)
+    now = turn.deadline
+    moved = now is not None and (had is None or as_utc(had) != as_utc(now))
+    detail = (rule.describe() if rule else "rule cleared") + (
+        f"; orders due {format_deadline(now, game.time_zone)}" if moved else "")
+    audit.record(session, "deadline.rule", reason or "deadline rule", who, game=game,
+                 turn_number=turn.number, detail=detail)
+    if moved and had is not None:
+        announce_deadlines(session, config, game, turn,
+                           f"moved by the GM{': ' + note if note else ''}")
+    return turn
+
+
+def _no_announcements_if_one_deadline(config: Config, game: Game, given: bool) -> None:
+    """A game with ``deadlines = 1`` has no announcement deadline: one given would still
+    mail an announcements gazette in the middle of the turn (the scheduler's job)."""
+    if given and config.game(game.name).deadlines == 1:
+        raise DeskError(f"{game.name} has one deadline a turn (deadlines = 1 in "
+                        "config.toml): no announcement deadline")
 
 
 def announce_deadlines(session: Session, config: Config, game: Game, turn: Turn,
@@ -128,6 +168,10 @@ def decide(session: Session, config: Config, game: Game, key: str, value: str, w
 
     The gazette prints the decision itself (or ``note``, when the GM gives one); the
     ``reason`` stays in the audit log, which only the GM reads."""
+    engine = find_engine(game.kind)
+    if not engine.takes_decisions:  # it would be stored, printed, and never read
+        raise DeskError(f"{game.name} is a game of {engine.title}, which takes no GM "
+                        "decisions: `state amend` changes its state")
     if not key or ":" not in key:
         raise DeskError(f"decision key {key!r}: keys look like cause:<challenger>:"
                         "<challenged> (see docs/engarde-orders.md)")

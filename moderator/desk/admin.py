@@ -125,7 +125,10 @@ def add_player(
     state = jsonio.loads(turn.state_before)
     key = _free_key(slug(name), {p.character_key for p in repo.players(session, game)})
     dice = Dice.for_turn(game.seed, 0)
-    state, _events = engine.add_character(state, key, name, tables, dice)
+    try:
+        state, _events = engine.add_character(state, key, name, tables, dice)
+    except ValueError as refused:  # the rules' own refusal (DWTK 3: the court assembled)
+        raise AdminError(str(refused)) from refused
     turn.state_before = jsonio.dumps(state)
     session.add(turn)
     # A generated token is kept as its HMAC under the server key, a GM's choice slow-hashed.
@@ -160,6 +163,8 @@ def add_address(session: Session, game_name: str, email: str, address: str) -> P
     game = repo.game_by_name(session, game_name)
     player = repo.player_by_email(session, game, email)
     address = address.strip().lower()
+    if "@" not in address or any(c.isspace() for c in address):
+        raise AdminError(f"{address!r} is not an email address")
     if repo.player_by_address(session, game, address) is not None:
         raise AdminError(f"{address} is already registered in {game.name}")
     link = PlayerAddress(game_id=game.id, player_id=player.id, email=address)  # type: ignore[arg-type]

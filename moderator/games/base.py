@@ -187,6 +187,16 @@ class PhaseTable(Generic[WorldT]):
         return found
 
 
+def load_problems(load: Callable[[JSON], object], state: JSON) -> list[str]:
+    """`GameEngine.validate_state` for an engine that checks only that its state loader
+    takes the state (a hand-amended one): what the loader rejects, nothing more."""
+    try:
+        load(state)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        return [f"the state does not load: {exc.__class__.__name__} {exc}"]
+    return []
+
+
 class GameEngine(Protocol[TablesT]):
     """What every game under `moderator/games/` provides (see `games/__init__.py`).
 
@@ -202,6 +212,10 @@ class GameEngine(Protocol[TablesT]):
 
     gazette_title: str
     """The public newsletter's name, e.g. ``"Le Sport de Paris"``."""
+
+    takes_decisions: bool
+    """Whether `adjudicate` reads the GM's decisions (``state["decisions"]``, set with
+    `moderator decide`); an engine that does not is never given one to ignore."""
 
     @property
     def phases(self) -> Sequence[PhaseTable[Any]]:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from moderator.games import find_engine, game_kinds
 from moderator.settings import resources
 from moderator.settings.deployment import SETTING_BY_KEY, SETTINGS
 from moderator.settings.game import DEFAULTS, GameSettings, parse_game
@@ -256,11 +257,32 @@ def _value_problems(values: Mapping[str, Any], name: str) -> list[str]:
     for key in ("mail.imap.security", "mail.smtp.security"):
         if values[key] not in ("ssl", "starttls", "none"):
             problems.append(f"{name}: {key} must be 'ssl', 'starttls' or 'none'")
-    for key, least in (("service.reminder_hours", 0), ("service.maildir_poll_seconds", 1),
-                       ("intake.refusals_per_hour", 0)):
-        if isinstance(values[key], int) and values[key] < least:  # 0 s would spin
-            problems.append(f"{name}: {key} must be at least {least}")
+    for key, (least, most) in _INT_RANGES.items():
+        value = values[key]
+        if isinstance(value, int) and (value < least or (most is not None and value > most)):
+            within = f"from {least} to {most}" if most else f"at least {least}"
+            problems.append(f"{name}: {key} must be {within}, not {value}")
     return problems
+
+
+# The whole-number settings and the values that work (None: no upper limit).  0 seconds
+# would spin a loop; a negative count, size, delay or age means nothing (max_lines = -1
+# would drop a message's last line, outage_slide_hours = -24 move deadlines into the past).
+_INT_RANGES: dict[str, tuple[int, int | None]] = {
+    "mail.imap.port": (1, 65535),
+    "mail.imap.poll_seconds": (1, None),
+    "mail.smtp.port": (1, 65535),
+    "mail.smtp.retry_seconds": (1, None),
+    "mail.smtp.max_attempts": (1, None),
+    "intake.max_lines": (1, None),
+    "intake.max_bytes": (1, None),
+    "intake.refusals_per_hour": (0, None),
+    "service.outbox_seconds": (1, None),
+    "service.outbox_compact_days": (0, None),
+    "service.outage_slide_hours": (0, None),
+    "service.reminder_hours": (0, None),
+    "service.maildir_poll_seconds": (1, None),
+}
 
 
 def _build(path: Path | None, base: Path, values: Mapping[str, Any], zone: ZoneInfo,
@@ -328,6 +350,13 @@ def _shipped_or(base: Path, values: Mapping[str, Any], key: str) -> Path:
 def _table_problems(games: Mapping[str, GameSettings], data_dir: Path, name: str) -> list[str]:
     problems: list[str] = []
     for game, settings in games.items():
+        if settings.kind:
+            try:
+                find_engine(settings.kind)
+            except KeyError:
+                problems.append(f"{name}: games.{game}.kind {settings.kind!r} is no game "
+                                f"(known: {', '.join(game_kinds())})")
+                continue
         if settings.tables:
             where = f"games.{game}.tables"
             problems += [f"{name}: {p}" for p in
@@ -345,6 +374,10 @@ def _games(section: Any, name: str, problems: list[str]) -> dict[str, GameSettin
     for game, body in section.items():
         if not isinstance(body, Mapping):
             problems.append(f"{name}: games.{game} must be a table")
+            continue
+        if game.lower() in games:  # names are read in lower case: one would hide the other
+            problems.append(f"{name}: games.{game} repeats another [games.NAME] section "
+                            "(game names are not case-sensitive)")
             continue
         games[game.lower()] = parse_game(game, body, name, problems)
     return games

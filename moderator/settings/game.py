@@ -115,8 +115,14 @@ REMOVED = {
                   "indisposed (docs/gm-desk.md); delete the line",
 }
 SUBTABLES = ("tables", "deadline")
-DEADLINE_KEYS = ("monthly_day", "weekday", "week", "every_days", "time",
-                 "announcements_days_before")
+# The type of each deadline key: a rule built from another type (time = 1800) would fail
+# with a Python error, or (monthly_day = true) be taken as a number: checked with `is`.
+_DEADLINE_TYPES: dict[str, type] = {"monthly_day": int, "weekday": str, "week": str,
+                                    "every_days": int, "time": str,
+                                    "announcements_days_before": int}
+
+
+DEADLINE_KEYS = tuple(_DEADLINE_TYPES)
 
 
 @dataclass(frozen=True)
@@ -211,7 +217,12 @@ def _deadline(section: Any, where: str, problems: list[str]) -> dict[str, Any]:
     for key in unknown:
         problems.append(f"{where}.deadline.{key}: no such key (known: "
                         f"{', '.join(DEADLINE_KEYS)})")
-    if unknown:
+    wrong = [key for key, value in section.items()
+             if key in _DEADLINE_TYPES and type(value) is not _DEADLINE_TYPES[key]]
+    for key in wrong:
+        problems.append(f"{where}.deadline.{key} must be {_DEADLINE_TYPES[key].__name__}, "
+                        f"not {section[key]!r}")
+    if unknown or wrong:
         return {}
     section = dict(section)
     for key, read in (("weekday", weekday_key), ("week", week_key)):

@@ -33,16 +33,23 @@ def current_user(name: str | None = None) -> str:
         return os.environ.get("USER", "unknown")
 
 
+def checked(reason: str) -> str:
+    """The ``--reason`` as logged (stripped); a blank one refused.  An action that is
+    carried out in its own transaction (a turn run) checks it first, so it is never done
+    and then refused its audit entry."""
+    if not reason.strip():
+        raise AuditError("give a --reason: every desk action is logged with one")
+    return reason.strip()
+
+
 def record(
     session: Session, action: str, reason: str, who: str, *, game: Game | None = None,
     detail: str = "", note: str | None = None, player: Player | None = None,
     turn_number: int | None = None,
 ) -> AuditEntry:
     """Write one audit entry (in the caller's transaction)."""
-    if not reason.strip():
-        raise AuditError("give a --reason: every desk action is logged with one")
     entry = AuditEntry(
-        game_id=game.id if game else None, who=who, action=action, reason=reason.strip(),
+        game_id=game.id if game else None, who=who, action=action, reason=checked(reason),
         detail=detail, note=note, player_id=player.id if player else None,
         turn_number=turn_number,
     )

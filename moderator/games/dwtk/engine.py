@@ -48,6 +48,7 @@ class DwtkEngine:
     kind = "dwtk"
     title = "Down with the King"
     gazette_title = "The Fandonian Courier"
+    takes_decisions = False
     phases = (phases.table(),)  # the adjudication's turn order (DWTK 4), as `adjudicate` runs it
 
     def load_tables(self, raw: Mapping[str, Mapping[str, Any]]) -> Tables:

@@ -10,13 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from moderator.games.base import load_problems
 from moderator.games.dwtk.state import GameState
 
 
 def validate_state(state: Mapping[str, Any], tables: object) -> list[str]:
     """Every problem found loading ``state`` (empty: it loads)."""
-    try:
-        GameState.from_dict(state)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        return [f"the state does not load: {exc.__class__.__name__} {exc}"]
-    return []
+    return load_problems(GameState.from_dict, dict(state))

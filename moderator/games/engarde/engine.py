@@ -153,6 +153,7 @@ class EnGardeEngine:
     kind = "engarde"
     title = "En Garde!"
     gazette_title = "Le Sport de Paris"
+    takes_decisions = True  # cause, admit, appoint ... (docs/engarde-orders.md)
     phases = (phases.MONTH,)  # the month's turn order (EG §C–E), as `adjudicate` runs it
 
     def load_tables(self, raw: Mapping[str, Mapping[str, Any]]) -> Tables:

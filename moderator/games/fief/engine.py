@@ -9,7 +9,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from moderator.dice import Dice
-from moderator.games.base import JSON, Event, NewsletterContext, ParsedOrders, TurnResult
+from moderator.games.base import (
+    JSON,
+    Event,
+    NewsletterContext,
+    ParsedOrders,
+    TurnResult,
+    load_problems,
+)
 from moderator.games.fief import phases, setup
 from moderator.games.fief.events import EventId
 from moderator.games.fief.forms import order_form as build_form
@@ -33,6 +40,7 @@ class FiefEngine:
     kind = "fief"
     title = "Fief: England"
     gazette_title = "Hear Ye! The Town Crier of England"
+    takes_decisions = False
     # The adjudication's turn order (FE 1.0, fief-email.md §2.1.1), as `phases.run` runs it.
     phases = (phases.ROUND_TABLE, phases.NEXT_ROUND_TABLE)
 
@@ -65,6 +73,10 @@ class FiefEngine:
             game.players[key].nmr = 0 if key in orders else game.players[key].nmr + 1
         phases.run(realm)
         return TurnResult(realm.s.to_dict(), tuple(realm.events))
+
+    def validate_state(self, state: JSON, tables: Any) -> list[str]:
+        """What the state loader rejects in a hand-amended state (`state amend`)."""
+        return load_problems(GameState.from_dict, state)
 
     def turn_label(self, state: JSON) -> str:
         if state.get("phase") == Phase.MUSTER.value:
