@@ -53,10 +53,9 @@ def state() -> None:
 
 @state.command("show")
 @click.argument("game_name", metavar="GAME")
-@click.option("--json", "as_json", is_flag=True, help="As JSON (the only format for now).")
 @pass_app
-def state_show(app: App, game_name: str, as_json: bool) -> None:
-    """The state the open turn starts from."""
+def state_show(app: App, game_name: str) -> None:
+    """The state the open turn starts from, as JSON."""
     with Session(app.db) as session:
         t = repo.open_turn(session, repo.game_by_name(session, game_name))
         click.echo(json.dumps(jsonio.loads(t.state_before), indent=2, ensure_ascii=False))

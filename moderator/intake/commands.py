@@ -251,14 +251,16 @@ def _status(ctx: _Context, command: Command, reply: _Reply) -> None:
     lines.append(f"Your orders: v{mine.version} stand." if mine else "Your orders: none yet.")
     if ctx.player.absent_until is not None and as_utc(ctx.player.absent_until) > ctx.now:
         lines.append(f"You are absent until {format_deadline(ctx.player.absent_until, zone)}.")
+    sent: list[str] = []
+    waiting: list[str] = []
+    for p in repo.members(ctx.session, ctx.game):
+        got = standing(ctx.session, ctx.config, ctx.game, ctx.turn, p)
+        (sent if got else waiting).append(p.name)
     if ctx.config.game(ctx.game.name).status_who_sent:
-        sent: list[str] = []
-        waiting: list[str] = []
-        for p in repo.members(ctx.session, ctx.game):
-            got = standing(ctx.session, ctx.config, ctx.game, ctx.turn, p)
-            (sent if got else waiting).append(p.name)
         lines.append(f"Orders received from: {', '.join(sent) or 'nobody yet'}.")
         lines.append(f"Not yet: {', '.join(waiting) or 'nobody'}.")
+    else:  # who is kept private; how many is not
+        lines.append(f"Orders received: {len(sent)} of {len(sent) + len(waiting)}.")
     reply.add("STATUS", "\n".join(lines))
 
 

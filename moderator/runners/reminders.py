@@ -166,7 +166,7 @@ def _publish_announcements(
     subject = f"{engine.gazette_title}: announcements, {turn.label} ({game.name})"
     markdown = render(
         config.templates_dir, template, game=game, title=engine.gazette_title,
-        turn=turn, roster=roster,
+        turn=turn, roster=roster, who_sent=config.game(game.name).status_who_sent,
         deadline=format_deadline(turn.deadline, game.time_zone),
         announcements=format_deadline(turn.announcement_deadline, game.time_zone),
     )

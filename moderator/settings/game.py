@@ -96,8 +96,9 @@ GAME_SETTINGS: tuple[GameSetting, ...] = (
                 "character is created and the welcome mailed), 'approval' (the request waits "
                 "for `player approve|reject`) or 'closed' (refused; `player add` too, "
                 "without --force).", _choice("open", "closed", "approval")),
-    GameSetting("status_who_sent", True, "The STATUS command by mail names the players who "
-                "have sent orders (never what they ordered)."),
+    GameSetting("status_who_sent", True, "The STATUS command by mail and the announcements "
+                "gazette name the players who have sent orders (never what they ordered); "
+                "false: they give only how many have."),
 )
 _BY_KEY = {s.key: s for s in GAME_SETTINGS}
 

@@ -169,8 +169,12 @@ def test_status_gives_deadlines_and_who_sent(db: Engine, config: Config) -> None
 def test_status_keeps_who_sent_private_when_the_game_says_so(tmp_path: Path) -> None:
     db, config = configured(tmp_path, "status_who_sent = false")
     make_game(db, config)
+    send(db, config, "PASSWORD: panache\nWEEK 1: PRACTICE rapier\n",
+         sender="cyrano@bergerac.example")
     send(db, config, "PASSWORD: rapier\nSTATUS\n")
-    assert "Orders due" in reply(db) and "received from" not in reply(db)
+    text = reply(db)
+    assert "Orders due" in text and "received from" not in text and "Cyrano" not in text
+    assert "Orders received: 1 of 3." in text
 
 
 def test_absence_within_the_cap(db: Engine, config: Config) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
+from pathlib import Path
 
 from sqlalchemy import Engine
 from sqlmodel import Session, select
@@ -13,14 +14,14 @@ from sqlmodel import Session, select
 from moderator.desk import admin
 from moderator.runners import reminders
 from moderator.runners.outgoing import deliver_outbox
-from moderator.settings.config import Config
+from moderator.settings.config import Config, load_config
 from moderator.store import repo
-from moderator.store.db import session_scope
+from moderator.store.db import open_store, session_scope
 from moderator.store.models import Newsletter
 from moderator.turn import deadlines
 from tests.publish.payloads import PAYLOADS, html_problems
 
-from support import body_text, mailbox_messages, make_game
+from support import body_text, mailbox_messages, make_game, write_config
 
 HOSTILE = "Eve <img src=x onerror=alert(1)> | *x*"
 
@@ -68,3 +69,16 @@ def test_no_name_becomes_markup_in_the_announcements(db: Engine, config: Config)
     for mail in mails:
         html = mail.get_body(preferencelist=("html",))
         assert html is not None and html_problems(html.get_content()) == []
+
+
+def test_the_roster_follows_status_who_sent(tmp_path: Path) -> None:
+    """With ``status_who_sent = false`` the game keeps private who has sent orders: STATUS
+    by mail named nobody, but the announcements gazette listed every character with
+    "received" or "not yet".  Now it gives only how many have sent orders."""
+    path = write_config(tmp_path)
+    path.write_text(path.read_text() + "[games.paris]\nstatus_who_sent = false\n")
+    config = load_config(path)
+    letter, mails = _announced(open_store(config.database_url), config)
+    assert "0 of 3 have sent orders." in letter.markdown
+    for text in (letter.markdown, letter.text, *(body_text(m) for m in mails)):
+        assert "Jacques de Lyon" not in text and "not yet" not in text

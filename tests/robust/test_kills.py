@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -281,6 +282,9 @@ def test_serve_killed_at_random_moments_loses_nothing_and_sends_nothing_twice(
     TRIALS["serve at random"] += kills
 
 
-def test_zz_report_the_trial_counts() -> None:
-    # Printed for BENCHMARKS.md (pytest -s); the trials above assert their own outcomes.
+@pytest.fixture(scope="module", autouse=True)
+def _report_the_trial_counts() -> Iterator[None]:
+    """The trials' counts, printed after the module for BENCHMARKS.md (pytest -s); a
+    fixture, not a test: each trial asserts its own outcomes."""
+    yield
     print("SIGKILL trials:", dict(sorted(TRIALS.items())))
