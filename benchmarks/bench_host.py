@@ -63,7 +63,7 @@ def build(folder: Path, games: int, players: int) -> None:
     """The template game through the desk, then ``games - 1`` copies in plain SQL."""
     from moderator.desk import admin
     from moderator.settings.config import load_config
-    from moderator.store import repo
+    from moderator.store import outbox_tidy, repo
     from moderator.store.db import open_store, session_scope
     from moderator.store.models import Outbox, Submission
     from moderator.turn import deadlines
@@ -88,7 +88,7 @@ def build(folder: Path, games: int, players: int) -> None:
         for row in session.exec(__import__("sqlmodel").select(Outbox)):
             row.status, row.sent_at = "sent", datetime.now(UTC)
     with session_scope(db) as session:  # as the CLI does once it delivered the welcomes
-        repo.mask_sent_secrets(session, limit=10_000)
+        outbox_tidy.mask_sent_secrets(session, limit=10_000)
     db.dispose()
     _clone(folder / "moderator.sqlite", games)
 

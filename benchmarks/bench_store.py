@@ -6,7 +6,7 @@ delivered after each turn (maildir transport), and the SQLite file is measured: 
 added per turn, and how much of it is the outbox (a newsletter's mail: headers and a
 reference to the newsletter), the newsletters (Markdown, HTML and text packed in one
 zlib stream) and the turns' JSON (compressed).  Then the outbox compaction `serve` runs
-at its heartbeat (`repo.compact_outbox`, sent bodies older than
+at its heartbeat (`outbox_tidy.compact_outbox`, sent bodies older than
 ``service.outbox_compact_days``) is applied and the file vacuumed, side by side; last,
 the same newsletters and JSON measured as they would be stored other ways.
 
@@ -28,7 +28,7 @@ from bench_host import write_config  # type: ignore[import-not-found]
 from moderator.desk import admin
 from moderator.runners.outgoing import deliver_outbox
 from moderator.settings.config import load_config
-from moderator.store import repo
+from moderator.store import outbox_tidy
 from moderator.store.db import open_store, session_scope
 from moderator.store.models import ZLIB_LEVEL, pack_texts, unpack_texts
 from moderator.turn.run import run_turn
@@ -86,7 +86,7 @@ def alternatives(path: Path, turns: int) -> dict[str, float]:
 def compact(db: object, path: Path) -> int:
     """Compact every sent mail (as `serve` does once they are old enough), then VACUUM."""
     with session_scope(db) as session:  # type: ignore[arg-type]
-        count = repo.compact_outbox(session, datetime.now(UTC) + timedelta(seconds=1),
+        count = outbox_tidy.compact_outbox(session, datetime.now(UTC) + timedelta(seconds=1),
                                    limit=None)
     db.dispose()  # type: ignore[attr-defined]
     conn = sqlite3.connect(path)

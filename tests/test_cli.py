@@ -89,7 +89,7 @@ def test_a_month_through_the_cli(run) -> None:  # type: ignore[no-untyped-def]
     sheet = run("newsletter", "show", "paris", "--player", "jacques@lyon.example",
                 "--format", "txt")
     assert "Jacques de Lyon" in sheet
-    state = json.loads(run("state", "show", "paris", "--json"))
+    state = json.loads(run("state", "show", "paris"))
     assert "jacques-de-lyon" in json.dumps(state)
 
 

@@ -34,7 +34,7 @@ from moderator.clock import as_utc, format_deadline
 from moderator.games import find_engine
 from moderator.runners.service import JsonLog
 from moderator.settings.config import Config
-from moderator.store import repo
+from moderator.store import hostreads, repo
 from moderator.store.guard import single_instance
 from moderator.store.models import Game, GmLog, Outbox, Turn
 from moderator.store.statuses import LogLevel, OutboxStatus
@@ -115,7 +115,7 @@ def full_status(app: App, game_name: str | None, limit: int, now: datetime) -> N
             return
         backlog = _backlog(session)
         # The job store read as rows, without importing (or unpickling for) the scheduler.
-        jobs = dict(repo.scheduled_jobs(session))
+        jobs = dict(hostreads.scheduled_jobs(session))
         for g in found:
             _game_status(session, app.config, g, backlog.get(g.id, {}), jobs, now)
         _print_outbox(backlog, found, bool(game_name))
@@ -131,8 +131,8 @@ def host_view(session: Session, found: list[Game], limit: int) -> HostView:
     games = tuple(GameRow(g.id, g.name, g.status, g.time_zone)  # type: ignore[arg-type]
                   for g in found)
     turns = {game_id: TurnRow(turn.label, turn.deadline)
-             for game_id, turn in repo.open_turns_light(session).items()}
-    return HostView(games, turns, repo.order_counts(session), _backlog(session),
+             for game_id, turn in hostreads.open_turns_light(session).items()}
+    return HostView(games, turns, hostreads.order_counts(session), _backlog(session),
                     _service_rows(session), _problems(session, limit, None, only_game=False))
 
 
@@ -168,7 +168,7 @@ def _game_status(
     jobs: dict[str, datetime | None], now: datetime,
 ) -> None:
     """One game: its turn, deadlines, rule, jobs, outbox, and who has sent orders."""
-    turn = repo.open_turn_light(session, g)  # the deadlines, not the game's state
+    turn = hostreads.open_turn_light(session, g)  # the deadlines, not the game's state
     rule = deadlines.rule_of(g)
     console.print(styled("\n[bold]{name}[/] ({title}), {status}: turn {number}, {label}",
                          name=g.name, title=find_engine(g.kind).title, status=g.status,

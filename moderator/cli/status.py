@@ -58,7 +58,7 @@ def status(app: App, game_name: str | None, limit: int, check: bool, late_minute
 # --- reading SQLite without SQLAlchemy ---------------------------------------------------
 
 _GAMES = "SELECT id, name, status, time_zone FROM game ORDER BY name"
-# The same queries as `repo.open_turns_light`, `repo.order_counts` and the others the
+# The same queries as `hostreads.open_turns_light`, `hostreads.order_counts` and the others the
 # full path uses (the statuses are StrEnums of plain words, safe to write into SQL).
 _TURNS = f"SELECT game_id, label, deadline FROM turn WHERE status = '{TurnStatus.OPEN}'"
 _MEMBERS = (f"SELECT game_id, count(*) FROM player WHERE status != '{PlayerStatus.REMOVED}' "

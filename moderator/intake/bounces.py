@@ -31,7 +31,7 @@ from flufl.bounce import all_failures
 from sqlalchemy import bindparam
 from sqlmodel import Session, col, func, select
 
-from moderator.store import repo
+from moderator.store import outbox_tidy, repo
 from moderator.store.models import Game, Outbox, Player, PlayerAddress, utcnow
 from moderator.store.statuses import OutboxStatus
 
@@ -361,7 +361,7 @@ def record_bounce(session: Session, bounce: Bounce) -> tuple[BounceRecord, ...]:
             detail = f"mail to {who.describe()} bounced: {what}: {reason}"
             if row is not None:
                 row.status, row.last_error = OutboxStatus.BOUNCED, f"bounced: {reason}"
-                repo.mask_secret(row, utcnow())  # never sent again: its password can go
+                outbox_tidy.mask_secret(row, utcnow())  # never sent again: its password can go
                 session.add(row)
         else:
             event, level = "mail.delayed", "info"

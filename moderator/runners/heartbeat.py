@@ -17,7 +17,7 @@ from sqlmodel import Session
 from moderator.clock import as_utc
 from moderator.runners.jobs import Log
 from moderator.settings.config import Config
-from moderator.store import repo
+from moderator.store import outbox_tidy, repo
 from moderator.store.db import session_scope
 from moderator.turn.deadlines import now_utc
 
@@ -83,8 +83,8 @@ def note_gap(db: Engine, log: Log, last_beat: datetime, now: datetime) -> None:
 def tidy_outbox(session: Session, config: Config, log: Log, now: datetime) -> None:
     """Welcomes sent, failed or bounced lose their password; old sent mail its body (the
     archive keeps every issue).  Both are cheap index lookups when there is nothing to do."""
-    masked = repo.mask_sent_secrets(session, now)
+    masked = outbox_tidy.mask_sent_secrets(session, now)
     days = config.outbox_compact_days
-    compacted = repo.compact_outbox(session, now - timedelta(days=days), now) if days else 0
+    compacted = outbox_tidy.compact_outbox(session, now - timedelta(days=days), now) if days else 0
     if masked or compacted:
         log("info", "outbox.tidied", masked=masked, compacted=compacted)

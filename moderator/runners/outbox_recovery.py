@@ -15,7 +15,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from moderator.runners.send_report import SendFate, SendOutcome, outcome
-from moderator.store import repo
+from moderator.store import outbox_tidy, repo
 from moderator.store.db import session_scope
 from moderator.store.models import Game, Outbox
 from moderator.store.statuses import LogLevel, OutboxStatus
@@ -46,7 +46,7 @@ def settle_interrupted(
             what = f"{row.kind} to {row.to_addr} ({row.subject!r}, {row.message_id})"
             if found is not None and row.message_id in found:
                 row.status, row.sent_at, row.last_error = OutboxStatus.SENT, moment, None
-                repo.mask_secret(row, moment)
+                outbox_tidy.mask_secret(row, moment)
                 detail = f"{what}: accepted before a crash (found delivered)"
                 repo.log_gm(session, "mail.recovered", detail, game=game)
                 outcomes.append(outcome(row, SendFate.SENT, detail))

@@ -52,7 +52,7 @@ from moderator.runners.send_report import (
     outcome,
 )
 from moderator.settings.config import Config
-from moderator.store import repo
+from moderator.store import outbox_tidy, repo
 from moderator.store.db import session_scope
 from moderator.store.host import panic_reason
 from moderator.store.models import Game, Outbox
@@ -204,7 +204,7 @@ class Outgoing:
             if handover.verdict == Verdict.ACCEPTED:
                 current.status, current.sent_at = OutboxStatus.SENT, now
                 current.next_attempt_at, current.last_error = None, None
-                repo.mask_secret(current, now)  # the player has his password; we need not
+                outbox_tidy.mask_secret(current, now)  # the player has his password; we need not
                 session.add(current)
                 batch.sent.append(outcome(row, SendFate.SENT))
             elif handover.verdict == Verdict.REFUSED:
@@ -253,7 +253,7 @@ class Outgoing:
 
     def _fail(self, session: Session, row: Outbox, error: str, batch: BatchTally) -> None:
         row.status, row.last_error, row.next_attempt_at = OutboxStatus.FAILED, error, None
-        repo.mask_secret(row, self.clock())  # never sent again: its password can go
+        outbox_tidy.mask_secret(row, self.clock())  # never sent again: its password can go
         session.add(row)
         who = find_recipient(session, row.to_addr, row.game_id)
         game = session.get(Game, row.game_id) if row.game_id is not None else None

@@ -83,7 +83,7 @@ from moderator.runners.jobs import (
 )
 from moderator.runners.reminders import announcements_sent, announcements_template, next_reminder
 from moderator.settings.config import Config
-from moderator.store import repo
+from moderator.store import hostreads, repo
 from moderator.store.db import checkpoint, session_scope
 from moderator.store.guard import job_lock
 from moderator.store.host import panic_reason
@@ -168,7 +168,7 @@ def desired_jobs(db: Engine, config: Config, runtime: Runtime | None = None,
     with Session(db) as session:
         if panic_reason(session) is not None:
             return []
-        turns = repo.open_turns_light(session)
+        turns = hostreads.open_turns_light(session)
         for game in repo.games(session):
             turn = turns.get(game.id) if game.id is not None else None
             if game.status == GameStatus.ACTIVE and turn is not None \
@@ -267,12 +267,12 @@ class JobSync:
                  ) -> dict[int, tuple[Game, Turn | None, Mark]]:
         """Every game with its open turn (payload not loaded) and its mark."""
         games = [g for g in repo.games(session) if g.id is not None]
-        turns = repo.open_turns_light(session)
-        orders = repo.open_turn_orders(session)
-        announced = repo.announced_turns(session)
+        turns = hostreads.open_turns_light(session)
+        orders = hostreads.open_turn_orders(session)
+        announced = hostreads.announced_turns(session)
         early = {g.id for g in games if g.id is not None
                  and self.config.game(g.name).early_run}
-        people = repo.player_marks(session, early)  # type: ignore[arg-type]
+        people = hostreads.player_marks(session, early)  # type: ignore[arg-type]
         retry = self.runtime.retry_at if self.runtime else {}
         current: dict[int, tuple[Game, Turn | None, Mark]] = {}
         for game in games:

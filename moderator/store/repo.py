@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from email.parser import BytesHeaderParser
 
-from sqlalchemy import bindparam, func, text
+from sqlalchemy import bindparam
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.exc import OperationalError
-from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from moderator.clock import as_utc
@@ -28,8 +26,7 @@ from moderator.store.models import (
     Turn,
     utcnow,
 )
-from moderator.store.passwords import masked
-from moderator.store.statuses import MessageStatus, OutboxStatus, PlayerStatus, TurnStatus
+from moderator.store.statuses import MessageStatus, PlayerStatus, TurnStatus
 
 
 class NotFound(LookupError):
@@ -306,162 +303,3 @@ def set_status(session: Session, key: str, value: str) -> None:
 
 def service_status(session: Session) -> dict[str, ServiceStatus]:
     return {row.key: row for row in session.exec(select(ServiceStatus))}
-
-
-# --- light reads for the scheduler and `status` (many games at once) ---------------------
-
-# A turn's JSON columns (whole game states, inputs, events, dice): what a look at its
-# deadlines or status does not need, and what made that look cost a state per game.
-_TURN_PAYLOAD = ("state_before", "state_after", "inputs_json", "events_json", "dice_json",
-                 "render_json")
-
-
-def _light_turns():  # type: ignore[no-untyped-def]
-    return select(Turn).options(*(defer(getattr(Turn, name)) for name in _TURN_PAYLOAD))
-
-
-def open_turn_light(session: Session, game: Game) -> Turn:
-    """`open_turn` without the turn's JSON payload (loaded only if touched)."""
-    turn = session.exec(
-        _light_turns().where(Turn.game_id == game.id, Turn.status == TurnStatus.OPEN)
-    ).first()
-    if turn is None:
-        raise NotFound(f"game {game.name!r} has no open turn")
-    return turn
-
-
-def open_turns_light(session: Session) -> dict[int, Turn]:
-    """Every game's open turn by game id, in one query, without the JSON payload."""
-    rows = session.exec(_light_turns().where(Turn.status == TurnStatus.OPEN))
-    return {turn.game_id: turn for turn in rows}
-
-
-def open_turn_orders(session: Session) -> dict[int, tuple[int, int]]:
-    """Per game: (how many versions of orders, the newest submission id) for its open
-    turn, in one query: what tells the scheduler a game's orders changed."""
-    rows = session.exec(
-        select(Submission.game_id, func.count(), func.max(Submission.id))
-        .join(Turn, (col(Turn.game_id) == col(Submission.game_id))
-              & (col(Turn.number) == col(Submission.turn_number)))
-        .where(Turn.status == TurnStatus.OPEN)
-        .group_by(col(Submission.game_id))
-    )
-    return {game_id: (count, newest or 0) for game_id, count, newest in rows}
-
-
-def player_marks(session: Session, game_ids: set[int]) -> dict[int, tuple[object, ...]]:
-    """Per game, who plays and who is away: (id, status, absent_until) of each player,
-    for the games in ``game_ids`` (one query)."""
-    if not game_ids:
-        return {}
-    rows = session.exec(
-        select(Player.game_id, Player.id, Player.status, Player.absent_until)
-        .where(col(Player.game_id).in_(game_ids)).order_by(col(Player.id))
-    )
-    marks: dict[int, list[object]] = {}
-    for game_id, player_id, status, absent in rows:
-        marks.setdefault(game_id, []).append((player_id, status, absent))
-    return {game_id: tuple(rows_) for game_id, rows_ in marks.items()}
-
-
-def scheduled_jobs(session: Session) -> list[tuple[str, datetime | None]]:
-    """The scheduler's job store rows (APScheduler's ``apscheduler_jobs``, kept in this
-    database): each job's id and next run time, read without unpickling anything and
-    without importing the scheduler (what `moderator status` shows)."""
-    try:
-        rows = session.execute(text("SELECT id, next_run_time FROM apscheduler_jobs "
-                                    "ORDER BY next_run_time")).all()
-    except OperationalError:  # no such table: the service has never run
-        session.rollback()
-        return []
-    return [(row[0], datetime.fromtimestamp(row[1], UTC) if row[1] else None) for row in rows]
-
-
-# --- what the outbox keeps once a mail is sent ------------------------------------------
-
-# Mail that carries a password: masked in the stored copy as soon as it is sent.
-SECRET_KINDS = ("welcome", "notice")  # notice: a GM's password reset among others
-# Where a mail's sending ends: sent, or never to be sent again (refused for good by the
-# next hop, or bounced, which can happen before the tidy masked it).  A password left in
-# such a row would stay in clear for good: failed and bounced rows are never compacted.
-SENDING_ENDED = (OutboxStatus.SENT, OutboxStatus.FAILED, OutboxStatus.BOUNCED)
-COMPACTED_NOTE = (b"\r\n[The body of this mail was dropped from the outbox after it was "
-                  b"sent; the archive keeps every issue.]\r\n")
-
-
-# Rows rewritten in one transaction at most: a backlog is worked off over several rounds
-# instead of holding the database's write lock for long.
-TIDY_BATCH = 500
-
-
-def mask_sent_secrets(session: Session, now: datetime | None = None,
-                      limit: int = TIDY_BATCH) -> int:
-    """Mask the password in welcomes (and notices) sent, failed or bounced, not masked
-    yet (at most ``limit``); how many."""
-    rows = session.exec(select(Outbox).where(
-        col(Outbox.kind).in_(SECRET_KINDS), col(Outbox.status).in_(SENDING_ENDED),
-        col(Outbox.masked_at).is_(None)).limit(limit))
-    count = 0
-    for row in rows:
-        mask_secret(row, now or utcnow())
-        session.add(row)
-        count += 1
-    return count
-
-
-def mask_secret(row: Outbox, now: datetime) -> None:
-    """A mail that carries a password, once its sending has ended (sent, failed for good,
-    bounced): its stored copy without it.  Done where the row gets that status;
-    `mask_sent_secrets` catches up rows an older version left."""
-    if row.kind in SECRET_KINDS and row.masked_at is None:
-        row.raw, row.masked_at = masked(row.raw), now
-
-
-def compact_outbox(session: Session, sent_before: datetime, now: datetime | None = None,
-                   limit: int | None = TIDY_BATCH) -> int:
-    """Drop the body of mail sent before ``sent_before`` (at most ``limit`` rows; their
-    headers stay, for bounces and the GM; a newsletter's mail, only headers and a
-    reference already, is left whole); how many were compacted."""
-    query = select(Outbox).where(
-        Outbox.status == OutboxStatus.SENT, col(Outbox.sent_at) < sent_before,
-        col(Outbox.compacted_at).is_(None))
-    rows = session.exec(query.limit(limit) if limit is not None else query)
-    count = 0
-    for row in rows:
-        if row.newsletter_id is None:
-            head = row.raw.split(b"\r\n\r\n", 1)[0] if b"\r\n\r\n" in row.raw \
-                else row.raw.split(b"\n\n", 1)[0]
-            row.raw = head + b"\r\n" + COMPACTED_NOTE
-        row.compacted_at = now or utcnow()
-        session.add(row)
-        count += 1
-    return count
-
-
-def order_counts(session: Session) -> dict[int, tuple[int, int]]:
-    """Per game: (players still in it, how many of them sent orders for the open turn),
-    in two queries (`status` for a host of many games)."""
-    members = session.exec(
-        select(Player.game_id, func.count()).where(Player.status != PlayerStatus.REMOVED)
-        .group_by(col(Player.game_id)))
-    sent = dict(session.exec(
-        select(Submission.game_id, func.count(func.distinct(Submission.player_id)))
-        .join(Turn, (col(Turn.game_id) == col(Submission.game_id))
-              & (col(Turn.number) == col(Submission.turn_number)))
-        .join(Player, col(Player.id) == col(Submission.player_id))
-        .where(Turn.status == TurnStatus.OPEN, Player.status != PlayerStatus.REMOVED)
-        .group_by(col(Submission.game_id))).all())
-    return {game_id: (count, sent.get(game_id, 0)) for game_id, count in members}
-
-
-def announced_turns(session: Session) -> set[tuple[int, int]]:
-    """(game id, turn number) of every announcements gazette sent, from the GM log's
-    ``announcements.sent`` entries ("turn N: ..."), in one query."""
-    rows = session.exec(select(GmLog.game_id, GmLog.detail).where(
-        GmLog.event == "announcements.sent", col(GmLog.game_id).is_not(None)))
-    found: set[tuple[int, int]] = set()
-    for game_id, detail in rows:
-        head = detail.split(":", 1)[0]
-        if game_id is not None and head.startswith("turn ") and head[5:].isdigit():
-            found.add((game_id, int(head[5:])))
-    return found

@@ -22,7 +22,7 @@ from moderator.intake.turnstate import open_turn_context, turn_context
 from moderator.mailpolicy import CACHED
 from moderator.publish import compose as composing
 from moderator.settings.config import Config
-from moderator.store import repo
+from moderator.store import hostreads, repo
 from moderator.store.db import session_scope
 from moderator.store.models import Turn
 
@@ -95,7 +95,7 @@ def test_the_open_turn_comes_with_its_context(db: Engine, config: Config) -> Non
     make_game(db, config)
     with Session(db) as session:
         game = repo.game_by_name(session, "paris")
-        full = repo.open_turn_light(session, game)
+        full = hostreads.open_turn_light(session, game)
         turn, context = open_turn_context(session, game)
         assert turn not in session  # transient: read, never written
         for name in ("id", "game_id", "number", "label", "seed", "status", "deadline",
@@ -108,6 +108,6 @@ def test_a_game_without_an_open_turn_says_so(db: Engine, config: Config) -> None
     make_game(db, config)
     with session_scope(db) as session:
         game = repo.game_by_name(session, "paris")
-        session.get(Turn, repo.open_turn_light(session, game).id).status = "done"  # type: ignore[union-attr]
+        session.get(Turn, hostreads.open_turn_light(session, game).id).status = "done"  # type: ignore[union-attr]
     with Session(db) as session, pytest.raises(repo.NotFound, match="no open turn"):
         open_turn_context(session, repo.game_by_name(session, "paris"))

@@ -18,7 +18,7 @@ from moderator.intake import turnstate
 from moderator.intake.process import process_message
 from moderator.intake.turnstate import TurnContext, turn_context
 from moderator.settings.config import Config
-from moderator.store import repo
+from moderator.store import hostreads, repo
 from moderator.store.db import session_scope
 from moderator.store.models import Outbox
 from moderator.turn.run import run_turn
@@ -31,7 +31,7 @@ ORDERS = "PASSWORD: rapier\nWEEK 1: PRACTICE rapier\n"
 def context(db: Engine) -> TurnContext:
     with Session(db) as session:
         game = repo.game_by_name(session, "paris")
-        return turn_context(session, game, repo.open_turn_light(session, game))
+        return turn_context(session, game, hostreads.open_turn_light(session, game))
 
 
 def amend(db: Engine, config: Config, change: str) -> None:
@@ -124,7 +124,7 @@ def test_only_the_most_recent_games_are_kept(
     first = context(db)
     with Session(db) as session:
         other = repo.game_by_name(session, "paris").model_copy(update={"id": 10_000})
-        turn_context(session, other, repo.open_turn_light(session, repo.game_by_name(
+        turn_context(session, other, hostreads.open_turn_light(session, repo.game_by_name(
             session, "paris")))
     assert list(turnstate._contexts) == [10_000]
     assert context(db) is not first

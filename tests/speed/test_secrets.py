@@ -22,7 +22,7 @@ from moderator.runners.incoming import process_inbox
 from moderator.runners.outbox_recovery import settle_interrupted
 from moderator.runners.outgoing import Outgoing, deliver_outbox
 from moderator.settings.config import Config
-from moderator.store import passwords, repo
+from moderator.store import outbox_tidy, passwords
 from moderator.store.db import session_scope
 from moderator.store.models import Outbox, Player, ReceivedMessage
 from moderator.transport.base import Handover, OutgoingMail, Verdict
@@ -89,7 +89,7 @@ def test_no_password_in_clear_in_the_database_spool_or_sent_mail_after_intake(
     token = _new_player(db, config)
     deliver_outbox(db, config)  # the welcome is sent (into the player's Maildir), masked
     with session_scope(db) as session:
-        assert repo.mask_sent_secrets(session) == 0  # nothing left for the catch-up
+        assert outbox_tidy.mask_sent_secrets(session) == 0  # nothing left for the catch-up
     # Orders with the password: plain, quoted in a reply, and one base64-encoded body.
     result = process_message(db, config, order_mail(
         "athos@musket.example", f"PASSWORD: {token}\n{ORDERS}\n> PASSWORD: {token}\n"))
@@ -134,12 +134,12 @@ def test_outbox_bodies_are_compacted_after_the_configured_age(
     make_game(db, config)
     deliver_outbox(db, config)
     with session_scope(db) as session:
-        assert repo.compact_outbox(session, datetime.now(UTC) - timedelta(days=1)) == 0
-        count = repo.compact_outbox(session, datetime.now(UTC) + timedelta(seconds=1))
+        assert outbox_tidy.compact_outbox(session, datetime.now(UTC) - timedelta(days=1)) == 0
+        count = outbox_tidy.compact_outbox(session, datetime.now(UTC) + timedelta(seconds=1))
     assert count == 3
     with Session(db) as session:
         for row in session.exec(select(Outbox)):
-            assert row.compacted_at is not None and repo.COMPACTED_NOTE in row.raw
+            assert row.compacted_at is not None and outbox_tidy.COMPACTED_NOTE in row.raw
             assert b"Message-ID" in row.raw and b"order form" not in row.raw.lower()
 
 
@@ -166,7 +166,7 @@ def _welcomed_player(db: Engine, config: Config) -> str:
     token = _new_player(db, config)
     deliver_outbox(db, config)
     with session_scope(db) as session:
-        assert repo.mask_sent_secrets(session) == 0  # the sender masked it
+        assert outbox_tidy.mask_sent_secrets(session) == 0  # the sender masked it
     return token
 
 
@@ -340,7 +340,7 @@ def test_a_welcome_keeps_no_password_once_sent_whichever_way_it_went(
                            ).one()
         row.masked_at, row.raw = None, row.raw.replace(passwords.MASK.encode(), token.encode())
     with session_scope(db) as session:
-        assert repo.mask_sent_secrets(session) == 1
+        assert outbox_tidy.mask_sent_secrets(session) == 1
     assert _grep(token, _stored_files(db, config)) == []
 
 
@@ -400,7 +400,7 @@ def test_a_welcome_that_bounced_or_failed_keeps_no_password_in_the_outbox(
     failed = _new_player(db, config, "aramis@musket.example", "Aramis")
     Outgoing(db, config, _RefusingHop()).send_due()
     with session_scope(db) as session:
-        repo.mask_sent_secrets(session)
+        outbox_tidy.mask_sent_secrets(session)
     with Session(db) as session:
         rows = {row.to_addr: row for row in session.exec(select(Outbox).where(
             Outbox.kind == "welcome"))}
@@ -421,7 +421,7 @@ def test_a_bounce_returning_a_welcome_keeps_no_password_in_clear(
     assert process_message(db, config, _bounce_of(returned, "athos@musket.example")
                            ).status == "ignored"
     with session_scope(db) as session:
-        repo.mask_sent_secrets(session)
+        outbox_tidy.mask_sent_secrets(session)
     assert _grep(token, _stored_files(db, config)) == []
 
 

@@ -20,7 +20,7 @@ from moderator.publish.outgoing import game_address, mail_bytes
 from moderator.runners import outgoing as outgoing_module
 from moderator.runners.outgoing import deliver_outbox, outgoing_mail
 from moderator.settings.config import Config
-from moderator.store import repo
+from moderator.store import outbox_tidy, repo
 from moderator.store.db import alembic_config, engine_url, session_scope
 from moderator.store.models import Game, Newsletter, Outbox, Turn, pack_texts
 from moderator.transport import open_sender
@@ -139,7 +139,7 @@ def test_compaction_leaves_a_newsletter_mail_whole_and_the_rest_as_before(
     deliver_outbox(db, config)
     before = {row.id: row.raw for row, _letter in _rows(db)}
     with session_scope(db) as session:
-        count = repo.compact_outbox(session, datetime.now(UTC) + timedelta(seconds=1))
+        count = outbox_tidy.compact_outbox(session, datetime.now(UTC) + timedelta(seconds=1))
     assert count == len(before)
     with Session(db) as session:
         for row in session.exec(select(Outbox)):
@@ -147,7 +147,7 @@ def test_compaction_leaves_a_newsletter_mail_whole_and_the_rest_as_before(
             if row.newsletter_id is not None:
                 assert row.raw == before[row.id] and b"Subject:" in mail_bytes(session, row)
             else:
-                assert repo.COMPACTED_NOTE in row.raw
+                assert outbox_tidy.COMPACTED_NOTE in row.raw
 
 
 def test_rollback_gives_the_mail_of_the_undone_turns_their_whole_bytes(
