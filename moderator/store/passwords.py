@@ -151,9 +151,10 @@ _ENCODED = re.compile(rb"^content-transfer-encoding:[ \t]*(base64|quoted-printab
                       re.IGNORECASE | re.MULTILINE)
 # A password in the subject (``[paris] PASSWORD: x``): intake reads it from the body only,
 # so the mail is refused, and the subject is echoed (the refusal's own subject, logs).
-_SUBJECT = re.compile(r"((?:PASSWORD|PW)(?:[ \t]*[:=][ \t]*|[ \t]+))\S+", re.IGNORECASE)
-_SUBJECT_BYTES = re.compile(rb"^(Subject:[^\r\n]*?(?:PASSWORD|PW)(?:[ \t]*[:=][ \t]*|[ \t]+))"
-                            rb"[^\s]+", re.IGNORECASE | re.MULTILINE)
+# Only ``PASSWORD:``/``PW=`` forms: "[paris] password reset, please" names none.
+_SUBJECT = re.compile(r"(\b(?:PASSWORD|PW)[ \t]*[:=][ \t]*)\S+", re.IGNORECASE)
+_SUBJECT_BYTES = re.compile(rb"^(Subject:[^\r\n]*?\b(?:PASSWORD|PW)[ \t]*[:=][ \t]*)[^\s]+",
+                            re.IGNORECASE | re.MULTILINE)
 # Shorter values are only masked after the PASSWORD keyword (a short word may be an order
 # too): on PASSWORD: lines, and where a mail's HTML part writes one inside its markup.
 _ANYWHERE = 8

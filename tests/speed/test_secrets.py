@@ -474,3 +474,17 @@ def test_a_running_service_leaves_no_password_in_the_sqlite_write_ahead_log(
     log = database.with_name(database.name + "-wal")
     assert log.exists()  # the store is open: this is the log `serve` runs with
     assert _grep(token, [database, log]) == []
+
+
+@pytest.mark.parametrize(("subject", "kept"), [
+    ("[paris] PASSWORD: k7m2-9xqp", f"[paris] PASSWORD: {passwords.MASK}"),
+    ("Re: [paris] pw=tricorn orders", f"Re: [paris] pw={passwords.MASK} orders"),
+    ("[paris] password reset, please", "[paris] password reset, please"),
+    ("[paris] new passwords", "[paris] new passwords"),
+])
+def test_a_subject_loses_a_password_written_in_it_and_nothing_else(subject: str,
+                                                                   kept: str) -> None:
+    """Only the ``PASSWORD:``/``PW=`` forms name a password in a subject."""
+    assert passwords.masked_subject(subject) == kept
+    raw = f"Subject: {subject}\nFrom: a@b.example\n\nWEEK 1: CLUB\n".encode()
+    assert passwords.masked(raw) == f"Subject: {kept}\nFrom: a@b.example\n\nWEEK 1: CLUB\n".encode()
