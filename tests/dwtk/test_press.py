@@ -50,6 +50,27 @@ def test_announcements_are_printed_in_the_courier() -> None:
     assert '"Long live King George!" — A Loyal Subject' in section
 
 
+def test_an_unsigned_announcement_s_place_does_not_tell_its_writer() -> None:
+    """Anonymous press stays anonymous: the Courier printed every announcement in seat
+    order, so an unsigned one's place among the others narrowed down who wrote it.  The
+    unsigned and aliased ones now follow the signed ones, by their text: the same
+    section whichever seats wrote them."""
+    state = dealt(6)
+    sections = []
+    for first, second in (("ann", "eve"), ("eve", "ann")):
+        orders = {first: 'ANNOUNCE "Zounds, the Duke!" UNSIGNED\n',
+                  second: 'ANNOUNCE "All is well." UNSIGNED\nANNOUNCE "Hear me." AS Nemo\n',
+                  "cid": 'ANNOUNCE "Signed and proud."\n'}
+        result = run(state, orders, Dice.for_turn(9, 2))
+        gazette = render(2, state, result, Dice.for_turn(9, 2))["gazette.md"]
+        sections.append(gazette[gazette.index("## Announcements"):
+                                gazette.index("## News of the Court")])
+    assert sections[0] == sections[1]
+    lines = [line for line in sections[0].splitlines() if line.startswith("- ")]
+    assert [line.split('"')[1] for line in lines] == [
+        "Signed and proud.", "All is well.", "Hear me.", "Zounds, the Duke!"]
+
+
 def test_the_press_settings_apply_to_dwtk_orders() -> None:
     """press = false drops them; no anonymous press signs the unsigned one."""
     parsed = ENGINE.parse_orders(LINES, dealt(3), "ann", TABLES)
