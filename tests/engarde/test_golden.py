@@ -150,3 +150,27 @@ def test_twelve_months() -> None:
                 mismatches.append(str(path.relative_to(GOLDEN)))
         state = result.state
     assert not mismatches, f"golden files differ (ENGARDE_GOLDEN_REGEN=1 to accept): {mismatches}"
+
+
+def test_an_unsigned_letter_s_place_does_not_tell_its_writer() -> None:
+    """Le Sport de Paris (reference §13) prints anonymous press (UNSIGNED, AS alias)
+    after the signed letters, by its text: printed in the order the characters acted, an
+    unsigned letter's place among the signed ones narrowed down who wrote it.  The same
+    section whichever characters wrote the anonymous ones."""
+    sections = []
+    for first, second in (("athos", "planchet"), ("planchet", "athos")):
+        state = cast()
+        texts = {first: 'ANYTIME: ANNOUNCE "Zounds, the Cardinal!" UNSIGNED\n',
+                 second: 'ANYTIME: ANNOUNCE "All is well." UNSIGNED\n'
+                         'ANYTIME: ANNOUNCE "Hear me." AS Nemo\n',
+                 "cyrano": 'ANYTIME: ANNOUNCE "Signed and proud."\n'}
+        orders = {key: ENGINE.parse_orders(text, state, key, _TABLES).orders
+                  for key, text in texts.items()}
+        dice = Dice.for_turn(SEED, 1)
+        gazette = render(state, ENGINE.adjudicate(state, orders, _TABLES, dice), dice,
+                         1)["gazette"]
+        sections.append(gazette[gazette.index("## Announcements"):])
+    assert sections[0] == sections[1]
+    printed = [line for line in sections[0].splitlines() if line.startswith("<p>")]
+    assert printed[:4] == ["<p>Signed and proud.</p>", "<p>All is well.</p>", "<p>Hear me.</p>",
+                           "<p>Zounds, the Cardinal!</p>"]
