@@ -136,7 +136,7 @@ class Incoming:
             self.inbox.quarantine(filed)
         else:
             self.inbox.done(filed)
-        return result
+        return replace(result, kept=None)  # filed: a pass's results need not hold the bytes
 
     def _tell_gm(self, message: InboxMessage, what: str) -> None:
         """Best effort: intake did not report this message, so the GM hears it from us."""
