@@ -1,11 +1,11 @@
 """Player commands by mail, one a line (the Diplomacy judges' and Eressea's convention).
 
-``HELP``, ``ORDERS``, ``CHECK``, ``RESEND [TURN n]``, ``STATUS``, ``JOIN GAME [AS name]``,
-``ABSENCE UNTIL yyyy-mm-dd`` and ``PASSWORD new`` (after the PASSWORD line that proves
-who writes).  Every command but JOIN goes through the same checks as orders
-(`moderator.intake.identify`: game, registered sender, mail authentication, password);
-JOIN comes from someone not registered yet.  Answers go in one reply, to the registered
-address (RESEND's newsletters too: never to another address).
+``HELP``, ``ORDERS``, ``CHECK``, ``RESEND [TURN n]``, ``STATUS``,
+``JOIN GAME [game] [AS name]``, ``ABSENCE UNTIL yyyy-mm-dd`` and ``PASSWORD new`` (after
+the PASSWORD line that proves who writes).  Every command but JOIN goes through the same
+checks as orders (`moderator.intake.identify`: game, registered sender, mail
+authentication, password); JOIN comes from someone not registered yet.  Answers go in one
+reply, to the registered address (RESEND's newsletters too: never to another address).
 
 `find_commands` only reads the text; `answer_commands` acts, and is the intake step's
 body (`moderator.intake.process`): it returns ``None`` for a message without commands,
@@ -79,6 +79,8 @@ class Command:
     """One of `COMMANDS`."""
     line: int
     argument: str = ""
+    game: str = ""
+    """The game a ``JOIN GAME name`` line names (lower case), else empty."""
 
 
 def find_commands(text: str) -> tuple[tuple[Command, ...], frozenset[int]]:
@@ -110,7 +112,8 @@ def _command(match: re.Match[str], number: int) -> Command:
         turn = _RESEND_TURN.fullmatch(given)
         return Command("RESEND", number, turn.group(1) if turn else given)
     if match.group("join"):
-        return Command("JOIN", number, (match.group("name") or "").strip())
+        return Command("JOIN", number, (match.group("name") or "").strip(),
+                       (match.group("game") or "").lower())
     if match.group("absence"):
         return Command("ABSENCE", number, match.group("until") or "")
     if match.group("setpw"):
@@ -347,12 +350,14 @@ def forecast_lines(config: Config, game: Game, player: Player, context: TurnCont
 def _join(session: Session, config: Config, message: ExtractedMessage,
           stored: ReceivedMessage, command: Command) -> CommandsDone:
     """JOIN GAME from an address not yet registered, as the game's ``joining`` says."""
-    name = game_name(session, config, message)
+    # The game the line names comes first: the player said it in so many words.
+    name = command.game or game_name(session, config, message)
     game = repo.find_game(session, name or "")
     if game is None:
-        raise Refusal("intake.join-no-game", "The moderator could not tell which game you "
-                      "want to join.", "Write JOIN GAME to the game's own address, or put "
-                      "its name in the subject in brackets, e.g. [paris].")
+        unknown = (f"There is no game {command.game} here." if command.game else
+                   "The moderator could not tell which game you want to join.")
+        raise Refusal("intake.join-no-game", unknown, "Write JOIN GAME to the game's own "
+                      "address, or put its name in the subject in brackets, e.g. [paris].")
     if "@" not in message.sender:
         raise Refusal("intake.join-no-sender", "Your message has no usable From address.")
     failure = authentication_failure(stored.raw, message.sender)

@@ -314,3 +314,15 @@ def test_check_twice_in_one_mail_answers_once(db: Engine, config: Config) -> Non
     assert send(db, config, "PASSWORD: rapier\nCHECK\nWEEK 1: PRACTICE rapier\nCHECK\n") \
         == "accepted"
     assert len(mails(db, "receipt")) == 1 and count(db, Submission) == 0
+
+
+def test_join_names_its_game_on_the_line(db: Engine, config: Config) -> None:
+    """``JOIN GAME paris`` to the plain address with no tag in the subject: the game the
+    line names, not a refusal for an unknown game (nor the game of the subject's tag)."""
+    make_game(db, config)
+    assert send(db, config, "JOIN GAME paris AS Aramis d'Herblay\n",
+                sender="aramis@example.org", subject="may I join?") == "accepted"
+    assert "Aramis d'Herblay joins paris" in reply(db)
+    assert send(db, config, "JOIN GAME london\n", sender="m@example.org",
+                subject="[paris] join") == "refused"
+    assert "There is no game london here." in text_of(mails(db, "refusal")[-1])
