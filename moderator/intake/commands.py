@@ -1,11 +1,11 @@
 """Player commands by mail, one a line (the Diplomacy judges' and Eressea's convention).
 
-``HELP``, ``ORDERS``, ``CHECK``, ``RESEND [TURN n]``, ``STATUS``, ``JOIN GAME [AS name]``,
-``ABSENCE UNTIL yyyy-mm-dd`` and ``PASSWORD new`` (after the PASSWORD line that proves
-who writes).  Every command but JOIN goes through the same checks as orders
-(`moderator.intake.identify`: game, registered sender, mail authentication, password);
-JOIN comes from someone not registered yet.  Answers go in one reply, to the registered
-address (RESEND's newsletters too: never to another address).
+``HELP``, ``ORDERS``, ``CHECK``, ``RESEND [TURN n]``, ``STATUS``,
+``JOIN GAME [game] [AS name]``, ``ABSENCE UNTIL yyyy-mm-dd`` and ``PASSWORD new`` (after
+the PASSWORD line that proves who writes).  Every command but JOIN goes through the same
+checks as orders (`moderator.intake.identify`: game, registered sender, mail
+authentication, password); JOIN comes from someone not registered yet.  Answers go in one
+reply, to the registered address (RESEND's newsletters too: never to another address).
 
 `find_commands` only reads the text; `answer_commands` acts, and is the intake step's
 body (`moderator.intake.process`): it returns ``None`` for a message without commands,
@@ -57,14 +57,19 @@ _LINE = re.compile(
     r"(?P<help>HELP)"
     r"|(?P<orders>ORDERS)"
     r"|(?P<check>CHECK)"
-    r"|(?P<resend>RESEND)(?:\s+TURN\s+(?P<turn>\d+))?"
+    r"|(?P<resend>RESEND)(?:\s+(?P<turn>\S.*?))?"
     r"|(?P<status>STATUS)"
     r"|(?P<join>JOIN\s+GAME)(?:\s+(?P<game>[a-z0-9_-]+))?(?:\s+AS\s+(?P<name>\S.*?))?"
-    r"|(?P<absence>ABSENCE\s+UNTIL)\s+(?P<until>\S.*?)"
+    r"|(?P<absence>ABSENCE)(?:\s+UNTIL)?(?:\s+(?P<until>\S.*?))?"
     r"|(?:SET\s+|NEW\s+)(?P<setpw>PASSWORD)\s*[:=]?\s*(?P<newpw>\S+)"
-    r")\s*\.?\s*$",
+    # "HELP!", "status?": a command still, not an unknown order.
+    r")\s*[.!?]*\s*$",
     re.IGNORECASE,
 )
+# RESEND's argument.  RESEND and ABSENCE with anything else after them are still the
+# command (no game has such orders), answered with how to write it rather than read as
+# an unknown order with the game's order hints.
+_RESEND_TURN = re.compile(r"(?:TURN\s+)?(\d+)", re.IGNORECASE)
 _PASSWORD_LINE = re.compile(r"^\s*(?:PASSWORD|PW)\s*(?:[:=]\s*|\s+)(\S+)\s*$", re.IGNORECASE)
 
 
@@ -74,6 +79,8 @@ class Command:
     """One of `COMMANDS`."""
     line: int
     argument: str = ""
+    game: str = ""
+    """The game a ``JOIN GAME name`` line names (lower case), else empty."""
 
 
 def find_commands(text: str) -> tuple[tuple[Command, ...], frozenset[int]]:
@@ -101,11 +108,14 @@ def find_commands(text: str) -> tuple[tuple[Command, ...], frozenset[int]]:
 
 def _command(match: re.Match[str], number: int) -> Command:
     if match.group("resend"):
-        return Command("RESEND", number, match.group("turn") or "")
+        given = match.group("turn") or ""
+        turn = _RESEND_TURN.fullmatch(given)
+        return Command("RESEND", number, turn.group(1) if turn else given)
     if match.group("join"):
-        return Command("JOIN", number, (match.group("name") or "").strip())
+        return Command("JOIN", number, (match.group("name") or "").strip(),
+                       (match.group("game") or "").lower())
     if match.group("absence"):
-        return Command("ABSENCE", number, match.group("until"))
+        return Command("ABSENCE", number, match.group("until") or "")
     if match.group("setpw"):
         return Command("PASSWORD", number, match.group("newpw"))
     name = next(k for k in ("help", "orders", "check", "status") if match.group(k))
@@ -149,8 +159,8 @@ def answer_commands(session: Session, config: Config, message: ExtractedMessage,
     reply = _Reply()
     checked = False
     for command in commands:
-        if command.name == "CHECK":
-            checked = _check(session, config, game, player, turn, rest, message)
+        if command.name == "CHECK":  # one receipt, however many CHECK lines
+            checked = checked or _check(session, config, game, player, turn, rest, message)
             continue
         try:
             _HANDLERS[command.name](_Context(session, config, game, player, turn, now),
@@ -233,6 +243,9 @@ def _orders(ctx: _Context, command: Command, reply: _Reply) -> None:
 
 def _resend(ctx: _Context, command: Command, reply: _Reply) -> None:
     """The gazette and one's own turn sheet, to the registered address whoever asks."""
+    if command.argument and not command.argument.isdigit():
+        raise DeskError(f"{command.argument!r} is not a turn: write RESEND for the last "
+                        "turn or RESEND TURN 3")
     number = int(command.argument) if command.argument else None
     queued = desk_actions.resend(ctx.session, ctx.config, ctx.game, number, ctx.player.email,
                                  ctx.player.email, "RESEND by mail")
@@ -268,8 +281,8 @@ def _absence(ctx: _Context, command: Command, reply: _Reply) -> None:
     try:
         until = datetime.strptime(command.argument, "%Y-%m-%d")
     except ValueError as bad:
-        raise DeskError(f"{command.argument!r} is not a date: write ABSENCE UNTIL "
-                        "2027-01-10 (year-month-day)") from bad
+        wrong = f"{command.argument!r} is not a date" if command.argument else "no date given"
+        raise DeskError(f"{wrong}: write ABSENCE UNTIL 2027-01-10 (year-month-day)") from bad
     end = desk_players.absence(ctx.session, ctx.config, ctx.game, ctx.player, until,
                                ctx.player.email, "ABSENCE by mail")
     zone = ctx.game.time_zone
@@ -337,12 +350,14 @@ def forecast_lines(config: Config, game: Game, player: Player, context: TurnCont
 def _join(session: Session, config: Config, message: ExtractedMessage,
           stored: ReceivedMessage, command: Command) -> CommandsDone:
     """JOIN GAME from an address not yet registered, as the game's ``joining`` says."""
-    name = game_name(session, config, message)
+    # The game the line names comes first: the player said it in so many words.
+    name = command.game or game_name(session, config, message)
     game = repo.find_game(session, name or "")
     if game is None:
-        raise Refusal("intake.join-no-game", "The moderator could not tell which game you "
-                      "want to join.", "Write JOIN GAME to the game's own address, or put "
-                      "its name in the subject in brackets, e.g. [paris].")
+        unknown = (f"There is no game {command.game} here." if command.game else
+                   "The moderator could not tell which game you want to join.")
+        raise Refusal("intake.join-no-game", unknown, "Write JOIN GAME to the game's own "
+                      "address, or put its name in the subject in brackets, e.g. [paris].")
     if "@" not in message.sender:
         raise Refusal("intake.join-no-sender", "Your message has no usable From address.")
     failure = authentication_failure(stored.raw, message.sender)

@@ -273,3 +273,56 @@ def test_join_closed_refuses_politely(tmp_path: Path) -> None:
     [refusal] = mails(db, "refusal")
     assert "paris is not taking new players" in text_of(refusal)
     assert not mails(db, "welcome")
+
+
+def _game_of_kind(db: Engine, config: Config, kind: str) -> tuple[str, str, str]:
+    """A game of each kind with two players: (game, a player's address, his password)."""
+    if kind == "engarde":
+        make_game(db, config)
+        return "paris", JACQUES, "rapier"
+    name = {"dwtk": "fandonia", "fief": "england"}[kind]
+    with session_scope(db) as session:
+        admin.create_game(session, config, name, kind, seed=3)
+        for who in ("one", "two"):
+            admin.add_player(session, config, name, f"{who}@{name}.example", who.title(),
+                             password="secret")
+    return name, f"one@{name}.example", "secret"
+
+
+@pytest.mark.parametrize("kind", ["engarde", "dwtk", "fief"])
+@pytest.mark.parametrize(("line", "answer"), [
+    ("HELP!", "HELP: the player's guide"),
+    ("status?", "Orders due:"),
+    ("RESEND TURN x", "not a turn: write RESEND for the last turn or RESEND TURN 3"),
+    ("resend turn", "write RESEND for the last turn or RESEND TURN 3"),
+    ("ABSENCE UNTIL", "no date given: write ABSENCE UNTIL 2027-01-10"),
+    ("ABSENCE 2099-01-01", "allows absences of at most"),
+])
+def test_a_command_with_punctuation_or_a_wrong_argument_is_answered_with_a_hint(
+        db: Engine, config: Config, kind: str, line: str, answer: str) -> None:
+    """Not read as an unknown order (with the order language's hint, or "did you mean
+    LEND?"): the command is understood, or its reply says how to write it."""
+    name, sender, password = _game_of_kind(db, config, kind)
+    assert send(db, config, f"PASSWORD: {password}\n{line}\n", sender=sender,
+                subject=f"[{name}] commands") == "accepted"
+    assert answer in reply(db)
+    assert not mails(db, "receipt") and count(db, Submission) == 0
+
+
+def test_check_twice_in_one_mail_answers_once(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    assert send(db, config, "PASSWORD: rapier\nCHECK\nWEEK 1: PRACTICE rapier\nCHECK\n") \
+        == "accepted"
+    assert len(mails(db, "receipt")) == 1 and count(db, Submission) == 0
+
+
+def test_join_names_its_game_on_the_line(db: Engine, config: Config) -> None:
+    """``JOIN GAME paris`` to the plain address with no tag in the subject: the game the
+    line names, not a refusal for an unknown game (nor the game of the subject's tag)."""
+    make_game(db, config)
+    assert send(db, config, "JOIN GAME paris AS Aramis d'Herblay\n",
+                sender="aramis@example.org", subject="may I join?") == "accepted"
+    assert "Aramis d'Herblay joins paris" in reply(db)
+    assert send(db, config, "JOIN GAME london\n", sender="m@example.org",
+                subject="[paris] join") == "refused"
+    assert "There is no game london here." in text_of(mails(db, "refusal")[-1])
