@@ -25,13 +25,7 @@ def forget_password(stored: ReceivedMessage, text: str) -> bytes | None:
     """Mask the password(s) of ``text`` (the message as read) in the stored raw bytes and
     the spool file; the stored row changes in the caller's transaction.  The masked
     bytes, if masking changed them."""
-    raw = without_password(stored.raw, text)
-    if raw is None:
-        return None
-    stored.raw = raw
-    if stored.spool_path:
-        _rewrite(Path(stored.spool_path), raw)
-    return raw
+    return _keep(stored, without_password(stored.raw, text))
 
 
 def forget_password_in_spool(path: Path, raw: bytes, text: str) -> bytes | None:
@@ -58,11 +52,16 @@ def forget_password_lines(stored: ReceivedMessage) -> bytes | None:
     reply returning our welcome: ``Your password:`` and ``PASSWORD:`` lines, quoted or
     attached) in the stored bytes and the spool file; the masked bytes, if they differ."""
     raw = masked(stored.raw)
-    if raw == stored.raw:
-        return None
-    stored.raw = raw
-    if stored.spool_path:
-        _rewrite(Path(stored.spool_path), raw)
+    return _keep(stored, raw if raw != stored.raw else None)
+
+
+def _keep(stored: ReceivedMessage, raw: bytes | None) -> bytes | None:
+    """The masked bytes ``raw`` (None: nothing to mask) for the stored row and its spool
+    file; ``raw`` again."""
+    if raw is not None:
+        stored.raw = raw
+        if stored.spool_path:
+            _rewrite(Path(stored.spool_path), raw)
     return raw
 
 

@@ -85,13 +85,13 @@ def commands_step(intake: Intake) -> IntakeResult | None:
         done = answer_commands(intake.session, intake.config, intake.message, stored,
                                intake.now)
     except Exception:  # refused (a wrong password too): the copies keep all but it
-        intake.kept = forget_password(stored, intake.message.text) or intake.kept
+        _forget_password(intake)
         raise
     if done is None:  # no command: `identify_step` checks the password and masks it
         return None
     # The command's password was checked (and a new one set, `PASSWORD new`): the
     # stored copies keep the message but neither value, as after `identify_step`.
-    intake.kept = forget_password(stored, intake.message.text) or intake.kept
+    _forget_password(intake)
     stored.game_id = done.game.id if done.game else None
     stored.player_id = done.player.id if done.player else None
     if done.rest is None:
@@ -99,6 +99,12 @@ def commands_step(intake: Intake) -> IntakeResult | None:
         return intake.result(IntakeFate.ACCEPTED, done.detail)
     intake.game, intake.player, intake.directives = done.game, done.player, done.rest
     return None
+
+
+def _forget_password(intake: Intake) -> None:
+    """The password checked: the stored copies keep all but it (`forget_password`), and
+    the inbox files the masked bytes (`Intake.kept`)."""
+    intake.kept = forget_password(stored_message(intake), intake.message.text) or intake.kept
 
 
 def identify_step(intake: Intake) -> IntakeResult | None:
@@ -109,7 +115,7 @@ def identify_step(intake: Intake) -> IntakeResult | None:
         game, player, directives = identify(intake.session, intake.config, intake.message,
                                             stored.raw)
     finally:  # checked, whatever the outcome: the stored copies keep all but the password
-        intake.kept = forget_password(stored, intake.message.text) or intake.kept
+        _forget_password(intake)
     stored.game_id, stored.player_id = game.id, player.id
     intake.game, intake.player, intake.directives = game, player, directives
     return None

@@ -11,7 +11,7 @@ of the affair").  All rolls are on the ``ladies`` dice stream.
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import cache
+from functools import lru_cache
 
 from moderator.games.engarde.events import EventId
 from moderator.games.engarde.month import Actor, Month
@@ -110,7 +110,6 @@ class FreeNames:
         self.given, self.family, self.honorifics = given, family, honorifics
         self.pairs = len(given) * len(family)
         self.next: list[dict[int, int]] = [{} for _ in honorifics]
-        self.left = [self.pairs] * len(honorifics)
         self.places = _name_places(given, family, honorifics)
         for name in taken:
             self._take(name)
@@ -118,9 +117,7 @@ class FreeNames:
     def _take(self, name: str) -> None:
         """``name`` is taken, at every place the tables spell it."""
         for which, index in self.places.get(name, ()):
-            if index not in self.next[which]:
-                self.next[which][index] = (index + 1) % self.pairs
-                self.left[which] -= 1
+            self.next[which].setdefault(index, (index + 1) % self.pairs)
 
     def _text(self, title: str, index: int) -> str:
         return f"{title} {self.given[index // len(self.family)]} " \
@@ -141,7 +138,7 @@ class FreeNames:
         start = (g * len(self.family) + f) % self.pairs
         for turn in range(len(self.honorifics)):
             which = (g + f + turn) % len(self.honorifics)
-            if self.left[which]:
+            if len(self.next[which]) < self.pairs:  # a pair free under this honorific
                 name = self._text(self.honorifics[which],
                                   self._first_free(self.next[which], start))
                 self._take(name)
@@ -149,7 +146,7 @@ class FreeNames:
         return f"{self.honorifics[0]} {self.given[g]} {self.family[f]} ({key[4:]})"
 
 
-@cache
+@lru_cache(maxsize=16)
 def _name_places(given: tuple[str, ...], family: tuple[str, ...],
                  honorifics: tuple[str, ...]) -> dict[str, tuple[tuple[int, int], ...]]:
     """Every name the tables can make, with where it stands: (honorific, pair) for each
