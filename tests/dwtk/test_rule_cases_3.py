@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from moderator.dice import ScriptedDice
+from moderator.dice import Dice, ScriptedDice
 from moderator.games.dwtk import start, status
 from tests.dwtk.conftest import court, dealt, events, with_player
 from tests.dwtk.test_start import _free_nc, _holder
@@ -137,3 +137,23 @@ def test_the_countdown_to_victory_is_shown() -> None:
     assert views.sheet_context(after, "bob", TABLES)["reign"] == gazette["reign"]
     c.set_royal("alan", owner=None)
     assert views.gazette_context(after, c.freeze(), [], TABLES)["reign"] is None
+
+
+def test_the_assembly_turn_shows_no_support_change() -> None:
+    """DWTK 3: the court assembles on the first turn, so there is no Support of an
+    earlier turn to compare with; the Courier gave "stands at 110, up 110" while its
+    news said the Support moved from 100 to 110.  Later turns still give the change."""
+    from moderator.games.dwtk import views
+    from moderator.games.dwtk.state import GameState
+    from tests.dwtk.conftest import TABLES, muster, run
+
+    before = muster()
+    first = run(before, dice=Dice.for_turn(3, 1))
+    gazette = views.gazette_context(GameState.from_dict(before), GameState.from_dict(first.state),
+                                    [], TABLES)
+    assert gazette["support"] > 0
+    assert gazette["support_change"] == 0
+    second = run(first.state, dice=Dice.for_turn(3, 2))
+    after = GameState.from_dict(second.state)
+    gazette = views.gazette_context(GameState.from_dict(first.state), after, [], TABLES)
+    assert gazette["support_change"] == after.support - GameState.from_dict(first.state).support

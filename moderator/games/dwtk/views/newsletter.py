@@ -77,7 +77,8 @@ def gazette_context(before: GameState, after: GameState, events: Sequence[Event]
                        if after.royals[k].alive and k != monarch],
         "reign": reign(after, tables, nm),
         "support": after.support,
-        "support_change": after.support - before.support,
+        # The turn the court assembles has no Support before it to compare with (DWTK 3).
+        "support_change": 0 if before.phase is Phase.MUSTER else after.support - before.support,
         "crisis": after.crisis,
         "offices": offices,
         "problems": [{"name": tables.problem(p.key).name, "turns": p.unresolved,
