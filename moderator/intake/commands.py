@@ -1,6 +1,6 @@
 """Player commands by mail, one a line (the Diplomacy judges' and Eressea's convention).
 
-``HELP``, ``ORDERS``, ``CHECK``, ``RESEND [TURN n]``, ``STATUS``,
+``HELP``, ``ORDERS``, ``CHECK``, ``RESEND [turn]``, ``STATUS``,
 ``JOIN GAME [game] [AS name]``, ``ABSENCE UNTIL yyyy-mm-dd`` and ``PASSWORD new`` (after
 the PASSWORD line that proves who writes).  Every command but JOIN goes through the same
 checks as orders (`moderator.intake.identify`: game, registered sender, mail
@@ -66,10 +66,10 @@ _LINE = re.compile(
     r")\s*[.!?]*\s*$",
     re.IGNORECASE,
 )
-# RESEND's argument.  RESEND and ABSENCE with anything else after them are still the
-# command (no game has such orders), answered with how to write it rather than read as
-# an unknown order with the game's order hints.
-_RESEND_TURN = re.compile(r"(?:TURN\s+)?(\d+)", re.IGNORECASE)
+# RESEND's argument is a turn's name as its gazette prints it, after an optional TURN
+# ("RESEND April 1625", "RESEND TURN 1": `published_turn`).  RESEND and ABSENCE with
+# anything else after them are still the command (no game has such orders), answered
+# with how to write it rather than read as an unknown order with the game's order hints.
 _PASSWORD_LINE = re.compile(r"^\s*(?:PASSWORD|PW)\s*(?:[:=]\s*|\s+)(\S+)\s*$", re.IGNORECASE)
 
 
@@ -108,9 +108,7 @@ def find_commands(text: str) -> tuple[tuple[Command, ...], frozenset[int]]:
 
 def _command(match: re.Match[str], number: int) -> Command:
     if match.group("resend"):
-        given = match.group("turn") or ""
-        turn = _RESEND_TURN.fullmatch(given)
-        return Command("RESEND", number, turn.group(1) if turn else given)
+        return Command("RESEND", number, match.group("turn") or "")
     if match.group("join"):
         return Command("JOIN", number, (match.group("name") or "").strip(),
                        (match.group("game") or "").lower())
@@ -242,20 +240,57 @@ def _orders(ctx: _Context, command: Command, reply: _Reply) -> None:
 
 
 def _resend(ctx: _Context, command: Command, reply: _Reply) -> None:
-    """The gazette and one's own turn sheet, to the registered address whoever asks."""
-    if command.argument and not command.argument.isdigit():
-        raise DeskError(f"{command.argument!r} is not a turn: write RESEND for the last "
-                        "turn or RESEND TURN 3")
-    number = int(command.argument) if command.argument else None
+    """The gazette and one's own turn sheet, to the registered address whoever asks.
+
+    The turn is named as its gazette names it (`published_turn`): in Down with the King
+    the set-up (DWTK 3, Prepare for Play) is printed as "The court assembles" and the
+    first turn of play as "Turn 1", so ``RESEND TURN 1`` is the second turn run."""
+    number = (published_turn(ctx.session, ctx.game, command.argument)
+              if command.argument else None)
     queued = desk_actions.resend(ctx.session, ctx.config, ctx.game, number, ctx.player.email,
                                  ctx.player.email, "RESEND by mail")
     shown = "\n".join(f"  {q.split(': ', 1)[1]}" for q in queued)
     reply.add("RESEND", f"Sent again to {ctx.player.email}:\n{shown}")
 
 
+def _turn_key(name: str) -> str:
+    """A turn's name as a player may write it: case and spacing do not matter, and a
+    leading TURN is the keyword (``RESEND TURN 1`` names "Turn 1", ``RESEND 1`` too)."""
+    return " ".join(name.casefold().split()).removeprefix("turn ")
+
+
+# How many of the latest turns' names a refused RESEND lists.
+_NAMES_SHOWN = 6
+
+
+def published_turn(session: Session, game: Game, name: str) -> int:
+    """The number of the turn whose newsletters were printed under ``name``: the turn's
+    label, which titles its gazette and turn sheets (`moderator.publish.newsletter`).
+    The latest such turn when several share a label (a muster that waited for players).
+    Refused with the names that exist."""
+    turns = repo.done_turn_labels(session, game)
+    wanted = _turn_key(name)
+    found = [number for number, label in turns if _turn_key(label) == wanted]
+    if found and wanted != "turn":
+        return found[-1]
+    latest = list(dict.fromkeys(label for _, label in reversed(turns)))
+    if not latest:
+        raise DeskError(f"{game.name} has not published a turn yet")
+    shown = ", ".join(reversed(latest[:_NAMES_SHOWN]))
+    which = ("Which turn?" if wanted == "turn" else
+             f"No turn of {game.name} was published as {name!r}.")
+    raise DeskError(f"{which} Write RESEND for the last turn, or RESEND and the turn's "
+                    f"name as its gazette prints it, e.g. RESEND {latest[0]} (turns "
+                    f"published: {'... ' if len(latest) > _NAMES_SHOWN else ''}{shown}).")
+
+
 def _status(ctx: _Context, command: Command, reply: _Reply) -> None:
     zone = ctx.game.time_zone
-    lines = [f"{ctx.game.name}: turn {ctx.turn.number}, {ctx.turn.label}, {ctx.game.status}."]
+    # Turns are named as the players' gazettes name them, never by the internal number.
+    lines = [f"{ctx.game.name}: {ctx.turn.label}, {ctx.game.status}."]
+    last = repo.last_done_turn_label(ctx.session, ctx.game)
+    if last is not None:
+        lines.append(f"Last turn published: {last} (RESEND sends it again).")
     if ctx.turn.announcement_deadline:
         lines.append(f"Announcements due: "
                      f"{format_deadline(ctx.turn.announcement_deadline, zone)}")

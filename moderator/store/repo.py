@@ -121,6 +121,24 @@ def last_done_turn(session: Session, game: Game) -> Turn | None:
     ).first()
 
 
+def done_turn_labels(session: Session, game: Game) -> list[tuple[int, str]]:
+    """Each turn run so far, as (number, label) in order: the label is the name its
+    gazette and turn sheets were printed under (only the two columns are read)."""
+    return [(number, label) for number, label in session.exec(
+        select(Turn.number, Turn.label)
+        .where(Turn.game_id == game.id, Turn.status == TurnStatus.DONE)
+        .order_by(col(Turn.number)))]
+
+
+def last_done_turn_label(session: Session, game: Game) -> str | None:
+    """The label of the last turn run (its row's states are not read)."""
+    return session.exec(
+        select(Turn.label)
+        .where(Turn.game_id == game.id, Turn.status == TurnStatus.DONE)
+        .order_by(col(Turn.number).desc())
+    ).first()
+
+
 def message_by_message_id(session: Session, message_id: str) -> ReceivedMessage | None:
     return session.exec(
         select(ReceivedMessage).where(ReceivedMessage.message_id == message_id)

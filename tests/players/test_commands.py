@@ -75,7 +75,7 @@ def test_find_commands_one_a_line() -> None:
     text = "Hi\nPASSWORD: rapier\nHELP\nresend turn 2\nABSENCE UNTIL 2027-01-10\nPASSWORD newer\n"
     found, lines = find_commands(text)
     assert [(c.name, c.argument) for c in found] == [
-        ("HELP", ""), ("RESEND", "2"), ("ABSENCE", "2027-01-10"), ("PASSWORD", "newer")]
+        ("HELP", ""), ("RESEND", "turn 2"), ("ABSENCE", "2027-01-10"), ("PASSWORD", "newer")]
     assert lines == {3, 4, 5, 6}
     assert find_commands("PASSWORD rapier\nJOIN CLUB Red Phillips\nCHECK in later")[0] == ()
 
@@ -140,9 +140,9 @@ def test_resend_goes_only_to_the_registered_address(db: Engine, config: Config) 
     make_game(db, config)
     with session_scope(db) as session:
         add_address(session, "paris", JACQUES, "jacques@work.example")
-    run_turn(db, config, "paris")
+    label = run_turn(db, config, "paris").label
     before = len(mails(db))
-    assert send(db, config, "PASSWORD: rapier\nRESEND TURN 1\n",
+    assert send(db, config, f"PASSWORD: rapier\nRESEND {label}\n",
                 sender="jacques@work.example") == "accepted"
     sent = mails(db)[before:]
     assert {o.to_addr for o in sent} == {JACQUES}
@@ -150,7 +150,68 @@ def test_resend_goes_only_to_the_registered_address(db: Engine, config: Config) 
                                             "turnsheet-resent"]
     assert "Turn sheet for Jacques de Lyon" in reply(db)
     send(db, config, "PASSWORD: rapier\nRESEND TURN 7\n")
-    assert "Not done: no newsletters stored for turn 7" in reply(db)
+    assert (f"Not done: No turn of paris was published as 'TURN 7'. Write RESEND for the "
+            f"last turn, or RESEND and the turn's name as its gazette prints it, e.g. "
+            f"RESEND {label} (turns published: {label})." in reply(db))
+
+
+def _dwtk_game(db: Engine, config: Config) -> None:
+    with session_scope(db) as session:
+        admin.create_game(session, config, "fandonia", "dwtk", seed=3)
+        for who in ("one", "two", "three"):
+            admin.add_player(session, config, "fandonia", f"{who}@fandonia.example",
+                             who.title(), password="secret")
+
+
+def _dwtk(db: Engine, config: Config, line: str) -> str:
+    send(db, config, f"PASSWORD: secret\n{line}\n", sender="one@fandonia.example",
+         subject="[fandonia] commands")
+    return reply(db)
+
+
+def test_resend_turn_n_is_the_turn_its_gazette_calls_turn_n(db: Engine, config: Config) -> None:
+    """Down with the King: the set-up (DWTK 3, Prepare for Play) is run as the first turn
+    and printed as "The court assembles"; the first turn of play, run second, is printed
+    as "Turn 1".  ``RESEND TURN 1`` sends what was printed as "Turn 1" (before: the
+    set-up, the internal turn 1); a name no gazette had is refused with those that exist."""
+    _dwtk_game(db, config)
+    assert run_turn(db, config, "fandonia").label == "The court assembles"
+    assert run_turn(db, config, "fandonia").label == "Turn 1"
+    before = len(mails(db))
+    assert "Sent again to one@fandonia.example" in _dwtk(db, config, "RESEND TURN 1")
+    resent = [o.subject for o in mails(db)[before:] if o.kind.endswith("-resent")]
+    assert len(resent) == 2 and all(s.endswith("Turn 1 (resent)") for s in resent), resent
+    _dwtk(db, config, "resend the court assembles")
+    assert mails(db, "gazette-resent")[-1].subject.endswith("The court assembles (resent)")
+    refused = _dwtk(db, config, "RESEND TURN 2")
+    assert "No turn of fandonia was published as 'TURN 2'" in refused
+    assert "(turns published: The court assembles, Turn 1)" in refused
+    assert "Which turn?" in _dwtk(db, config, "RESEND TURN")
+
+
+@pytest.mark.parametrize("kind", ["engarde", "dwtk", "fief"])
+def test_status_heads_with_the_open_turns_printed_name_in_every_game(
+        db: Engine, config: Config, kind: str) -> None:
+    """En Garde! months, DWTK's "The court assembles", Fief's "The muster": the name the
+    turn's gazette will carry, no internal turn number beside it."""
+    name, sender, password = _game_of_kind(db, config, kind)
+    send(db, config, f"PASSWORD: {password}\nSTATUS\n", sender=sender,
+         subject=f"[{name}] commands")
+    with Session(db) as session:
+        label = repo.open_turn(session, repo.game_by_name(session, name)).label
+    assert f"== STATUS ==\n\n{name}: {label}, active.\n" in reply(db)
+
+
+def test_status_names_turns_as_the_players_see_them(db: Engine, config: Config) -> None:
+    """STATUS names the open turn and the last one published by their printed names:
+    "Turn 2" in Down with the King (the internal number is 3, the set-up counting)."""
+    _dwtk_game(db, config)
+    run_turn(db, config, "fandonia")
+    run_turn(db, config, "fandonia")
+    text = _dwtk(db, config, "STATUS")
+    assert text.count("fandonia: Turn 2, active.") == 1, text
+    assert "Last turn published: Turn 1 (RESEND sends it again)." in text
+    assert "turn 3" not in text.lower()
 
 
 def test_status_gives_deadlines_and_who_sent(db: Engine, config: Config) -> None:
@@ -293,8 +354,8 @@ def _game_of_kind(db: Engine, config: Config, kind: str) -> tuple[str, str, str]
 @pytest.mark.parametrize(("line", "answer"), [
     ("HELP!", "HELP: the player's guide"),
     ("status?", "Orders due:"),
-    ("RESEND TURN x", "not a turn: write RESEND for the last turn or RESEND TURN 3"),
-    ("resend turn", "write RESEND for the last turn or RESEND TURN 3"),
+    ("RESEND TURN x", "has not published a turn yet"),
+    ("resend turn", "has not published a turn yet"),
     ("ABSENCE UNTIL", "no date given: write ABSENCE UNTIL 2027-01-10"),
     ("ABSENCE 2099-01-01", "allows absences of at most"),
 ])
