@@ -10,7 +10,9 @@ reply, to the registered address (RESEND's newsletters too: never to another add
 `find_commands` only reads the text; `answer_commands` acts, and is the intake step's
 body (`moderator.intake.process`): it returns ``None`` for a message without commands,
 else what remains of the message for the order steps (orders sent beside commands are
-still stored), or nothing when the commands were all.
+still stored), or nothing when the commands were all.  Beside orders to store, the
+commands are answered once they are stored (`answer_after_orders`): ``ORDERS`` and
+``STATUS`` read back what stands after this mail, which is what its writer asks.
 """
 
 from __future__ import annotations
@@ -48,7 +50,8 @@ from moderator.turn.inputs import standing
 
 log = logging.getLogger(__name__)
 
-__all__ = ["COMMANDS", "Command", "CommandsDone", "answer_commands", "find_commands"]
+__all__ = ["COMMANDS", "Command", "CommandsDone", "answer_after_orders", "answer_commands",
+           "find_commands"]
 
 COMMANDS = ("HELP", "ORDERS", "CHECK", "RESEND", "STATUS", "JOIN", "ABSENCE", "PASSWORD")
 
@@ -130,6 +133,9 @@ class CommandsDone:
     player: Player | None = None
     rest: Directives | None = None
     """The message without its command lines when it also holds orders to store."""
+    later: tuple[Command, ...] = ()
+    """With ``rest``: the commands, answered by `answer_after_orders` once the orders
+    are stored."""
 
 
 @dataclass
@@ -154,24 +160,42 @@ def answer_commands(session: Session, config: Config, message: ExtractedMessage,
     game, player, directives = identify(session, config, message, stored.raw)
     rest = _without(directives, lines)
     turn = repo.open_turn(session, game)
+    names = ", ".join(dict.fromkeys(c.name for c in commands))
+    done = CommandsDone(f"commands {names}", game, player)
+    checked = any(c.name == "CHECK" for c in commands)  # CHECK: the orders are not stored
+    if not checked and _has_orders(session, config, game, player, turn, rest):
+        return replace(done, rest=rest, later=commands)
+    _answer(_Context(session, config, game, player, turn, now), commands, rest, message)
+    return done
+
+
+def answer_after_orders(session: Session, config: Config, message: ExtractedMessage,
+                        game: Game, player: Player, commands: tuple[Command, ...],
+                        now: datetime) -> None:
+    """The commands of a message whose orders were stored (`CommandsDone.later`): the
+    intake step after ``store``, before the receipt."""
+    session.flush()  # the new version takes part in choosing the orders that stand
+    turn = repo.open_turn(session, game)
+    _answer(_Context(session, config, game, player, turn, now), commands, None, message)
+
+
+def _answer(ctx: _Context, commands: tuple[Command, ...], rest: Directives | None,
+            message: ExtractedMessage) -> None:
+    """Carry out ``commands`` in their order and queue the one reply."""
     reply = _Reply()
     checked = False
     for command in commands:
         if command.name == "CHECK":  # one receipt, however many CHECK lines
-            checked = checked or _check(session, config, game, player, turn, rest, message)
+            assert rest is not None, "CHECK is answered before any orders are stored"
+            checked = checked or _check(ctx.session, ctx.config, ctx.game, ctx.player,
+                                        ctx.turn, rest, message)
             continue
         try:
-            _HANDLERS[command.name](_Context(session, config, game, player, turn, now),
-                                    command, reply)
+            _HANDLERS[command.name](ctx, command, reply)
         except DeskError as refused:
             reply.add(command.name, f"Not done: {refused}")
     if reply.sections:
-        _queue_reply(session, config, game, player, message, reply)
-    names = ", ".join(dict.fromkeys(c.name for c in commands))
-    done = CommandsDone(f"commands {names}", game, player)
-    if checked or not _has_orders(session, config, game, player, turn, rest):
-        return done
-    return replace(done, rest=rest)
+        _queue_reply(ctx.session, ctx.config, ctx.game, ctx.player, message, reply)
 
 
 @dataclass(frozen=True)

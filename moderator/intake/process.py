@@ -15,7 +15,9 @@ the message's fate ends the run:
    and a message of nothing but commands ends there;
 4. ``parse``: the text is parsed by the game's engine against the open turn;
 5. ``store``: every version of the orders is kept (and press held for the GM);
-6. ``answer``: the receipt reads them back (`moderator.publish.receipts`).
+6. ``commands-after-orders``: commands sent beside the orders are answered now, so
+   ``ORDERS`` and ``STATUS`` read back what this mail made stand;
+7. ``answer``: the receipt reads them back (`moderator.publish.receipts`).
 
 Any unexpected exception rolls back that one message, marks it failed, tells the GM, and
 returns: the caller goes on with the next message.
@@ -47,6 +49,7 @@ from moderator.intake.orders import parse_step, store_step
 from moderator.intake.record import Intake, IntakeResult, Step
 from moderator.intake.screen import (
     claim_step,
+    commands_after_orders_step,
     commands_step,
     identify_step,
     refuse,
@@ -138,6 +141,7 @@ INTAKE_STEPS: tuple[tuple[str, Step], ...] = (
     ("identify", identify_step),
     ("parse", parse_step),
     ("store", store_step),
+    ("commands-after-orders", commands_after_orders_step),
     ("answer", answer_step),
 )
 

@@ -15,6 +15,7 @@ from datetime import datetime
 from sqlmodel import Session
 
 from moderator.games.base import ParsedOrders
+from moderator.intake.commands import Command
 from moderator.intake.extract import ExtractedMessage
 from moderator.intake.route import Directives
 from moderator.intake.turnstate import TurnContext
@@ -56,6 +57,8 @@ class Intake:
     submission: Submission | None = None
     held: tuple[str, ...] = ()
     chatter: tuple[str, ...] = ()  # greetings and sign-offs not read as orders
+    # Commands beside orders, answered once the orders are stored (`CommandsDone.later`).
+    commands: tuple[Command, ...] = ()
     kept: bytes | None = None  # the message once its password is masked (`IntakeResult`)
 
     def result(self, status: str, detail: str) -> IntakeResult:

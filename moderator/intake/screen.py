@@ -2,8 +2,9 @@
 
 ``claim`` takes the stored message (a second intake finds it taken), ``robots`` sets
 aside bounces and robots' mail unanswered, ``size`` refuses an oversized message,
-``commands`` answers player commands (HELP, ORDERS, CHECK ...), and ``identify`` checks
-game, player, mail authentication and password.  A `Refusal` any step raises is answered
+``commands`` answers player commands (HELP, ORDERS, CHECK ...; those sent beside orders
+once the orders are stored, ``commands-after-orders``), and ``identify`` checks game,
+player, mail authentication and password.  A `Refusal` any step raises is answered
 and logged by `refuse`, within the refusal limit for its sender.
 """
 
@@ -13,12 +14,13 @@ from sqlalchemy import bindparam, update
 from sqlmodel import col
 
 from moderator.intake.bounces import detect_bounce, is_player_address, record_bounce
-from moderator.intake.commands import answer_commands
+from moderator.intake.commands import answer_after_orders, answer_commands
 from moderator.intake.context import forget_password, forget_password_lines
 from moderator.intake.identify import Refusal, check_size, game_name, identify
 from moderator.intake.record import (
     Intake,
     IntakeResult,
+    identified,
     stored_message,
 )
 from moderator.intake.robots import own_address, refusal_allowed, robot_reason
@@ -98,6 +100,17 @@ def commands_step(intake: Intake) -> IntakeResult | None:
         stored.status, stored.detail = MessageStatus.ACCEPTED, done.detail
         return intake.result(IntakeFate.ACCEPTED, done.detail)
     intake.game, intake.player, intake.directives = done.game, done.player, done.rest
+    intake.commands = done.later
+    return None
+
+
+def commands_after_orders_step(intake: Intake) -> IntakeResult | None:
+    """The commands sent beside orders, answered once the orders are stored: ORDERS and
+    STATUS then read back what this mail made stand (`answer_after_orders`)."""
+    if intake.commands:
+        game, player, _ = identified(intake)
+        answer_after_orders(intake.session, intake.config, intake.message, game, player,
+                            intake.commands, intake.now)
     return None
 
 

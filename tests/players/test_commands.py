@@ -136,6 +136,23 @@ def test_orders_beside_commands_are_stored_too(db: Engine, config: Config) -> No
     assert mails(db, "receipt")[-1].subject.startswith("[paris] Orders v1 stand")
 
 
+def test_orders_beside_new_orders_reads_back_what_this_mail_made_stand(
+        db: Engine, config: Config) -> None:
+    """``ORDERS`` in the mail that sends new orders answers with the orders that stand
+    after it (v2, its own), not those that stood before it (v1); ``STATUS`` beside orders
+    counts them too.  The reply still comes before the receipt."""
+    make_game(db, config)
+    send(db, config, ORDERS)
+    assert send(db, config, "PASSWORD: rapier\nORDERS\nSTATUS\nWEEK 1: PRACTICE sabre\n") \
+        == "accepted"
+    text = reply(db)
+    assert "Your orders v2 stand" in text and "WEEK 1: PRACTICE sabre" in text, text
+    assert "PRACTICE rapier" not in text
+    assert "Your orders: v2 stand." in text and "Orders received from: Jacques de Lyon." in text
+    assert [o.kind for o in mails(db)[-2:]] == ["command-reply", "receipt"]
+    assert count(db, Submission) == 2
+
+
 def test_resend_goes_only_to_the_registered_address(db: Engine, config: Config) -> None:
     make_game(db, config)
     with session_scope(db) as session:
