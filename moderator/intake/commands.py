@@ -45,6 +45,7 @@ from moderator.publish.render import render
 from moderator.settings.config import Config, game_tables
 from moderator.store import repo
 from moderator.store.models import Game, Player, ReceivedMessage, Turn
+from moderator.store.passwords import as_written
 from moderator.turn.deadlines import set_deadlines
 from moderator.turn.inputs import standing
 
@@ -104,7 +105,7 @@ def find_commands(text: str) -> tuple[tuple[Command, ...], frozenset[int]]:
             continue
         if first_password is None:
             first_password = given.group(1)
-        elif given.group(1) != first_password:
+        elif as_written(given.group(1)) != as_written(first_password):
             found.append(Command("PASSWORD", number, given.group(1)))
     return tuple(found), frozenset(c.line for c in found)
 
@@ -357,8 +358,16 @@ def _absence(ctx: _Context, command: Command, reply: _Reply) -> None:
 
 
 def _password(ctx: _Context, command: Command, reply: _Reply) -> None:
-    desk_players.change_password(ctx.session, ctx.game, ctx.player, command.argument)
-    reply.add("PASSWORD", "Your password is changed: use the new one from now on.")
+    """The new password is the word after PASSWORD without the sentence punctuation after
+    it (`as_written`: "NEW PASSWORD epee2." sets ``epee2``).  The reply is kept in the
+    outbox, so it never shows the password (issue 16, goal 4): its length only, and the
+    punctuation left out."""
+    new = as_written(command.argument)
+    desk_players.change_password(ctx.session, ctx.game, ctx.player, new)
+    dropped = command.argument[len(new):]
+    left_out = f" ({dropped!r} after it is not part of it)" if dropped else ""
+    reply.add("PASSWORD", f"Your password is changed: the new one has {len(new)} "
+                          f"characters{left_out}.  Use it from now on.")
 
 
 _HANDLERS: dict[str, Callable[[_Context, Command, _Reply], None]] = {

@@ -14,7 +14,7 @@ from moderator.intake.sender import authentication_failure
 from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.models import Game, Player, ReceivedMessage
-from moderator.store.passwords import server_key, verify_password
+from moderator.store.passwords import server_key, verify_written
 from moderator.store.statuses import PlayerStatus
 
 
@@ -79,8 +79,8 @@ def identify(
             "Your message has no PASSWORD: line.",
             "Add a line 'PASSWORD: yourpassword' to your orders.",
         )
-    if not verify_password(directives.password, player.password_hash,
-                           server_key(config.key_file)):
+    if not verify_written(directives.password, player.password_hash,
+                          server_key(config.key_file)):
         raise Refusal("intake.bad-password", "The password in your message is not correct.")
     return game, player, directives
 

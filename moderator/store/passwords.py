@@ -118,6 +118,26 @@ def stored_form(password: str | None, key: ServerKey) -> tuple[str, str]:
     return password, hash_password(password)
 
 
+# Punctuation a player's sentence puts after a password ("NEW PASSWORD epee2."): not part
+# of the password a player writes (docs/players-guide.md, Sending orders).
+SENTENCE_END = ".,;:!?"
+
+
+def as_written(value: str) -> str:
+    """A password a player wrote, without the sentence punctuation after it."""
+    return value.rstrip(SENTENCE_END)
+
+
+def verify_written(password: str, stored: str, key: ServerKey | None = None) -> bool:
+    """Whether a password a player wrote matches: as written, else without the sentence
+    punctuation after it (`as_written`).  The first check keeps a password the GM chose
+    with a final full stop working; the second costs only a wrong or punctuated one."""
+    if verify_password(password, stored, key):
+        return True
+    bare = as_written(password)
+    return bool(bare) and bare != password and verify_password(bare, stored, key)
+
+
 def verify_password(password: str, stored: str, key: ServerKey | None = None) -> bool:
     """Whether ``password`` matches the stored form (either scheme, any parameters)."""
     scheme = stored.split("$", 1)[0]
@@ -174,8 +194,11 @@ def has_subject_password(raw: bytes) -> bool:
 
 
 def passwords_in(text: str) -> list[str]:
-    """The values given on ``PASSWORD:`` lines (quoted ones too), longest first."""
-    return sorted({m.group(2) for m in _LINE.finditer(text)}, key=len, reverse=True)
+    """The values given on ``PASSWORD:`` lines (quoted ones too), each also without the
+    sentence punctuation after it (`as_written`: the password it is read as), longest
+    first."""
+    given = {m.group(2) for m in _LINE.finditer(text)}
+    return sorted(given | {b for v in given if (b := as_written(v))}, key=len, reverse=True)
 
 
 def masked(raw: bytes, values: Sequence[str] = ()) -> bytes:

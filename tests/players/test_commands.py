@@ -304,6 +304,27 @@ def test_password_change_and_the_gms_reset(db: Engine, config: Config) -> None:
     assert send(db, config, ORDERS.replace("rapier\n", f"{new}\n", 1)) == "accepted"
 
 
+@pytest.mark.parametrize("line", ["NEW PASSWORD epee2.", "SET PASSWORD: epee2!",
+                                  "PASSWORD epee2,"])
+def test_a_new_password_leaves_out_the_sentence_punctuation_after_it(
+        db: Engine, config: Config, line: str) -> None:
+    """Players write sentences: ``NEW PASSWORD epee2.`` sets ``epee2`` (docs/players-guide.md,
+    Commands), and the reply, kept in the outbox, gives its length and what was left out,
+    never the password (issue 16, goal 4).  A ``PASSWORD: epee2.`` line is read the same
+    way."""
+    make_game(db, config)
+    send(db, config, f"PASSWORD: rapier\n{line}\n")
+    text = reply(db)
+    assert send(db, config, ORDERS.replace("rapier\n", "epee2\n", 1)) == "accepted"
+    assert "Your password is changed: the new one has 5 characters (" in text, text
+    assert " after it is not part of it)." in text
+    assert b"epee2" not in mails(db, "command-reply")[-1].raw
+    assert send(db, config, ORDERS.replace("rapier\n", "epee2.\n", 1)) == "accepted"
+    assert send(db, config, ORDERS) == "refused"
+    send(db, config, "PASSWORD: epee2\nNEW PASSWORD ...\n")
+    assert "Not done: a password needs at least 4 characters" in reply(db)
+
+
 def test_join_open_creates_the_character_and_mails_the_welcome(db: Engine,
                                                                config: Config) -> None:
     make_game(db, config)

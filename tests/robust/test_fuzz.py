@@ -43,8 +43,8 @@ def test_a_thousand_hostile_messages_each_end_in_one_fate(
 ) -> None:
     # scrypt costs 0.1 s a check by design; the same check's answer, cached, keeps this
     # test about fates (the benchmark measures the real cost).
-    monkeypatch.setattr(identify, "verify_password",
-                        functools.lru_cache(maxsize=None)(identify.verify_password))
+    monkeypatch.setattr(identify, "verify_written",
+                        functools.lru_cache(maxsize=None)(identify.verify_written))
     config = load_config(write_config(tmp_path))
     db = open_store(config.database_url)
     make_game(db, config)
