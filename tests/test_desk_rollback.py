@@ -7,6 +7,8 @@ state, the audit entry in the log and the GM note in the gazette."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 from click.testing import CliRunner
 from sqlalchemy import Engine
 from sqlmodel import Session, select
@@ -133,3 +135,50 @@ def test_a_rolled_back_game_does_not_run_until_rolled_forward(
     result = CliRunner().invoke(cli, ["--config", str(config.path), "game", "resume", "paris",
                                       "--reason", "x"])
     assert result.exit_code != 0 and "rollforward" in str(result.exception)
+
+
+def _local(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M")
+
+
+def _mails(db: Engine, kind: str) -> list[Outbox]:
+    with Session(db) as session:
+        return list(session.exec(select(Outbox).where(Outbox.kind == kind)
+                                 .order_by(Outbox.id)))  # type: ignore[arg-type]
+
+
+def test_a_deadline_set_during_a_rollback_is_mailed_only_when_the_turn_reopens(
+    db: Engine, config: Config
+) -> None:
+    """`deadline set` while a game is rolled back (docs/gm-desk.md, Rollback and
+    rollforward).  A deadline already past only decides which stored orders the replay
+    reads: the players, who have read that turn's results, get no mail (before: a "new
+    deadline" for April's replay).  A deadline ahead reopens the turn, since orders sent
+    until then count at the replay: every player is told it takes orders again, and
+    orders sent meanwhile are what `turn rollforward` replays."""
+    now = datetime.now(UTC)
+    make_game(db, config)
+    invoke(config, "deadline", "set", "paris", _local(now + timedelta(days=10)))
+    for _ in range(3):
+        process_message(db, config, order_mail("jacques@lyon.example", JACQUES))
+        run_turn(db, config, "paris")
+    invoke(config, "turn", "rollback", "paris", "2", "--reason", "check a duel")
+    before = len(_mails(db, "deadline-moved"))
+
+    out = invoke(config, "deadline", "set", "paris", _local(now - timedelta(days=2)),
+                 "--force", "--reason", "the real cutoff")
+    assert len(_mails(db, "deadline-moved")) == before
+    assert "is not mailed to the players" in " ".join(out.split())
+
+    out = invoke(config, "deadline", "set", "paris", _local(now + timedelta(days=60)),
+                 "--reason", "replay with new orders", "--note", "the duel is refought")
+    assert "takes orders again" in " ".join(out.split())
+    moved = _mails(db, "deadline-moved")[before:]
+    with Session(db) as session:
+        label = repo.open_turn(session, repo.game_by_name(session, "paris")).label
+    assert len(moved) == 3
+    assert {m.subject for m in moved} == {f"[paris] {label}: reopened for orders"}
+    process_message(db, config, order_mail(
+        "jacques@lyon.example", "PASSWORD: rapier\nWEEK 1: PRACTICE sabre\n", date=now))
+    out = invoke(config, "turn", "rollforward", "paris", "--reason", "refought")
+    assert f"Turn 2 ({label}): CORRECTED" in out

@@ -17,6 +17,7 @@ from moderator.settings.game import week_key, weekday_key
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Game, Turn
+from moderator.store.statuses import GameStatus
 from moderator.turn import deadlines
 
 # What the players' mail about the new deadlines says; the --reason is the GM's only.
@@ -160,6 +161,16 @@ def print_deadlines(g: Game, turn: Turn) -> None:
                       f"{format_deadline(turn.announcement_deadline, g.time_zone)}")
     console.print(f"Turn {turn.number} ({turn.label}): orders due "
                   f"{format_deadline(turn.deadline, g.time_zone) or 'not set'}")
+    if g.status != GameStatus.ROLLBACK:
+        return
+    if actions.reopened_for_orders(g, turn):
+        console.print(f"{g.name} is rolled back: {turn.label} takes orders again until "
+                      "then (a moved deadline is mailed to the players); `turn "
+                      "rollforward` replays it at once, so run it after the deadline.")
+    else:
+        console.print(f"{g.name} is rolled back and this deadline has passed: it only "
+                      f"decides which stored orders `turn rollforward` reads for "
+                      f"{turn.label}, and a change to it is not mailed to the players.")
 
 
 @deadline.command("extend")

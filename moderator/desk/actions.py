@@ -97,9 +97,12 @@ def move_deadlines(session: Session, config: Config, game: Game, deadline: datet
     _no_announcements_if_one_deadline(config, game, announcements is not None)
     turn = repo.open_turn(session, game)
     if as_utc(deadline) <= now and not force:
+        effect = (f"orders received after it will not count when `turn rollforward` "
+                  f"replays {turn.label}" if game.status == GameStatus.ROLLBACK else
+                  "the turn would run at once")
         raise DeskError(f"{format_deadline(deadline, game.time_zone)} is in the past "
-                        f"(now {format_deadline(now, game.time_zone)}): the turn would run "
-                        "at once; add --force to set it anyway")
+                        f"(now {format_deadline(now, game.time_zone)}): {effect}; add "
+                        "--force to set it anyway")
     had = turn.deadline
     turn = set_deadlines(session, game, deadline, announcements)
     detail = f"orders due {format_deadline(deadline, game.time_zone)}" + (
@@ -143,10 +146,31 @@ def _no_announcements_if_one_deadline(config: Config, game: Game, given: bool) -
                         "config.toml): no announcement deadline")
 
 
+def reopened_for_orders(game: Game, turn: Turn) -> bool:
+    """Whether a rolled-back game's open turn takes orders again: its deadline, which is
+    the cutoff of the orders its replay reads (`moderator.turn.inputs.cutoff`), is still
+    ahead, so orders sent now count when `turn rollforward` replays it."""
+    return (game.status == GameStatus.ROLLBACK and turn.deadline is not None
+            and as_utc(turn.deadline) > now_utc())
+
+
 def announce_deadlines(session: Session, config: Config, game: Game, turn: Turn,
                        why: str) -> list[str]:
-    """Tell every player (not removed) the open turn's new deadlines."""
-    lines = [f"The deadlines of {game.name}, {turn.label}, were {why}.", ""]
+    """Tell every player (not removed) the open turn's new deadlines.
+
+    In a rolled-back game, only when the turn reopens for orders (`reopened_for_orders`),
+    and saying so: its players have read its results, and a deadline already past only
+    decides which stored orders the replay reads, which is the GM's business."""
+    if game.status == GameStatus.ROLLBACK and not reopened_for_orders(game, turn):
+        return []
+    if game.status == GameStatus.ROLLBACK:
+        lines = [f"The GM has taken {game.name} back to the start of {turn.label} to play "
+                 f"it again: {turn.label} takes orders again, and its results so far will "
+                 f"be replaced.  Its deadlines were {why}.", ""]
+        subject = f"[{game.name}] {turn.label}: reopened for orders"
+    else:
+        lines = [f"The deadlines of {game.name}, {turn.label}, were {why}.", ""]
+        subject = f"[{game.name}] {turn.label}: new deadline"
     if turn.announcement_deadline:
         lines.append("Announcements and challenges are now due "
                      f"{format_deadline(turn.announcement_deadline, game.time_zone)}.")
@@ -156,8 +180,7 @@ def announce_deadlines(session: Session, config: Config, game: Game, turn: Turn,
     sent = []
     for player in repo.members(session, game):
         outgoing.queue(session, config, game=game, kind="deadline-moved", to=player.email,
-                       subject=f"[{game.name}] {turn.label}: new deadline",
-                       text="\n".join(lines) + "\n")
+                       subject=subject, text="\n".join(lines) + "\n")
         sent.append(player.email)
     return sent
 
