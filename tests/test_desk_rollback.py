@@ -180,5 +180,11 @@ def test_a_deadline_set_during_a_rollback_is_mailed_only_when_the_turn_reopens(
     assert {m.subject for m in moved} == {f"[paris] {label}: reopened for orders"}
     process_message(db, config, order_mail(
         "jacques@lyon.example", "PASSWORD: rapier\nWEEK 1: PRACTICE sabre\n", date=now))
-    out = invoke(config, "turn", "rollforward", "paris", "--reason", "refought")
+    # Before that deadline the replay would cut off orders still to come: it asks first.
+    asked = CliRunner().invoke(cli, ["--config", str(config.path), "turn", "rollforward",
+                                     "paris", "--reason", "refought"], input="n\n")
+    assert asked.exit_code == 1 and "replay it now, before then?" in asked.output
+    with Session(db) as session:
+        assert repo.game_by_name(session, "paris").status == "rollback"
+    out = invoke(config, "turn", "rollforward", "paris", "--reason", "refought", "--yes")
     assert f"Turn 2 ({label}): CORRECTED" in out

@@ -165,8 +165,8 @@ def print_deadlines(g: Game, turn: Turn) -> None:
         return
     if actions.reopened_for_orders(g, turn):
         console.print(f"{g.name} is rolled back: {turn.label} takes orders again until "
-                      "then (a moved deadline is mailed to the players); `turn "
-                      "rollforward` replays it at once, so run it after the deadline.")
+                      "then (a moved deadline is mailed to the players); run `turn "
+                      "rollforward` after the deadline (before it, it asks first).")
     else:
         console.print(f"{g.name} is rolled back and this deadline has passed: it only "
                       f"decides which stored orders `turn rollforward` reads for "

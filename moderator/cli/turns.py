@@ -208,17 +208,31 @@ def turn_rollback(app: App, game_name: str, number: int, reason: str,
 
 @turn.command("rollforward")
 @click.argument("game_name", metavar="GAME")
+@click.option("--yes", "assume_yes", is_flag=True,
+              help="Replay before the reopened turn's deadline without asking.")
 @desk
 @send_option
 @pass_app
-def turn_rollforward(app: App, game_name: str, reason: str, actor: str | None,
-                     send: bool) -> None:
+def turn_rollforward(app: App, game_name: str, assume_yes: bool, reason: str,
+                     actor: str | None, send: bool) -> None:
     """Replay the turns undone by `turn rollback`: unchanged turns come out byte for byte
-    the same (and are not mailed again); changed ones are mailed as CORRECTIONs.
+    the same (and are not mailed again); changed ones are mailed as CORRECTIONs.  While
+    the reopened turn's deadline is ahead its players may still send orders, so it asks
+    first (or --yes).
 
     \b
     moderator turn rollforward paris --reason "weapon corrected"
     """
+    with Session(app.db) as session:
+        g = repo.game_by_name(session, game_name)
+        t = repo.open_turn(session, g)
+        waiting = g.status == GameStatus.ROLLBACK  # else rollforward refuses, with why
+        label, deadline, zone = t.label, t.deadline, g.time_zone
+    if waiting and deadline is not None and as_utc(deadline) > now_utc() and not assume_yes:
+        # Orders sent until the deadline count at the replay; replaying now cuts them off.
+        click.confirm(f"{label} of {game_name} takes orders until "
+                      f"{format_deadline(deadline, zone)}; replay it now, before then?",
+                      abort=True)
     with session_scope(app.db) as session:
         replayed = rollback.rollforward(session, app.config,
                                         repo.game_by_name(session, game_name),
