@@ -149,8 +149,12 @@ def game_settings(app: App, game_name: str) -> None:
     settings = app.config.game(game_name)
     values = settings.effective()
     table = Table("setting", "value", title=f"[games.{game_name}]")
+    if "reminder_hours" not in settings.values:  # what the game gets: the service's
+        values["reminder_hours"] = app.config.reminder_hours_of(game_name)
     for s in GAME_SETTINGS:
-        table.add_row(s.key, repr(values[s.key]))
+        inherited = s.key == "reminder_hours" and "reminder_hours" not in settings.values
+        table.add_row(s.key, repr(values[s.key]) + (" ([service] reminder_hours)"
+                                                   if inherited else ""))
     table.add_row("deadline", repr(dict(settings.deadline)) if settings.deadline else "-")
     table.add_row("tables", ", ".join(sorted(settings.tables)) or "-")
     console.print(table)

@@ -59,8 +59,8 @@ def _hours_list(value: Any) -> str | None:
 
 
 GAME_SETTINGS: tuple[GameSetting, ...] = (
-    GameSetting("kind", "", "The game: 'engarde' (checked with the table overrides).",
-                None),
+    GameSetting("kind", "", "The game: 'engarde', 'dwtk' or 'fief'; `game new --kind` "
+                "must match it, and the table overrides are checked against it.", None),
     GameSetting("time_zone", "", "Time zone of the game's deadlines (IANA name); empty: "
                 "[time] zone.  Used when the game is created.", _zone),
     GameSetting("deadlines", 2, "Deadlines per turn: 1 (orders only) or 2 (announcements "
@@ -71,7 +71,8 @@ GAME_SETTINGS: tuple[GameSetting, ...] = (
     GameSetting("early_run_delay_minutes", 30, "Wait after the last orders before an early "
                 "run.", _at_least(0)),
     GameSetting("reminder_hours", [24], "Hours before the orders deadline that players "
-                "without orders are reminded (one reminder each time); [] for none.",
+                "without orders are reminded (one reminder each time); [] for none; not "
+                "set: [service] reminder_hours (Config.reminder_hours_of).",
                 _hours_list),
     GameSetting("grace_hours", 0, "Hours after the deadline before the turn runs.",
                 _at_least(0)),
