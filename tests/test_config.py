@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -89,3 +90,17 @@ def test_relative_paths_are_relative_to_the_config_file(tmp_path: Path) -> None:
     path.parent.mkdir()
     path.write_text('[paths]\nspool = "spool-here"\n')
     assert load_config(path).spool_dir == (tmp_path / "sub" / "spool-here").resolve()
+
+
+def test_the_systemd_setup_moves_every_relative_path_out_of_etc() -> None:
+    """docs/deployment.md puts the config in /etc/moderator, where relative paths would
+    resolve (and the unit may not write): its setup names an absolute /var/lib path for
+    every setting whose default is a relative path (the key file was missing)."""
+    text = (ROOT / "docs" / "deployment.md").read_text(encoding="utf-8")
+    setup = text[text.index("sudo useradd"):text.index("journalctl -u moderator -f")]
+    relative = [s.key for s in SETTINGS if isinstance(s.default, str)
+                and s.default.removeprefix("sqlite:///").startswith(("var/", "orders/"))]
+    assert len(relative) >= 5
+    for key in relative:
+        leaf = key.rsplit(".", 1)[1]
+        assert re.search(rf'\b{leaf} = "(sqlite:///)?/var/lib/moderator/', setup), key
