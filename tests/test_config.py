@@ -104,3 +104,40 @@ def test_the_systemd_setup_moves_every_relative_path_out_of_etc() -> None:
     for key in relative:
         leaf = key.rsplit(".", 1)[1]
         assert re.search(rf'\b{leaf} = "(sqlite:///)?/var/lib/moderator/', setup), key
+
+
+def _package_source() -> str:
+    return "\n".join(p.read_text(encoding="utf-8")
+                     for p in sorted((ROOT / "moderator").rglob("*.py")))
+
+
+def test_every_setting_init_writes_is_acted_on() -> None:
+    """No setting that is stored but does nothing: every key of the config.toml that
+    `moderator init` writes is read into the Config, and every field of the Config (and
+    of its IMAP and SMTP parts) is read somewhere as ``.field``."""
+    import dataclasses
+
+    from moderator.settings.config import Config, ImapSettings, SmtpSettings
+
+    loader = (ROOT / "moderator" / "settings" / "config.py").read_text(encoding="utf-8")
+    for setting in SETTINGS:
+        section, leaf = setting.key.rsplit(".", 1)
+        by_server = section in ("mail.imap", "mail.smtp") and f'f"{{prefix}}.{leaf}"' in loader
+        assert f'"{setting.key}"' in loader or by_server, f"{setting.key} is never read"
+    source = _package_source()
+    for kind in (Config, ImapSettings, SmtpSettings):
+        for field in dataclasses.fields(kind):
+            if field.name in ("path", "base_dir", "games"):
+                continue
+            assert re.search(rf"\.{field.name}\b", source), f"{kind.__name__}.{field.name}"
+
+
+def test_every_per_game_setting_is_acted_on() -> None:
+    """Every [games.NAME] key is read from a game's settings somewhere (``settings.KEY``
+    or ``config.game(...).KEY``), besides being declared and checked."""
+    from moderator.settings.game import GAME_SETTINGS
+
+    source = _package_source()
+    for setting in GAME_SETTINGS:
+        pattern = rf"(settings|\)|\.values)\.{setting.key}\b|\"{setting.key}\" in "
+        assert re.search(pattern, source), f"games.*.{setting.key} is never read"
