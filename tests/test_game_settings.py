@@ -304,3 +304,19 @@ def test_game_settings_shows_the_reminders_the_game_gets(tmp_path: Path, service
     with Session(db) as session:
         game = repo.game_by_name(session, "paris")
         assert reminder_hours(config, game) == config.reminder_hours_of("paris") == hours
+
+
+def test_game_new_takes_the_kind_from_the_games_section(tmp_path: Path) -> None:
+    """config.toml's ``kind`` names the game: `game new NAME` needs no --kind then (it
+    was required, the section's kind only a check); without either it says what to add."""
+    from click.testing import CliRunner
+
+    from moderator.cli import cli
+
+    path, _config = _load(tmp_path, '[games.kings]\nkind = "dwtk"\n')
+    made = CliRunner().invoke(cli, ["--config", str(path), "game", "new", "kings"])
+    assert made.exit_code == 0, made.output
+    assert "Created dwtk game kings" in made.output
+    bare = CliRunner().invoke(cli, ["--config", str(path), "game", "new", "lyon"])
+    assert bare.exit_code == 2
+    assert "--kind" in bare.output and "[games.lyon]" in bare.output

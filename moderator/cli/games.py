@@ -35,7 +35,8 @@ def game() -> None:
 
 @game.command("new")
 @click.argument("name")
-@click.option("--kind", type=click.Choice(game_kinds()), required=True, help="Which game.")
+@click.option("--kind", type=click.Choice(game_kinds()),
+              help="Which game (default: kind in [games.NAME] of config.toml).")
 @click.option("--seed", type=int, help="Dice seed (default: random).")
 @click.option(
     "--deadline", type=WHEN_OR_DATE,
@@ -45,9 +46,13 @@ def game() -> None:
 @click.option("--reason", default=None, help="Why, for the audit log (`moderator log`).")
 @click.option("--as", "actor", metavar="NAME", help="Who acts (audit log).")
 @pass_app
-def game_new(app: App, name: str, kind: str, seed: int | None, deadline: datetime | None,
-             reason: str | None, actor: str | None) -> None:
+def game_new(app: App, name: str, kind: str | None, seed: int | None,
+             deadline: datetime | None, reason: str | None, actor: str | None) -> None:
     """Create game NAME with its first turn open for orders (audited as game.new)."""
+    kind = kind or app.config.game(name).kind
+    if kind is None:
+        raise click.UsageError(f"which game? add --kind ({', '.join(game_kinds())}), or "
+                               f'kind = "..." under [games.{name.lower()}] in config.toml')
     zone = ZoneInfo(app.config.game(name).time_zone or app.config.zone.key)  # the game's
     when = as_utc(deadline.replace(tzinfo=zone)) if deadline else None
     with session_scope(app.db) as session:

@@ -59,8 +59,9 @@ def _hours_list(value: Any) -> str | None:
 
 
 GAME_SETTINGS: tuple[GameSetting, ...] = (
-    GameSetting("kind", "", "The game: 'engarde', 'dwtk' or 'fief'; `game new --kind` "
-                "must match it, and the table overrides are checked against it.", None),
+    GameSetting("kind", "", "The game: 'engarde', 'dwtk' or 'fief', what `game new NAME` "
+                "creates (a --kind must match it); the table overrides are checked with it.",
+                None),
     GameSetting("time_zone", "", "Time zone of the game's deadlines (IANA name); empty: "
                 "[time] zone.  Used when the game is created.", _zone),
     GameSetting("deadlines", 2, "Deadlines per turn: 1 (orders only) or 2 (announcements "
