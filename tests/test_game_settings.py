@@ -320,3 +320,22 @@ def test_game_new_takes_the_kind_from_the_games_section(tmp_path: Path) -> None:
     bare = CliRunner().invoke(cli, ["--config", str(path), "game", "new", "lyon"])
     assert bare.exit_code == 2
     assert "--kind" in bare.output and "[games.lyon]" in bare.output
+
+
+def test_game_settings_shows_a_created_games_own_kind_and_zone(tmp_path: Path) -> None:
+    """A game created without a [games.NAME] section is an En Garde! game in the [time]
+    zone of its creation: `game settings` said kind '' and time_zone ''."""
+    from click.testing import CliRunner
+
+    from moderator.cli import cli
+
+    path, config = _load(tmp_path, "")
+    make_game(open_store(config.database_url), config)
+    result = CliRunner().invoke(cli, ["--config", str(path), "game", "settings", "paris"],
+                                catch_exceptions=False)
+    rows = {line.split("│")[1].strip(): line.split("│")[2].strip()
+            for line in result.output.splitlines() if line.count("│") == 3}
+    assert rows["kind"].startswith("'engarde'"), rows
+    assert rows["time_zone"].startswith(repr(config.zone.key)), rows
+    unknown = CliRunner().invoke(cli, ["--config", str(path), "game", "settings", "pariss"])
+    assert unknown.exit_code != 0  # no game pariss, no section: refused

@@ -147,19 +147,25 @@ def game_resume(app: App, game_name: str, reason: str, actor: str | None) -> Non
 @pass_app
 def game_settings(app: App, game_name: str) -> None:
     """GAME's settings from config.toml ([games.GAME]), defaults filled in.  GAME is a
-    game on this host or a [games.GAME] section (a game not created yet)."""
-    if game_name.lower() not in app.config.games:  # a typo would show the defaults
-        with Session(app.db) as session:
-            repo.game_by_name(session, game_name)
+    game on this host or a [games.GAME] section (a game not created yet).  A created
+    game's kind and time zone are its own (fixed at `game new`); a game without
+    reminder_hours gets the service's."""
     settings = app.config.game(game_name)
     values = settings.effective()
-    table = Table("setting", "value", title=f"[games.{game_name}]")
-    if "reminder_hours" not in settings.values:  # what the game gets: the service's
+    notes: dict[str, str] = {}
+    if "reminder_hours" not in settings.values:
         values["reminder_hours"] = app.config.reminder_hours_of(game_name)
+        notes["reminder_hours"] = " ([service] reminder_hours)"
+    with Session(app.db) as session:
+        created = repo.find_game(session, game_name)
+        if created is None and game_name.lower() not in app.config.games:
+            repo.game_by_name(session, game_name)  # refused: a typo would show the defaults
+        if created is not None:
+            values["kind"], values["time_zone"] = created.kind, created.time_zone
+            notes["kind"] = notes["time_zone"] = " (the game's, set at game new)"
+    table = Table("setting", "value", title=f"[games.{game_name}]")
     for s in GAME_SETTINGS:
-        inherited = s.key == "reminder_hours" and "reminder_hours" not in settings.values
-        table.add_row(s.key, repr(values[s.key]) + (" ([service] reminder_hours)"
-                                                   if inherited else ""))
+        table.add_row(s.key, repr(values[s.key]) + notes.get(s.key, ""))
     table.add_row("deadline", repr(dict(settings.deadline)) if settings.deadline else "-")
     table.add_row("tables", ", ".join(sorted(settings.tables)) or "-")
     console.print(table)
