@@ -337,5 +337,6 @@ def test_game_settings_shows_a_created_games_own_kind_and_zone(tmp_path: Path) -
             for line in result.output.splitlines() if line.count("│") == 3}
     assert rows["kind"].startswith("'engarde'"), rows
     assert rows["time_zone"].startswith(repr(config.zone.key)), rows
+    assert rows["deadline"].startswith("none (set by hand)"), rows
     unknown = CliRunner().invoke(cli, ["--config", str(path), "game", "settings", "pariss"])
     assert unknown.exit_code != 0  # no game pariss, no section: refused

@@ -24,7 +24,7 @@ from moderator.games import find_engine, game_kinds
 from moderator.settings.game import GAME_SETTINGS
 from moderator.store import audit, repo
 from moderator.store.db import session_scope
-from moderator.turn.deadlines import note_change
+from moderator.turn.deadlines import note_change, rule_of
 from moderator.turn.inputs import standing
 
 
@@ -148,8 +148,8 @@ def game_resume(app: App, game_name: str, reason: str, actor: str | None) -> Non
 def game_settings(app: App, game_name: str) -> None:
     """GAME's settings from config.toml ([games.GAME]), defaults filled in.  GAME is a
     game on this host or a [games.GAME] section (a game not created yet).  A created
-    game's kind and time zone are its own (fixed at `game new`); a game without
-    reminder_hours gets the service's."""
+    game's kind, time zone and deadline rule are its own (the section's, at `game new`;
+    `deadline rule` changes the rule); a game without reminder_hours gets the service's."""
     settings = app.config.game(game_name)
     values = settings.effective()
     notes: dict[str, str] = {}
@@ -160,13 +160,18 @@ def game_settings(app: App, game_name: str) -> None:
         created = repo.find_game(session, game_name)
         if created is None and game_name.lower() not in app.config.games:
             repo.game_by_name(session, game_name)  # refused: a typo would show the defaults
+        rule = rule_of(created) if created is not None else None
         if created is not None:
             values["kind"], values["time_zone"] = created.kind, created.time_zone
             notes["kind"] = notes["time_zone"] = " (the game's, set at game new)"
     table = Table("setting", "value", title=f"[games.{game_name}]")
     for s in GAME_SETTINGS:
         table.add_row(s.key, repr(values[s.key]) + notes.get(s.key, ""))
-    table.add_row("deadline", repr(dict(settings.deadline)) if settings.deadline else "-")
+    if created is not None:  # the section's rule was only the first; `deadline rule` rules
+        table.add_row("deadline", (rule.describe() if rule else "none (set by hand)")
+                      + " (the game's: `deadline rule`)")
+    else:
+        table.add_row("deadline", repr(dict(settings.deadline)) if settings.deadline else "-")
     table.add_row("tables", ", ".join(sorted(settings.tables)) or "-")
     console.print(table)
 
