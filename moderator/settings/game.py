@@ -83,7 +83,8 @@ GAME_SETTINGS: tuple[GameSetting, ...] = (
     GameSetting("nmr_limit", 0, "Misses in a row (absences excused) before nmr_action; "
                 "0: never.", _at_least(0)),
     GameSetting("nmr_action", "civil-disorder", "After nmr_limit misses: 'civil-disorder' "
-                "(the character plays on his standing orders, the player is marked) or "
+                "(the player is marked; his character goes on as one without orders does: En "
+                "Garde! his NMR orders, else indisposed; DWTK and Fief his standing orders) or "
                 "'remove' (the player is ejected).", _choice("civil-disorder", "remove")),
     GameSetting("absences", True, "Players may be marked absent (`player absence`)."),
     GameSetting("absence_max_days", 28, "Longest absence allowed, in days.", _at_least(1)),
@@ -113,9 +114,9 @@ def did_you_mean(word: str, known: Iterable[str]) -> str:
 # Settings that were validated and stored but never acted on, now gone: a config that
 # still names one is told why and what happens instead (not just "unknown setting").
 REMOVED = {
-    "nmr_orders": "was removed: it never changed anything; a character without orders "
-                  "always follows his NMR orders, else his standing orders, else he is "
-                  "indisposed (docs/gm-desk.md); delete the line",
+    "nmr_orders": "was removed: it never changed anything; an En Garde! character "
+                  "without orders always follows his NMR orders (their empty slots from "
+                  "his standing orders), else he is indisposed; delete the line",
 }
 SUBTABLES = ("tables", "deadline")
 # The type of each deadline key: a rule built from another type (time = 1800) would fail
