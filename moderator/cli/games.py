@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import click
 from rich.table import Table
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from moderator.cli.app import (
     WHEN_OR_DATE,
@@ -24,6 +24,7 @@ from moderator.games import find_engine, game_kinds
 from moderator.settings.game import GAME_SETTINGS
 from moderator.store import audit, repo
 from moderator.store.db import session_scope
+from moderator.store.models import GmLog
 from moderator.turn.deadlines import note_change, rule_of
 from moderator.turn.inputs import standing
 
@@ -226,26 +227,39 @@ def decide(app: App, game_name: str, key: str, value: str, note: str | None, rea
 @click.argument("game_name", metavar="GAME")
 @click.option("--since", type=click.DateTime(["%Y-%m-%d", "%Y-%m-%d %H:%M"]),
               help="Only entries from this date (the game's time zone).")
+@click.option("--service", "with_service", is_flag=True,
+              help="Also the service's GM log of GAME: each message's fate (accepted, "
+                   "refused and why, ignored), mail failed or bounced, turns run "
+                   "(`status` shows only its warnings and errors).")
 @pass_app
-def log(app: App, game_name: str, since: datetime | None) -> None:
+def log(app: App, game_name: str, since: datetime | None, with_service: bool) -> None:
     """The audit trail of GAME: every GM action, who, when and why.
 
     \b
     moderator log paris --since 2026-12-01
+    moderator log paris --service
     """
+    lines: list[tuple[datetime, str, str]] = []  # (when, line, detail line)
     with Session(app.db) as session:
         g = repo.game_by_name(session, game_name)
         start = since.replace(tzinfo=_zone(g.time_zone)) if since else None
-        rows = audit.entries(session, g, start)
-        for e in rows:
+        for e in audit.entries(session, g, start):
             turn = f" turn {e.turn_number}" if e.turn_number else ""
             noted = (f" [in the gazette of turn {e.noted_in_turn}]" if e.noted_in_turn
                      else " [in the next gazette]" if e.note else "")
-            console.print(f"{_short(e.at, g.time_zone)}  {e.who}  {e.action}{turn}: "
-                          f"{e.reason}{noted}")
-            if e.detail:
-                console.print(f"    {e.detail}")
-    if not rows:
+            lines.append((as_utc(e.at), f"{_short(e.at, g.time_zone)}  {e.who}  {e.action}"
+                                        f"{turn}: {e.reason}{noted}", e.detail))
+        if with_service:
+            query = select(GmLog).where(GmLog.game_id == g.id).order_by(col(GmLog.id))
+            lines += [(as_utc(e.at), f"{_short(e.at, g.time_zone)}  service  {e.event}"
+                                     f"{'' if e.level == 'info' else f' ({e.level})'}", e.detail)
+                      for e in session.exec(query)
+                      if start is None or as_utc(e.at) >= as_utc(start)]
+    for _when, line, detail in sorted(lines, key=lambda entry: entry[0]):
+        console.print(line, markup=False, highlight=False)
+        if detail:
+            console.print(f"    {detail}", markup=False, highlight=False)
+    if not lines:
         console.print(f"No GM actions logged for {game_name}.")
 
 
