@@ -141,3 +141,18 @@ def test_every_per_game_setting_is_acted_on() -> None:
     for setting in GAME_SETTINGS:
         pattern = rf"(settings|\)|\.values)\.{setting.key}\b|\"{setting.key}\" in "
         assert re.search(pattern, source), f"games.*.{setting.key} is never read"
+
+
+def test_the_outbox_doc_gives_the_default_retry_span() -> None:
+    """docs/outbox.md said the default retries span 4¼ hours; the waits between the 8
+    attempts (60 s doubling) add up to 127 minutes."""
+    from types import SimpleNamespace
+
+    from moderator.runners.outgoing import Outgoing
+
+    config = load_config(ROOT / "config.toml")
+    waits = [Outgoing.retry_delay(SimpleNamespace(config=config), n)  # type: ignore[arg-type]
+             for n in range(1, config.smtp.max_attempts)]
+    minutes = int(sum(w.total_seconds() for w in waits) // 60)
+    text = (ROOT / "docs" / "outbox.md").read_text(encoding="utf-8")
+    assert f"= {minutes} minutes" in text, minutes
