@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -89,3 +90,69 @@ def test_relative_paths_are_relative_to_the_config_file(tmp_path: Path) -> None:
     path.parent.mkdir()
     path.write_text('[paths]\nspool = "spool-here"\n')
     assert load_config(path).spool_dir == (tmp_path / "sub" / "spool-here").resolve()
+
+
+def test_the_systemd_setup_moves_every_relative_path_out_of_etc() -> None:
+    """docs/deployment.md puts the config in /etc/moderator, where relative paths would
+    resolve (and the unit may not write): its setup names an absolute /var/lib path for
+    every setting whose default is a relative path (the key file was missing)."""
+    text = (ROOT / "docs" / "deployment.md").read_text(encoding="utf-8")
+    setup = text[text.index("sudo useradd"):text.index("journalctl -u moderator -f")]
+    relative = [s.key for s in SETTINGS if isinstance(s.default, str)
+                and s.default.removeprefix("sqlite:///").startswith(("var/", "orders/"))]
+    assert len(relative) >= 5
+    for key in relative:
+        leaf = key.rsplit(".", 1)[1]
+        assert re.search(rf'\b{leaf} = "(sqlite:///)?/var/lib/moderator/', setup), key
+
+
+def _package_source() -> str:
+    return "\n".join(p.read_text(encoding="utf-8")
+                     for p in sorted((ROOT / "moderator").rglob("*.py")))
+
+
+def test_every_setting_init_writes_is_acted_on() -> None:
+    """No setting that is stored but does nothing: every key of the config.toml that
+    `moderator init` writes is read into the Config, and every field of the Config (and
+    of its IMAP and SMTP parts) is read somewhere as ``.field``."""
+    import dataclasses
+
+    from moderator.settings.config import Config, ImapSettings, SmtpSettings
+
+    loader = (ROOT / "moderator" / "settings" / "config.py").read_text(encoding="utf-8")
+    for setting in SETTINGS:
+        section, leaf = setting.key.rsplit(".", 1)
+        by_server = section in ("mail.imap", "mail.smtp") and f'f"{{prefix}}.{leaf}"' in loader
+        assert f'"{setting.key}"' in loader or by_server, f"{setting.key} is never read"
+    source = _package_source()
+    for kind in (Config, ImapSettings, SmtpSettings):
+        for field in dataclasses.fields(kind):
+            if field.name in ("path", "base_dir", "games"):
+                continue
+            assert re.search(rf"\.{field.name}\b", source), f"{kind.__name__}.{field.name}"
+
+
+def test_every_per_game_setting_is_acted_on() -> None:
+    """Every [games.NAME] key is read from a game's settings somewhere (``settings.KEY``
+    or ``config.game(...).KEY``), besides being declared and checked."""
+    from moderator.settings.game import GAME_SETTINGS
+
+    source = _package_source()
+    for setting in GAME_SETTINGS:
+        pattern = rf"(settings|\)|\.values)\.{setting.key}\b|\"{setting.key}\" in "
+        assert re.search(pattern, source), f"games.*.{setting.key} is never read"
+
+
+def test_the_outbox_doc_gives_the_default_retry_span() -> None:
+    """docs/outbox.md said the default retries span 4¼ hours; the waits between the 8
+    attempts (60 s doubling) add up to 127 minutes."""
+    from types import SimpleNamespace
+
+    from moderator.runners.outgoing import Outgoing
+
+    config = load_config(ROOT / "config.toml")
+    waits = [Outgoing.retry_delay(SimpleNamespace(config=config), n)  # type: ignore[arg-type]
+             for n in range(1, config.smtp.max_attempts)]
+    minutes = int(sum(w.total_seconds() for w in waits) // 60)
+    text = (ROOT / "docs" / "outbox.md").read_text(encoding="utf-8")
+    assert f"= {minutes} minutes" in text, minutes

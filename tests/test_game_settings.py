@@ -278,3 +278,65 @@ def test_game_settings_shows_each_setting_and_its_value(tmp_path: Path) -> None:
                     "deadline": repr({"monthly_day": 12, "time": "20:00"}), "tables": "rules"}
     [header] = [line for line in result.output.splitlines() if "┃" in line]
     assert [cell.strip() for cell in header.split("┃")[1:-1]] == ["setting", "value"]
+
+
+@pytest.mark.parametrize(("service", "hours"), [(48, [48]), (0, [])])
+def test_game_settings_shows_the_reminders_the_game_gets(tmp_path: Path, service: int,
+                                                        hours: list[int]) -> None:
+    """A game whose section does not set reminder_hours is reminded at ``[service]
+    reminder_hours`` (runners.reminders): `game settings` shows those hours, not the
+    [24] of the declaration (which showed [24] for a host with reminders off)."""
+    from click.testing import CliRunner
+
+    from moderator.cli import cli
+    from moderator.runners.reminders import reminder_hours
+
+    path, config = _load(tmp_path, f"[service]\nreminder_hours = {service}\n"
+                                   "[games.paris]\nkind = \"engarde\"\n")
+    result = CliRunner().invoke(cli, ["--config", str(path), "game", "settings", "paris"],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    [row] = [line for line in result.output.splitlines() if "│ reminder_hours" in line]
+    assert row.split("│")[2].strip().startswith(repr(hours)), row
+    assert "[service]" in row
+    db = open_store(config.database_url)
+    make_game(db, config)
+    with Session(db) as session:
+        game = repo.game_by_name(session, "paris")
+        assert reminder_hours(config, game) == config.reminder_hours_of("paris") == hours
+
+
+def test_game_new_takes_the_kind_from_the_games_section(tmp_path: Path) -> None:
+    """config.toml's ``kind`` names the game: `game new NAME` needs no --kind then (it
+    was required, the section's kind only a check); without either it says what to add."""
+    from click.testing import CliRunner
+
+    from moderator.cli import cli
+
+    path, _config = _load(tmp_path, '[games.kings]\nkind = "dwtk"\n')
+    made = CliRunner().invoke(cli, ["--config", str(path), "game", "new", "kings"])
+    assert made.exit_code == 0, made.output
+    assert "Created dwtk game kings" in made.output
+    bare = CliRunner().invoke(cli, ["--config", str(path), "game", "new", "lyon"])
+    assert bare.exit_code == 2
+    assert "--kind" in bare.output and "[games.lyon]" in bare.output
+
+
+def test_game_settings_shows_a_created_games_own_kind_and_zone(tmp_path: Path) -> None:
+    """A game created without a [games.NAME] section is an En Garde! game in the [time]
+    zone of its creation: `game settings` said kind '' and time_zone ''."""
+    from click.testing import CliRunner
+
+    from moderator.cli import cli
+
+    path, config = _load(tmp_path, "")
+    make_game(open_store(config.database_url), config)
+    result = CliRunner().invoke(cli, ["--config", str(path), "game", "settings", "paris"],
+                                catch_exceptions=False)
+    rows = {line.split("│")[1].strip(): line.split("│")[2].strip()
+            for line in result.output.splitlines() if line.count("│") == 3}
+    assert rows["kind"].startswith("'engarde'"), rows
+    assert rows["time_zone"].startswith(repr(config.zone.key)), rows
+    assert rows["deadline"].startswith("none (set by hand)"), rows
+    unknown = CliRunner().invoke(cli, ["--config", str(path), "game", "settings", "pariss"])
+    assert unknown.exit_code != 0  # no game pariss, no section: refused

@@ -232,3 +232,21 @@ def test_game_new_reads_its_deadline_in_the_games_zone(moderator: Run, tmp_path:
     code, out = moderator("game", "new", "quebec", "--kind", "engarde",
                           "--deadline", "2030-12-12 18:00")
     assert code == 0 and "Orders due Thursday 12 December 2030, 18:00 EST" in out, out
+
+
+def test_log_service_shows_each_messages_fate(moderator: Run, tmp_path: Path) -> None:
+    """docs/fates-and-robots.md: every fate has a line in the GM log, which `moderator log`
+    shows; `log` showed only the audit trail, and `status` only warnings and errors, so an
+    accepted message or a refusal-suppressed line was seen by no command."""
+    _game(moderator)
+    config = load_config(tmp_path / "config.toml")
+    db = open_store(config.database_url)
+    process_message(db, config, order_mail("jacques@lyon.example",
+                                           "PASSWORD: rapier\nWEEK 1: PRACTICE rapier\n"))
+    process_message(db, config, order_mail("jacques@lyon.example", "PASSWORD: wrong\n"))
+    code, out = moderator("log", "paris", "--service")
+    assert code == 0, out
+    assert "service  intake.accepted" in out and "intake.bad-password (warning)" in out, out
+    assert "player.add" in out  # the audit trail still, in time order with the service
+    assert out.index("player.add") < out.index("intake.accepted")
+    assert "intake.accepted" not in moderator("log", "paris")[1]

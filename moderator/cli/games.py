@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import click
 from rich.table import Table
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from moderator.cli.app import (
     WHEN_OR_DATE,
@@ -24,7 +24,8 @@ from moderator.games import find_engine, game_kinds
 from moderator.settings.game import GAME_SETTINGS
 from moderator.store import audit, repo
 from moderator.store.db import session_scope
-from moderator.turn.deadlines import note_change
+from moderator.store.models import GmLog
+from moderator.turn.deadlines import note_change, rule_of
 from moderator.turn.inputs import standing
 
 
@@ -35,7 +36,8 @@ def game() -> None:
 
 @game.command("new")
 @click.argument("name")
-@click.option("--kind", type=click.Choice(game_kinds()), required=True, help="Which game.")
+@click.option("--kind", type=click.Choice(game_kinds()),
+              help="Which game (default: kind in [games.NAME] of config.toml).")
 @click.option("--seed", type=int, help="Dice seed (default: random).")
 @click.option(
     "--deadline", type=WHEN_OR_DATE,
@@ -45,9 +47,13 @@ def game() -> None:
 @click.option("--reason", default=None, help="Why, for the audit log (`moderator log`).")
 @click.option("--as", "actor", metavar="NAME", help="Who acts (audit log).")
 @pass_app
-def game_new(app: App, name: str, kind: str, seed: int | None, deadline: datetime | None,
-             reason: str | None, actor: str | None) -> None:
+def game_new(app: App, name: str, kind: str | None, seed: int | None,
+             deadline: datetime | None, reason: str | None, actor: str | None) -> None:
     """Create game NAME with its first turn open for orders (audited as game.new)."""
+    kind = kind or app.config.game(name).kind
+    if kind is None:
+        raise click.UsageError(f"which game? add --kind ({', '.join(game_kinds())}), or "
+                               f'kind = "..." under [games.{name.lower()}] in config.toml')
     zone = ZoneInfo(app.config.game(name).time_zone or app.config.zone.key)  # the game's
     when = as_utc(deadline.replace(tzinfo=zone)) if deadline else None
     with session_scope(app.db) as session:
@@ -142,16 +148,31 @@ def game_resume(app: App, game_name: str, reason: str, actor: str | None) -> Non
 @pass_app
 def game_settings(app: App, game_name: str) -> None:
     """GAME's settings from config.toml ([games.GAME]), defaults filled in.  GAME is a
-    game on this host or a [games.GAME] section (a game not created yet)."""
-    if game_name.lower() not in app.config.games:  # a typo would show the defaults
-        with Session(app.db) as session:
-            repo.game_by_name(session, game_name)
+    game on this host or a [games.GAME] section (a game not created yet).  A created
+    game's kind, time zone and deadline rule are its own (the section's, at `game new`;
+    `deadline rule` changes the rule); a game without reminder_hours gets the service's."""
     settings = app.config.game(game_name)
     values = settings.effective()
+    notes: dict[str, str] = {}
+    if "reminder_hours" not in settings.values:
+        values["reminder_hours"] = app.config.reminder_hours_of(game_name)
+        notes["reminder_hours"] = " ([service] reminder_hours)"
+    with Session(app.db) as session:
+        created = repo.find_game(session, game_name)
+        if created is None and game_name.lower() not in app.config.games:
+            repo.game_by_name(session, game_name)  # refused: a typo would show the defaults
+        rule = rule_of(created) if created is not None else None
+        if created is not None:
+            values["kind"], values["time_zone"] = created.kind, created.time_zone
+            notes["kind"] = notes["time_zone"] = " (the game's, set at game new)"
     table = Table("setting", "value", title=f"[games.{game_name}]")
     for s in GAME_SETTINGS:
-        table.add_row(s.key, repr(values[s.key]))
-    table.add_row("deadline", repr(dict(settings.deadline)) if settings.deadline else "-")
+        table.add_row(s.key, repr(values[s.key]) + notes.get(s.key, ""))
+    if created is not None:  # the section's rule was only the first; `deadline rule` rules
+        table.add_row("deadline", (rule.describe() if rule else "none (set by hand)")
+                      + " (the game's: `deadline rule`)")
+    else:
+        table.add_row("deadline", repr(dict(settings.deadline)) if settings.deadline else "-")
     table.add_row("tables", ", ".join(sorted(settings.tables)) or "-")
     console.print(table)
 
@@ -206,26 +227,39 @@ def decide(app: App, game_name: str, key: str, value: str, note: str | None, rea
 @click.argument("game_name", metavar="GAME")
 @click.option("--since", type=click.DateTime(["%Y-%m-%d", "%Y-%m-%d %H:%M"]),
               help="Only entries from this date (the game's time zone).")
+@click.option("--service", "with_service", is_flag=True,
+              help="Also the service's GM log of GAME: each message's fate (accepted, "
+                   "refused and why, ignored), mail failed or bounced, turns run "
+                   "(`status` shows only its warnings and errors).")
 @pass_app
-def log(app: App, game_name: str, since: datetime | None) -> None:
+def log(app: App, game_name: str, since: datetime | None, with_service: bool) -> None:
     """The audit trail of GAME: every GM action, who, when and why.
 
     \b
     moderator log paris --since 2026-12-01
+    moderator log paris --service
     """
+    lines: list[tuple[datetime, str, str]] = []  # (when, line, detail line)
     with Session(app.db) as session:
         g = repo.game_by_name(session, game_name)
         start = since.replace(tzinfo=_zone(g.time_zone)) if since else None
-        rows = audit.entries(session, g, start)
-        for e in rows:
+        for e in audit.entries(session, g, start):
             turn = f" turn {e.turn_number}" if e.turn_number else ""
             noted = (f" [in the gazette of turn {e.noted_in_turn}]" if e.noted_in_turn
                      else " [in the next gazette]" if e.note else "")
-            console.print(f"{_short(e.at, g.time_zone)}  {e.who}  {e.action}{turn}: "
-                          f"{e.reason}{noted}")
-            if e.detail:
-                console.print(f"    {e.detail}")
-    if not rows:
+            lines.append((as_utc(e.at), f"{_short(e.at, g.time_zone)}  {e.who}  {e.action}"
+                                        f"{turn}: {e.reason}{noted}", e.detail))
+        if with_service:
+            query = select(GmLog).where(GmLog.game_id == g.id).order_by(col(GmLog.id))
+            lines += [(as_utc(e.at), f"{_short(e.at, g.time_zone)}  service  {e.event}"
+                                     f"{'' if e.level == 'info' else f' ({e.level})'}", e.detail)
+                      for e in session.exec(query)
+                      if start is None or as_utc(e.at) >= as_utc(start)]
+    for _when, line, detail in sorted(lines, key=lambda entry: entry[0]):
+        console.print(line, markup=False, highlight=False)
+        if detail:
+            console.print(f"    {detail}", markup=False, highlight=False)
+    if not lines:
         console.print(f"No GM actions logged for {game_name}.")
 
 

@@ -24,7 +24,9 @@ def newsletter() -> None:
 @click.argument("game_name", metavar="GAME")
 @click.option("--turn", "number", type=int, help="Turn number (default: the last run).")
 @click.option("--player", "email", help="This player's turn sheet instead of the gazette.")
-@click.option("--format", "fmt", type=click.Choice(["md", "html", "txt"]), default="md")
+@click.option("--format", "fmt", type=click.Choice(["md", "html", "txt"]), default="md",
+              show_default=True, help="md: the Markdown it was written in; html, txt: the "
+              "two parts of the mail sent.")
 @pass_app
 def newsletter_show(
     app: App, game_name: str, number: int | None, email: str | None, fmt: str

@@ -184,7 +184,8 @@ def player_eject(app: App, game_name: str, email: str, note: str | None, reason:
 def player_absence(app: App, game_name: str, email: str, until: datetime, reason: str,
                    actor: str | None) -> None:
     """Mark PLAYER absent: no reminders, and missed turns do not count toward the NMR
-    limit (his character follows his standing orders).
+    limit (his character goes on as without orders: En Garde! his NMR orders, else
+    indisposed; DWTK and Fief his standing orders).
 
     \b
     moderator player absence paris jacques@lyon.example --until 2027-01-10 --reason "travel"

@@ -26,7 +26,9 @@ def site() -> None:
 @pass_app
 def site_build(app: App, game_names: tuple[str, ...], out_dir: Path | None) -> None:
     """Build the site of every game (or of the GAMEs named): plain files to serve from
-    any web server.  Run it after every published turn; a rerun writes the same bytes.
+    any web server.  Every published turn rebuilds its game's pages by itself ([site]
+    after_turn); run this after `after_turn = false`, a failed rebuild (`site.failed` in
+    the GM log) or a template change.  Only files whose bytes change are written.
 
     \b
     moderator site build

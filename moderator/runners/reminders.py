@@ -58,9 +58,7 @@ def send_reminders(
 
 def reminder_hours(config: Config, game: Game) -> list[int]:
     """The game's reminder times (``[games.NAME] reminder_hours``, else the service's)."""
-    if game.name in config.games and "reminder_hours" in config.games[game.name].values:
-        return sorted(config.game(game.name).reminder_hours, reverse=True)
-    return [config.reminder_hours] if config.reminder_hours > 0 else []
+    return config.reminder_hours_of(game.name)
 
 
 def next_reminder(config: Config, game: Game, turn: Turn) -> datetime | None:

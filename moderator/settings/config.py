@@ -172,6 +172,15 @@ class Config:
         """One game's settings (``[games.NAME]``), the defaults for a game without any."""
         return self.games.get(name.lower(), DEFAULTS)
 
+    def reminder_hours_of(self, name: str) -> list[int]:
+        """When a game's reminders go out, in hours before its orders deadline, latest
+        first: its ``[games.NAME] reminder_hours`` when the section sets them, else
+        ``[service] reminder_hours`` (none when that is 0)."""
+        settings = self.games.get(name.lower())
+        if settings is not None and "reminder_hours" in settings.values:
+            return sorted(settings.reminder_hours, reverse=True)
+        return [self.reminder_hours] if self.reminder_hours > 0 else []
+
     def mailbox_for(self, address: str) -> Path:
         """The local Maildir of one recipient (maildir transport).
 

@@ -39,7 +39,9 @@ SETTINGS: tuple[Setting, ...] = (
         "How mail moves: 'maildir' (local folders) or 'imap' (IMAP in, SMTP out).",
     ),
     Setting("mail.address", "moderator@paris.example", "The moderator's own address."),
-    Setting("mail.gm_address", "gm@paris.example", "Where the GM is told about problems."),
+    Setting("mail.gm_address", "gm@paris.example",
+            "The GM's address: mailed about failed or quarantined messages and join "
+            "requests (refusals, bounces and mails given up: the GM log only)."),
     Setting("mail.maildir.inbox", "var/mail/moderator", "Maildir the moderator reads orders from."),
     Setting(
         "mail.maildir.mailboxes",

@@ -59,7 +59,8 @@ def _hours_list(value: Any) -> str | None:
 
 
 GAME_SETTINGS: tuple[GameSetting, ...] = (
-    GameSetting("kind", "", "The game: 'engarde' (checked with the table overrides).",
+    GameSetting("kind", "", "The game: 'engarde', 'dwtk' or 'fief', what `game new NAME` "
+                "creates (a --kind must match it); the table overrides are checked with it.",
                 None),
     GameSetting("time_zone", "", "Time zone of the game's deadlines (IANA name); empty: "
                 "[time] zone.  Used when the game is created.", _zone),
@@ -71,7 +72,8 @@ GAME_SETTINGS: tuple[GameSetting, ...] = (
     GameSetting("early_run_delay_minutes", 30, "Wait after the last orders before an early "
                 "run.", _at_least(0)),
     GameSetting("reminder_hours", [24], "Hours before the orders deadline that players "
-                "without orders are reminded (one reminder each time); [] for none.",
+                "without orders are reminded (one reminder each time); [] for none; not "
+                "set: [service] reminder_hours (Config.reminder_hours_of).",
                 _hours_list),
     GameSetting("grace_hours", 0, "Hours after the deadline before the turn runs.",
                 _at_least(0)),
@@ -81,7 +83,8 @@ GAME_SETTINGS: tuple[GameSetting, ...] = (
     GameSetting("nmr_limit", 0, "Misses in a row (absences excused) before nmr_action; "
                 "0: never.", _at_least(0)),
     GameSetting("nmr_action", "civil-disorder", "After nmr_limit misses: 'civil-disorder' "
-                "(the character plays on his standing orders, the player is marked) or "
+                "(the player is marked; his character goes on as one without orders does: En "
+                "Garde! his NMR orders, else indisposed; DWTK and Fief his standing orders) or "
                 "'remove' (the player is ejected).", _choice("civil-disorder", "remove")),
     GameSetting("absences", True, "Players may be marked absent (`player absence`)."),
     GameSetting("absence_max_days", 28, "Longest absence allowed, in days.", _at_least(1)),
@@ -111,9 +114,9 @@ def did_you_mean(word: str, known: Iterable[str]) -> str:
 # Settings that were validated and stored but never acted on, now gone: a config that
 # still names one is told why and what happens instead (not just "unknown setting").
 REMOVED = {
-    "nmr_orders": "was removed: it never changed anything; a character without orders "
-                  "always follows his NMR orders, else his standing orders, else he is "
-                  "indisposed (docs/gm-desk.md); delete the line",
+    "nmr_orders": "was removed: it never changed anything; an En Garde! character "
+                  "without orders always follows his NMR orders (their empty slots from "
+                  "his standing orders), else he is indisposed; delete the line",
 }
 SUBTABLES = ("tables", "deadline")
 # The type of each deadline key: a rule built from another type (time = 1800) would fail

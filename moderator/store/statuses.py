@@ -19,7 +19,7 @@ class GameStatus(StrEnum):
 
 class PlayerStatus(StrEnum):
     ACTIVE = "active"
-    CIVIL_DISORDER = "civil-disorder"  # the NMR policy plays his standing orders only
+    CIVIL_DISORDER = "civil-disorder"  # marked by the NMR policy; plays on as without orders
     REMOVED = "removed"  # ejected: no mail, orders refused
 
 

@@ -68,6 +68,13 @@ def test_the_wheel_carries_the_tables_templates_forms_and_config(wheel: Path) ->
                    "moderator/store/migrations/script.py.mako", "moderator/__main__.py"):
         assert any(n.startswith(needed) for n in names), needed
     assert not any(n.startswith(("tests/", "orders/spool")) for n in names)
+    # The systemd units and the page their Documentation= names, installed under the
+    # environment's share/ (/opt/moderator/share/... in docs/deployment.md): no checkout.
+    data = next(n.split("/")[0] for n in names if ".data/" in n)
+    for shared in ("share/doc/moderator/deployment.md",
+                   "share/moderator/contrib/moderator.service",
+                   "share/moderator/contrib/moderator-worker@.service"):
+        assert f"{data}/data/{shared}" in names, shared
     metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
     text = zipfile.ZipFile(wheel).read(metadata).decode()
     assert "License-Expression: MIT" in text
