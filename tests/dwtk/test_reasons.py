@@ -23,8 +23,9 @@ ENGINE = ROOT / "moderator" / "games" / "dwtk"
 # The callee -> the position of its reason argument (or its keyword ``reason``).
 _PASSES_A_REASON = {"Refused": 0, "kill_character": 2, "kill_pc": 2, "lose_member": 3,
                     "forced_discards": 3, "release_cards": 2, "discharge": 1, "leave_posts": 2}
-# Functions whose string returns are reasons (`Refused(reason)`, an office bid's reason).
-_RETURN_A_REASON = {"may_fill_office", "_why_not"}
+# Functions whose string returns are reasons (`Refused(reason)`, an office bid's reason,
+# why a player has no Player Turn) -> the prefix the reader's code gets (events.md.j2).
+_RETURN_A_REASON = {"may_fill_office": "", "_why_not": "", "has_player_turn": "no_turn:"}
 # Assignments that hold a reason on its way to an event (start.py, counseling.py).
 _REASON_NAMES = {"reason", "why"}
 # The codes built with an f-string, and how the test expands each (below).
@@ -77,7 +78,8 @@ def _codes_in(tree: ast.AST) -> Iterator[tuple[str, str]]:
         elif isinstance(node, ast.FunctionDef) and node.name in _RETURN_A_REASON:
             for ret in ast.walk(node):
                 if isinstance(ret, ast.Return) and ret.value is not None:
-                    yield from ((s, node.name) for s in _strings(ret.value))
+                    yield from ((_RETURN_A_REASON[node.name] + s, node.name)
+                                for s in _strings(ret.value))
 
 
 def engine_codes() -> set[tuple[str, str]]:
@@ -101,7 +103,7 @@ def test_the_scan_finds_codes_of_every_kind() -> None:
     codes = {code for code, _ in engine_codes()}
     for code in ("not_farc", "rotation", "not_vacant", "pc_to_royal", "duel", "hand_limit",
                  "three_failures", "same_activity_twice", "no_character", "pp_limit",
-                 "no_scandal_counter", "usurpation_failed", "hiding"):
+                 "no_scandal_counter", "usurpation_failed", "hiding", "no_turn:lost"):
         assert code in codes, code
 
 
@@ -113,11 +115,11 @@ def test_every_code_the_engine_can_emit_has_words() -> None:
 
 def test_every_phrase_has_a_code_and_cites_the_rules() -> None:
     """No dead entry; each says where in the rulebook it comes from (but an order's own
-    IF condition, which is this service's)."""
+    IF condition, which is this service's, and a seat whose PC is not yet dealt)."""
     codes = _expanded(engine_codes())
     assert sorted(set(REASONS) - codes) == []
     uncited = [c for c, text in {**REASONS, **CARD_REASONS}.items()
-               if "DWTK " not in text and c != "condition_not_met"]
+               if "DWTK " not in text and c not in ("condition_not_met", "no_turn:no_pc")]
     assert uncited == []
 
 
@@ -146,5 +148,8 @@ def test_the_turn_sheet_reads_the_words_not_the_code() -> None:
                                            "reason": "rotation"}).endswith(
         "was not made (the same counsel again only after every counsel of that table, "
         "DWTK 15.9).")
+    assert _sheet_line("turn_no_player_turn", {"player": "ann", "why": "at_war"}) == (
+        "Ann has no Player Turn this turn (the PC is stuck in a country at war with "
+        "Fandonia, DWTK 7.10.3).")
     assert _sheet_line("faction_lost", {"player": "ann", "member": "23", "reason": "pp_limit"}
                        ).endswith("(over the faction's PP limit, DWTK 35.4, 35.5).")

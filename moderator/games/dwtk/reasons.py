@@ -4,7 +4,8 @@ his words: the one table read by the turn sheets and the gazette (views put it i
 
 The engine only emits a code (``Refused("not_farc")``, an event's ``reason``); the words
 live here, each with the DWTK section it comes from.  A code ``<code>:<card kind>``
-(``no_card:monarchs_counselor``) names the card (`CARD_REASONS`).  Phrases are written
+(``no_card:monarchs_counselor``) names the card (`CARD_REASONS`); ``no_turn:<code>`` is
+why a player has no Player Turn (``turn.no_player_turn``'s ``why``).  Phrases are written
 to read inside parentheses after what was not done ("Not done: favor (...)") and after
 "DO FAVOR:" in the forecast; those that public events carry (a discharge, a death, a
 discard) say no "you".  tests/dwtk/test_reasons.py checks every code the engine can
@@ -177,6 +178,11 @@ REASONS: Final[Mapping[str, str]] = MappingProxyType({
     "duel": "killed in a duel, DWTK 19",
     "usurped": "overthrown with the FARC Monarch, DWTK 36.9",
     "usurpation_failed": "the usurpation failed, DWTK 36.7",
+    # -- why a player has no Player Turn (start.has_player_turn: 31.5, 7.10.3) ------------
+    "no_turn:no_pc": "no PC in play yet",
+    "no_turn:lost": "a turn lost to the PC's death or the FARC Monarch's, DWTK 31.5, 36.11",
+    "no_turn:dead": "the heir is not yet face up, DWTK 31.5",
+    "no_turn:at_war": "the PC is stuck in a country at war with Fandonia, DWTK 7.10.3",
 })
 
 # ``<code>:<card kind>`` -> its words, ``{card}`` the card's name (13.2: an activity's cards).
