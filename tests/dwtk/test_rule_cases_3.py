@@ -91,7 +91,7 @@ def test_a_pc_death_is_itemised_and_the_return_is_shown() -> None:
     after = c.freeze()
     nm = views.names(after, TABLES)
     text = str(EVENTS.pc_died(died.to_dict(), nm)).strip()
-    assert f"{nm[str(pc)]} dies (duel)" in text
+    assert f"{nm[str(pc)]} dies (killed in a duel, DWTK 19)" in text
     assert "-20 PP, now 21; -5 IP, now 6" in text
     assert f"returns face up on turn {c.turn + 2}" in text
     gazette = views.gazette_context(before, after, c.events, TABLES)

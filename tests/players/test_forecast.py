@@ -60,19 +60,39 @@ def test_engarde_forecast_is_the_same_every_time(db: Engine, config: Config) -> 
     assert first.split("\n\n")[0] in body.get_content()  # type: ignore[union-attr]
 
 
-def test_dwtk_forecast_names_where_ip_run_out_and_each_refused_activity() -> None:
-    state = dealt()  # Ann: PC 24, IP 3, PP 10, Loyalty counter 34 (seeded deal)
+def _ann_forecast(orders: str) -> tuple[str, ...]:
+    """The forecast of these orders for Ann (PC 24, IP 3, PP 10, Loyalty counter 34:
+    the seeded deal), checked to be the same when run again."""
+    state = dealt()
     ann = PLAYERS[0]
     engine = forecaster(find_engine("dwtk"))
     assert engine is not None
-    parsed = find_engine("dwtk").parse_orders(
-        "DO TITLE PC\nDO DRAW EVENT\nDO RECRUIT 23\nBUY 1 PP\n", state, ann, TABLES)
+    parsed = find_engine("dwtk").parse_orders(orders, state, ann, TABLES)
     lines = engine.forecast(state, {ann: parsed.orders}, TABLES)[ann]
+    assert engine.forecast(state, {ann: parsed.orders}, TABLES)[ann] == lines
+    return lines
+
+
+def test_dwtk_forecast_names_where_ip_run_out_and_each_refused_activity() -> None:
+    lines = _ann_forecast("DO TITLE PC\nDO DRAW EVENT\nDO RECRUIT 23\nBUY 1 PP\n")
     assert lines[0] == "IP 3, PP 10 now."
     assert "BUY 1 PP: -2 IP, +1 PP -> IP 1, PP 11." in lines
     assert "DO DRAW EVENT: -1 IP -> IP 0." in lines
     assert "You run out of IP at DO TITLE." in lines
-    assert "  - DO TITLE: not enough IP left" in lines
-    assert "  - DO RECRUIT: you hold no Loyalty counter for that character" in lines
+    assert "  - DO TITLE: not enough IP left to spend, DWTK 34.4, 34.6, 33.2.1" in lines
+    assert "  - DO RECRUIT: you hold no Loyalty counter for that character, DWTK 11, 13.4.13" \
+        in lines
     assert "Your Loyalty counters allow: DO RECRUIT 34." in lines
-    assert engine.forecast(state, {ann: parsed.orders}, TABLES)[ann] == lines
+
+
+def test_dwtk_forecast_gives_each_refusal_in_words_and_the_order_as_written() -> None:
+    """DWTK 13.4.4, 14.5.19, 18.4 (moderator/games/dwtk/reasons.py): the refusals of a
+    favor, an alignment and a proposal; a proposal is no DO activity, and says who
+    proposes as the order did ("PROPOSE PC", not "DO PROPOSE:PC")."""
+    lines = _ann_forecast("DO FAVOR Alan\nALIGN Alan\nPROPOSE PC TO 23\n")
+    assert ("  - DO FAVOR: FAVOR and USURP need a royal who is your FARC and not the "
+            "Monarch, DWTK 13.4.4, 36.2") in lines
+    assert ("  - ALIGN Prince Alan: you hold no Royal Alignment card for that royal, "
+            "DWTK 14.5.19") in lines
+    assert "  - PROPOSE PC: not a living character of your faction, DWTK 6.1, 18.4" in lines
+    assert not any("_" in line for line in lines)

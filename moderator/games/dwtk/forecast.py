@@ -19,31 +19,25 @@ from typing import Any
 
 from moderator.dice import Dice
 from moderator.games.base import JSON, Event, TurnResult
+from moderator.games.dwtk import reasons
+from moderator.games.dwtk.orders.activity import ActivityKind
+from moderator.games.dwtk.orders.names import Names
 from moderator.games.dwtk.state import GameState
+from moderator.games.dwtk.tables import Tables
 
 Adjudicate = Callable[[JSON, Mapping[str, JSON], Any, Dice], TurnResult]
 
 _SEED = 0  # fixed dice: the same forecast every time
 
-# Refusal reasons (acts.Refused) in the player's words; others are shown as written.
-_REASONS = {
-    "ip": "not enough IP left",
-    "no_loyalty_counter": "you hold no Loyalty counter for that character",
-    "no_intrigue_counter": "you hold no Intrigue counter",
-    "no_card": "you hold no such card",
-    "not_pc_or_fac": "not your PC or one of your FACs",
-    "imprisoned": "he is in prison",
-    "dead": "he is dead",
-    "no_office": "he holds no office",
-    "same_activity_twice": "the same activity twice in one turn",
-    "no_activities_left": "your activities for the turn are used up (DWTK 13.1)",
-}
+_ACTIVITIES = frozenset(kind.value for kind in ActivityKind)
 
 
-def forecast(state: JSON, orders: Mapping[str, JSON], tables: Any,
+def forecast(state: JSON, orders: Mapping[str, JSON], tables: Tables,
              adjudicate: Adjudicate) -> dict[str, tuple[str, ...]]:
     """Per player in ``orders``: the forecast lines for his receipt."""
     game = GameState.from_dict(state)
+    names = Names.of(tables)
+    cards = {c.key: c.name for c in tables.cards}
     found: dict[str, tuple[str, ...]] = {}
     for key in sorted(orders):
         player = game.players.get(key)
@@ -51,7 +45,8 @@ def forecast(state: JSON, orders: Mapping[str, JSON], tables: Any,
             continue  # the court has not assembled: nothing to forecast yet
         result = adjudicate(state, {key: orders[key]}, tables, Dice.for_turn(_SEED, 0))
         lines = [f"IP {player.ip}, PP {player.pp} now."]
-        lines += _spending(player.ip, player.pp, _player_turn(result.events, key))
+        lines += _spending(player.ip, player.pp, _player_turn(result.events, key),
+                           names, cards)
         lines += _counters(player.loyalty, player.opportunity)
         found[key] = tuple(lines)
     return found
@@ -70,7 +65,19 @@ def _player_turn(events: Sequence[Event], key: str) -> list[Event]:
     return mine
 
 
-def _spending(ip: int, pp: int, events: Sequence[Event]) -> list[str]:
+def _label(what: str, names: Names) -> str:
+    """A skipped line as the player wrote it: ``DO TITLE``, ``PROPOSE PC``, ``BUY PP``,
+    ``ALIGN Prince Alan`` (``what`` is the activity, or the order word and ':' whom it
+    named, player.py `_try`)."""
+    word, _, who = what.partition(":")
+    if word in _ACTIVITIES:
+        return f"DO {word.upper()}"
+    label = word.replace("_", " ").upper()
+    return f"{label} {names.who(who)}" if who else label
+
+
+def _spending(ip: int, pp: int, events: Sequence[Event], names: Names,
+              cards: Mapping[str, str]) -> list[str]:
     lines: list[str] = []
     refused: list[str] = []
     ran_out: str | None = None
@@ -82,10 +89,10 @@ def _spending(ip: int, pp: int, events: Sequence[Event]) -> list[str]:
                          f"+{args.get('pp')} PP -> IP {ip}, PP {pp}.")
         elif event.id == "activity.skipped":
             reason = str(args.get("reason", ""))
-            what = str(args.get("what", "activity")).upper()
-            refused.append(f"DO {what}: {_REASONS.get(reason.split(':')[0], reason)}")
+            label = _label(str(args.get("what", "activity")), names)
+            refused.append(f"{label}: {reasons.phrase(reason, cards)}")
             if reason == "ip" and ran_out is None:
-                ran_out = f"DO {what}"
+                ran_out = label
         elif event.id.startswith("activity.") and isinstance(args.get("cost"), int):
             ip -= int(args["cost"])
             what = str(args.get("what", event.id.split(".", 1)[1])).upper()

@@ -11,7 +11,7 @@ from typing import Any
 
 from moderator.dice import Dice
 from moderator.games.base import Event
-from moderator.games.dwtk import status
+from moderator.games.dwtk import reasons, status
 from moderator.games.dwtk.orders.names import Names
 from moderator.games.dwtk.orders.reaction import format_reaction
 from moderator.games.dwtk.state import Character, GameState, Phase, Situation
@@ -34,6 +34,9 @@ def names(state: GameState, tables: Tables) -> dict[str, str]:
     # "<key>:female" lets the event macros say "her" and "she" (templates/dwtk/events.md.j2).
     out.update({f"{n.id}:female": "1" for n in tables.nobles if n.sex is Sex.FEMALE})
     out.update({f"{r.key}:female": "1" for r in tables.royals if r.sex is Sex.FEMALE})
+    # "reason:<code>": why a thing was refused or befell, in words (events.md.j2 `why`).
+    cards = {c.key: c.name for c in tables.cards}
+    out.update({f"reason:{code}": text for code, text in reasons.phrases(cards).items()})
     return dict(sorted(out.items()))
 
 
