@@ -116,7 +116,7 @@ def test_every_code_the_engine_can_emit_has_words() -> None:
 def test_every_phrase_has_a_code_and_cites_the_rules() -> None:
     """No dead entry; each says where in the rulebook it comes from (but an order's own
     IF condition, which is this service's, and a seat whose PC is not yet dealt)."""
-    codes = _expanded(engine_codes())
+    codes = _expanded(engine_codes()) | {f"cause:{c}" for c in _causes()}
     assert sorted(set(REASONS) - codes) == []
     uncited = [c for c, text in {**REASONS, **CARD_REASONS}.items()
                if "DWTK " not in text and c not in ("condition_not_met", "no_turn:no_pc")]
@@ -153,3 +153,36 @@ def test_the_turn_sheet_reads_the_words_not_the_code() -> None:
         "Fandonia, DWTK 7.10.3).")
     assert _sheet_line("faction_lost", {"player": "ann", "member": "23", "reason": "pp_limit"}
                        ).endswith("(over the faction's PP limit, DWTK 35.4, 35.5).")
+
+
+def _causes() -> set[str]:
+    """Each literal cause given to `accuse` (23.1) or `duels.required` (19.1), the third
+    argument, with the bribery module's CAUSE; a prestige table's key stands for each."""
+    found: set[str] = {"bribery"}
+    for path in sorted(ENGINE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and _callee(node) in ("accuse", "required") \
+                    and len(node.args) > 2:
+                found.update(_strings(node.args[2]))
+    tables = sorted(TABLES.prestige)
+    # `duels.required(.., key)`: the Prestige Table whose row calls for a (sober) duel
+    found |= {t for t, p in TABLES.prestige.items()
+              if any(row.has("duel") for row in p.table.rows)}
+    return {f.replace("{key}", t) for f in found for t in tables} | {
+        f for f in found if "{" not in f}
+
+
+def test_every_cause_of_an_accusation_or_a_duel_has_words() -> None:
+    """DWTK 23.1 and 19.1: why a character is accused of wrongdoing or must fight a duel
+    is printed in words (``cause:<code>``), not as the engine's code: the Courier said
+    "accused of wrongdoing (prestige:carousing)"."""
+    causes = _causes()
+    assert {"scandal", "prestige:carousing", "court_ball", "duel_counter"} <= causes
+    missing = sorted(c for c in causes if f"cause:{c}" not in REASONS)
+    assert not missing, missing
+    state = GameState.from_dict(dealt())
+    nm = names(state, TABLES)
+    event = {"id": "justice.accused", "args": {"character": "23", "cause": "prestige:carousing",
+                                               "result": "ignored"}}
+    text = str(EVENTS.justice_accused(event, nm))
+    assert "(the Carousing Table, DWTK 13.4.17, 23.1)" in text, text

@@ -1,15 +1,16 @@
-"""Why the rules refused what a player ordered, or why something befell his faction, in
-his words: the one table read by the turn sheets and the gazette (views put it in the
+"""Why the rules refused what a player ordered, or why something befell his faction, in his
+words: the one table read by the turn sheets and the gazette (views put it in the
 ``names`` every event macro gets, as ``reason:<code>``) and by the receipt's forecast.
 
 The engine only emits a code (``Refused("not_farc")``, an event's ``reason``); the words
-live here, each with the DWTK section it comes from.  A code ``<code>:<card kind>``
+live here, each with the DWTK section it comes from. A code ``<code>:<card kind>``
 (``no_card:monarchs_counselor``) names the card (`CARD_REASONS`); ``no_turn:<code>`` is
-why a player has no Player Turn (``turn.no_player_turn``'s ``why``).  Phrases are written
-to read inside parentheses after what was not done ("Not done: favor (...)") and after
-"DO FAVOR:" in the forecast; those that public events carry (a discharge, a death, a
-discard) say no "you".  tests/dwtk/test_reasons.py checks every code the engine can
-emit has one.
+why a player has no Player Turn (``turn.no_player_turn``'s ``why``); ``cause:<code>``
+why a character is accused of wrongdoing or must fight a duel (the events' ``cause``).
+Phrases are written to read inside parentheses after what was not done ("Not done: favor
+(...)") and after "DO FAVOR:" in the forecast; those that public events carry (a
+discharge, a death, a discard) say no "you". tests/dwtk/test_reasons.py checks every
+code the engine can emit has one.
 """
 
 from __future__ import annotations
@@ -183,6 +184,27 @@ REASONS: Final[Mapping[str, str]] = MappingProxyType({
     "no_turn:lost": "a turn lost to the PC's death or the FARC Monarch's, DWTK 31.5, 36.11",
     "no_turn:dead": "the heir is not yet face up, DWTK 31.5",
     "no_turn:at_war": "the PC is stuck in a country at war with Fandonia, DWTK 7.10.3",
+    # -- why a character is accused of wrongdoing (23.1) or must fight a duel (19.1) ------
+    "cause:scandal": "the Scandal Table, DWTK 22, 23.1",
+    "cause:scandal_exposed": "the scandal he exposed came back on him, DWTK 13.4.9, 22",
+    "cause:prestige:carousing": "the Carousing Table, DWTK 13.4.17, 23.1",
+    "cause:prestige:sporting": "the Sporting Table, DWTK 13.4.17, 23.1",
+    "cause:prestige:romance": "the Romance Table, DWTK 13.4.17, 23.1",
+    "cause:prestige:socializing": "the Socializing Table, DWTK 13.4.17, 23.1",
+    "cause:prestige:privateering": "his privateer fired on a neutral ship, "
+                                   "DWTK 13.4.17.1, 23.1",
+    "cause:court_ball": "the Court Ball Table, DWTK 10, 19.7.3, 23.1",
+    "cause:counsel": "a counsel that displeased the Monarch, DWTK 15, 23.1",
+    "cause:intrigue": "an illegal card drawn from his hand, DWTK 23.1, 23.3",
+    "cause:assassination": "an assassination attempt, DWTK 21, 23.1",
+    "cause:duel": "killing his opponent in a duel, DWTK 19.10",
+    "cause:bribery": "a bribe, DWTK 13.4.20.1, 13.4.20.2",
+    "cause:implicated": "implicated by a wrongdoer under interrogation, DWTK 27",
+    "cause:duel_counter": "the Duel counter, DWTK 12.3.6, 19.1",
+    "cause:carousing": "drunk at the Carousing Table (+1 to his roll), DWTK 13.4.17, 19.9",
+    "cause:sporting": "the Sporting Table, DWTK 13.4.17, 19.1",
+    "cause:romance": "the Romance Table, DWTK 13.4.17, 19.1",
+    "cause:socializing": "the Socializing Table, DWTK 13.4.17, 19.1",
 })
 
 # ``<code>:<card kind>`` -> its words, ``{card}`` the card's name (13.2: an activity's cards).
