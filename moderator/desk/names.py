@@ -20,6 +20,8 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
+from moderator.games.aliases import folded, latin_letter
+
 LONGEST = 40
 _PUNCTUATION = frozenset("'-.")
 
@@ -29,19 +31,8 @@ def tidy(name: str) -> str:
     return " ".join(name.split())
 
 
-def folded(name: str) -> str:
-    """The name as the moderator compares names: no case, accents, spaces, punctuation
-    or invisible characters."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    return "".join(c for c in decomposed if c.isalnum()).casefold()
-
-
-def _latin_letter(char: str) -> bool:
-    return char.isalpha() and unicodedata.name(char, "").startswith("LATIN ")
-
-
 def _allowed(char: str) -> bool:
-    return (_latin_letter(char) or char in "0123456789 " or char in _PUNCTUATION
+    return (latin_letter(char) or char in "0123456789 " or char in _PUNCTUATION
             or unicodedata.category(char) == "Mn")  # a combining accent
 
 
@@ -53,7 +44,7 @@ def chosen_name_problem(name: str) -> str | None:
         return f"it is {len(name)} characters long; a name has at most {LONGEST}"
     if len(name) < 2:
         return "a name has at least 2 characters"
-    if not _latin_letter(name[0]):
+    if not latin_letter(name[0]):
         return "a name begins with a letter"
     bad = next((c for c in name if not _allowed(c)), None)
     if bad is not None:
