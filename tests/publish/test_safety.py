@@ -195,3 +195,15 @@ def test_no_hidden_control_reorders_or_reaches_a_newsletter(hidden: str) -> None
         assert hidden not in part
     assert "I yield to no one." in text and "Borgia" in text and "— Athos" in text
     assert "<em>bold</em>" in html
+
+
+@pytest.mark.parametrize("rule", ["---", "- - -", "   ----", "===", "= = ="])
+def test_a_value_of_dashes_is_no_horizontal_rule_or_heading(rule: str) -> None:
+    """A line of press, a name or a list item of dashes alone was a horizontal rule across
+    the gazette ("- ---" too), and equals signs under a line made it a heading; they are
+    printed as written."""
+    markdown = (f"- {md_escape(rule)}\n- ok\n\nA line\n{md_escape(rule)}\n\n"
+                f"{press('Before' + chr(10) * 2 + rule + chr(10) * 2 + 'after')}\n")
+    html, text = markdown_to_parts(markdown, "t")
+    assert "<hr" not in html and "<h1" not in html and "<h2" not in html, html
+    assert text.count(" ".join(rule.split())) == 3, text
