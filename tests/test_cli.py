@@ -143,3 +143,19 @@ def test_styled_values_read_back_as_written(template: str, values: dict[str, str
     line = styled(template, **values)
     assert line.plain == plain
     assert "".join(line.plain[s.start:s.end] for s in line.spans if s.style == "bold") == bold
+
+
+def test_control_characters_in_a_name_reach_the_terminal_as_text(run) -> None:  # type: ignore[no-untyped-def]
+    """A terminal escape in text the console prints (a name, a subject, an error quoting
+    either) is shown as its escape, never sent raw: ESC [2J cleared the GM's screen,
+    ESC ]0; retitled his window, the C1 CSI (0x9b) and a bidi override reordered the line.
+    In lines, in tables and in the styled values of `styled` alike."""
+    name = "Bo\x1b[2J\x1b]0;pwned\x07\x9b31m\u202eX"
+    run("game", "new", "paris", "--kind", "engarde", "--seed", "7")
+    run("player", "add", "paris", "bo@lyon.example", "--name", name, "--password", "x")
+    for output in (run("player", "list", "paris"), run("orders", "show", "paris"),
+                   run("status", "paris")):
+        assert not any(c in output for c in "\x1b\x07\x9b\u202e"), output
+        assert "\\x1b" in output  # a table may wrap the rest
+    assert "Bo\\x1b[2J\\x1b]0;pwned\\x07\\x9b31m\\u202eX: no orders" in \
+        run("orders", "show", "paris")

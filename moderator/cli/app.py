@@ -20,11 +20,34 @@ if TYPE_CHECKING:  # imported when used: `moderator --help` starts without them
 
     from moderator.settings.config import Config
 
+# What a terminal would act on rather than show: C0 controls but the line break and the
+# tab (ESC begins the sequences that colour, move the cursor, retitle the window or set
+# the clipboard), DEL, C1 controls (0x9b is a CSI of its own), and the bidi controls that
+# reorder what follows them.
+_TERMINAL_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f"
+                               "\u202a-\u202e\u2066-\u2069]")
+
+
+def for_terminal(text: str) -> str:
+    """``text`` for the GM's terminal: each control character written as its escape
+    (``\\x1b``), so a subject, a sender's name or an error quoting either shows what
+    it holds and never moves the cursor or recolours the screen."""
+    return _TERMINAL_CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+
+
+class _PlainConsole(Console):
+    """Rich's console; every piece of text it is given (a line, a table's cell) passes
+    `for_terminal`."""
+
+    def render_str(self, text: str, **options: Any) -> Text:
+        return super().render_str(for_terminal(text), **options)
+
+
 # Markup and emoji codes off: what the console prints is read as plain text, so a player's
 # name, a sender, an error naming either (any of which can hold "[b]", "[/]" or ":skull:")
 # is printed as written, never as a style, an emoji, or a crash.  The few styled pieces
 # are made by `styled`.
-console = Console(highlight=False, markup=False, emoji=False)
+console = _PlainConsole(highlight=False, markup=False, emoji=False)
 
 # A markup tag, with the backslashes before it (rich reads an odd number as an escape).
 _TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
@@ -40,7 +63,7 @@ def styled(template: str, /, **values: object) -> Text:
         pieces.append((literal, False))
         if field is not None:  # each tag-like "[...]" in it escaped, its backslashes kept
             pieces.append((_TAG.sub(lambda m: m.group(1) * 2 + "\\" + m.group(2),
-                                    str(values[field])), True))
+                                    for_terminal(str(values[field]))), True))
     markup = ""
     for piece, from_value in reversed(pieces):
         # Backslashes ending a value would be read with a tag that follows it: doubled

@@ -9,7 +9,7 @@ import click
 from sqlmodel import Session
 
 from moderator import jsonio
-from moderator.cli.app import App, console, desk, pass_app, send_option
+from moderator.cli.app import App, console, desk, for_terminal, pass_app, send_option
 from moderator.desk import actions, amend
 from moderator.store import repo
 from moderator.store.db import session_scope
@@ -45,7 +45,8 @@ def newsletter_show(
         if not rows:
             raise click.ClickException(f"no newsletter for turn {number}")
         row = rows[-1]
-        click.echo({"md": row.markdown, "html": row.html, "txt": row.text}[fmt], nl=False)
+        click.echo(for_terminal({"md": row.markdown, "html": row.html, "txt": row.text}[fmt]),
+                   nl=False)
 
 
 @click.group()
@@ -118,7 +119,7 @@ def state_amend(app: App, game_name: str, sets: tuple[str, ...], grants: tuple[s
         raise click.UsageError("give at least one --set, --grant or --remove")
 
     def confirm(diff: str) -> bool:
-        click.echo(diff)
+        click.echo(for_terminal(diff))
         return yes or click.confirm("Apply this change?", default=False)
 
     with session_scope(app.db) as session:

@@ -9,7 +9,15 @@ import click
 from sqlmodel import Session
 
 from moderator import jsonio
-from moderator.cli.app import App, console, desk, pass_app, send_option, styled
+from moderator.cli.app import (
+    App,
+    console,
+    desk,
+    for_terminal,
+    pass_app,
+    send_option,
+    styled,
+)
 from moderator.clock import as_utc, format_deadline
 from moderator.desk import rollback
 from moderator.desk.errors import DeskError
@@ -177,12 +185,13 @@ def turn_preview(app: App, game_name: str, email: str | None) -> None:
     rolled = " (rolled back: `turn rollforward` reissues it)" if shown.rolled_back else ""
     click.echo(f"=== PREVIEW of turn {shown.number} ({shown.label}){rolled}; orders from "
                f"{', '.join(shown.orders_from) or 'nobody'}; nothing stored or sent ===\n")
-    click.echo(f"--- {shown.rendered.gazette.subject} ---\n{shown.rendered.gazette.markdown}")
+    gazette = shown.rendered.gazette  # player text in it: shown, never acted on
+    click.echo(for_terminal(f"--- {gazette.subject} ---\n{gazette.markdown}"))
     for reader in shown.people:
         if email and reader.email != email:
             continue
         sheet = shown.rendered.sheets[reader.player_id]
-        click.echo(f"--- {sheet.subject} <{reader.email}> ---\n{sheet.markdown}")
+        click.echo(for_terminal(f"--- {sheet.subject} <{reader.email}> ---\n{sheet.markdown}"))
 
 
 @turn.command("rollback")

@@ -13,6 +13,7 @@ from sqlmodel import Session
 
 from moderator import jsonio
 from moderator.clock import format_deadline
+from moderator.desk import names
 from moderator.dice import Dice
 from moderator.games import find_engine
 from moderator.publish import outgoing
@@ -108,9 +109,14 @@ def add_player(
     """Sign a player up: create the character in the open turn and mail a welcome.
     Refused when the game's ``joining`` is ``closed``, unless ``force``."""
     game = repo.game_by_name(session, game_name)
-    name = name.strip()
+    name = names.tidy(name)
     if not name:
         raise AdminError("the character's name is empty: give one (--name \"Jacques de Lyon\")")
+    others = repo.players(session, game)
+    same = names.clash(name, (p.name for p in others))
+    if same is not None:  # one name, two characters: orders and gazettes could not tell
+        raise AdminError(f"{name!r} reads as {same!r}, a character of {game.name} already: "
+                         "choose another name")
     if config.game(game.name).joining == "closed" and not force:
         raise AdminError(f"{game.name} is closed to new players (joining = \"closed\" "
                          "in config.toml); add --force to add one anyway")
@@ -123,7 +129,7 @@ def add_player(
     tables = game_tables(config, game.name, game.kind)
     turn = repo.open_turn(session, game)
     state = jsonio.loads(turn.state_before)
-    key = _free_key(slug(name), {p.character_key for p in repo.players(session, game)})
+    key = _free_key(slug(name), {p.character_key for p in others})
     dice = Dice.for_turn(game.seed, 0)
     try:
         state, _events = engine.add_character(state, key, name, tables, dice)

@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 
 from moderator import jsonio
 from moderator.clock import as_utc, format_deadline
-from moderator.desk import admin, press
+from moderator.desk import admin, names, press
 from moderator.desk.errors import DeskError
 from moderator.games import find_engine
 from moderator.games.base import Severity
@@ -115,6 +115,11 @@ def replace(session: Session, config: Config, game: Game, old: Player, email: st
         raise DeskError(f"{email!r} is not an email address")
     if repo.player_by_address(session, game, email) is not None:
         raise DeskError(f"{email} already plays in {game.name}")
+    if name is not None:
+        name = names.tidy(name)
+        same = names.clash(name, (p.name for p in repo.players(session, game) if p.id != old.id))
+        if same is not None:
+            raise DeskError(f"{name!r} reads as {same!r}, a character of {game.name} already")
     previous = f"{old.name} <{old.email}>"
     for link in session.exec(select(PlayerAddress).where(PlayerAddress.player_id == old.id)):
         session.delete(link)
@@ -216,17 +221,32 @@ class JoinRequest:
     name: str
 
 
+class BadName(DeskError):
+    """A name a player chose that cannot be a character's (`names`)."""
+
+
 def request_join(session: Session, config: Config, game: Game, email: str,
                  name: str) -> str:
     """A JOIN GAME by mail, as the game's ``joining`` setting says: ``open`` signs the
     player up at once (the welcome mail goes out), ``approval`` queues the request for
-    `player approve|reject`, ``closed`` refuses.  Returns what happened, for the reply."""
+    `player approve|reject`, ``closed`` refuses.  Returns what happened, for the reply.
+    The name is one a player chose: refused (`BadName`) unless `names` allows it."""
     joining = config.game(game.name).joining
     email = email.strip().lower()
     if joining == "closed":
         raise DeskError(f"{game.name} is not taking new players.")
     if repo.player_by_address(session, game, email) is not None:
         raise DeskError(f"{email} already plays in {game.name}.")
+    name = names.tidy(name)
+    shown = repr(name if len(name) <= 60 else name[:60] + "...")
+    problem = names.chosen_name_problem(name)
+    if problem is not None:
+        raise BadName(f"{shown} cannot be a character's name: {problem}.")
+    waiting = (r.name for r in pending_joins(session, game) if r.email != email)
+    same = names.clash(name, [*(p.name for p in repo.players(session, game)), *waiting])
+    if same is not None:
+        raise BadName(f"{shown} reads as {same!r}, the name of another character of "
+                      f"{game.name}.")
     if joining == "open":
         admin.add_player(session, config, game.name, email, name)
         return "added"

@@ -435,6 +435,13 @@ def _join(session: Session, config: Config, message: ExtractedMessage,
     character = command.argument or message.sender_name or message.sender.split("@")[0]
     try:
         outcome = desk_players.request_join(session, config, game, message.sender, character)
+    except desk_players.BadName as refused:
+        chosen = "" if command.argument else " (the name of your mail's From line)"
+        raise Refusal("intake.join-bad-name", f"{refused}{chosen}",
+                      "Write JOIN GAME AS and the name you want, e.g. JOIN GAME AS Jacques "
+                      "d'Artagnan: Latin letters (accents welcome), digits, single spaces "
+                      "and ' - . only, 2 to 40 characters, beginning with a letter, and "
+                      "not another character's name.") from refused
     except (DeskError, AdminError) as refused:
         raise Refusal("intake.join-refused", str(refused),
                       "Write to the GM if you would like a place.") from refused

@@ -11,6 +11,7 @@ a run of mails (`_body` keeps the last few).
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import re
 import sys
@@ -18,6 +19,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
+from email.policy import Policy
 from email.policy import default as default_policy
 from email.utils import format_datetime, formataddr, make_msgid
 from functools import lru_cache
@@ -39,10 +41,16 @@ _MSG_ID = re.compile(r"^<[\x21-\x3b\x3d\x3f-\x7e]+>$")
 _HEADER_LINE_LIMIT = 998
 
 
+def _usable_id(value: str) -> bool:
+    """A msg-id we may echo: its shape, and no "=?" (the email package would read an
+    encoded word there, and write what it decodes to raw: see `_literal`)."""
+    return _MSG_ID.match(value) is not None and "=?" not in value
+
+
 def _threading(in_reply_to: str, references: Sequence[str]) -> tuple[str, str]:
     """In-Reply-To and References: usable ids only, each once, the parent last."""
-    chain = [r for r in dict.fromkeys([*references, in_reply_to]) if _MSG_ID.match(r)]
-    parent = in_reply_to if _MSG_ID.match(in_reply_to) else ""
+    chain = [r for r in dict.fromkeys([*references, in_reply_to]) if _usable_id(r)]
+    parent = in_reply_to if _usable_id(in_reply_to) else ""
     if parent:
         chain = [r for r in chain if r != parent] + [parent]
     return parent, " ".join(chain)
@@ -64,9 +72,54 @@ def boundary_for(text: str, html: str) -> str:
     return candidate
 
 
+# Characters a header shows nobody: C0 and C1 controls (a terminal escape in a subject a
+# mail client or the GM's console prints), and the invisible ones that reorder or hide text.
+_INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e"
+                        "\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
 def _one_line(value: str) -> str:
-    """Header values never carry line breaks (they would end the header block)."""
-    return " ".join(value.split())
+    """Header values never carry line breaks (they would end the header block), nor
+    control or invisible characters."""
+    return " ".join(_INVISIBLE.sub("", " ".join(value.split())).split())
+
+
+class _Literal(str):
+    """A header value that already is its RFC 2047 encoded words (`_literal`); the
+    email package writes such a value as it is (``name`` and ``fold`` are what it looks
+    for in a header object)."""
+
+    name: str
+
+    def fold(self, *, policy: Policy) -> str:
+        return f"{self.name}: {self.replace(chr(10), policy.linesep)}{policy.linesep}"
+
+
+# Bytes of UTF-8 in one encoded word: 60 characters of base64, 72 with "=?utf-8?b?...?=".
+_WORD_BYTES = 45
+
+
+def _literal(name: str, value: str) -> str:
+    """``value`` for header ``name`` so that a reader sees exactly ``value``.
+
+    The email package reads any "=?charset?q?...?=" in a value it is given as an encoded
+    word and, in Python 3.11, writes what that decodes to back raw: "=?utf-8?q?=0D=0A...?="
+    in a player's Subject (echoed in the subject of his refusal) or in his name (in his
+    receipt's) would begin a header of his own.  Such a value is written as base64
+    encoded words of its own, which readers decode back to the very text."""
+    if "=?" not in value:
+        return value
+    words, chunk = [], ""
+    for char in value:
+        if len((chunk + char).encode()) > _WORD_BYTES:
+            words.append(chunk)
+            chunk = ""
+        chunk += char
+    words.append(chunk)
+    encoded = _Literal("\n ".join(
+        f"=?utf-8?b?{base64.b64encode(w.encode()).decode()}?=" for w in words))
+    encoded.name = name
+    return encoded
 
 
 def compose(
@@ -93,7 +146,7 @@ def compose(
     msg = EmailMessage(policy=CACHED)
     msg["From"] = formataddr((sender_name, sender))
     msg["To"] = _one_line(to)
-    msg["Subject"] = _one_line(subject)
+    msg["Subject"] = _literal("Subject", _one_line(subject))
     msg["Date"] = format_datetime(date)
     msg["Message-ID"] = message_id
     parent, chain = _threading(in_reply_to or "", references)

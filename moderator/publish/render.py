@@ -44,13 +44,23 @@ _SPECIAL_RE = re.compile("[" + re.escape("".join(_SPECIAL)) + "]")
 # Only at the start of a value, where it may begin a line: headings, quotes, lists.
 _LEADING_RE = re.compile(r"^(\s*)([#>]|[-+](?=\s)|\d+(?=[.)]\s))")
 _SPACE_RE = re.compile(r"\s+")
+# A value of dashes or equals signs alone (spaces between) is a horizontal rule, or
+# underlines the line before it into a heading, wherever it begins a line (a list item's
+# "- " before it included).
+_RULE_RE = re.compile(r"^[ =-]*[=-][ =-]*$")
+# Characters no reader sees that act on what he sees: control characters (after
+# `_SPACE_RE`, which makes the ones that break lines a space) and the bidi controls,
+# with which a name or a line of press reverses the rest of its paragraph (the
+# signature after an announcement, the next cell of a table).
+_HIDDEN = "\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_HIDDEN_RE = re.compile(f"[{_HIDDEN}]")
 
 
 # Text `md_escape` leaves as it is: no markup character, no whitespace but single
-# spaces, nothing at the start that could begin a block.  Most values are such
-# (names, numbers, months): one match instead of three substitutions.
-_PLAIN_RE = re.compile(r"(?:[^\s&<>\\`*_\[\]|{}#+\-0-9][^\s&<>\\`*_\[\]|{}]*"
-                       r"(?: [^\s&<>\\`*_\[\]|{}]+)*)?")
+# spaces, no hidden character, nothing at the start that could begin a block.  Most
+# values are such (names, numbers, months): one match instead of four substitutions.
+_NOT_PLAIN = rf"\s{_HIDDEN}&<>\\`*_\[\]|{{}}"
+_PLAIN_RE = re.compile(rf"(?:[^{_NOT_PLAIN}#+=\-0-9][^{_NOT_PLAIN}]*(?: [^{_NOT_PLAIN}]+)*)?")
 
 
 def md_escape(value: Any) -> str:
@@ -65,8 +75,10 @@ def md_escape(value: Any) -> str:
 
 def escape_markup(text: str) -> str:
     """`md_escape` the long way: what it does to any text that is not plain."""
-    text = _SPACE_RE.sub(" ", text)  # a line break could start a new block
+    text = _HIDDEN_RE.sub("", _SPACE_RE.sub(" ", text))  # a line break could start a block
     text = _SPECIAL_RE.sub(lambda m: _SPECIAL[m.group()], text)
+    if _RULE_RE.match(text):
+        return text.replace("-", "&#45;").replace("=", "&#61;")
     return _LEADING_RE.sub(lambda m: m.group(1) + "".join(f"&#{ord(c)};" for c in m.group(2)),
                            text)
 

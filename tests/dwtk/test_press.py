@@ -80,3 +80,23 @@ def test_the_press_settings_apply_to_dwtk_orders() -> None:
     signed, _ = filter_orders(None, GameSettings(values={"anonymous_press": False}), 1,  # type: ignore[arg-type]
                               parsed.orders)
     assert [a["unsigned"] for a in announcements(signed)] == [False, False, False]
+
+
+def test_an_alias_never_forges_another_signature() -> None:
+    """Reference §13 (as in En Garde!): an alias hides the writer; the Courier prints it
+    where a signature goes, so one reading as a player's name ("BOB", "Böb"), a noble's
+    or a royal's, or looking like one through an invisible character or a letter of
+    another script, is refused with the reason; an alias of his own stands."""
+    state = dealt(3)
+    for alias, why in (("BOB", "is the name of someone"), ("Böb", "is the name of someone"),
+                       ("bob", "is the name of someone"), ("B\u043eb", "U+043E"),
+                       ("Bob\u202e", "U+202E"), ("x" * 61, "at most 60")):
+        parsed = ENGINE.parse_orders(f'ANNOUNCE "Ann cheats." AS {alias}', state, "ann",
+                                     TABLES)
+        assert len(parsed.errors) == 1 and why in parsed.errors[0].message, (alias, parsed)
+        assert not list(announcements(parsed.orders))
+    noble = TABLES.nobles[0].name
+    parsed = ENGINE.parse_orders(f'ANNOUNCE "x" AS {noble.upper()}', state, "ann", TABLES)
+    assert "is the name of someone" in parsed.errors[0].message
+    assert ENGINE.parse_orders('ANNOUNCE "x" AS A Loyal Subject', state, "ann",
+                               TABLES).errors == ()

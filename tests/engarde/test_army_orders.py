@@ -66,3 +66,23 @@ def test_receipt_warnings(line: str, warning: str) -> None:
     parsed = ENGINE.parse_orders(line, state, "jacques", _TABLES)
     assert not parsed.hard_errors
     assert any(warning in e.message for e in parsed.errors), parsed.errors
+
+
+@pytest.mark.parametrize(("alias", "why"), [
+    ("Cyrano", "is the name of someone"),
+    ("  CYRANO ", "is the name of someone"),
+    ("cyrano", "is the name of someone"),
+    ("Mlle Roxanne", "is the name of someone"),
+    ("Cyr\u0430no", "U+0430"),  # a Cyrillic a: looks like "Cyrano" in the gazette
+    ("Cyrano\u202e", "U+202E"),
+    ("Cyra\u2060no", "U+2060"),  # invisible: the gazette shows "Cyrano"
+    ("A Friend\u202e of Truth", "U+202E"),  # a bidi override reorders the signature
+])
+def test_an_alias_never_forges_another_characters_signature(alias: str, why: str) -> None:
+    """Reference §13: an alias hides the writer; the gazette prints it where a signature
+    goes, so one that reads as a character's name (or looks like one through an invisible
+    character or a letter of another script) is refused with the reason."""
+    parsed = ENGINE.parse_orders(f'ANYTIME: ANNOUNCE "Athos is a coward." AS {alias}',
+                                 _state(), "jacques", _TABLES)
+    assert parsed.hard_errors and not parsed.orders.get("announcements")
+    assert why in parsed.hard_errors[0].message, parsed.errors

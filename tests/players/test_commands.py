@@ -3,6 +3,7 @@ what it changes, and its refusal for a wrong password or a stranger."""
 
 from __future__ import annotations
 
+import base64
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from pathlib import Path
@@ -425,3 +426,50 @@ def test_join_names_its_game_on_the_line(db: Engine, config: Config) -> None:
     assert send(db, config, "JOIN GAME london\n", sender="m@example.org",
                 subject="[paris] join") == "refused"
     assert "There is no game london here." in text_of(mails(db, "refusal")[-1])
+
+
+_INJECTION = base64.b64encode(b"=?utf-8?q?x=0D=0ABcc:_x?=").decode()
+
+
+@pytest.mark.parametrize(("line", "from_name", "why"), [
+    ("JOIN GAME AS Jacques de Lyon\u202e", "", "U+202E"),  # a bidi override
+    ("JOIN GAME AS J\u0430cques", "", "U+0430"),  # a Cyrillic a that looks Latin
+    ("JOIN GAME AS Bo <b>x</b>", "", "'<'"),
+    ("JOIN GAME AS " + "A" * 41, "", "at most 40"),
+    ("JOIN GAME AS jacques-DE-lyon", "", "reads as 'Jacques de Lyon'"),
+    ("JOIN GAME AS Jacques de Lyón", "", "reads as 'Jacques de Lyon'"),
+    # From the From line (encoded there): a terminal escape, an invisible space, a
+    # literal encoded word that would decode to a line break in a header
+    ("JOIN GAME", "=?utf-8?q?Evil=1B[31m_Red?=", "'\\x1b'"),
+    ("JOIN GAME", "=?utf-8?q?Ara=E2=80=8Bmis?=", "U+200B"),
+    ("JOIN GAME", f"=?utf-8?b?{_INJECTION}?=", "begins with a letter"),
+])
+def test_join_refuses_a_name_that_is_not_plain_text_or_is_another_characters(
+        db: Engine, config: Config, line: str, from_name: str, why: str) -> None:
+    """The name rule (docs/players-guide.md, `desk.names`): a name a player chooses holds
+    Latin letters, digits, single spaces and ' - . only, at most 40 characters, and never
+    reads as another character's name; the refusal says why and how to write it, and
+    no character is made."""
+    make_game(db, config)
+    raw = order_mail("aramis@example.org", line + "\n", subject="[paris] join")
+    if from_name:
+        raw = raw.replace(b"From: aramis@example.org",
+                          f"From: {from_name} <aramis@example.org>".encode())
+    assert process_message(db, config, raw).status == "refused"
+    text = text_of(mails(db, "refusal")[-1])
+    assert "cannot be a character's name" in text or "reads as" in text
+    assert why in text and "JOIN GAME AS Jacques d'Artagnan" in text
+    assert not mails(db, "welcome", "aramis@example.org")
+    with Session(db) as session:
+        assert repo.player_by_address(session, repo.game_by_name(session, "paris"),
+                                      "aramis@example.org") is None
+
+
+def test_a_gm_cannot_add_a_second_character_of_the_same_name(db: Engine,
+                                                             config: Config) -> None:
+    """`player add` too: two characters whose names read alike (case, accents, spaces)
+    would be one name in every order that names them."""
+    make_game(db, config)
+    with session_scope(db) as session, \
+            pytest.raises(admin.AdminError, match="reads as 'Jacques de Lyon'"):
+        admin.add_player(session, config, "paris", "twin@lyon.example", "  JACQUES  de  LYÓN ")

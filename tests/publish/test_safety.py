@@ -178,3 +178,32 @@ def test_the_text_part_reads_as_the_text_of_the_html_we_send() -> None:
         html, text = markdown_to_parts(markdown, "t")
         assert text == html_to_text(html), markdown
         assert html == markdown_to_html(markdown, "t")
+
+
+@pytest.mark.parametrize("hidden", ["\u202e", "\u2066", "\u200f", "\x1b", "\x9b", "\x00"])
+def test_no_hidden_control_reorders_or_reaches_a_newsletter(hidden: str) -> None:
+    """A bidi override in a name or a line of press reversed the rest of its paragraph
+    (the signature after an announcement: "— Athos" read as written by someone else) and
+    of a table row; a control character went into the mail as it was.  Both are left
+    out wherever a value enters a Markdown template; the words around them stay."""
+    markdown = (f'"I yield{hidden} to no one." — {md_escape("Athos" + hidden)}\n\n'
+                f"{press('A *bold*' + hidden + ' claim')}\n\n"
+                f"| Name | SL |\n|---|---|\n| {md_escape('Bo' + hidden + 'rgia')} | 7 |\n")
+    markdown = markdown.replace(f"I yield{hidden}", md_escape(f"I yield{hidden}"))
+    html, text = markdown_to_parts(markdown, "t")
+    for part in (html, text):
+        assert hidden not in part
+    assert "I yield to no one." in text and "Borgia" in text and "— Athos" in text
+    assert "<em>bold</em>" in html
+
+
+@pytest.mark.parametrize("rule", ["---", "- - -", "   ----", "===", "= = ="])
+def test_a_value_of_dashes_is_no_horizontal_rule_or_heading(rule: str) -> None:
+    """A line of press, a name or a list item of dashes alone was a horizontal rule across
+    the gazette ("- ---" too), and equals signs under a line made it a heading; they are
+    printed as written."""
+    markdown = (f"- {md_escape(rule)}\n- ok\n\nA line\n{md_escape(rule)}\n\n"
+                f"{press('Before' + chr(10) * 2 + rule + chr(10) * 2 + 'after')}\n")
+    html, text = markdown_to_parts(markdown, "t")
+    assert "<hr" not in html and "<h1" not in html and "<h2" not in html, html
+    assert text.count(" ".join(rule.split())) == 3, text

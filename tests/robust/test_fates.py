@@ -204,6 +204,21 @@ def test_a_from_no_answer_can_be_addressed_to_is_ignored_not_failed(
     assert result.status == "ignored" and "no usable sender" in result.detail
 
 
+@pytest.mark.parametrize("sender", ["Bob <=?utf-8?q?a=0D=0A?=@evil.example>",
+                                    "=?utf-8?b?DQo=?=@evil.example"])
+def test_a_from_address_holding_an_encoded_word_is_ignored_not_failed(
+    db: Engine, config: Config, sender: str
+) -> None:
+    """An address with "=?" is no address to answer: the email package decodes the word
+    in the refusal's To (here to a line break) and raised, so the message ended "failed"
+    and the GM was mailed about a crash."""
+    make_game(db, config)
+    raw = order_mail("x@y.example", "JOIN GAME AS Bob\n", subject="[paris] hi")
+    result = process_message(db, config, raw.replace(b"From: x@y.example",
+                                                     f"From: {sender}".encode()))
+    assert result.status == "ignored" and "no usable sender" in result.detail
+
+
 def test_a_failure_never_overwrites_the_fate_another_run_gave(
     db: Engine, config: Config
 ) -> None:

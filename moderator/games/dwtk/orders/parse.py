@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
+from moderator.games.aliases import HINT, alias_problem
 from moderator.games.base import OrderError, ParsedOrders
 from moderator.games.dwtk.orders.activity import Activity, Draw, parse_activity, who_list
 from moderator.games.dwtk.orders.conditions import split_conditions
@@ -238,7 +239,13 @@ def _lose(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
 
 
 def _announce(word: str, rest: str, text: str, b: _Builder, n: Names) -> None:
-    b.announcements.append(parse_announcement(rest))
+    announcement = parse_announcement(rest)
+    if announcement.alias is not None:  # never another's signature (`aliases`)
+        names = (*n.players, *n.players.values(), *n.characters.values())
+        problem = alias_problem(announcement.alias, names)
+        if problem is not None:
+            raise OrderSyntaxError(problem, HINT)
+    b.announcements.append(announcement)
 
 
 _VALUES: dict[str, tuple[str, _ValueReader]] = {

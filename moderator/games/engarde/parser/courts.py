@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from moderator.games.aliases import HINT, alias_problem
 from moderator.games.engarde.lookup import Lookup
 from moderator.games.engarde.orders import (
     Announce,
@@ -33,6 +34,15 @@ _WARRANT = re.compile(r"^(.+?)(?:\s+FOR\s+(.+))?$", re.IGNORECASE)
 _ANNOUNCE = re.compile(r'^:?\s*["\u201c](.*)["\u201d]\s*(UNSIGNED|AS\s+(.+))?$',
                        re.IGNORECASE | re.DOTALL)
 _DEAL = re.compile(r"^(.+?\s+IN\s+.+?)\s+(TO|FROM)\s+(.+?)\s+FOR\s+(\d+)$", re.IGNORECASE)
+
+
+def _check_alias(alias: str, look: Lookup) -> None:
+    """An alias hides the writer (reference §13), never names anyone (`aliases`)."""
+    names = (*look.characters.names, *look.characters.names.values(),
+             *look.ladies.names.values())
+    problem = alias_problem(alias, names)
+    if problem is not None:
+        raise OrderSyntaxError(problem, HINT)
 
 
 def courts_order(text: str, look: Lookup) -> Order | None:
@@ -76,6 +86,8 @@ def courts_order(text: str, look: Lookup) -> Order | None:
                                    'ANNOUNCE: "text" [UNSIGNED|AS <alias>]')
         body = re.sub(r"\s+", " ", match.group(1).replace('"', "'")).strip()
         alias = match.group(3).strip() if match.group(3) else None
+        if alias is not None:
+            _check_alias(alias, look)
         unsigned = bool(match.group(2)) and match.group(2).upper() == "UNSIGNED"
         return Announce(body, unsigned, alias)
     for keyword, selling in (("SELL", True), ("BUY", False)):
