@@ -69,6 +69,35 @@ def test_weekday_of_the_month_rule_in_the_games_zone() -> None:
     assert last.next_after(_paris(2027, 10, 1), PARIS) == _paris(2027, 10, 29, 20, 0)
 
 
+def test_a_weekday_rule_on_the_night_the_clocks_go_back_gives_one_deadline_that_night(
+) -> None:
+    """Protects a monthly game from a one-hour turn: "last sun at 02:30" on the night
+    the clocks go back (31 October 2027) once gave the repeated 02:30 (CET) as the deadline
+    after the first 02:30 (CEST), as APScheduler's cron trigger did; the next one is in
+    November, as with a day-of-the-month rule.  The two change-over rules: a time that
+    happens twice is the first; a time that does not exist is an hour later on the clock."""
+    rule = Rule(week="last", weekday="sun", time="02:30")
+    october = rule.next_after(_paris(2027, 10, 1), PARIS)
+    assert october == _utc(2027, 10, 31, 0, 30)  # 02:30 CEST, the first of the two
+    assert rule.next_after(october, PARIS) == _utc(2027, 11, 28, 1, 30)  # not 01:30 UTC on 31 Oct
+    assert rule.next_after(_paris(2027, 3, 1), PARIS) == _utc(2027, 3, 28, 1, 30)  # 03:30 CEST
+    monthly = Rule(monthly_day=31, time="02:30")
+    assert monthly.next_after(october, PARIS) == _utc(2027, 11, 30, 1, 30)
+
+
+def test_weekday_rules_pick_the_right_day_in_every_month() -> None:
+    """The Nth and last weekday of a month, computed by the rule itself (month starting on
+    that weekday, five of them in a month, February of a leap year, the year's end)."""
+    assert Rule(week="1st", weekday="mon").next_after(_paris(2027, 1, 31), PARIS) \
+        == _paris(2027, 2, 1, 18, 0)  # February 2027 starts on a Monday
+    assert Rule(week="4th", weekday="tue").next_after(_paris(2028, 2, 1), PARIS) \
+        == _paris(2028, 2, 22, 18, 0)
+    assert Rule(week="last", weekday="tue").next_after(_paris(2028, 2, 1), PARIS) \
+        == _paris(2028, 2, 29, 18, 0)  # leap day, the fifth Tuesday
+    assert Rule(week="last", weekday="fri").next_after(_paris(2027, 12, 31, 18, 0), PARIS) \
+        == _paris(2028, 1, 28, 18, 0)
+
+
 def test_every_so_many_days_rule_keeps_the_time_across_dst() -> None:
     rule = Rule(every_days=14, time="18:00")
     assert rule.next_after(_paris(2027, 3, 20, 18, 0), PARIS) == _utc(2027, 4, 3, 16, 0)
