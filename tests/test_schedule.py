@@ -223,6 +223,35 @@ def test_without_a_rule_the_next_deadline_is_the_same_day_next_month(
     assert rerun_turn(db, config, "paris", 1).identical
 
 
+def test_without_a_rule_next_month_keeps_the_wall_clock_time_and_day_in_the_games_zone(
+    config: Config, db: Engine,
+) -> None:
+    """Protects "same day next month" from drifting: it was computed in UTC, so 18:00
+    CET in March became 19:00 CEST in April, and a game far east of UTC (Auckland,
+    deadline 08:00 on the 1st, the evening before in UTC) moved to the 29th within
+    months.  Now it is the same day and time in the game's zone; the 31st becomes the
+    month's last day."""
+    from moderator.turn.run import run_turn
+
+    make_game(db, config)
+    with session_scope(db) as session:
+        deadlines.set_deadlines(session, repo.game_by_name(session, "paris"),
+                                _paris(2027, 3, 12, 18, 0), _paris(2027, 3, 8, 18, 0))
+    run_turn(db, config, "paris", now=_paris(2027, 3, 12, 18, 0))
+    turn = _open_turn(db)
+    assert as_utc(turn.deadline) == _utc(2027, 4, 12, 16, 0)  # type: ignore[arg-type]  # 18:00 CEST
+    assert as_utc(turn.announcement_deadline) == _utc(2027, 4, 8, 16, 0)  # type: ignore[arg-type]
+    auckland = ZoneInfo("Pacific/Auckland")
+    first = as_utc(datetime(2027, 1, 1, 8, 0, tzinfo=auckland))  # 19:00 UTC on 31 December
+    months = [first]
+    for _ in range(4):
+        months.append(add_month(months[-1], auckland))
+    assert [(m.astimezone(auckland).day, m.astimezone(auckland).hour) for m in months] \
+        == [(1, 8)] * 5  # NZDT to NZST in April: still 08:00 on the 1st
+    assert add_month(_paris(2027, 1, 31, 18, 0), PARIS) == _paris(2027, 2, 28, 18, 0)
+    assert add_month(_paris(2027, 12, 31, 23, 30), PARIS) == _paris(2028, 1, 31, 23, 30)
+
+
 def test_a_missed_deadline_slides_the_next_ones(config: Config, db: Engine) -> None:
     from moderator.turn.run import rerun_turn, run_turn
 
@@ -345,7 +374,7 @@ def test_the_deadline_job_runs_the_turn_once(db: Engine, config: Config, schedul
     assert len(_events(db, "turn.run")) == 1
     assert not _events(db, "deadline.missed")
     new = _turns(db)[1]
-    assert as_utc(new.deadline) == add_month(deadline)  # type: ignore[arg-type]
+    assert as_utc(new.deadline) == add_month(deadline, PARIS)  # type: ignore[arg-type]
     job = running.scheduler.get_job("deadline:paris")
     assert job.args == ("paris", 2) or list(job.args) == ["paris", 2]
 
@@ -374,7 +403,7 @@ def test_a_deadline_missed_while_down_runs_once_at_start_and_slides_the_next(
     assert [t.status for t in turns] == ["done", "open"]
     assert len(_events(db, "turn.run")) == 1
     slide = timedelta(hours=config.outage_slide_hours)
-    assert as_utc(turns[1].deadline) == add_month(missed) + slide  # type: ignore[arg-type]
+    assert as_utc(turns[1].deadline) == add_month(missed, PARIS) + slide  # type: ignore[arg-type]
     assert [e.level for e in _events(db, "service.outage")] == ["warning"]
     assert "down" in _events(db, "deadline.missed")[0].detail
     assert "slid 24 h after an outage" in _events(db, "deadline.slid")[0].detail

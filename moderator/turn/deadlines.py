@@ -124,9 +124,9 @@ def next_deadlines(
     elif done.deadline is None:
         return NextDeadlines(None, None, "none set")
     else:
-        announcements = done.announcement_deadline
-        found = NextDeadlines(add_month(as_utc(done.deadline)),
-                              add_month(as_utc(announcements)) if announcements else None,
+        announcements, zone = done.announcement_deadline, game_zone(game)
+        found = NextDeadlines(add_month(done.deadline, zone),
+                              add_month(announcements, zone) if announcements else None,
                               "same day next month")
     if not slide or found.deadline is None:
         return found
