@@ -499,3 +499,60 @@ def test_the_announcements_gazette_goes_to_every_player_once(db: Engine, config:
     assert "| Cyrano de Bergerac | not yet |" in gazette.markdown
     assert "1 of 3 have sent orders" in gazette.markdown
     assert all(s.id != "announcements:paris" for s in schedule.desired_jobs(db, config))
+
+
+def test_a_due_turn_waits_for_intake_to_read_the_orders_that_came_in_time(
+    db: Engine, config: Config,
+) -> None:
+    """Protects orders that reached the mail server before the deadline while the service
+    was down: on its return the deadline job ran the turn at once, before intake had read
+    them, and they went to the next turn.  Now the due turn waits (looking again every few
+    seconds) until intake has emptied the inbox in a pass begun after the turn became due."""
+    import json
+    import os
+
+    from moderator.runners.incoming import Incoming
+    from moderator.runners.jobs import INBOX_RECHECK, Runtime
+    from moderator.transport import open_inbox
+    from moderator.transport.maildir import open_maildir
+
+    make_game(db, config)
+    deadline = _utc(2027, 3, 12, 17, 0)
+    _set(db, deadline)
+    key = open_maildir(config.maildir_inbox).add(order_mail(
+        "jacques@lyon.example", "PASSWORD: rapier\nWEEK 1: PRACTICE rapier\n"))
+    before = int((deadline - timedelta(minutes=10)).timestamp() * 1e9)
+    os.utime(config.maildir_inbox / "new" / key, ns=(before, before))
+    back = deadline + timedelta(hours=2)  # the service returns two hours late
+    clock = [back]
+    incoming = Incoming(db, config, open_inbox(config), clock=lambda: clock[0])
+    rt = Runtime(db, config, inbox_emptied=lambda: incoming.last_emptied)
+
+    assert not schedule.run_due_turn(rt, "paris", 1, now=back)  # intake not there yet
+    assert rt.retry_at[("paris", 1)] == back + INBOX_RECHECK
+    assert [t.status for t in _turns(db)] == ["open"]
+    clock[0] = back + timedelta(seconds=1)
+    assert [r.status for r in incoming.read_once()] == ["accepted"]
+    assert schedule.run_due_turn(rt, "paris", 1, now=back + INBOX_RECHECK)
+    done = _turns(db)[0]
+    assert len(json.loads(done.inputs_json or "{}")) == 1  # Jacques's orders were used
+    assert not _events(db, "deadline.inbox")
+
+
+def test_a_due_turn_runs_anyway_when_intake_cannot_read_the_inbox(
+    db: Engine, config: Config,
+) -> None:
+    """An inbox that stays away (a server down) holds a due turn back for `INBOX_WAIT` at
+    most; then it runs, and the GM log says mail still waiting goes to the next turn."""
+    from moderator.runners.jobs import INBOX_WAIT, Runtime
+
+    make_game(db, config)
+    deadline = _utc(2027, 3, 12, 17, 0)
+    _set(db, deadline)
+    rt = Runtime(db, config, inbox_emptied=lambda: deadline - timedelta(hours=1))
+    assert not schedule.run_due_turn(rt, "paris", 1, now=deadline)
+    assert not schedule.run_due_turn(rt, "paris", 1, now=deadline + INBOX_WAIT / 2)
+    assert schedule.run_due_turn(rt, "paris", 1, now=deadline + INBOX_WAIT)
+    assert [t.status for t in _turns(db)] == ["done", "open"]
+    warned = _events(db, "deadline.inbox")
+    assert len(warned) == 1 and warned[0].level == "warning" and "turn 2" in warned[0].detail
