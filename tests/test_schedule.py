@@ -279,6 +279,24 @@ def test_after_a_long_outage_the_next_deadline_is_never_in_the_past(
     assert as_utc(_open_turn(db).deadline) == _utc(2027, 5, 12, 16, 0) + slide  # type: ignore[arg-type]
 
 
+def test_after_a_long_outage_an_every_days_rule_stays_on_its_days(
+    config: Config, db: Engine,
+) -> None:
+    """Protects a fortnightly game's rhythm: after an outage longer than the period the
+    next deadline was 14 days from the day the service came back, a new series; it is the
+    rule's first date still to come (deadline + 28 days), plus the slide."""
+    from moderator.turn.run import run_turn
+
+    make_game(db, config)
+    with session_scope(db) as session:
+        game = repo.game_by_name(session, "paris")
+        deadlines.set_deadlines(session, game, _paris(2027, 3, 6, 20, 0))
+        game.schedule_json = Rule(every_days=14, time="20:00").to_json()
+    run_turn(db, config, "paris", missed=True, now=_paris(2027, 3, 26, 9, 0))  # 20 days on
+    slide = timedelta(hours=config.outage_slide_hours)
+    assert as_utc(_open_turn(db).deadline) == _paris(2027, 4, 3, 20, 0) + slide  # type: ignore[arg-type]
+
+
 def test_run_turn_refuses_another_turns_number(config: Config, db: Engine) -> None:
     from moderator.turn.run import TurnError, run_turn
 

@@ -138,11 +138,14 @@ def next_deadlines(
 def _from_rule(
     rule: Rule, zone: ZoneInfo, done: Turn, slide: timedelta, now: datetime
 ) -> NextDeadlines:
-    """The rule's next date after the turn's deadline (after now, if that is already past)."""
+    """The rule's next date after the turn's deadline; after a long outage, the rule's
+    first date that (with the slide) is still to come, never the past.  Stepping along
+    the rule's dates keeps an "every N days" rule on its days: N days from now would
+    start a new series."""
     start = as_utc(done.deadline) if done.deadline else now
     deadline = rule.next_after(start, zone)
-    if deadline + slide <= now:  # a long outage: the next one from now, never the past
-        deadline = rule.next_after(now, zone)
+    while deadline + slide <= now:
+        deadline = rule.next_after(deadline, zone)
     return NextDeadlines(deadline, rule.announcements_for(deadline, zone),
                          f"rule: {rule.describe()}")
 
