@@ -574,3 +574,29 @@ def test_a_due_turn_runs_anyway_when_intake_cannot_read_the_inbox(
     assert [t.status for t in _turns(db)] == ["done", "open"]
     warned = _events(db, "deadline.inbox")
     assert len(warned) == 1 and warned[0].level == "warning" and "turn 2" in warned[0].detail
+
+
+def test_a_wall_clock_jump_is_no_outage_but_a_sleeping_host_is(
+    db: Engine, config: Config,
+) -> None:
+    """Protects deadlines from a clock being set (NTP stepping it, a GM fixing the date)
+    while `serve` runs: a 10-minute jump between two beats counted as an outage, so a
+    deadline in it was "missed" and the next turn's deadlines slid a day.  A gap is an
+    outage only when the steady clock (CLOCK_BOOTTIME, which runs while the host sleeps)
+    saw it too."""
+    s = DeadlineScheduler(db, config)
+    steady = [1000.0]
+    s.steady = lambda: steady[0]
+    logged: list[str] = []
+    s.log = lambda level, event, **fields: logged.append(event)  # type: ignore[method-assign]
+    start = _utc(2027, 3, 12, 16, 55)
+    s.heartbeat(start)
+    steady[0] += 30
+    s.heartbeat(start + timedelta(minutes=10))  # the wall clock jumped 10 minutes
+    assert s.runtime.outages == [] and "clock.jumped" in logged
+    assert not s.runtime.missed(_utc(2027, 3, 12, 17, 0))
+    assert not _events(db, "service.outage")
+    steady[0] += 600
+    s.heartbeat(start + timedelta(minutes=20))  # the host slept 10 minutes
+    assert s.runtime.outages == [(start + timedelta(minutes=10), start + timedelta(minutes=20))]
+    assert len(_events(db, "service.outage")) == 1

@@ -9,6 +9,8 @@ the GM's log, and the scheduler slides the deadlines that fell in it
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from sqlalchemy import Engine
@@ -28,6 +30,25 @@ OUTAGE_AFTER = timedelta(seconds=3 * SYNC_SECONDS)
 
 HEARTBEAT = "scheduler.heartbeat"
 STOPPED = "service.stopped"
+
+# Seconds on a clock that runs on while the host sleeps but never jumps when the wall
+# clock is set (NTP stepping it, a GM fixing the date); None where there is none.
+SteadyClock = Callable[[], float]
+
+
+def boot_clock() -> SteadyClock | None:
+    """Linux's CLOCK_BOOTTIME, or None (``time.monotonic`` stops while a Mac sleeps: a
+    slept host would look awake, so there the wall clock alone judges gaps)."""
+    clock_id = getattr(time, "CLOCK_BOOTTIME", None)
+    if clock_id is None:
+        return None
+    return lambda: time.clock_gettime(clock_id)
+
+
+def wall_jumped(steady_gap: float | None) -> bool:
+    """Whether a long gap between two beats on the wall clock was the clock being set,
+    not an outage: the steady clock saw no such gap."""
+    return steady_gap is not None and steady_gap <= OUTAGE_AFTER.total_seconds()
 
 
 def service_alive(db: Engine, now: datetime | None = None) -> datetime | None:
