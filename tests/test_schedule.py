@@ -297,6 +297,26 @@ def test_after_a_long_outage_an_every_days_rule_stays_on_its_days(
     assert as_utc(_open_turn(db).deadline) == _paris(2027, 4, 3, 20, 0) + slide  # type: ignore[arg-type]
 
 
+def test_without_a_rule_a_long_outage_gives_one_catch_up_turn_not_one_a_month(
+    config: Config, db: Engine,
+) -> None:
+    """Protects a game without a rule from a cascade after a long outage: the next
+    deadline was the same day next month even when that had passed too, so the service
+    ran one turn for each missed month, back to back, with no time to send orders.  It
+    is now the first month whose date (with the slide) is still to come."""
+    from moderator.turn.run import run_turn
+
+    make_game(db, config)
+    with session_scope(db) as session:
+        deadlines.set_deadlines(session, repo.game_by_name(session, "paris"),
+                                _paris(2027, 1, 12, 18, 0), _paris(2027, 1, 8, 18, 0))
+    run_turn(db, config, "paris", missed=True, now=_paris(2027, 4, 20, 9, 0))
+    slide = timedelta(hours=config.outage_slide_hours)
+    turn = _open_turn(db)
+    assert as_utc(turn.deadline) == _paris(2027, 5, 12, 18, 0) + slide  # type: ignore[arg-type]
+    assert as_utc(turn.announcement_deadline) == _paris(2027, 5, 8, 18, 0) + slide  # type: ignore[arg-type]
+
+
 def test_run_turn_refuses_another_turns_number(config: Config, db: Engine) -> None:
     from moderator.turn.run import TurnError, run_turn
 

@@ -124,10 +124,7 @@ def next_deadlines(
     elif done.deadline is None:
         return NextDeadlines(None, None, "none set")
     else:
-        announcements, zone = done.announcement_deadline, game_zone(game)
-        found = NextDeadlines(add_month(done.deadline, zone),
-                              add_month(announcements, zone) if announcements else None,
-                              "same day next month")
+        found = _next_month(game_zone(game), done, slide, now)
     if not slide or found.deadline is None:
         return found
     return NextDeadlines(found.deadline + slide,
@@ -148,6 +145,19 @@ def _from_rule(
         deadline = rule.next_after(deadline, zone)
     return NextDeadlines(deadline, rule.announcements_for(deadline, zone),
                          f"rule: {rule.describe()}")
+
+
+def _next_month(zone: ZoneInfo, done: Turn, slide: timedelta, now: datetime) -> NextDeadlines:
+    """The same day next month; after a long outage, the first month whose date (with
+    the slide) is still to come: one catch-up turn, not one a missed month."""
+    assert done.deadline is not None
+    deadline, announcements = as_utc(done.deadline), done.announcement_deadline
+    announcements = as_utc(announcements) if announcements else None
+    while True:
+        deadline = add_month(deadline, zone)
+        announcements = add_month(announcements, zone) if announcements else None
+        if deadline + slide > now:
+            return NextDeadlines(deadline, announcements, "same day next month")
 
 
 def _hours(delta: timedelta) -> str:
