@@ -610,7 +610,11 @@ def test_a_wall_clock_jump_is_no_outage_but_a_sleeping_host_is(
     logged: list[str] = []
     s.log = lambda level, event, **fields: logged.append(event)  # type: ignore[method-assign]
     start = _utc(2027, 3, 12, 16, 55)
-    s.heartbeat(start)
+    s.start(start - timedelta(minutes=15), sync=False)
+    s.scheduler.shutdown(wait=False)
+    for beat in range(1, 31):  # beating every 30 s for 15 minutes, past boot-time settling
+        steady[0] += 30
+        s.heartbeat(start - timedelta(minutes=15) + beat * timedelta(seconds=30))
     steady[0] += 30
     s.heartbeat(start + timedelta(minutes=10))  # the wall clock jumped 10 minutes
     assert s.runtime.outages == [] and "clock.jumped" in logged
@@ -619,4 +623,22 @@ def test_a_wall_clock_jump_is_no_outage_but_a_sleeping_host_is(
     steady[0] += 600
     s.heartbeat(start + timedelta(minutes=20))  # the host slept 10 minutes
     assert s.runtime.outages == [(start + timedelta(minutes=10), start + timedelta(minutes=20))]
+    assert len(_events(db, "service.outage")) == 1
+
+
+def test_a_clock_set_as_the_host_boots_still_shows_the_downtime_it_hid(
+    db: Engine, config: Config,
+) -> None:
+    """A board without a real-time clock starts at the time it last saved, so the start
+    sees no outage; when NTP then sets the clock (within minutes of the start) the jump
+    is the downtime, and counts as an outage: deadlines in it were missed."""
+    s = DeadlineScheduler(db, config)
+    steady = [50.0]
+    s.steady = lambda: steady[0]
+    saved = _utc(2027, 3, 12, 8, 0)  # the clock the board started with
+    s.start(saved, sync=False)
+    s.scheduler.shutdown(wait=False)
+    steady[0] += 40
+    s.heartbeat(_utc(2027, 3, 13, 9, 0))  # NTP set it: it was off a day
+    assert s.runtime.missed(_utc(2027, 3, 12, 17, 0))
     assert len(_events(db, "service.outage")) == 1

@@ -45,10 +45,18 @@ def boot_clock() -> SteadyClock | None:
     return lambda: time.clock_gettime(clock_id)
 
 
-def wall_jumped(steady_gap: float | None) -> bool:
-    """Whether a long gap between two beats on the wall clock was the clock being set,
-    not an outage: the steady clock saw no such gap."""
-    return steady_gap is not None and steady_gap <= OUTAGE_AFTER.total_seconds()
+# A clock set this soon after the start is a host setting its clock as it boots (a board
+# without a real-time clock starts at the time it last saved): the start could not see
+# the real downtime, so that jump counts as the outage it hides.
+BOOT_SETTLE_SECONDS = 600.0
+
+
+def wall_jumped(steady_gap: float | None, running: float | None) -> bool:
+    """Whether a long gap between two beats on the wall clock was the clock being set
+    while the service ran, not an outage: the steady clock saw no such gap, and the
+    service (``running`` steady seconds) was past its boot-time settling."""
+    return (steady_gap is not None and steady_gap <= OUTAGE_AFTER.total_seconds()
+            and running is not None and running > BOOT_SETTLE_SECONDS)
 
 
 def service_alive(db: Engine, now: datetime | None = None) -> datetime | None:

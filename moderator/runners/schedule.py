@@ -363,6 +363,7 @@ class DeadlineScheduler:
         self._last_beat: datetime | None = None
         self.steady = boot_clock()  # judges a long gap between beats: outage or clock set
         self._last_steady: float | None = None
+        self._started_steady: float | None = None
         self._stamp: Stamp | None = None  # the change stamp the last sync saw
 
     def start(self, now: datetime | None = None, *, sync: bool = True) -> None:
@@ -374,7 +375,7 @@ class DeadlineScheduler:
         self.runtime.started_at = now
         down_since = first_beat(self.db, self.log, now)
         self._last_beat = now
-        self._last_steady = self.steady() if self.steady else None
+        self._last_steady = self._started_steady = self.steady() if self.steady else None
         if down_since is not None:
             self.runtime.outages.append((down_since, now))
         _runtime = self.runtime
@@ -430,7 +431,9 @@ class DeadlineScheduler:
         if self._last_beat is not None and now - self._last_beat > OUTAGE_AFTER:
             gap = None if steady is None or self._last_steady is None \
                 else steady - self._last_steady
-            if wall_jumped(gap):
+            running = None if steady is None or self._started_steady is None \
+                else steady - self._started_steady
+            if wall_jumped(gap, running):
                 self.log("warning", "clock.jumped", since=self._last_beat.isoformat(),
                          until=now.isoformat())
             else:
