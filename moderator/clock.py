@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import calendar
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
@@ -18,12 +19,12 @@ def format_deadline(moment: datetime | None, zone: str) -> str | None:
     return as_utc(moment).astimezone(ZoneInfo(zone)).strftime("%A %d %B %Y, %H:%M %Z")
 
 
-def add_month(moment: datetime) -> datetime:
-    """The same day and time next month (clamped to the month's last day)."""
-    year, month = (moment.year + 1, 1) if moment.month == 12 else (moment.year, moment.month + 1)
-    for day in (moment.day, 30, 29, 28):
-        try:
-            return moment.replace(year=year, month=month, day=day)
-        except ValueError:
-            continue
-    raise AssertionError("unreachable")
+def add_month(moment: datetime, zone: ZoneInfo) -> datetime:
+    """The same day and wall-clock time next month in the game's zone (UTC in, UTC out):
+    18:00 CET in March gives 18:00 CEST in April, and a game far from UTC keeps its day.
+    A day the next month lacks becomes its last day (31 January gives 28 February, and
+    then 28 March: the turn keeps no memory of the 31st; a rule does)."""
+    local = as_utc(moment).astimezone(zone).replace(tzinfo=None)
+    year, month = (local.year + 1, 1) if local.month == 12 else (local.year, local.month + 1)
+    day = min(local.day, calendar.monthrange(year, month)[1])
+    return as_utc(local.replace(year=year, month=month, day=day, tzinfo=zone))

@@ -63,7 +63,7 @@ def test_every_command_has_help(path: tuple[str, ...]) -> None:
 
 def test_a_month_through_the_cli(run) -> None:  # type: ignore[no-untyped-def]
     assert "Created engarde game paris" in run("game", "new", "paris", "--kind", "engarde",
-                                               "--seed", "7", "--deadline", "2026-12-12 18:00")
+                                               "--seed", "7", "--deadline", "2030-12-12 18:00")
     run("player", "add", "paris", "jacques@lyon.example", "--name", "Jacques de Lyon",
         "--password", "rapier")
     run("player", "add", "paris", "cyrano@bergerac.example", "--name", "Cyrano de Bergerac",

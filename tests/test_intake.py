@@ -8,6 +8,7 @@ from pathlib import Path
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
+from moderator.clock import as_utc
 from moderator.desk.admin import add_address
 from moderator.intake.process import process_message
 from moderator.runners.incoming import process_inbox
@@ -301,3 +302,105 @@ def test_maildir_messages_are_taken_in_delivery_order_within_one_second() -> Non
     keys = ["1764500000.M123456P10Q2.host", "1764500000.M99999P10Q1.host",
             "1764499999.M999999P10Q9.host"]
     assert sorted(keys, key=delivery_order) == [keys[2], keys[1], keys[0]]
+
+
+def _deliver_at(config: Config, raw: bytes, when: datetime) -> None:
+    """Put a message in the inbox Maildir as an MDA delivering it at ``when`` would."""
+    import os
+
+    inbox = open_maildir(config.maildir_inbox)
+    key = inbox.add(raw)
+    path = config.maildir_inbox / "new" / key
+    os.utime(path, ns=(int(when.timestamp() * 1e9),) * 2)
+
+
+def test_orders_count_from_when_the_mail_server_received_them_not_when_they_were_read(
+    db: Engine, config: Config
+) -> None:
+    """Protects orders that beat the deadline but waited in the inbox (the service down,
+    the mail server unreachable): they were stamped with the time intake read them, so
+    were late and not used.  They count from when our mail server received them (the
+    Maildir file's time; IMAP's INTERNALDATE), never from the sender's Date header, and
+    never later than the reading."""
+    from moderator.runners.incoming import Incoming
+    from moderator.transport import open_inbox
+
+    make_game(db, config)
+    deadline = datetime(2026, 12, 10, 18, tzinfo=UTC)
+    with session_scope(db) as session:
+        repo.open_turn(session, repo.game_by_name(session, "paris")).deadline = deadline
+    # Jacques's mail reached the server a minute before the deadline, its Date a day
+    # after; Cyrano's Date says a day before, but it reached the server after.
+    _deliver_at(config, order_mail("jacques@lyon.example", GOOD,
+                                   date=deadline + timedelta(days=1)),
+                deadline - timedelta(minutes=1))
+    cyrano = "PASSWORD: panache\nWEEK 1: PRACTICE rapier\nWEEK 2: PRACTICE rapier\n"
+    _deliver_at(config, order_mail("cyrano@bergerac.example", cyrano,
+                                   date=deadline - timedelta(days=1)),
+                deadline + timedelta(seconds=1))
+    read_at = deadline + timedelta(hours=3)  # the service came back three hours late
+    incoming = Incoming(db, config, open_inbox(config), clock=lambda: read_at)
+    assert [r.status for r in incoming.read_once()] == ["accepted", "accepted"]
+    with Session(db) as session:
+        stored = {s.player_id: as_utc(s.received_at) for s in session.exec(select(Submission))}
+        game = repo.game_by_name(session, "paris")
+        by_mail = {p.email: p for p in repo.members(session, game)}
+        turn = repo.open_turn(session, game)
+        jacques, cyrano_player = by_mail["jacques@lyon.example"], by_mail["cyrano@bergerac.example"]
+        assert stored[jacques.id] == deadline - timedelta(minutes=1)
+        assert stored[cyrano_player.id] == deadline + timedelta(seconds=1)
+        from moderator.turn.inputs import standing
+
+        assert standing(session, config, game, turn, jacques) is not None
+        assert standing(session, config, game, turn, cyrano_player) is None
+    deliver_outbox(db, config)
+    assert "after the deadline" not in receipts(config, "jacques@lyon.example")[-1]
+    assert "after the deadline" in receipts(config, "cyrano@bergerac.example")[-1]
+
+
+def test_a_server_time_is_never_before_the_last_empty_look_at_the_inbox(
+    db: Engine, config: Config
+) -> None:
+    """A mail server's wrong clock (or a date set when mail was copied in) cannot make
+    mail older than the last pass that found the inbox empty, nor newer than its reading:
+    the time it counts as received is clamped between the two."""
+    from moderator.runners.incoming import Incoming
+    from moderator.transport import open_inbox
+    from moderator.transport.base import InboxMessage
+
+    make_game(db, config)
+    looked = datetime(2026, 12, 10, 17, 0, tzinfo=UTC)
+    incoming = Incoming(db, config, open_inbox(config), clock=lambda: looked)
+    assert incoming.read_once() == []  # 17:00: the inbox is empty
+    now = datetime(2026, 12, 10, 18, 30, tzinfo=UTC)
+
+    def at(when: datetime | None) -> InboxMessage:
+        return InboxMessage("k", b"", "maildir:k", when)
+
+    assert incoming.received_at(at(datetime(2026, 12, 1, tzinfo=UTC)), now) \
+        == datetime(2026, 12, 10, 17, 0, tzinfo=UTC)
+    assert incoming.received_at(at(datetime(2027, 1, 1, tzinfo=UTC)), now) == now
+    assert incoming.received_at(at(None), now) == now
+    assert incoming.received_at(at(datetime(2026, 12, 10, 17, 59, 59, tzinfo=UTC)), now) \
+        == datetime(2026, 12, 10, 17, 59, 59, tzinfo=UTC)
+
+
+def test_imap_gives_the_servers_internaldate_in_utc() -> None:
+    """INTERNALDATE is read with its offset (the client does not normalise times into
+    the host's zone); a naive one is not trusted."""
+    from datetime import timezone
+
+    from moderator.transport.imap import _fetch
+
+    class Client:
+        def __init__(self, when: datetime) -> None:
+            self.when = when
+
+        def fetch(self, uids: list[int], parts: list[str]) -> dict[int, dict[bytes, object]]:
+            assert "INTERNALDATE" in parts and "BODY.PEEK[]" in parts
+            return {uids[0]: {b"BODY[]": b"raw", b"INTERNALDATE": self.when}}
+
+    paris_winter = timezone(timedelta(hours=1))
+    assert _fetch(Client(datetime(2026, 12, 10, 18, 59, 59, tzinfo=paris_winter)), 7) \
+        == (b"raw", datetime(2026, 12, 10, 17, 59, 59, tzinfo=UTC))
+    assert _fetch(Client(datetime(2026, 12, 10, 18, 59, 59)), 7) == (b"raw", None)

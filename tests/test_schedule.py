@@ -69,6 +69,35 @@ def test_weekday_of_the_month_rule_in_the_games_zone() -> None:
     assert last.next_after(_paris(2027, 10, 1), PARIS) == _paris(2027, 10, 29, 20, 0)
 
 
+def test_a_weekday_rule_on_the_night_the_clocks_go_back_gives_one_deadline_that_night(
+) -> None:
+    """Protects a monthly game from a one-hour turn: "last sun at 02:30" on the night
+    the clocks go back (31 October 2027) once gave the repeated 02:30 (CET) as the deadline
+    after the first 02:30 (CEST), as APScheduler's cron trigger did; the next one is in
+    November, as with a day-of-the-month rule.  The two change-over rules: a time that
+    happens twice is the first; a time that does not exist is an hour later on the clock."""
+    rule = Rule(week="last", weekday="sun", time="02:30")
+    october = rule.next_after(_paris(2027, 10, 1), PARIS)
+    assert october == _utc(2027, 10, 31, 0, 30)  # 02:30 CEST, the first of the two
+    assert rule.next_after(october, PARIS) == _utc(2027, 11, 28, 1, 30)  # not 01:30 UTC on 31 Oct
+    assert rule.next_after(_paris(2027, 3, 1), PARIS) == _utc(2027, 3, 28, 1, 30)  # 03:30 CEST
+    monthly = Rule(monthly_day=31, time="02:30")
+    assert monthly.next_after(october, PARIS) == _utc(2027, 11, 30, 1, 30)
+
+
+def test_weekday_rules_pick_the_right_day_in_every_month() -> None:
+    """The Nth and last weekday of a month, computed by the rule itself (month starting on
+    that weekday, five of them in a month, February of a leap year, the year's end)."""
+    assert Rule(week="1st", weekday="mon").next_after(_paris(2027, 1, 31), PARIS) \
+        == _paris(2027, 2, 1, 18, 0)  # February 2027 starts on a Monday
+    assert Rule(week="4th", weekday="tue").next_after(_paris(2028, 2, 1), PARIS) \
+        == _paris(2028, 2, 22, 18, 0)
+    assert Rule(week="last", weekday="tue").next_after(_paris(2028, 2, 1), PARIS) \
+        == _paris(2028, 2, 29, 18, 0)  # leap day, the fifth Tuesday
+    assert Rule(week="last", weekday="fri").next_after(_paris(2027, 12, 31, 18, 0), PARIS) \
+        == _paris(2028, 1, 28, 18, 0)
+
+
 def test_every_so_many_days_rule_keeps_the_time_across_dst() -> None:
     rule = Rule(every_days=14, time="18:00")
     assert rule.next_after(_paris(2027, 3, 20, 18, 0), PARIS) == _utc(2027, 4, 3, 16, 0)
@@ -194,6 +223,35 @@ def test_without_a_rule_the_next_deadline_is_the_same_day_next_month(
     assert rerun_turn(db, config, "paris", 1).identical
 
 
+def test_without_a_rule_next_month_keeps_the_wall_clock_time_and_day_in_the_games_zone(
+    config: Config, db: Engine,
+) -> None:
+    """Protects "same day next month" from drifting: it was computed in UTC, so 18:00
+    CET in March became 19:00 CEST in April, and a game far east of UTC (Auckland,
+    deadline 08:00 on the 1st, the evening before in UTC) moved to the 29th within
+    months.  Now it is the same day and time in the game's zone; the 31st becomes the
+    month's last day."""
+    from moderator.turn.run import run_turn
+
+    make_game(db, config)
+    with session_scope(db) as session:
+        deadlines.set_deadlines(session, repo.game_by_name(session, "paris"),
+                                _paris(2027, 3, 12, 18, 0), _paris(2027, 3, 8, 18, 0))
+    run_turn(db, config, "paris", now=_paris(2027, 3, 12, 18, 0))
+    turn = _open_turn(db)
+    assert as_utc(turn.deadline) == _utc(2027, 4, 12, 16, 0)  # type: ignore[arg-type]  # 18:00 CEST
+    assert as_utc(turn.announcement_deadline) == _utc(2027, 4, 8, 16, 0)  # type: ignore[arg-type]
+    auckland = ZoneInfo("Pacific/Auckland")
+    first = as_utc(datetime(2027, 1, 1, 8, 0, tzinfo=auckland))  # 19:00 UTC on 31 December
+    months = [first]
+    for _ in range(4):
+        months.append(add_month(months[-1], auckland))
+    assert [(m.astimezone(auckland).day, m.astimezone(auckland).hour) for m in months] \
+        == [(1, 8)] * 5  # NZDT to NZST in April: still 08:00 on the 1st
+    assert add_month(_paris(2027, 1, 31, 18, 0), PARIS) == _paris(2027, 2, 28, 18, 0)
+    assert add_month(_paris(2027, 12, 31, 23, 30), PARIS) == _paris(2028, 1, 31, 23, 30)
+
+
 def test_a_missed_deadline_slides_the_next_ones(config: Config, db: Engine) -> None:
     from moderator.turn.run import rerun_turn, run_turn
 
@@ -219,6 +277,44 @@ def test_after_a_long_outage_the_next_deadline_is_never_in_the_past(
     run_turn(db, config, "paris", missed=True, now=now)
     slide = timedelta(hours=config.outage_slide_hours)
     assert as_utc(_open_turn(db).deadline) == _utc(2027, 5, 12, 16, 0) + slide  # type: ignore[arg-type]
+
+
+def test_after_a_long_outage_an_every_days_rule_stays_on_its_days(
+    config: Config, db: Engine,
+) -> None:
+    """Protects a fortnightly game's rhythm: after an outage longer than the period the
+    next deadline was 14 days from the day the service came back, a new series; it is the
+    rule's first date still to come (deadline + 28 days), plus the slide."""
+    from moderator.turn.run import run_turn
+
+    make_game(db, config)
+    with session_scope(db) as session:
+        game = repo.game_by_name(session, "paris")
+        deadlines.set_deadlines(session, game, _paris(2027, 3, 6, 20, 0))
+        game.schedule_json = Rule(every_days=14, time="20:00").to_json()
+    run_turn(db, config, "paris", missed=True, now=_paris(2027, 3, 26, 9, 0))  # 20 days on
+    slide = timedelta(hours=config.outage_slide_hours)
+    assert as_utc(_open_turn(db).deadline) == _paris(2027, 4, 3, 20, 0) + slide  # type: ignore[arg-type]
+
+
+def test_without_a_rule_a_long_outage_gives_one_catch_up_turn_not_one_a_month(
+    config: Config, db: Engine,
+) -> None:
+    """Protects a game without a rule from a cascade after a long outage: the next
+    deadline was the same day next month even when that had passed too, so the service
+    ran one turn for each missed month, back to back, with no time to send orders.  It
+    is now the first month whose date (with the slide) is still to come."""
+    from moderator.turn.run import run_turn
+
+    make_game(db, config)
+    with session_scope(db) as session:
+        deadlines.set_deadlines(session, repo.game_by_name(session, "paris"),
+                                _paris(2027, 1, 12, 18, 0), _paris(2027, 1, 8, 18, 0))
+    run_turn(db, config, "paris", missed=True, now=_paris(2027, 4, 20, 9, 0))
+    slide = timedelta(hours=config.outage_slide_hours)
+    turn = _open_turn(db)
+    assert as_utc(turn.deadline) == _paris(2027, 5, 12, 18, 0) + slide  # type: ignore[arg-type]
+    assert as_utc(turn.announcement_deadline) == _paris(2027, 5, 8, 18, 0) + slide  # type: ignore[arg-type]
 
 
 def test_run_turn_refuses_another_turns_number(config: Config, db: Engine) -> None:
@@ -316,7 +412,7 @@ def test_the_deadline_job_runs_the_turn_once(db: Engine, config: Config, schedul
     assert len(_events(db, "turn.run")) == 1
     assert not _events(db, "deadline.missed")
     new = _turns(db)[1]
-    assert as_utc(new.deadline) == add_month(deadline)  # type: ignore[arg-type]
+    assert as_utc(new.deadline) == add_month(deadline, PARIS)  # type: ignore[arg-type]
     job = running.scheduler.get_job("deadline:paris")
     assert job.args == ("paris", 2) or list(job.args) == ["paris", 2]
 
@@ -345,7 +441,7 @@ def test_a_deadline_missed_while_down_runs_once_at_start_and_slides_the_next(
     assert [t.status for t in turns] == ["done", "open"]
     assert len(_events(db, "turn.run")) == 1
     slide = timedelta(hours=config.outage_slide_hours)
-    assert as_utc(turns[1].deadline) == add_month(missed) + slide  # type: ignore[arg-type]
+    assert as_utc(turns[1].deadline) == add_month(missed, PARIS) + slide  # type: ignore[arg-type]
     assert [e.level for e in _events(db, "service.outage")] == ["warning"]
     assert "down" in _events(db, "deadline.missed")[0].detail
     assert "slid 24 h after an outage" in _events(db, "deadline.slid")[0].detail
@@ -441,3 +537,108 @@ def test_the_announcements_gazette_goes_to_every_player_once(db: Engine, config:
     assert "| Cyrano de Bergerac | not yet |" in gazette.markdown
     assert "1 of 3 have sent orders" in gazette.markdown
     assert all(s.id != "announcements:paris" for s in schedule.desired_jobs(db, config))
+
+
+def test_a_due_turn_waits_for_intake_to_read_the_orders_that_came_in_time(
+    db: Engine, config: Config,
+) -> None:
+    """Protects orders that reached the mail server before the deadline while the service
+    was down: on its return the deadline job ran the turn at once, before intake had read
+    them, and they went to the next turn.  Now the due turn waits (looking again every few
+    seconds) until intake has emptied the inbox in a pass begun after the turn became due."""
+    import json
+    import os
+
+    from moderator.runners.incoming import Incoming
+    from moderator.runners.jobs import INBOX_RECHECK, Runtime
+    from moderator.transport import open_inbox
+    from moderator.transport.maildir import open_maildir
+
+    make_game(db, config)
+    deadline = _utc(2027, 3, 12, 17, 0)
+    _set(db, deadline)
+    key = open_maildir(config.maildir_inbox).add(order_mail(
+        "jacques@lyon.example", "PASSWORD: rapier\nWEEK 1: PRACTICE rapier\n"))
+    before = int((deadline - timedelta(minutes=10)).timestamp() * 1e9)
+    os.utime(config.maildir_inbox / "new" / key, ns=(before, before))
+    back = deadline + timedelta(hours=2)  # the service returns two hours late
+    clock = [back]
+    incoming = Incoming(db, config, open_inbox(config), clock=lambda: clock[0])
+    rt = Runtime(db, config, inbox_emptied=lambda: incoming.last_emptied)
+
+    assert not schedule.run_due_turn(rt, "paris", 1, now=back)  # intake not there yet
+    assert rt.retry_at[("paris", 1)] == back + INBOX_RECHECK
+    assert [t.status for t in _turns(db)] == ["open"]
+    clock[0] = back + timedelta(seconds=1)
+    assert [r.status for r in incoming.read_once()] == ["accepted"]
+    assert schedule.run_due_turn(rt, "paris", 1, now=back + INBOX_RECHECK)
+    done = _turns(db)[0]
+    assert len(json.loads(done.inputs_json or "{}")) == 1  # Jacques's orders were used
+    assert not _events(db, "deadline.inbox")
+
+
+def test_a_due_turn_runs_anyway_when_intake_cannot_read_the_inbox(
+    db: Engine, config: Config,
+) -> None:
+    """An inbox that stays away (a server down) holds a due turn back for `INBOX_WAIT` at
+    most; then it runs, and the GM log says mail still waiting goes to the next turn."""
+    from moderator.runners.jobs import INBOX_WAIT, Runtime
+
+    make_game(db, config)
+    deadline = _utc(2027, 3, 12, 17, 0)
+    _set(db, deadline)
+    rt = Runtime(db, config, inbox_emptied=lambda: deadline - timedelta(hours=1))
+    assert not schedule.run_due_turn(rt, "paris", 1, now=deadline)
+    assert not schedule.run_due_turn(rt, "paris", 1, now=deadline + INBOX_WAIT / 2)
+    assert schedule.run_due_turn(rt, "paris", 1, now=deadline + INBOX_WAIT)
+    assert [t.status for t in _turns(db)] == ["done", "open"]
+    warned = _events(db, "deadline.inbox")
+    assert len(warned) == 1 and warned[0].level == "warning" and "turn 2" in warned[0].detail
+
+
+def test_a_wall_clock_jump_is_no_outage_but_a_sleeping_host_is(
+    db: Engine, config: Config,
+) -> None:
+    """Protects deadlines from a clock being set (NTP stepping it, a GM fixing the date)
+    while `serve` runs: a 10-minute jump between two beats counted as an outage, so a
+    deadline in it was "missed" and the next turn's deadlines slid a day.  A gap is an
+    outage only when the steady clock (CLOCK_BOOTTIME, which runs while the host sleeps)
+    saw it too."""
+    s = DeadlineScheduler(db, config)
+    steady = [1000.0]
+    s.steady = lambda: steady[0]
+    logged: list[str] = []
+    s.log = lambda level, event, **fields: logged.append(event)  # type: ignore[method-assign]
+    start = _utc(2027, 3, 12, 16, 55)
+    s.start(start - timedelta(minutes=15), sync=False)
+    s.scheduler.shutdown(wait=False)
+    for beat in range(1, 31):  # beating every 30 s for 15 minutes, past boot-time settling
+        steady[0] += 30
+        s.heartbeat(start - timedelta(minutes=15) + beat * timedelta(seconds=30))
+    steady[0] += 30
+    s.heartbeat(start + timedelta(minutes=10))  # the wall clock jumped 10 minutes
+    assert s.runtime.outages == [] and "clock.jumped" in logged
+    assert not s.runtime.missed(_utc(2027, 3, 12, 17, 0))
+    assert not _events(db, "service.outage")
+    steady[0] += 600
+    s.heartbeat(start + timedelta(minutes=20))  # the host slept 10 minutes
+    assert s.runtime.outages == [(start + timedelta(minutes=10), start + timedelta(minutes=20))]
+    assert len(_events(db, "service.outage")) == 1
+
+
+def test_a_clock_set_as_the_host_boots_still_shows_the_downtime_it_hid(
+    db: Engine, config: Config,
+) -> None:
+    """A board without a real-time clock starts at the time it last saved, so the start
+    sees no outage; when NTP then sets the clock (within minutes of the start) the jump
+    is the downtime, and counts as an outage: deadlines in it were missed."""
+    s = DeadlineScheduler(db, config)
+    steady = [50.0]
+    s.steady = lambda: steady[0]
+    saved = _utc(2027, 3, 12, 8, 0)  # the clock the board started with
+    s.start(saved, sync=False)
+    s.scheduler.shutdown(wait=False)
+    steady[0] += 40
+    s.heartbeat(_utc(2027, 3, 13, 9, 0))  # NTP set it: it was off a day
+    assert s.runtime.missed(_utc(2027, 3, 12, 17, 0))
+    assert len(_events(db, "service.outage")) == 1

@@ -25,7 +25,7 @@ from moderator.settings.game import GAME_SETTINGS
 from moderator.store import audit, repo
 from moderator.store.db import session_scope
 from moderator.store.models import GmLog
-from moderator.turn.deadlines import note_change, rule_of
+from moderator.turn.deadlines import note_change, now_utc, rule_of
 from moderator.turn.inputs import standing
 
 
@@ -56,6 +56,14 @@ def game_new(app: App, name: str, kind: str | None, seed: int | None,
                                f'kind = "..." under [games.{name.lower()}] in config.toml')
     zone = ZoneInfo(app.config.game(name).time_zone or app.config.zone.key)  # the game's
     when = as_utc(deadline.replace(tzinfo=zone)) if deadline else None
+    now = now_utc()
+    if when is not None and when <= now:
+        # A year typed wrong at the turn of the year: the first turn would run at once.
+        raise click.BadParameter(
+            f"{format_deadline(when, zone.key)} is in the past (now "
+            f"{format_deadline(now, zone.key)}): the first turn would run at once, with no "
+            "orders; give a date to come (or set it after with `deadline set --force`)",
+            param_hint="--deadline")
     with session_scope(app.db) as session:
         created = admin.create_game(session, app.config, name, kind, seed=seed, deadline=when)
         audit.record(session, "game.new", reason or "game new", app.who(actor), game=created,

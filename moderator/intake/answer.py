@@ -48,7 +48,7 @@ def answer_step(intake: Intake) -> IntakeResult:
         version=count + 1 if accepted else count,
         standing=stands,
         submission_id=submission.id if submission else None,
-        late=_is_late(intake.config, game, turn, intake.now),
+        late=_is_late(intake.config, game, turn, intake.received),
         character_name=find_engine(game.kind).character_name(open_turn_context(intake).state,
                                                              player.character_key),
         deadline=format_deadline(turn.deadline, game.time_zone),
@@ -82,10 +82,11 @@ def _stored_detail(facts: ReceiptFacts, errors: int) -> str:
     return f"v{facts.version} stored{counted}; late"
 
 
-def _is_late(config: Config, game: Game, turn: Turn, now: datetime) -> bool:
-    """Past the deadline (and any grace the game allows): the receipt must say so."""
+def _is_late(config: Config, game: Game, turn: Turn, received: datetime) -> bool:
+    """Received past the deadline (and any grace the game allows): the receipt must say
+    so.  At the deadline's very second it is on time, as `standing` counts it."""
     last = cutoff(config, game, turn)
-    return last is not None and as_utc(now) > last
+    return last is not None and as_utc(received) > last
 
 
 def _tell_owner_about_new_address(intake: Intake, game: Game, player: Player) -> None:

@@ -63,7 +63,7 @@ def store_step(intake: Intake) -> IntakeResult | None:
         version=len(intake.earlier) + 1,
         message_id=intake.stored_id,
         sent_at=intake.message.date,
-        received_at=intake.now,
+        received_at=intake.received,
         text=directives.text_for_parser,
         orders_json=jsonio.dumps(parsed.orders),
         normal_form_json=jsonio.dumps(list(parsed.normal_form)),

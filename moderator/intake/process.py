@@ -37,6 +37,7 @@ from sqlalchemy import Engine, bindparam, update
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col
 
+from moderator.clock import as_utc
 from moderator.faults import crash_point
 from moderator.intake.answer import answer_step
 from moderator.intake.context import (
@@ -70,15 +71,22 @@ log = logging.getLogger(__name__)
 
 
 def process_message(
-    db: Engine, config: Config, raw: bytes, *, now: datetime | None = None
+    db: Engine, config: Config, raw: bytes, *, now: datetime | None = None,
+    received: datetime | None = None,
 ) -> IntakeResult:
     """Run one raw email through intake.  Never raises for bad input.
+
+    ``now``: when intake reads it.  ``received``: when our mail server received it (the
+    inbox says), the time its orders count as received, so mail that waited in the inbox
+    (the service down, the server unreachable) is not late for having waited; never later
+    than ``now``, and ``now`` when unknown.  The sender's Date never counts.
 
     A database that is unavailable (locked past its busy timeout, gone) is not bad
     input: `OperationalError` propagates, the message stays "received", and the
     caller leaves it where it is to be read again.
     """
     now = now or datetime.now(UTC)
+    received = min(as_utc(received), now) if received is not None else now
     spool_path = spool_raw(config, raw, now)
     digest = content_digest(raw)
     message = read_message(config, raw, digest)
@@ -91,7 +99,7 @@ def process_message(
                             kept=forget_password_in_spool(spool_path, raw, message.text))
     try:
         with session_scope(db) as session:
-            result = _handle(session, config, stored, message, now)
+            result = _handle(session, config, stored, message, now, received)
         crash_point("intake.fate-committed")
         return result
     except OperationalError:
@@ -147,9 +155,10 @@ INTAKE_STEPS: tuple[tuple[str, Step], ...] = (
 
 
 def _handle(
-    session: Session, config: Config, stored_id: int, message: ExtractedMessage, now: datetime
+    session: Session, config: Config, stored_id: int, message: ExtractedMessage, now: datetime,
+    received: datetime,
 ) -> IntakeResult:
-    intake = Intake(session, config, stored_id, message, now)
+    intake = Intake(session, config, stored_id, message, now, received)
     fate = _run_steps(intake)
     # The message with its password masked, if the steps masked one: the inbox's copy.
     return fate if intake.kept is None else replace(fate, kept=intake.kept)

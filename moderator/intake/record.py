@@ -45,7 +45,8 @@ class Intake:
     config: Config
     stored_id: int
     message: ExtractedMessage
-    now: datetime
+    now: datetime  # when intake reads the message
+    received: datetime  # when our mail server received it: what deadlines judge
     stored: ReceivedMessage | None = None
     game: Game | None = None
     player: Player | None = None

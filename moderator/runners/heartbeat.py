@@ -9,6 +9,8 @@ the GM's log, and the scheduler slides the deadlines that fell in it
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from sqlalchemy import Engine
@@ -28,6 +30,33 @@ OUTAGE_AFTER = timedelta(seconds=3 * SYNC_SECONDS)
 
 HEARTBEAT = "scheduler.heartbeat"
 STOPPED = "service.stopped"
+
+# Seconds on a clock that runs on while the host sleeps but never jumps when the wall
+# clock is set (NTP stepping it, a GM fixing the date); None where there is none.
+SteadyClock = Callable[[], float]
+
+
+def boot_clock() -> SteadyClock | None:
+    """Linux's CLOCK_BOOTTIME, or None (``time.monotonic`` stops while a Mac sleeps: a
+    slept host would look awake, so there the wall clock alone judges gaps)."""
+    clock_id = getattr(time, "CLOCK_BOOTTIME", None)
+    if clock_id is None:
+        return None
+    return lambda: time.clock_gettime(clock_id)
+
+
+# A clock set this soon after the start is a host setting its clock as it boots (a board
+# without a real-time clock starts at the time it last saved): the start could not see
+# the real downtime, so that jump counts as the outage it hides.
+BOOT_SETTLE_SECONDS = 600.0
+
+
+def wall_jumped(steady_gap: float | None, running: float | None) -> bool:
+    """Whether a long gap between two beats on the wall clock was the clock being set
+    while the service ran, not an outage: the steady clock saw no such gap, and the
+    service (``running`` steady seconds) was past its boot-time settling."""
+    return (steady_gap is not None and steady_gap <= OUTAGE_AFTER.total_seconds()
+            and running is not None and running > BOOT_SETTLE_SECONDS)
 
 
 def service_alive(db: Engine, now: datetime | None = None) -> datetime | None:

@@ -91,6 +91,10 @@ class Incoming:
         self.transient: tuple[type[BaseException], ...] = (
             OSError, OperationalError, *inbox.transient)
         self._noted: float | None = None  # time.monotonic() of the last status write
+        # When the last pass that emptied the inbox began: mail read later reached the
+        # server after it, whatever the server says (`received_at`); a due turn waits
+        # for a pass that began after it became due (`moderator.runners.jobs`).
+        self.last_emptied: datetime | None = None
 
     # ------------------------------------------------------------------ one pass
     def read_once(self) -> list[IntakeResult]:
@@ -102,6 +106,7 @@ class Incoming:
         if panic_reason(self.db) is not None:
             return []
         results: list[IntakeResult] = []
+        began = self.clock()
         try:
             for message in self.inbox.fetch():
                 # Asked again for each message: a `panic` stops a pass under way before
@@ -110,16 +115,30 @@ class Incoming:
                 if panic_reason(self.db) is not None:
                     break
                 results.append(self._read(message))
+            else:
+                self.last_emptied = began
         except self.transient as exc:
             self.inbox.reset()
             raise InboxUnavailable(exc, results) from exc
         self._record(results)
         return results
 
+    def received_at(self, message: InboxMessage, now: datetime) -> datetime:
+        """When the message counts as received: the server's time for it (`received_at`),
+        but never after ``now`` nor before the last pass that emptied the inbox began (a
+        server's wrong clock, or a date set when the mail was copied in, cannot make mail
+        older than the inbox's last empty look); ``now`` when the server gives none."""
+        if message.received_at is None:
+            return now
+        received = min(message.received_at.astimezone(UTC), now)
+        return max(received, self.last_emptied) if self.last_emptied is not None else received
+
     def _read(self, message: InboxMessage) -> IntakeResult:
         """One message: intake, then file it; one bad message never stops the others."""
         try:
-            result = process_message(self.db, self.config, message.raw, now=self.clock())
+            now = self.clock()
+            result = process_message(self.db, self.config, message.raw, now=now,
+                                     received=self.received_at(message, now))
         except self.transient:
             raise
         except Exception as exc:  # outside intake's own guard: still this message's fault

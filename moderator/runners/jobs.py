@@ -29,6 +29,10 @@ from moderator.turn.run import TurnError, run_turn
 
 # After a turn run fails with an unexpected error, try again this much later.
 RETRY_AFTER = timedelta(minutes=10)
+# A due turn waits until intake has read the inbox since the turn became due (orders the
+# mail server received in time are read first), looking again this often, this long at most.
+INBOX_RECHECK = timedelta(seconds=5)
+INBOX_WAIT = timedelta(minutes=5)
 
 Log = Callable[..., None]  # log(level, event, **fields)
 JobLock = Callable[[str], AbstractContextManager[None]]
@@ -59,6 +63,11 @@ class Runtime:
     # Workers (`serve --worker`): each job under a database lock, one worker at a time
     # (moderator.store.guard.job_lock).
     job_lock: JobLock = no_job_lock
+    # When intake last began a pass that emptied the inbox (`Incoming.last_emptied`);
+    # None: no intake in this process, so no waiting for it.
+    inbox_emptied: Callable[[], datetime | None] | None = None
+    # Since when each due turn has been waiting for intake, by (game, number).
+    waiting: dict[tuple[str, int], datetime] = field(default_factory=dict)
 
     def missed(self, deadline: datetime) -> bool:
         """Whether ``deadline`` fell in a period the service was not running."""
@@ -91,9 +100,10 @@ def run_due_turn(rt: Runtime, game_name: str, number: int, *, now: datetime | No
     """The deadline job: run turn ``number`` if it is still open and due, exactly once."""
     with rt.turn_lock:  # one turn at a time in this process
         now = now or now_utc()
-        deadline = _due_deadline(rt, game_name, number, now)
-        if deadline is None:
+        found = _due_deadline(rt, game_name, number, now)
+        if found is None or _inbox_behind(rt, game_name, number, found[1], now):
             return False
+        deadline = found[0]
         missed = rt.missed(deadline)
         try:
             # `number` makes the runner refuse if a GM ran the turn since the check above.
@@ -115,9 +125,10 @@ def run_due_turn(rt: Runtime, game_name: str, number: int, *, now: datetime | No
     return True
 
 
-def _due_deadline(rt: Runtime, game_name: str, number: int, now: datetime) -> datetime | None:
-    """Turn ``number``'s deadline if the turn is still open and due (the deadline plus
-    grace has come, or the game runs early and all orders are in)."""
+def _due_deadline(rt: Runtime, game_name: str, number: int, now: datetime
+                  ) -> tuple[datetime, datetime] | None:
+    """Turn ``number``'s deadline and when it became due, if the turn is still open and
+    due (the deadline plus grace has come, or the game runs early and all orders are in)."""
     with Session(rt.db) as session:
         found = current_turn(session, game_name, number)
         if found is None or found[1].deadline is None:
@@ -127,7 +138,40 @@ def _due_deadline(rt: Runtime, game_name: str, number: int, now: datetime) -> da
         deadline = as_utc(found[1].deadline)
         due = due_at(session, rt.config, found[0], found[1]) or deadline
     # Moved later since the job was made: the next sync reschedules it.
-    return deadline if due <= now else None
+    return (deadline, due) if due <= now else None
+
+
+def _inbox_behind(rt: Runtime, game_name: str, number: int, due: datetime,
+                  now: datetime) -> bool:
+    """Whether the due turn waits for intake: until a pass that began after the turn
+    became due has emptied the inbox, so orders the mail server received in time (the
+    service was down, the inbox server away, intake busy) are read before the turn runs,
+    not stored for the next one.  Looked at again every `INBOX_RECHECK` (the retry the
+    next sync schedules); after `INBOX_WAIT` the turn runs anyway and the GM is told."""
+    if rt.inbox_emptied is None:
+        return False
+    key = (game_name, number)
+    emptied = rt.inbox_emptied()
+    if emptied is not None and emptied >= due:
+        rt.waiting.pop(key, None)
+        return False
+    if key not in rt.waiting:
+        rt.waiting[key] = now
+        rt.log("info", "deadline.waiting", game=game_name, turn=number,
+               reason="intake has not read the inbox since the turn became due")
+    if now - rt.waiting[key] < INBOX_WAIT:
+        rt.retry_at[key] = now + INBOX_RECHECK
+        return True
+    rt.waiting.pop(key, None)
+    rt.log("warning", "deadline.inbox", game=game_name, turn=number,
+           inbox=emptied.isoformat() if emptied else None)
+    with session_scope(rt.db) as session:
+        repo.log_gm(session, "deadline.inbox",
+                    f"turn {number}: run without intake reading the inbox since it became "
+                    f"due ({format_deadline(due, 'UTC')}): orders still waiting there go "
+                    f"to turn {number + 1}", game=repo.find_game(session, game_name),
+                    level="warning")
+    return False
 
 
 def _turn_failed(rt: Runtime, game_name: str, number: int, exc: Exception) -> None:

@@ -59,10 +59,12 @@ from moderator.runners.heartbeat import (
     OUTAGE_AFTER,
     STOPPED,
     SYNC_SECONDS,
+    boot_clock,
     first_beat,
     note_gap,
     service_alive,
     tidy_outbox,
+    wall_jumped,
 )
 from moderator.runners.job_store import (
     BatchedJobStore,
@@ -359,6 +361,9 @@ class DeadlineScheduler:
         self._sync_wanted = threading.Event()
         self.synced = threading.Event()  # set once the first sync is done and jobs run
         self._last_beat: datetime | None = None
+        self.steady = boot_clock()  # judges a long gap between beats: outage or clock set
+        self._last_steady: float | None = None
+        self._started_steady: float | None = None
         self._stamp: Stamp | None = None  # the change stamp the last sync saw
 
     def start(self, now: datetime | None = None, *, sync: bool = True) -> None:
@@ -370,6 +375,7 @@ class DeadlineScheduler:
         self.runtime.started_at = now
         down_since = first_beat(self.db, self.log, now)
         self._last_beat = now
+        self._last_steady = self._started_steady = self.steady() if self.steady else None
         if down_since is not None:
             self.runtime.outages.append((down_since, now))
         _runtime = self.runtime
@@ -417,17 +423,29 @@ class DeadlineScheduler:
         return change_stamp(self.db, jobs=not self.worker) != self._stamp
 
     def heartbeat(self, now: datetime | None = None) -> None:
-        """Record that the service is alive; a long gap since the last one was an outage."""
+        """Record that the service is alive; a long gap since the last one was an outage,
+        unless only the wall clock jumped (the steady clock saw no gap): then the jobs ran
+        all along and no deadline was missed."""
         now = now or now_utc()
+        steady = self.steady() if self.steady else None
         if self._last_beat is not None and now - self._last_beat > OUTAGE_AFTER:
-            # The host slept, or this process was stopped: deadlines in the gap were missed.
-            self.runtime.outages.append((self._last_beat, now))
-            note_gap(self.db, self.log, self._last_beat, now)
+            gap = None if steady is None or self._last_steady is None \
+                else steady - self._last_steady
+            running = None if steady is None or self._started_steady is None \
+                else steady - self._started_steady
+            if wall_jumped(gap, running):
+                self.log("warning", "clock.jumped", since=self._last_beat.isoformat(),
+                         until=now.isoformat())
+            else:
+                # The host slept, or this process was stopped: deadlines in the gap
+                # were missed.
+                self.runtime.outages.append((self._last_beat, now))
+                note_gap(self.db, self.log, self._last_beat, now)
         with session_scope(self.db) as session:
             repo.set_status(session, HEARTBEAT, now.isoformat())
             tidy_outbox(session, self.config, self.log, now)
         checkpoint(self.db)  # no password lingers in SQLite's log past the next beat
-        self._last_beat = now
+        self._last_beat, self._last_steady = now, steady
 
     def run(self, stop: threading.Event, interval: float = SYNC_SECONDS,
             poll: float = CHANGE_POLL_SECONDS, full: float = FULL_SYNC_SECONDS) -> None:

@@ -126,6 +126,8 @@ class Service:
         self.scheduler = DeadlineScheduler(db, config, self.log.component("scheduler"),
                                            worker=self.worker)
         self.scheduler.runtime.on_change = self._after_change
+        self._incoming: Incoming | None = None
+        self.scheduler.runtime.inbox_emptied = self._inbox_emptied
         self.threads: list[threading.Thread] = []
         self._archives_checked = False
 
@@ -164,8 +166,14 @@ class Service:
             pass  # the database itself may be what failed; the stdout line is enough
 
     def _intake(self) -> None:
-        Incoming(self.db, self.config, open_inbox(self.config)).run(
-            self.stop, on_results=self._after_intake)
+        self._incoming = Incoming(self.db, self.config, open_inbox(self.config))
+        self._incoming.run(self.stop, on_results=self._after_intake)
+
+    def _inbox_emptied(self) -> datetime | None:
+        """When intake last began a pass that emptied the inbox (a due turn waits for
+        one that began after it became due)."""
+        incoming = self._incoming
+        return incoming.last_emptied if incoming is not None else None
 
     def _after_intake(self, results: list[IntakeResult]) -> None:
         """Log each message read and wake the outbox, so receipts go out at once."""

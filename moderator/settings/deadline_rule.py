@@ -9,7 +9,7 @@ from __future__ import annotations
 import calendar
 import json
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from moderator.clock import as_utc
@@ -103,39 +103,42 @@ class Rule:
         hour, minute = self.hour_minute()
         if self.every_days is not None:
             day = moment.astimezone(zone).date() + timedelta(days=self.every_days)
-            return as_utc(datetime(day.year, day.month, day.day, hour, minute, tzinfo=zone))
-        if self.weekday is not None:
-            return self._weekday_after(moment, zone, hour, minute)
+            return wall_clock(day, hour, minute, zone)
         local = moment.astimezone(zone)
         year, month = local.year, local.month
         for _ in range(3):
-            candidate = self._in_month(year, month, zone, hour, minute)
+            candidate = wall_clock(self._day_in(year, month), hour, minute, zone)
             if candidate > moment:
                 return candidate
             year, month = (year + 1, 1) if month == 12 else (year, month + 1)
         raise AssertionError("unreachable")
 
-    def _weekday_after(self, moment: datetime, zone: ZoneInfo, hour: int, minute: int) -> datetime:
-        """APScheduler's "2nd sat" / "last fri" day expression, in the game's zone."""
-        from apscheduler.triggers.cron import CronTrigger
-
-        trigger = CronTrigger(day=f"{self.week} {self.weekday}", hour=hour, minute=minute,
-                              timezone=zone)
-        fire = trigger.get_next_fire_time(None, moment + timedelta(microseconds=1))
-        assert fire is not None
-        return as_utc(fire)
-
-    def _in_month(self, year: int, month: int, zone: ZoneInfo, hour: int, minute: int) -> datetime:
-        """Wall-clock time in the game's zone, so 18:00 stays 18:00 across DST."""
-        assert self.monthly_day is not None
-        day = min(self.monthly_day, calendar.monthrange(year, month)[1])
-        return as_utc(datetime(year, month, day, hour, minute, tzinfo=zone))
+    def _day_in(self, year: int, month: int) -> date:
+        """The rule's day in a month: ``monthly_day`` (the last day of a shorter month),
+        or the ``week``'s ``weekday`` ("2nd" "sat", "last" "fri")."""
+        days = calendar.monthrange(year, month)[1]
+        if self.monthly_day is not None:
+            return date(year, month, min(self.monthly_day, days))
+        assert self.weekday is not None and self.week is not None
+        wanted = WEEKDAYS.index(self.weekday)
+        first = 1 + (wanted - date(year, month, 1).weekday()) % 7
+        if self.week == "last":
+            return date(year, month, first + 7 * ((days - first) // 7))
+        return date(year, month, first + 7 * WEEKS.index(self.week))
 
     def announcements_for(self, deadline: datetime, zone: ZoneInfo) -> datetime | None:
         """The announcement deadline that goes with an orders deadline, if the rule has one."""
         if not self.announcements_days_before:
             return None
         return local_shift(deadline, zone, days=-self.announcements_days_before)
+
+
+def wall_clock(day: date, hour: int, minute: int, zone: ZoneInfo) -> datetime:
+    """``hour:minute`` on ``day`` in the game's zone, in UTC, so 18:00 stays 18:00 across
+    DST.  On a change-over night a time that does not exist (02:30 when the clocks go
+    forward) is read with the offset before the change, so it falls an hour later on the
+    clock (03:30); a time that happens twice (when they go back) is the first one."""
+    return as_utc(datetime(day.year, day.month, day.day, hour, minute, tzinfo=zone))
 
 
 def local_shift(moment: datetime, zone: ZoneInfo, *, days: int) -> datetime:

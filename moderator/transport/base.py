@@ -18,6 +18,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
 
@@ -29,6 +30,9 @@ class InboxMessage:
     key: str  # the inbox's own name for it (a Maildir key, an IMAP UID)
     raw: bytes
     label: str  # for logs and the GM: "maildir:<key>", "uid:<n>"
+    # When our mail server received it (IMAP INTERNALDATE, the Maildir file's time), aware;
+    # None when unknown.  What a deadline is judged by, never the sender's Date.
+    received_at: datetime | None = None
 
 
 class Inbox(Protocol):

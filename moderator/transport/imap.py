@@ -21,6 +21,7 @@ import select
 import threading
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 from imapclient import IMAPClient  # type: ignore[import-untyped]
 from imapclient.exceptions import (  # type: ignore[import-untyped]
@@ -79,6 +80,7 @@ class ImapInbox:
             ssl_context=s.ssl_context() if implicit_tls else None,
             timeout=self.timeout,
         )
+        client.normalise_times = False  # INTERNALDATE with its offset, not in the host's zone
         try:
             if s.security == "starttls":
                 client.starttls(s.ssl_context())
@@ -134,11 +136,12 @@ class ImapInbox:
                 return
             for uid in uids:
                 seen.add(uid)
-                raw = _fetch(client, uid)
-                if raw is None:  # expunged by someone else since the search
+                fetched = _fetch(client, uid)
+                if fetched is None:  # expunged by someone else since the search
                     continue
                 crash_point("imap.after-fetch")
-                yield InboxMessage(str(uid), raw, f"uid:{uid}")
+                raw, received = fetched
+                yield InboxMessage(str(uid), raw, f"uid:{uid}", received)
 
     def done(self, message: InboxMessage) -> None:
         # Intake has committed: from here on a crash means "read again, duplicate".
@@ -201,14 +204,21 @@ def _idle_news(client: IMAPClient, timeout: float) -> bool:
     return any(response[0] != b"OK" for response in responses)
 
 
-def _fetch(client: IMAPClient, uid: int) -> bytes | None:
-    """The raw message, read without setting \\Seen; None when it vanished."""
-    data = client.fetch([uid], ["BODY.PEEK[]"])
+def _fetch(client: IMAPClient, uid: int) -> tuple[bytes, datetime | None] | None:
+    """The raw message, read without setting \\Seen, and when the server received it
+    (INTERNALDATE, in UTC; None if it gave none); None when the message vanished."""
+    data = client.fetch([uid], ["BODY.PEEK[]", "INTERNALDATE"])
     item = data.get(uid)
     if item is None:
         return None
     raw = item.get(b"BODY[]")
-    return bytes(raw) if raw is not None else None
+    if raw is None:
+        return None
+    received = item.get(b"INTERNALDATE")
+    # Aware (the client does not normalise times): a naive one would be read in the
+    # host's zone, so it is not trusted.
+    aware = isinstance(received, datetime) and received.tzinfo is not None
+    return bytes(raw), received.astimezone(UTC) if aware else None
 
 
 def _shutdown_quietly(client: IMAPClient) -> None:

@@ -19,6 +19,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
+from datetime import UTC, datetime
 from email.parser import BytesHeaderParser
 from pathlib import Path
 
@@ -67,6 +68,13 @@ def delivered_mtime(folder: Path, key: str) -> int:
         except OSError:
             continue
     return 0
+
+
+def delivered_at(folder: Path, key: str) -> datetime | None:
+    """When the MDA delivered message ``key`` (its file's mtime, kept when the file moves
+    from tmp/ to new/ and cur/), in UTC; None when it is gone."""
+    mtime_ns = delivered_mtime(folder, key)
+    return datetime.fromtimestamp(mtime_ns / 1e9, UTC) if mtime_ns else None
 
 
 def in_delivery_order(folder: Path, keys: Iterable[str]) -> list[str]:
@@ -198,7 +206,7 @@ class MaildirInbox:
                         raw = handle.read()
                 except (KeyError, FileNotFoundError):  # taken by another reader meanwhile
                     continue
-                yield InboxMessage(key, raw, f"maildir:{key}")
+                yield InboxMessage(key, raw, f"maildir:{key}", delivered_at(self.path, key))
 
     def done(self, message: InboxMessage) -> None:
         self._file(message, PROCESSED)

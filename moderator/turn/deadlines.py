@@ -124,10 +124,7 @@ def next_deadlines(
     elif done.deadline is None:
         return NextDeadlines(None, None, "none set")
     else:
-        announcements = done.announcement_deadline
-        found = NextDeadlines(add_month(as_utc(done.deadline)),
-                              add_month(as_utc(announcements)) if announcements else None,
-                              "same day next month")
+        found = _next_month(game_zone(game), done, slide, now)
     if not slide or found.deadline is None:
         return found
     return NextDeadlines(found.deadline + slide,
@@ -138,13 +135,29 @@ def next_deadlines(
 def _from_rule(
     rule: Rule, zone: ZoneInfo, done: Turn, slide: timedelta, now: datetime
 ) -> NextDeadlines:
-    """The rule's next date after the turn's deadline (after now, if that is already past)."""
+    """The rule's next date after the turn's deadline; after a long outage, the rule's
+    first date that (with the slide) is still to come, never the past.  Stepping along
+    the rule's dates keeps an "every N days" rule on its days: N days from now would
+    start a new series."""
     start = as_utc(done.deadline) if done.deadline else now
     deadline = rule.next_after(start, zone)
-    if deadline + slide <= now:  # a long outage: the next one from now, never the past
-        deadline = rule.next_after(now, zone)
+    while deadline + slide <= now:
+        deadline = rule.next_after(deadline, zone)
     return NextDeadlines(deadline, rule.announcements_for(deadline, zone),
                          f"rule: {rule.describe()}")
+
+
+def _next_month(zone: ZoneInfo, done: Turn, slide: timedelta, now: datetime) -> NextDeadlines:
+    """The same day next month; after a long outage, the first month whose date (with
+    the slide) is still to come: one catch-up turn, not one a missed month."""
+    assert done.deadline is not None
+    deadline, announcements = as_utc(done.deadline), done.announcement_deadline
+    announcements = as_utc(announcements) if announcements else None
+    while True:
+        deadline = add_month(deadline, zone)
+        announcements = add_month(announcements, zone) if announcements else None
+        if deadline + slide > now:
+            return NextDeadlines(deadline, announcements, "same day next month")
 
 
 def _hours(delta: timedelta) -> str:

@@ -149,6 +149,27 @@ def test_game_new_without_a_deadline_or_rule_says_so(config: Config) -> None:
     assert "Orders due" in out and "No deadline" not in out
 
 
+def test_game_new_refuses_a_deadline_in_the_past(
+    db: Engine, config: Config, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Protects the first turn from a year typed wrong at the turn of the year: on
+    28 December, `--deadline "2026-01-10 18:00"` (meant: 2027) was taken, and the service
+    ran the first turn at once, with no orders.  `deadline set` already refused a past
+    time without --force; `game new` now refuses it."""
+    import moderator.cli.games
+
+    monkeypatch.setattr(moderator.cli.games, "now_utc",
+                        lambda: datetime(2026, 12, 28, 12, 0, tzinfo=UTC), raising=False)
+    out = invoke(config, "game", "new", "nice", "--kind", "engarde", "--deadline",
+                 "2026-01-10 18:00", ok=False)
+    assert "in the past" in out
+    with Session(db) as session:
+        assert repo.find_game(session, "nice") is None
+    out = invoke(config, "game", "new", "nice", "--kind", "engarde", "--deadline",
+                 "2027-01-10 18:00")
+    assert "Orders due Sunday 10 January 2027, 18:00" in out
+
+
 def test_turn_run_before_the_deadline_asks_and_is_audited(db: Engine, config: Config) -> None:
     make_game(db, config)
     _deadline(db, datetime.now(UTC) + timedelta(days=3))
