@@ -45,7 +45,9 @@ def corrected(db: Engine, config: Config) -> None:
     invoke(config, "state", "amend", "paris", "--set",
            "characters.jacques-de-lyon.sl=9", "--reason", "the bank's error", "--yes",
            "--note", "Jacques de Lyon's standing is restored.")
-    invoke(config, "turn", "rollforward", "paris", "--reason", "standing restored")
+    # The months ran before their deadlines (the rule's 1st of the month is ahead), so
+    # month 2 takes orders again until then: the replay is confirmed (--yes).
+    invoke(config, "turn", "rollforward", "paris", "--reason", "standing restored", "--yes")
 
 
 def dwtk_game(db: Engine, config: Config, turns: int = 2) -> None:
