@@ -352,10 +352,10 @@ def test_exception_around_one_message_quarantines_it_and_goes_on(
     """An error outside intake's own guard (here: injected) never stops the poll."""
     real = incoming.process_message
 
-    def explode_on_porthos(db, config, raw, *, now=None):  # type: ignore[no-untyped-def]
+    def explode_on_porthos(db, config, raw, *, now=None, received=None):  # type: ignore[no-untyped-def]
         if b"PASSWORD: wine" in raw:
             raise ValueError("unreadable")
-        return real(db, config, raw, now=now)
+        return real(db, config, raw, now=now, received=received)
 
     monkeypatch.setattr(incoming, "process_message", explode_on_porthos)
     send_and_wait(world, "jacques", "porthos", "cyrano")

@@ -130,10 +130,10 @@ def test_a_failed_message_is_quarantined_the_same_way_on_every_transport(
             raise RuntimeError("boom")
         return real_parse(text, state, character, tables)
 
-    def explode_on_porthos(db, config, raw, *, now=None):  # type: ignore[no-untyped-def]
+    def explode_on_porthos(db, config, raw, *, now=None, received=None):  # type: ignore[no-untyped-def]
         if b"PASSWORD: wine" in raw:
             raise ValueError("unreadable")
-        return real_process(db, config, raw, now=now)
+        return real_process(db, config, raw, now=now, received=received)
 
     monkeypatch.setattr(ENGINE, "parse_orders", explode_for_cyrano)
     monkeypatch.setattr(incoming, "process_message", explode_on_porthos)
@@ -164,7 +164,7 @@ def test_a_database_outage_files_nothing_on_any_transport(
     stays in the inbox (not in quarantine), and the next pass reads it normally."""
     real_process = incoming.process_message
 
-    def locked(db, config, raw, *, now=None):  # type: ignore[no-untyped-def]
+    def locked(db, config, raw, *, now=None, received=None):  # type: ignore[no-untyped-def]
         raise OperationalError("INSERT", {}, Exception("database is locked"))
 
     box.put(_orders(JACQUES))
