@@ -524,3 +524,27 @@ def test_sigkill_at_crash_point_loses_nothing_and_repeats_nothing(
 
     again = _child(world)  # and a third run finds nothing to do
     assert again.returncode == 0 and again.stdout == ""
+
+
+def test_orders_count_from_when_dovecot_received_them(world: World) -> None:
+    """Orders count from when our mail server received them (docs/scheduling.md, Orders
+    and the deadline): read from a real Dovecot's INTERNALDATE, with its offset, not from
+    when intake happens to read them (here three hours later: a service that was down)."""
+    from datetime import UTC, datetime, timedelta
+
+    sent = datetime.now(UTC).replace(microsecond=0)
+    send_and_wait(world, "jacques")
+    delivered = datetime.now(UTC)
+    later = delivered + timedelta(hours=3)
+    inbox = ImapInbox(world.config.imap)
+    try:
+        results = Incoming(world.db, world.config, inbox, clock=lambda: later).read_once()
+    finally:
+        inbox.close()
+    assert [r.status for r in results] == ["accepted"]
+    with Session(world.db) as session:
+        [submission] = session.exec(select(Submission)).all()
+    when = submission.received_at
+    when = when if when.tzinfo else when.replace(tzinfo=UTC)
+    # INTERNALDATE has whole seconds: the delivery lies between the send and now.
+    assert sent - timedelta(seconds=1) <= when <= delivered + timedelta(seconds=1), when
