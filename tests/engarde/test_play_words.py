@@ -1,0 +1,40 @@
+"""Words a new player met by mail that read wrongly (a play-through of the Elan variant):
+the SL floor (EG §E) and the article before a house type (EG §P)."""
+
+from __future__ import annotations
+
+from tests.engarde.test_templates_purity import ENV
+
+EVENTS = ENV.get_template("engarde/events.md.j2").module
+NAMES = {"pierre": "Pierre"}
+
+
+def _line(macro: str, args: dict[str, object]) -> str:
+    event = {"id": macro.replace("_", ".", 1), "actor": "pierre", "args": args}
+    return str(getattr(EVENTS, macro)(event, NAMES)).strip()
+
+
+def test_a_man_at_the_lowest_sl_does_not_fall_to_it() -> None:
+    """EG §E: failing to hold loses one SL, but there is none below the lowest: at SL 1
+    he stays at SL 1, and the line must not say he falls to it."""
+    line = _line("status_fell", {"sl_before": 1, "sl_after": 1, "sp": -2, "hold": 1})
+    assert "falls" not in line
+    assert line == "Pierre stays at SL 1, the lowest (-2 SP; 1 needed to hold)."
+
+
+def test_a_real_fall_still_reads_as_a_fall() -> None:
+    line = _line("status_fell", {"sl_before": 4, "sl_after": 3, "sp": 0, "hold": 4})
+    assert line == "Pierre falls to SL 3 (0 SP; 4 needed to hold)."
+
+
+def test_an_apartment_takes_an() -> None:
+    """EG §P housing types: 'an Apartment', 'a Town House'."""
+    for macro in ("housing_rented", "housing_bought", "housing_sold"):
+        line = _line(macro, {"house": "Apartment", "area": "Belleville"})
+        assert " an Apartment in Belleville" in line, line
+    assert _line("housing_sp", {"house": "Apartment", "area": "Passy"}) == \
+        "Living in an Apartment in Passy."
+    assert _line("housing_sp", {"house": "Town House", "area": "Passy"}) == \
+        "Living in a Town House in Passy."
+
+
