@@ -1,9 +1,10 @@
 """Words a new player met by mail that read wrongly (a play-through of the Elan variant):
-the SL floor (EG §E) and the article before a house type (EG §P)."""
+the SL floor (EG §E), the article before a house type (EG §P), the source of a favour on
+the turn sheet's summary (EG §S)."""
 
 from __future__ import annotations
 
-from tests.engarde.test_templates_purity import ENV
+from tests.engarde.test_templates_purity import ENGINE, ENV, _contexts, _run
 
 EVENTS = ENV.get_template("engarde/events.md.j2").module
 NAMES = {"pierre": "Pierre"}
@@ -38,3 +39,20 @@ def test_an_apartment_takes_an() -> None:
         "Living in a Town House in Passy."
 
 
+
+def test_the_summary_names_where_a_favour_came_from_in_words() -> None:
+    """EG §S, Influence table B: the summary said 'class 2 (sl, ...)', the engine's code."""
+    state, result = _run()
+    game = {"name": "Paris 1625", "kind": "engarde", "title": "En Garde!"}
+    turn = {"number": 1, "label": ENGINE.turn_label(state)}
+    contexts = _contexts(state, result)
+    held = [k for k, c in result.state["characters"].items()
+            if any(f["source"] == "sl" for f in c.get("favours", ()))]
+    assert held  # the sample month grants a favour for SL (Table B)
+    for key in held:
+        sheet = ENV.get_template("engarde/turnsheet.md.j2").render(
+            game=game, turn=turn, next_deadline=None, character=key,
+            events=[e.to_dict() for e in result.events if e.actor == key], dice=[],
+            order_form="", ctx=contexts.sheets[key])
+        favours = next(line for line in sheet.splitlines() if line.startswith("- Favours:"))
+        assert "(your standing, until the end of" in favours, favours
