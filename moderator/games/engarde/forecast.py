@@ -48,6 +48,7 @@ class _Week:
     label: str
     changes: list[tuple[str, int]] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
+    short_of_money: bool = False
 
 
 class _OwnDice(Dice):
@@ -209,7 +210,8 @@ def _weeks(events: Sequence[Event], orders: JSON) -> list[_Week]:
         elif event.ledger.get("crowns"):
             where.changes.append((_name(event), int(event.ledger["crowns"])))
         if any(word in event.id for word in _REFUSALS):
-            where.refused.append(_refusal(event))
+            where.refused.append(_when(event, where.label) + _refusal(event))
+            where.short_of_money = where.short_of_money or _for_want_of_money(event)
     for n, stake in _stakes(orders).items():
         weeks[n].changes.append(("gambling stake at risk", -stake))
     return [before, *(weeks[n] for n in sorted(weeks)), after]
@@ -232,6 +234,27 @@ def _name(event: Event) -> str:
     return f"{words} ({what})" if what else words
 
 
+# Weekend business (EG §D, §O, §P, §L): its refusal is dated "Weekend n", not "Week n".
+_WEEKEND = ("theatre.", "liaison.", "proposal.", "wedding.", "housing.")
+
+
+def _when(event: Event, label: str) -> str:
+    if event.week is not None and event.id.startswith(_WEEKEND):
+        return f"Weekend {event.week}: "
+    return f"{label}: "
+
+
+def _for_want_of_money(event: Event) -> bool:
+    """Whether this refusal is for want of crowns (the forecast's "you run out of money"):
+    an unpaid or unaffordable cost, the bawdyhouse's company and drink (EG §M), a house
+    or a courting gift he cannot pay for (EG §P, §L)."""
+    reason = str(event.args.get("reason", ""))
+    return ("unaffordable" in event.id or "unpaid" in event.id
+            or event.id == "bawdyhouse.refused"
+            or (event.id == "housing.refused" and reason.endswith("crowns"))
+            or (event.id == "mistress.court_refused" and reason == "funds"))
+
+
 # The refusals players meet most, in their words (args from the events, EG §F, §G, §J).
 _SAID: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "club.join_refused": lambda a: f"JOIN CLUB {a.get('club')}: refused, the club needs "
@@ -242,6 +265,12 @@ _SAID: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "party.cancelled": lambda a: "HOST PARTY AT HOME: cancelled, you have no lodgings"
                                  if a.get("at_home") else "HOST PARTY: cancelled",
     "carouse.unaffordable": lambda a: "CAROUSE: you cannot pay for the drinks",
+    "bawdyhouse.refused": lambda a: f"BAWDYHOUSE: refused, company and drink cost "
+                                    f"{a.get('cost')} crowns (EG §M)",
+    "housing.refused": lambda a: f"{a.get('house')} in {a.get('area')}: refused, "
+                                 f"{a.get('reason')}",
+    "practice.unaffordable": lambda a: f"PRACTICE {a.get('weapon')}: you cannot pay the "
+                                       f"fencing master {a.get('cost')} crowns",
     "support.unpaid": lambda a: f"support ({a.get('cost')} crowns) cannot be paid: "
                                 "you lose a Social Level",
     "support.downgraded": lambda a: "SUPPORT CONSPICUOUS cannot be paid: normal support "
@@ -271,10 +300,9 @@ def _lines(start: int, weeks: list[_Week]) -> tuple[str, ...]:
         shown = ", ".join(f"{name} {amount:+d}" for name, amount in week.changes)
         if week.changes:
             lines.append(f"{week.label}: {before} -> {balance} crowns ({shown}).")
-        money_refused = any("unaffordable" in r or "unpaid" in r for r in week.refused)
-        if ran_out is None and (balance < 0 or money_refused):
+        if ran_out is None and (balance < 0 or week.short_of_money):
             ran_out = week.label
-        refused += [f"{week.label}: {r}" for r in week.refused]
+        refused += week.refused
     if ran_out is not None:
         lines.append(f"You run out of money: {ran_out.lower()}.")
     else:

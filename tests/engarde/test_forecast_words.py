@@ -1,0 +1,50 @@
+"""The receipt's forecast, as a new player by mail read it (moderator/games/engarde/forecast.py):
+a refusal for want of money says he runs out of money, in words, on the right weekend."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from moderator.dice import Dice
+from moderator.games.base import JSON, Event, TurnResult
+from moderator.games.engarde.forecast import forecast
+
+STATE: JSON = {"characters": {"louis": {"crowns": 40}}}
+
+
+def _forecast(*events: Event) -> tuple[str, ...]:
+    """Louis's forecast lines when his month, run alone, gives these events."""
+    def adjudicate(state: JSON, orders: Mapping[str, JSON], tables: Any,
+                   dice: Dice) -> TurnResult:
+        return TurnResult(state, events)
+    return forecast(STATE, {"louis": {}}, None, adjudicate)["louis"]
+
+
+def test_a_bawdyhouse_he_cannot_pay_for_runs_him_out_of_money_in_words() -> None:
+    """EG §M: company and drink each cost SL crowns; refused, he has run out of money.
+    The old forecast said 'bawdyhouse: refused (cost 8)' and 'You end the month with
+    about 1 crowns'."""
+    lines = _forecast(
+        Event("practice.week", {"weapon": "rapier"}, "louis", False, 1, {"crowns": -39}),
+        Event("bawdyhouse.refused", {"cost": 8}, "louis", False, 3))
+    assert "You run out of money: week 3." in lines
+    assert "  - Week 3: BAWDYHOUSE: refused, company and drink cost 8 crowns (EG §M)" in lines
+
+
+def test_support_and_drink_he_cannot_pay_run_him_out_of_money() -> None:
+    """EG §F, §H: the worded refusals of support and carousing also mean he ran out
+    (the old check looked for 'unpaid' in the words, which the words no longer held)."""
+    assert "You run out of money: week 2." in _forecast(
+        Event("carouse.unaffordable", {"venue": "red_phillips"}, "louis", False, 2))
+    assert "You run out of money: before week 1." in _forecast(
+        Event("support.unpaid", {"cost": 8}, "louis", False, None))
+
+
+def test_a_house_he_cannot_buy_is_refused_on_its_weekend_in_words() -> None:
+    """EG §P: 'Weekend 2: Town House in Passy: refused, needs 400 crowns', not
+    'Week 2: housing: refused (area Passy, house Town House, reason needs 400 crowns)'."""
+    lines = _forecast(Event("housing.refused", {"house": "Town House", "area": "Passy",
+                                                "reason": "needs 400 crowns"}, "louis", False, 2))
+    assert "  - Weekend 2: Town House in Passy: refused, needs 400 crowns" in lines
+    assert "You run out of money: week 2." in lines
