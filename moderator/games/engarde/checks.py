@@ -237,10 +237,10 @@ def _club_visit(order: ClubVisit, c: Character, club: str | None,
     if order.gamble:
         if info.house_limit and order.gamble.stake > info.house_limit:
             found.append(IllegalOrderError(
-                f"{info.name}'s house limit is {info.house_limit} a wager (EG §K)"))
+                f"the house limit at {info.name} is {info.house_limit} a wager (EG §K)"))
         if order.gamble.stake < info.min_wager:
             found.append(IllegalOrderError(
-                f"{info.name}'s minimum wager is {info.min_wager} (reference §3)"))
+                f"the minimum wager at {info.name} is {info.min_wager} (reference §3)"))
     return found
 
 
