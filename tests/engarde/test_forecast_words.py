@@ -48,3 +48,21 @@ def test_a_house_he_cannot_buy_is_refused_on_its_weekend_in_words() -> None:
                                                 "reason": "needs 400 crowns"}, "louis", False, 2))
     assert "  - Weekend 2: Town House in Passy: refused, needs 400 crowns" in lines
     assert "You run out of money: week 2." in lines
+
+
+def test_a_courting_roll_the_fixed_dice_lost_is_not_forecast_as_refused() -> None:
+    """EG §L: courting succeeds on a die roll; the forecast leaves chance out, yet it told
+    Jacques 'The rules will refuse: mistress: court failed (face 2, ... reason roll)'."""
+    lines = _forecast(Event("mistress.court_failed",
+                            {"lady": "Mlle Adélaïde de Sully", "reason": "roll", "face": 2,
+                             "modifier": 0, "needed": 4, "lover": None}, "louis", False, 2))
+    assert not any("court" in line for line in lines)
+    assert "The rules will refuse:" not in lines
+
+
+def test_a_commission_without_a_regiment_is_refused_in_words() -> None:
+    """Reference §4 (BUY COMMISSION): the forecast said '(rank Captain, reason no_regiment)'."""
+    lines = _forecast(Event("regiment.commission_refused",
+                            {"rank": "Captain", "reason": "no_regiment"}, "louis", False, None))
+    assert ("  - Before week 1: BUY COMMISSION Captain: refused, you are in no regiment "
+            "(JOIN REGIMENT first)") in lines

@@ -209,7 +209,7 @@ def _weeks(events: Sequence[Event], orders: JSON) -> list[_Week]:
             pass
         elif event.ledger.get("crowns"):
             where.changes.append((_name(event), int(event.ledger["crowns"])))
-        if any(word in event.id for word in _REFUSALS):
+        if any(word in event.id for word in _REFUSALS) and not _by_the_dice(event):
             where.refused.append(_when(event, where.label) + _refusal(event))
             where.short_of_money = where.short_of_money or _for_want_of_money(event)
     for n, stake in _stakes(orders).items():
@@ -244,6 +244,12 @@ def _when(event: Event, label: str) -> str:
     return f"{label}: "
 
 
+def _by_the_dice(event: Event) -> bool:
+    """A failure the dice decided (a courting roll, EG §L; an application, a liaison ...):
+    the forecast's fixed dice say nothing of it, so it is not a refusal to forecast."""
+    return "face" in event.args or event.args.get("reason") in ("roll", "natural")
+
+
 def _for_want_of_money(event: Event) -> bool:
     """Whether this refusal is for want of crowns (the forecast's "you run out of money"):
     an unpaid or unaffordable cost, the bawdyhouse's company and drink (EG §M), a house
@@ -269,6 +275,11 @@ _SAID: dict[str, Callable[[Mapping[str, Any]], str]] = {
                                     f"{a.get('cost')} crowns (EG §M)",
     "housing.refused": lambda a: f"{a.get('house')} in {a.get('area')}: refused, "
                                  f"{a.get('reason')}",
+    "regiment.commission_refused": lambda a: f"BUY COMMISSION {a.get('rank')}: refused, " + {
+        "no_regiment": "you are in no regiment (JOIN REGIMENT first)",
+        "not_higher": "it is not above your rank", "one_step": "above Major one rank at a time",
+        "sl": "your SL is too low", "vacancy": "no vacancy"}.get(
+            str(a.get("reason")), "you cannot pay for it"),
     "practice.unaffordable": lambda a: f"PRACTICE {a.get('weapon')}: you cannot pay the "
                                        f"fencing master {a.get('cost')} crowns",
     "support.unpaid": lambda a: f"support ({a.get('cost')} crowns) cannot be paid: "
