@@ -66,3 +66,15 @@ def test_a_commission_without_a_regiment_is_refused_in_words() -> None:
                             {"rank": "Captain", "reason": "no_regiment"}, "louis", False, None))
     assert ("  - Before week 1: BUY COMMISSION Captain: refused, you are in no regiment "
             "(JOIN REGIMENT first)") in lines
+
+
+def test_courting_he_cannot_pay_for_names_the_lady_not_her_key() -> None:
+    """EG §L: courting costs 3 x her SL.  The forecast showed her internal key: '(cost 30,
+    lady lady4, name Mme Constance de Noailles, reason funds)'."""
+    lines = _forecast(Event("mistress.court_refused",
+                            {"cost": 30, "lady": "lady4", "name": "Mme Constance de Noailles",
+                             "reason": "funds"}, "louis", False, 2))
+    assert ("  - Week 2: COURT Mme Constance de Noailles: refused, the gifts cost 30 crowns"
+            in lines)
+    assert not any("lady4" in line for line in lines)
+    assert "You run out of money: week 2." in lines

@@ -280,6 +280,11 @@ _SAID: dict[str, Callable[[Mapping[str, Any]], str]] = {
         "not_higher": "it is not above your rank", "one_step": "above Major one rank at a time",
         "sl": "your SL is too low", "vacancy": "no vacancy"}.get(
             str(a.get("reason")), "you cannot pay for it"),
+    "mistress.court_refused": lambda a: f"COURT {a.get('name')}: refused, " + {
+        "gone": "she is no longer in Paris", "married": "wives may not be courted",
+        "yours": "she is already yours", "husband": "a husband may not court openly",
+        "funds": f"the gifts cost {a.get('cost')} crowns"}.get(str(a.get("reason")),
+                                                               str(a.get("reason"))),
     "practice.unaffordable": lambda a: f"PRACTICE {a.get('weapon')}: you cannot pay the "
                                        f"fencing master {a.get('cost')} crowns",
     "support.unpaid": lambda a: f"support ({a.get('cost')} crowns) cannot be paid: "
