@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from moderator.games.engarde import ENGINE
 from tests.engarde.conftest import (
+    _TABLES,
     assert_event,
     dice,
     give_orders,
@@ -118,3 +120,16 @@ def test_mistress_matters_and_enemy_meetings_give_cause() -> None:
                       make_char("b", regiment="cg", rank="private"))
     met = run_month(meet, give_orders(meet, a="WEEK 1: BAWDYHOUSE", b="WEEK 1: BAWDYHOUSE"))
     assert len([e for e in met.events if e.id == "honour.cause"]) == 2
+
+
+def test_an_answer_to_a_challenge_not_yet_on_record_is_warned_on_the_receipt() -> None:
+    """Reference §6: a challenge is answered the month after it is published.  Found by
+    mail: Louis wrote REFUSE CHALLENGE FROM Jacques the same month Jacques challenged him;
+    the receipt said nothing and the refusal was silently void."""
+    start = make_state(make_char("a"), make_char("b"))
+    early = ENGINE.parse_orders("ANYTIME: REFUSE CHALLENGE FROM A", start, "b", _TABLES)
+    assert [w.message for w in early.errors if "no challenge from him" in w.message]
+    assert not early.hard_errors  # a warning: the order stands
+    state = challenged(make_char("a"), make_char("b"))
+    on_time = ENGINE.parse_orders("ANYTIME: REFUSE CHALLENGE FROM A", state, "b", _TABLES)
+    assert not [w.message for w in on_time.errors if "no challenge" in w.message]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from moderator.games.engarde.orders import (
+    AnswerChallenge,
     Apply,
     AttendParty,
     Bawdyhouse,
@@ -309,6 +310,8 @@ class SocietyChecks:
                 return [OrderWarning("no automatic cause is on record: unless he is of an "
                                      "enemy regiment, the GM judges the cause, and a challenge "
                                      "without cause costs 2 SP (reference §6)")]
+        if isinstance(order, AnswerChallenge):
+            return self._answer(order)
         if isinstance(order, DuelOrders) and order.weapon:
             regimental = army.regiment(c.regiment).weapon if c.regiment else None
             if order.weapon != regimental and not c.practice_weeks.get(order.weapon) \
@@ -320,6 +323,18 @@ class SocietyChecks:
         if isinstance(order, RequestWarrant) and not c.title:
             return [OrderWarning("only a titled noble may ask the King for a warrant (EG §R)")]
         return []
+
+    def _answer(self, order: AnswerChallenge) -> list[ParseProblem]:
+        """Reference §6: a challenge is answered in the month after it is published.  An
+        answer to a challenge not yet on record (one sent this very month) does nothing, and
+        the player must be told so rather than find it silently dropped."""
+        if self.mode != "month" or any(
+                ch.challenger == order.challenger and ch.challenged == self.c.key
+                for ch in self.state.challenges):
+            return []
+        return [OrderWarning("no challenge from him to you is on record: a challenge is "
+                             "answered in your orders for the month after it appears in the "
+                             "gazette (reference §6)")]
 
     def general(self, order: Order) -> list[ParseProblem]:
         s = self.tables.society
