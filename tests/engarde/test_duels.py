@@ -133,3 +133,14 @@ def test_an_answer_to_a_challenge_not_yet_on_record_is_warned_on_the_receipt() -
     state = challenged(make_char("a"), make_char("b"))
     on_time = ENGINE.parse_orders("ANYTIME: REFUSE CHALLENGE FROM A", state, "b", _TABLES)
     assert not [w.message for w in on_time.errors if "no challenge" in w.message]
+
+
+def test_the_challenged_man_is_told_of_his_own_fight() -> None:
+    """Reference §6: both principals fight; the fight was an event of the challenger's only,
+    so the challenged (found by mail: Jacques, who lost to Henri) read nothing of it on his
+    turn sheet.  He gets a private copy; the gazette still prints it once."""
+    state = challenged(make_char("a"), make_char("b"))
+    result = run_month(state, present(state), dice(duels=[3, 3, 5, 2, 4]))
+    mine = assert_event(result, "duel.fought", "b", winner="a", loser="b")
+    assert not mine.public
+    assert len([e for e in result.events if e.id == "duel.fought" and e.public]) == 1

@@ -173,10 +173,13 @@ def _fight(m: Month, a: Actor, b: Actor, ch: Challenge, args: dict[str, Any],
         x.update(wounds=x.c.wounds + hits[x.key])
     winner = (b if loser is a else a) if loser else None
     killed = loser is not None and end[loser.key] <= 0
-    m.emit(a.key, EventId.DUEL_FOUGHT, {
-        **args, "weapon": weapon, "to_death": to_death, "passes": passes,
-        "winner": winner.key if winner else None, "loser": loser.key if loser else None,
-        "seconds": seconds, "wounds": hits, "killed": killed}, public=True)
+    fought = {**args, "weapon": weapon, "to_death": to_death, "passes": passes,
+              "winner": winner.key if winner else None, "loser": loser.key if loser else None,
+              "seconds": seconds, "wounds": hits, "killed": killed}
+    m.emit(a.key, EventId.DUEL_FOUGHT, fought, public=True)
+    # The challenged man's own turn sheet tells him of his fight too (a private copy: the
+    # gazette prints the public one once); a sheet lists only its owner's events.
+    m.emit(b.key, EventId.DUEL_FOUGHT, fought)
     if winner is None or loser is None:
         return
     pardon.beaten_accuser(m, winner, loser)  # reference §9 (PROPOSED)
