@@ -10,7 +10,8 @@ from moderator.dice import Dice
 from moderator.games.base import JSON, Event, TurnResult
 from moderator.games.engarde.forecast import forecast
 
-STATE: JSON = {"characters": {"louis": {"crowns": 40}}}
+STATE: JSON = {"characters": {"louis": {"crowns": 40},
+                              "henri-dupont": {"name": "Henri Dupont", "crowns": 0}}}
 
 
 def _forecast(*events: Event) -> tuple[str, ...]:
@@ -78,3 +79,22 @@ def test_courting_he_cannot_pay_for_names_the_lady_not_her_key() -> None:
             in lines)
     assert not any("lady4" in line for line in lines)
     assert "You run out of money: week 2." in lines
+
+
+def test_a_guest_is_not_told_he_is_nobody_s_guest() -> None:
+    """EG §G: a guest enters when his host brings him; the forecast runs his orders alone,
+    so it cannot see the host's BRING.  It said 'you are not a member (nor anyone's guest)'
+    to Jacques, who wrote GUEST OF Henri Dupont."""
+    lines = _forecast(Event("club.refused_entry", {"club": "Hunter's", "host": "henri-dupont"},
+                            "louis", False, 2))
+    assert ("  - Week 2: CLUB Hunter's: turned away unless Henri Dupont brings you the same "
+            "week (BRING <you>)") in lines
+
+
+def test_a_theatre_seat_he_cannot_pay_for_reads_in_words() -> None:
+    """EG §O: first night 6 x SL.  The forecast said 'theatre: unaffordable (cost 6, what
+    seat)'."""
+    lines = _forecast(Event("theatre.unaffordable", {"what": "seat", "cost": 6}, "louis",
+                            False, 1))
+    assert "  - Weekend 1: THEATRE: you cannot pay for the seat (6 crowns)" in lines
+    assert "You run out of money: week 1." in lines

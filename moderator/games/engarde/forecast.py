@@ -192,11 +192,16 @@ def forecast(state: JSON, orders: Mapping[str, JSON], tables: Any,
         result = adjudicate(month, {key: orders[key]}, tables, _OwnDice())
         mine = [e for e in result.events if e.actor == key]
         start = int(state["characters"][key].get("crowns", 0))
-        found[key] = _lines(start, _weeks(mine, orders[key]))
+        found[key] = _lines(start, _weeks(mine, orders[key], _names(state)))
     return found
 
 
-def _weeks(events: Sequence[Event], orders: JSON) -> list[_Week]:
+def _names(state: JSON) -> dict[str, str]:
+    """Character key -> name: a refusal names people as the gazette does, never by key."""
+    return {k: str(c.get("name", k)) for k, c in state.get("characters", {}).items()}
+
+
+def _weeks(events: Sequence[Event], orders: JSON, names: Mapping[str, str]) -> list[_Week]:
     """The events in the order they happen: before week 1, weeks 1-4, the month's end."""
     before, after = _Week("Before week 1"), _Week("At the month's end")
     weeks = {n: _Week(f"Week {n}") for n in range(1, 5)}
@@ -210,7 +215,7 @@ def _weeks(events: Sequence[Event], orders: JSON) -> list[_Week]:
         elif event.ledger.get("crowns"):
             where.changes.append((_name(event), int(event.ledger["crowns"])))
         if any(word in event.id for word in _REFUSALS) and not _by_the_dice(event):
-            where.refused.append(_when(event, where.label) + _refusal(event))
+            where.refused.append(_when(event, where.label) + _refusal(event, names))
             where.short_of_money = where.short_of_money or _for_want_of_money(event)
     for n, stake in _stakes(orders).items():
         weeks[n].changes.append(("gambling stake at risk", -stake))
@@ -266,8 +271,12 @@ _SAID: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "club.join_refused": lambda a: f"JOIN CLUB {a.get('club')}: refused, the club needs "
                                    f"SL {a.get('min_sl')}" if a.get("reason") == "sl"
                                    else f"JOIN CLUB {a.get('club')}: refused",
-    "club.refused_entry": lambda a: f"CLUB {a.get('club')}: turned away, you are not a "
-                                    "member (nor anyone's guest)",
+    "club.refused_entry": lambda a: f"CLUB {a.get('club')}: turned away unless "
+                                    f"{a.get('host')} brings you the same week (BRING <you>)"
+                                    if a.get("host") else f"CLUB {a.get('club')}: turned "
+                                    "away, you are not a member (nor anyone's guest)",
+    "theatre.unaffordable": lambda a: f"THEATRE: you cannot pay for the {a.get('what')} "
+                                      f"({a.get('cost')} crowns)",
     "party.cancelled": lambda a: "HOST PARTY AT HOME: cancelled, you have no lodgings"
                                  if a.get("at_home") else "HOST PARTY: cancelled",
     "carouse.unaffordable": lambda a: "CAROUSE: you cannot pay for the drinks",
@@ -294,11 +303,12 @@ _SAID: dict[str, Callable[[Mapping[str, Any]], str]] = {
 }
 
 
-def _refusal(event: Event) -> str:
+def _refusal(event: Event, names: Mapping[str, str]) -> str:
+    args = {k: names.get(v, v) if isinstance(v, str) else v for k, v in event.args.items()}
     said = _SAID.get(event.id)
     if said is not None:
-        return said(event.args)
-    detail = ", ".join(f"{k} {v}" for k, v in sorted(event.args.items())
+        return said(args)
+    detail = ", ".join(f"{k} {v}" for k, v in sorted(args.items())
                        if isinstance(v, str | int) and not isinstance(v, bool))
     words = event.id.replace(".", ": ").replace("_", " ")
     return f"{words}{f' ({detail})' if detail else ''}"
