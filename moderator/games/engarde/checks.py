@@ -116,12 +116,23 @@ def check_set(orders: OrderSet, lines: dict[str, int], state: GameState, key: st
                 if keep(f"WEEKEND {n}", o, _weekend(n, o, orders, character, state, tables)
                         + society.weekend(o))}
     weeks = {}
+    away = _away_at_the_front(character, state, mode)
     for n, order in orders.weeks.items():
         order = _default_club(order, club)
         if keep(f"WEEK {n}", order, _week(n, order, orders, character, club, tables, mode)
-                + society.week(order)):
+                + society.week(order) + away):
             weeks[n] = order
     return OrderSet(orders.premonth, anytime, weekends, weeks), problems
+
+
+def _away_at_the_front(c: Character, state: GameState, mode: str) -> list[ParseProblem]:
+    """EG §D: no weeklong actions on campaign.  A man at the front who is not due home
+    before this month is told that his week orders will not be carried out."""
+    if mode != "month" or not c.at_front or (
+            c.front_until is not None and c.front_until < state.turn):
+        return []
+    return [OrderWarning("you are at the front this month: no week actions are carried out "
+                         "there, only your first two weekend orders and anytime orders (EG §D)")]
 
 
 def _default_club(order: Order, club: str | None) -> Order:
