@@ -23,6 +23,7 @@ from moderator.games.engarde.orders import (
     CombineFavours,
     Conditional,
     Court,
+    Demand,
     DuelOrders,
     HostParty,
     HouseOrder,
@@ -347,6 +348,22 @@ class SocietyChecks:
                              "answered in your orders for the month after it appears in the "
                              "gazette (reference §6)")]
 
+    def _demand(self, order: Demand) -> list[ParseProblem]:
+        """EG §Q: a lender may demand repayment "at any time after three months from the date
+        of the loan"; earlier, the demand is refused at the turn (found by mail: the receipt
+        said nothing and the sheet said 'You may not demand repayment ... before August')."""
+        after = int(self.tables.society.loans["demand_after_months"])
+        loans = [loan for loan in self.state.loans if loan.lender == self.c.key
+                 and loan.borrower == order.borrower and loan.demanded is None]
+        if not loans:
+            return [OrderWarning("he owes you nothing that is not already demanded (EG §Q)")]
+        wait = min(loan.taken for loan in loans) + after - self.state.turn
+        if wait > 0:
+            return [OrderWarning(f"too early: a loan may be demanded {after} months after it "
+                                 f"was made; wait {wait} more month{'s' if wait > 1 else ''} "
+                                 "(EG §Q)")]
+        return []
+
     def general(self, order: Order) -> list[ParseProblem]:
         s = self.tables.society
         found: list[ParseProblem] = self.army(order)
@@ -360,6 +377,8 @@ class SocietyChecks:
         elif (isinstance(order, Borrow) and order.lender == self.c.key) or \
                 (isinstance(order, Lend) and order.to == self.c.key):
             found.append(IllegalOrderError("you cannot lend to yourself"))
+        elif isinstance(order, Demand) and self.mode == "month":
+            found += self._demand(order)
         elif isinstance(order, Lend) and order.amount > self.c.crowns and self.mode == "month":
             found.append(OrderWarning(f"you hold {self.c.crowns} crowns"))
         elif isinstance(order, Bribe) and s.bribes[order.cls] > self.c.crowns \
