@@ -144,3 +144,13 @@ def test_the_challenged_man_is_told_of_his_own_fight() -> None:
     mine = assert_event(result, "duel.fought", "b", winner="a", loser="b")
     assert not mine.public
     assert len([e for e in result.events if e.id == "duel.fought" and e.public]) == 1
+
+
+def test_the_challenger_is_told_his_challenge_was_refused() -> None:
+    """Reference §6: without cause the challenged may refuse freely.  Found by mail: Jacques's
+    sheet said nothing of Louis's refusal (only the gazette did).  A private copy for him."""
+    state = challenged(make_char("a"), make_char("b"))
+    result = run_month(state, present(state, b="ANYTIME: REFUSE CHALLENGE FROM A"))
+    mine = assert_event(result, "duel.refused", "a", refuser="b")
+    assert not mine.public and mine.sp == 0
+    assert len([e for e in result.events if e.id == "duel.refused" and e.public]) == 1

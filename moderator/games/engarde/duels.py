@@ -119,8 +119,9 @@ def _settle(m: Month, ch: Challenge) -> None:
         _walkover(m, absent[0], b if absent[0] is a else a, args, cause, EventId.DUEL_NO_SHOW)
         return
     if not _answer(b, a.key):
-        if cause is None:
+        if cause is None:  # refused freely: the challenger reads it on his own sheet too
             m.emit(b.key, EventId.DUEL_REFUSED, {**args, "refuser": b.key}, public=True)
+            m.emit(a.key, EventId.DUEL_REFUSED, {**args, "refuser": b.key})
         else:
             _walkover(m, b, a, args, cause, EventId.DUEL_REFUSED)
         return
