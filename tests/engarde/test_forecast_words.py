@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import pytest
+
 from moderator.dice import Dice
 from moderator.games.base import JSON, Event, TurnResult
 from moderator.games.engarde.forecast import forecast
@@ -98,3 +100,26 @@ def test_a_theatre_seat_he_cannot_pay_for_reads_in_words() -> None:
                             False, 1))
     assert "  - Weekend 1: THEATRE: you cannot pay for the seat (6 crowns)" in lines
     assert "You run out of money: week 1." in lines
+
+
+@pytest.mark.parametrize(("event", "words"), [
+    (Event("club.join_refused", {"club": "The Frog & Peach", "reason": "other_club"}, "louis",
+           False, None),
+     "JOIN CLUB The Frog & Peach: refused, you belong to another club: RESIGN CLUB first"),
+    (Event("proposal.refused", {"cost": 27, "reason": "too_soon"}, "louis", False, 1),
+     "Weekend 1: PROPOSE: refused, you have not been together six months (EG §L)"),
+    (Event("appointment.refused", {"position": "Military Governor of Paris", "reason": "rank"},
+           "louis", False, None),
+     "APPLY FOR Military Governor of Paris: refused, your rank (or title) is too low"),
+    (Event("gambling.stopped", {"stake": 200, "venue": "Hunter's", "wager": 1}, "louis",
+           False, 3),
+     "Week 3: GAMBLE: you cannot cover wager 1 of 200 crowns at Hunter's and leave the table"),
+])
+def test_more_refusals_read_in_words(event: Event, words: str) -> None:
+    """Found by mail in July: 'JOIN CLUB The Frog & Peach: refused' with no reason (he was
+    in Red Phillips: one club at a time, EG §G), 'proposal: refused (cost 27, reason
+    too_soon)' (EG §L), 'appointment: refused (..., reason rank)', 'gambling: stopped (stake
+    200, venue Hunter's, wager 1)' (EG §K)."""
+    lines = _forecast(event)
+    assert any(words in line for line in lines), lines
+    assert not any("reason" in line or "too_soon" in line for line in lines), lines

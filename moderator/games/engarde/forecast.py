@@ -268,9 +268,28 @@ def _for_want_of_money(event: Event) -> bool:
 
 # The refusals players meet most, in their words (args from the events, EG §F, §G, §J).
 _SAID: dict[str, Callable[[Mapping[str, Any]], str]] = {
-    "club.join_refused": lambda a: f"JOIN CLUB {a.get('club')}: refused, the club needs "
-                                   f"SL {a.get('min_sl')}" if a.get("reason") == "sl"
-                                   else f"JOIN CLUB {a.get('club')}: refused",
+    "club.join_refused": lambda a: f"JOIN CLUB {a.get('club')}: refused, " + {
+        "sl": f"the club needs SL {a.get('min_sl')}",
+        "other_club": "you belong to another club: RESIGN CLUB first (one club at a time, "
+                      "EG §G)",
+        "already": "you are a member already", "requires": "it takes only officers of the "
+        "Horse Guards Brigade", "disgraced": "a disgraced man is refused",
+        "barred": "you resigned it less than three weeks ago (EG §G)",
+        "funds": "you cannot pay the dues"}.get(str(a.get("reason")), str(a.get("reason"))),
+    "proposal.refused": lambda a: "PROPOSE: refused, " + {
+        "no_mistress": "you have no mistress", "married": "you are married",
+        "engaged": "you are already engaged",
+        "too_soon": "you have not been together six months (EG §L)",
+        "funds": f"the gift costs {a.get('cost')} crowns"}.get(str(a.get("reason")),
+                                                              str(a.get("reason"))),
+    "appointment.refused": lambda a: f"APPLY FOR {a.get('position')}: refused, " + {
+        "rank": "your rank (or title) is too low", "sl": "your SL is too low",
+        "ma": "your military ability is too low", "vacancy": "the post is filled",
+        "regiment": "you are in no regiment", "disgraced": "a disgraced man holds no post",
+        "holds_one": "you already hold a post"}.get(str(a.get("reason")), str(a.get("reason"))),
+    "gambling.stopped": lambda a: f"GAMBLE: you cannot cover wager {a.get('wager')} of "
+                                  f"{a.get('stake')} crowns at {a.get('venue')} and leave the "
+                                  "table (EG §K)",
     "club.refused_entry": lambda a: f"CLUB {a.get('club')}: turned away unless "
                                     f"{a.get('host')} brings you the same week (BRING <you>)"
                                     if a.get("host") else f"CLUB {a.get('club')}: turned "
