@@ -90,6 +90,24 @@ def joining(orders: OrderSet, character: Character) -> str | None:
     return club
 
 
+def _club_switches(orders: OrderSet, c: Character,
+                   tables: Tables) -> dict[int, list[ParseProblem]]:
+    """EG §G: one club at a time.  JOIN CLUB while still a member of another (no RESIGN CLUB
+    before it) is refused at the turn; the receipt says so at the JOIN CLUB line."""
+    found: dict[int, list[ParseProblem]] = {}
+    club = c.club
+    for i, order in enumerate(orders.anytime):
+        if isinstance(order, JoinClub):
+            if club and club != order.club:
+                found[i] = [OrderWarning(f"you belong to {tables.club(club).name}: write "
+                                         "ANYTIME: RESIGN CLUB before this line, or you will "
+                                         "be refused (one club at a time, EG §G)")]
+            club = order.club
+        elif isinstance(order, ResignClub):
+            club = None
+    return found
+
+
 def check_set(orders: OrderSet, lines: dict[str, int], state: GameState, key: str,
               tables: Tables, mode: str,
               ladies: Mapping[str, Mapping[str, Any]] | None = None,
@@ -110,9 +128,10 @@ def check_set(orders: OrderSet, lines: dict[str, int], state: GameState, key: st
         problems.extend((line, p) for p in checks)
         return not any(not isinstance(p, OrderWarning) for p in checks)
 
+    switches = _club_switches(orders, character, tables)
     anytime = tuple(o for i, o in enumerate(orders.anytime)
                     if keep(f"ANYTIME {i}", o, _general(o, character, tables)
-                            + society.general(o)))
+                            + society.general(o) + switches.get(i, [])))
     weekends = {n: o for n, o in orders.weekends.items()
                 if keep(f"WEEKEND {n}", o, _weekend(n, o, orders, character, state, tables)
                         + society.weekend(o))}
