@@ -319,7 +319,19 @@ class SocietyChecks:
             return self._too_high(order.lady, "a liaison")
         if isinstance(order, Propose | Marry) and not self.c.mistress:
             return [OrderWarning("you have no mistress (yet) to propose to or marry")]
+        if isinstance(order, Propose) and self.mode == "month":
+            return self._too_soon()
         return []
+
+    def _too_soon(self) -> list[ParseProblem]:
+        """EG §L: "Proposals may be made as soon as the couple have been 'going steady' for
+        at least six months" (found by mail: the receipt was silent, the turn refused)."""
+        since = self.ladies.get(str(self.c.mistress), {}).get("since")
+        steady = int(self.tables.society.m("proposal", "steady_months"))
+        if since is None or self.state.turn - int(since) >= steady:
+            return []
+        return [OrderWarning(f"you have been together {self.state.turn - int(since)} months: "
+                             f"a proposal needs {steady} (EG §L), so it will be refused")]
 
     def army(self, order: Order) -> list[ParseProblem]:
         """Receipt warnings for the army, duels and offices (reference §4-8, EG §R)."""
