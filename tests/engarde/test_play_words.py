@@ -56,3 +56,19 @@ def test_the_summary_names_where_a_favour_came_from_in_words() -> None:
             order_form="", ctx=contexts.sheets[key])
         favours = next(line for line in sheet.splitlines() if line.startswith("- Favours:"))
         assert "(your standing, until the end of" in favours, favours
+
+
+def test_a_dead_man_gets_no_order_form() -> None:
+    """Reference §5.4: the dead are out of the game.  Found by mail: Pierre fell at the front
+    and his sheet still ended with 'Orders for next month' and a form for August."""
+    state, result = _run()
+    game = {"name": "Paris 1625", "kind": "engarde", "title": "En Garde!"}
+    turn = {"number": 1, "label": ENGINE.turn_label(state)}
+    ctx = _contexts(state, result).sheets["jacques"]
+    ctx["army"]["dead"] = True
+    sheet = ENV.get_template("engarde/turnsheet.md.j2").render(
+        game=game, turn=turn, next_deadline=None, character="jacques",
+        events=[e.to_dict() for e in result.events if e.actor == "jacques"], dice=[],
+        order_form="# En Garde! orders for Jacques", ctx=ctx)
+    assert "Orders for next month" not in sheet and "orders for Jacques" not in sheet
+    assert "Jacques is dead: no more orders are taken for him." in sheet
