@@ -421,4 +421,20 @@ class SocietyChecks:
             if held < (2 if isinstance(order, CombineFavours) else 1):
                 found.append(OrderWarning(f"you hold {held} class {order.cls} favour(s) now "
                                           "(more may arrive at the month's start)"))
+            if isinstance(order, UseFavour):
+                found += self._too_weak(order)
         return found
+
+    def _too_weak(self, order: UseFavour) -> list[ParseProblem]:
+        """EG §S, Influence table A: a favour below the class the decider needs moves nothing,
+        yet is spent.  Royal attendance (a party, the first night) is decided at the Crown
+        Prince's level (class 8); found by mail: Henri spent a class 3 on his party."""
+        if order.decision not in ("party", "first_night"):
+            return []
+        position = self.tables.society.position(
+            self.tables.society.influence["royal_position"])
+        if order.cls >= position.cls:
+            return []
+        return [OrderWarning(f"royal attendance is decided at the {position.name}'s level: a "
+                             f"favour below class {position.cls} moves nothing and is spent "
+                             "for nothing (EG §S)")]
