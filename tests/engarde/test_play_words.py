@@ -72,3 +72,16 @@ def test_a_dead_man_gets_no_order_form() -> None:
         order_form="# En Garde! orders for Jacques", ctx=ctx)
     assert "Orders for next month" not in sheet and "orders for Jacques" not in sheet
     assert "Jacques is dead: no more orders are taken for him." in sheet
+
+
+def test_a_lady_no_longer_listed_is_not_mistaken_for_another() -> None:
+    """EG §L: the ladies change every month.  Found by mail: a player courting last month's
+    'Mlle Adelaide de Sully' was asked 'did you mean Mlle Célestine de Clermont?', a lady
+    who shares only 'Mlle ... de'.  He is told the list changed, and shown it."""
+    from moderator.games.engarde.lookup import LadyTable
+    ladies = LadyTable("lady", {"lady2": "Mlle Gabrielle de Rohan",
+                                "lady8": "Mlle Célestine de Clermont"})
+    assert ladies.hint("Mlle Adelaide de Sully") == (
+        "the ladies change every month; this month's are Mlle Célestine de Clermont, "
+        "Mlle Gabrielle de Rohan")
+    assert ladies.hint("Gabriele de Rohan") == "did you mean Mlle Gabrielle de Rohan?"
