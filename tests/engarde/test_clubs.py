@@ -88,3 +88,17 @@ def test_carousing_costs_sl_and_gives_one_sp() -> None:
     result = run_month(state, give_orders(state, a="WEEK 3: CLUB; CAROUSE"))
     drink = assert_event(result, "carouse.drink", "a")
     assert (drink.crowns, drink.sp, drink.week) == (-5, 1, 3)
+
+
+def test_joining_a_second_club_without_resigning_is_warned_on_the_receipt() -> None:
+    """EG §G: "A character may belong to only one club at a time".  Found by mail: Jacques,
+    of Red Phillips, wrote JOIN CLUB Frog and Peach; the receipt warned only of the SL and
+    the turn refused him for belonging to another club."""
+    from moderator.games.engarde import ENGINE
+    from tests.engarde.conftest import _TABLES
+    state = make_state(make_char("a", sl=9, club="red_phillips"))
+    parsed = ENGINE.parse_orders("ANYTIME: JOIN CLUB Hunter's", state, "a", _TABLES)
+    assert any("RESIGN CLUB" in e.message for e in parsed.errors)
+    resigned = ENGINE.parse_orders("ANYTIME: RESIGN CLUB\nANYTIME: JOIN CLUB Hunter's", state,
+                                   "a", _TABLES)
+    assert not any("RESIGN CLUB" in e.message for e in resigned.errors)

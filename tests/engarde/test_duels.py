@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from moderator.games.engarde import ENGINE
 from tests.engarde.conftest import (
+    _TABLES,
     assert_event,
     dice,
     give_orders,
@@ -118,3 +120,37 @@ def test_mistress_matters_and_enemy_meetings_give_cause() -> None:
                       make_char("b", regiment="cg", rank="private"))
     met = run_month(meet, give_orders(meet, a="WEEK 1: BAWDYHOUSE", b="WEEK 1: BAWDYHOUSE"))
     assert len([e for e in met.events if e.id == "honour.cause"]) == 2
+
+
+def test_an_answer_to_a_challenge_not_yet_on_record_is_warned_on_the_receipt() -> None:
+    """Reference §6: a challenge is answered the month after it is published.  Found by
+    mail: Louis wrote REFUSE CHALLENGE FROM Jacques the same month Jacques challenged him;
+    the receipt said nothing and the refusal was silently void."""
+    start = make_state(make_char("a"), make_char("b"))
+    early = ENGINE.parse_orders("ANYTIME: REFUSE CHALLENGE FROM A", start, "b", _TABLES)
+    assert [w.message for w in early.errors if "no challenge from him" in w.message]
+    assert not early.hard_errors  # a warning: the order stands
+    state = challenged(make_char("a"), make_char("b"))
+    on_time = ENGINE.parse_orders("ANYTIME: REFUSE CHALLENGE FROM A", state, "b", _TABLES)
+    assert not [w.message for w in on_time.errors if "no challenge" in w.message]
+
+
+def test_the_challenged_man_is_told_of_his_own_fight() -> None:
+    """Reference §6: both principals fight; the fight was an event of the challenger's only,
+    so the challenged (found by mail: Jacques, who lost to Henri) read nothing of it on his
+    turn sheet.  He gets a private copy; the gazette still prints it once."""
+    state = challenged(make_char("a"), make_char("b"))
+    result = run_month(state, present(state), dice(duels=[3, 3, 5, 2, 4]))
+    mine = assert_event(result, "duel.fought", "b", winner="a", loser="b")
+    assert not mine.public
+    assert len([e for e in result.events if e.id == "duel.fought" and e.public]) == 1
+
+
+def test_the_challenger_is_told_his_challenge_was_refused() -> None:
+    """Reference §6: without cause the challenged may refuse freely.  Found by mail: Jacques's
+    sheet said nothing of Louis's refusal (only the gazette did).  A private copy for him."""
+    state = challenged(make_char("a"), make_char("b"))
+    result = run_month(state, present(state, b="ANYTIME: REFUSE CHALLENGE FROM A"))
+    mine = assert_event(result, "duel.refused", "a", refuser="b")
+    assert not mine.public and mine.sp == 0
+    assert len([e for e in result.events if e.id == "duel.refused" and e.public]) == 1

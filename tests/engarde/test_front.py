@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from moderator.games.engarde import ENGINE
 from tests.engarde.conftest import (
     _TABLES,
     assert_event,
@@ -97,3 +98,16 @@ def test_debtor_sent_away_fights_with_a_frontier_regiment() -> None:
     result = run_month(state, {}, dice(front=[*BATTLE, 1, 1, 1, 1, 1, 1, 1, 1]))
     assert_event(result, "front.departs", "d", reason="debt")
     assert_event(result, "front.battle", None, level="regiment", unit="Frontier Regiment")
+
+
+def test_week_orders_at_the_front_are_warned_on_the_receipt() -> None:
+    """EG §D: no weeklong actions on campaign.  Found by mail: Pierre, a frontier private,
+    wrote WEEK 1: PRACTICE cutlass and his receipt accepted it without a word (and warned
+    only that he could not pay the fencing master); the week was then silently void."""
+    state = make_state(soldier())
+    parsed = ENGINE.parse_orders("WEEK 1: PRACTICE cutlass", state, "s", _TABLES)
+    assert any("at the front this month" in p.message for p in parsed.errors)
+    assert not parsed.hard_errors  # a warning: should he come home, the order stands
+    home = make_state(make_char("s", sl=4, crowns=100))
+    parsed = ENGINE.parse_orders("WEEK 1: PRACTICE cutlass", home, "s", _TABLES)
+    assert not any("at the front" in p.message for p in parsed.errors)

@@ -48,11 +48,20 @@ def test_house_limit_and_bothwells_minimum_are_parse_errors() -> None:
     state = make_state(make_char("a", sl=12, club="bothwells"), make_char("b", sl=5,
                                                                        club="red_phillips"))
     low = ENGINE.parse_orders("WEEK 1: CLUB; GAMBLE 50 x2", state, "a", _TABLES)
-    assert "minimum wager is 100" in low.hard_errors[0].message
+    assert "the minimum wager at Bothwell's is 100" in low.hard_errors[0].message
     high = ENGINE.parse_orders("WEEK 1: CLUB; GAMBLE 60 x2", state, "b", _TABLES)
-    assert "house limit is 50" in high.hard_errors[0].message
+    assert "the house limit at Red Phillips is 50" in high.hard_errors[0].message
     many = ENGINE.parse_orders("WEEK 1: CLUB; GAMBLE 10 x10", state, "b", _TABLES)
     assert "wagers 1-9" in many.hard_errors[0].message
+
+
+def test_a_club_whose_name_ends_in_s_reads_without_a_double_possessive() -> None:
+    """EG §K: the receipt said "Hunter's's house limit is 200 a wager" (found by mail)."""
+    state = make_state(make_char("a", sl=10, club="hunters"))
+    error = ENGINE.parse_orders("WEEK 1: CLUB; GAMBLE 300 x2", state, "a", _TABLES)
+    message = error.hard_errors[0].message
+    assert "'s's" not in message
+    assert message.startswith("the house limit at Hunter's is 200 a wager")
 
 
 def test_gambling_more_than_he_holds_is_a_warning_and_stops_when_broke() -> None:

@@ -138,3 +138,16 @@ def test_bribery(faces: list[int], event: str, crowns: int, favours: int) -> Non
         assert_event(result, "honour.reported", "a", crime="bribery")
     else:
         no_event(result, "honour.reported")
+
+
+def test_a_favour_too_weak_for_royal_attendance_is_warned_on_the_receipt() -> None:
+    """EG §S, Influence table A: royal attendance is the Crown Prince's decision (class 8
+    for +1); a lower favour moves nothing but is spent.  Found by mail: Henri used a class 3
+    favour ON PARTY FOR himself; the receipt was silent and the favour was spent."""
+    from moderator.games.engarde import ENGINE
+    from tests.engarde.conftest import _TABLES, make_char, make_state
+    state = make_state(make_char("h", sl=10))
+    weak = ENGINE.parse_orders("ANYTIME: USE FAVOUR 3 ON PARTY FOR H", state, "h", _TABLES)
+    assert any("moves nothing" in e.message and "class 8" in e.message for e in weak.errors)
+    strong = ENGINE.parse_orders("ANYTIME: USE FAVOUR 8 ON PARTY FOR H", state, "h", _TABLES)
+    assert not any("moves nothing" in e.message for e in strong.errors)

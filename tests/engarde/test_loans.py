@@ -118,3 +118,21 @@ def test_borrowing_beyond_the_limit_and_gambling_beyond_means_warn() -> None:
     messages = [e.message for e in parsed.errors]
     assert not parsed.hard_errors
     assert any("100 x SL" in m for m in messages) and any("hold 10" in m for m in messages)
+
+
+def test_a_demand_too_early_or_for_no_loan_is_warned_on_the_receipt() -> None:
+    """EG §Q: "At any time after three months from the date of the loan".  Found by mail:
+    Henri demanded repayment of May's loan in June; the receipt said nothing and the turn
+    sheet only told him afterwards that he could not before August."""
+    from moderator.games.engarde import ENGINE
+    from tests.engarde.conftest import _TABLES
+    order = "ANYTIME: DEMAND REPAYMENT FROM Porthos"
+    state = make_state(make_char("athos"), make_char("porthos"), turn=2,
+                       loans=[loan("athos", "porthos", 200, 1)])
+    early = [e.message for e in ENGINE.parse_orders(order, state, "athos", _TABLES).errors]
+    assert any("too early" in m and "wait 2 more months" in m for m in early), early
+    on_time = dict(state, turn=4)
+    assert not ENGINE.parse_orders(order, on_time, "athos", _TABLES).errors
+    none = make_state(make_char("athos"), make_char("porthos"))
+    nothing = [e.message for e in ENGINE.parse_orders(order, none, "athos", _TABLES).errors]
+    assert any("owes you nothing" in m for m in nothing), nothing

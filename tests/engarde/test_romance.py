@@ -220,3 +220,19 @@ def test_mother_dies_excuses_company_for_three_months() -> None:
     assert_event(result, "family.stillbirth", "d")
     assert_event(result, "companionship.met", "d")
     assert result.state["characters"]["d"]["grieving_until"] == 12
+
+
+def test_a_proposal_before_six_months_together_is_warned_on_the_receipt() -> None:
+    """EG §L: "Proposals may be made as soon as the couple have been 'going steady' for at
+    least six months".  Found by mail: Henri proposed in his second month with Gabrielle; the
+    receipt was silent and the turn refused (too soon)."""
+    from moderator.games.engarde import ENGINE
+    from tests.engarde.conftest import _TABLES
+    early = make_state(make_char("d", sl=8, crowns=900, mistress="rox"), turn=4,
+                       ladies=[make_lady("rox", sl=8, since=2)])
+    parsed = ENGINE.parse_orders("WEEKEND 1: PROPOSE", early, "d", _TABLES)
+    assert any("a proposal needs 6" in e.message for e in parsed.errors)
+    assert not parsed.hard_errors
+    steady = dict(early, turn=8)
+    parsed = ENGINE.parse_orders("WEEKEND 1: PROPOSE", steady, "d", _TABLES)
+    assert not any("a proposal needs" in e.message for e in parsed.errors)

@@ -11,6 +11,7 @@ from tests.engarde.conftest import (
     run_month,
     sp_of,
 )
+from tests.engarde.test_templates_purity import ENV
 
 
 def cyrano_and_jacques() -> dict:
@@ -76,3 +77,33 @@ def test_equal_sl_toadies_both_gain_one() -> None:
     result = run_month(state, orders)
     assert assert_event(result, "toady.patron", "a").sp == 1
     assert assert_event(result, "toady.patron", "b").sp == 1
+
+
+def test_a_toady_turned_away_at_the_door_is_not_told_his_orders_did_not_match() -> None:
+    """EG §I: both wrote TOADY <the other> for the same week and club, but the non-member
+    was turned away at the door (EG §G).  Found playing by mail: both were told '...'s
+    orders did not match', which sent the player hunting for a typo that was not there."""
+    state = make_state(make_char("louis", "Louis", sl=4, club="red_phillips"),
+                       make_char("jacques", "Jacques", sl=3))
+    orders = give_orders(state, louis="WEEK 4: CLUB; TOADY Jacques",
+                         jacques="WEEK 4: CLUB Red Phillips; TOADY Louis")
+    result = run_month(state, orders)
+    assert_event(result, "club.refused_entry", "jacques")
+    for who in ("louis", "jacques"):
+        event = assert_event(result, "mutual.no_show", who, kind="toady", waiting="louis",
+                             absent="jacques")
+        assert event.args.get("kept_away") is True
+    line = str(ENV.get_template("engarde/events.md.j2").module.mutual_no_show(
+        event.to_dict(), {"louis": "Louis", "jacques": "Jacques"})).strip()
+    assert line == ("Louis expected Jacques (toady at Red Phillips), but Jacques never got in "
+                    "(turned away at the door, or short of the money): they did not meet.")
+
+
+def test_a_toady_whose_orders_named_someone_else_still_did_not_match() -> None:
+    state = make_state(make_char("louis", "Louis", sl=4, club="red_phillips"),
+                       make_char("jacques", "Jacques", sl=3))
+    orders = give_orders(state, louis="WEEK 4: CLUB; TOADY Jacques",
+                         jacques="WEEK 4: PRACTICE rapier")
+    result = run_month(state, orders)
+    event = assert_event(result, "mutual.no_show", "louis", kind="toady", absent="jacques")
+    assert "kept_away" not in event.args

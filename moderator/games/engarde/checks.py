@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from moderator.games.engarde.orders import (
+    AnswerChallenge,
     Apply,
     AttendParty,
     Bawdyhouse,
@@ -22,6 +23,7 @@ from moderator.games.engarde.orders import (
     CombineFavours,
     Conditional,
     Court,
+    Demand,
     DuelOrders,
     HostParty,
     HouseOrder,
@@ -88,6 +90,24 @@ def joining(orders: OrderSet, character: Character) -> str | None:
     return club
 
 
+def _club_switches(orders: OrderSet, c: Character,
+                   tables: Tables) -> dict[int, list[ParseProblem]]:
+    """EG §G: one club at a time.  JOIN CLUB while still a member of another (no RESIGN CLUB
+    before it) is refused at the turn; the receipt says so at the JOIN CLUB line."""
+    found: dict[int, list[ParseProblem]] = {}
+    club = c.club
+    for i, order in enumerate(orders.anytime):
+        if isinstance(order, JoinClub):
+            if club and club != order.club:
+                found[i] = [OrderWarning(f"you belong to {tables.club(club).name}: write "
+                                         "ANYTIME: RESIGN CLUB before this line, or you will "
+                                         "be refused (one club at a time, EG §G)")]
+            club = order.club
+        elif isinstance(order, ResignClub):
+            club = None
+    return found
+
+
 def check_set(orders: OrderSet, lines: dict[str, int], state: GameState, key: str,
               tables: Tables, mode: str,
               ladies: Mapping[str, Mapping[str, Any]] | None = None,
@@ -108,19 +128,31 @@ def check_set(orders: OrderSet, lines: dict[str, int], state: GameState, key: st
         problems.extend((line, p) for p in checks)
         return not any(not isinstance(p, OrderWarning) for p in checks)
 
+    switches = _club_switches(orders, character, tables)
     anytime = tuple(o for i, o in enumerate(orders.anytime)
                     if keep(f"ANYTIME {i}", o, _general(o, character, tables)
-                            + society.general(o)))
+                            + society.general(o) + switches.get(i, [])))
     weekends = {n: o for n, o in orders.weekends.items()
                 if keep(f"WEEKEND {n}", o, _weekend(n, o, orders, character, state, tables)
                         + society.weekend(o))}
     weeks = {}
+    away = _away_at_the_front(character, state, mode)
     for n, order in orders.weeks.items():
         order = _default_club(order, club)
         if keep(f"WEEK {n}", order, _week(n, order, orders, character, club, tables, mode)
-                + society.week(order)):
+                + society.week(order) + away):
             weeks[n] = order
     return OrderSet(orders.premonth, anytime, weekends, weeks), problems
+
+
+def _away_at_the_front(c: Character, state: GameState, mode: str) -> list[ParseProblem]:
+    """EG §D: no weeklong actions on campaign.  A man at the front who is not due home
+    before this month is told that his week orders will not be carried out."""
+    if mode != "month" or not c.at_front or (
+            c.front_until is not None and c.front_until < state.turn):
+        return []
+    return [OrderWarning("you are at the front this month: no week actions are carried out "
+                         "there, only your first two weekend orders and anytime orders (EG §D)")]
 
 
 def _default_club(order: Order, club: str | None) -> Order:
@@ -237,10 +269,10 @@ def _club_visit(order: ClubVisit, c: Character, club: str | None,
     if order.gamble:
         if info.house_limit and order.gamble.stake > info.house_limit:
             found.append(IllegalOrderError(
-                f"{info.name}'s house limit is {info.house_limit} a wager (EG §K)"))
+                f"the house limit at {info.name} is {info.house_limit} a wager (EG §K)"))
         if order.gamble.stake < info.min_wager:
             found.append(IllegalOrderError(
-                f"{info.name}'s minimum wager is {info.min_wager} (reference §3)"))
+                f"the minimum wager at {info.name} is {info.min_wager} (reference §3)"))
     return found
 
 
@@ -287,7 +319,19 @@ class SocietyChecks:
             return self._too_high(order.lady, "a liaison")
         if isinstance(order, Propose | Marry) and not self.c.mistress:
             return [OrderWarning("you have no mistress (yet) to propose to or marry")]
+        if isinstance(order, Propose) and self.mode == "month":
+            return self._too_soon()
         return []
+
+    def _too_soon(self) -> list[ParseProblem]:
+        """EG §L: "Proposals may be made as soon as the couple have been 'going steady' for
+        at least six months" (found by mail: the receipt was silent, the turn refused)."""
+        since = self.ladies.get(str(self.c.mistress), {}).get("since")
+        steady = int(self.tables.society.m("proposal", "steady_months"))
+        if since is None or self.state.turn - int(since) >= steady:
+            return []
+        return [OrderWarning(f"you have been together {self.state.turn - int(since)} months: "
+                             f"a proposal needs {steady} (EG §L), so it will be refused")]
 
     def army(self, order: Order) -> list[ParseProblem]:
         """Receipt warnings for the army, duels and offices (reference §4-8, EG §R)."""
@@ -309,6 +353,8 @@ class SocietyChecks:
                 return [OrderWarning("no automatic cause is on record: unless he is of an "
                                      "enemy regiment, the GM judges the cause, and a challenge "
                                      "without cause costs 2 SP (reference §6)")]
+        if isinstance(order, AnswerChallenge):
+            return self._answer(order)
         if isinstance(order, DuelOrders) and order.weapon:
             regimental = army.regiment(c.regiment).weapon if c.regiment else None
             if order.weapon != regimental and not c.practice_weeks.get(order.weapon) \
@@ -319,6 +365,34 @@ class SocietyChecks:
             return [OrderWarning("a disgraced man is refused every post (reference §9)")]
         if isinstance(order, RequestWarrant) and not c.title:
             return [OrderWarning("only a titled noble may ask the King for a warrant (EG §R)")]
+        return []
+
+    def _answer(self, order: AnswerChallenge) -> list[ParseProblem]:
+        """Reference §6: a challenge is answered in the month after it is published.  An
+        answer to a challenge not yet on record (one sent this very month) does nothing, and
+        the player must be told so rather than find it silently dropped."""
+        if self.mode != "month" or any(
+                ch.challenger == order.challenger and ch.challenged == self.c.key
+                for ch in self.state.challenges):
+            return []
+        return [OrderWarning("no challenge from him to you is on record: a challenge is "
+                             "answered in your orders for the month after it appears in the "
+                             "gazette (reference §6)")]
+
+    def _demand(self, order: Demand) -> list[ParseProblem]:
+        """EG §Q: a lender may demand repayment "at any time after three months from the date
+        of the loan"; earlier, the demand is refused at the turn (found by mail: the receipt
+        said nothing and the sheet said 'You may not demand repayment ... before August')."""
+        after = int(self.tables.society.loans["demand_after_months"])
+        loans = [loan for loan in self.state.loans if loan.lender == self.c.key
+                 and loan.borrower == order.borrower and loan.demanded is None]
+        if not loans:
+            return [OrderWarning("he owes you nothing that is not already demanded (EG §Q)")]
+        wait = min(loan.taken for loan in loans) + after - self.state.turn
+        if wait > 0:
+            return [OrderWarning(f"too early: a loan may be demanded {after} months after it "
+                                 f"was made; wait {wait} more month{'s' if wait > 1 else ''} "
+                                 "(EG §Q)")]
         return []
 
     def general(self, order: Order) -> list[ParseProblem]:
@@ -334,6 +408,8 @@ class SocietyChecks:
         elif (isinstance(order, Borrow) and order.lender == self.c.key) or \
                 (isinstance(order, Lend) and order.to == self.c.key):
             found.append(IllegalOrderError("you cannot lend to yourself"))
+        elif isinstance(order, Demand) and self.mode == "month":
+            found += self._demand(order)
         elif isinstance(order, Lend) and order.amount > self.c.crowns and self.mode == "month":
             found.append(OrderWarning(f"you hold {self.c.crowns} crowns"))
         elif isinstance(order, Bribe) and s.bribes[order.cls] > self.c.crowns \
@@ -345,4 +421,20 @@ class SocietyChecks:
             if held < (2 if isinstance(order, CombineFavours) else 1):
                 found.append(OrderWarning(f"you hold {held} class {order.cls} favour(s) now "
                                           "(more may arrive at the month's start)"))
+            if isinstance(order, UseFavour):
+                found += self._too_weak(order)
         return found
+
+    def _too_weak(self, order: UseFavour) -> list[ParseProblem]:
+        """EG §S, Influence table A: a favour below the class the decider needs moves nothing,
+        yet is spent.  Royal attendance (a party, the first night) is decided at the Crown
+        Prince's level (class 8); found by mail: Henri spent a class 3 on his party."""
+        if order.decision not in ("party", "first_night"):
+            return []
+        position = self.tables.society.position(
+            self.tables.society.influence["royal_position"])
+        if order.cls >= position.cls:
+            return []
+        return [OrderWarning(f"royal attendance is decided at the {position.name}'s level: a "
+                             f"favour below class {position.cls} moves nothing and is spent "
+                             "for nothing (EG §S)")]

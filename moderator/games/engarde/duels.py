@@ -119,8 +119,9 @@ def _settle(m: Month, ch: Challenge) -> None:
         _walkover(m, absent[0], b if absent[0] is a else a, args, cause, EventId.DUEL_NO_SHOW)
         return
     if not _answer(b, a.key):
-        if cause is None:
+        if cause is None:  # refused freely: the challenger reads it on his own sheet too
             m.emit(b.key, EventId.DUEL_REFUSED, {**args, "refuser": b.key}, public=True)
+            m.emit(a.key, EventId.DUEL_REFUSED, {**args, "refuser": b.key})
         else:
             _walkover(m, b, a, args, cause, EventId.DUEL_REFUSED)
         return
@@ -173,10 +174,13 @@ def _fight(m: Month, a: Actor, b: Actor, ch: Challenge, args: dict[str, Any],
         x.update(wounds=x.c.wounds + hits[x.key])
     winner = (b if loser is a else a) if loser else None
     killed = loser is not None and end[loser.key] <= 0
-    m.emit(a.key, EventId.DUEL_FOUGHT, {
-        **args, "weapon": weapon, "to_death": to_death, "passes": passes,
-        "winner": winner.key if winner else None, "loser": loser.key if loser else None,
-        "seconds": seconds, "wounds": hits, "killed": killed}, public=True)
+    fought = {**args, "weapon": weapon, "to_death": to_death, "passes": passes,
+              "winner": winner.key if winner else None, "loser": loser.key if loser else None,
+              "seconds": seconds, "wounds": hits, "killed": killed}
+    m.emit(a.key, EventId.DUEL_FOUGHT, fought, public=True)
+    # The challenged man's own turn sheet tells him of his fight too (a private copy: the
+    # gazette prints the public one once); a sheet lists only its owner's events.
+    m.emit(b.key, EventId.DUEL_FOUGHT, fought)
     if winner is None or loser is None:
         return
     pardon.beaten_accuser(m, winner, loser)  # reference §9 (PROPOSED)

@@ -48,6 +48,7 @@ class _Week:
     label: str
     changes: list[tuple[str, int]] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
+    short_of_money: bool = False
 
 
 class _OwnDice(Dice):
@@ -191,11 +192,16 @@ def forecast(state: JSON, orders: Mapping[str, JSON], tables: Any,
         result = adjudicate(month, {key: orders[key]}, tables, _OwnDice())
         mine = [e for e in result.events if e.actor == key]
         start = int(state["characters"][key].get("crowns", 0))
-        found[key] = _lines(start, _weeks(mine, orders[key]))
+        found[key] = _lines(start, _weeks(mine, orders[key], _names(state)))
     return found
 
 
-def _weeks(events: Sequence[Event], orders: JSON) -> list[_Week]:
+def _names(state: JSON) -> dict[str, str]:
+    """Character key -> name: a refusal names people as the gazette does, never by key."""
+    return {k: str(c.get("name", k)) for k, c in state.get("characters", {}).items()}
+
+
+def _weeks(events: Sequence[Event], orders: JSON, names: Mapping[str, str]) -> list[_Week]:
     """The events in the order they happen: before week 1, weeks 1-4, the month's end."""
     before, after = _Week("Before week 1"), _Week("At the month's end")
     weeks = {n: _Week(f"Week {n}") for n in range(1, 5)}
@@ -208,8 +214,9 @@ def _weeks(events: Sequence[Event], orders: JSON) -> list[_Week]:
             pass
         elif event.ledger.get("crowns"):
             where.changes.append((_name(event), int(event.ledger["crowns"])))
-        if any(word in event.id for word in _REFUSALS):
-            where.refused.append(_refusal(event))
+        if any(word in event.id for word in _REFUSALS) and not _by_the_dice(event):
+            where.refused.append(_when(event, where.label) + _refusal(event, names))
+            where.short_of_money = where.short_of_money or _for_want_of_money(event)
     for n, stake in _stakes(orders).items():
         weeks[n].changes.append(("gambling stake at risk", -stake))
     return [before, *(weeks[n] for n in sorted(weeks)), after]
@@ -232,16 +239,82 @@ def _name(event: Event) -> str:
     return f"{words} ({what})" if what else words
 
 
+# Weekend business (EG §D, §O, §P, §L): its refusal is dated "Weekend n", not "Week n".
+_WEEKEND = ("theatre.", "liaison.", "proposal.", "wedding.", "housing.")
+
+
+def _when(event: Event, label: str) -> str:
+    if event.week is not None and event.id.startswith(_WEEKEND):
+        return f"Weekend {event.week}: "
+    return f"{label}: "
+
+
+def _by_the_dice(event: Event) -> bool:
+    """A failure the dice decided (a courting roll, EG §L; an application, a liaison ...):
+    the forecast's fixed dice say nothing of it, so it is not a refusal to forecast."""
+    return "face" in event.args or event.args.get("reason") in ("roll", "natural")
+
+
+def _for_want_of_money(event: Event) -> bool:
+    """Whether this refusal is for want of crowns (the forecast's "you run out of money"):
+    an unpaid or unaffordable cost, the bawdyhouse's company and drink (EG §M), a house
+    or a courting gift he cannot pay for (EG §P, §L)."""
+    reason = str(event.args.get("reason", ""))
+    return ("unaffordable" in event.id or "unpaid" in event.id
+            or event.id == "bawdyhouse.refused"
+            or (event.id == "housing.refused" and reason.endswith("crowns"))
+            or (event.id == "mistress.court_refused" and reason == "funds"))
+
+
 # The refusals players meet most, in their words (args from the events, EG §F, §G, §J).
 _SAID: dict[str, Callable[[Mapping[str, Any]], str]] = {
-    "club.join_refused": lambda a: f"JOIN CLUB {a.get('club')}: refused, the club needs "
-                                   f"SL {a.get('min_sl')}" if a.get("reason") == "sl"
-                                   else f"JOIN CLUB {a.get('club')}: refused",
-    "club.refused_entry": lambda a: f"CLUB {a.get('club')}: turned away, you are not a "
-                                    "member (nor anyone's guest)",
+    "club.join_refused": lambda a: f"JOIN CLUB {a.get('club')}: refused, " + {
+        "sl": f"the club needs SL {a.get('min_sl')}",
+        "other_club": "you belong to another club: RESIGN CLUB first (one club at a time, "
+                      "EG §G)",
+        "already": "you are a member already", "requires": "it takes only officers of the "
+        "Horse Guards Brigade", "disgraced": "a disgraced man is refused",
+        "barred": "you resigned it less than three weeks ago (EG §G)",
+        "funds": "you cannot pay the dues"}.get(str(a.get("reason")), str(a.get("reason"))),
+    "proposal.refused": lambda a: "PROPOSE: refused, " + {
+        "no_mistress": "you have no mistress", "married": "you are married",
+        "engaged": "you are already engaged",
+        "too_soon": "you have not been together six months (EG §L)",
+        "funds": f"the gift costs {a.get('cost')} crowns"}.get(str(a.get("reason")),
+                                                              str(a.get("reason"))),
+    "appointment.refused": lambda a: f"APPLY FOR {a.get('position')}: refused, " + {
+        "rank": "your rank (or title) is too low", "sl": "your SL is too low",
+        "ma": "your military ability is too low", "vacancy": "the post is filled",
+        "regiment": "you are in no regiment", "disgraced": "a disgraced man holds no post",
+        "holds_one": "you already hold a post"}.get(str(a.get("reason")), str(a.get("reason"))),
+    "gambling.stopped": lambda a: f"GAMBLE: you cannot cover wager {a.get('wager')} of "
+                                  f"{a.get('stake')} crowns at {a.get('venue')} and leave the "
+                                  "table (EG §K)",
+    "club.refused_entry": lambda a: f"CLUB {a.get('club')}: turned away unless "
+                                    f"{a.get('host')} brings you the same week (BRING <you>)"
+                                    if a.get("host") else f"CLUB {a.get('club')}: turned "
+                                    "away, you are not a member (nor anyone's guest)",
+    "theatre.unaffordable": lambda a: f"THEATRE: you cannot pay for the {a.get('what')} "
+                                      f"({a.get('cost')} crowns)",
     "party.cancelled": lambda a: "HOST PARTY AT HOME: cancelled, you have no lodgings"
                                  if a.get("at_home") else "HOST PARTY: cancelled",
     "carouse.unaffordable": lambda a: "CAROUSE: you cannot pay for the drinks",
+    "bawdyhouse.refused": lambda a: f"BAWDYHOUSE: refused, company and drink cost "
+                                    f"{a.get('cost')} crowns (EG §M)",
+    "housing.refused": lambda a: f"{a.get('house')} in {a.get('area')}: refused, "
+                                 f"{a.get('reason')}",
+    "regiment.commission_refused": lambda a: f"BUY COMMISSION {a.get('rank')}: refused, " + {
+        "no_regiment": "you are in no regiment (JOIN REGIMENT first)",
+        "not_higher": "it is not above your rank", "one_step": "above Major one rank at a time",
+        "sl": "your SL is too low", "vacancy": "no vacancy"}.get(
+            str(a.get("reason")), "you cannot pay for it"),
+    "mistress.court_refused": lambda a: f"COURT {a.get('name')}: refused, " + {
+        "gone": "she is no longer in Paris", "married": "wives may not be courted",
+        "yours": "she is already yours", "husband": "a husband may not court openly",
+        "funds": f"the gifts cost {a.get('cost')} crowns"}.get(str(a.get("reason")),
+                                                               str(a.get("reason"))),
+    "practice.unaffordable": lambda a: f"PRACTICE {a.get('weapon')}: you cannot pay the "
+                                       f"fencing master {a.get('cost')} crowns",
     "support.unpaid": lambda a: f"support ({a.get('cost')} crowns) cannot be paid: "
                                 "you lose a Social Level",
     "support.downgraded": lambda a: "SUPPORT CONSPICUOUS cannot be paid: normal support "
@@ -249,11 +322,12 @@ _SAID: dict[str, Callable[[Mapping[str, Any]], str]] = {
 }
 
 
-def _refusal(event: Event) -> str:
+def _refusal(event: Event, names: Mapping[str, str]) -> str:
+    args = {k: names.get(v, v) if isinstance(v, str) else v for k, v in event.args.items()}
     said = _SAID.get(event.id)
     if said is not None:
-        return said(event.args)
-    detail = ", ".join(f"{k} {v}" for k, v in sorted(event.args.items())
+        return said(args)
+    detail = ", ".join(f"{k} {v}" for k, v in sorted(args.items())
                        if isinstance(v, str | int) and not isinstance(v, bool))
     words = event.id.replace(".", ": ").replace("_", " ")
     return f"{words}{f' ({detail})' if detail else ''}"
@@ -271,10 +345,9 @@ def _lines(start: int, weeks: list[_Week]) -> tuple[str, ...]:
         shown = ", ".join(f"{name} {amount:+d}" for name, amount in week.changes)
         if week.changes:
             lines.append(f"{week.label}: {before} -> {balance} crowns ({shown}).")
-        money_refused = any("unaffordable" in r or "unpaid" in r for r in week.refused)
-        if ran_out is None and (balance < 0 or money_refused):
+        if ran_out is None and (balance < 0 or week.short_of_money):
             ran_out = week.label
-        refused += [f"{week.label}: {r}" for r in week.refused]
+        refused += week.refused
     if ran_out is not None:
         lines.append(f"You run out of money: {ran_out.lower()}.")
     else:

@@ -73,6 +73,27 @@ class LadyTable(Table):
             self._index.update({normalise(name): key for key, name in self.names.items()})
         return self._index.get(normalise(text))
 
+    def hint(self, text: str) -> str | None:
+        """EG §L: the list of ladies changes every month.  Her own names are compared (not
+        'Mlle ... de', which every lady shares: 'Mlle Adelaide de Sully' was offered 'Mlle
+        Célestine de Clermont'); with none close, this month's ladies are listed."""
+        by_own = {_own(n): n for n in self.names.values()}
+        close = difflib.get_close_matches(_own(text), list(by_own), n=1, cutoff=0.6)
+        if close:
+            return f"did you mean {by_own[close[0]]}?"
+        listed = ", ".join(sorted(self.names.values()))
+        return ("the ladies change every month; this month's are "
+                f"{listed}" if listed else "no lady is on this month's list")
+
+
+_TITLES = re.compile(r"^(mlle|mme|mademoiselle|madame|lady)\s+|\s+(de|du|des|la|le)\s+",
+                     re.IGNORECASE)
+
+
+def _own(name: str) -> str:
+    """Her given and family names, without the honorific and particles every lady shares."""
+    return normalise(_TITLES.sub(" ", f"{name} "))
+
 
 class Lookup:
     """All the tables a parser or a view needs, built once per call."""

@@ -65,12 +65,19 @@ class Week:
         self.labels[venue] = label
 
     def no_show(self, kind: str, waiting: str, absent: str, venue: str) -> None:
-        """A mutual action that did not meet: both are told who did not turn up."""
+        """A mutual action that did not meet: both are told who did not turn up.  When the
+        absent man's own orders did match (he too wrote TOADY <the other>) but he never got
+        in (turned away at the door, or could not pay the bawdyhouse), ``kept_away`` says
+        so: his orders were not at fault (EG §I)."""
         self.failed.add(waiting)
         if (kind, waiting, absent) in self.reported:
             return
         self.reported.add((kind, waiting, absent))
-        args = {"kind": kind, "waiting": waiting, "absent": absent, "venue": venue}
+        args: dict[str, object] = {"kind": kind, "waiting": waiting, "absent": absent,
+                                   "venue": venue}
+        if kind == "toady" and absent in self.failed and absent not in self.venue_of \
+                and getattr(self.orders.get(absent), "toady", None) == waiting:
+            args["kept_away"] = True
         self.m.emit(waiting, EventId.MUTUAL_NO_SHOW, args)
         if absent in self.m.actors:
             self.m.emit(absent, EventId.MUTUAL_NO_SHOW, args)

@@ -1,0 +1,87 @@
+"""Words a new player met by mail that read wrongly (a play-through of the Elan variant):
+the SL floor (EG §E), the article before a house type (EG §P), the source of a favour on
+the turn sheet's summary (EG §S)."""
+
+from __future__ import annotations
+
+from tests.engarde.test_templates_purity import ENGINE, ENV, _contexts, _run
+
+EVENTS = ENV.get_template("engarde/events.md.j2").module
+NAMES = {"pierre": "Pierre"}
+
+
+def _line(macro: str, args: dict[str, object]) -> str:
+    event = {"id": macro.replace("_", ".", 1), "actor": "pierre", "args": args}
+    return str(getattr(EVENTS, macro)(event, NAMES)).strip()
+
+
+def test_a_man_at_the_lowest_sl_does_not_fall_to_it() -> None:
+    """EG §E: failing to hold loses one SL, but there is none below the lowest: at SL 1
+    he stays at SL 1, and the line must not say he falls to it."""
+    line = _line("status_fell", {"sl_before": 1, "sl_after": 1, "sp": -2, "hold": 1})
+    assert "falls" not in line
+    assert line == "Pierre stays at SL 1, the lowest (-2 SP; 1 needed to hold)."
+
+
+def test_a_real_fall_still_reads_as_a_fall() -> None:
+    line = _line("status_fell", {"sl_before": 4, "sl_after": 3, "sp": 0, "hold": 4})
+    assert line == "Pierre falls to SL 3 (0 SP; 4 needed to hold)."
+
+
+def test_an_apartment_takes_an() -> None:
+    """EG §P housing types: 'an Apartment', 'a Town House'."""
+    for macro in ("housing_rented", "housing_bought", "housing_sold"):
+        line = _line(macro, {"house": "Apartment", "area": "Belleville"})
+        assert " an Apartment in Belleville" in line, line
+    assert _line("housing_sp", {"house": "Apartment", "area": "Passy"}) == \
+        "Living in an Apartment in Passy."
+    assert _line("housing_sp", {"house": "Town House", "area": "Passy"}) == \
+        "Living in a Town House in Passy."
+
+
+
+def test_the_summary_names_where_a_favour_came_from_in_words() -> None:
+    """EG §S, Influence table B: the summary said 'class 2 (sl, ...)', the engine's code."""
+    state, result = _run()
+    game = {"name": "Paris 1625", "kind": "engarde", "title": "En Garde!"}
+    turn = {"number": 1, "label": ENGINE.turn_label(state)}
+    contexts = _contexts(state, result)
+    held = [k for k, c in result.state["characters"].items()
+            if any(f["source"] == "sl" for f in c.get("favours", ()))]
+    assert held  # the sample month grants a favour for SL (Table B)
+    for key in held:
+        sheet = ENV.get_template("engarde/turnsheet.md.j2").render(
+            game=game, turn=turn, next_deadline=None, character=key,
+            events=[e.to_dict() for e in result.events if e.actor == key], dice=[],
+            order_form="", ctx=contexts.sheets[key])
+        favours = next(line for line in sheet.splitlines() if line.startswith("- Favours:"))
+        assert "(your standing, until the end of" in favours, favours
+
+
+def test_a_dead_man_gets_no_order_form() -> None:
+    """Reference §5.4: the dead are out of the game.  Found by mail: Pierre fell at the front
+    and his sheet still ended with 'Orders for next month' and a form for August."""
+    state, result = _run()
+    game = {"name": "Paris 1625", "kind": "engarde", "title": "En Garde!"}
+    turn = {"number": 1, "label": ENGINE.turn_label(state)}
+    ctx = _contexts(state, result).sheets["jacques"]
+    ctx["army"]["dead"] = True
+    sheet = ENV.get_template("engarde/turnsheet.md.j2").render(
+        game=game, turn=turn, next_deadline=None, character="jacques",
+        events=[e.to_dict() for e in result.events if e.actor == "jacques"], dice=[],
+        order_form="# En Garde! orders for Jacques", ctx=ctx)
+    assert "Orders for next month" not in sheet and "orders for Jacques" not in sheet
+    assert "Jacques is dead: no more orders are taken for him." in sheet
+
+
+def test_a_lady_no_longer_listed_is_not_mistaken_for_another() -> None:
+    """EG §L: the ladies change every month.  Found by mail: a player courting last month's
+    'Mlle Adelaide de Sully' was asked 'did you mean Mlle Célestine de Clermont?', a lady
+    who shares only 'Mlle ... de'.  He is told the list changed, and shown it."""
+    from moderator.games.engarde.lookup import LadyTable
+    ladies = LadyTable("lady", {"lady2": "Mlle Gabrielle de Rohan",
+                                "lady8": "Mlle Célestine de Clermont"})
+    assert ladies.hint("Mlle Adelaide de Sully") == (
+        "the ladies change every month; this month's are Mlle Célestine de Clermont, "
+        "Mlle Gabrielle de Rohan")
+    assert ladies.hint("Gabriele de Rohan") == "did you mean Mlle Gabrielle de Rohan?"
