@@ -119,3 +119,19 @@ def test_a_card_not_in_the_hand_is_refused_by_the_parser() -> None:
     p = ENGINE.parse_orders("PLAY BOUNTIFUL HARVEST ON Wales\nPLAY NOBLE Lucia AT York",
                             state, "ann", TABLES)  # type: ignore[arg-type]
     assert len(p.hard_errors) == 2
+
+
+def test_a_move_along_no_road_is_refused_on_the_receipt_with_the_roads_there() -> None:
+    """FE 5.0: a noble moves along the roads of the map; York and Lincoln have no road
+    between them, only a Sherwood bandit path (FE 13.4).  The map is known when the
+    orders are read, so the receipt says so at once (the player can still correct it)
+    instead of the turn sheet saying afterwards "no road from York to Lincoln"."""
+    p = ENGINE.parse_orders("MOVE Lucia WITH 1 KNIGHT: York - Lincoln\n"
+                            "MOVE Hugh: London - York",
+                            _state(), "ann", TABLES)  # type: ignore[arg-type]
+    assert [e.line for e in p.hard_errors] == [1, 2]
+    york, london = p.hard_errors
+    assert york.message == "no road from York to Lincoln (FE 5.0)"
+    assert york.hint is not None and "Whitby" in york.hint and "York ~ Lincoln" in york.hint
+    assert london.hint is not None and "Oxford" in london.hint
+    assert "~" not in london.hint      # London is on no bandit path
