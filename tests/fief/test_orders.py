@@ -135,3 +135,21 @@ def test_a_move_along_no_road_is_refused_on_the_receipt_with_the_roads_there() -
     assert york.hint is not None and "Whitby" in york.hint and "York ~ Lincoln" in york.hint
     assert london.hint is not None and "Oxford" in london.hint
     assert "~" not in london.hint      # London is on no bandit path
+
+
+def test_an_order_out_of_the_muster_window_is_flagged_on_the_receipt() -> None:
+    """Setup, FE 1.0: the muster founds the families and plays Round 1's draws (FE 2.0)
+    and nothing else, so a BUY written then does nothing; START is read only at the
+    muster.  Found playing by mail: both were read back as accepted and then silently
+    ignored.  The receipt now warns (the line still stands, it only does nothing)."""
+    from moderator.games.base import Severity
+    from tests.fief.conftest import signed_up
+
+    muster = ENGINE.parse_orders("START York\nBUY 1 KNIGHT AT York\nDRAW FORTUNE\n"
+                                 "ALLOW ANYONE TO PASS", signed_up(4), "ann", TABLES)  # type: ignore[arg-type]
+    assert [(e.line, e.severity) for e in muster.errors] == [(2, Severity.WARNING)]
+    assert "muster" in muster.errors[0].message
+    later = ENGINE.parse_orders("START York\nBUY 1 KNIGHT AT York", _state(), "ann", TABLES)  # type: ignore[arg-type]
+    assert [(e.line, e.severity) for e in later.errors] == [(1, Severity.WARNING)]
+    assert later.hard_errors == ()
+    assert len(later.normal_form) == 2
