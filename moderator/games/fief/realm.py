@@ -216,8 +216,10 @@ class Realm:
         noble.status = "dead"
         noble.garter = False          # FE 13.3: the Title is lost if the Lord dies
         noble.royal_knights = noble.royal_men_at_arms = 0     # FE 13.1
+        # Public news, and on the sheet of the player who lost him (FE 4.8).
         self.emit(EventId.NOBLE_SLAIN, {"noble": noble.key, "family": noble.family,
-                                        "city": noble.city, "cause": cause})
+                                        "city": noble.city, "cause": cause},
+                  actor=self.s.player_of(noble.family))
         self.s.removed.append(f"Noble {noble.name}")
         if noble.retainer:
             self.s.removed.append(f"Retainer {noble.retainer}")

@@ -34,7 +34,8 @@ def assassinate(realm: Realm, player: str, order: Assassinate) -> None:
         for n in s.living():
             n.heresy = False
         sponsor.heresy = True
-        realm.emit(EventId.ASSASSINATION, {"target": target.key, "sponsor": sponsor.key})
+        realm.emit(EventId.ASSASSINATION, {"target": target.key, "sponsor": sponsor.key},
+                   actor=player)
         realm.kill(target, "assassination")
         realm.disperse(target.family, target.city)
 
@@ -56,7 +57,7 @@ def justice(realm: Realm, player: str, order: Justice) -> None:
         take(realm, player, "Justice")
         s.fortune_discard.append("Justice")
         target.heresy = False
-        realm.emit(EventId.JUSTICE, {"noble": target.key, "player": player})
+        realm.emit(EventId.JUSTICE, {"noble": target.key, "player": player}, actor=player)
         realm.kill(target, "justice")
         realm.disperse(target.family, target.city)
 
