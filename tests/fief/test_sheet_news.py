@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from moderator.games.fief.cards import play_phase
-from tests.fief.board import board, give_orders, noble, realm
+from tests.fief.board import board, give_orders, noble, realm, refusals
 
 
 def test_fe_10_3_the_assassination_is_on_both_players_sheets() -> None:
@@ -23,3 +23,29 @@ def test_fe_10_3_the_assassination_is_on_both_players_sheets() -> None:
     assert [e.id for e in r.events if e.actor == "kirsten"] == ["assassination"]
     assert "noble.slain" in [e.id for e in r.events if e.actor == victim]
     assert all(e.public for e in r.events if e.id in ("assassination", "noble.slain"))
+
+
+def test_fe_13_2_a_draw_excalibur_refused_is_told_once_not_twice() -> None:
+    """FE 13.2: `DRAW EXCALIBUR` is tried after the moves and again after the battles.
+    Found playing by mail: a noble away from the sword had "Not done: DRAW EXCALIBUR
+    Arthur: Excalibur is not at Oxford" twice on his sheet; and a noble who drew it in
+    Phase 5 would be told in Phase 7 that Excalibur is not in his city."""
+    from moderator.games.fief import excalibur
+
+    s = board()
+    noble(s, "William", "Blue", "Oxford")
+    s.excalibur_city = "Winchester"
+    r = realm(s)
+    give_orders(r, {"dave": "DRAW EXCALIBUR William"})
+    excalibur.attempts(r, "Phase 5")
+    excalibur.attempts(r, "Phase 7")
+    assert refusals(r) == ["Excalibur is not at Oxford"]
+
+    s = board()
+    noble(s, "William", "Blue", "Coventry")
+    s.excalibur_city = "Coventry"
+    r = realm(s, {"excalibur": [6]})
+    give_orders(r, {"dave": "DRAW EXCALIBUR William"})
+    excalibur.attempts(r, "Phase 5")
+    excalibur.attempts(r, "Phase 7")
+    assert s.excalibur_holder == "william" and refusals(r) == []
