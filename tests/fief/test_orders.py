@@ -153,3 +153,29 @@ def test_an_order_out_of_the_muster_window_is_flagged_on_the_receipt() -> None:
     assert [(e.line, e.severity) for e in later.errors] == [(1, Severity.WARNING)]
     assert later.hard_errors == ()
     assert len(later.normal_form) == 2
+
+
+def test_players_are_read_back_by_their_names_not_their_keys() -> None:
+    """Found playing by mail: 'ALLOW Kirsten TO PASS' (FE 5.0) was read back on the
+    receipt and the sheet's standing orders as 'ALLOW kirsten TO PASS', the player's key
+    (made from the mail address, so it may be anything); the name is what players write."""
+    state = _state()
+    state["players"]["bob"]["name"] = "Robert of Kent"  # type: ignore[index]
+    p = ENGINE.parse_orders("ALLOW robert of kent TO PASS\nATTACK Lincoln AGAINST bob\n"
+                            "GIVE 3 SHILLINGS TO Robert of Kent\nALLOW ANYONE TO ENTER\n"
+                            "AT END IF Hugh IS LORD OF Marches PLAY GIVE 2 SHILLINGS TO bob",
+                            state, "ann", TABLES)  # type: ignore[arg-type]
+    assert p.normal_form == ("ALLOW Robert of Kent TO PASS",
+                             "ATTACK Lincoln AGAINST Robert of Kent",
+                             "GIVE 3 SHILLINGS TO Robert of Kent", "ALLOW ANYONE TO ENTER",
+                             "AT END IF Hugh IS LORD OF Marches PLAY GIVE 2 SHILLINGS TO "
+                             "Robert of Kent")
+    again = ENGINE.parse_orders("\n".join(p.normal_form), state, "ann", TABLES)  # type: ignore[arg-type]
+    assert again.orders == p.orders
+    from moderator.games.fief.state import GameState
+    from moderator.games.fief.views.context import sheet
+
+    game = GameState.from_dict(state)
+    game.players["ann"].standing = [p.orders["orders"][0]]
+    assert sheet(game, TABLES, "ann")["standing"][0]["text"] == "ALLOW Robert of Kent TO PASS"
+    assert "#  1 ALLOW Robert of Kent TO PASS" in ENGINE.order_form(game.to_dict(), "ann", TABLES)

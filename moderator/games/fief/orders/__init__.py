@@ -35,7 +35,8 @@ def parse_orders(text: str, state: dict[str, Any], player: str, tables: Tables) 
     raw = text.splitlines()
     warnings = [OrderError(n, raw[n - 1].strip(), *why, severity=Severity.WARNING)
                 for n, o in lines if (why := _out_of_window(o, muster))]
-    return ParsedOrders(orders.to_dict(), tuple(format_order(tables, o) for _, o in lines),
+    normal = tuple(format_order(tables, o, ctx.players) for _, o in lines)
+    return ParsedOrders(orders.to_dict(), normal,
                         tuple(sorted([*errors, *warnings], key=lambda e: e.line)))
 
 
