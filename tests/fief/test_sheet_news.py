@@ -49,3 +49,20 @@ def test_fe_13_2_a_draw_excalibur_refused_is_told_once_not_twice() -> None:
     excalibur.attempts(r, "Phase 5")
     excalibur.attempts(r, "Phase 7")
     assert s.excalibur_holder == "william" and refusals(r) == []
+
+
+def test_fe_10_4_justice_on_a_dead_noble_says_he_is_dead() -> None:
+    """FE 10.4.  Found playing by mail: `AT END JUSTICE Anabel` when Anabel, who bore the
+    Heresy marker, had died in battle that round was refused with "Justice strikes only a
+    noble bearing the Heresy marker", which reads as if she had never borne it."""
+    from moderator.games.fief.cards import intrigue
+    from moderator.games.fief.orders.values import Justice
+
+    s = board()
+    noble(s, "William", "Blue", "Norwich", heresy=True)
+    s.nobles["william"].status = "dead"
+    s.players["kirsten"].hand = ["Justice"]
+    r = realm(s)
+    intrigue.justice(r, "kirsten", Justice(target="William"))
+    assert refusals(r) == ["William is dead"]
+    assert s.players["kirsten"].hand == ["Justice"]

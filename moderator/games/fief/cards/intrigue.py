@@ -47,7 +47,9 @@ def justice(realm: Realm, player: str, order: Justice) -> None:
     text = f"JUSTICE {order.target}"
     if "Justice" not in s.players[player].hand:
         realm.refuse(player, text, "no Justice card in your hand")
-    elif target is None or not target.alive or not target.heresy:
+    elif target is not None and not target.alive:
+        realm.refuse(player, text, f"{target.name} is dead")
+    elif target is None or not target.heresy:
         realm.refuse(player, text, "Justice strikes only a noble bearing the Heresy marker")
     elif target.key in (s.sovereign, s.queen):
         realm.refuse(player, text, "not the King, the Sovereign Queen or the Queen (FE 10.4)")
