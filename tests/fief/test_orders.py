@@ -179,3 +179,19 @@ def test_players_are_read_back_by_their_names_not_their_keys() -> None:
     game.players["ann"].standing = [p.orders["orders"][0]]
     assert sheet(game, TABLES, "ann")["standing"][0]["text"] == "ALLOW Robert of Kent TO PASS"
     assert "#  1 ALLOW Robert of Kent TO PASS" in ENGINE.order_form(game.to_dict(), "ann", TABLES)
+
+
+def test_two_character_draws_are_refused_on_the_receipt_but_at_two_players() -> None:
+    """FE 2.0: "They may never draw two Character Cards" (two of four in the two-player
+    game, FE 13.7).  Found playing by mail: 'DRAW CHARACTER THEN CHARACTER' was accepted
+    on the receipt and only the sheet said the second draw was refused."""
+    from tests.fief.conftest import mustered
+
+    three = ENGINE.parse_orders("DRAW CHARACTER THEN CHARACTER\n"
+                                "DRAW FORTUNE THEN FORTUNE THEN FORTUNE",
+                                mustered(3), "ann", TABLES)  # type: ignore[arg-type]
+    assert [e.line for e in three.hard_errors] == [1, 2]
+    assert "FE 2.0" in three.hard_errors[0].message
+    two = ENGINE.parse_orders("DRAW CHARACTER THEN FORTUNE THEN CHARACTER",
+                              mustered(2), "ann", TABLES)  # type: ignore[arg-type]
+    assert two.hard_errors == ()
