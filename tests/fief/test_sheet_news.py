@@ -66,3 +66,24 @@ def test_fe_10_4_justice_on_a_dead_noble_says_he_is_dead() -> None:
     intrigue.justice(r, "kirsten", Justice(target="William"))
     assert refusals(r) == ["William is dead"]
     assert s.players["kirsten"].hand == ["Justice"]
+
+
+def test_fe_4_2_4_3_a_building_and_a_title_bought_are_on_the_buyers_sheet() -> None:
+    """FE 4.2, 4.3.  Found playing by mail: Kirsten built a Stronghold at Durham and
+    bought the Barony of the Marches; the gazette said so, her own sheet's "What
+    happened to you" did not (while her troops bought were there)."""
+    from moderator.games.fief import economy
+    from tests.fief.board import troops
+
+    s = board()
+    noble(s, "William", "Blue", "Durham")
+    troops(s, "Durham", "Blue", men_at_arms=1)
+    troops(s, "Berwick", "Blue", men_at_arms=1)
+    buyer = s.player_of("Blue")
+    s.players[buyer].cash = 20
+    r = realm(s)
+    give_orders(r, {buyer: "BUILD STRONGHOLD AT Durham\nBUY TITLE Marches FOR William"})
+    economy.purchase_phase(r)
+    assert refusals(r) == []
+    mine = [e.id for e in r.events if e.actor == buyer]
+    assert "built" in mine and "title.bought" in mine
