@@ -31,3 +31,18 @@ def test_a_purchase_names_its_units_by_the_count() -> None:
     event = {"args": {"family": "Blue", "count": 2, "unit": "archer", "city": "Exeter",
                       "cost": 4}}
     assert str(module.bought(event)) == "Blue buys 2 archers at Exeter for 4."  # type: ignore[attr-defined]
+
+
+def test_one_troop_one_noble_one_card_are_singular() -> None:
+    """Found playing by mail: "rides Cardiff - Harlech with 1 troops", a battle side of
+    "1 nobles", "George draws 1 card(s) and turns up 1 red card(s)"."""
+    module = environment(TEMPLATES, False).get_template("fief/events.md.j2").module
+    moved = {"args": {"nobles": ["Godfrey"], "family": "Blue", "path": ["Cardiff", "Harlech"],
+                      "troops": 1}}
+    assert str(module.moved(moved)).endswith("with 1 troop.")  # type: ignore[attr-defined]
+    assert _units({"archer": 2, "nobles": 1}) == "2 archers, 1 noble"
+    drawn = {"args": {"player": "George", "count": 1, "disasters": 1}}
+    assert str(module.card_drawn(drawn)) == (  # type: ignore[attr-defined]
+        "George draws 1 card and turns up 1 red card.")
+    drawn = {"args": {"player": "George", "count": 2, "disasters": 0}}
+    assert str(module.card_drawn(drawn)) == "George draws 2 cards."  # type: ignore[attr-defined]
