@@ -87,3 +87,19 @@ def test_fe_4_2_4_3_a_building_and_a_title_bought_are_on_the_buyers_sheet() -> N
     assert refusals(r) == []
     mine = [e.id for e in r.events if e.actor == buyer]
     assert "built" in mine and "title.bought" in mine
+
+
+def test_fe_9_1_a_dead_nobles_standing_candidacy_is_dropped() -> None:
+    """FE 9.1 (a candidate is a living Lord), 4.8.  Found playing by mail: after Edward's
+    assassination Kirsten's sheet still listed "2: CANDIDATE Edward" among her standing
+    orders, round after round."""
+    s = board()
+    noble(s, "William", "Blue", "Norwich", titles=["midlands"])
+    player = s.player_of("Blue")
+    s.players[player].standing = [{"kind": "allow", "who": "ANYONE"},
+                                  {"kind": "candidate", "lord": "William"}]
+    s.candidates = ["william"]
+    r = realm(s)
+    r.kill(s.nobles["william"], "battle")
+    assert s.players[player].standing == [{"kind": "allow", "who": "ANYONE"}]
+    assert s.candidates == []
