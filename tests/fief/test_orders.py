@@ -119,3 +119,79 @@ def test_a_card_not_in_the_hand_is_refused_by_the_parser() -> None:
     p = ENGINE.parse_orders("PLAY BOUNTIFUL HARVEST ON Wales\nPLAY NOBLE Lucia AT York",
                             state, "ann", TABLES)  # type: ignore[arg-type]
     assert len(p.hard_errors) == 2
+
+
+def test_a_move_along_no_road_is_refused_on_the_receipt_with_the_roads_there() -> None:
+    """FE 5.0: a noble moves along the roads of the map; York and Lincoln have no road
+    between them, only a Sherwood bandit path (FE 13.4).  The map is known when the
+    orders are read, so the receipt says so at once (the player can still correct it)
+    instead of the turn sheet saying afterwards "no road from York to Lincoln"."""
+    p = ENGINE.parse_orders("MOVE Lucia WITH 1 KNIGHT: York - Lincoln\n"
+                            "MOVE Hugh: London - York",
+                            _state(), "ann", TABLES)  # type: ignore[arg-type]
+    assert [e.line for e in p.hard_errors] == [1, 2]
+    york, london = p.hard_errors
+    assert york.message == "no road from York to Lincoln (FE 5.0)"
+    assert york.hint is not None and "Whitby" in york.hint and "York ~ Lincoln" in york.hint
+    assert london.hint is not None and "Oxford" in london.hint
+    assert "~" not in london.hint      # London is on no bandit path
+
+
+def test_an_order_out_of_the_muster_window_is_flagged_on_the_receipt() -> None:
+    """Setup, FE 1.0: the muster founds the families and plays Round 1's draws (FE 2.0)
+    and nothing else, so a BUY written then does nothing; START is read only at the
+    muster.  Found playing by mail: both were read back as accepted and then silently
+    ignored.  The receipt now warns (the line still stands, it only does nothing)."""
+    from moderator.games.base import Severity
+    from tests.fief.conftest import signed_up
+
+    muster = ENGINE.parse_orders("START York\nBUY 1 KNIGHT AT York\nDRAW FORTUNE\n"
+                                 "ALLOW ANYONE TO PASS", signed_up(4), "ann", TABLES)  # type: ignore[arg-type]
+    assert [(e.line, e.severity) for e in muster.errors] == [(2, Severity.WARNING)]
+    assert "muster" in muster.errors[0].message
+    later = ENGINE.parse_orders("START York\nBUY 1 KNIGHT AT York", _state(), "ann", TABLES)  # type: ignore[arg-type]
+    assert [(e.line, e.severity) for e in later.errors] == [(1, Severity.WARNING)]
+    assert later.hard_errors == ()
+    assert len(later.normal_form) == 2
+
+
+def test_players_are_read_back_by_their_names_not_their_keys() -> None:
+    """Found playing by mail: 'ALLOW Kirsten TO PASS' (FE 5.0) was read back on the
+    receipt and the sheet's standing orders as 'ALLOW kirsten TO PASS', the player's key
+    (made from the mail address, so it may be anything); the name is what players write."""
+    state = _state()
+    state["players"]["bob"]["name"] = "Robert of Kent"  # type: ignore[index]
+    p = ENGINE.parse_orders("ALLOW robert of kent TO PASS\nATTACK Lincoln AGAINST bob\n"
+                            "GIVE 3 SHILLINGS TO Robert of Kent\nALLOW ANYONE TO ENTER\n"
+                            "AT END IF Hugh IS LORD OF Marches PLAY GIVE 2 SHILLINGS TO bob",
+                            state, "ann", TABLES)  # type: ignore[arg-type]
+    assert p.normal_form == ("ALLOW Robert of Kent TO PASS",
+                             "ATTACK Lincoln AGAINST Robert of Kent",
+                             "GIVE 3 SHILLINGS TO Robert of Kent", "ALLOW ANYONE TO ENTER",
+                             "AT END IF Hugh IS LORD OF Marches PLAY GIVE 2 SHILLINGS TO "
+                             "Robert of Kent")
+    again = ENGINE.parse_orders("\n".join(p.normal_form), state, "ann", TABLES)  # type: ignore[arg-type]
+    assert again.orders == p.orders
+    from moderator.games.fief.state import GameState
+    from moderator.games.fief.views.context import sheet
+
+    game = GameState.from_dict(state)
+    game.players["ann"].standing = [p.orders["orders"][0]]
+    assert sheet(game, TABLES, "ann")["standing"][0]["text"] == "ALLOW Robert of Kent TO PASS"
+    assert "#  1 ALLOW Robert of Kent TO PASS" in ENGINE.order_form(game.to_dict(), "ann", TABLES)
+
+
+def test_two_character_draws_are_refused_on_the_receipt_but_at_two_players() -> None:
+    """FE 2.0: "They may never draw two Character Cards" (two of four in the two-player
+    game, FE 13.7).  Found playing by mail: 'DRAW CHARACTER THEN CHARACTER' was accepted
+    on the receipt and only the sheet said the second draw was refused."""
+    from tests.fief.conftest import mustered
+
+    three = ENGINE.parse_orders("DRAW CHARACTER THEN CHARACTER\n"
+                                "DRAW FORTUNE THEN FORTUNE THEN FORTUNE",
+                                mustered(3), "ann", TABLES)  # type: ignore[arg-type]
+    assert [e.line for e in three.hard_errors] == [1, 2]
+    assert "FE 2.0" in three.hard_errors[0].message
+    two = ENGINE.parse_orders("DRAW CHARACTER THEN FORTUNE THEN CHARACTER",
+                              mustered(2), "ann", TABLES)  # type: ignore[arg-type]
+    assert two.hard_errors == ()

@@ -476,11 +476,15 @@ def test_u3_dave_a_full_track_discards_the_red_card() -> None:
 
 
 def test_fe_2_0_never_two_character_cards() -> None:
-    """FE 2.0: "never two Character Cards": a second Character draw is refused."""
+    """FE 2.0: "never two Character Cards": a second Character draw is refused (the
+    receipt refuses the line as written, tests/fief/test_orders.py; the engine still
+    guards the draw an `IF FIRST IS ... ELSE CHARACTER` can bring)."""
+    from moderator.games.fief.orders.values import Draw, TurnOrders
+
     s = board()
     _deck(s, ["Passage"], ["Noble Isabel", "Abbess"])
     r = realm(s)
-    give_orders(r, {"dave": "DRAW CHARACTER THEN CHARACTER"})
+    r.orders["dave"] = TurnOrders((Draw(decks=("CHARACTER", "CHARACTER")),))
     cards.draw_phase(r)
     assert s.players["dave"].hand == ["Noble Isabel"]
     assert refusals(r) == ["never two Character cards (FE 2.0)"]

@@ -148,7 +148,7 @@ def _build(realm: Realm, player: str, order: Build) -> None:
         else:
             c.building = "stronghold"
         realm.emit(EventId.BUILT, {"family": family, "building": order.building,
-                                   "city": order.city, "cost": cost})
+                                   "city": order.city, "cost": cost}, actor=player)
 
 
 def title_allowed(realm: Realm, family: str, region_key: str) -> str | None:
@@ -182,7 +182,8 @@ def _title(realm: Realm, player: str, order: BuyTitle) -> None:
         realm.pay(noble.family, cost)
         fort = _invest(realm, noble.key, region.key)
         realm.emit(EventId.TITLE_BOUGHT, {"noble": noble.key, "region": region.key,
-                                          "title": region.title, "cost": cost, "fortified": fort})
+                                          "title": region.title, "cost": cost, "fortified": fort},
+                   actor=player)
 
 
 def _invest(realm: Realm, noble: str, region_key: str) -> str:
@@ -364,4 +365,4 @@ def _build_royal(realm: Realm, player: str, order: BuildRoyal) -> None:
         if mine[0].family not in c.occupants:
             c.occupants.insert(0, mine[0].family)
         realm.emit(EventId.BUILT, {"family": mine[0].family, "building": "royal stronghold",
-                                   "city": order.city, "cost": cost})
+                                   "city": order.city, "cost": cost}, actor=player)

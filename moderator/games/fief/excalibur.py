@@ -22,14 +22,17 @@ def attempt(realm: Realm, player: str, order: DrawExcalibur, phase: str) -> None
     s = realm.s
     noble = s.nobles.get(order.noble.lower())
     text = f"DRAW EXCALIBUR {order.noble}"
+    if noble is not None and s.excalibur_holder == noble.key:
+        return                  # drawn in Phase 5: the Phase 7 try has nothing to do
     if noble is None or not noble.free or noble.family not in s.players[player].families:
-        realm.refuse(player, text, "needs a free noble of yours")
+        _refuse_once(realm, player, text, "needs a free noble of yours")
         return
     if noble.sex != "m" or noble.clergy:
-        realm.refuse(player, text, "only a nobleman, not a Bishop or Archbishop (FE 13.2)")
+        _refuse_once(realm, player, text,
+                     "only a nobleman, not a Bishop or Archbishop (FE 13.2)")
         return
     if s.excalibur_city != noble.city:
-        realm.refuse(player, text, f"Excalibur is not at {noble.city}")
+        _refuse_once(realm, player, text, f"Excalibur is not at {noble.city}")
         return
     dropped = s.excalibur_dropped
     if dropped:
@@ -48,6 +51,14 @@ def attempt(realm: Realm, player: str, order: DrawExcalibur, phase: str) -> None
         realm.crown(noble.key)
         realm.emit(EventId.ELECTED, {"noble": noble.key, "tally": {}, "title": "King",
                                      "excalibur": True})
+
+
+def _refuse_once(realm: Realm, player: str, text: str, reason: str) -> None:
+    """The one order is tried twice (FE 13.2); the sheet tells a refusal once."""
+    told = {"order": text, "reason": reason}
+    if not any(e.id == EventId.ORDER_REFUSED.value and e.actor == player and e.args == told
+               for e in realm.events):
+        realm.refuse(player, text, reason)
 
 
 def melee_bonus(realm: Realm, city: str, family: str | None) -> int:

@@ -32,7 +32,7 @@ def order_form(state: GameState, player: str, tables: Tables) -> str:
     lines += _phases_6_and_7(state, p, mine)
     lines += _next_round(state)
     lines += _any_time(state, p, mine, tables)
-    lines += _standing(p, tables)
+    lines += _standing(p, tables, {k: q.name for k, q in state.players.items()})
     return "\n".join([*lines, ""])
 
 
@@ -168,10 +168,10 @@ def _any_time(state: GameState, p: Player, mine: list[Noble], tables: Tables) ->
     return lines
 
 
-def _standing(p: Player, tables: Tables) -> list[str]:
+def _standing(p: Player, tables: Tables, players: dict[str, str]) -> list[str]:
     lines = ["## Standing (kept until WITHDRAW n)"]
     for i, data in enumerate(p.standing, start=1):
-        lines.append(f"#  {i} {format_order(tables, order_from_dict(data))}")
+        lines.append(f"#  {i} {format_order(tables, order_from_dict(data), players)}")
     lines += ["# ALLOW <player|ANYONE> TO PASS [AT <city>] | ALLOW <player|ANYONE> TO ENTER"
               " [AT <city>]",
               "# LOSSES KNIGHT, MAN-AT-ARMS | SURRENDER IF TROOPS BELOW 2 | QUELL PAY|PRAY",

@@ -27,15 +27,12 @@ from moderator.games.fief import (
 from moderator.games.fief.cards import abbey, windows
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import (
-    Allow,
+    STANDING,
     Candidate,
-    DanegeldReaction,
     DestroyEngines,
     GarterPolicy,
     Losses,
     Quell,
-    Reaction,
-    RebelsReaction,
     Skull,
     Spoils,
     Surrender,
@@ -67,9 +64,7 @@ def store_standing(realm: Realm) -> None:
                 # One battle plan a family, one Garter policy: the new replaces the old.
                 standing[:] = [d for d in standing if not (d["kind"] == order.kind
                                                            and d.get("family") == order.family)]
-            if isinstance(order, Allow | Candidate | Losses | GarterPolicy | Quell | Surrender
-                          | Skull | DanegeldReaction | RebelsReaction | Reaction
-                          | DestroyEngines | Spoils):
+            if isinstance(order, STANDING):
                 data = order.to_dict()
                 if data not in standing:
                     standing.append(data)

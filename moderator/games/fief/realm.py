@@ -209,6 +209,15 @@ class Realm:
             stock[unit] = stock.get(unit, 0) + n
 
     # -- deaths and titles -------------------------------------------------------------
+    def _drop_candidacy(self, noble: Noble) -> None:
+        """FE 9.1: a candidate is a living Lord; his standing `CANDIDATE` line goes."""
+        if noble.key in self.s.candidates:
+            self.s.candidates.remove(noble.key)
+        for player in self.s.players.values():
+            player.standing[:] = [d for d in player.standing
+                                  if not (d["kind"] == "candidate"
+                                          and str(d.get("lord", "")).lower() == noble.key)]
+
     def kill(self, noble: Noble, cause: str) -> None:
         """FE 4.8: the noble, card and retainer leave the game; titles pass on."""
         if not noble.alive or self._skull(noble, cause):
@@ -216,9 +225,12 @@ class Realm:
         noble.status = "dead"
         noble.garter = False          # FE 13.3: the Title is lost if the Lord dies
         noble.royal_knights = noble.royal_men_at_arms = 0     # FE 13.1
+        # Public news, and on the sheet of the player who lost him (FE 4.8).
         self.emit(EventId.NOBLE_SLAIN, {"noble": noble.key, "family": noble.family,
-                                        "city": noble.city, "cause": cause})
+                                        "city": noble.city, "cause": cause},
+                  actor=self.s.player_of(noble.family))
         self.s.removed.append(f"Noble {noble.name}")
+        self._drop_candidacy(noble)
         if noble.retainer:
             self.s.removed.append(f"Retainer {noble.retainer}")
             noble.retainer = None

@@ -34,7 +34,8 @@ def assassinate(realm: Realm, player: str, order: Assassinate) -> None:
         for n in s.living():
             n.heresy = False
         sponsor.heresy = True
-        realm.emit(EventId.ASSASSINATION, {"target": target.key, "sponsor": sponsor.key})
+        realm.emit(EventId.ASSASSINATION, {"target": target.key, "sponsor": sponsor.key},
+                   actor=player)
         realm.kill(target, "assassination")
         realm.disperse(target.family, target.city)
 
@@ -46,7 +47,9 @@ def justice(realm: Realm, player: str, order: Justice) -> None:
     text = f"JUSTICE {order.target}"
     if "Justice" not in s.players[player].hand:
         realm.refuse(player, text, "no Justice card in your hand")
-    elif target is None or not target.alive or not target.heresy:
+    elif target is not None and not target.alive:
+        realm.refuse(player, text, f"{target.name} is dead")
+    elif target is None or not target.heresy:
         realm.refuse(player, text, "Justice strikes only a noble bearing the Heresy marker")
     elif target.key in (s.sovereign, s.queen):
         realm.refuse(player, text, "not the King, the Sovereign Queen or the Queen (FE 10.4)")
@@ -56,7 +59,7 @@ def justice(realm: Realm, player: str, order: Justice) -> None:
         take(realm, player, "Justice")
         s.fortune_discard.append("Justice")
         target.heresy = False
-        realm.emit(EventId.JUSTICE, {"noble": target.key, "player": player})
+        realm.emit(EventId.JUSTICE, {"noble": target.key, "player": player}, actor=player)
         realm.kill(target, "justice")
         realm.disperse(target.family, target.city)
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from moderator.games.fief.orders.names import UNIT_NAMES
@@ -257,7 +258,27 @@ FORMATTERS.update({
 })
 
 
-def format_order(tables: Tables, order: Order) -> str:
+# The fields that hold a player's key (read by `Context.player`).
+PLAYER_FIELDS = ("player", "against", "lender", "to", "who")
+
+
+def _named(order: Order, players: Mapping[str, str]) -> Order:
+    """The order with each player's key replaced by his name, as players write it (the
+    key comes from the mail address); parsing the name gives the key back."""
+    changes: dict[str, Any] = {f: players[v] for f in PLAYER_FIELDS
+                               if isinstance(v := getattr(order, f, None), str) and v in players}
+    if isinstance(order, Convene):
+        changes["shares"] = tuple((players.get(k, k), n) for k, n in order.shares)
+    if isinstance(order, Reaction):       # the card order it will play
+        changes["play"] = {k: players.get(v, v) if k in PLAYER_FIELDS and isinstance(v, str)
+                           else v for k, v in order.play.items()}
+    return replace(order, **changes) if changes else order
+
+
+def format_order(tables: Tables, order: Order, players: Mapping[str, str] | None = None) -> str:
+    """The normal form of an order; with ``players`` (key -> name) players by name."""
+    if players:
+        order = _named(order, players)
     text = FORMATTERS[type(order)](tables, order)
     if order.at:
         text = f"AT {order.at.upper()} {text}"

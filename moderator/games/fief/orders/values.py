@@ -135,6 +135,12 @@ ORDER_CLASSES.update({cls.kind: cls for cls in (AllowEnter, Cavalcade, LeaveReli
                                                 TakeRelic)})
 
 
+# The standing orders: kept from round to round until withdrawn (docs/fief-orders.md).
+STANDING: tuple[type[Order], ...] = (Allow, Candidate, Losses, GarterPolicy, Quell, Surrender,
+                                     Skull, DanegeldReaction, RebelsReaction, Reaction,
+                                     DestroyEngines, Spoils)
+
+
 def _tupled(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(_tupled(v) for v in value)
@@ -169,6 +175,7 @@ class TurnOrders:
 
 __all__ = [
     "ORDER_CLASSES",
+    "STANDING",
     "AcceptRansom",
     "AidInvaders",
     "Allow",

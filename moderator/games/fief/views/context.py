@@ -138,14 +138,15 @@ def sheet(state: GameState, tables: Tables, player: str) -> dict[str, Any]:
         "stock": {f: dict(sorted(state.families[f].stock.items())) for f in p.families
                   if f in state.families},
         "forecast": forecast, "vp": realm.vp(player) if state.families else 0,
-        "standing": [{"n": i, "text": _standing_text(tables, s)}
+        "standing": [{"n": i, "text": _standing_text(tables, s, state)}
                      for i, s in enumerate(p.standing, start=1)],
         "names": names(state, tables),
     }
 
 
-def _standing_text(tables: Tables, data: dict[str, Any]) -> str:
-    return format_order(tables, order_from_dict(data))
+def _standing_text(tables: Tables, data: dict[str, Any], state: GameState) -> str:
+    return format_order(tables, order_from_dict(data),
+                        {k: p.name for k, p in state.players.items()})
 
 
 def newsletter_context(before: GameState, after: GameState, events: Sequence[Event],

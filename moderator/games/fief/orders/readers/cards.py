@@ -59,10 +59,22 @@ def _draw(ctx: Context, rest: str) -> Order:
         if_first, else_deck = _first_card(ctx, m.group(1)), _deck(m.group(2))
         rest = rest[:m.start()]
     decks = tuple(_deck(word) for word in re.split(r"\s+THEN\s+", rest.strip(), flags=re.I))
+    _check_draw_limits(ctx, decks)
     if if_first is not None and len(decks) < 2:
         raise BadSyntax("IF FIRST IS needs a second draw to choose",
                         "DRAW FORTUNE THEN CHARACTER IF FIRST IS TAX ELSE FORTUNE (FE 2.0)")
     return Draw(decks=decks, disasters_at_most=limit, if_first=if_first, else_deck=else_deck)
+
+
+def _check_draw_limits(ctx: Context, decks: tuple[str, ...]) -> None:
+    """FE 2.0 (13.7 at two players): at most two draws, never two Character cards; the
+    number of players is known when the orders are read, so the receipt says so."""
+    most, most_character = ctx.tables.draw_limits(len(ctx.players))
+    if decks.count("CHARACTER") > most_character:
+        raise BadSyntax(f"at most {most_character} Character card{'s' * (most_character > 1)}"
+                        " a round (FE 2.0)", "DRAW FORTUNE THEN CHARACTER")
+    if len(decks) > most:
+        raise BadSyntax(f"at most {most} draws a round (FE 2.0)", "DRAW FORTUNE THEN CHARACTER")
 
 
 def _draw_excalibur(ctx: Context, rest: str) -> Order:

@@ -63,6 +63,7 @@ def _move(ctx: Context, rest: str) -> Order:
             steps.append(f"sea:{ctx.sea(place)}")
             continue
         city = ctx.city(place)
+        _check_road(ctx, steps[-1] if steps else start, sep_, city)
         if sep_ == "~" and city not in ctx.tables.bandit_cities:
             raise BadSyntax(f"{city} is not on a Sherwood bandit path (FE 13.4)",
                             f"the paths join {', '.join(ctx.tables.bandit_cities)}")
@@ -70,6 +71,23 @@ def _move(ctx: Context, rest: str) -> Order:
         leave.extend((city, u, n) for u, n in left)
     return Move(nobles=nobles, units=read_units(ctx, units) if units else (), start=start,
                 path=tuple(steps), leave=tuple(leave), if_denied=denied)
+
+
+def _check_road(ctx: Context, here: str, sep: str, city: str) -> None:
+    """FE 5.0: a `-` step follows a road of the map, which is known when the orders are
+    read, so the receipt refuses a step along no road with the roads that are there
+    (and the Sherwood path, FE 13.4), rather than the turn stopping the army."""
+    if sep != "-" or here.startswith("sea:"):
+        return                      # a landing, or a bandit path checked below
+    here = here.lstrip("~")
+    roads = ctx.tables.neighbours(here)
+    if city in roads:
+        return
+    hint = f"roads from {here}: {', '.join(roads) or 'none'}"
+    bandit = ctx.tables.bandit_cities
+    if here in bandit and city in bandit:
+        hint += f"; {here} ~ {city} is a Sherwood bandit path (FE 13.4)"
+    raise BadSyntax(f"no road from {here} to {city} (FE 5.0)", hint)
 
 
 def _cavalcade(ctx: Context, rest: str) -> Order:

@@ -1,0 +1,105 @@
+"""What happens to a player's nobles reaches his own sheet, not only the gazette."""
+
+from __future__ import annotations
+
+from moderator.games.fief.cards import play_phase
+from tests.fief.board import board, give_orders, noble, realm, refusals
+
+
+def test_fe_10_3_the_assassination_is_on_both_players_sheets() -> None:
+    """FE 10.3, 4.8: found playing by mail: George's Assassination killed Kirsten's Edward,
+    and neither turn sheet's "What happened to you" said so (only the gazette did).  The
+    assassin's player is told his card was played, the victim's player that his noble
+    died."""
+    s = board()
+    noble(s, "William", "Blue", "Norwich", titles=["midlands"])
+    noble(s, "Lucia", "Green", "York")
+    s.players["kirsten"].hand = ["Assassination"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "ASSASSINATE William BY Lucia"})
+    play_phase(r)
+    victim = s.player_of("Blue")
+    assert victim != "kirsten"
+    assert [e.id for e in r.events if e.actor == "kirsten"] == ["assassination"]
+    assert "noble.slain" in [e.id for e in r.events if e.actor == victim]
+    assert all(e.public for e in r.events if e.id in ("assassination", "noble.slain"))
+
+
+def test_fe_13_2_a_draw_excalibur_refused_is_told_once_not_twice() -> None:
+    """FE 13.2: `DRAW EXCALIBUR` is tried after the moves and again after the battles.
+    Found playing by mail: a noble away from the sword had "Not done: DRAW EXCALIBUR
+    Arthur: Excalibur is not at Oxford" twice on his sheet; and a noble who drew it in
+    Phase 5 would be told in Phase 7 that Excalibur is not in his city."""
+    from moderator.games.fief import excalibur
+
+    s = board()
+    noble(s, "William", "Blue", "Oxford")
+    s.excalibur_city = "Winchester"
+    r = realm(s)
+    give_orders(r, {"dave": "DRAW EXCALIBUR William"})
+    excalibur.attempts(r, "Phase 5")
+    excalibur.attempts(r, "Phase 7")
+    assert refusals(r) == ["Excalibur is not at Oxford"]
+
+    s = board()
+    noble(s, "William", "Blue", "Coventry")
+    s.excalibur_city = "Coventry"
+    r = realm(s, {"excalibur": [6]})
+    give_orders(r, {"dave": "DRAW EXCALIBUR William"})
+    excalibur.attempts(r, "Phase 5")
+    excalibur.attempts(r, "Phase 7")
+    assert s.excalibur_holder == "william" and refusals(r) == []
+
+
+def test_fe_10_4_justice_on_a_dead_noble_says_he_is_dead() -> None:
+    """FE 10.4.  Found playing by mail: `AT END JUSTICE Anabel` when Anabel, who bore the
+    Heresy marker, had died in battle that round was refused with "Justice strikes only a
+    noble bearing the Heresy marker", which reads as if she had never borne it."""
+    from moderator.games.fief.cards import intrigue
+    from moderator.games.fief.orders.values import Justice
+
+    s = board()
+    noble(s, "William", "Blue", "Norwich", heresy=True)
+    s.nobles["william"].status = "dead"
+    s.players["kirsten"].hand = ["Justice"]
+    r = realm(s)
+    intrigue.justice(r, "kirsten", Justice(target="William"))
+    assert refusals(r) == ["William is dead"]
+    assert s.players["kirsten"].hand == ["Justice"]
+
+
+def test_fe_4_2_4_3_a_building_and_a_title_bought_are_on_the_buyers_sheet() -> None:
+    """FE 4.2, 4.3.  Found playing by mail: Kirsten built a Stronghold at Durham and
+    bought the Barony of the Marches; the gazette said so, her own sheet's "What
+    happened to you" did not (while her troops bought were there)."""
+    from moderator.games.fief import economy
+    from tests.fief.board import troops
+
+    s = board()
+    noble(s, "William", "Blue", "Durham")
+    troops(s, "Durham", "Blue", men_at_arms=1)
+    troops(s, "Berwick", "Blue", men_at_arms=1)
+    buyer = s.player_of("Blue")
+    s.players[buyer].cash = 20
+    r = realm(s)
+    give_orders(r, {buyer: "BUILD STRONGHOLD AT Durham\nBUY TITLE Marches FOR William"})
+    economy.purchase_phase(r)
+    assert refusals(r) == []
+    mine = [e.id for e in r.events if e.actor == buyer]
+    assert "built" in mine and "title.bought" in mine
+
+
+def test_fe_9_1_a_dead_nobles_standing_candidacy_is_dropped() -> None:
+    """FE 9.1 (a candidate is a living Lord), 4.8.  Found playing by mail: after Edward's
+    assassination Kirsten's sheet still listed "2: CANDIDATE Edward" among her standing
+    orders, round after round."""
+    s = board()
+    noble(s, "William", "Blue", "Norwich", titles=["midlands"])
+    player = s.player_of("Blue")
+    s.players[player].standing = [{"kind": "allow", "who": "ANYONE"},
+                                  {"kind": "candidate", "lord": "William"}]
+    s.candidates = ["william"]
+    r = realm(s)
+    r.kill(s.nobles["william"], "battle")
+    assert s.players[player].standing == [{"kind": "allow", "who": "ANYONE"}]
+    assert s.candidates == []

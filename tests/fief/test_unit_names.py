@@ -1,0 +1,48 @@
+"""Troops are written by their names, singular or plural by the count (FE 4.1's units:
+Knight, Man-at-Arms, Archer, Crossbowman, Bombard, Trebuchet), never by their keys."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from moderator.publish.render import environment
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+def _units(d: dict[str, int]) -> str:
+    module = environment(TEMPLATES, False).get_template("fief/events.md.j2").module
+    return str(module.units(d))  # type: ignore[attr-defined]
+
+
+def test_units_are_named_singular_and_plural_by_their_count() -> None:
+    """Found playing by mail: the stockpile read "4 archer, 7 knight, 1 men-at-arms" and
+    a hired Mercenary "1 crossbow" (the unit's key)."""
+    assert _units({"knight": 1, "men_at_arms": 1}) == "1 knight, 1 man-at-arms"
+    assert _units({"archer": 4, "knight": 7, "men_at_arms": 3, "bombard": 2,
+                   "trebuchet": 0}) == (
+        "4 archers, 2 bombards, 7 knights, 3 men-at-arms, 0 trebuchets")
+    assert _units({"crossbow": 1}) == "1 crossbowman"
+    assert _units({"crossbow": 2}) == "2 crossbowmen"
+
+
+def test_a_purchase_names_its_units_by_the_count() -> None:
+    module = environment(TEMPLATES, False).get_template("fief/events.md.j2").module
+    event = {"args": {"family": "Blue", "count": 2, "unit": "archer", "city": "Exeter",
+                      "cost": 4}}
+    assert str(module.bought(event)) == "Blue buys 2 archers at Exeter for 4."  # type: ignore[attr-defined]
+
+
+def test_one_troop_one_noble_one_card_are_singular() -> None:
+    """Found playing by mail: "rides Cardiff - Harlech with 1 troops", a battle side of
+    "1 nobles", "George draws 1 card(s) and turns up 1 red card(s)"."""
+    module = environment(TEMPLATES, False).get_template("fief/events.md.j2").module
+    moved = {"args": {"nobles": ["Godfrey"], "family": "Blue", "path": ["Cardiff", "Harlech"],
+                      "troops": 1}}
+    assert str(module.moved(moved)).endswith("with 1 troop.")  # type: ignore[attr-defined]
+    assert _units({"archer": 2, "nobles": 1}) == "2 archers, 1 noble"
+    drawn = {"args": {"player": "George", "count": 1, "disasters": 1}}
+    assert str(module.card_drawn(drawn)) == (  # type: ignore[attr-defined]
+        "George draws 1 card and turns up 1 red card.")
+    drawn = {"args": {"player": "George", "count": 2, "disasters": 0}}
+    assert str(module.card_drawn(drawn)) == "George draws 2 cards."  # type: ignore[attr-defined]
