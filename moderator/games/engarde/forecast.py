@@ -196,12 +196,24 @@ def forecast(state: JSON, orders: Mapping[str, JSON], tables: Any,
     return found
 
 
-def _names(state: JSON) -> dict[str, str]:
-    """Character key -> name: a refusal names people as the gazette does, never by key."""
-    return {k: str(c.get("name", k)) for k, c in state.get("characters", {}).items()}
+class _Names:
+    """Character key -> name, read when a refusal names someone (never by key, as the
+    gazette does); looked up one key at a time, since building the world's names for
+    every receipt cost O(characters) per message (issue 16, goal 3)."""
+
+    def __init__(self, state: JSON) -> None:
+        self._characters: Mapping[str, Any] = state.get("characters", {})
+
+    def get(self, key: str, default: str) -> str:
+        found = self._characters.get(key)
+        return str(found.get("name", key)) if isinstance(found, Mapping) else default
 
 
-def _weeks(events: Sequence[Event], orders: JSON, names: Mapping[str, str]) -> list[_Week]:
+def _names(state: JSON) -> _Names:
+    return _Names(state)
+
+
+def _weeks(events: Sequence[Event], orders: JSON, names: _Names) -> list[_Week]:
     """The events in the order they happen: before week 1, weeks 1-4, the month's end."""
     before, after = _Week("Before week 1"), _Week("At the month's end")
     weeks = {n: _Week(f"Week {n}") for n in range(1, 5)}
@@ -322,7 +334,7 @@ _SAID: dict[str, Callable[[Mapping[str, Any]], str]] = {
 }
 
 
-def _refusal(event: Event, names: Mapping[str, str]) -> str:
+def _refusal(event: Event, names: _Names) -> str:
     args = {k: names.get(v, v) if isinstance(v, str) else v for k, v in event.args.items()}
     said = _SAID.get(event.id)
     if said is not None:
