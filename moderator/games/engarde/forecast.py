@@ -192,7 +192,7 @@ def forecast(state: JSON, orders: Mapping[str, JSON], tables: Any,
         result = adjudicate(month, {key: orders[key]}, tables, _OwnDice())
         mine = [e for e in result.events if e.actor == key]
         start = int(state["characters"][key].get("crowns", 0))
-        found[key] = _lines(start, _weeks(mine, orders[key], _names(state)))
+        found[key] = _lines(start, _weeks(mine, orders[key], _Names(state)))
     return found
 
 
@@ -207,10 +207,6 @@ class _Names:
     def get(self, key: str, default: str) -> str:
         found = self._characters.get(key)
         return str(found.get("name", key)) if isinstance(found, Mapping) else default
-
-
-def _names(state: JSON) -> _Names:
-    return _Names(state)
 
 
 def _weeks(events: Sequence[Event], orders: JSON, names: _Names) -> list[_Week]:
