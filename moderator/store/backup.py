@@ -45,10 +45,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from typing import IO, Any
 
-from sqlalchemy import Connection, Engine, MetaData, create_engine, select
+from sqlalchemy import Connection, Engine, MetaData, create_engine, inspect, select
 
 from moderator import __version__
 from moderator.store.db import FOREIGN_TABLES, sqlite_path
@@ -175,7 +176,10 @@ def create_backup(engine: Engine, folder: Path, *, key_file: Path, archive_dir: 
         with _private_tar(partial) as tar:
             with _snapshot(engine, scratch) as (connection, backend):
                 schema = tuple(sorted(stored_revisions_of(connection)))
-                for name, path, rows in _dump_tables(connection, scratch):
+                if not schema:
+                    raise BackupError("the store has no schema revision: is it a moderator "
+                                      "store?")
+                for name, path, rows in _dump_tables(connection, scratch, schema):
                     members.append(_add(tar, f"tables/{name}.jsonl", path, now, rows))
             if with_key:
                 members.append(_add(tar, "key", key_file, now))
@@ -195,6 +199,8 @@ def create_backup(engine: Engine, folder: Path, *, key_file: Path, archive_dir: 
 
 
 def stored_revisions_of(connection: Connection) -> list[str]:
+    if not inspect(connection).has_table("alembic_version"):
+        return []
     rows = connection.exec_driver_sql("SELECT version_num FROM alembic_version")
     return [row[0] for row in rows]
 
@@ -235,14 +241,33 @@ def _snapshot(engine: Engine, scratch: Path) -> Iterator[tuple[Connection, str]]
         yield connection, engine.dialect.name
 
 
-def _dump_tables(connection: Connection, scratch: Path) -> Iterator[tuple[str, Path, int]]:
+@cache
+def schema_tables(revisions: tuple[str, ...]) -> frozenset[str]:
+    """The tables our migrations make at ``revisions`` (built once in an in-memory
+    SQLite store to find out): a database shared with another program keeps that
+    program's tables out of a backup, and out of a restore's reach."""
+    from alembic import command
+
+    from moderator.store.db import alembic_config
+
+    scratch = create_engine("sqlite://")
+    try:
+        with scratch.begin() as connection:
+            config = alembic_config()
+            config.attributes["connection"] = connection
+            for revision in revisions:
+                command.upgrade(config, revision)
+            return frozenset(inspect(connection).get_table_names()) - SKIPPED_TABLES
+    finally:
+        scratch.dispose()
+
+
+def _dump_tables(connection: Connection, scratch: Path,
+                 schema: tuple[str, ...]) -> Iterator[tuple[str, Path, int]]:
+    ours = schema_tables(schema)
     metadata = MetaData()
-    metadata.reflect(bind=connection)
-    if "alembic_version" not in metadata.tables:
-        raise BackupError("the store has no schema revision: is it a moderator store?")
+    metadata.reflect(bind=connection, only=lambda name, _meta: name in ours)
     for table in metadata.sorted_tables:
-        if table.name in SKIPPED_TABLES:
-            continue
         path, rows = scratch / f"{table.name}.jsonl", 0
         columns = [c.name for c in table.columns]
         order = list(table.primary_key.columns) or list(table.columns)

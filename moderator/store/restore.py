@@ -44,9 +44,10 @@ from moderator.store.backup import (
     digest_of,
     key_id,
     open_members,
+    schema_tables,
     verify_backup,
 )
-from moderator.store.db import alembic_config, known_revisions, open_store
+from moderator.store.db import alembic_config, head_revisions, known_revisions, open_store
 from moderator.store.models import Game, Player
 from moderator.store.passwords import HMAC_SCHEME, forget_key
 
@@ -78,7 +79,7 @@ def restore_backup(path: Path, *, database_url: str, key_file: Path, archive_dir
                           "install that version or later to restore it")
     engine = open_store(database_url, upgrade=False)
     try:
-        _check_empty(engine)
+        _check_empty(engine, manifest)
         _check_archive(path, archive_dir)
         key = _key_plan(manifest, key_file, new_key)
         archive_files = _restore_files(path, key_file, archive_dir, key == "restored")
@@ -90,9 +91,17 @@ def restore_backup(path: Path, *, database_url: str, key_file: Path, archive_dir
     return Restored(manifest, rows, archive_files, key, lost)
 
 
-def _check_empty(engine: Engine) -> None:
+def _ours(manifest: Manifest) -> frozenset[str]:
+    """The tables a restore may find, check and drop: ours at this code's head or at the
+    backup's revision, and the skipped ones (never another program's)."""
+    return (schema_tables(tuple(sorted(head_revisions()))) | schema_tables(manifest.schema)
+            | SKIPPED_TABLES)
+
+
+def _check_empty(engine: Engine, manifest: Manifest) -> None:
+    ours = _ours(manifest)
     metadata = MetaData()
-    metadata.reflect(bind=engine)
+    metadata.reflect(bind=engine, only=lambda name, _meta: name in ours)
     in_use = []
     with engine.connect() as connection:
         for table in metadata.sorted_tables:
@@ -160,7 +169,7 @@ def _load(engine: Engine, path: Path, manifest: Manifest, reason: str, who: str,
 
     rows = 0
     with engine.begin() as connection:
-        _drop_everything(connection)
+        _drop_ours(connection, manifest)
         config = alembic_config()
         config.attributes["connection"] = connection
         for revision in manifest.schema:
@@ -183,11 +192,12 @@ def _load(engine: Engine, path: Path, manifest: Manifest, reason: str, who: str,
     return rows
 
 
-def _drop_everything(connection: Connection) -> None:
+def _drop_ours(connection: Connection, manifest: Manifest) -> None:
     """Drop the empty store's tables (checked empty: they hold nothing), so the schema
     is built at the backup's own revision."""
+    ours = _ours(manifest)
     existing = MetaData()
-    existing.reflect(bind=connection)
+    existing.reflect(bind=connection, only=lambda name, _meta: name in ours)
     existing.drop_all(bind=connection)
 
 
