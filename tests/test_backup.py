@@ -490,3 +490,20 @@ def test_another_programs_tables_are_neither_backed_up_nor_touched(
     _restore(path, new)
     assert _rows(new.database_url)["wiki_page"] == [(7, "also theirs")]
     assert [g[1] for g in _rows(new.database_url)["game"]] == ["paris"]
+
+
+def test_a_restore_with_a_new_key_tells_the_gm_whom_to_give_a_password(
+    db: Engine, config: Config, tmp_path: Path
+) -> None:
+    _played(db, config)
+    path = _backup(db, config)
+    (tmp_path / "new").mkdir()
+    new = load_config(write_config(tmp_path / "new"))
+    result = CliRunner().invoke(cli, ["--config", str(new.path), "backup", "restore", str(path),
+                                      "--reason", "key lost", "--new-key"],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "server key new" in said
+    assert "no longer verify (1 player): paris: Athos de la Fere." in said
+    assert "moderator player password GAME PLAYER --reset" in said

@@ -9,6 +9,8 @@ import click
 
 from moderator.cli.app import App, console, pass_app, styled
 
+_LISTED = 20  # players named after a restore with a new key; the rest counted
+
 
 def _default_folder(app: App) -> Path:
     """``backups`` beside the archive, as the site is built beside it."""
@@ -102,10 +104,14 @@ def backup_restore(app: App, path: Path, reason: str, new_key: bool) -> None:
     console.print(f"Restored {path.name} (taken {done.manifest.created:%Y-%m-%d %H:%M} UTC): "
                   f"{done.rows} rows, {done.archive_files} archive files; server key "
                   f"{done.key}.")
-    if done.need_new_passwords:
-        console.print(styled("[yellow]These players' generated passwords were made with the "
-                             "other key and no longer verify[/]: {names}.  Give each a new "
-                             "one: moderator player password GAME PLAYER --reset --reason ...",
-                             names="; ".join(done.need_new_passwords)))
+    lost = done.need_new_passwords
+    if lost:
+        shown = "; ".join(lost[:_LISTED]) + (f"; and {len(lost) - _LISTED} more"
+                                             if len(lost) > _LISTED else "")
+        console.print(styled("[yellow]Generated passwords made with the other key no longer "
+                             "verify ({count})[/]: {names}.  Give each a new one: "
+                             "moderator player password GAME PLAYER --reset --reason ...",
+                             count=f"{len(lost)} player{'s' if len(lost) > 1 else ''}",
+                             names=shown))
     console.print("Start `moderator serve`: its scheduler takes the games' deadlines "
                   "from the restored store.")
