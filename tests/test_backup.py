@@ -1,4 +1,4 @@
-"""`moderator backup create|verify|restore` (moderator.store.backup, moderator.store.restore).
+"""`moderator backup create|verify|restore` (moderator.store.backup).
 
 On both backends (tests/conftest.py ON_BOTH), and across them: a SQLite host restored
 into PostgreSQL and back.  Whatever a restore refuses, it refuses before touching the
@@ -31,17 +31,13 @@ from moderator.desk import admin
 from moderator.intake.process import process_message
 from moderator.settings.config import Config, load_config
 from moderator.store import audit
-from moderator.store.backup import (
-    BackupError,
-    backups_in,
-    create_backup,
-    prune_backups,
-    verify_backup,
-)
+from moderator.store.backup.create import backups_in, create_backup, prune_backups
+from moderator.store.backup.manifest import BackupError
+from moderator.store.backup.restore import restore_backup
+from moderator.store.backup.verify import verify_backup
 from moderator.store.db import head_revisions, open_store, session_scope, stored_revisions
 from moderator.store.models import AuditEntry, GmLog, Player
 from moderator.store.passwords import server_key, verify_written
-from moderator.store.restore import restore_backup
 from moderator.turn.run import rerun_turn, run_turn
 
 from support import make_game, order_mail, store_at_revision, write_config
@@ -381,7 +377,7 @@ def test_a_backup_of_a_newer_schema_is_refused(db: Engine, config: Config, tmp_p
 
 RESTORE = """
 import sys
-from moderator.store.restore import restore_backup
+from moderator.store.backup.restore import restore_backup
 from moderator.settings.config import load_config
 config = load_config(__import__("pathlib").Path(sys.argv[1]))
 restore_backup(__import__("pathlib").Path(sys.argv[2]), database_url=config.database_url,

@@ -121,7 +121,7 @@ def _expected_errors() -> tuple[type[BaseException], ...]:
     from moderator.settings.deadline_rule import ScheduleError
     from moderator.store import repo
     from moderator.store.audit import AuditError
-    from moderator.store.backup import BackupError
+    from moderator.store.backup.manifest import BackupError
     from moderator.store.guard import AlreadyRunning
     from moderator.store.host import HostStopped
     from moderator.turn.run import TurnError

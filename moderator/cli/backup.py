@@ -1,5 +1,5 @@
 """``moderator backup create|verify|restore``: the host in one file, and back
-(`moderator.store.backup`, `moderator.store.restore`)."""
+(`moderator.store.backup`)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,8 @@ def backup_create(app: App, folder: Path | None, keep: int | None, with_key: boo
     moderator backup create
     moderator backup create --to /srv/backups --keep 14
     """
-    from moderator.store.backup import create_backup, prune_backups, verify_backup
+    from moderator.store.backup.create import create_backup, prune_backups
+    from moderator.store.backup.verify import verify_backup
 
     target = folder or _default_folder(app)
     config = app.config
@@ -65,7 +66,7 @@ def backup_create(app: App, folder: Path | None, keep: int | None, with_key: boo
 @click.argument("path", type=click.Path(path_type=Path, dir_okay=False, exists=True))
 def backup_verify(path: Path) -> None:
     """Read the whole backup at PATH and check every file in it against its manifest."""
-    from moderator.store.backup import verify_backup
+    from moderator.store.backup.verify import verify_backup
 
     manifest = verify_backup(path)
     console.print(f"{path.name}: whole.  Taken {manifest.created:%Y-%m-%d %H:%M:%S} UTC by "
@@ -95,7 +96,7 @@ def backup_restore(app: App, path: Path, reason: str, new_key: bool) -> None:
     moderator backup restore backups/moderator-backup-20261207T030000Z.tar.gz \\
         --reason "disk lost; new host"
     """
-    from moderator.store.restore import restore_backup
+    from moderator.store.backup.restore import restore_backup
 
     config = app.config
     done = restore_backup(path, database_url=config.database_url, key_file=config.key_file,

@@ -34,19 +34,17 @@ from sqlmodel import Session, col
 
 from moderator.faults import crash_point
 from moderator.store import audit
-from moderator.store.backup import (
+from moderator.store.backup.manifest import (
     MANIFEST,
     SKIPPED_TABLES,
     BackupError,
     Manifest,
-    copy_member,
     decode_value,
     digest_of,
     key_id,
-    open_members,
     schema_tables,
-    verify_backup,
 )
+from moderator.store.backup.verify import copy_member, open_members, verify_backup
 from moderator.store.db import alembic_config, head_revisions, known_revisions, open_store
 from moderator.store.models import Game, Player
 from moderator.store.passwords import HMAC_SCHEME, forget_key
