@@ -104,8 +104,9 @@ def _snapshot(engine: Engine, scratch: Path) -> Iterator[tuple[Connection, str]]
             raise BackupError("an in-memory store cannot be backed up")
         copy = scratch / "snapshot.sqlite"
         # One step (pages=-1): the copy is taken under one read lock, so it is one
-        # instant of the store; `serve` writes on meanwhile (WAL).
-        with sqlite3.connect(source) as live, sqlite3.connect(copy) as snapshot:
+        # instant of the store; `serve` writes on meanwhile (WAL).  A checkpoint that
+        # holds the file for a moment is waited for, as the store waits (busy_timeout).
+        with sqlite3.connect(source, timeout=30) as live, sqlite3.connect(copy) as snapshot:
             live.backup(snapshot, pages=-1)
         live.close()
         snapshot.close()
