@@ -503,3 +503,18 @@ def test_a_restore_with_a_new_key_tells_the_gm_whom_to_give_a_password(
     assert "server key new" in said
     assert "no longer verify (1 player): paris: Athos de la Fere." in said
     assert "moderator player password GAME PLAYER --reset" in said
+
+
+def test_a_file_a_killed_restore_was_writing_does_not_stop_the_next(
+    db: Engine, config: Config, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Killed while copying an archive file, a restore leaves it under its partial name;
+    run again, it removes that and restores (it is not "another host's file")."""
+    _played(db, config)
+    path = _backup(db, config, with_key=True)
+    new = _new_host(tmp_path, "new", "sqlite", request)
+    partial = new.archive_dir / "paris" / ".gazette.html.restoring"
+    partial.parent.mkdir(parents=True)
+    partial.write_bytes(b"<html>half of it")
+    assert _restore(path, new).archive_files > 0
+    assert not partial.exists()

@@ -44,7 +44,12 @@ from moderator.store.backup.manifest import (
     key_id,
     schema_tables,
 )
-from moderator.store.backup.verify import copy_member, open_members, verify_backup
+from moderator.store.backup.verify import (
+    PARTIAL_SUFFIX,
+    copy_member,
+    open_members,
+    verify_backup,
+)
 from moderator.store.db import alembic_config, head_revisions, known_revisions, open_store
 from moderator.store.models import Game, Player
 from moderator.store.passwords import HMAC_SCHEME, forget_key
@@ -78,7 +83,7 @@ def restore_backup(path: Path, *, database_url: str, key_file: Path, archive_dir
     engine = open_store(database_url, upgrade=False)
     try:
         _check_empty(engine, manifest)
-        _check_archive(path, archive_dir)
+        _check_archive(manifest, archive_dir)
         key = _key_plan(manifest, key_file, new_key)
         archive_files = _restore_files(path, key_file, archive_dir, key == "restored")
         crash_point("restore.files-written")
@@ -114,17 +119,18 @@ def _check_empty(engine: Engine, manifest: Manifest) -> None:
                           "one")
 
 
-def _check_archive(path: Path, archive_dir: Path) -> None:
+def _check_archive(manifest: Manifest, archive_dir: Path) -> None:
     """The archive folder may hold only the backup's own files, as they are in it (a
-    restore run again after a failure finds them)."""
-    present = {p.relative_to(archive_dir).as_posix()
-               for p in archive_dir.rglob("*") if not p.is_dir()} if archive_dir.is_dir() else set()
-    if not present:
+    restore run again after a failure finds them; a file it was writing when it was
+    killed, never renamed into place, is removed)."""
+    if not archive_dir.is_dir():
         return
-    theirs = {}
-    for member in verify_backup(path).members:
-        if member.name.startswith("archive/"):
-            theirs[member.name.removeprefix("archive/")] = member.sha256
+    for partial in archive_dir.rglob(f"*{PARTIAL_SUFFIX}"):
+        partial.unlink()
+    present = {p.relative_to(archive_dir).as_posix()
+               for p in archive_dir.rglob("*") if not p.is_dir()}
+    theirs = {m.name.removeprefix("archive/"): m.sha256 for m in manifest.members
+              if m.name.startswith("archive/")}
     foreign = sorted(name for name in present
                      if theirs.get(name) != digest_of(archive_dir / name)[0])
     if foreign:

@@ -15,6 +15,9 @@ from typing import IO, Any
 
 from moderator.store.backup.manifest import MANIFEST, BackupError, Manifest
 
+# A file being restored, until it is whole and renamed into place.
+PARTIAL_SUFFIX = ".restoring"
+
 
 def verify_backup(path: Path) -> Manifest:
     """Read the whole backup and prove it whole: every member the manifest lists is
@@ -118,7 +121,7 @@ def _read_digest(handle: IO[bytes], *, counting_lines: bool) -> tuple[str, int, 
 def copy_member(handle: IO[bytes], target: Path) -> None:
     """Write a member to ``target`` (0600, beside it first, synced, then renamed)."""
     target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    partial = target.with_name(f".{target.name}.restoring")
+    partial = target.with_name(f".{target.name}{PARTIAL_SUFFIX}")
     fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "wb") as out:
         shutil.copyfileobj(handle, out)
