@@ -14,6 +14,7 @@ from rich.table import Table
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
+from moderator import jsonio
 from moderator.cli import hostview
 from moderator.cli.app import App, console, pass_app, styled
 from moderator.cli.hostview import (
@@ -37,7 +38,7 @@ from moderator.settings.config import Config
 from moderator.store import hostreads, repo
 from moderator.store.guard import single_instance
 from moderator.store.models import Game, GmLog, Outbox, Turn
-from moderator.store.statuses import LogLevel, OutboxStatus
+from moderator.store.statuses import GameStatus, LogLevel, OutboxStatus
 from moderator.turn import deadlines
 from moderator.turn.inputs import standing
 
@@ -170,6 +171,14 @@ def _game_status(
     """One game: its turn, deadlines, rule, jobs, outbox, and who has sent orders."""
     turn = hostreads.open_turn_light(session, g)  # the deadlines, not the game's state
     rule = deadlines.rule_of(g)
+    if g.status == GameStatus.FINISHED:  # no turn runs any more: no deadline, no orders
+        why = find_engine(g.kind).finished(jsonio.loads(repo.open_turn(session, g).state_before))
+        console.print(styled("\n[bold]{name}[/] ({title}), finished after turn {number} "
+                             "({label}): {why}", name=g.name, title=find_engine(g.kind).title,
+                             number=turn.number - 1, why=why or "over",
+                             label=repo.last_done_turn_label(session, g)))
+        _print_backlog(backlog)
+        return
     console.print(styled("\n[bold]{name}[/] ({title}), {status}: turn {number}, {label}",
                          name=g.name, title=find_engine(g.kind).title, status=g.status,
                          number=turn.number, label=turn.label))
@@ -182,10 +191,14 @@ def _game_status(
         console.print("  scheduled: " + ", ".join(
             f"{kind} {format_deadline(at, g.time_zone) if at else '-'}"
             for kind, at in queued.items()))
+    _print_backlog(backlog)
+    console.print(_orders_table(session, config, g, turn))
+
+
+def _print_backlog(backlog: dict[str, int]) -> None:
     pending = sum(backlog.get(s, 0) for s in BACKLOG)
     console.print(f"  outbox: {pending} not sent "
                   f"({', '.join(f'{s} {backlog.get(s, 0)}' for s in BACKLOG)})")
-    console.print(_orders_table(session, config, g, turn))
 
 
 def _print_due(g: Game, turn: Turn, now: datetime) -> None:

@@ -58,9 +58,8 @@ def turn_run(app: App, game_name: str, assume_yes: bool, reason: str | None,
         t = repo.open_turn(session, g)
         number, deadline, zone = t.number, t.deadline, g.time_zone
         active = g.status == GameStatus.ACTIVE  # else run_turn refuses, with the reason
-        # A game whose engine says it is over runs no more turns (DWTK 37: won or drawn).
-        finished = getattr(find_engine(g.kind), "finished", None)
-        over = finished(jsonio.loads(t.state_before)) if finished else None
+        # A game whose engine says it is over runs no more turns (DWTK 37, FE 8).
+        over = find_engine(g.kind).finished(jsonio.loads(t.state_before))
     if over:
         raise DeskError(f"{game_name} is over: {over}; no turn runs any more")
     early = active and deadline is not None and as_utc(deadline) > now_utc()
@@ -86,6 +85,10 @@ def _print_report(report: TurnReport) -> None:
     if report.no_orders_from:
         console.print(f"No orders (NMR): {', '.join(report.no_orders_from)}")
     console.print(f"Archive: {report.archive}")
+    if report.finished:
+        console.print(styled("[bold]The game is over[/]: {why}.  It is marked finished: no "
+                             "deadline, no more orders (`turn rollback` takes it back).",
+                             why=report.finished))
     following = report.next_deadlines
     if following.deadline is not None:
         console.print(f"Next orders due {format_deadline(following.deadline, report.time_zone)} "

@@ -61,7 +61,8 @@ def _pending(session: Session, game: Game) -> dict[int, RolledBackTurn]:
 
 def rollback(session: Session, game: Game, number: int, who: str, reason: str) -> list[int]:
     """Reopen turn ``number``; the turns undone (their numbers)."""
-    if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED, GameStatus.ROLLBACK):
+    if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED, GameStatus.ROLLBACK,
+                           GameStatus.FINISHED):
         raise DeskError(f"{game.name} is {game.status}")
     open_turn = repo.open_turn(session, game)
     if not 1 <= number < open_turn.number:
@@ -129,7 +130,8 @@ def rollforward(session: Session, config: Config, game: Game, who: str,
     kept = _pending(session, game)
     replayed: list[Replayed] = []
     turn = repo.open_turn(session, game)
-    while turn.number in kept and jsonio.loads(kept[turn.number].turn_json)["status"] == "done":
+    while (turn.number in kept and game.status != GameStatus.FINISHED
+           and jsonio.loads(kept[turn.number].turn_json)["status"] == "done"):
         old = jsonio.loads(kept[turn.number].turn_json)
         nxt = jsonio.loads(kept[turn.number + 1].turn_json) if turn.number + 1 in kept else None
         following = _following(game, turn, nxt)
@@ -150,7 +152,8 @@ def rollforward(session: Session, config: Config, game: Game, who: str,
     for row in kept.values():
         row.status = RollbackStatus.REPLAYED
         session.add(row)
-    game.status = GameStatus.ACTIVE
+    if game.status != GameStatus.FINISHED:  # a replayed turn may end the game again
+        game.status = GameStatus.ACTIVE
     session.add(game)
     summary = ", ".join(f"turn {r.number} {'identical' if r.identical else 'CORRECTED'}"
                         for r in replayed) or "nothing to replay"

@@ -260,6 +260,12 @@ class GameEngine(Protocol[TablesT]):
         """The turn's name for people, e.g. ``"April 1625"``."""
         ...
 
+    def finished(self, state: JSON) -> str | None:
+        """Why no turn may run any more, in words for the players ("Ann has won the
+        game (DWTK 37)"), or None while the game goes on.  The turn that ends a game is
+        its last: the service marks the game finished and reads no more orders."""
+        ...
+
     def character_name(self, state: JSON, character: str) -> str:
         ...
 

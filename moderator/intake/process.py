@@ -9,8 +9,9 @@ the message's fate ends the run:
 
 1. ``claim``: a second intake reading the same message at the same moment finds it taken;
 2. ``robots``: mail from robots (bounces, vacation replies, lists) is never answered;
-3. ``size``, ``commands`` and ``identify``: game, player, mail authentication and
-   password are checked, a `Refusal` is answered and logged (`moderator.intake.identify`);
+3. ``size``, ``commands``, ``identify`` and ``game-over``: game, player, mail
+   authentication and password are checked, and orders for a game that has ended
+   refused; a `Refusal` is answered and logged (`moderator.intake.identify`);
    player commands (HELP, ORDERS, CHECK ... `moderator.intake.commands`) are answered,
    and a message of nothing but commands ends there;
 4. ``parse``: the text is parsed by the game's engine against the open turn;
@@ -52,6 +53,7 @@ from moderator.intake.screen import (
     claim_step,
     commands_after_orders_step,
     commands_step,
+    game_over_step,
     identify_step,
     refuse,
     robots_step,
@@ -147,6 +149,7 @@ INTAKE_STEPS: tuple[tuple[str, Step], ...] = (
     ("size", size_step),
     ("commands", commands_step),
     ("identify", identify_step),
+    ("game-over", game_over_step),
     ("parse", parse_step),
     ("store", store_step),
     ("commands-after-orders", commands_after_orders_step),

@@ -20,6 +20,7 @@ from moderator.games import find_engine
 from moderator.settings.config import Config, game_tables
 from moderator.store import repo
 from moderator.store.models import Game, Player, Turn
+from moderator.store.statuses import GameStatus
 from moderator.turn.inputs import standing
 
 __all__ = ["help_sections", "orders_text", "published_turn", "resend_text", "status_text"]
@@ -103,11 +104,15 @@ def published_turn(session: Session, game: Game, name: str) -> int:
 def status_text(session: Session, config: Config, game: Game, player: Player, turn: Turn,
                 now: datetime) -> str:
     zone = game.time_zone
+    last = repo.last_done_turn_label(session, game)
+    published = f"Last turn published: {last} (RESEND sends it again)."
+    if game.status == GameStatus.FINISHED:  # its last turn ended it: no orders, no deadline
+        why = find_engine(game.kind).finished(jsonio.loads(turn.state_before))
+        return "\n".join([f"{game.name} is over{f': {why}' if why else ''}.", published])
     # Turns are named as the players' gazettes name them, never by the internal number.
     lines = [f"{game.name}: {turn.label}, {game.status}."]
-    last = repo.last_done_turn_label(session, game)
     if last is not None:
-        lines.append(f"Last turn published: {last} (RESEND sends it again).")
+        lines.append(published)
     if turn.announcement_deadline:
         lines.append(f"Announcements due: {format_deadline(turn.announcement_deadline, zone)}")
     lines.append(f"Orders due: {format_deadline(turn.deadline, zone) or 'not set yet'}")

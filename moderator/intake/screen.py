@@ -3,8 +3,9 @@
 ``claim`` takes the stored message (a second intake finds it taken), ``robots`` sets
 aside bounces and robots' mail unanswered, ``size`` refuses an oversized message,
 ``commands`` answers player commands (HELP, ORDERS, CHECK ...; those sent beside orders
-once the orders are stored, ``commands-after-orders``), and ``identify`` checks game,
-player, mail authentication and password.  A `Refusal` any step raises is answered
+once the orders are stored, ``commands-after-orders``), ``identify`` checks game,
+player, mail authentication and password, and ``game-over`` refuses orders for a game
+that has ended.  A `Refusal` any step raises is answered
 and logged by `refuse`, within the refusal limit for its sender.
 """
 
@@ -13,6 +14,8 @@ from __future__ import annotations
 from sqlalchemy import bindparam, update
 from sqlmodel import col
 
+from moderator import jsonio
+from moderator.games import find_engine
 from moderator.intake.bounces import detect_bounce, is_player_address, record_bounce
 from moderator.intake.commands import answer_after_orders, answer_commands
 from moderator.intake.context import forget_password, forget_password_lines
@@ -30,7 +33,7 @@ from moderator.publish.receipts import (
 )
 from moderator.store import repo
 from moderator.store.models import ReceivedMessage
-from moderator.store.statuses import IntakeFate, MessageStatus
+from moderator.store.statuses import GameStatus, IntakeFate, MessageStatus
 
 # Made once: a statement built per message costs as much again as running it.
 _CLAIM = (update(ReceivedMessage)
@@ -132,6 +135,20 @@ def identify_step(intake: Intake) -> IntakeResult | None:
     stored.game_id, stored.player_id = game.id, player.id
     intake.game, intake.player, intake.directives = game, player, directives
     return None
+
+
+def game_over_step(intake: Intake) -> IntakeResult | None:
+    """Orders for a game that is over (its last turn ended it: DWTK 37, FE 8) are
+    refused with the reason; commands (STATUS, RESEND ...) were answered before."""
+    game, _player, _ = identified(intake)
+    if game.status != GameStatus.FINISHED:
+        return None
+    why = find_engine(game.kind).finished(
+        jsonio.loads(repo.open_turn(intake.session, game).state_before))
+    raise Refusal("intake.game-over",
+                  f"{game.name} is over{f': {why}' if why else ''}; no more orders are read.",
+                  "RESEND TURN n mails a printed issue again; write to the GM with anything "
+                  "else.")
 
 
 def refuse(intake: Intake, refusal: Refusal) -> IntakeResult:

@@ -66,6 +66,7 @@ class TurnReport:
     archive: Path
     next_deadlines: NextDeadlines  # what the turn now open got (UTC)
     time_zone: str  # the game's, for showing them
+    finished: str | None = None  # the turn ended the game: why (the engine's words)
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,7 @@ def run_turn(
         following = per_game_deadlines(config, game, next_deadlines(game, turn, slide=slide,
                                                                     now=now))
         done = execute(session, config, game, turn, following, now)
+        following = done.following  # none once the game is over
         publish(session, config, game, turn, done)
         crash_point("turn.adjudicated")  # mid-turn: claimed, run, published, not committed
         log_next_deadlines(session, game, turn.number + 1, following, missed=missed)
@@ -173,6 +175,7 @@ def run_turn(
             archive=archive_dir(config, game.name, turn.number),
             next_deadlines=following,
             time_zone=game.time_zone,
+            finished=done.finished,
         )
     crash_point("turn.committed")
     write_archive_atomically(report.archive, done.rendered, done.people)
@@ -212,6 +215,7 @@ class Executed:
     notes: tuple[str, ...]
     following: NextDeadlines
     rendered: RenderedTurn
+    finished: str | None  # the turn ended the game: why
 
 
 def execute(session: Session, config: Config, game: Game, turn: Turn,
@@ -227,6 +231,9 @@ def execute(session: Session, config: Config, game: Game, turn: Turn,
     result = adjudicate(
         engine, tables, turn.seed, turn.number, jsonio.loads(turn.state_before), orders
     )
+    finished = engine.finished(result.state)
+    if finished is not None:
+        following = _game_over(session, game, turn, finished)
     _record(session, game, turn, engine, inputs, result, following, now)
     press.expire(session, game, turn.number)
     notes = audit.take_notes(session, game, turn.number)
@@ -237,7 +244,21 @@ def execute(session: Session, config: Config, game: Game, turn: Turn,
     })
     rendered = render_done_turn(config, engine, tables, game, turn, following.deadline,
                                 result, people, notes)
-    return Executed(engine, tables, inputs, result, people, notes, following, rendered)
+    return Executed(engine, tables, inputs, result, people, notes, following, rendered,
+                    finished)
+
+
+def _game_over(session: Session, game: Game, turn: Turn, why: str) -> NextDeadlines:
+    """The turn just run ended the game (DWTK 37, FE 8): it is its last.  The game is
+    finished: no deadline is set, the scheduler and reminders leave it, intake reads no
+    more orders for it (players' commands are still answered), and its last newsletters
+    print no deadline.  A turn after it stays open, without deadlines, so `turn
+    rollback` can take the game back and go on from there."""
+    game.status = GameStatus.FINISHED
+    session.add(game)
+    repo.log_gm(session, "game.finished", f"turn {turn.number} ({turn.label}): {why}",
+                game=game)
+    return NextDeadlines(None, None, "the game is over")
 
 
 def publish(session: Session, config: Config, game: Game, turn: Turn, done: Executed,

@@ -210,6 +210,11 @@ class EnGardeEngine:
     def validate_state(self, state: JSON, tables: Tables) -> list[str]:
         return validate_state(state, _tables(tables))
 
+    def finished(self, state: JSON) -> str | None:
+        """Never: an En Garde! campaign has no end in its rules; it runs month after
+        month for as long as its GM runs it."""
+        return None
+
     def turn_label(self, state: JSON) -> str:
         # Read straight from the dict: building the whole `GameState` is O(characters).
         return f"{_MONTHS[state['month'] - 1]} {state['year']}"

@@ -78,6 +78,17 @@ class FiefEngine:
         """What the state loader rejects in a hand-amended state (`state amend`)."""
         return load_problems(GameState.from_dict, state)
 
+    def finished(self, state: JSON) -> str | None:
+        """FE 8.1-8.5: the round a player alone, or two allied by marriage, reach the
+        Victory Points to win (from Round 5), or Round 7 whatever they hold, is the last."""
+        game = GameState.from_dict(state)
+        if game.phase is not Phase.OVER:
+            return None
+        names = [game.players[key].name for key in game.winners if key in game.players]
+        if len(names) > 1:
+            return f"{' and '.join(names)} have won the game as allies (FE 8)"
+        return f"{names[0] if names else 'a player'} has won the game (FE 8)"
+
     def turn_label(self, state: JSON) -> str:
         if state.get("phase") == Phase.MUSTER.value:
             return "The muster"

@@ -1,0 +1,117 @@
+"""A game that ends stops (DWTK 37, FE 8): its last turn is published without a deadline,
+the game is marked finished, no turn runs any more, and orders are refused with the
+reason while the players' commands are still answered; `turn rollback` takes it back."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import Engine
+from sqlmodel import Session
+
+from moderator import jsonio
+from moderator.cli import cli
+from moderator.desk import admin
+from moderator.desk.rollback import rollback, rollforward
+from moderator.games import find_engine
+from moderator.intake.process import process_message
+from moderator.runners.outgoing import deliver_outbox
+from moderator.settings.config import Config
+from moderator.store import repo
+from moderator.store.db import session_scope
+from moderator.store.statuses import GameStatus
+from moderator.turn.deadlines import current_turn
+from moderator.turn.run import TurnError, rerun_turn, run_turn
+
+from support import body_text, mailbox_messages, order_mail
+
+NOBLES = (("p1@fandonia.example", "Noble One"), ("p2@fandonia.example", "Noble Two"),
+          ("p3@fandonia.example", "Noble Three"))
+WON = "Noble One has won the game (DWTK 37)"
+
+
+def _a_court_about_to_end(db: Engine, config: Config) -> int:
+    """A DWTK game whose open turn ends it: Noble One's royal on the throne for two
+    full turns already (DWTK 37: three win).  The open turn's number."""
+    with session_scope(db) as session:
+        admin.create_game(session, config, "fandonia", "dwtk", seed=3)
+        for email, name in NOBLES:
+            admin.add_player(session, config, "fandonia", email, name, password="pw")
+    run_turn(db, config, "fandonia")  # the deal
+    with session_scope(db) as session:
+        turn = repo.open_turn(session, repo.game_by_name(session, "fandonia"))
+        state = jsonio.loads(turn.state_before)
+        state["royals"][state["offices"]["monarch"]]["owner"] = "noble-one"
+        state["farc_monarch_turns"] = 2
+        turn.state_before = jsonio.dumps(state)
+        session.add(turn)
+        return turn.number
+
+
+def _status(db: Engine) -> str:
+    with Session(db) as session:
+        return repo.game_by_name(session, "fandonia").status
+
+
+def test_the_turn_that_ends_a_game_is_its_last(db: Engine, config: Config) -> None:
+    number = _a_court_about_to_end(db, config)
+    report = run_turn(db, config, "fandonia")
+    assert report.finished == WON
+    assert report.next_deadlines.deadline is None
+    assert _status(db) == GameStatus.FINISHED
+    with Session(db) as session:
+        game = repo.game_by_name(session, "fandonia")
+        following = repo.open_turn(session, game)
+        assert (following.deadline, following.announcement_deadline) == (None, None)
+        assert any(e.event == "game.finished" and WON in e.detail
+                   for e in repo.gm_log(session))
+        # The scheduler's and the reminders' view: nothing to run for this game.
+        assert current_turn(session, "fandonia", following.number) is None
+    with pytest.raises(TurnError, match="finished"):
+        run_turn(db, config, "fandonia")
+    shown = " ".join(CliRunner().invoke(cli, ["--config", str(config.path), "status",
+                                              "fandonia"]).output.split())
+    assert f"finished after turn {number} (Turn 1): {WON}" in shown
+    assert "orders due" not in shown and "Orders for" not in shown
+    assert rerun_turn(db, config, "fandonia", number).identical
+    deliver_outbox(db, config)
+    last = [m for m in mailbox_messages(config, NOBLES[1][0])
+            if "The Fandonian Courier" in str(m["Subject"])][-1]
+    assert "are due" not in body_text(last)
+
+
+def test_orders_for_a_finished_game_are_refused_and_commands_answered(
+    db: Engine, config: Config
+) -> None:
+    _a_court_about_to_end(db, config)
+    run_turn(db, config, "fandonia")
+    refused = process_message(db, config, order_mail(
+        NOBLES[1][0], "PASSWORD: pw\nDO DRAW EVENT\n", subject="[fandonia] orders"))
+    assert refused.status == "refused"
+    assert f"fandonia is over: {WON}; no more orders are read." in refused.detail
+    answered = process_message(db, config, order_mail(
+        NOBLES[2][0], "PASSWORD: pw\nSTATUS\n", subject="[fandonia] status"))
+    assert answered.status != "refused", answered
+    deliver_outbox(db, config)
+    bodies = [body_text(m) for m in mailbox_messages(config, NOBLES[2][0])]
+    assert any(f"fandonia is over: {WON}." in b and "Orders due" not in b for b in bodies)
+
+
+def test_a_rollback_takes_a_finished_game_back_and_the_replay_ends_it_again(
+    db: Engine, config: Config
+) -> None:
+    number = _a_court_about_to_end(db, config)
+    run_turn(db, config, "fandonia")
+    with session_scope(db) as session:
+        game = repo.game_by_name(session, "fandonia")
+        assert rollback(session, game, number, "gm", "a mistake in the last turn") == [number]
+        assert game.status == GameStatus.ROLLBACK
+    with session_scope(db) as session:
+        game = repo.game_by_name(session, "fandonia")
+        rollforward(session, config, game, "gm", "replayed as it was")
+        assert game.status == GameStatus.FINISHED
+
+
+def test_en_garde_never_ends_by_its_rules() -> None:
+    """An En Garde! campaign runs for as long as its GM runs it."""
+    assert find_engine("engarde").finished({}) is None
