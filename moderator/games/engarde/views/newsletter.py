@@ -321,7 +321,7 @@ def sheet_context(before: JSON, after: JSON, key: str, idx: _Index, tables: Tabl
         "month": _month(before, tables),
         "summary": {
             "name": c.name, "title": tables_title(c, tables), "sl": c.sl, "sl_before": start.sl,
-            "sl_word": "rose" if change > 0 else "fell" if change < 0 else "held",
+            "sl_word": "rose" if change > 0 else "fell" if change < 0 else "",
             "sp": c.sp_month, "crowns": c.crowns, "allowance": c.allowance,
             "club": look.club(c.club) if c.club else "none", "lodgings": lodgings(c, tables),
             "strength": c.strength, "constitution": c.constitution, "endurance": c.endurance,
