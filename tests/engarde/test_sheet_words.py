@@ -32,3 +32,19 @@ def test_the_summary_says_a_change_of_sl_with_where_it_came_from() -> None:
     """EG §E: a fall is shown with the SL it fell from."""
     sheet = _month(make_state(make_char("pierre", "Pierre", sl=4)), pierre="")["pierre"]
     assert _summary_sl(sheet) == "- SL 3 (fell from 4), -2 SP this month"
+
+
+def test_a_guest_seen_at_a_club_several_weeks_is_one_line_in_the_gazette() -> None:
+    """EG §I: a guest each week at his host's club.  Le Sport de Paris tells the month
+    without its weeks, so the same sentence came once a week: "Jacques is seen at
+    Bothwell's as the guest of Cyrano." printed three times in "About town"."""
+    state = make_state(make_char("cyrano", "Cyrano", sl=7, club="bothwells"),
+                       make_char("jacques", "Jacques", sl=3))
+    gazette = _month(state, cyrano="WEEK 1: CLUB; BRING Jacques\nWEEK 2: CLUB; BRING Jacques\n"
+                     "WEEK 3: CLUB; BRING Jacques\n",
+                     jacques="WEEK 1: CLUB Bothwell's; GUEST OF Cyrano\n"
+                     "WEEK 2: CLUB Bothwell's; GUEST OF Cyrano\n"
+                     "WEEK 4: CLUB Bothwell's; GUEST OF Cyrano\n")["gazette"]
+    town = gazette.split("### About town", 1)[1].split("##", 1)[0]
+    assert town.count("as the guest of Cyrano") == 1, town
+    assert "Jacques is seen at Bothwell's as the guest of Cyrano (twice this month)." in town
