@@ -121,7 +121,9 @@ def test_decide_writes_the_decision_and_announces_it(db: Engine, config: Config)
     assert decisions == {"cause:jacques-de-lyon:cyrano-de-bergerac": "yes"}
     run_turn(db, config, "paris")
     gazette = gazette_of(db, 1)
-    assert "cause:jacques-de-lyon:cyrano-de-bergerac = yes" in gazette.text
+    # Announced without its key (a decision key is the GM's; the sheets say it in words).
+    assert "The GM made a ruling for April 1625" in gazette.text
+    assert "cause:jacques-de-lyon" not in gazette.text
     assert "he insulted his regiment" not in gazette.text  # issue 12: the reason is the GM's
 
 

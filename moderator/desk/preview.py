@@ -14,6 +14,7 @@ from sqlmodel import Session
 
 from moderator import jsonio
 from moderator.games import find_engine
+from moderator.games.base import decisions_due
 from moderator.publish.newsletter import Reader, RenderedTurn
 from moderator.settings.config import Config, game_tables
 from moderator.store import audit, repo
@@ -31,6 +32,7 @@ class Preview:
     rendered: RenderedTurn
     people: list[Reader]
     rolled_back: bool = False
+    decisions_due: tuple[str, ...] = ()  # GM decisions the run after it looks for
 
 
 def preview(db: Engine, config: Config, game_name: str) -> Preview:
@@ -55,6 +57,7 @@ def preview(db: Engine, config: Config, game_name: str) -> Preview:
             rendered = turns.render_done_turn(config, engine, tables, game, turn,
                                               following.deadline, result, people, notes)
             return Preview(turn.number, turn.label, tuple(sorted(inputs)), rendered, people,
-                           game.status == GameStatus.ROLLBACK)
+                           game.status == GameStatus.ROLLBACK,
+                           decisions_due(engine, result.state))
         finally:
             session.rollback()

@@ -3,10 +3,15 @@ mail: each statement made once, in words (never the engine's keys)."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from moderator.dice import Dice
+from moderator.games.base import decisions_due
 from moderator.games.engarde import ENGINE
 from tests.engarde.conftest import _TABLES, give_orders, make_char, make_state
-from tests.engarde.test_golden import render
+from tests.engarde.test_golden import ENV, render
 
 
 def _month(state: dict, seed: int = 7, **texts: str) -> dict[str, str]:
@@ -48,3 +53,71 @@ def test_a_guest_seen_at_a_club_several_weeks_is_one_line_in_the_gazette() -> No
     town = gazette.split("### About town", 1)[1].split("##", 1)[0]
     assert town.count("as the guest of Cyrano") == 1, town
     assert "Jacques is seen at Bothwell's as the guest of Cyrano (twice this month)." in town
+
+
+KEY = re.compile(r"\b(cause|admit|appoint|plea|plotting|verdict|arrest|sentence|watch):\S")
+EVENTS = ENV.get_template("engarde/events.md.j2").module
+
+
+def _two_months(decisions: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """Cyrano challenges Jacques with no cause on record (reference §6): the GM's
+    decision ``cause:cyrano:jacques`` is due, and next month it is applied."""
+    state = make_state(make_char("cyrano", "Cyrano", sl=7), make_char("jacques", "Jacques"))
+    orders = give_orders(state, cyrano="ANYTIME: CHALLENGE Jacques WEAPON rapier WEEK 2\n")
+    dice = Dice.for_turn(7, 1)
+    first = ENGINE.adjudicate(state, orders, _TABLES, dice)
+    later = dict(first.state, decisions=decisions)
+    orders = give_orders(later, jacques="ANYTIME: ACCEPT CHALLENGE FROM Cyrano\n")
+    dice2 = Dice.for_turn(7, 2)
+    second = ENGINE.adjudicate(later, orders, _TABLES, dice2)
+    return render(state, first, dice, 1), render(later, second, dice2, 2)
+
+
+def test_the_gazette_shows_players_no_gm_decision_keys() -> None:
+    """The decisions due are the GM's business: Le Sport de Paris listed their keys
+    ("`cause:cyrano:jacques`: does the challenger have cause?") to every player."""
+    first, _ = _two_months({})
+    assert not KEY.search(first["gazette"]), first["gazette"]
+    assert "Decisions the GM may record" not in first["gazette"]
+
+
+@pytest.mark.parametrize("recorded", [True, False])
+def test_a_sheet_tells_the_gm_s_ruling_in_words(recorded: bool) -> None:
+    """Reference §6: the GM judges whether a challenger had cause.  The challenger's
+    sheet said "GM decision cause:cyrano:jacques: no (default: none recorded)."."""
+    _, second = _two_months({"cause:cyrano:jacques": "yes"} if recorded else {})
+    sheet = second["cyrano"]
+    assert not KEY.search(sheet), sheet
+    lines = [x.removeprefix("- Week 2: ").removeprefix("- ") for x in sheet.splitlines()
+             if "cause to" in x]
+    assert lines and set(lines) == {
+        "The GM ruled on whether you had cause to challenge Jacques: yes." if recorded else
+        "The GM made no ruling on whether you had cause to challenge Jacques, so the rule's "
+        "default holds: no cause."}
+
+
+@pytest.mark.parametrize("key, args", [
+    ("cause:a:b", {"challenged": "jacques"}), ("admit:guards:pierre", {"colonel": "jacques"}),
+    ("appoint:minister:pierre", {"appointer": "jacques"}), ("plea:3:pierre", {}),
+    ("plotting:3", {}), ("verdict:3:pierre", {"judge": "jacques"}),
+    ("arrest:3:jacques", {"accused": "jacques"}), ("sentence:3:pierre", {})])
+def test_every_gm_decision_reads_as_words(key: str, args: dict[str, str]) -> None:
+    """Each decision the engine asks of the GM (docs/engarde-orders.md, "The GM's
+    decisions"), recorded or left to its default, is told without its key."""
+    for recorded in (True, False):
+        event = {"id": "decision.applied", "actor": "pierre",
+                 "args": {"key": key, "value": "yes", "recorded": recorded, **args}}
+        line = str(EVENTS.decision_applied(event, {"jacques": "Jacques"})).strip()
+        assert not KEY.search(line) and key.split(":")[1] not in line.split(), line
+        assert line.startswith("The GM "), line
+
+
+def test_the_gm_alone_is_told_the_decisions_due() -> None:
+    """Reference §6: the decisions due go to the GM's side (`turn run`, `turn preview`
+    print `decisions_due`), with their keys, as `moderator decide` takes them."""
+    state = make_state(make_char("cyrano", "Cyrano", sl=7), make_char("jacques", "Jacques"))
+    orders = give_orders(state, cyrano="ANYTIME: CHALLENGE Jacques WEAPON rapier WEEK 2\n")
+    after = ENGINE.adjudicate(state, orders, _TABLES, Dice.for_turn(7, 1)).state
+    assert decisions_due(ENGINE, after) == (
+        "cause:cyrano:jacques: does the challenger have cause? (default no)",)
+    assert decisions_due(object(), after) == ()
