@@ -103,11 +103,12 @@ def test_a_theatre_seat_he_cannot_pay_for_reads_in_words() -> None:
 
 
 @pytest.mark.parametrize(("event", "words"), [
-    (Event("club.join_refused", {"club": "The Frog & Peach", "reason": "other_club"}, "louis",
-           False, None),
-     "JOIN CLUB The Frog & Peach: refused, you belong to another club: RESIGN CLUB first"),
+    (Event("club.join_refused", {"club": "The Frog & Peach", "reason": "other_club",
+                                 "other": "Red Phillips"}, "louis", False, None),
+     "JOIN CLUB The Frog & Peach: refused, you already belong to Red Phillips; resign first "
+     "(RESIGN CLUB"),
     (Event("proposal.refused", {"cost": 27, "reason": "too_soon"}, "louis", False, 1),
-     "Weekend 1: PROPOSE: refused, you have not been together six months (EG §L)"),
+     "Weekend 1: PROPOSE: refused, you have not been going steady six months (EG §L)"),
     (Event("appointment.refused", {"position": "Military Governor of Paris", "reason": "rank"},
            "louis", False, None),
      "APPLY FOR Military Governor of Paris: refused, your rank (or title) is too low"),

@@ -274,27 +274,58 @@ def _for_want_of_money(event: Event) -> bool:
             or (event.id == "mistress.court_refused" and reason == "funds"))
 
 
-# The refusals players meet most, in their words (args from the events, EG §F, §G, §J).
-_SAID: dict[str, Callable[[Mapping[str, Any]], str]] = {
-    "club.join_refused": lambda a: f"JOIN CLUB {a.get('club')}: refused, " + {
-        "sl": f"the club needs SL {a.get('min_sl')}",
-        "other_club": "you belong to another club: RESIGN CLUB first (one club at a time, "
-                      "EG §G)",
-        "already": "you are a member already", "requires": "it takes only officers of the "
-        "Horse Guards Brigade", "disgraced": "a disgraced man is refused",
-        "barred": "you resigned it less than three weeks ago (EG §G)",
-        "funds": "you cannot pay the dues"}.get(str(a.get("reason")), str(a.get("reason"))),
-    "proposal.refused": lambda a: "PROPOSE: refused, " + {
+# Why a refusal was made, in the words of the turn sheet's line for that event
+# (templates/engarde/events.md.j2): one phrase per reason, ``{arg}`` the event's args.
+# tests/engarde/test_refusal_words.py fails when a reason is worded on one side only or
+# the two say different things (the engine cannot render templates: it is pure).
+REASON_WORDS: dict[str, dict[str, str]] = {
+    "club.join_refused": {
+        "sl": "the club needs SL {min_sl}", "other_club": "you already belong to {other}; "
+        "resign first (RESIGN CLUB: one club at a time, EG §G)",
+        "already": "you are already a member",
+        "requires": "it takes only officers of the Horse Guards Brigade",
+        "disgraced": "no club will have a disgraced man",
+        "barred": "you resigned it too recently (EG §G)", "funds": "you cannot pay the dues"},
+    "proposal.refused": {
         "no_mistress": "you have no mistress", "married": "you are married",
         "engaged": "you are already engaged",
-        "too_soon": "you have not been together six months (EG §L)",
-        "funds": f"the gift costs {a.get('cost')} crowns"}.get(str(a.get("reason")),
-                                                              str(a.get("reason"))),
-    "appointment.refused": lambda a: f"APPLY FOR {a.get('position')}: refused, " + {
+        "too_soon": "you have not been going steady six months (EG §L)",
+        "funds": "the gift costs {cost} crowns"},
+    "appointment.refused": {
         "rank": "your rank (or title) is too low", "sl": "your SL is too low",
         "ma": "your military ability is too low", "vacancy": "the post is filled",
         "regiment": "you are in no regiment", "disgraced": "a disgraced man holds no post",
-        "holds_one": "you already hold a post"}.get(str(a.get("reason")), str(a.get("reason"))),
+        "holds_one": "you already hold a post"},
+    "regiment.commission_refused": {
+        "no_regiment": "you are in no regiment (JOIN REGIMENT first)",
+        "not_higher": "it is not above your rank", "one_step": "above Major one rank at a time",
+        "sl": "your SL is too low", "vacancy": "no vacancy", "funds": "you cannot pay for it"},
+    "mistress.court_refused": {
+        "gone": "she is no longer in Paris", "married": "wives may not be courted",
+        "yours": "she is already yours", "husband": "a husband may not court openly",
+        "funds": "the gifts cost {cost} crowns"},
+}
+
+
+class _Blank(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def _because(event_id: str, args: Mapping[str, Any]) -> str:
+    """The reason of a refusal in words (`REASON_WORDS`); an unknown one as it is."""
+    reason = str(args.get("reason"))
+    words = REASON_WORDS[event_id].get(reason)
+    return reason if words is None else words.format_map(_Blank(args))
+
+
+# The refusals players meet most, in their words (args from the events, EG §F, §G, §J).
+_SAID: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "club.join_refused": lambda a: f"JOIN CLUB {a.get('club')}: refused, "
+                                   + _because("club.join_refused", a),
+    "proposal.refused": lambda a: "PROPOSE: refused, " + _because("proposal.refused", a),
+    "appointment.refused": lambda a: f"APPLY FOR {a.get('position')}: refused, "
+                                     + _because("appointment.refused", a),
     "gambling.stopped": lambda a: f"GAMBLE: you cannot cover wager {a.get('wager')} of "
                                   f"{a.get('stake')} crowns at {a.get('venue')} and leave the "
                                   "table (EG §K)",
@@ -311,16 +342,10 @@ _SAID: dict[str, Callable[[Mapping[str, Any]], str]] = {
                                     f"{a.get('cost')} crowns (EG §M)",
     "housing.refused": lambda a: f"{a.get('house')} in {a.get('area')}: refused, "
                                  f"{a.get('reason')}",
-    "regiment.commission_refused": lambda a: f"BUY COMMISSION {a.get('rank')}: refused, " + {
-        "no_regiment": "you are in no regiment (JOIN REGIMENT first)",
-        "not_higher": "it is not above your rank", "one_step": "above Major one rank at a time",
-        "sl": "your SL is too low", "vacancy": "no vacancy"}.get(
-            str(a.get("reason")), "you cannot pay for it"),
-    "mistress.court_refused": lambda a: f"COURT {a.get('name')}: refused, " + {
-        "gone": "she is no longer in Paris", "married": "wives may not be courted",
-        "yours": "she is already yours", "husband": "a husband may not court openly",
-        "funds": f"the gifts cost {a.get('cost')} crowns"}.get(str(a.get("reason")),
-                                                               str(a.get("reason"))),
+    "regiment.commission_refused": lambda a: f"BUY COMMISSION {a.get('rank')}: refused, "
+                                             + _because("regiment.commission_refused", a),
+    "mistress.court_refused": lambda a: f"COURT {a.get('name')}: refused, "
+                                        + _because("mistress.court_refused", a),
     "practice.unaffordable": lambda a: f"PRACTICE {a.get('weapon')}: you cannot pay the "
                                        f"fencing master {a.get('cost')} crowns",
     "support.unpaid": lambda a: f"support ({a.get('cost')} crowns) cannot be paid: "
