@@ -121,3 +121,24 @@ def test_the_gm_alone_is_told_the_decisions_due() -> None:
     assert decisions_due(ENGINE, after) == (
         "cause:cyrano:jacques: does the challenger have cause? (default no)",)
     assert decisions_due(object(), after) == ()
+
+
+@pytest.mark.parametrize("reason", ["no_regiment", "funds", "no_club", "no_news", "family",
+                                    "not_owned", "lives_there", "no_loan", "none", "prison",
+                                    "not at the front", "already disguised"])
+def test_an_order_not_carried_out_says_why_in_words(reason: str) -> None:
+    """Every reason the engine gives for an order not carried out (orders.skipped) reads
+    as words: the sheet said "REGIMENTAL DUTY was not carried out: no&#95;regiment." and
+    "JOIN&#95;CLUB was not carried out: prison."."""
+    event = {"id": "orders.skipped", "actor": "pierre",
+             "args": {"order": "join_club", "reason": reason}}
+    line = str(EVENTS.orders_skipped(event, {}))
+    assert "&#95;" not in line and line.split(": ", 1)[1].rstrip(".") != reason, line
+    assert line.startswith("JOIN CLUB was not carried out: "), line
+
+
+def test_regimental_duty_without_a_regiment_is_told_in_words() -> None:
+    """Reference §4.5: duty is done in one's regiment; Jacques has none."""
+    sheet = _month(make_state(make_char("jacques", "Jacques", sl=3)),
+                   jacques="WEEK 1: REGIMENTAL DUTY\n")["jacques"]
+    assert "- Week 1: REGIMENTAL DUTY was not carried out: you are in no regiment." in sheet
