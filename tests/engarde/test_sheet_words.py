@@ -142,3 +142,14 @@ def test_regimental_duty_without_a_regiment_is_told_in_words() -> None:
     sheet = _month(make_state(make_char("jacques", "Jacques", sl=3)),
                    jacques="WEEK 1: REGIMENTAL DUTY\n")["jacques"]
     assert "- Week 1: REGIMENTAL DUTY was not carried out: you are in no regiment." in sheet
+
+
+@pytest.mark.parametrize("reason", ["rival_suitors", "courting_caught", "liaison",
+                                    "liaison_attempt", "enemy_regiment"])
+def test_every_cause_for_a_duel_reads_as_words(reason: str) -> None:
+    """Reference §6: members of enemy regiments have cause for a duel.  The gazette and
+    both sheets said "Athos has cause for a duel with Porthos (enemy&#95;regiment)."."""
+    event = {"id": "honour.cause", "actor": "athos",
+             "args": {"offended": "athos", "offender": "porthos", "reason": reason}}
+    line = str(EVENTS.honour_cause(event, {"athos": "Athos", "porthos": "Porthos"}))
+    assert "&#95;" not in line and f"({reason})" not in line, line
