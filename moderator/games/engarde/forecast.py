@@ -30,6 +30,7 @@ from typing import Any
 
 from moderator.dice import Dice, Roll, SeededFaces
 from moderator.games.base import JSON, Event, TurnResult
+from moderator.games.engarde.refusal_words import SAID
 
 Adjudicate = Callable[[JSON, Mapping[str, JSON], Any, Dice], TurnResult]
 
@@ -257,10 +258,19 @@ def _when(event: Event, label: str) -> str:
     return f"{label}: "
 
 
+# Refused by the dice: the King's pardon (EG §S), the Pope's divorce, a lady's consent.
+_DICE_REASONS = ("roll", "natural", "king", "pope", "lady")
+# Not refusals of his orders, though their ids say so: his own REFUSE CHALLENGE
+# (reference §6), an arrest that did not happen to him.
+_NOT_REFUSALS = ("duel.refused", "trial.arrest_refused")
+
+
 def _by_the_dice(event: Event) -> bool:
-    """A failure the dice decided (a courting roll, EG §L; an application, a liaison ...):
-    the forecast's fixed dice say nothing of it, so it is not a refusal to forecast."""
-    return "face" in event.args or event.args.get("reason") in ("roll", "natural")
+    """A failure the dice decided (a courting roll, EG §L; an application, a liaison ...),
+    or no refusal at all (`_NOT_REFUSALS`): the forecast's fixed dice say nothing of it,
+    so it is not a refusal to forecast."""
+    return ("face" in event.args or event.args.get("reason") in _DICE_REASONS
+            or event.id in _NOT_REFUSALS)
 
 
 def _for_want_of_money(event: Event) -> bool:
@@ -274,90 +284,9 @@ def _for_want_of_money(event: Event) -> bool:
             or (event.id == "mistress.court_refused" and reason == "funds"))
 
 
-# Why a refusal was made, in the words of the turn sheet's line for that event
-# (templates/engarde/events.md.j2): one phrase per reason, ``{arg}`` the event's args.
-# tests/engarde/test_refusal_words.py fails when a reason is worded on one side only or
-# the two say different things (the engine cannot render templates: it is pure).
-REASON_WORDS: dict[str, dict[str, str]] = {
-    "club.join_refused": {
-        "sl": "the club needs SL {min_sl}", "other_club": "you already belong to {other}; "
-        "resign first (RESIGN CLUB: one club at a time, EG §G)",
-        "already": "you are already a member",
-        "requires": "it takes only officers of the Horse Guards Brigade",
-        "disgraced": "no club will have a disgraced man",
-        "barred": "you resigned it too recently (EG §G)", "funds": "you cannot pay the dues"},
-    "proposal.refused": {
-        "no_mistress": "you have no mistress", "married": "you are married",
-        "engaged": "you are already engaged",
-        "too_soon": "you have not been going steady six months (EG §L)",
-        "funds": "the gift costs {cost} crowns"},
-    "appointment.refused": {
-        "rank": "your rank (or title) is too low", "sl": "your SL is too low",
-        "ma": "your military ability is too low", "vacancy": "the post is filled",
-        "regiment": "you are in no regiment", "disgraced": "a disgraced man holds no post",
-        "holds_one": "you already hold a post"},
-    "regiment.commission_refused": {
-        "no_regiment": "you are in no regiment (JOIN REGIMENT first)",
-        "not_higher": "it is not above your rank", "one_step": "above Major one rank at a time",
-        "sl": "your SL is too low", "vacancy": "no vacancy", "funds": "you cannot pay for it"},
-    "mistress.court_refused": {
-        "gone": "she is no longer in Paris", "married": "wives may not be courted",
-        "yours": "she is already yours", "husband": "a husband may not court openly",
-        "funds": "the gifts cost {cost} crowns"},
-}
-
-
-class _Blank(dict[str, Any]):
-    def __missing__(self, key: str) -> str:
-        return "?"
-
-
-def _because(event_id: str, args: Mapping[str, Any]) -> str:
-    """The reason of a refusal in words (`REASON_WORDS`); an unknown one as it is."""
-    reason = str(args.get("reason"))
-    words = REASON_WORDS[event_id].get(reason)
-    return reason if words is None else words.format_map(_Blank(args))
-
-
-# The refusals players meet most, in their words (args from the events, EG §F, §G, §J).
-_SAID: dict[str, Callable[[Mapping[str, Any]], str]] = {
-    "club.join_refused": lambda a: f"JOIN CLUB {a.get('club')}: refused, "
-                                   + _because("club.join_refused", a),
-    "proposal.refused": lambda a: "PROPOSE: refused, " + _because("proposal.refused", a),
-    "appointment.refused": lambda a: f"APPLY FOR {a.get('position')}: refused, "
-                                     + _because("appointment.refused", a),
-    "gambling.stopped": lambda a: f"GAMBLE: you cannot cover wager {a.get('wager')} of "
-                                  f"{a.get('stake')} crowns at {a.get('venue')} and leave the "
-                                  "table (EG §K)",
-    "club.refused_entry": lambda a: f"CLUB {a.get('club')}: turned away unless "
-                                    f"{a.get('host')} brings you the same week (BRING <you>)"
-                                    if a.get("host") else f"CLUB {a.get('club')}: turned "
-                                    "away, you are not a member (nor anyone's guest)",
-    "theatre.unaffordable": lambda a: f"THEATRE: you cannot pay for the {a.get('what')} "
-                                      f"({a.get('cost')} crowns)",
-    "party.cancelled": lambda a: "HOST PARTY AT HOME: cancelled, you have no lodgings"
-                                 if a.get("at_home") else "HOST PARTY: cancelled",
-    "carouse.unaffordable": lambda a: "CAROUSE: you cannot pay for the drinks",
-    "bawdyhouse.refused": lambda a: f"BAWDYHOUSE: refused, company and drink cost "
-                                    f"{a.get('cost')} crowns (EG §M)",
-    "housing.refused": lambda a: f"{a.get('house')} in {a.get('area')}: refused, "
-                                 f"{a.get('reason')}",
-    "regiment.commission_refused": lambda a: f"BUY COMMISSION {a.get('rank')}: refused, "
-                                             + _because("regiment.commission_refused", a),
-    "mistress.court_refused": lambda a: f"COURT {a.get('name')}: refused, "
-                                        + _because("mistress.court_refused", a),
-    "practice.unaffordable": lambda a: f"PRACTICE {a.get('weapon')}: you cannot pay the "
-                                       f"fencing master {a.get('cost')} crowns",
-    "support.unpaid": lambda a: f"support ({a.get('cost')} crowns) cannot be paid: "
-                                "you lose a Social Level",
-    "support.downgraded": lambda a: "SUPPORT CONSPICUOUS cannot be paid: normal support "
-                                    "instead",
-}
-
-
 def _refusal(event: Event, names: _Names) -> str:
     args = {k: names.get(v, v) if isinstance(v, str) else v for k, v in event.args.items()}
-    said = _SAID.get(event.id)
+    said = SAID.get(event.id)
     if said is not None:
         return said(args)
     detail = ", ".join(f"{k} {v}" for k, v in sorted(args.items())
