@@ -153,3 +153,16 @@ def test_every_cause_for_a_duel_reads_as_words(reason: str) -> None:
              "args": {"offended": "athos", "offender": "porthos", "reason": reason}}
     line = str(EVENTS.honour_cause(event, {"athos": "Athos", "porthos": "Porthos"}))
     assert "&#95;" not in line and f"({reason})" not in line, line
+
+
+def test_the_receipt_warns_of_regimental_duty_without_a_regiment() -> None:
+    """Reference §4.5: duty is done in one's regiment.  The receipt took REGIMENTAL DUTY
+    from a man in none without a word; the sheet then said it was not carried out."""
+    state = make_state(make_char("jacques", "Jacques", sl=3))
+    parsed = ENGINE.parse_orders("WEEK 1: REGIMENTAL DUTY\n", state, "jacques", _TABLES)
+    assert [e.message for e in parsed.errors] == [
+        "you are in no regiment: REGIMENTAL DUTY will not be carried out unless a JOIN "
+        "REGIMENT this month admits you (reference §4.5)"]
+    army = make_state(make_char("jacques", "Jacques", sl=8, regiment="rfg",
+                                rank="private"))
+    assert not ENGINE.parse_orders("WEEK 1: REGIMENTAL DUTY\n", army, "jacques", _TABLES).errors

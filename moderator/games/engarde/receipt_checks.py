@@ -20,6 +20,7 @@ from moderator.games.engarde.orders import (
     Court,
     Demand,
     DuelOrders,
+    Duty,
     JoinRegiment,
     Lend,
     Liaise,
@@ -70,6 +71,10 @@ class SocietyChecks:
             return self._too_high(order.lady, "courting")
         if isinstance(order, VisitMistress) and not (self.c.mistress or self.c.wife):
             return [OrderWarning("you have no mistress to visit (yet)")]
+        if isinstance(order, Duty) and not self.c.regiment and self.mode == "month":
+            return [OrderWarning("you are in no regiment: REGIMENTAL DUTY will not be carried "
+                                 "out unless a JOIN REGIMENT this month admits you "
+                                 "(reference §4.5)")]
         return []
 
     def weekend(self, order: Order) -> list[ParseProblem]:
