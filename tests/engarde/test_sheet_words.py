@@ -166,3 +166,18 @@ def test_the_receipt_warns_of_regimental_duty_without_a_regiment() -> None:
     army = make_state(make_char("jacques", "Jacques", sl=8, regiment="rfg",
                                 rank="private"))
     assert not ENGINE.parse_orders("WEEK 1: REGIMENTAL DUTY\n", army, "jacques", _TABLES).errors
+
+
+def test_a_duel_names_the_seconds_as_such() -> None:
+    """Reference §6: the gazette read "Cyrano's seconds Aramis: Cyrano won"."""
+    names = {"cyrano": "Cyrano", "jacques": "Jacques", "aramis": "Aramis", "porthos": "Porthos",
+             "athos": "Athos"}
+    for seconds, words in (({"cyrano": ["aramis"]}, "first blood (Cyrano's second: Aramis): "),
+                           ({"cyrano": ["aramis", "porthos"], "jacques": ["athos"]},
+                            "(Cyrano's seconds: Aramis, Porthos; Jacques's second: Athos): "),
+                           ({"cyrano": []}, "first blood: Cyrano won")):
+        event = {"id": "duel.fought", "actor": "cyrano",
+                 "args": {"challenger": "cyrano", "challenged": "jacques", "weapon": "rapier",
+                          "to_death": False, "seconds": seconds, "winner": "cyrano",
+                          "passes": 1, "killed": False}}
+        assert words in str(EVENTS.duel_fought(event, names))
