@@ -181,3 +181,13 @@ def test_a_duel_names_the_seconds_as_such() -> None:
                           "to_death": False, "seconds": seconds, "winner": "cyrano",
                           "passes": 1, "killed": False}}
         assert words in str(EVENTS.duel_fought(event, names))
+
+
+def test_a_verdict_says_what_the_numbers_are() -> None:
+    """Reference §8: 2d6 plus modifiers must reach the SL-based number to convict.  The
+    gazette said "Cyrano, tried for blackmail: not guilty (6 against 7)"."""
+    event = {"id": "trial.verdict", "actor": "cyrano",
+             "args": {"crime": "blackmail", "convicted": False, "total": 6, "needs": 7,
+                      "judge": None, "retrial": False}}
+    assert str(EVENTS.trial_verdict(event, {"cyrano": "Cyrano"})) == (
+        "Cyrano, tried for blackmail: not guilty (the court's roll 6; 7 needed to convict).")
