@@ -191,3 +191,20 @@ def test_a_verdict_says_what_the_numbers_are() -> None:
                       "judge": None, "retrial": False}}
     assert str(EVENTS.trial_verdict(event, {"cyrano": "Cyrano"})) == (
         "Cyrano, tried for blackmail: not guilty (the court's roll 6; 7 needed to convict).")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("ANYTIME: PRACTICE rapier", "PRACTICE is a weekly action: put it under WEEK n:"),
+    ("ANYTIME: THEATRE", "THEATRE is a weekend order: put it under WEEKEND n:"),
+    ("ANYTIME: RENT Apartment IN Passy", "RENT is a weekend order: put it under WEEKEND n:"),
+    ("WEEKEND 1: BAWDYHOUSE", "BAWDYHOUSE is a weekly action: put it under WEEK n:"),
+    ("WEEKEND 1: JOIN CLUB Hunter's", "JOIN CLUB is an anytime order: put it under ANYTIME:"),
+])
+def test_an_order_in_the_wrong_section_says_where_it_goes(text: str, message: str) -> None:
+    """EG §D: week, weekend and anytime orders.  'ANYTIME: THEATRE' was refused as
+    "unknown order 'THEATRE'" with the hint "did you mean CHARGE?"; only week orders told
+    a player which section an order belongs in."""
+    state = make_state(make_char("jacques", "Jacques", sl=3))
+    errors = ENGINE.parse_orders(text + "\n", state, "jacques", _TABLES).errors
+    assert [e.message for e in errors] == [message]
+    assert "did you mean" not in str(errors[0].hint)
