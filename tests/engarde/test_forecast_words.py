@@ -124,3 +124,16 @@ def test_more_refusals_read_in_words(event: Event, words: str) -> None:
     lines = _forecast(event)
     assert any(words in line for line in lines), lines
     assert not any("reason" in line or "too_soon" in line for line in lines), lines
+
+
+@pytest.mark.parametrize("event_id", ["mistress.courting", "mistress.escorted",
+                                      "mistress.support"])
+def test_what_a_lady_costs_is_counted_in_the_money(event_id: str) -> None:
+    """EG §L: the gifts of courting are paid whatever the roll, escorting her costs the
+    carousing, and a kept mistress her support.  The forecast left them out with the
+    affairs of the heart the dice decide, and told a suitor he ended the month richer
+    than he would."""
+    lines = _forecast(Event(event_id, {"lady": "Mlle Anne", "cost": 15, "venue": "Hunter's"},
+                            "louis", False, 2, {"crowns": -15}))
+    assert any(line.startswith("Week 2: 40 -> 25 crowns") for line in lines), lines
+    assert "You end the month with about 25 crowns (before any winnings)." in lines

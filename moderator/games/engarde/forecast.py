@@ -37,6 +37,9 @@ Adjudicate = Callable[[JSON, Mapping[str, JSON], Any, Dice], TurnResult]
 # What the dice decide: not part of a forecast (the stake is, see `_stakes`).
 _CHANCE = ("gambling.", "duel.", "wound", "trial.", "battle", "front.", "lady.",
            "romance.", "mistress.", "family.", "status.", "companionship.")
+# Money the affairs of the heart cost whatever the dice say (EG §L): courting gifts,
+# escorting her, a kept mistress's support.
+_CERTAIN = frozenset({"mistress.courting", "mistress.escorted", "mistress.support"})
 # Events that say an order will not be carried out (EG §G, §J, §F ...).
 _REFUSALS = ("refused", "unaffordable", "cancelled", "turned_away", "unpaid", "downgraded",
              "stopped", "over_limit", "not_member", "no_home", "failed")
@@ -219,7 +222,8 @@ def _weeks(events: Sequence[Event], orders: JSON, names: _Names) -> list[_Week]:
         if event.week is not None:
             seen_week = True
         where = weeks.get(event.week or 0) or (after if seen_week else before)
-        if any(event.id.startswith(c) or c in event.id for c in _CHANCE):
+        if event.id not in _CERTAIN and any(event.id.startswith(c) or c in event.id
+                                            for c in _CHANCE):
             pass
         elif event.ledger.get("crowns"):
             where.changes.append((_name(event), int(event.ledger["crowns"])))
