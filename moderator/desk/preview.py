@@ -32,7 +32,7 @@ class Preview:
     rendered: RenderedTurn
     people: list[Reader]
     rolled_back: bool = False
-    decisions_due: tuple[str, ...] = ()  # GM decisions the run after it looks for
+    decisions_due: tuple[str, ...] = ()  # GM decisions this run looks for
 
 
 def preview(db: Engine, config: Config, game_name: str) -> Preview:
@@ -48,8 +48,8 @@ def preview(db: Engine, config: Config, game_name: str) -> Preview:
             tables = game_tables(config, game.name, game.kind)
             inputs, _changes = turn_inputs(session, config, game, turn)
             orders = {key: value["orders"] for key, value in inputs.items()}
-            result = turns.adjudicate(engine, tables, turn.seed, turn.number,
-                                      jsonio.loads(turn.state_before), orders)
+            state = jsonio.loads(turn.state_before)
+            result = turns.adjudicate(engine, tables, turn.seed, turn.number, state, orders)
             following = turns.per_game_deadlines(
                 config, game, next_deadlines(game, turn, now=now_utc()))
             people = turns.readers(session, game)
@@ -58,6 +58,6 @@ def preview(db: Engine, config: Config, game_name: str) -> Preview:
                                               following.deadline, result, people, notes)
             return Preview(turn.number, turn.label, tuple(sorted(inputs)), rendered, people,
                            game.status == GameStatus.ROLLBACK,
-                           decisions_due(engine, result.state))
+                           decisions_due(engine, state))
         finally:
             session.rollback()
