@@ -1,10 +1,42 @@
-"""Times: stored in UTC, shown in the game's time zone."""
+"""Times: stored in UTC, shown in the game's time zone.
+
+A time shown to a player or the GM ends with its zone as the tz database abbreviates it
+(``18:00 CEST``) where that abbreviation names one UTC offset only.  Where it names
+several (``IST`` is India's, Ireland's and Israel's: `AMBIGUOUS_ABBREVIATIONS`) the offset
+follows it (``18:00 IST (UTC+05:30)``), and where the zone has no abbreviation of
+letters (the tz database writes Dubai's as ``+04``) the offset stands in its place
+(``18:00 UTC+04:00``): a reader anywhere can always tell which moment is meant.
+"""
 
 from __future__ import annotations
 
 import calendar
-from datetime import UTC, datetime
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
+from types import MappingProxyType
 from zoneinfo import ZoneInfo
+
+# The abbreviations a reader may take for another zone's, with the zones that share them.
+# Provenance: (tz) the IANA tz database (release 2025b, as Python's zoneinfo reads it)
+# gives the abbreviation to zones of different UTC offsets in 2020-2040: checked by
+# tests/test_clock.py against the installed database, so a new clash fails a test;
+# (use) the tz database gives it to one offset, but the other zone's people write it
+# too (Wikipedia, "List of time zone abbreviations"; the tz database's theory.html:
+# "CST means one thing in China and something else in North America, and IST can refer
+# to time in India, Ireland or Israel").  Abbreviations the tz database does not print
+# (GST, MYT ...) need no entry: a zone without one of letters always shows its offset.
+AMBIGUOUS_ABBREVIATIONS: Mapping[str, str] = MappingProxyType({
+    "CST": "tz: US Central UTC-06:00, China and Taiwan UTC+08:00, Cuba UTC-05:00",
+    "CDT": "tz: US Central UTC-05:00, Cuba UTC-04:00",
+    "IST": "tz: India UTC+05:30, Israel UTC+02:00, Ireland (summer) UTC+01:00",
+    "PST": "tz: US Pacific UTC-08:00, Philippines UTC+08:00",
+    "AST": "use: Atlantic UTC-04:00 (tz), Arabia UTC+03:00 (tz prints +03)",
+    "BST": "use: British Summer Time UTC+01:00 (tz), Bangladesh UTC+06:00 (tz prints +06)",
+    "EST": "use: US Eastern UTC-05:00 (tz), Australian Eastern UTC+10:00 (tz's own EST "
+           "until release 2014f, AEST since)",
+    "MST": "use: US Mountain UTC-07:00 (tz), Malaysia UTC+08:00 (tz prints +08)",
+    "SST": "use: Samoa UTC-11:00 (tz), Singapore UTC+08:00 (tz prints +08)",
+})
 
 
 def as_utc(moment: datetime) -> datetime:
@@ -12,11 +44,38 @@ def as_utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
+def utc_offset(local: datetime) -> str:
+    """``UTC+05:30``, ``UTC-03:00``: the offset of an aware time, to the minute."""
+    offset = local.utcoffset() or timedelta(0)
+    minutes = round(offset.total_seconds() / 60)
+    sign = "-" if minutes < 0 else "+"
+    return f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def zone_label(local: datetime) -> str:
+    """The zone written after an aware time, as the module doc says: ``CEST``,
+    ``IST (UTC+05:30)``, ``UTC+04:00``."""
+    name = local.tzname() or ""
+    if not name.isalpha():
+        return utc_offset(local)
+    if name in AMBIGUOUS_ABBREVIATIONS:
+        return f"{name} ({utc_offset(local)})"
+    return name
+
+
+def format_local(moment: datetime, zone: str, pattern: str) -> str:
+    """``moment`` in ``zone`` by a strftime ``pattern`` without its zone, then the zone
+    (`zone_label`): ``format_local(t, "Asia/Kolkata", "%H:%M")`` is
+    ``18:00 IST (UTC+05:30)``."""
+    local = as_utc(moment).astimezone(ZoneInfo(zone))
+    return f"{local.strftime(pattern)} {zone_label(local)}"
+
+
 def format_deadline(moment: datetime | None, zone: str) -> str | None:
     """``Saturday 25 April 2026, 18:00 CEST`` in the game's zone (None stays None)."""
     if moment is None:
         return None
-    return as_utc(moment).astimezone(ZoneInfo(zone)).strftime("%A %d %B %Y, %H:%M %Z")
+    return format_local(moment, zone, "%A %d %B %Y, %H:%M")
 
 
 def add_month(moment: datetime, zone: ZoneInfo) -> datetime:

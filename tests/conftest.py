@@ -27,7 +27,7 @@ from support import write_config
 BACKENDS = ("sqlite", "postgresql")
 # Test modules (relative to tests/) whose tests run on both backends.
 ON_BOTH = ("test_store.py", "test_intake.py", "test_turns.py", "test_desk_actions.py",
-           "test_desk_rollback.py", "test_migrations.py", "intake/", "pg/")
+           "test_desk_rollback.py", "test_migrations.py", "test_backup.py", "intake/", "pg/")
 TESTS = Path(__file__).resolve().parent
 
 # Property tests: no time limit on one example, and no failure when drawing examples is

@@ -167,6 +167,26 @@ cafile = "{mail.cafile}"{extra.get("smtp", "")}
     return path
 
 
+def store_at_revision(url: str, revision: str, sql: str,
+                      params: dict[str, Any] | None = None) -> None:
+    """An empty database brought to an old schema ``revision``, with ``sql`` run in it
+    (its rows, as a host of that version wrote them)."""
+    import sqlalchemy as sa
+    from alembic import command
+
+    from moderator.store.db import alembic_config, engine_url
+
+    old = sa.create_engine(engine_url(url))
+    alembic = alembic_config()
+    try:
+        with old.begin() as connection:
+            alembic.attributes["connection"] = connection
+            command.upgrade(alembic, revision)
+            connection.execute(sa.text(sql), params or {})
+    finally:
+        old.dispose()
+
+
 def database_dump(url: str) -> list[str]:
     """Every row of every table, in a fixed order, on SQLite or PostgreSQL: two dumps are
     equal when the store is unchanged."""

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import sqlalchemy as sa
-from alembic import command
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from moderator.store.db import alembic_config, engine_url, open_store
+from moderator.store.db import alembic_config, open_store
 from moderator.store.models import ReceivedMessage
+
+from support import store_at_revision
 
 
 def test_first_run_creates_the_schema_at_a_recorded_version(db: Engine) -> None:
@@ -48,15 +49,10 @@ def test_content_digest_is_unique_and_message_id_is_not(db: Engine) -> None:
 def test_an_old_schema_is_upgraded_and_keeps_its_data(empty_database_url: str) -> None:
     """A host created at the first schema version keeps its rows when the code moves on."""
     url = empty_database_url
-    old = sa.create_engine(engine_url(url))
-    config = alembic_config()
-    with old.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0001")
-        connection.execute(sa.text(
-            "INSERT INTO outbox (message_id, kind, to_addr, subject, raw, created_at, status,"
-            " attempts) VALUES ('<m@x>', 'receipt', 'a@b', 's', :raw, '2026-01-01', 'queued', 0)"),
-            {"raw": b"\x00"})
+    store_at_revision(url, "0001",
+                      "INSERT INTO outbox (message_id, kind, to_addr, subject, raw, created_at,"
+                      " status, attempts) VALUES ('<m@x>', 'receipt', 'a@b', 's', :raw,"
+                      " '2026-01-01', 'queued', 0)", {"raw": b"\x00"})
     new = open_store(url)
     with new.connect() as connection:
         row = connection.execute(sa.text("SELECT message_id, next_attempt_at FROM outbox")).one()

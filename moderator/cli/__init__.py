@@ -10,7 +10,8 @@ owns the outbox.  One module per command group:
   with accept-late), `turns` (turn, with process|preview|rollback|rollforward),
   `newsletters` (newsletter with resend, state with amend), `deadlines` (deadline, with
   extend), `press` (press queue|approve|reject), `service` (serve), `status`
-  (status, its many-games summary read through sqlite3), `demo` (demo);
+  (status, its many-games summary read through sqlite3), `demo` (demo), `backup`
+  (backup create|verify|restore);
   `app` holds what they share.  Every GM action that changes a game is audited, with
   ``--reason``.
 """
@@ -60,6 +61,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "press": ("press", "press",
               "Announcements held for the GM (when the game's press_moderation is on)."),
     "site": ("site", "site", "The public archive as a static site."),
+    "backup": ("backup", "backup", "Back the host up into one file, check a backup, restore "
+               "one."),
     "init": ("init", "init",
              "Write a commented config.toml (every setting with its default) at PATH."),
 }
@@ -118,12 +121,13 @@ def _expected_errors() -> tuple[type[BaseException], ...]:
     from moderator.settings.deadline_rule import ScheduleError
     from moderator.store import repo
     from moderator.store.audit import AuditError
+    from moderator.store.backup.manifest import BackupError
     from moderator.store.guard import AlreadyRunning
     from moderator.store.host import HostStopped
     from moderator.turn.run import TurnError
 
     return (ConfigError, repo.NotFound, admin.AdminError, TurnError, ScheduleError,
-            AuditError, HostStopped, AlreadyRunning, KeyError)
+            AuditError, HostStopped, AlreadyRunning, BackupError, KeyError)
 
 
 def main() -> None:

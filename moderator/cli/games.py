@@ -18,7 +18,7 @@ from moderator.cli.app import (
     pass_app,
     styled,
 )
-from moderator.clock import as_utc, format_deadline
+from moderator.clock import as_utc, format_deadline, format_local
 from moderator.desk import actions, admin
 from moderator.games import find_engine, game_kinds
 from moderator.settings.game import GAME_SETTINGS
@@ -272,7 +272,7 @@ def log(app: App, game_name: str, since: datetime | None, with_service: bool) ->
 
 
 def _short(moment: datetime, zone: str) -> str:
-    return as_utc(moment).astimezone(_zone(zone)).strftime("%Y-%m-%d %H:%M %Z")
+    return format_local(moment, zone, "%Y-%m-%d %H:%M")
 
 
 def _zone(name: str):  # type: ignore[no-untyped-def]

@@ -7,12 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
 
 import click
 
 from moderator.cli.app import console
-from moderator.clock import as_utc
+from moderator.clock import as_utc, format_local
 from moderator.store.statuses import OutboxStatus
 
 # The outbox states of mail not sent yet.
@@ -139,7 +138,7 @@ def _is_timestamp(value: str) -> bool:
 
 
 def short(moment: datetime, zone: str) -> str:
-    return as_utc(moment).astimezone(ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M %Z")
+    return format_local(moment, zone, "%Y-%m-%d %H:%M")
 
 
 def ago(delta: timedelta) -> str:

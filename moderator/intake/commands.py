@@ -13,6 +13,8 @@ else what remains of the message for the order steps (orders sent beside command
 still stored), or nothing when the commands were all.  Beside orders to store, the
 commands are answered once they are stored (`answer_after_orders`): ``ORDERS`` and
 ``STATUS`` read back what stands after this mail, which is what its writer asks.
+The answers of the commands that change nothing in the game (HELP, ORDERS, RESEND,
+STATUS) are written by `moderator.intake.readback`; this module keeps the others.
 """
 
 from __future__ import annotations
@@ -22,18 +24,16 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from pathlib import Path
 
 from sqlmodel import Session
 
-from moderator import jsonio
 from moderator.clock import as_utc, format_deadline
-from moderator.desk import actions as desk_actions
 from moderator.desk import players as desk_players
 from moderator.desk.admin import AdminError
 from moderator.desk.errors import DeskError
 from moderator.games import find_engine
 from moderator.games.base import ParsedOrders, PreparedForecasting, forecaster
+from moderator.intake import readback
 from moderator.intake.extract import ExtractedMessage
 from moderator.intake.identify import Refusal, game_name, identify
 from moderator.intake.route import Directives, set_aside_chatter
@@ -71,8 +71,8 @@ _LINE = re.compile(
     re.IGNORECASE,
 )
 # RESEND's argument is a turn's name as its gazette prints it, after an optional TURN
-# ("RESEND April 1625", "RESEND TURN 1": `published_turn`).  RESEND and ABSENCE with
-# anything else after them are still the command (no game has such orders), answered
+# ("RESEND April 1625", "RESEND TURN 1": `readback.published_turn`).  RESEND and ABSENCE
+# with anything else after them are still the command (no game has such orders), answered
 # with how to write it rather than read as an unknown order with the game's order hints.
 _PASSWORD_LINE = re.compile(r"^\s*(?:PASSWORD|PW)\s*(?:[:=]\s*|\s+)(\S+)\s*$", re.IGNORECASE)
 
@@ -235,106 +235,23 @@ def _has_orders(session: Session, config: Config, game: Game, player: Player, tu
 # --- the commands ------------------------------------------------------------------------
 
 def _help(ctx: _Context, command: Command, reply: _Reply) -> None:
-    """The player's guide, the game's order language and a fresh form, all in the mail."""
-    engine = find_engine(ctx.game.kind)
-    tables = game_tables(ctx.config, ctx.game.name, ctx.game.kind)
-    form = engine.order_form(jsonio.loads(ctx.turn.state_before), ctx.player.character_key,
-                             tables)
-    reply.add("HELP: the player's guide", _doc(ctx.config, "players-guide.md"))
-    reply.add(f"HELP: {engine.title} orders", _doc(ctx.config, f"{ctx.game.kind}-orders.md"))
-    reply.add("HELP: your order form", form)
-
-
-def _doc(config: Config, name: str) -> str:
-    """A file of the project's docs/ folder (beside templates/), as text for a mail."""
-    for folder in (config.templates_dir.parent / "docs",
-                   Path(__file__).resolve().parents[2] / "docs"):
-        if (folder / name).is_file():
-            return (folder / name).read_text(encoding="utf-8")
-    return f"({name} is missing from this moderator's installation; ask the GM.)"
+    for title, body in readback.help_sections(ctx.config, ctx.game, ctx.player, ctx.turn):
+        reply.add(title, body)
 
 
 def _orders(ctx: _Context, command: Command, reply: _Reply) -> None:
-    stands = standing(ctx.session, ctx.config, ctx.game, ctx.turn, ctx.player)
-    if stands is None:
-        reply.add("ORDERS", f"You have no orders standing for {ctx.turn.label}.")
-        return
-    lines = "\n".join(f"    {line}" for line in jsonio.loads(stands.submission.normal_form_json))
-    reply.add("ORDERS", f"Your orders v{stands.version} stand for {ctx.turn.label} "
-                        f"({stands.reason}):\n\n{lines or '    (none)'}")
+    reply.add("ORDERS", readback.orders_text(ctx.session, ctx.config, ctx.game, ctx.player,
+                                             ctx.turn))
 
 
 def _resend(ctx: _Context, command: Command, reply: _Reply) -> None:
-    """The gazette and one's own turn sheet, to the registered address whoever asks.
-
-    The turn is named as its gazette names it (`published_turn`): in Down with the King
-    the set-up (DWTK 3, Prepare for Play) is printed as "The court assembles" and the
-    first turn of play as "Turn 1", so ``RESEND TURN 1`` is the second turn run."""
-    number = (published_turn(ctx.session, ctx.game, command.argument)
-              if command.argument else None)
-    queued = desk_actions.resend(ctx.session, ctx.config, ctx.game, number, ctx.player.email,
-                                 ctx.player.email, "RESEND by mail")
-    shown = "\n".join(f"  {q.split(': ', 1)[1]}" for q in queued)
-    reply.add("RESEND", f"Sent again to {ctx.player.email}:\n{shown}")
-
-
-def _turn_key(name: str) -> str:
-    """A turn's name as a player may write it: case and spacing do not matter, and a
-    leading TURN is the keyword (``RESEND TURN 1`` names "Turn 1", ``RESEND 1`` too)."""
-    return " ".join(name.casefold().split()).removeprefix("turn ")
-
-
-# How many of the latest turns' names a refused RESEND lists.
-_NAMES_SHOWN = 6
-
-
-def published_turn(session: Session, game: Game, name: str) -> int:
-    """The number of the turn whose newsletters were printed under ``name``: the turn's
-    label, which titles its gazette and turn sheets (`moderator.publish.newsletter`).
-    The latest such turn when several share a label (a muster that waited for players).
-    Refused with the names that exist."""
-    turns = repo.done_turn_labels(session, game)
-    wanted = _turn_key(name)
-    found = [number for number, label in turns if _turn_key(label) == wanted]
-    if found and wanted != "turn":
-        return found[-1]
-    latest = list(dict.fromkeys(label for _, label in reversed(turns)))
-    if not latest:
-        raise DeskError(f"{game.name} has not published a turn yet")
-    shown = ", ".join(reversed(latest[:_NAMES_SHOWN]))
-    which = ("Which turn?" if wanted == "turn" else
-             f"No turn of {game.name} was published as {name!r}.")
-    raise DeskError(f"{which} Write RESEND for the last turn, or RESEND and the turn's "
-                    f"name as its gazette prints it, e.g. RESEND {latest[0]} (turns "
-                    f"published: {'... ' if len(latest) > _NAMES_SHOWN else ''}{shown}).")
+    reply.add("RESEND", readback.resend_text(ctx.session, ctx.config, ctx.game, ctx.player,
+                                             command.argument))
 
 
 def _status(ctx: _Context, command: Command, reply: _Reply) -> None:
-    zone = ctx.game.time_zone
-    # Turns are named as the players' gazettes name them, never by the internal number.
-    lines = [f"{ctx.game.name}: {ctx.turn.label}, {ctx.game.status}."]
-    last = repo.last_done_turn_label(ctx.session, ctx.game)
-    if last is not None:
-        lines.append(f"Last turn published: {last} (RESEND sends it again).")
-    if ctx.turn.announcement_deadline:
-        lines.append(f"Announcements due: "
-                     f"{format_deadline(ctx.turn.announcement_deadline, zone)}")
-    lines.append(f"Orders due: {format_deadline(ctx.turn.deadline, zone) or 'not set yet'}")
-    mine = standing(ctx.session, ctx.config, ctx.game, ctx.turn, ctx.player)
-    lines.append(f"Your orders: v{mine.version} stand." if mine else "Your orders: none yet.")
-    if ctx.player.absent_until is not None and as_utc(ctx.player.absent_until) > ctx.now:
-        lines.append(f"You are absent until {format_deadline(ctx.player.absent_until, zone)}.")
-    sent: list[str] = []
-    waiting: list[str] = []
-    for p in repo.members(ctx.session, ctx.game):
-        got = standing(ctx.session, ctx.config, ctx.game, ctx.turn, p)
-        (sent if got else waiting).append(p.name)
-    if ctx.config.game(ctx.game.name).status_who_sent:
-        lines.append(f"Orders received from: {', '.join(sent) or 'nobody yet'}.")
-        lines.append(f"Not yet: {', '.join(waiting) or 'nobody'}.")
-    else:  # who is kept private; how many is not
-        lines.append(f"Orders received: {len(sent)} of {len(sent) + len(waiting)}.")
-    reply.add("STATUS", "\n".join(lines))
+    reply.add("STATUS", readback.status_text(ctx.session, ctx.config, ctx.game, ctx.player,
+                                             ctx.turn, ctx.now))
 
 
 def _absence(ctx: _Context, command: Command, reply: _Reply) -> None:

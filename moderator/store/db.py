@@ -96,16 +96,28 @@ def migrate(engine: Engine) -> None:
 
 
 @cache
-def head_revisions() -> frozenset[str]:
-    """The head revision(s) of the migrations, read from the files' text: every
-    ``revision`` that no file names as its ``down_revision`` (Alembic's own notion of a
-    head, without importing Alembic; tests/speed checks both agree)."""
+def _revision_graph() -> tuple[frozenset[str], frozenset[str]]:
+    """Every ``revision`` the migration files declare, and every one they name as a
+    ``down_revision``, read from the files' text."""
     revisions: set[str] = set()
     parents: set[str] = set()
     for path in sorted((MIGRATIONS / "versions").glob("*.py")):
         for key, value in _REVISION_LINE.findall(path.read_text(encoding="utf-8")):
             (revisions if key == "revision" else parents).update(_QUOTED.findall(value))
-    return frozenset(revisions - parents)
+    return frozenset(revisions), frozenset(parents)
+
+
+def head_revisions() -> frozenset[str]:
+    """The head revision(s) of the migrations: every ``revision`` that no file names as
+    its ``down_revision`` (Alembic's own notion of a head, without importing Alembic;
+    tests/speed checks both agree)."""
+    revisions, parents = _revision_graph()
+    return revisions - parents
+
+
+def known_revisions() -> frozenset[str]:
+    """Every schema revision this code can build (a backup names one)."""
+    return _revision_graph()[0]
 
 
 def is_current(stored: Iterable[str] | None) -> bool:

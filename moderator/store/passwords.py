@@ -84,6 +84,11 @@ def server_key(path: Path) -> ServerKey:
     return _KEYS[resolved]
 
 
+def forget_key(path: Path) -> None:
+    """Read the key at ``path`` afresh next time (a restore has just written it)."""
+    _KEYS.pop(path.resolve(), None)
+
+
 def new_password() -> str:
     """A generated password: five groups of four, e.g. ``k7m2-9xqp-d4hw-tr6e-b3nc``."""
     symbols = "".join(secrets.choice(ALPHABET) for _ in range(GROUPS * GROUP_LENGTH))

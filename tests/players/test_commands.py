@@ -245,6 +245,25 @@ def test_status_gives_deadlines_and_who_sent(db: Engine, config: Config) -> None
     assert "Not yet: Cyrano de Bergerac, Porthos du Vallon." in text
 
 
+@pytest.mark.parametrize(("zone", "shown"), [
+    ("Asia/Kolkata", "Orders due: Sunday 10 January 2027, 23:30 IST (UTC+05:30)"),
+    ("Asia/Dubai", "Orders due: Sunday 10 January 2027, 22:00 UTC+04:00"),
+    ("Europe/Paris", "Orders due: Sunday 10 January 2027, 19:00 CET\n"),
+])
+def test_status_adds_the_utc_offset_where_the_zone_s_abbreviation_could_mislead(
+        db: Engine, config: Config, zone: str, shown: str) -> None:
+    """IST is India's, Ireland's and Israel's; Dubai has no abbreviation (``+04``):
+    the offset makes the deadline one moment for every reader (`moderator.clock`)."""
+    make_game(db, config)
+    with session_scope(db) as session:
+        game = repo.game_by_name(session, "paris")
+        game.time_zone = zone
+        set_deadlines(session, game, datetime(2027, 1, 10, 18, tzinfo=UTC),
+                      now=datetime(2026, 12, 1, tzinfo=UTC))
+    send(db, config, "PASSWORD: rapier\nSTATUS\n")
+    assert shown in reply(db)
+
+
 def test_status_keeps_who_sent_private_when_the_game_says_so(tmp_path: Path) -> None:
     db, config = configured(tmp_path, "status_who_sent = false")
     make_game(db, config)

@@ -24,8 +24,9 @@ from moderator.games.engarde.orderset import OrderSet
 from moderator.games.engarde.state import GameState
 from moderator.publish import pool
 from moderator.publish import text as text_part
+from moderator.publish.converter import new_converter
 from moderator.publish.newsletter import Reader, TurnData, render_turn
-from moderator.publish.render import escape_markup, markdown_body, md_escape, new_converter, press
+from moderator.publish.render import escape_markup, markdown_body, md_escape, press
 from tests.engarde.conftest import _TABLES
 from tests.engarde.test_golden import GOLDEN, SEED, cast, read_orders
 from tests.publish.payloads import PAYLOADS

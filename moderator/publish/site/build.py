@@ -30,12 +30,12 @@ from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import jinja2
 from markupsafe import Markup
 from sqlmodel import Session
 
+from moderator.clock import format_local
 from moderator.games import find_engine
 from moderator.games.base import GameEngine
 from moderator.publish.render import CSS, markdown_body, render
@@ -200,7 +200,7 @@ def _original_file(number: int, k: int) -> str:
 def _local(moment: datetime | None, zone: str) -> str:
     if moment is None:
         return ""
-    return moment.astimezone(ZoneInfo(zone)).strftime("%d %B %Y, %H:%M %Z").lstrip("0")
+    return format_local(moment, zone, "%d %B %Y, %H:%M").lstrip("0")
 
 
 def _names_of(engine: GameEngine, tables: Any, turn: TurnResult) -> dict[str, str]:
