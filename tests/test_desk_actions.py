@@ -57,6 +57,20 @@ def test_preview_shows_everything_and_changes_nothing(db: Engine, config: Config
     assert files(config.base_dir) == before_files  # outbox Maildirs, archive, spool
 
 
+def test_the_decisions_due_are_shown_to_the_gm_not_in_the_gazette(db: Engine,
+                                                                    config: Config) -> None:
+    """Reference §6: a challenge with no cause on record waits for the GM's decision
+    ``cause:<challenger>:<challenged>``.  `turn run` and `turn preview` list it to the GM;
+    the gazette printed the keys to every player."""
+    make_game(db, config)
+    process_message(db, config, order_mail(
+        "jacques@lyon.example", "PASSWORD: rapier\nANYTIME: CHALLENGE Cyrano de Bergerac\n"))
+    due = "cause:jacques-de-lyon:cyrano-de-bergerac: does the challenger have cause?"
+    assert due in invoke(config, "turn", "run", "paris", "--yes")
+    assert "cause:" not in gazette_of(db, 1).text
+    assert due in invoke(config, "turn", "preview", "paris")
+
+
 def test_process_now_runs_early_and_is_audited(db: Engine, config: Config) -> None:
     make_game(db, config)
     with session_scope(db) as session:
@@ -121,7 +135,9 @@ def test_decide_writes_the_decision_and_announces_it(db: Engine, config: Config)
     assert decisions == {"cause:jacques-de-lyon:cyrano-de-bergerac": "yes"}
     run_turn(db, config, "paris")
     gazette = gazette_of(db, 1)
-    assert "cause:jacques-de-lyon:cyrano-de-bergerac = yes" in gazette.text
+    # Announced without its key (a decision key is the GM's; the sheets say it in words).
+    assert "The GM made a ruling for April 1625" in gazette.text
+    assert "cause:jacques-de-lyon" not in gazette.text
     assert "he insulted his regiment" not in gazette.text  # issue 12: the reason is the GM's
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 
 import click
 from sqlmodel import Session
@@ -89,10 +90,20 @@ def _print_report(report: TurnReport) -> None:
         console.print(styled("[bold]The game is over[/]: {why}.  It is marked finished: no "
                              "deadline, no more orders (`turn rollback` takes it back).",
                              why=report.finished))
+    _print_decisions_due(report.decisions_due, "the next run")
     following = report.next_deadlines
     if following.deadline is not None:
         console.print(f"Next orders due {format_deadline(following.deadline, report.time_zone)} "
                       f"({following.source})")
+
+
+def _print_decisions_due(due: Sequence[str], which: str) -> None:
+    """The GM's decisions a run looks for (never printed for players)."""
+    if due:
+        console.print(f"GM decisions {which} looks for (`moderator decide GAME KEY "
+                      "VALUE`; without one, the default applies):")
+        for line in due:
+            console.print(f"  {line}")
 
 
 @turn.command("rerun")
@@ -188,6 +199,7 @@ def turn_preview(app: App, game_name: str, email: str | None) -> None:
     rolled = " (rolled back: `turn rollforward` reissues it)" if shown.rolled_back else ""
     click.echo(f"=== PREVIEW of turn {shown.number} ({shown.label}){rolled}; orders from "
                f"{', '.join(shown.orders_from) or 'nobody'}; nothing stored or sent ===\n")
+    _print_decisions_due(shown.decisions_due, "this run")
     gazette = shown.rendered.gazette  # player text in it: shown, never acted on
     click.echo(for_terminal(f"--- {gazette.subject} ---\n{gazette.markdown}"))
     for reader in shown.people:

@@ -189,8 +189,9 @@ def decide(session: Session, config: Config, game: Game, key: str, value: str, w
            reason: str, *, note: str | None = None) -> Turn:
     """Record a GM decision for the open turn's run (``state["decisions"][key]``).
 
-    The gazette prints the decision itself (or ``note``, when the GM gives one); the
-    ``reason`` stays in the audit log, which only the GM reads."""
+    The gazette says that a ruling was made (or prints ``note``, when the GM gives one),
+    never the key: decision keys are the GM's, and the sheets the decision touches tell
+    it in words.  The key, value and ``reason`` stay in the audit log (the GM's)."""
     engine = find_engine(game.kind)
     if not engine.takes_decisions:  # it would be stored, printed, and never read
         raise DeskError(f"{game.name} is a game of {engine.title}, which takes no GM "
@@ -208,7 +209,8 @@ def decide(session: Session, config: Config, game: Game, key: str, value: str, w
     was = f" (was {old})" if old is not None else ""
     audit.record(session, "decide", reason, who, game=game, turn_number=turn.number,
                  detail=f"{key} = {value}{was}",
-                 note=_public(note) or f"The GM decided {key} = {value} for {turn.label}.")
+                 note=_public(note) or f"The GM made a ruling for {turn.label}; the turn "
+                 "sheets it touches tell it.")
     return turn
 
 

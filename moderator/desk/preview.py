@@ -14,6 +14,7 @@ from sqlmodel import Session
 
 from moderator import jsonio
 from moderator.games import find_engine
+from moderator.games.base import decisions_due
 from moderator.publish.newsletter import Reader, RenderedTurn
 from moderator.settings.config import Config, game_tables
 from moderator.store import audit, repo
@@ -31,6 +32,7 @@ class Preview:
     rendered: RenderedTurn
     people: list[Reader]
     rolled_back: bool = False
+    decisions_due: tuple[str, ...] = ()  # GM decisions this run looks for
 
 
 def preview(db: Engine, config: Config, game_name: str) -> Preview:
@@ -46,8 +48,8 @@ def preview(db: Engine, config: Config, game_name: str) -> Preview:
             tables = game_tables(config, game.name, game.kind)
             inputs, _changes = turn_inputs(session, config, game, turn)
             orders = {key: value["orders"] for key, value in inputs.items()}
-            result = turns.adjudicate(engine, tables, turn.seed, turn.number,
-                                      jsonio.loads(turn.state_before), orders)
+            state = jsonio.loads(turn.state_before)
+            result = turns.adjudicate(engine, tables, turn.seed, turn.number, state, orders)
             following = turns.per_game_deadlines(
                 config, game, next_deadlines(game, turn, now=now_utc()))
             people = turns.readers(session, game)
@@ -55,6 +57,7 @@ def preview(db: Engine, config: Config, game_name: str) -> Preview:
             rendered = turns.render_done_turn(config, engine, tables, game, turn,
                                               following.deadline, result, people, notes)
             return Preview(turn.number, turn.label, tuple(sorted(inputs)), rendered, people,
-                           game.status == GameStatus.ROLLBACK)
+                           game.status == GameStatus.ROLLBACK,
+                           decisions_due(engine, state))
         finally:
             session.rollback()

@@ -378,6 +378,22 @@ class Batching(Protocol[StateT, OrdersT]):
         ...
 
 
+@runtime_checkable
+class Deciding(Protocol):
+    """An OPTIONAL capability of an engine that takes GM decisions (`takes_decisions`):
+    the decisions the next run of ``state`` will look for, one line each (key, what it
+    decides, its default).  The GM's side only (`turn run`, `turn preview`): a decision
+    key is never shown to a player.  Use `decisions_due`."""
+
+    def decisions_due(self, state: JSON) -> Sequence[str]:
+        ...
+
+
+def decisions_due(engine: object, state: JSON) -> tuple[str, ...]:
+    """What `Deciding.decisions_due` lists for ``state``; nothing for other engines."""
+    return tuple(engine.decisions_due(state)) if isinstance(engine, Deciding) else ()
+
+
 def forecaster(engine: object) -> Forecasting | None:
     """The engine as a `Forecasting` one, or None when it makes no forecasts."""
     return engine if isinstance(engine, Forecasting) else None

@@ -21,6 +21,8 @@ Rendering uses no clock and no randomness, so the same inputs always give the sa
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -134,6 +136,12 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word}" if n in (1, -1) else f"{n} {many or word + 's'}"
 
 
+def tally(items: Iterable[Any]) -> list[tuple[Any, int]]:
+    """Each distinct item once, in the order first seen, with how many times it came
+    (a gazette tells the month without its weeks: the same line each week is one line)."""
+    return list(Counter(items).items())
+
+
 def who(key: Any, names: Any) -> Markup:
     """A character's name from his key (``names``: key -> name), as the En Garde! event
     lines write it: the key itself if it has no name, "someone" if there is no key.
@@ -168,7 +176,7 @@ def environment(templates_dir: Path, markdown: bool = True) -> jinja2.Environmen
         finalize=_finalize if markdown else None,
     )
     env.filters.update(press=press, code=code, codeblock=codeblock, months=months,
-                       plural=plural)
+                       plural=plural, tally=tally)
     env.tests["startswith_any"] = _startswith_any
     env.globals.update(who=who, cr=cr)
     return env

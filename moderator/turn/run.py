@@ -31,7 +31,7 @@ from moderator.clock import format_deadline
 from moderator.dice import Dice
 from moderator.faults import crash_point
 from moderator.games import find_engine
-from moderator.games.base import Event, GameEngine
+from moderator.games.base import Event, GameEngine, decisions_due
 from moderator.publish import outgoing
 from moderator.publish.archive import archive_dir
 from moderator.publish.newsletter import Reader, Rendered, RenderedTurn, TurnData, render_turn
@@ -67,6 +67,7 @@ class TurnReport:
     next_deadlines: NextDeadlines  # what the turn now open got (UTC)
     time_zone: str  # the game's, for showing them
     finished: str | None = None  # the turn ended the game: why (the engine's words)
+    decisions_due: tuple[str, ...] = ()  # GM decisions the next run looks for (GM only)
 
 
 @dataclass(frozen=True)
@@ -176,6 +177,7 @@ def run_turn(
             next_deadlines=following,
             time_zone=game.time_zone,
             finished=done.finished,
+            decisions_due=decisions_due(done.engine, done.result.state),
         )
     crash_point("turn.committed")
     write_archive_atomically(report.archive, done.rendered, done.people)

@@ -103,11 +103,12 @@ def test_a_theatre_seat_he_cannot_pay_for_reads_in_words() -> None:
 
 
 @pytest.mark.parametrize(("event", "words"), [
-    (Event("club.join_refused", {"club": "The Frog & Peach", "reason": "other_club"}, "louis",
-           False, None),
-     "JOIN CLUB The Frog & Peach: refused, you belong to another club: RESIGN CLUB first"),
+    (Event("club.join_refused", {"club": "The Frog & Peach", "reason": "other_club",
+                                 "other": "Red Phillips"}, "louis", False, None),
+     "JOIN CLUB The Frog & Peach: refused, you already belong to Red Phillips; resign first "
+     "(RESIGN CLUB"),
     (Event("proposal.refused", {"cost": 27, "reason": "too_soon"}, "louis", False, 1),
-     "Weekend 1: PROPOSE: refused, you have not been together six months (EG §L)"),
+     "Weekend 1: PROPOSE: refused, you have not been going steady six months (EG §L)"),
     (Event("appointment.refused", {"position": "Military Governor of Paris", "reason": "rank"},
            "louis", False, None),
      "APPLY FOR Military Governor of Paris: refused, your rank (or title) is too low"),
@@ -123,3 +124,16 @@ def test_more_refusals_read_in_words(event: Event, words: str) -> None:
     lines = _forecast(event)
     assert any(words in line for line in lines), lines
     assert not any("reason" in line or "too_soon" in line for line in lines), lines
+
+
+@pytest.mark.parametrize("event_id", ["mistress.courting", "mistress.escorted",
+                                      "mistress.support"])
+def test_what_a_lady_costs_is_counted_in_the_money(event_id: str) -> None:
+    """EG §L: the gifts of courting are paid whatever the roll, escorting her costs the
+    carousing, and a kept mistress her support.  The forecast left them out with the
+    affairs of the heart the dice decide, and told a suitor he ended the month richer
+    than he would."""
+    lines = _forecast(Event(event_id, {"lady": "Mlle Anne", "cost": 15, "venue": "Hunter's"},
+                            "louis", False, 2, {"crowns": -15}))
+    assert any(line.startswith("Week 2: 40 -> 25 crowns") for line in lines), lines
+    assert "You end the month with about 25 crowns (before any winnings)." in lines

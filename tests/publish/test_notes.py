@@ -91,14 +91,18 @@ def test_note_prints_exactly_the_note(db: Engine, config: Config) -> None:
     assert "<em>" not in gazette.html and "nothing more" in gazette.html
 
 
-def test_a_decision_prints_itself_not_the_reason(db: Engine, config: Config) -> None:
+def test_a_decision_is_noted_without_its_key_or_reason(db: Engine, config: Config) -> None:
+    """The gazette printed "The GM decided cause:jacques-de-lyon:cyrano-de-bergerac = yes":
+    a decision key is the GM's; players read that a ruling was made, and the sheets it
+    touches say it in words."""
     make_game(db, config)
     invoke(config, "decide", "paris", "cause:jacques-de-lyon:cyrano-de-bergerac", "yes",
            "--reason", SECRET_REASON)
     run_turn(db, config, "paris")
     gazette = gazette_of(db, 1)
     assert _points_arising(gazette.text)[0] == (
-        "The GM decided cause:jacques-de-lyon:cyrano-de-bergerac = yes for April 1625.")
+        "The GM made a ruling for April 1625; the turn sheets it touches tell it.")
+    assert "cause:" not in gazette.markdown + gazette.html + gazette.text
     assert SECRET_REASON not in gazette.html
 
 

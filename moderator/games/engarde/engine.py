@@ -22,7 +22,7 @@ from moderator.games.engarde.orderset import MonthOrders, OrderSet
 from moderator.games.engarde.state import Challenge, Character, GameState, Lady
 from moderator.games.engarde.state.validate import validate_state
 from moderator.games.engarde.tables import Tables, load_tables
-from moderator.games.engarde.views import month_label, newsletter_context
+from moderator.games.engarde.views import decisions_due, month_label, newsletter_context
 from moderator.games.engarde.views import order_form as build_form
 
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
@@ -242,6 +242,10 @@ class EnGardeEngine:
         gazette, sheets = newsletter_context(before, after, events, characters,
                                              _tables(tables))
         return NewsletterContext(gazette, sheets)
+
+    def decisions_due(self, state: JSON) -> list[str]:
+        """The optional `Deciding` capability: the GM's decisions the next run looks for."""
+        return decisions_due(GameState.from_dict(state))
 
     def month_label(self, state: JSON, tables: Tables) -> str:
         return month_label(GameState.from_dict(state), _tables(tables))

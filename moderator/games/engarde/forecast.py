@@ -30,12 +30,16 @@ from typing import Any
 
 from moderator.dice import Dice, Roll, SeededFaces
 from moderator.games.base import JSON, Event, TurnResult
+from moderator.games.engarde.refusal_words import SAID
 
 Adjudicate = Callable[[JSON, Mapping[str, JSON], Any, Dice], TurnResult]
 
 # What the dice decide: not part of a forecast (the stake is, see `_stakes`).
 _CHANCE = ("gambling.", "duel.", "wound", "trial.", "battle", "front.", "lady.",
            "romance.", "mistress.", "family.", "status.", "companionship.")
+# Money the affairs of the heart cost whatever the dice say (EG §L): courting gifts,
+# escorting her, a kept mistress's support.
+_CERTAIN = frozenset({"mistress.courting", "mistress.escorted", "mistress.support"})
 # Events that say an order will not be carried out (EG §G, §J, §F ...).
 _REFUSALS = ("refused", "unaffordable", "cancelled", "turned_away", "unpaid", "downgraded",
              "stopped", "over_limit", "not_member", "no_home", "failed")
@@ -218,7 +222,8 @@ def _weeks(events: Sequence[Event], orders: JSON, names: _Names) -> list[_Week]:
         if event.week is not None:
             seen_week = True
         where = weeks.get(event.week or 0) or (after if seen_week else before)
-        if any(event.id.startswith(c) or c in event.id for c in _CHANCE):
+        if event.id not in _CERTAIN and any(event.id.startswith(c) or c in event.id
+                                            for c in _CHANCE):
             pass
         elif event.ledger.get("crowns"):
             where.changes.append((_name(event), int(event.ledger["crowns"])))
@@ -257,10 +262,19 @@ def _when(event: Event, label: str) -> str:
     return f"{label}: "
 
 
+# Refused by the dice: the King's pardon (EG §S), the Pope's divorce, a lady's consent.
+_DICE_REASONS = ("roll", "natural", "king", "pope", "lady")
+# Not refusals of his orders, though their ids say so: his own REFUSE CHALLENGE
+# (reference §6), an arrest that did not happen to him.
+_NOT_REFUSALS = ("duel.refused", "trial.arrest_refused")
+
+
 def _by_the_dice(event: Event) -> bool:
-    """A failure the dice decided (a courting roll, EG §L; an application, a liaison ...):
-    the forecast's fixed dice say nothing of it, so it is not a refusal to forecast."""
-    return "face" in event.args or event.args.get("reason") in ("roll", "natural")
+    """A failure the dice decided (a courting roll, EG §L; an application, a liaison ...),
+    or no refusal at all (`_NOT_REFUSALS`): the forecast's fixed dice say nothing of it,
+    so it is not a refusal to forecast."""
+    return ("face" in event.args or event.args.get("reason") in _DICE_REASONS
+            or event.id in _NOT_REFUSALS)
 
 
 def _for_want_of_money(event: Event) -> bool:
@@ -274,65 +288,9 @@ def _for_want_of_money(event: Event) -> bool:
             or (event.id == "mistress.court_refused" and reason == "funds"))
 
 
-# The refusals players meet most, in their words (args from the events, EG §F, §G, §J).
-_SAID: dict[str, Callable[[Mapping[str, Any]], str]] = {
-    "club.join_refused": lambda a: f"JOIN CLUB {a.get('club')}: refused, " + {
-        "sl": f"the club needs SL {a.get('min_sl')}",
-        "other_club": "you belong to another club: RESIGN CLUB first (one club at a time, "
-                      "EG §G)",
-        "already": "you are a member already", "requires": "it takes only officers of the "
-        "Horse Guards Brigade", "disgraced": "a disgraced man is refused",
-        "barred": "you resigned it less than three weeks ago (EG §G)",
-        "funds": "you cannot pay the dues"}.get(str(a.get("reason")), str(a.get("reason"))),
-    "proposal.refused": lambda a: "PROPOSE: refused, " + {
-        "no_mistress": "you have no mistress", "married": "you are married",
-        "engaged": "you are already engaged",
-        "too_soon": "you have not been together six months (EG §L)",
-        "funds": f"the gift costs {a.get('cost')} crowns"}.get(str(a.get("reason")),
-                                                              str(a.get("reason"))),
-    "appointment.refused": lambda a: f"APPLY FOR {a.get('position')}: refused, " + {
-        "rank": "your rank (or title) is too low", "sl": "your SL is too low",
-        "ma": "your military ability is too low", "vacancy": "the post is filled",
-        "regiment": "you are in no regiment", "disgraced": "a disgraced man holds no post",
-        "holds_one": "you already hold a post"}.get(str(a.get("reason")), str(a.get("reason"))),
-    "gambling.stopped": lambda a: f"GAMBLE: you cannot cover wager {a.get('wager')} of "
-                                  f"{a.get('stake')} crowns at {a.get('venue')} and leave the "
-                                  "table (EG §K)",
-    "club.refused_entry": lambda a: f"CLUB {a.get('club')}: turned away unless "
-                                    f"{a.get('host')} brings you the same week (BRING <you>)"
-                                    if a.get("host") else f"CLUB {a.get('club')}: turned "
-                                    "away, you are not a member (nor anyone's guest)",
-    "theatre.unaffordable": lambda a: f"THEATRE: you cannot pay for the {a.get('what')} "
-                                      f"({a.get('cost')} crowns)",
-    "party.cancelled": lambda a: "HOST PARTY AT HOME: cancelled, you have no lodgings"
-                                 if a.get("at_home") else "HOST PARTY: cancelled",
-    "carouse.unaffordable": lambda a: "CAROUSE: you cannot pay for the drinks",
-    "bawdyhouse.refused": lambda a: f"BAWDYHOUSE: refused, company and drink cost "
-                                    f"{a.get('cost')} crowns (EG §M)",
-    "housing.refused": lambda a: f"{a.get('house')} in {a.get('area')}: refused, "
-                                 f"{a.get('reason')}",
-    "regiment.commission_refused": lambda a: f"BUY COMMISSION {a.get('rank')}: refused, " + {
-        "no_regiment": "you are in no regiment (JOIN REGIMENT first)",
-        "not_higher": "it is not above your rank", "one_step": "above Major one rank at a time",
-        "sl": "your SL is too low", "vacancy": "no vacancy"}.get(
-            str(a.get("reason")), "you cannot pay for it"),
-    "mistress.court_refused": lambda a: f"COURT {a.get('name')}: refused, " + {
-        "gone": "she is no longer in Paris", "married": "wives may not be courted",
-        "yours": "she is already yours", "husband": "a husband may not court openly",
-        "funds": f"the gifts cost {a.get('cost')} crowns"}.get(str(a.get("reason")),
-                                                               str(a.get("reason"))),
-    "practice.unaffordable": lambda a: f"PRACTICE {a.get('weapon')}: you cannot pay the "
-                                       f"fencing master {a.get('cost')} crowns",
-    "support.unpaid": lambda a: f"support ({a.get('cost')} crowns) cannot be paid: "
-                                "you lose a Social Level",
-    "support.downgraded": lambda a: "SUPPORT CONSPICUOUS cannot be paid: normal support "
-                                    "instead",
-}
-
-
 def _refusal(event: Event, names: _Names) -> str:
     args = {k: names.get(v, v) if isinstance(v, str) else v for k, v in event.args.items()}
-    said = _SAID.get(event.id)
+    said = SAID.get(event.id)
     if said is not None:
         return said(args)
     detail = ", ".join(f"{k} {v}" for k, v in sorted(args.items())

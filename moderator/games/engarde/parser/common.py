@@ -148,6 +148,21 @@ def split_clauses(line: int, text: str) -> list[Clause]:
     return [(line, c.strip()) for c in text.split(";") if c.strip()]
 
 
+# Where each kind of order is written (EG §D), for an order found in another section.
+_SECTIONS = ((WEEK_KEYWORDS, "a weekly action", "WEEK n", "WEEK 1"),
+             (WEEKEND_KEYWORDS, "a weekend order", "WEEKEND n", "WEEKEND 1"),
+             (GENERAL_KEYWORDS, "an anytime order", "ANYTIME", "ANYTIME"))
+
+
 def unknown(text: str, keywords: tuple[str, ...]) -> OrderSyntaxError:
+    """An order this section does not take: where it belongs, when it is another
+    section's (a guessed keyword of this section would mislead), else the nearest
+    keyword of this section."""
+    for words, kind, section, example in _SECTIONS:
+        found = [k for k in words if k not in keywords and starts(text, k) is not None]
+        if found:
+            keyword = max(found, key=len)
+            return OrderSyntaxError(f"{keyword} is {kind}: put it under {section}:",
+                                    f"e.g. {example}: {text}")
     word = text.split()[0] if text.split() else text
     return OrderSyntaxError(f"unknown order {text!r}", keyword_hint(word, keywords))

@@ -4,6 +4,6 @@ turn sheet, EG §13 "Le Sport de Paris") and the order forms (`forms`)."""
 from __future__ import annotations
 
 from moderator.games.engarde.views.forms import month_label, order_form
-from moderator.games.engarde.views.newsletter import newsletter_context
+from moderator.games.engarde.views.newsletter import decisions_due, newsletter_context
 
-__all__ = ["month_label", "newsletter_context", "order_form"]
+__all__ = ["decisions_due", "month_label", "newsletter_context", "order_form"]

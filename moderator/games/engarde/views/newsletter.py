@@ -167,7 +167,6 @@ def gazette_context(before: JSON, a: GameState, events: Sequence[Event], idx: _I
         **sections,
         "regiments": _mark_changed(regiment_tables(a, tables),
                                    regiment_tables(GameState.from_dict(before), tables)),
-        "pending": pending_decisions(a),
     }
 
 
@@ -206,21 +205,19 @@ def _mark_changed(rows: list[JSON], before: list[JSON]) -> list[JSON]:
     return [{**r, "changed": old.get(r["abbr"]) != r} for r in rows]
 
 
-def pending_decisions(a: GameState) -> list[JSON]:
-    """GM decisions next month's run will look for (GM's desk), with their defaults."""
+def decisions_due(a: GameState) -> list[str]:
+    """GM decisions next month's run will look for, with their defaults: the GM's side
+    only (`turn run`, `turn preview`); players never see a decision key."""
     out = []
     for ch in a.challenges:
         if ch.cause is None:
-            out.append({"key": ch.decision, "default": "no",
-                        "what": "does the challenger have cause?"})
+            out.append(f"{ch.decision}: does the challenger have cause? (default no)")
     for charge in a.charges:
         tag = f"{charge.id}:{charge.accused}"
-        out.append({"key": f"plea:{tag}", "default": "0",
-                    "what": "witty/plausible/inept plea modifier"})
-        out.append({"key": f"sentence:{tag}", "default": "default",
-                    "what": "sentence if convicted (fine=N,prison=M,disgrace=yes,costs=yes)"})
-        out.append({"key": f"verdict:{tag}", "default": "chart",
-                    "what": "a PC judge's verdict (guilty/innocent)"})
+        out += [f"plea:{tag}: witty/plausible/inept plea modifier (default 0)",
+                f"sentence:{tag}: sentence if convicted (fine=N,prison=M,disgrace=yes,"
+                "costs=yes) (default: the crime's)",
+                f"verdict:{tag}: a PC judge's verdict (guilty/innocent) (default: the chart)"]
     return out
 
 
@@ -321,7 +318,7 @@ def sheet_context(before: JSON, after: JSON, key: str, idx: _Index, tables: Tabl
         "month": _month(before, tables),
         "summary": {
             "name": c.name, "title": tables_title(c, tables), "sl": c.sl, "sl_before": start.sl,
-            "sl_word": "rose" if change > 0 else "fell" if change < 0 else "held",
+            "sl_word": "rose" if change > 0 else "fell" if change < 0 else "",
             "sp": c.sp_month, "crowns": c.crowns, "allowance": c.allowance,
             "club": look.club(c.club) if c.club else "none", "lodgings": lodgings(c, tables),
             "strength": c.strength, "constitution": c.constitution, "endurance": c.endurance,
