@@ -184,24 +184,25 @@ REASONS: Final[Mapping[str, str]] = MappingProxyType({
     "no_turn:lost": "a turn lost to the PC's death or the FARC Monarch's, DWTK 31.5, 36.11",
     "no_turn:dead": "the heir is not yet face up, DWTK 31.5",
     "no_turn:at_war": "the PC is stuck in a country at war with Fandonia, DWTK 7.10.3",
-    # -- why a character is accused of wrongdoing (23.1) or must fight a duel (19.1) ------
+    # -- why a character is accused of wrongdoing (23.1) or must fight a duel (19.1); the
+    #    character may be a woman, so no "he" or "his" here -------------------------------
     "cause:scandal": "the Scandal Table, DWTK 22, 23.1",
-    "cause:scandal_exposed": "the scandal he exposed came back on him, DWTK 13.4.9, 22",
+    "cause:scandal_exposed": "exposing a scandal that turned on the exposer, DWTK 13.4.9, 22",
     "cause:prestige:carousing": "the Carousing Table, DWTK 13.4.17, 23.1",
     "cause:prestige:sporting": "the Sporting Table, DWTK 13.4.17, 23.1",
     "cause:prestige:romance": "the Romance Table, DWTK 13.4.17, 23.1",
     "cause:prestige:socializing": "the Socializing Table, DWTK 13.4.17, 23.1",
-    "cause:prestige:privateering": "his privateer fired on a neutral ship, "
+    "cause:prestige:privateering": "the privateer fired on a neutral ship, "
                                    "DWTK 13.4.17.1, 23.1",
     "cause:court_ball": "the Court Ball Table, DWTK 10, 19.7.3, 23.1",
     "cause:counsel": "a counsel that displeased the Monarch, DWTK 15, 23.1",
-    "cause:intrigue": "an illegal card drawn from his hand, DWTK 23.1, 23.3",
+    "cause:intrigue": "an illegal card drawn from the player's hand, DWTK 23.1, 23.3",
     "cause:assassination": "an assassination attempt, DWTK 21, 23.1",
-    "cause:duel": "killing his opponent in a duel, DWTK 19.10",
+    "cause:duel": "killing the opponent in a duel, DWTK 19.10",
     "cause:bribery": "a bribe, DWTK 13.4.20.1, 13.4.20.2",
     "cause:implicated": "implicated by a wrongdoer under interrogation, DWTK 27",
     "cause:duel_counter": "the Duel counter, DWTK 12.3.6, 19.1",
-    "cause:carousing": "drunk at the Carousing Table (+1 to his roll), DWTK 13.4.17, 19.9",
+    "cause:carousing": "drunk at the Carousing Table (+1 to the roll), DWTK 13.4.17, 19.9",
     "cause:sporting": "the Sporting Table, DWTK 13.4.17, 19.1",
     "cause:romance": "the Romance Table, DWTK 13.4.17, 19.1",
     "cause:socializing": "the Socializing Table, DWTK 13.4.17, 19.1",
