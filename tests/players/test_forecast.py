@@ -96,3 +96,10 @@ def test_dwtk_forecast_gives_each_refusal_in_words_and_the_order_as_written() ->
             "DWTK 14.5.19") in lines
     assert "  - PROPOSE PC: not a living character of your faction, DWTK 6.1, 18.4" in lines
     assert not any("_" in line for line in lines)
+
+
+def test_dwtk_forecast_names_the_opportunity_counters_as_the_turn_sheet_does() -> None:
+    """DWTK 12.3.8: Ann's counter is "Gain One IP" on her sheet; her receipt said
+    "Your Opportunity counters: gain ip." (the table key with its '_' made a space)."""
+    lines = _ann_forecast("DO DRAW EVENT\n")
+    assert "Your Opportunity counters: Gain One IP." in lines
