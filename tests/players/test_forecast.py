@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from email import message_from_bytes, policy
 
+import pytest
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
@@ -115,3 +116,11 @@ def test_dwtk_forecast_says_a_crisis_halves_the_ip_that_may_be_spent() -> None:
     refusal = next(line for line in lines if line.startswith("  - BUY PP:"))
     assert "at most half while the government is in crisis" in refusal, lines
 
+
+@pytest.mark.parametrize("counter", ["duel-1", "gout-1"])
+def test_dwtk_forecast_says_a_duel_or_gout_counter_leaves_no_activity(counter: str) -> None:
+    """DWTK 12.3.6, 12.3.7: with the Duel (or Gout) counter Ann may do no activity; the
+    refusal said 'your activities for the turn are used up' of a turn she did none in."""
+    lines = _ann_forecast("DO DRAW EVENT\n", opportunity=[counter])
+    refusal = next(line for line in lines if line.startswith("  - DO DRAW:"))
+    assert "none with a Duel or Gout counter" in refusal and "used up" not in refusal

@@ -26,7 +26,10 @@ REASONS: Final[Mapping[str, str]] = MappingProxyType({
     "pp": "your PP would not cover your faction's Status, DWTK 35.4",
     "pp_limit": "over the faction's PP limit, DWTK 35.4, 35.5",
     "same_activity_twice": "the same activity only once a turn, DWTK 13.1",
-    "no_activities_left": "your activities for the turn are used up, DWTK 13.1",
+    "no_activities_left": "no activity left this turn: two a turn, and one per Extra "
+                          "Activity, one while your PC is banished, imprisoned or hiding, "
+                          "none with a Duel or Gout counter, DWTK 13.1, 12.3.2, 12.3.6, "
+                          "12.3.7",
     "condition_not_met": "its IF condition does not hold",
     "not_pc_or_fac": "not your PC or a living FAC of yours, DWTK 13.4",
     "no_pc": "your PC is dead or not yet in play, DWTK 31.5",
