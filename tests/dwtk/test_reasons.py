@@ -143,7 +143,8 @@ def test_the_turn_sheet_reads_the_words_not_the_code() -> None:
                                             "reason": "no_card:monarchs_counselor"}) == (
         "Not done: counselor (you hold no Monarch's Counselor card, DWTK 13.2, 14.5).")
     assert _sheet_line("activity_skipped", {"what": "propose:pc", "reason": "not_yours"}) \
-        == "Not done: propose PC (not a living character of your faction, DWTK 6.1, 18.4)."
+        == ("Not done: propose PC (a character it names is not a living character of your "
+            "faction, DWTK 6.1, 18.4).")
     assert _sheet_line("counsel_refused", {"table": "famine", "counsel": "x",
                                            "reason": "rotation"}).endswith(
         "was not made (the same counsel again only after every counsel of that table, "

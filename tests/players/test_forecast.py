@@ -98,7 +98,10 @@ def test_dwtk_forecast_gives_each_refusal_in_words_and_the_order_as_written() ->
             "Monarch, DWTK 13.4.4, 36.2") in lines
     assert ("  - ALIGN Prince Alan: you hold no Royal Alignment card for that royal, "
             "DWTK 14.5.19") in lines
-    assert "  - PROPOSE PC: not a living character of your faction, DWTK 6.1, 18.4" in lines
+    # 23 is not hers, her PC is: the phrase said "PROPOSE PC: not a living character of
+    # your faction", as if of her PC (a player read it so); it speaks of either now.
+    assert ("  - PROPOSE PC: a character it names is not a living character of your "
+            "faction, DWTK 6.1, 18.4") in lines
     assert not any("_" in line for line in lines)
 
 

@@ -57,7 +57,8 @@ REASONS: Final[Mapping[str, str]] = MappingProxyType({
     "suspended": "the embassy is closed by the war, DWTK 7.10.4",
     "at_war": "a country at war with Fandonia: no one goes there, comes back from there "
               "or serves from there, DWTK 7.10.1, 6.3",
-    "not_yours": "not a living character of your faction, DWTK 6.1, 18.4",
+    "not_yours": "a character it names is not a living character of your faction, "
+                 "DWTK 6.1, 18.4",
     "no_character": "no character named to appoint, DWTK 36.14",
     # -- counselors, henchmen, favor, recruits (13.4.3, 13.4.4, 13.4.7, 13.4.13) ----------
     "female": "a woman may not be a Monarch's Counselor, DWTK 13.4.3",
