@@ -48,3 +48,16 @@ def test_a_woman_is_never_he_or_him(macro: str, args: dict[str, object]) -> None
     e = {"id": macro.replace("_", ".", 1), "args": {"character": str(_WOMAN.id), **args}}
     line = str(getattr(EVENTS, macro)(e, nm)).strip()
     assert _WOMAN.name in line and not _MASCULINE.search(line), line
+
+
+@pytest.mark.parametrize(("roll", "accused", "end"), [
+    (2, False, "after the kill (DWTK 19.10): not accused."),
+    (1, True, "after the kill (DWTK 19.10): accused of wrongdoing.")])
+def test_the_roll_after_a_kill_says_what_it_decided(roll: int, accused: bool,
+                                                    end: str) -> None:
+    """DWTK 19.10: a player read 'Earl Maxwell rolls 2 after the kill.' and no more: what
+    the roll was for and what came of it."""
+    nm = names(GameState.from_dict(dealt(3)), TABLES)
+    e = {"id": "duel.killer_roll", "args": {"character": "32", "roll": roll,
+                                            "accused": accused}}
+    assert str(EVENTS.duel_killer_roll(e, nm)).strip() == f"Earl Maxwell rolls {roll} {end}"
