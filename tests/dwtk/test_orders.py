@@ -146,3 +146,22 @@ def test_each_problem_has_its_type() -> None:
     assert "unknown order" in parsed.errors[0].message and parsed.errors[0].hint
     assert parsed.errors[1].message == "USURP appears twice"
     assert parsed.errors[2].message == "HIDE and UNHIDE of the same character"
+
+
+@pytest.mark.parametrize(("written", "read"), [
+    ("DO DRAW EVENT CARD", "DO DRAW EVENT"),
+    ("DO DRAW AN EVENT CARD", "DO DRAW EVENT"),
+    ("do draw a loyalty counter", "DO DRAW LOYALTY"),
+    ("DO DRAW AN OPPORTUNITY COUNTER", "DO DRAW OPPORTUNITY"),
+])
+def test_draw_reads_the_counter_or_card_as_a_player_names_it(written: str, read: str) -> None:
+    """DWTK 13.4.19 'Draw A Counter Or Card': 'DO DRAW EVENT CARD' was refused with 'DO DRAW
+    needs LOYALTY, OPPORTUNITY or EVENT' (it had EVENT) and no hint."""
+    parsed = parse_orders(written, TABLES)
+    assert parsed.errors == () and parsed.normal_form == (read,)
+
+
+def test_draw_of_nothing_known_is_refused_with_an_example() -> None:
+    [error] = parse_orders("DO DRAW A CROWN", TABLES).errors
+    assert error.hint is not None and "DO DRAW EVENT" in error.hint and "13.4.19" in error.hint
+
