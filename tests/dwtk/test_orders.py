@@ -165,3 +165,11 @@ def test_draw_of_nothing_known_is_refused_with_an_example() -> None:
     [error] = parse_orders("DO DRAW A CROWN", TABLES).errors
     assert error.hint is not None and "DO DRAW EVENT" in error.hint and "13.4.19" in error.hint
 
+
+@pytest.mark.parametrize(("written", "read"), [
+    ("BUY 2 PPs", "BUY 2 PP"), ("buy 3 PP's", "BUY 3 PP"), ("BUY 1 Power Point", "BUY 1 PP"),
+    ("BUY 2 power points", "BUY 2 PP")])
+def test_buy_reads_pp_as_a_player_writes_them(written: str, read: str) -> None:
+    """DWTK 35.8: 'BUY 2 PPs' was refused with 'BUY needs a number of PP' (it had one)."""
+    parsed = parse_orders(written, TABLES)
+    assert parsed.errors == () and parsed.normal_form == (read,)

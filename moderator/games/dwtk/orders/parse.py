@@ -41,7 +41,7 @@ from moderator.games.dwtk.orders.usurp import UsurpOrder, parse_usurp
 from moderator.games.dwtk.tables import Tables
 
 _IGNORED = re.compile(r"^(GAME|PASSWORD|CHARACTER|PLAYER|TURN)\s*:", re.IGNORECASE)
-_BUY = re.compile(r"^(\d+)\s*PP$", re.IGNORECASE)
+_BUY = re.compile(r"^(\d+)\s*(?:PPs?|PP's|power points?)$", re.IGNORECASE)  # 35.8
 _PROBLEM = re.compile(r"^(.*)\s+(FAIL|\+|-)$", re.IGNORECASE)
 _WITHDRAW = re.compile(r"^REACTION\s+(\d+)$", re.IGNORECASE)
 _KEYWORDS = ("orders start with DO, BUY, ALIGN, DISCARD, KEEP, BID, PROBLEM, DRAW ONLY, "
