@@ -173,3 +173,19 @@ def test_buy_reads_pp_as_a_player_writes_them(written: str, read: str) -> None:
     """DWTK 35.8: 'BUY 2 PPs' was refused with 'BUY needs a number of PP' (it had one)."""
     parsed = parse_orders(written, TABLES)
     assert parsed.errors == () and parsed.normal_form == (read,)
+
+
+def test_a_line_ended_like_a_sentence_is_read_as_without_its_full_stop() -> None:
+    """A player writing sentences ends them: 'DO RECRUIT Sir Drew.' was refused as 'no
+    character called 'Sir Drew.'', 'PLAY Alibi.' as a card that cannot be played.  A line
+    that does not read as written is read again without one closing . ; or !; a line
+    that reads as written is kept as it is (a player's name may end in a full stop)."""
+    parsed = parse_orders("DO RECRUIT Sir Drew.\nDO DRAW EVENT;\nBUY 1 PP.\n"
+                          "IF ANYONE HEARS MINE THEN PLAY Alibi.\nALIGN Prince Alan!\n"
+                          "DO INTRIGUE Bob Jr.\n", TABLES, {"bob": "Bob Jr."})
+    assert parsed.errors == ()
+    assert parsed.normal_form == ("DO RECRUIT 11", "DO DRAW EVENT", "DO INTRIGUE Bob Jr.",
+                                  "BUY 1 PP", "ALIGN Prince Alan",
+                                  "IF ANYONE HEARS MINE THEN PLAY Alibi")
+    [error] = parse_orders("DO RECRUIT Nobody.", TABLES).errors
+    assert error.text == "DO RECRUIT Nobody." and "'Nobody.'" in error.message
