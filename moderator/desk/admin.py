@@ -102,8 +102,9 @@ def refuse_npc_name(config: Config, game: Game, state: JSON, name: str,
     reserved = engine.reserved_names(state, game_tables(config, game.name, game.kind))
     same = names.clash(name, reserved)
     if same is not None:
-        raise error(f"{name!r} reads as {same!r}, {reserved[same]}, and no player may take "
-                    "the name of a non-player character: choose another name")
+        reads = "is" if same == name else f"reads as {same!r},"
+        raise error(f"{name!r} {reads} {reserved[same]}, and no player may take the name "
+                    "of a non-player character: choose another name")
 
 
 @dataclass(frozen=True)

@@ -76,7 +76,7 @@ def test_the_gms_player_add_refuses_an_npcs_name(db: Engine, config: Config, kin
     game = _game(db, config, kind)
     with session_scope(db) as session, pytest.raises(admin.AdminError) as refused:
         admin.add_player(session, config, game, "new@example.org", written)
-    assert f"reads as {npc!r}" in str(refused.value)
+    assert repr(npc) in str(refused.value)  # "'X' is ..." or "'x' reads as 'X', ..."
     assert "no player may take the name of a non-player character" in str(refused.value)
     assert len(_players(db, game)) == (3 if kind == "engarde" else 1)
 
@@ -97,7 +97,7 @@ def test_a_join_by_mail_is_refused_and_told_why(db: Engine, config: Config, kind
     raw = order_mail("new@example.org", f"JOIN GAME AS {written}\n", subject=f"[{game}] join")
     assert process_message(db, config, raw).status == "refused"
     text = text_of(mails(db, "refusal")[-1])
-    assert f"reads as {npc!r}" in " ".join(text.split())
+    assert repr(npc) in " ".join(text.split())
     assert "JOIN GAME AS" in text  # how to write another
     assert written not in _players(db, game)
 
@@ -122,7 +122,7 @@ def test_a_replacement_may_not_be_renamed_as_an_npc(db: Engine, config: Config, 
                                       old, "new@example.org", "--name", written,
                                       "--reason", "resigned", "--no-send"])
     assert isinstance(result.exception, DeskError)  # `main` prints it as one red line
-    assert f"reads as {npc!r}" in str(result.exception)
+    assert repr(npc) in str(result.exception)
     assert written not in _players(db, game)
 
 
@@ -153,3 +153,15 @@ def test_a_fief_nobles_name_now_is_reserved(db: Engine, config: Config) -> None:
     _amend_state(db, "england", {"nobles": {"n1": noble}})
     with session_scope(db) as session, pytest.raises(admin.AdminError, match="'Gilbert'"):
         admin.add_player(session, config, "england", "g@example.org", "gilbert")
+
+
+def test_the_refusal_says_whose_name_it_is(db: Engine, config: Config) -> None:
+    _game(db, config, "engarde")
+    with session_scope(db) as session, pytest.raises(admin.AdminError) as same:
+        admin.add_player(session, config, "paris", "n@example.org", "Ninon de Lenclos")
+    assert str(same.value).startswith("'Ninon de Lenclos' is a name the ladies of Paris are "
+                                      "given (EG §L), and no player may take the name of a "
+                                      "non-player character")
+    with session_scope(db) as session, pytest.raises(admin.AdminError) as alike:
+        admin.add_player(session, config, "paris", "n@example.org", "NINON DE LENCLOS")
+    assert str(alike.value).startswith("'NINON DE LENCLOS' reads as 'Ninon de Lenclos', a name")
