@@ -61,3 +61,13 @@ def test_the_roll_after_a_kill_says_what_it_decided(roll: int, accused: bool,
     e = {"id": "duel.killer_roll", "args": {"character": "32", "roll": roll,
                                             "accused": accused}}
     assert str(EVENTS.duel_killer_roll(e, nm)).strip() == f"Earl Maxwell rolls {roll} {end}"
+
+
+@pytest.mark.parametrize(("what", "words"), [
+    ("event", "an Event card"), ("loyalty", "a Loyalty counter"),
+    ("opportunity", "an Opportunity counter")])
+def test_a_paid_draw_names_what_was_drawn_in_words(what: str, words: str) -> None:
+    """DWTK 13.4.19: the sheet said 'You paid 1 IP for another draw (event).'"""
+    e = {"id": "activity.draw", "args": {"cost": 1, "what": what}}
+    assert str(EVENTS.activity_draw(e, {})).strip() == (
+        f"You paid 1 IP for another draw: {words} (DWTK 13.4.19).")
