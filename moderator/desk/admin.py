@@ -95,16 +95,14 @@ def create_game(
 def refuse_npc_name(config: Config, game: Game, state: JSON, name: str,
                     error: Callable[[str], Exception]) -> None:
     """Raise ``error(why)`` when no player's character may take ``name`` in ``game``: a
-    non-player character has it or may be given it (the engine's `reserved_names`, e.g.
-    EG §L's ladies).  Every path to a new name asks (`add_player`, a JOIN by mail, a
-    replacement's new name)."""
+    non-player character has it or may be given it (`names.npc_problem` on the engine's
+    `reserved_names`, e.g. EG §L's ladies).  Every path to a new name asks (`add_player`,
+    a JOIN by mail, a replacement's new name)."""
     engine = find_engine(game.kind)
-    reserved = engine.reserved_names(state, game_tables(config, game.name, game.kind))
-    same = names.clash(name, reserved)
-    if same is not None:
-        reads = "is" if same == name else f"reads as {same!r},"
-        raise error(f"{name!r} {reads} {reserved[same]}, and no player may take the name "
-                    "of a non-player character: choose another name")
+    problem = names.npc_problem(name, engine.reserved_names(
+        state, game_tables(config, game.name, game.kind)))
+    if problem is not None:
+        raise error(problem)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from sqlmodel import Session
 
 from moderator import jsonio
 from moderator.cli import cli
-from moderator.desk import admin
+from moderator.desk import admin, names
 from moderator.desk.errors import DeskError
 from moderator.desk.players import pending_joins, request_join
 from moderator.games.engarde.state import Lady
@@ -165,3 +165,16 @@ def test_the_refusal_says_whose_name_it_is(db: Engine, config: Config) -> None:
     with session_scope(db) as session, pytest.raises(admin.AdminError) as alike:
         admin.add_player(session, config, "paris", "n@example.org", "NINON DE LENCLOS")
     assert str(alike.value).startswith("'NINON DE LENCLOS' reads as 'Ninon de Lenclos', a name")
+
+
+def test_npc_problem_reads_names_as_the_name_rule_does() -> None:
+    """moderator/desk/names.py: case, accents, spaces and punctuation ignored; an invisible
+    character cannot hide the likeness (it is refused first by chosen_name_problem)."""
+    reserved = {"Mlle Anne de Rohan": "a lady", "Sir Drew": "a noble"}
+    assert names.npc_problem("Jacques de Lyon", reserved) is None
+    assert names.npc_problem("Sir Drew", reserved) == (
+        "'Sir Drew' is a noble, and no player may take the name of a non-player character: "
+        "choose another name")
+    problem = names.npc_problem("mlle ANNE-DE-ROHÁN", reserved)
+    assert problem is not None and problem.startswith(
+        "'mlle ANNE-DE-ROHÁN' reads as 'Mlle Anne de Rohan', a lady,")
