@@ -61,3 +61,21 @@ def test_dwtk_orders_by_mail_get_a_receipt_in_normal_form_with_every_error(
         assert line in body, body
     assert "line 3: PROPOSE PC TO Nobody" in body and "line 4: SOLICIT BRIBE 9" in body
     assert_kept_state_unchanged(db, "fandonia")
+
+
+def test_a_receipts_forecast_does_not_call_every_pc_he(db: Engine, config: Config) -> None:
+    """A DWTK PC may be a woman (Lady Isabella, Lady Margaret: DWTK 2.1.2): the receipt
+    said 'Forecast (from these orders and your character as he stands now ...)'."""
+    with session_scope(db) as session:
+        admin.create_game(session, config, "fandonia", "dwtk", seed=3)
+        for email, name in NOBLES:
+            admin.add_player(session, config, "fandonia", email, name, password="pw")
+    run_turn(db, config, "fandonia")
+    result = process_message(db, config, order_mail(NOBLES[0][0], "PASSWORD: pw\nDO DRAW EVENT\n",
+                                                    subject="[fandonia] orders"))
+    assert result.status == "accepted", result
+    deliver_outbox(db, config)
+    receipt = mailbox_messages(config, NOBLES[0][0])[-1]
+    body = " ".join(receipt.get_body(preferencelist=("plain",)).get_content().split())
+    assert "Forecast (from these orders and your position as it stands now" in body, body
+    assert " he stands" not in body

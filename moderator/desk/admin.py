@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import secrets
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -16,6 +17,7 @@ from moderator.clock import format_deadline
 from moderator.desk import names
 from moderator.dice import Dice
 from moderator.games import find_engine
+from moderator.games.base import JSON
 from moderator.publish import outgoing
 from moderator.settings.config import Config, game_tables
 from moderator.settings.deadline_rule import Rule
@@ -90,6 +92,19 @@ def create_game(
     return game
 
 
+def refuse_npc_name(config: Config, game: Game, state: JSON, name: str,
+                    error: Callable[[str], Exception]) -> None:
+    """Raise ``error(why)`` when no player's character may take ``name`` in ``game``: a
+    non-player character has it or may be given it (`names.npc_problem` on the engine's
+    `reserved_names`, e.g. EG §L's ladies).  Every path to a new name asks (`add_player`,
+    a JOIN by mail, a replacement's new name)."""
+    engine = find_engine(game.kind)
+    problem = names.npc_problem(name, engine.reserved_names(
+        state, game_tables(config, game.name, game.kind)))
+    if problem is not None:
+        raise error(problem)
+
+
 @dataclass(frozen=True)
 class NewPlayer:
     player: Player
@@ -129,6 +144,7 @@ def add_player(
     tables = game_tables(config, game.name, game.kind)
     turn = repo.open_turn(session, game)
     state = jsonio.loads(turn.state_before)
+    refuse_npc_name(config, game, state, name, AdminError)
     key = _free_key(slug(name), {p.character_key for p in others})
     dice = Dice.for_turn(game.seed, 0)
     try:

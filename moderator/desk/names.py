@@ -12,13 +12,17 @@ a name look like another's), no letter of another script that looks like a Latin
 
 And no two characters of a game share a name as the moderator reads names: in any case,
 with or without accents, spaces and punctuation ("Jacques de Lyon", "JACQUES-DE-LYON" and
-"Jacques de Lyón" are one name), whoever chose them (the GM's `player add` too).
+"Jacques de Lyón" are one name), whoever chose them (the GM's `player add` too).  Nor
+may a player's character take, read so, a name a non-player character of the game has
+or may be given (`npc_problem`, on the engine's `reserved_names`: every name of En
+Garde!'s ladies' tables, EG §L; every DWTK character card; Fief's Noble and Retainer
+cards), on every path to a new name (desk.admin.refuse_npc_name).
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from moderator.games.aliases import folded, latin_letter
 
@@ -58,3 +62,14 @@ def clash(name: str, taken: Iterable[str]) -> str | None:
     """The name in ``taken`` that reads as ``name`` (`folded`), else None."""
     mine = folded(name)
     return next((other for other in taken if folded(other) == mine), None)
+
+
+def npc_problem(name: str, reserved: Mapping[str, str]) -> str | None:
+    """Why ``name`` cannot be a player's character's: it reads as a name in ``reserved``
+    (a non-player character's -> what it is, `GameEngine.reserved_names`), else None."""
+    same = clash(name, reserved)
+    if same is None:
+        return None
+    reads = "is" if same == name else f"reads as {same!r},"
+    return (f"{name!r} {reads} {reserved[same]}, and no player may take the name of a "
+            "non-player character: choose another name")

@@ -120,6 +120,8 @@ def replace(session: Session, config: Config, game: Game, old: Player, email: st
         same = names.clash(name, (p.name for p in repo.players(session, game) if p.id != old.id))
         if same is not None:
             raise DeskError(f"{name!r} reads as {same!r}, a character of {game.name} already")
+        admin.refuse_npc_name(config, game, jsonio.loads(
+            repo.open_turn(session, game).state_before), name, DeskError)
     previous = f"{old.name} <{old.email}>"
     for link in session.exec(select(PlayerAddress).where(PlayerAddress.player_id == old.id)):
         session.delete(link)
@@ -247,6 +249,8 @@ def request_join(session: Session, config: Config, game: Game, email: str,
     if same is not None:
         raise BadName(f"{shown} reads as {same!r}, the name of another character of "
                       f"{game.name}.")
+    admin.refuse_npc_name(config, game, jsonio.loads(
+        repo.open_turn(session, game).state_before), name, lambda why: BadName(f"{why}."))
     if joining == "open":
         admin.add_player(session, config, game.name, email, name)
         return "added"

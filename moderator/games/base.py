@@ -269,6 +269,14 @@ class GameEngine(Protocol[TablesT]):
     def character_name(self, state: JSON, character: str) -> str:
         ...
 
+    def reserved_names(self, state: JSON, tables: TablesT) -> Mapping[str, str]:
+        """The names of the game's non-player characters: those they have (``state``) and
+        those the rules may give them (``tables``, e.g. every name of En Garde!'s ladies'
+        tables, EG §L), each -> what it is, for the refusal ("a name the ladies of
+        Paris are given (EG §L)").  No player's character may take one
+        (moderator/desk/names.py)."""
+        ...
+
     def order_form(self, state: JSON, character: str, tables: TablesT) -> str:
         """A blank (or pre-filled) order form for this character's next turn."""
         ...

@@ -8,6 +8,8 @@ Fandonia; Sir Robert (16) is Ambassador in the City States.
 
 from __future__ import annotations
 
+import pytest
+
 from moderator.games.dwtk import crown, duels, player
 from moderator.games.dwtk.orders import TurnOrders, parse_orders
 from moderator.games.dwtk.state.court import Court
@@ -176,3 +178,11 @@ def test_send_parses_round_trips_and_is_refused_elsewhere() -> None:
     errors = parse_orders("IF ANYONE HEARS MINE THEN SEND 42\n"
                           "IF ANYONE DUELS MINE THEN SEND Prince Alan", TABLES).errors
     assert [e.line for e in errors] == [1, 2]
+
+
+@pytest.mark.parametrize("who", ["1st Judge", "46", "Magistrate", "Archbishop", "Lady Victoria"])
+def test_send_refuses_a_noble_who_never_duels(who: str) -> None:
+    """DWTK 19.2: only 11-44 and 52-54 fight duels.  SEND 1st Judge was stored, and when
+    the Duel counter came (12.3.6) the PC fought himself with no word why."""
+    [error] = parse_orders(f"IF ANYONE DUELS PC THEN SEND {who}", TABLES).errors
+    assert "never fights a duel" in error.message and "19.2" in (error.hint or ""), error

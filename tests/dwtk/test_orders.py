@@ -146,3 +146,46 @@ def test_each_problem_has_its_type() -> None:
     assert "unknown order" in parsed.errors[0].message and parsed.errors[0].hint
     assert parsed.errors[1].message == "USURP appears twice"
     assert parsed.errors[2].message == "HIDE and UNHIDE of the same character"
+
+
+@pytest.mark.parametrize(("written", "read"), [
+    ("DO DRAW EVENT CARD", "DO DRAW EVENT"),
+    ("DO DRAW AN EVENT CARD", "DO DRAW EVENT"),
+    ("do draw a loyalty counter", "DO DRAW LOYALTY"),
+    ("DO DRAW AN OPPORTUNITY COUNTER", "DO DRAW OPPORTUNITY"),
+])
+def test_draw_reads_the_counter_or_card_as_a_player_names_it(written: str, read: str) -> None:
+    """DWTK 13.4.19 'Draw A Counter Or Card': 'DO DRAW EVENT CARD' was refused with 'DO DRAW
+    needs LOYALTY, OPPORTUNITY or EVENT' (it had EVENT) and no hint."""
+    parsed = parse_orders(written, TABLES)
+    assert parsed.errors == () and parsed.normal_form == (read,)
+
+
+def test_draw_of_nothing_known_is_refused_with_an_example() -> None:
+    [error] = parse_orders("DO DRAW A CROWN", TABLES).errors
+    assert error.hint is not None and "DO DRAW EVENT" in error.hint and "13.4.19" in error.hint
+
+
+@pytest.mark.parametrize(("written", "read"), [
+    ("BUY 2 PPs", "BUY 2 PP"), ("buy 3 PP's", "BUY 3 PP"), ("BUY 1 Power Point", "BUY 1 PP"),
+    ("BUY 2 power points", "BUY 2 PP")])
+def test_buy_reads_pp_as_a_player_writes_them(written: str, read: str) -> None:
+    """DWTK 35.8: 'BUY 2 PPs' was refused with 'BUY needs a number of PP' (it had one)."""
+    parsed = parse_orders(written, TABLES)
+    assert parsed.errors == () and parsed.normal_form == (read,)
+
+
+def test_a_line_ended_like_a_sentence_is_read_as_without_its_full_stop() -> None:
+    """A player writing sentences ends them: 'DO RECRUIT Sir Drew.' was refused as 'no
+    character called 'Sir Drew.'', 'PLAY Alibi.' as a card that cannot be played.  A line
+    that does not read as written is read again without one closing . ; or !; a line
+    that reads as written is kept as it is (a player's name may end in a full stop)."""
+    parsed = parse_orders("DO RECRUIT Sir Drew.\nDO DRAW EVENT;\nBUY 1 PP.\n"
+                          "IF ANYONE HEARS MINE THEN PLAY Alibi.\nALIGN Prince Alan!\n"
+                          "DO INTRIGUE Bob Jr.\n", TABLES, {"bob": "Bob Jr."})
+    assert parsed.errors == ()
+    assert parsed.normal_form == ("DO RECRUIT 11", "DO DRAW EVENT", "DO INTRIGUE Bob Jr.",
+                                  "BUY 1 PP", "ALIGN Prince Alan",
+                                  "IF ANYONE HEARS MINE THEN PLAY Alibi")
+    [error] = parse_orders("DO RECRUIT Nobody.", TABLES).errors
+    assert error.text == "DO RECRUIT Nobody." and "'Nobody.'" in error.message

@@ -136,14 +136,22 @@ def _sheet_line(macro: str, args: dict[str, object]) -> str:
 
 
 def test_the_turn_sheet_reads_the_words_not_the_code() -> None:
+    """The reason in words (reasons.py), and what was not done as the order was written
+    (the sheet said 'Not done: buy pp', 'Not done: title'; the receipt 'BUY PP', 'DO
+    TITLE')."""
+    assert _sheet_line("activity_skipped", {"what": "buy_pp", "reason": "ip"}).startswith(
+        "Not done: BUY PP (not enough IP left to spend")
+    assert _sheet_line("activity_skipped", {"what": "align:jane", "reason": "pp"}).startswith(
+        "Not done: ALIGN Jane (the Mistress) (your PP")
     assert _sheet_line("activity_skipped", {"what": "favor", "reason": "not_farc"}) == (
-        "Not done: favor (FAVOR and USURP need a royal who is your FARC and not the "
+        "Not done: DO FAVOR (FAVOR and USURP need a royal who is your FARC and not the "
         "Monarch, DWTK 13.4.4, 36.2).")
     assert _sheet_line("activity_skipped", {"what": "counselor",
                                             "reason": "no_card:monarchs_counselor"}) == (
-        "Not done: counselor (you hold no Monarch's Counselor card, DWTK 13.2, 14.5).")
+        "Not done: DO COUNSELOR (you hold no Monarch's Counselor card, DWTK 13.2, 14.5).")
     assert _sheet_line("activity_skipped", {"what": "propose:pc", "reason": "not_yours"}) \
-        == "Not done: propose PC (not a living character of your faction, DWTK 6.1, 18.4)."
+        == ("Not done: PROPOSE PC (a character it names is not a living character of your "
+            "faction, DWTK 6.1, 18.4).")
     assert _sheet_line("counsel_refused", {"table": "famine", "counsel": "x",
                                            "reason": "rotation"}).endswith(
         "was not made (the same counsel again only after every counsel of that table, "

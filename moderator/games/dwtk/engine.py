@@ -21,7 +21,7 @@ from moderator.games.base import (
     StateTurn,
     TurnResult,
 )
-from moderator.games.dwtk import faction, forecast, phases, press, setup
+from moderator.games.dwtk import faction, forecast, npcs, phases, press, setup
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.orders import TurnOrders, parse_orders, read_orders
 from moderator.games.dwtk.state import GameState, Phase
@@ -50,6 +50,7 @@ class DwtkEngine:
     gazette_title = "The Fandonian Courier"
     takes_decisions = False
     phases = (phases.table(),)  # the adjudication's turn order (DWTK 4), as `adjudicate` runs it
+    reserved_names = staticmethod(npcs.reserved_names)  # names no player may take
 
     def load_tables(self, raw: Mapping[str, Mapping[str, Any]]) -> Tables:
         return load_tables(raw)

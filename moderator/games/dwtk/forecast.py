@@ -23,7 +23,7 @@ from moderator.games.dwtk import reasons
 from moderator.games.dwtk.orders.activity import ActivityKind
 from moderator.games.dwtk.orders.names import Names
 from moderator.games.dwtk.state import GameState
-from moderator.games.dwtk.tables import Tables
+from moderator.games.dwtk.tables import Tables, kind_of
 
 Adjudicate = Callable[[JSON, Mapping[str, JSON], Any, Dice], TurnResult]
 
@@ -47,7 +47,7 @@ def forecast(state: JSON, orders: Mapping[str, JSON], tables: Tables,
         lines = [f"IP {player.ip}, PP {player.pp} now."]
         lines += _spending(player.ip, player.pp, _player_turn(result.events, key),
                            names, cards)
-        lines += _counters(player.loyalty, player.opportunity)
+        lines += _counters(player.loyalty, player.opportunity, tables)
         found[key] = tuple(lines)
     return found
 
@@ -108,13 +108,16 @@ def _spending(ip: int, pp: int, events: Sequence[Event], names: Names,
     return lines
 
 
-def _counters(loyalty: tuple[int, ...], opportunity: tuple[str, ...]) -> list[str]:
-    """What his counters allow this turn (DWTK 11, 12)."""
+def _counters(loyalty: tuple[int, ...], opportunity: tuple[str, ...],
+              tables: Tables) -> list[str]:
+    """What his counters allow this turn (DWTK 11, 12), the Opportunity counters by the
+    names his turn sheet gives them ("Gain One IP", not the key "gain_ip")."""
     lines: list[str] = []
     if loyalty:
         lines.append("Your Loyalty counters allow: "
                      + ", ".join(f"DO RECRUIT {n}" for n in loyalty) + ".")
     if opportunity:
+        named = {o.key: o.name for o in tables.opportunities}
         lines.append("Your Opportunity counters: "
-                     + ", ".join(o.split("-")[0].replace("_", " ") for o in opportunity) + ".")
+                     + ", ".join(named.get(kind_of(o), kind_of(o)) for o in opportunity) + ".")
     return lines

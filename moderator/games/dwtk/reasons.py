@@ -21,11 +21,15 @@ from typing import Final
 
 REASONS: Final[Mapping[str, str]] = MappingProxyType({
     # -- any activity (13, 12, 34, 35) ------------------------------------------------
-    "ip": "not enough IP left to spend, DWTK 34.4, 34.6, 33.2.1",
+    "ip": "not enough IP left to spend: none on a Famine turn, at most half while the "
+          "government is in crisis, DWTK 34.4, 34.6, 33.2.1",
     "pp": "your PP would not cover your faction's Status, DWTK 35.4",
     "pp_limit": "over the faction's PP limit, DWTK 35.4, 35.5",
     "same_activity_twice": "the same activity only once a turn, DWTK 13.1",
-    "no_activities_left": "your activities for the turn are used up, DWTK 13.1",
+    "no_activities_left": "no activity left this turn: two a turn, and one per Extra "
+                          "Activity, one while your PC is banished, imprisoned or hiding, "
+                          "none with a Duel or Gout counter, DWTK 13.1, 12.3.2, 12.3.6, "
+                          "12.3.7",
     "condition_not_met": "its IF condition does not hold",
     "not_pc_or_fac": "not your PC or a living FAC of yours, DWTK 13.4",
     "no_pc": "your PC is dead or not yet in play, DWTK 31.5",
@@ -53,7 +57,8 @@ REASONS: Final[Mapping[str, str]] = MappingProxyType({
     "suspended": "the embassy is closed by the war, DWTK 7.10.4",
     "at_war": "a country at war with Fandonia: no one goes there, comes back from there "
               "or serves from there, DWTK 7.10.1, 6.3",
-    "not_yours": "not a living character of your faction, DWTK 6.1, 18.4",
+    "not_yours": "a character it names is not a living character of your faction, "
+                 "DWTK 6.1, 18.4",
     "no_character": "no character named to appoint, DWTK 36.14",
     # -- counselors, henchmen, favor, recruits (13.4.3, 13.4.4, 13.4.7, 13.4.13) ----------
     "female": "a woman may not be a Monarch's Counselor, DWTK 13.4.3",
@@ -184,24 +189,25 @@ REASONS: Final[Mapping[str, str]] = MappingProxyType({
     "no_turn:lost": "a turn lost to the PC's death or the FARC Monarch's, DWTK 31.5, 36.11",
     "no_turn:dead": "the heir is not yet face up, DWTK 31.5",
     "no_turn:at_war": "the PC is stuck in a country at war with Fandonia, DWTK 7.10.3",
-    # -- why a character is accused of wrongdoing (23.1) or must fight a duel (19.1) ------
+    # -- why a character is accused of wrongdoing (23.1) or must fight a duel (19.1); the
+    #    character may be a woman, so no "he" or "his" here -------------------------------
     "cause:scandal": "the Scandal Table, DWTK 22, 23.1",
-    "cause:scandal_exposed": "the scandal he exposed came back on him, DWTK 13.4.9, 22",
+    "cause:scandal_exposed": "exposing a scandal that turned on the exposer, DWTK 13.4.9, 22",
     "cause:prestige:carousing": "the Carousing Table, DWTK 13.4.17, 23.1",
     "cause:prestige:sporting": "the Sporting Table, DWTK 13.4.17, 23.1",
     "cause:prestige:romance": "the Romance Table, DWTK 13.4.17, 23.1",
     "cause:prestige:socializing": "the Socializing Table, DWTK 13.4.17, 23.1",
-    "cause:prestige:privateering": "his privateer fired on a neutral ship, "
+    "cause:prestige:privateering": "the privateer fired on a neutral ship, "
                                    "DWTK 13.4.17.1, 23.1",
     "cause:court_ball": "the Court Ball Table, DWTK 10, 19.7.3, 23.1",
     "cause:counsel": "a counsel that displeased the Monarch, DWTK 15, 23.1",
-    "cause:intrigue": "an illegal card drawn from his hand, DWTK 23.1, 23.3",
+    "cause:intrigue": "an illegal card drawn from the player's hand, DWTK 23.1, 23.3",
     "cause:assassination": "an assassination attempt, DWTK 21, 23.1",
-    "cause:duel": "killing his opponent in a duel, DWTK 19.10",
+    "cause:duel": "killing the opponent in a duel, DWTK 19.10",
     "cause:bribery": "a bribe, DWTK 13.4.20.1, 13.4.20.2",
     "cause:implicated": "implicated by a wrongdoer under interrogation, DWTK 27",
     "cause:duel_counter": "the Duel counter, DWTK 12.3.6, 19.1",
-    "cause:carousing": "drunk at the Carousing Table (+1 to his roll), DWTK 13.4.17, 19.9",
+    "cause:carousing": "drunk at the Carousing Table (+1 to the roll), DWTK 13.4.17, 19.9",
     "cause:sporting": "the Sporting Table, DWTK 13.4.17, 19.1",
     "cause:romance": "the Romance Table, DWTK 13.4.17, 19.1",
     "cause:socializing": "the Socializing Table, DWTK 13.4.17, 19.1",

@@ -11,7 +11,7 @@ from typing import Any
 
 from moderator.dice import Dice
 from moderator.games.base import JSON, Event, NewsletterContext, ParsedOrders, TurnResult
-from moderator.games.engarde import forecast, phases, submission
+from moderator.games.engarde import forecast, npcs, phases, submission
 from moderator.games.engarde.character import roll_character
 from moderator.games.engarde.events import EventId
 from moderator.games.engarde.forecast import World as ForecastWorld
@@ -155,6 +155,7 @@ class EnGardeEngine:
     gazette_title = "Le Sport de Paris"
     takes_decisions = True  # cause, admit, appoint ... (docs/engarde-orders.md)
     phases = (phases.MONTH,)  # the month's turn order (EG §C–E), as `adjudicate` runs it
+    reserved_names = staticmethod(npcs.reserved_names)  # names no player may take
 
     def load_tables(self, raw: Mapping[str, Mapping[str, Any]]) -> Tables:
         return load_tables(raw)

@@ -17,7 +17,7 @@ from moderator.games.base import (
     TurnResult,
     load_problems,
 )
-from moderator.games.fief import phases, setup
+from moderator.games.fief import npcs, phases, setup
 from moderator.games.fief.events import EventId
 from moderator.games.fief.forms import order_form as build_form
 from moderator.games.fief.orders import parse_orders
@@ -43,6 +43,7 @@ class FiefEngine:
     takes_decisions = False
     # The adjudication's turn order (FE 1.0, fief-email.md §2.1.1), as `phases.run` runs it.
     phases = (phases.ROUND_TABLE, phases.NEXT_ROUND_TABLE)
+    reserved_names = staticmethod(npcs.reserved_names)  # names no player may take
 
     def load_tables(self, raw: Mapping[str, Mapping[str, Any]]) -> Tables:
         return load_tables(raw)

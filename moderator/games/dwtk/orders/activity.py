@@ -227,10 +227,16 @@ def _parse_wedding(k: ActivityKind, tail: str, n: Names) -> Activity:
     return Activity(k, who)
 
 
+# 13.4.19 "Draw A Counter Or Card": EVENT, or as a player says it, AN EVENT CARD.
+_DRAW_WORDS = re.compile(r"^(?:an?\s+)?(\w+)(?:\s+(?:card|counter))?$")
+
+
 def _parse_draw(k: ActivityKind, tail: str, n: Names) -> Activity:
-    draw = _DRAWS.get(tail.strip().lower())
+    words = _DRAW_WORDS.match(" ".join(tail.lower().split()))
+    draw = _DRAWS.get(words.group(1)) if words else None
     if draw is None:
-        raise OrderSyntaxError("DO DRAW needs LOYALTY, OPPORTUNITY or EVENT")
+        raise OrderSyntaxError("DO DRAW needs LOYALTY, OPPORTUNITY or EVENT",
+                               "e.g. DO DRAW EVENT (or AN EVENT CARD): 1 IP, DWTK 13.4.19")
     return Activity(k, draw=draw)
 
 

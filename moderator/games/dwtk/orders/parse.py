@@ -41,7 +41,7 @@ from moderator.games.dwtk.orders.usurp import UsurpOrder, parse_usurp
 from moderator.games.dwtk.tables import Tables
 
 _IGNORED = re.compile(r"^(GAME|PASSWORD|CHARACTER|PLAYER|TURN)\s*:", re.IGNORECASE)
-_BUY = re.compile(r"^(\d+)\s*PP$", re.IGNORECASE)
+_BUY = re.compile(r"^(\d+)\s*(?:PPs?|PP's|power points?)$", re.IGNORECASE)  # 35.8
 _PROBLEM = re.compile(r"^(.*)\s+(FAIL|\+|-)$", re.IGNORECASE)
 _WITHDRAW = re.compile(r"^REACTION\s+(\d+)$", re.IGNORECASE)
 _KEYWORDS = ("orders start with DO, BUY, ALIGN, DISCARD, KEEP, BID, PROBLEM, DRAW ONLY, "
@@ -299,6 +299,31 @@ def _read(line: str, b: _Builder, n: Names) -> tuple[str, object] | None:
     return None
 
 
+def _take(line: str, b: _Builder, n: Names) -> None:
+    known = n.recall(line)  # (the builder's list, the value) of a line read before
+    if known is None:
+        known = _read(line, b, n)
+    if known is not None:
+        getattr(b, known[0]).append(known[1])
+
+
+def _take_sentence(line: str, b: _Builder, n: Names) -> None:
+    """`_take`; a line that does not read as written is read again without one closing
+    ``.`` ``;`` or ``!`` (a player writing sentences: "DO RECRUIT Sir Drew."), and the
+    problem of the line as written stands if that does not read either.  A line that
+    reads as written is kept so (a player's name may end in a full stop: "Bob Jr.")."""
+    try:
+        _take(line, b, n)
+    except ParseProblem as problem:
+        bare = line[:-1].rstrip() if line[-1] in ".;!" else ""
+        if not bare:
+            raise
+        try:
+            _take(bare, b, n)
+        except ParseProblem:
+            raise problem from None
+
+
 def parse_orders(text: str, tables: Tables,
                  players: Mapping[str, str] | None = None) -> ParsedOrders:
     """Every line read; every problem collected with its line number (style rule 5).
@@ -326,11 +351,7 @@ def _read_sheet(text: str, n: Names) -> tuple[TurnOrders, tuple[OrderError, ...]
         if not line or (":" in line and _IGNORED.match(line)):  # (the header needs a ':')
             continue
         try:
-            known = n.recall(line)  # (the builder's list, the value) of a line read before
-            if known is None:
-                known = _read(line, b, n)
-            if known is not None:
-                getattr(b, known[0]).append(known[1])
+            _take_sentence(line, b, n)
         except ParseProblem as problem:
             errors.append(OrderError(number, raw, problem.message, problem.hint,
                                      problem.severity))

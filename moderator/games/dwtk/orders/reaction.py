@@ -277,6 +277,10 @@ def _response(text: str, trigger: Trigger, n: Names) -> tuple[Act, dict[str, Any
         if henchman is None or not henchman.isdigit():
             raise UnknownNameError(f"no noble called {rest!r}",
                                    "SEND names a henchman: an id or a name")
+        noble = n.tables.noble(int(henchman))
+        if not noble.can_duel:  # stored, it would never be sent
+            raise IllegalOrderError(f"{noble.name} ({henchman}) never fights a duel",
+                                    "DWTK 19.2: only the nobles 11-44 and 52-54 duel")
         return act, {"choice": henchman}
     if rest or sign:
         raise OrderSyntaxError(f"{act.value.upper()} takes nothing after it")

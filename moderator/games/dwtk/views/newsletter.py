@@ -12,6 +12,7 @@ from typing import Any
 from moderator.dice import Dice
 from moderator.games.base import Event
 from moderator.games.dwtk import reasons, status
+from moderator.games.dwtk.orders.activity import ActivityKind
 from moderator.games.dwtk.orders.names import Names
 from moderator.games.dwtk.orders.reaction import format_reaction
 from moderator.games.dwtk.state import Character, GameState, Phase, Situation
@@ -31,6 +32,9 @@ def names(state: GameState, tables: Tables) -> dict[str, str]:
     out.update({c.key: c.name for c in tables.cards})
     out.update({o.key: o.name for o in tables.opportunities})
     out.update({k: p.name for k, p in state.players.items()})
+    # "act:<activity>": a skipped activity as the player wrote it, "DO TITLE" (the
+    # forecast's words too; other skipped orders read "BUY PP", "PROPOSE PC": `act`).
+    out.update({f"act:{k.value}": f"DO {k.value.upper()}" for k in ActivityKind})
     # "<key>:female" lets the event macros say "her" and "she" (templates/dwtk/events.md.j2).
     out.update({f"{n.id}:female": "1" for n in tables.nobles if n.sex is Sex.FEMALE})
     out.update({f"{r.key}:female": "1" for r in tables.royals if r.sex is Sex.FEMALE})

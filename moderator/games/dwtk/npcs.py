@@ -1,0 +1,23 @@
+"""The names of Down with the King's non-player characters, which no player may take
+(`GameEngine.reserved_names`; moderator/desk/names.py).
+
+Every character of Fandonia is a card of the Royalty or the Nobles Deck (DWTK 2.1.1,
+2.1.2), and any of them may be a non-player character (an NC) while the game lasts, so
+every card's name is reserved ("King George", "Sir Drew", "John (the Brother)", which
+reads as "John the Brother").  A title a noble acquires (13.4.1) is printed beside his
+card's name, never instead of it, so the cards' names are all there are; the state adds
+none.
+"""
+
+from __future__ import annotations
+
+from moderator.games.base import JSON
+from moderator.games.dwtk.tables import Tables
+
+ROYAL = "the name of a royal character of Fandonia (DWTK 2.1.1)"
+NOBLE = "the name of a noble of Fandonia (DWTK 2.1.2)"
+
+
+def reserved_names(state: JSON, tables: Tables) -> dict[str, str]:
+    """Every character card's name -> what it names (`ROYAL`, `NOBLE`)."""
+    return {**{r.name: ROYAL for r in tables.royals}, **{n.name: NOBLE for n in tables.nobles}}
