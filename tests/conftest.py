@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, settings
 from pg.cluster import PgCluster, start_cluster
 from sqlalchemy import Engine
 
+from moderator.intake import turnstate
 from moderator.settings.config import Config, load_config
 from moderator.store.db import open_store
 
@@ -57,6 +58,16 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("backend", [
             pytest.param(b, marks=[pytest.mark.postgresql] if b == "postgresql" else [])
             for b in BACKENDS])
+
+
+@pytest.fixture(autouse=True)
+def _fresh_turn_contexts() -> Iterator[None]:
+    """Each test reads its turns afresh: intake keeps the parse context of a game's open
+    turn per process (`moderator.intake.turnstate`), keyed by ids and state bytes that
+    two tests' fresh stores can share (game 1, turn 1, the same seed), so a test could
+    otherwise be handed another test's context (one made before a monkeypatch)."""
+    turnstate._contexts.clear()
+    yield
 
 
 @pytest.fixture
