@@ -34,6 +34,9 @@ class Realm:
         self.loans: list[tuple[str, str, str, int]] = []   # Crossbowmen lent (FE 11.1)
         # FE 5.0, 5.4: this movement phase's arrivals: (city, family, came from).
         self.entries: list[tuple[str, str, str]] = []
+        # Units taken off the map this phase, by (city, family, unit): a battle report
+        # reads its losses here (FE 7.5; battle_report.py).
+        self.off_map: dict[tuple[str, str, str], int] = {}
 
     # -- events and dice ---------------------------------------------------------------
     def emit(self, event: EventId, args: Mapping[str, Any] | None = None,
@@ -76,6 +79,10 @@ class Realm:
     def account(self, family: str) -> str:
         """The player whose purse and hand a family uses (a pot for two, FE 13.7)."""
         return self.s.families[family].player
+
+    def owner(self, family: str | None) -> str | None:
+        """The player of a family, if it is one (None: Independent, the invaders)."""
+        return self.account(family) if family in self.s.families else None
 
     def cash(self, family: str) -> int:
         return self.s.players[self.account(family)].cash
@@ -174,10 +181,11 @@ class Realm:
         if heirs:
             heirs[0].titles.append(region.key)
             self.emit(EventId.TITLE_LOST, {"region": region.key, "from": lord.key,
-                                           "to": heirs[0].key, "city": city})
+                                           "to": heirs[0].key, "city": city},
+                      actor=self.owner(lord.family))
         else:
             self.emit(EventId.TITLE_LOST, {"region": region.key, "from": lord.key, "to": None,
-                                           "city": city})
+                                           "city": city}, actor=self.owner(lord.family))
 
     def walls(self, city: str) -> int:
         """The attacker's melee penalty of the city's building (FE 7.4, 4.9)."""
@@ -204,6 +212,7 @@ class Realm:
     def return_units(self, city: str, family: str, unit: str, n: int) -> None:
         """Units off the map go back to their family's stockpile (FE 7.5)."""
         self.city(city).add(family, unit, -n)
+        self.off_map[city, family, unit] = self.off_map.get((city, family, unit), 0) + n
         if unit != "crossbow":
             stock = self.s.families[family].stock
             stock[unit] = stock.get(unit, 0) + n
@@ -427,7 +436,9 @@ class Realm:
             noble.relics = []
         else:
             self.drop_relics(noble)
-        self.emit(EventId.NOBLE_CAPTURED, {"noble": noble.key, "captor": captor, "city": city})
+        # Public news, and on the sheet of the player who lost him (as a death, FE 4.8).
+        self.emit(EventId.NOBLE_CAPTURED, {"noble": noble.key, "captor": captor, "city": city},
+                  actor=self.owner(noble.family))
         self.refresh_control(city)
 
     def ransom(self, noble: Noble) -> int:
