@@ -87,17 +87,33 @@ def votes_of(realm: Realm, player: str) -> int:
     return total
 
 
-def eligible(realm: Realm, key: str) -> bool:
-    n = realm.s.nobles.get(key)
-    return (n is not None and n.alive and n.free and n.is_lord and n.clergy is None
-            and not n.abbess and not realm.besieged(n))
+def drop_unfit(realm: Realm) -> None:
+    """FE 9.1, fief-email.md A44: eligibility is checked when the election runs; a
+    candidate who may not stand is dropped with his standing `CANDIDATE` lines, and each
+    player who named him is told why on his sheet."""
+    s = realm.s
+    for key in list(s.candidates):
+        name = s.nobles[key].name if key in s.nobles else key.title()
+        why = s.cannot_stand(name)
+        if why is None:
+            continue
+        namers = [p for p in s.player_order()
+                  if any(d["kind"] == "candidate" and str(d.get("lord", "")).lower() == key
+                         for d in s.players[p].standing)]
+        if not namers and key in s.nobles:
+            namers = [s.player_of(s.nobles[key].family)]
+        for player in namers:
+            realm.refuse(player, f"CANDIDATE {name}",
+                         f"{why}; a candidate is a Lord, not of the clergy, neither captive "
+                         f"nor besieged (FE 9.1): the candidacy is withdrawn")
+        realm.drop_candidacy(key)
 
 
 def election_phase(realm: Realm) -> None:
     """FE 9.1: with no Sovereign and 3 titles in play, one of them a Bishop or
     Archbishop, the standing candidates are voted on; a simple majority elects."""
     s = realm.s
-    s.candidates = [c for c in s.candidates if eligible(realm, c)]
+    drop_unfit(realm)
     if s.sovereign is not None or not s.candidates:
         return
     titled = sum(len(n.titles) + (1 if n.clergy else 0) + len(n.abbess) for n in s.living())
@@ -106,7 +122,7 @@ def election_phase(realm: Realm) -> None:
     realm.emit(EventId.CANDIDATES, {"candidates": list(s.candidates)})
     # W2 (fief-email.md §3.2): a candidate may be struck before the tally.
     windows.open_window(realm, "election")
-    s.candidates = [c for c in s.candidates if eligible(realm, c)]
+    drop_unfit(realm)
     if s.sovereign is not None or not s.candidates:
         return
     tally: dict[str, int] = {c: 0 for c in s.candidates}

@@ -142,8 +142,7 @@ class Realm:
     def besieged(self, noble: Noble) -> bool:
         """FE 7.9, 9.1-9.2: a noble shut in a city another player besieges (the besiegers
         on its outskirts are not besieged)."""
-        besieger = self.city(noble.city).besieged_by
-        return besieger is not None and self.account(besieger) != self.account(noble.family)
+        return self.s.besieged(noble)
 
     def inside(self, city: str, family: str) -> bool:
         """FE 5.0: a family inside the city's Stronghold, Fortified City or Abbey: its
@@ -218,14 +217,14 @@ class Realm:
             stock[unit] = stock.get(unit, 0) + n
 
     # -- deaths and titles -------------------------------------------------------------
-    def _drop_candidacy(self, noble: Noble) -> None:
-        """FE 9.1: a candidate is a living Lord; his standing `CANDIDATE` line goes."""
-        if noble.key in self.s.candidates:
-            self.s.candidates.remove(noble.key)
+    def drop_candidacy(self, key: str) -> None:
+        """FE 9.1: a candidate is a living Lord; his standing `CANDIDATE` lines go."""
+        if key in self.s.candidates:
+            self.s.candidates.remove(key)
         for player in self.s.players.values():
             player.standing[:] = [d for d in player.standing
                                   if not (d["kind"] == "candidate"
-                                          and str(d.get("lord", "")).lower() == noble.key)]
+                                          and str(d.get("lord", "")).lower() == key)]
 
     def kill(self, noble: Noble, cause: str) -> None:
         """FE 4.8: the noble, card and retainer leave the game; titles pass on."""
@@ -239,7 +238,7 @@ class Realm:
                                         "city": noble.city, "cause": cause},
                   actor=self.s.player_of(noble.family))
         self.s.removed.append(f"Noble {noble.name}")
-        self._drop_candidacy(noble)
+        self.drop_candidacy(noble.key)
         if noble.retainer:
             self.s.removed.append(f"Retainer {noble.retainer}")
             noble.retainer = None
