@@ -76,3 +76,16 @@ def test_fe_9_1_no_warning_for_a_candidate_whose_title_the_same_orders_buy() -> 
     s = _court()
     text = "BUY TITLE North FOR Edward\nCANDIDATE Edward\n"
     assert parse_orders(text, s.to_dict(), "kirsten", TABLES).errors == ()
+
+
+def test_fe_9_1_the_elected_candidacy_leaves_the_standing_orders() -> None:
+    """fief-email.md 1B: CANDIDATE stands "until elected or withdrawn".  Found in the
+    golden game: Lucia, Sovereign Queen since Round 3, was still listed as Dan's standing
+    "1: CANDIDATE Lucia" in Rounds 4 to 7."""
+    s = _court()
+    r = realm(s)
+    give_orders(r, {"kirsten": "CANDIDATE Anabel\nVOTE Anabel"})
+    phases.store_standing(r)
+    court.election_phase(r)
+    assert s.sovereign == "anabel"
+    assert s.candidates == [] and s.players["kirsten"].standing == []

@@ -138,7 +138,6 @@ def election_phase(realm: Realm) -> None:
         return
     king = s.nobles[top[0]]
     realm.crown(king.key)
-    s.candidates.remove(king.key)
     realm.emit(EventId.ELECTED, {"noble": king.key, "tally": tally,
                                  "title": "King" if king.sex == "m" else "Sovereign Queen"})
 

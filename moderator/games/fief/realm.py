@@ -350,6 +350,7 @@ class Realm:
         king = s.nobles[key]
         s.sovereign = key
         king.royal_knights = 2
+        self.drop_candidacy(key)    # "standing until elected" (fief-email.md §3, 1B)
         if king.spouse:
             self.royal_spouse(king.spouse)
         self._royal_stronghold_changes_sides(king.family)
