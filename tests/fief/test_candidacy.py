@@ -28,13 +28,14 @@ def test_fe_9_1_a_candidate_who_may_not_stand_is_caught_on_the_receipt() -> None
     found = {e.line: e for e in parsed.errors}
     assert sorted(found) == [1, 2, 3]
     assert found[1].severity is Severity.WARNING
-    assert found[1].message.startswith("Edward holds no Fiefdom title: only a Lord may stand")
+    assert found[1].message.startswith("as things stand, Edward holds no Fiefdom title; "
+                                       "a candidate is a Lord")
     assert "(FE 9.1)" in found[1].message and found[1].hint
     # Clergy never may: an error, and the line is not read.
     assert found[2].severity is Severity.ERROR
     assert found[2].message.startswith("Henri is of the clergy")
     assert "CANDIDATE Henri" not in parsed.normal_form
-    assert found[3].severity is Severity.WARNING and "Hugh is captive now" in found[3].message
+    assert found[3].severity is Severity.WARNING and "Hugh is captive;" in found[3].message
     assert "CANDIDATE Anabel" in parsed.normal_form
 
 
@@ -49,9 +50,9 @@ def test_fe_9_1_an_unfit_candidacy_is_refused_on_the_sheet_not_dropped_silently(
     assert sorted(e.actor for e in refused) == ["dave", "kirsten"]
     assert all(not e.public for e in refused)
     line = str(EVENTS.order_refused(refused[0].to_dict(), {}))  # type: ignore[attr-defined]
-    assert line == ("Not done: “CANDIDATE Edward”: Edward holds no Fiefdom title: only a Lord "
-                    "may stand; a candidate is a Lord, not of the clergy, neither captive nor "
-                    "besieged (FE 9.1): the candidacy is withdrawn.")
+    assert line == ("Not done: “CANDIDATE Edward”: Edward holds no Fiefdom title; a candidate "
+                    "is a Lord, not of the clergy, neither captive nor besieged (FE 9.1): the "
+                    "candidacy is withdrawn.")
     # Gone from the candidates and from the standing orders; Anabel stands on.
     assert s.candidates == ["anabel"]
     standing = {p: [d["lord"] for d in s.players[p].standing

@@ -71,10 +71,10 @@ def _candidacy(order: Order, game: GameState | None,
     rule = ("a candidate is a Lord, not of the clergy, neither captive nor besieged "
             "when the election is held (FE 9.1)")
     if noble is not None and (not noble.alive or noble.clergy):
-        return (f"{why}: {rule}", "name another Lord", Severity.ERROR)
+        return (f"{why}; {rule}", "name another Lord", Severity.ERROR)
     if order.lord.lower() in titled:
         return None
-    return (f"{why} now: {rule}",
+    return (f"as things stand, {why}; {rule}",
             "the line stands; at the election he is dropped, and you are told, unless he "
             "may stand by then", Severity.WARNING)
 

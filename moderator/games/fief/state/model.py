@@ -197,7 +197,7 @@ class GameState:
         if n.abbess:
             return f"{name} is an Abbess (she must first relinquish her title, FE 2.13)"
         if not n.titles:
-            return f"{name} holds no Fiefdom title: only a Lord may stand"
+            return f"{name} holds no Fiefdom title"
         if not n.free:
             return f"{name} is captive"
         if self.besieged(n):
