@@ -46,3 +46,16 @@ def test_one_troop_one_noble_one_card_are_singular() -> None:
         "George draws 1 card and turns up 1 red card.")
     drawn = {"args": {"player": "George", "count": 2, "disasters": 0}}
     assert str(module.card_drawn(drawn)) == "George draws 2 cards."  # type: ignore[attr-defined]
+
+
+def test_an_invading_army_and_a_battles_end_in_words() -> None:
+    """FE 6.4, 7.8.  Found in the golden game's Round 7: "the Invaders (4 foot, 1 leaders)"
+    and "The battle of York ends: stalled." (the engine's outcome key)."""
+    module = environment(TEMPLATES, False).get_template("fief/events.md.j2").module
+    assert _units({"foot": 4, "leaders": 1}) == "4 foot, 1 leader"
+    ends = {"args": {"city": "York", "winner": "", "outcome": "stalled"}}
+    assert str(module.battle_ends(ends)) == (  # type: ignore[attr-defined]
+        "The battle of York ends: the attack stalls before the walls.")
+    ends = {"args": {"city": "York", "winner": "", "outcome": "deadlock"}}
+    assert str(module.battle_ends(ends)) == (  # type: ignore[attr-defined]
+        "The battle of York ends: a deadlock (three battle rolls without a loss).")
