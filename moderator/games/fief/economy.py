@@ -48,6 +48,7 @@ def ransoms(realm: Realm) -> None:
     accept it); invaders' ransoms go to the bank."""
     s = realm.s
     interdictions(realm)
+    ransom.strays(realm)
     for noble in [n for n in s.living() if n.status == "captive"]:
         price = (realm.bandit_ransom(noble) if noble.captor == "bandits"
                  else realm.ransom(noble))

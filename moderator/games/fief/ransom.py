@@ -67,6 +67,33 @@ def lower(realm: Realm, noble: Noble, price: int) -> bool:
     return False
 
 
+def strays(realm: Realm) -> None:
+    """FE 7.7: a `RANSOM ... OFFER` is for a captive of the player's own families, an
+    `ACCEPT RANSOM` for a captive one of his nobles holds; any other is refused on his
+    sheet (found playing by mail: `RANSOM Edward OFFER 3` for a free noble of another
+    player's did nothing, and said nothing)."""
+    s = realm.s
+    for player in s.player_order():
+        orders = realm.orders.get(player, TurnOrders())
+        mine = s.players[player].families
+        for offer in orders.of(RansomOffer):
+            noble = s.nobles.get(offer.captive.lower())
+            why = ("not in play" if noble is None or not noble.alive
+                   else "not of your family" if noble.family not in mine
+                   else "not a captive" if noble.status != "captive" else "")
+            if why:
+                realm.refuse(player, f"RANSOM {offer.captive} OFFER {offer.amount}",
+                             f"{offer.captive} is {why} (FE 7.7)")
+        for accept in orders.of(AcceptRansom):
+            noble = s.nobles.get(accept.captive.lower())
+            captor = s.nobles.get(noble.captor or "") if noble is not None else None
+            if noble is None or noble.status != "captive" or captor is None \
+                    or captor.family not in mine:
+                realm.refuse(player, f"ACCEPT RANSOM FOR {accept.captive} AT LEAST "
+                             f"{accept.amount}",
+                             f"{accept.captive} is not held by a noble of yours (FE 7.7)")
+
+
 def _mismatch(realm: Realm, players: tuple[str, ...], noble: Noble, offer: int,
               why: str) -> None:
     for player in dict.fromkeys(players):
