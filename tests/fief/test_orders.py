@@ -195,3 +195,16 @@ def test_two_character_draws_are_refused_on_the_receipt_but_at_two_players() -> 
     two = ENGINE.parse_orders("DRAW CHARACTER THEN FORTUNE THEN CHARACTER",
                               mustered(2), "ann", TABLES)  # type: ignore[arg-type]
     assert two.hard_errors == ()
+
+
+def test_losses_reads_a_first_and_its_error_names_the_troops_it_takes() -> None:
+    """FE 7.5.  Found playing by mail: `LOSSES ARCHER FIRST` was refused with "no troop
+    called 'ARCHER FIRST'" and a hint listing BOMBARD and TREBUCHET, which LOSSES
+    refuses."""
+    state = _state()
+    p = ENGINE.parse_orders("LOSSES ARCHER FIRST\nLOSSES ARCHER THEN KNIGHT\n", state, "ann",
+                            TABLES)  # type: ignore[arg-type]
+    assert p.normal_form == ("LOSSES ARCHER",)
+    (error,) = p.errors
+    assert error.line == 2 and error.message.startswith("LOSSES lists troops: KNIGHT,")
+    assert error.hint is not None and "BOMBARD" not in error.hint

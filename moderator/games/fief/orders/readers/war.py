@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from moderator.games.fief.orders import names
-from moderator.games.fief.orders.errors import BadSyntax
+from moderator.games.fief.orders.errors import BadSyntax, OrderParseError
 from moderator.games.fief.orders.readers.context import Context, read_count, read_list
 from moderator.games.fief.orders.values import (
     AcceptRansom,
@@ -66,10 +66,17 @@ def _target(ctx: Context, rest: str) -> Order:
 
 
 def _losses(ctx: Context, rest: str) -> Order:
-    units = tuple(dict.fromkeys(names.unit(u) for u in read_list(rest)))
+    """FE 7.5's plan: the troops in the order they are lost; "LOSSES ARCHER FIRST" (found
+    playing by mail) reads as "LOSSES ARCHER", the others after it by the default."""
+    wrong = BadSyntax("LOSSES lists troops: KNIGHT, MAN-AT-ARMS, ARCHER, CROSSBOWMAN",
+                      "LOSSES ARCHER, MAN-AT-ARMS, KNIGHT: the first lost first")
+    try:
+        units = tuple(dict.fromkeys(names.unit(u) for u in
+                                    read_list(re.sub(r"\s+FIRST\s*$", "", rest, flags=re.I))))
+    except OrderParseError as e:
+        raise wrong from e
     if not units or any(u in ("bombard", "trebuchet") for u in units):
-        raise BadSyntax("LOSSES lists troops: KNIGHT, MAN-AT-ARMS, ARCHER, CROSSBOWMAN",
-                        "LOSSES ARCHER, MAN-AT-ARMS, KNIGHT")
+        raise wrong
     return Losses(units=units)
 
 
