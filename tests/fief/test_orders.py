@@ -208,3 +208,14 @@ def test_losses_reads_a_first_and_its_error_names_the_troops_it_takes() -> None:
     (error,) = p.errors
     assert error.line == 2 and error.message.startswith("LOSSES lists troops: KNIGHT,")
     assert error.hint is not None and "BOMBARD" not in error.hint
+
+
+def test_play_before_an_opportunity_card_names_its_own_order() -> None:
+    """FE 10.0.  Found playing by mail: `PLAY REBELLION ON London` was refused with a
+    hint listing PLAY NOBLE, GOOD WEATHER, TAX, ABBESS and BISHOP, none of them the way
+    to play a Rebellion."""
+    p = ENGINE.parse_orders("PLAY REBELLION ON London\nPLAY JUSTICE ON Lucia\n", _state(),
+                            "ann", TABLES)  # type: ignore[arg-type]
+    assert [(e.message, e.hint) for e in p.errors] == [
+        ("Rebellion is played by its own order, without PLAY (FE 10.0)", "REBELLION AT <city>"),
+        ("Justice is played by its own order, without PLAY (FE 10.0)", "JUSTICE <noble>")]
