@@ -103,3 +103,19 @@ def test_fe_9_1_a_dead_nobles_standing_candidacy_is_dropped() -> None:
     r.kill(s.nobles["william"], "battle")
     assert s.players[player].standing == [{"kind": "allow", "who": "ANYONE"}]
     assert s.candidates == []
+
+
+def test_fe_4_0_a_purchase_where_you_arrive_this_round_says_purchases_come_first() -> None:
+    """FE 4.0, 4.2 (Phase 4 before Phase 5).  Found playing by mail: Cid moved Simon to
+    Durham and wrote `BUILD STRONGHOLD AT Durham`; "you do not control Durham" did not
+    say why, as he would by the end of the round."""
+    from moderator.games.fief.economy import purchase_phase
+
+    r = realm(board())
+    noble(r.s, "Simon", "Blue", "York")
+    give_orders(r, {"dave": "MOVE Simon: York - Durham\nBUILD STRONGHOLD AT Durham\n"
+                            "BUY 1 KNIGHT AT Durham"})
+    purchase_phase(r)
+    assert refusals(r) == [
+        "you do not control Durham in Phase 4, before this round's moves (FE 4.2)",
+        "you do not control Durham in Phase 4, before this round's moves (FE 4.0)"]
