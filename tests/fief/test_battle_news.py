@@ -116,3 +116,25 @@ def test_fe_4_7_a_title_lost_with_its_fortified_city_is_on_the_lords_sheet() -> 
     r.refresh_control("Durham")
     assert s.nobles["philippa"].titles == ["marches"]
     assert [e.actor for e in r.events if e.id == "title.lost"] == ["george"]
+
+
+def test_fe_7_7_a_ransoms_amount_is_on_the_payers_and_captors_sheets_only() -> None:
+    """FE 7.7, fief-email.md §7.1 item 7 ("ransoms paid (who was freed; amount
+    private)").  Found playing by mail: the gazette printed "Robert is ransomed for 2
+    shillings" for all to read, and neither the payer's nor the captor's sheet said it."""
+    from moderator.games.fief import economy
+
+    s = board()
+    noble(s, "William", "Red", "London")
+    noble(s, "Henri", "Blue", "London", titles=["midlands"], clergy="canterbury",
+          status="captive", captor="william")
+    s.players["dave"].cash = 10
+    before = GameState.from_dict(s.to_dict())
+    r = realm(s)
+    economy.ransoms(r)
+    gazette, sheets = _rendered(before, r)
+    assert "Henri is ransomed and goes free." in gazette
+    assert "for the ransom" not in gazette and "6 shillings" not in gazette.lower()
+    assert "You pay 6 Shillings for the ransom of Henri." in sheets["dave"]
+    assert "You receive 6 Shillings for the ransom of Henri." in sheets["george"]
+    assert "for the ransom" not in sheets["kirsten"] + sheets["lucy"]

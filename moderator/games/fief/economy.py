@@ -58,7 +58,7 @@ def ransoms(realm: Realm) -> None:
         captor = noble.captor or ""
         if not captor.startswith("invaders:") and captor in s.nobles:
             realm.earn(s.nobles[captor].family, price)
-        realm.emit(EventId.RANSOM_PAID, {"noble": noble.key, "amount": price, "captor": captor})
+        ransom.told(realm, noble, price, captor)
         realm.release(noble, "ransom")
 
 

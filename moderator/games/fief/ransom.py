@@ -60,11 +60,24 @@ def lower(realm: Realm, noble: Noble, price: int) -> bool:
     else:
         realm.pay(noble.family, amount)
         realm.earn(captor.family, amount)
-        realm.emit(EventId.RANSOM_PAID, {"noble": noble.key, "amount": amount,
-                                         "captor": captor.key, "lower": True})
+        told(realm, noble, amount, captor.key, lower=True)
         realm.release(noble, "ransom")
         return True
     return False
+
+
+def told(realm: Realm, noble: Noble, amount: int, captor: str, lower: bool = False) -> None:
+    """A ransom paid: the gazette says who was freed, the amount is private (Shillings are
+    secret, fief-email.md §7.1 item 7): on the payer's sheet and the captor's."""
+    realm.emit(EventId.RANSOM_PAID, {"noble": noble.key, "captor": captor})
+    payer = realm.account(noble.family)
+    realm.emit(EventId.RANSOM_PAID, {"noble": noble.key, "captor": captor, "amount": amount,
+                                     "lower": lower}, actor=payer, public=False)
+    keeper = realm.s.nobles.get(captor)
+    if keeper is not None and realm.account(keeper.family) != payer:
+        realm.emit(EventId.RANSOM_PAID, {"noble": noble.key, "captor": captor,
+                                         "amount": amount, "lower": lower, "received": True},
+                   actor=realm.account(keeper.family), public=False)
 
 
 def strays(realm: Realm) -> None:
