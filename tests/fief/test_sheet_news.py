@@ -119,3 +119,19 @@ def test_fe_4_0_a_purchase_where_you_arrive_this_round_says_purchases_come_first
     assert refusals(r) == [
         "you do not control Durham in Phase 4, before this round's moves (FE 4.2)",
         "you do not control Durham in Phase 4, before this round's moves (FE 4.0)"]
+
+
+def test_fe_10_2_passage_free_for_a_dead_noble_says_he_is_dead() -> None:
+    """FE 10.2.  Found playing by mail: `PASSAGE FREE Edward`, Edward slain the round
+    before, was refused with "Edward is no captive", as if he were free somewhere."""
+    from moderator.games.fief.cards import intrigue
+    from moderator.games.fief.orders.values import Escape
+
+    s = board()
+    noble(s, "Edward", "Green", "Oxford").status = "dead"
+    s.players["dave"].hand = ["Passage"]
+    r = realm(s)
+    intrigue.escape(r, "dave", Escape(captive="Edward"))
+    intrigue.escape(r, "dave", Escape(captive="Lucia"))
+    assert refusals(r) == ["Edward is dead", "Lucia is not in play"]
+    assert s.players["dave"].hand == ["Passage"]

@@ -96,7 +96,9 @@ def escape(realm: Realm, player: str, order: Escape) -> None:
     if "Passage" not in s.players[player].hand:
         realm.refuse(player, text, "no Passage card in your hand")
     elif captive is None or captive.status != "captive":
-        realm.refuse(player, text, f"{order.captive} is no captive")
+        what = ("dead" if captive is not None and not captive.alive
+                else "not in play" if captive is None else "no captive")
+        realm.refuse(player, text, f"{order.captive} is {what}")
     else:
         take(realm, player, "Passage")
         s.fortune_discard.append("Passage")
