@@ -135,3 +135,19 @@ def test_fe_10_2_passage_free_for_a_dead_noble_says_he_is_dead() -> None:
     intrigue.escape(r, "dave", Escape(captive="Lucia"))
     assert refusals(r) == ["Edward is dead", "Lucia is not in play"]
     assert s.players["dave"].hand == ["Passage"]
+
+
+def test_fe_2_13_a_refused_abbess_quotes_the_whole_line() -> None:
+    """FE 2.13, 4.2.  Found playing by mail: "Not done: “PLAY ABBESS ON Margery”: Cardiff
+    already has a building" (the line's "AT Cardiff" dropped from the quote)."""
+    from moderator.games.fief.cards import play_phase
+
+    s = board()
+    noble(s, "Margery", "Blue", "Cardiff")
+    s.cities["Cardiff"].building = "stronghold"
+    s.players["dave"].hand = ["Abbess"]
+    r = realm(s)
+    give_orders(r, {"dave": "PLAY ABBESS ON Margery AT Cardiff"})
+    play_phase(r)
+    assert [e.args["order"] for e in r.events if e.id == "order.refused"] == [
+        "PLAY ABBESS ON Margery AT Cardiff"]
