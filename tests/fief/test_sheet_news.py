@@ -151,3 +151,16 @@ def test_fe_2_13_a_refused_abbess_quotes_the_whole_line() -> None:
     play_phase(r)
     assert [e.args["order"] for e in r.events if e.id == "order.refused"] == [
         "PLAY ABBESS ON Margery AT Cardiff"]
+
+
+def test_fe_5_1_the_ride_is_told_before_the_city_it_wins() -> None:
+    """FE 5.1.  Found playing by mail (and in the golden gazettes): "Green (Bob) now
+    holds Oxford." was printed before "Robert of Green (Bob) rides London - Oxford"."""
+    from moderator.games.fief.movement import movement_phase
+
+    r = realm(board())
+    noble(r.s, "Robert", "Green", "London")
+    give_orders(r, {"kirsten": "MOVE Robert: London - Oxford"})
+    movement_phase(r)
+    assert [e.id for e in r.events if e.id in ("moved", "city.taken")] == ["moved",
+                                                                            "city.taken"]
