@@ -59,3 +59,27 @@ def test_an_invading_army_and_a_battles_end_in_words() -> None:
     ends = {"args": {"city": "York", "winner": "", "outcome": "deadlock"}}
     assert str(module.battle_ends(ends)) == (  # type: ignore[attr-defined]
         "The battle of York ends: a deadlock (three battle rolls without a loss).")
+
+
+def test_one_shilling_is_singular() -> None:
+    """Found playing by mail: "You pay 1 Shillings for the ransom of Margery"."""
+    module = environment(TEMPLATES, False).get_template("fief/events.md.j2").module
+    paid = {"args": {"noble": "Margery", "captor": "philippa", "amount": 1, "lower": True}}
+    assert str(module.ransom_paid(paid)) == (  # type: ignore[attr-defined]
+        "You pay 1 Shilling for the ransom of Margery (the lower ransom agreed).")
+    gift = {"args": {"from": "Cid", "to": "Bob", "amount": 1, "lost": False, "card": None,
+                     "pigeon": True}}
+    assert str(module.gift(gift)) == "Cid gives Bob 1 Shilling by Carrier Pigeon."  # type: ignore[attr-defined]
+
+
+def test_no_troop_free_to_move_is_said_in_words() -> None:
+    """FE 5.0.  Found playing by mail: "only 0 men-at-arms free to move at York"."""
+    from moderator.games.fief.movement import movement_phase
+    from tests.fief.board import board, give_orders, noble, realm, refusals, troops
+
+    r = realm(board())
+    noble(r.s, "Joan", "Blue", "York")
+    troops(r.s, "Durham", "Blue", knight=1)
+    give_orders(r, {"dave": "MOVE Joan WITH 1 MAN-AT-ARMS: York - Whitby"})
+    movement_phase(r)
+    assert refusals(r) == ["no Men-at-Arms free to move at York"]

@@ -176,8 +176,11 @@ def _take_troops(realm: Realm, player: str, order: Move, family: str,
             realm.refuse(player, _text(order), "Trebuchets never move (FE 7.2)")
             return None
         if n > free:
-            realm.refuse(player, _text(order),
-                         f"only {free} {unit.replace('_', '-')} free to move at {here}")
+            kind = realm.t.unit(unit)
+            # Found playing by mail: "only 0 men-at-arms free to move at York".
+            have = "no" if free <= 0 else f"only {free}"
+            realm.refuse(player, _text(order), f"{have} {kind.name if free == 1 else kind.plural}"
+                                               f" free to move at {here}")
             return None
         units[unit] = units.get(unit, 0) + n
     return units
