@@ -138,3 +138,20 @@ def test_fe_7_7_a_ransoms_amount_is_on_the_payers_and_captors_sheets_only() -> N
     assert "You pay 6 Shillings for the ransom of Henri." in sheets["dave"]
     assert "You receive 6 Shillings for the ransom of Henri." in sheets["george"]
     assert "for the ransom" not in sheets["kirsten"] + sheets["lucy"]
+
+
+def test_fe_7_6_the_sheets_name_each_captives_captor_and_the_captives_held() -> None:
+    """FE 7.6-7.7, fief-email.md §7.2 ("captives held and held by others").  Found
+    playing by mail: Dan's sheet read "Hugh ... **captive** (ransom 2)" without saying
+    who held him, and Ann's sheet did not list Hugh, her captive, at all."""
+    s = board()
+    noble(s, "William", "Red", "London")
+    noble(s, "Henri", "Blue", "London", titles=["midlands"], status="captive",
+          captor="william")
+    r = realm(s)
+    _, sheets = _rendered(GameState.from_dict(s.to_dict()), r)
+    assert "- Henri, Duke of Midlands (Blue) at London, **captive** of William (Red) " \
+           "(ransom 4)" in sheets["dave"]
+    assert "- Your captive: Henri (Blue) at London, held by William (ransom 4)" \
+        in sheets["george"]
+    assert "Your captive" not in sheets["kirsten"] + sheets["lucy"] + sheets["dave"]
