@@ -219,3 +219,16 @@ def test_play_before_an_opportunity_card_names_its_own_order() -> None:
     assert [(e.message, e.hint) for e in p.errors] == [
         ("Rebellion is played by its own order, without PLAY (FE 10.0)", "REBELLION AT <city>"),
         ("Justice is played by its own order, without PLAY (FE 10.0)", "JUSTICE <noble>")]
+
+
+def test_a_new_players_natural_lines_read_or_say_how_to_write_them() -> None:
+    """FE 9.1, 7.0, 2.15.  Found playing by mail: `VOTE FOR Simon` ("no noble called 'FOR
+    Simon'"), `ATTACK Bristol WITH Margery` ("no city called 'Bristol WITH Margery'"),
+    `GIVE 2 TO Bob` ("no card in your hand called '2'")."""
+    p = ENGINE.parse_orders("VOTE FOR Lucia, Hugh\nATTACK York WITH Lucia\nGIVE 2 TO Ann\n",
+                            _state(), "ann", TABLES)  # type: ignore[arg-type]
+    assert p.normal_form == ("VOTE Lucia, Hugh",)
+    assert [(e.line, e.hint) for e in p.errors] == [
+        (2, "ATTACK <city> [AGAINST <player>] [WITH PASSAGE]"),
+        (3, "GIVE 2 SHILLINGS TO Dave")]
+    assert p.errors[0].message.startswith("ATTACK names the city only")

@@ -35,6 +35,8 @@ def _candidate(ctx: Context, rest: str) -> Order:
 
 
 def _vote(ctx: Context, rest: str) -> Order:
+    # "VOTE FOR Simon" (found playing by mail) is the FOR marker on Simon (FE 9.1).
+    rest = re.sub(r"^FOR\s+", "", rest.strip(), flags=re.I)
     return Vote(candidates=tuple(ctx.noble(n) for n in read_list(rest)))
 
 

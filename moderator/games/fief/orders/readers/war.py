@@ -42,6 +42,11 @@ from moderator.games.fief.orders.values import (
 def _attack(ctx: Context, rest: str) -> Order:
     m = re.match(r"^(.+?)(?:\s+AGAINST\s+(.+?))?(\s+WITH\s+PASSAGE)?$", rest.strip(), re.I)
     assert m
+    if re.search(r"\s(WITH|BY)\s", m.group(1), re.I):
+        # Found playing by mail: `ATTACK Bristol WITH Margery` read "no city called
+        # 'Bristol WITH Margery'".
+        raise BadSyntax("ATTACK names the city only: your free nobles with troops there "
+                        "fight (FE 7.0)", "ATTACK <city> [AGAINST <player>] [WITH PASSAGE]")
     if m.group(3):
         ctx.card("Passage")
     return Attack(city=ctx.city(m.group(1)),
