@@ -155,3 +155,22 @@ def test_fe_7_6_the_sheets_name_each_captives_captor_and_the_captives_held() -> 
     assert "- Your captive: Henri (Blue) at London, held by William (ransom 4)" \
         in sheets["george"]
     assert "Your captive" not in sheets["kirsten"] + sheets["lucy"] + sheets["dave"]
+
+
+def test_fe_7_2_engines_without_a_man_at_arms_are_told_why_they_did_not_fire() -> None:
+    """FE 7.2.  Found playing by mail: Bob attacked Cardiff with 2 Knights and a
+    Trebuchet; "the attack stalls before the walls", and nothing said his Trebuchet
+    needs a Man-at-Arms to fire."""
+    s = board()
+    noble(s, "Margery", "Red", "Cardiff")
+    troops(s, "Cardiff", "Red", men_at_arms=1)
+    s.cities["Cardiff"].building = "fortified"
+    noble(s, "Philippa", "Green", "Cardiff")
+    troops(s, "Cardiff", "Green", knight=2, trebuchet=1)
+    before = GameState.from_dict(s.to_dict())
+    r = realm(s)
+    give_orders(r, {"kirsten": "ATTACK Cardiff"})
+    battle.battles_phase(r)
+    _, sheets = _rendered(before, r)
+    note = "Your engines did not fire: a Trebuchet or Bombard needs a Man-at-Arms"
+    assert note in sheets["kirsten"] and note not in sheets["george"]

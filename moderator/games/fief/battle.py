@@ -73,7 +73,7 @@ def fight(realm: Realm, attacker: Side, defender: Side, why: str) -> str:
         begins["allies"] = {"attacker": list(attacker.members),
                             "defender": list(defender.members)}
     realm.emit(EventId.BATTLE_BEGINS, begins)
-    start = battle_report.before(realm, attacker, defender)
+    start = battle_report.before(realm, attacker, defender, why)
     tactics.hire_in_battle(realm, attacker, defender)
     quiet = 0
     outcome = ""

@@ -24,14 +24,20 @@ class Before:
     roles: dict[str, str]                 # family -> "attacker" | "defender"
     nobles: dict[str, str]                # free noble there -> family
     off_map: dict[tuple[str, str, str], int]
+    idle: frozenset[str]                  # roles whose engines cannot fire (FE 7.2)
 
 
-def before(realm: Realm, attacker: Side, defender: Side) -> Before:
+def before(realm: Realm, attacker: Side, defender: Side, why: str) -> Before:
     roles = {f: "attacker" for f in attacker.families}
     roles.update({f: "defender" for f in defender.families})
     nobles = {n.key: n.family for side in (attacker, defender) for n in side.nobles()}
+    # FE 7.2: "Trebuchets and Bombards can only be fired if at least one Men-at-Arms is
+    # in the City with them" (a cavalcade and a sally fire none anyway, 5.2, 7.9).
+    idle = frozenset(role for role, side in (("attacker", attacker), ("defender", defender))
+                     if why not in ("cavalcade", "sally") and not side.units().get("men_at_arms")
+                     and (side.units().get("trebuchet") or side.units().get("bombard")))
     return Before(attacker.city, realm.city(attacker.city).holder, roles, nobles,
-                  dict(realm.off_map))
+                  dict(realm.off_map), idle)
 
 
 def tell(realm: Realm, start: Before, attacker: Side, defender: Side, winner: str,
@@ -61,6 +67,7 @@ def tell(realm: Realm, start: Before, attacker: Side, defender: Side, winner: st
             "taken": [k for k in theirs if s.nobles[k].status == "captive"
                       and s.nobles[k].captor in my_keys],
             "holder": _holder(realm, start, mine),
+            "idle": start.roles[mine[0]] in start.idle,
         }, actor=player, public=False)
 
 
