@@ -174,3 +174,22 @@ def test_fe_7_2_engines_without_a_man_at_arms_are_told_why_they_did_not_fire() -
     _, sheets = _rendered(before, r)
     note = "Your engines did not fire: a Trebuchet or Bombard needs a Man-at-Arms"
     assert note in sheets["kirsten"] and note not in sheets["george"]
+
+
+def test_fe_7_9_the_besieger_reads_his_trebuchets_leave_with_the_siege() -> None:
+    """FE 7.9.  Found playing by mail: Bob took Cardiff after a siege; his battle report
+    left "1 trebuchet" there, the siege was lifted, and his sheet then showed none, with
+    nothing on his sheet to say where it went."""
+    from moderator.games.fief import siege
+
+    s = board()
+    noble(s, "Philippa", "Green", "Cardiff")
+    troops(s, "Cardiff", "Green", knight=2, trebuchet=1)
+    s.cities["Cardiff"].besieged_by = "Green"
+    r = realm(s)
+    siege.lift(r, "Cardiff", "the defenders are gone")
+    (lifted,) = [e for e in r.events if e.id == "siege.lifted"]
+    assert lifted.actor == "kirsten" and lifted.public
+    _, sheets = _rendered(GameState.from_dict(s.to_dict()), r)
+    assert ("The siege of Cardiff is lifted (the defenders are gone); Green (Kirsten)'s "
+            "1 trebuchet there goes back to the stockpile.") in sheets["kirsten"]
