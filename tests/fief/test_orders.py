@@ -232,3 +232,11 @@ def test_a_new_players_natural_lines_read_or_say_how_to_write_them() -> None:
         (2, "ATTACK <city> [AGAINST <player>] [WITH PASSAGE]"),
         (3, "GIVE 2 SHILLINGS TO Dave")]
     assert p.errors[0].message.startswith("ATTACK names the city only")
+
+
+def test_a_path_written_with_to_says_how_places_are_joined() -> None:
+    """FE 5.0.  Found playing by mail: `MOVE Lucia: York to Whitby` read "a path needs at
+    least two places", which it had."""
+    p = ENGINE.parse_orders("MOVE Lucia: York to Whitby\n", _state(), "ann",
+                            TABLES)  # type: ignore[arg-type]
+    assert "joined by ' - ' (a road)" in p.errors[0].message
