@@ -150,7 +150,7 @@ def test_fe_7_6_the_sheets_name_each_captives_captor_and_the_captives_held() -> 
           captor="william")
     r = realm(s)
     _, sheets = _rendered(GameState.from_dict(s.to_dict()), r)
-    assert "- Henri, Duke of Midlands (Blue) at London, **captive** of William (Red) " \
+    assert "- Henri, Duke of the Midlands (Blue) at London, **captive** of William (Red) " \
            "(ransom 4)" in sheets["dave"]
     assert "- Your captive: Henri (Blue) at London, held by William (ransom 4)" \
         in sheets["george"]

@@ -83,3 +83,23 @@ def test_no_troop_free_to_move_is_said_in_words() -> None:
     give_orders(r, {"dave": "MOVE Joan WITH 1 MAN-AT-ARMS: York - Whitby"})
     movement_phase(r)
     assert refusals(r) == ["no Men-at-Arms free to move at York"]
+
+
+def test_titles_and_regions_read_as_the_rulebook_writes_them() -> None:
+    """FE 9.1 Ex ("Lord Lucia - Duchess of the Midlands and Baroness of Wales"), FE 2.13
+    Ex ("Abbess of the Autumn").  Found in the golden game: "Duchess of Midlands",
+    "County of North", "Tallage on Marches", "Abbess of Autumn"."""
+    from moderator.games.fief.state import GameState
+    from moderator.games.fief.views.context import names, sheet
+    from tests.fief.board import board, noble
+    from tests.fief.conftest import TABLES
+
+    s: GameState = board()
+    noble(s, "Lucia", "Green", "Norwich", titles=["midlands", "wales"])
+    noble(s, "Anabel", "Blue", "Plymouth", abbess=["Autumn"])
+    styled = [n["name"] for p in ("kirsten", "dave") for n in sheet(s, TABLES, p)["nobles"]]
+    assert styled == ["Lucia, Duchess of the Midlands, Baroness of Wales",
+                      "Anabel, Abbess of the Autumn"]
+    table = names(s, TABLES)
+    assert (table["north"], table["wales"], table["4"]) == ("the North", "Wales",
+                                                            "the North (Sea IV)")

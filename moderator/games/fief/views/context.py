@@ -32,8 +32,8 @@ def names(state: GameState, tables: Tables) -> dict[str, str]:
         if n.sex == "f":
             out[f"{key}:female"] = "1"
     for r in tables.regions:
-        out[r.key] = r.name
-        out[str(r.number)] = f"{r.name} (Sea {r.numeral})"
+        out[r.key] = r.styled
+        out[str(r.number)] = f"{r.styled} (Sea {r.numeral})"
     for d in tables.districts:
         out[d.key] = d.name
     out["invaders"] = "the Invaders"
@@ -47,12 +47,12 @@ def _style(state: GameState, tables: Tables, key: str) -> str:
         region = tables.region(r)
         title = {"Duchy": ("Duke", "Duchess"), "County": ("Count", "Countess"),
                  "Barony": ("Baron", "Baroness")}[region.title][n.sex == "f"]
-        titles.append(f"{title} of {region.name}")
+        titles.append(f"{title} of {region.styled}")
     if n.clergy:
         d = tables.district(n.clergy)
         titles.append(f"{d.rank.title()} of {d.cathedral}")
     for abbey in n.abbess:
-        titles.append(f"Abbess of {abbey}")
+        titles.append(f"Abbess of the {abbey}")
     if state.sovereign == key:
         titles.insert(0, "King" if n.sex == "m" else "Sovereign Queen")
     if state.queen == key:
