@@ -240,3 +240,13 @@ def test_a_path_written_with_to_says_how_places_are_joined() -> None:
     p = ENGINE.parse_orders("MOVE Lucia: York to Whitby\n", _state(), "ann",
                             TABLES)  # type: ignore[arg-type]
     assert "joined by ' - ' (a road)" in p.errors[0].message
+
+
+def test_decoy_and_abstain_say_what_to_write_instead() -> None:
+    """FE 9.1, FAQ P1.  Found playing by mail: a player who read the rulebook wrote
+    `DECOY Simon` and got "unknown order 'DECOY'"."""
+    p = ENGINE.parse_orders("DECOY Lucia\nABSTAIN\n", _state(), "ann",
+                            TABLES)  # type: ignore[arg-type]
+    assert [e.message.split(":")[0] for e in p.errors] == [
+        "a DECOY marker has no effect on the election (FE 9.1), and by mail no one sees "
+        "your markers", "to abstain, write no VOTE (FAQ P1)"]
