@@ -19,10 +19,13 @@ def marriage_phase(realm: Realm) -> None:
     (13.8); in the 2-player game only between one player's two families (13.7)."""
     s = realm.s
     offers = {p: _orders(realm, p).of(Marry) for p in s.player_order()}
+    wed: set[frozenset[str]] = set()
     for player in s.player_order():
         for offer in offers[player]:
             mine = s.nobles.get(offer.noble.lower())
             theirs = s.nobles.get(offer.to.lower())
+            if frozenset((offer.noble.lower(), offer.to.lower())) in wed:
+                continue   # the matching half of a wedding made just now: not "married"
             why = _why_not(realm, player, mine, theirs)
             if why:
                 realm.emit(EventId.MARRIAGE_MISMATCH, {"noble": offer.noble, "to": offer.to,
@@ -40,6 +43,7 @@ def marriage_phase(realm: Realm) -> None:
                                actor=p, public=False)
                 continue
             mine.spouse, theirs.spouse = theirs.key, mine.key
+            wed.add(frozenset((mine.key, theirs.key)))
             s.families[mine.family].ring = mine.key
             s.families[theirs.family].ring = theirs.key
             realm.emit(EventId.MARRIAGE, {"a": mine.key, "b": theirs.key})
@@ -57,7 +61,7 @@ def _why_not(realm: Realm, player: str, mine: Noble | None, theirs: Noble | None
     if theirs is None or not theirs.alive:
         return "no such living noble"
     if mine.spouse or theirs.spouse:
-        return "already married"   # the pair matched earlier this phase lands here too
+        return "already married"
     if mine.sex == theirs.sex:
         return "a marriage unites a nobleman and a noblewoman (FE 9.0)"
     if mine.is_clergy or theirs.is_clergy:
