@@ -158,9 +158,16 @@ def parliament_phase(realm: Realm) -> None:
     Ex 9-2)."""
     s = realm.s
     king = s.nobles.get(s.sovereign) if s.sovereign else None
-    if king is None or not king.free or realm.besieged(king):
+    sits = king is not None and king.free and not realm.besieged(king)
+    crown = realm.account(king.family) if king is not None and sits else None
+    for player in s.player_order():
+        # Found playing by mail: Cid's CONVENE PARLIAMENT, Cid no Sovereign's player, did
+        # nothing and his sheet said nothing.
+        if player != crown and _orders(realm, player).of(Convene):
+            realm.refuse(player, "CONVENE PARLIAMENT", "only a free King or Sovereign Queen, "
+                         "neither captive nor besieged, convenes Parliament (FE 9.2)")
+    if king is None or crown is None:
         return
-    crown = realm.account(king.family)
     calls = _orders(realm, crown).of(Convene)
     if not calls:
         return
