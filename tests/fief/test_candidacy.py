@@ -90,3 +90,22 @@ def test_fe_9_1_the_elected_candidacy_leaves_the_standing_orders() -> None:
     court.election_phase(r)
     assert s.sovereign == "anabel"
     assert s.candidates == [] and s.players["kirsten"].standing == []
+
+
+def test_fe_9_1_a_vote_that_counts_for_no_one_is_told() -> None:
+    """FE 9.1.  Found playing by mail: a VOTE in a round with no election, or naming no
+    standing candidate, did nothing and the voter's sheet said nothing."""
+    s = _court()
+    s.candidates = ["anabel"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "VOTE Anabel", "dave": "VOTE Edward"})
+    court.election_phase(r)
+    assert [(e.actor, e.args["reason"]) for e in r.events if e.id == "order.refused"] == [
+        ("dave", "none of them is a standing candidate (FE 9.1)")]
+    s = _court()
+    s.sovereign = "anabel"
+    r = realm(s)
+    give_orders(r, {"dave": "VOTE Hugh"})
+    court.election_phase(r)
+    assert [(e.actor, e.args["reason"]) for e in r.events if e.id == "order.refused"] == [
+        ("dave", "no election this round: England has a Sovereign (FE 9.1)")]

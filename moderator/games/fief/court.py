@@ -118,16 +118,20 @@ def election_phase(realm: Realm) -> None:
     Archbishop, the standing candidates are voted on; a simple majority elects."""
     s = realm.s
     drop_unfit(realm)
-    if s.sovereign is not None or not s.candidates:
-        return
     titled = sum(len(n.titles) + (1 if n.clergy else 0) + len(n.abbess) for n in s.living())
-    if titled < 3 or not any(n.clergy for n in s.living()):
+    why = ("England has a Sovereign" if s.sovereign is not None
+           else "no candidate stands" if not s.candidates
+           else "an election needs three Titles in play, one of them a Bishop or Archbishop"
+           if titled < 3 or not any(n.clergy for n in s.living()) else None)
+    if why is not None:
+        _unused_votes(realm, f"no election this round: {why} (FE 9.1)")
         return
     realm.emit(EventId.CANDIDATES, {"candidates": list(s.candidates)})
     # W2 (fief-email.md §3.2): a candidate may be struck before the tally.
     windows.open_window(realm, "election")
     drop_unfit(realm)
     if s.sovereign is not None or not s.candidates:
+        _unused_votes(realm, "no candidate was left at the tally (FE 9.1)")
         return
     tally: dict[str, int] = {c: 0 for c in s.candidates}
     for player in s.player_order():
@@ -135,6 +139,9 @@ def election_phase(realm: Realm) -> None:
             choice = next((c.lower() for c in vote.candidates if c.lower() in tally), None)
             if choice:
                 tally[choice] += votes_of(realm, player)
+            else:
+                realm.refuse(player, "VOTE " + ", ".join(vote.candidates),
+                             "none of them is a standing candidate (FE 9.1)")
     best = max(tally.values())
     top = [c for c, v in tally.items() if v == best]
     if best == 0 or len(top) > 1:
@@ -144,6 +151,14 @@ def election_phase(realm: Realm) -> None:
     realm.crown(king.key)
     realm.emit(EventId.ELECTED, {"noble": king.key, "tally": tally,
                                  "title": "King" if king.sex == "m" else "Sovereign Queen"})
+
+
+def _unused_votes(realm: Realm, why: str) -> None:
+    """Found playing by mail: a VOTE written in a round with no election did nothing and
+    the voter's sheet said nothing."""
+    for player in realm.s.player_order():
+        for vote in _orders(realm, player).of(Vote)[-1:]:
+            realm.refuse(player, "VOTE " + ", ".join(vote.candidates), why)
 
 
 ROYAL_TAX = 12
