@@ -164,6 +164,15 @@ def _unused_votes(realm: Realm, why: str) -> None:
 ROYAL_TAX = 12
 
 
+def _not_sovereign(realm: Realm, crown: str | None) -> None:
+    """FE 9.2: a CONVENE from anyone but the sitting Sovereign's player is refused (found
+    playing by mail: Cid's, holding no crown, did nothing and said nothing)."""
+    for player in realm.s.player_order():
+        if player != crown and _orders(realm, player).of(Convene):
+            realm.refuse(player, "CONVENE PARLIAMENT", "only a free King or Sovereign Queen, "
+                         "neither captive nor besieged, convenes Parliament (FE 9.2)")
+
+
 def parliament_phase(realm: Realm) -> None:
     """FE 9.2-9.3: a free Sovereign convenes Parliament; every player's votes (as in 9.1)
     go FOR or AGAINST; more than half of all votes passes the 12 Shilling Royal Tax, shared
@@ -175,12 +184,7 @@ def parliament_phase(realm: Realm) -> None:
     king = s.nobles.get(s.sovereign) if s.sovereign else None
     sits = king is not None and king.free and not realm.besieged(king)
     crown = realm.account(king.family) if king is not None and sits else None
-    for player in s.player_order():
-        # Found playing by mail: Cid's CONVENE PARLIAMENT, Cid no Sovereign's player, did
-        # nothing and his sheet said nothing.
-        if player != crown and _orders(realm, player).of(Convene):
-            realm.refuse(player, "CONVENE PARLIAMENT", "only a free King or Sovereign Queen, "
-                         "neither captive nor besieged, convenes Parliament (FE 9.2)")
+    _not_sovereign(realm, crown)
     if king is None or crown is None:
         return
     calls = _orders(realm, crown).of(Convene)
