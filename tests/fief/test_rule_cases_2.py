@@ -51,7 +51,7 @@ def test_fe_10_4_justice_strikes_the_bearer_of_the_heresy_marker() -> None:
     r = realm(s)
     give_orders(r, {"george": "JUSTICE Lucia\nJUSTICE William"})
     cards.play_phase(r)
-    assert refusals(r) == ["Justice strikes only a noble bearing the Heresy marker"]
+    assert refusals(r) == ["Justice strikes only a noble bearing the Heresy marker (FE 10.4)"]
     assert s.nobles["william"].status == "dead"
 
 

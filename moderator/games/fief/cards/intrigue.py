@@ -50,7 +50,8 @@ def justice(realm: Realm, player: str, order: Justice) -> None:
     elif target is not None and not target.alive:
         realm.refuse(player, text, f"{target.name} is dead")
     elif target is None or not target.heresy:
-        realm.refuse(player, text, "Justice strikes only a noble bearing the Heresy marker")
+        realm.refuse(player, text, "Justice strikes only a noble bearing the Heresy marker "
+                                   "(FE 10.4)")
     elif target.key in (s.sovereign, s.queen):
         realm.refuse(player, text, "not the King, the Sovereign Queen or the Queen (FE 10.4)")
     elif realm.city(target.city).building == "abbey":
