@@ -79,3 +79,13 @@ def test_captives_and_sieges_have_their_examples() -> None:
         examples = _examples(order_form(s, player, TABLES))
         assert wanted in examples, (player, examples)
         assert ENGINE.parse_orders("\n".join(examples), state, player, TABLES).errors == ()
+
+
+def test_the_form_says_gifts_and_ransoms_run_before_the_purchases() -> None:
+    """FE 2.15, 7.7 (fief-by-email.md step 40).  Found playing by mail: Cid wrote
+    `BUY 2 ARCHER AT York` and then `GIVE 2 SHILLINGS TO Bob` under "Phase 4 - purchasing
+    (in the order written)"; the gift ran first, and the purchase was refused for want
+    of the money."""
+    form = ENGINE.order_form(mustered(4), "ann", TABLES)
+    assert "## Phase 4 - gifts (GIVE) and ransoms first, then the rest in the order written" \
+        in form

@@ -195,3 +195,58 @@ def test_two_character_draws_are_refused_on_the_receipt_but_at_two_players() -> 
     two = ENGINE.parse_orders("DRAW CHARACTER THEN FORTUNE THEN CHARACTER",
                               mustered(2), "ann", TABLES)  # type: ignore[arg-type]
     assert two.hard_errors == ()
+
+
+def test_losses_reads_a_first_and_its_error_names_the_troops_it_takes() -> None:
+    """FE 7.5.  Found playing by mail: `LOSSES ARCHER FIRST` was refused with "no troop
+    called 'ARCHER FIRST'" and a hint listing BOMBARD and TREBUCHET, which LOSSES
+    refuses."""
+    state = _state()
+    p = ENGINE.parse_orders("LOSSES ARCHER FIRST\nLOSSES ARCHER THEN KNIGHT\n", state, "ann",
+                            TABLES)  # type: ignore[arg-type]
+    assert p.normal_form == ("LOSSES ARCHER",)
+    (error,) = p.errors
+    assert error.line == 2 and error.message.startswith("LOSSES lists troops: KNIGHT,")
+    assert error.hint is not None and "BOMBARD" not in error.hint
+
+
+def test_play_before_an_opportunity_card_names_its_own_order() -> None:
+    """FE 10.0.  Found playing by mail: `PLAY REBELLION ON London` was refused with a
+    hint listing PLAY NOBLE, GOOD WEATHER, TAX, ABBESS and BISHOP, none of them the way
+    to play a Rebellion."""
+    p = ENGINE.parse_orders("PLAY REBELLION ON London\nPLAY JUSTICE ON Lucia\n", _state(),
+                            "ann", TABLES)  # type: ignore[arg-type]
+    assert [(e.message, e.hint) for e in p.errors] == [
+        ("Rebellion is played by its own order, without PLAY (FE 10.0)", "REBELLION AT <city>"),
+        ("Justice is played by its own order, without PLAY (FE 10.0)", "JUSTICE <noble>")]
+
+
+def test_a_new_players_natural_lines_read_or_say_how_to_write_them() -> None:
+    """FE 9.1, 7.0, 2.15.  Found playing by mail: `VOTE FOR Simon` ("no noble called 'FOR
+    Simon'"), `ATTACK Bristol WITH Margery` ("no city called 'Bristol WITH Margery'"),
+    `GIVE 2 TO Bob` ("no card in your hand called '2'")."""
+    p = ENGINE.parse_orders("VOTE FOR Lucia, Hugh\nATTACK York WITH Lucia\nGIVE 2 TO Ann\n",
+                            _state(), "ann", TABLES)  # type: ignore[arg-type]
+    assert p.normal_form == ("VOTE Lucia, Hugh",)
+    assert [(e.line, e.hint) for e in p.errors] == [
+        (2, "ATTACK <city> [AGAINST <player>] [WITH PASSAGE]"),
+        (3, "GIVE 2 SHILLINGS TO Dave")]
+    assert p.errors[0].message.startswith("ATTACK names the city only")
+
+
+def test_a_path_written_with_to_says_how_places_are_joined() -> None:
+    """FE 5.0.  Found playing by mail: `MOVE Lucia: York to Whitby` read "a path needs at
+    least two places", which it had."""
+    p = ENGINE.parse_orders("MOVE Lucia: York to Whitby\n", _state(), "ann",
+                            TABLES)  # type: ignore[arg-type]
+    assert "joined by ' - ' (a road)" in p.errors[0].message
+
+
+def test_decoy_and_abstain_say_what_to_write_instead() -> None:
+    """FE 9.1, FAQ P1.  Found playing by mail: a player who read the rulebook wrote
+    `DECOY Simon` and got "unknown order 'DECOY'"."""
+    p = ENGINE.parse_orders("DECOY Lucia\nABSTAIN\n", _state(), "ann",
+                            TABLES)  # type: ignore[arg-type]
+    assert [e.message.split(":")[0] for e in p.errors] == [
+        "a DECOY marker has no effect on the election (FE 9.1), and by mail no one sees "
+        "your markers", "to abstain, write no VOTE (FAQ P1)"]

@@ -36,12 +36,12 @@ def test_fe_9_1_the_besiegers_lord_still_votes_and_may_stand() -> None:
     West besieging York from its outskirts, still votes and may be a candidate."""
     r = realm(_york_besieged([], ["south-west"]))
     assert court.votes_of(r, "dave") == 1
-    assert court.eligible(r, "henri")
+    assert r.s.cannot_stand("Henri") is None
 
 
 def test_fe_9_1_a_besieged_lord_is_no_candidate() -> None:
     """FE 9.1: "A Captive or Besieged Lord cannot be a Candidate"."""
-    assert not court.eligible(realm(_york_besieged(["midlands"], [])), "lucia")
+    assert _york_besieged(["midlands"], []).cannot_stand("Lucia") == "Lucia is besieged"
 
 
 def test_fe_9_1_an_archbishop_who_is_also_a_lord_is_worth_two() -> None:

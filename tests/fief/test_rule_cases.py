@@ -790,8 +790,12 @@ def test_fe_9_0_a_marriage_needs_both_orders() -> None:
     assert s.nobles["william"].spouse is None
     assert {e.actor for e in r.events if e.id == "marriage.mismatch"} == {"dave", "kirsten"}
     give_orders(r, {"dave": "MARRY William TO Lucia", "kirsten": "MARRY Lucia TO William"})
+    r.events.clear()
     court.marriage_phase(r)
     assert s.nobles["william"].spouse == "lucia" and r.allied("Blue", "Green")
+    # Found playing by mail: the second order of the matched pair was then refused on
+    # its player's sheet, "No marriage of Lucia to William: already married".
+    assert [e.id for e in r.events] == ["marriage"]
 
 
 def test_faq_p1_f6_no_marriage_in_a_three_player_game() -> None:

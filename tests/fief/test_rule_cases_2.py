@@ -51,7 +51,7 @@ def test_fe_10_4_justice_strikes_the_bearer_of_the_heresy_marker() -> None:
     r = realm(s)
     give_orders(r, {"george": "JUSTICE Lucia\nJUSTICE William"})
     cards.play_phase(r)
-    assert refusals(r) == ["Justice strikes only a noble bearing the Heresy marker"]
+    assert refusals(r) == ["Justice strikes only a noble bearing the Heresy marker (FE 10.4)"]
     assert s.nobles["william"].status == "dead"
 
 
@@ -267,6 +267,22 @@ def test_fe_9_2_without_a_majority_no_royal_tax() -> None:
     give_orders(r, {"george": "CONVENE PARLIAMENT"})
     court.parliament_phase(r)
     assert s.players["george"].cash == 0 and not s.parliament_rebellion
+
+
+def test_fe_9_2_only_the_sitting_sovereign_convenes_the_others_are_told() -> None:
+    """FE 9.2.  Found playing by mail: Cid's CONVENE PARLIAMENT, Cid holding no crown,
+    did nothing and his sheet said nothing; nor was a captive King's player told."""
+    s, r = _parliament_board()
+    give_orders(r, {"dave": "CONVENE PARLIAMENT", "george": "CONVENE PARLIAMENT"})
+    court.parliament_phase(r)
+    assert [e.actor for e in r.events if e.id == "order.refused"] == ["dave"]
+    assert refusals(r) == ["only a free King or Sovereign Queen, neither captive nor "
+                           "besieged, convenes Parliament (FE 9.2)"]
+    s, r = _parliament_board()
+    s.nobles["william"].status = "captive"
+    give_orders(r, {"george": "CONVENE PARLIAMENT"})
+    court.parliament_phase(r)
+    assert [e.actor for e in r.events if e.id == "order.refused"] == ["george"]
 
 
 def test_fe_3_1_an_abbey_pays_for_its_visitors_and_lifts_the_mills_around() -> None:

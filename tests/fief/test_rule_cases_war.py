@@ -423,6 +423,27 @@ def test_ex_7_6_if_george_disagrees_henri_remains_a_captive() -> None:
     assert _actors(r, "ransom.mismatch") == {"dave", "george"}
 
 
+def test_fe_7_7_a_ransom_line_for_no_captive_of_yours_is_refused_not_ignored() -> None:
+    """FE 7.7.  Found playing by mail: Bob's `RANSOM Edward OFFER 3`, Edward being
+    another player's free noble, did nothing and his sheet said nothing."""
+    s = _captive(5)
+    noble(s, "Edward", "Green", "York")
+    r = realm(s)
+    give_orders(r, {"dave": "RANSOM Edward OFFER 3\nRANSOM William OFFER 1",
+                    "kirsten": "ACCEPT RANSOM FOR Henri AT LEAST 2"})
+    economy.ransoms(r)
+    assert sorted(refusals(r)) == ["Edward is not of your family (FE 7.7)",
+                                   "Henri is not held by a noble of yours (FE 7.7)",
+                                   "William is not of your family (FE 7.7)"]
+    assert {e.actor for e in r.events if e.id == "order.refused"} == {"dave", "kirsten"}
+    s = _captive(5)
+    noble(s, "Philippa", "Blue", "Exeter")
+    r = realm(s)
+    give_orders(r, {"dave": "RANSOM Philippa OFFER 2"})
+    economy.ransoms(r)
+    assert refusals(r) == ["Philippa is not a captive (FE 7.7)"]
+
+
 def test_ex_7_6_with_ten_shillings_and_no_deal_the_full_ransom_is_paid() -> None:
     """Ex 7-6: "if Dave had 10 Shillings and he could not negotiate with George to pay
     less than 6 Shillings, then Dave would have had to pay the full amount"."""

@@ -70,3 +70,17 @@ def test_one_player_cannot_start_and_five_cannot_join() -> None:
 
 def test_the_muster_reruns_byte_identically() -> None:
     assert mustered(4, seed=9) == mustered(4, seed=9)
+
+
+def test_setup_a_start_not_granted_is_told_on_the_players_sheet() -> None:
+    """FE Setup (one family a Region).  Found playing by mail: Bob wrote START Cardiff
+    after Ann, Ann's family took Wales, and Bob's mustered at London with nothing on his
+    sheet to say why."""
+    state = signed_up(4)
+    result = run(state, {"ann": "START Durham", "bob": "START Berwick"}, Dice.for_turn(1, 1))
+    refused = [e for e in result.events if e.id == "order.refused"]
+    assert [(e.actor, e.public) for e in refused] == [("bob", False)]
+    reason = str(refused[0].args["reason"])
+    assert reason.startswith("the Region of Berwick was taken by a family before Green in "
+                             "the order of play (one family a Region, FE Setup): Green "
+                             "musters at ")

@@ -103,3 +103,64 @@ def test_fe_9_1_a_dead_nobles_standing_candidacy_is_dropped() -> None:
     r.kill(s.nobles["william"], "battle")
     assert s.players[player].standing == [{"kind": "allow", "who": "ANYONE"}]
     assert s.candidates == []
+
+
+def test_fe_4_0_a_purchase_where_you_arrive_this_round_says_purchases_come_first() -> None:
+    """FE 4.0, 4.2 (Phase 4 before Phase 5).  Found playing by mail: Cid moved Simon to
+    Durham and wrote `BUILD STRONGHOLD AT Durham`; "you do not control Durham" did not
+    say why, as he would by the end of the round."""
+    from moderator.games.fief.economy import purchase_phase
+
+    r = realm(board())
+    noble(r.s, "Simon", "Blue", "York")
+    give_orders(r, {"dave": "MOVE Simon: York - Durham\nBUILD STRONGHOLD AT Durham\n"
+                            "BUY 1 KNIGHT AT Durham"})
+    purchase_phase(r)
+    assert refusals(r) == [
+        "you do not control Durham in Phase 4, before this round's moves (FE 4.2)",
+        "you do not control Durham in Phase 4, before this round's moves (FE 4.0)"]
+
+
+def test_fe_10_2_passage_free_for_a_dead_noble_says_he_is_dead() -> None:
+    """FE 10.2.  Found playing by mail: `PASSAGE FREE Edward`, Edward slain the round
+    before, was refused with "Edward is no captive", as if he were free somewhere."""
+    from moderator.games.fief.cards import intrigue
+    from moderator.games.fief.orders.values import Escape
+
+    s = board()
+    noble(s, "Edward", "Green", "Oxford").status = "dead"
+    s.players["dave"].hand = ["Passage"]
+    r = realm(s)
+    intrigue.escape(r, "dave", Escape(captive="Edward"))
+    intrigue.escape(r, "dave", Escape(captive="Lucia"))
+    assert refusals(r) == ["Edward is dead", "Lucia is not in play"]
+    assert s.players["dave"].hand == ["Passage"]
+
+
+def test_fe_2_13_a_refused_abbess_quotes_the_whole_line() -> None:
+    """FE 2.13, 4.2.  Found playing by mail: "Not done: “PLAY ABBESS ON Margery”: Cardiff
+    already has a building" (the line's "AT Cardiff" dropped from the quote)."""
+    from moderator.games.fief.cards import play_phase
+
+    s = board()
+    noble(s, "Margery", "Blue", "Cardiff")
+    s.cities["Cardiff"].building = "stronghold"
+    s.players["dave"].hand = ["Abbess"]
+    r = realm(s)
+    give_orders(r, {"dave": "PLAY ABBESS ON Margery AT Cardiff"})
+    play_phase(r)
+    assert [e.args["order"] for e in r.events if e.id == "order.refused"] == [
+        "PLAY ABBESS ON Margery AT Cardiff"]
+
+
+def test_fe_5_1_the_ride_is_told_before_the_city_it_wins() -> None:
+    """FE 5.1.  Found playing by mail (and in the golden gazettes): "Green (Bob) now
+    holds Oxford." was printed before "Robert of Green (Bob) rides London - Oxford"."""
+    from moderator.games.fief.movement import movement_phase
+
+    r = realm(board())
+    noble(r.s, "Robert", "Green", "London")
+    give_orders(r, {"kirsten": "MOVE Robert: London - Oxford"})
+    movement_phase(r)
+    assert [e.id for e in r.events if e.id in ("moved", "city.taken")] == ["moved",
+                                                                            "city.taken"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from moderator.games.fief import aftermath, coalition, excalibur, siege, tactics
+from moderator.games.fief import aftermath, battle_report, coalition, excalibur, siege, tactics
 from moderator.games.fief.aftermath import lone_nobles
 from moderator.games.fief.army import LOSS_ORDER, Side
 from moderator.games.fief.events import EventId
@@ -73,6 +73,7 @@ def fight(realm: Realm, attacker: Side, defender: Side, why: str) -> str:
         begins["allies"] = {"attacker": list(attacker.members),
                             "defender": list(defender.members)}
     realm.emit(EventId.BATTLE_BEGINS, begins)
+    start = battle_report.before(realm, attacker, defender, why)
     tactics.hire_in_battle(realm, attacker, defender)
     quiet = 0
     outcome = ""
@@ -116,6 +117,7 @@ def fight(realm: Realm, attacker: Side, defender: Side, why: str) -> str:
     realm.emit(EventId.BATTLE_ENDS, {"city": attacker.city, "winner": winner,
                                      "outcome": record["outcome"]})
     realm.refresh_control(attacker.city)
+    battle_report.tell(realm, start, attacker, defender, winner, record["outcome"])
     return winner
 
 

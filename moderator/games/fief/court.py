@@ -19,10 +19,13 @@ def marriage_phase(realm: Realm) -> None:
     (13.8); in the 2-player game only between one player's two families (13.7)."""
     s = realm.s
     offers = {p: _orders(realm, p).of(Marry) for p in s.player_order()}
+    wed: set[frozenset[str]] = set()
     for player in s.player_order():
         for offer in offers[player]:
             mine = s.nobles.get(offer.noble.lower())
             theirs = s.nobles.get(offer.to.lower())
+            if frozenset((offer.noble.lower(), offer.to.lower())) in wed:
+                continue   # the matching half of a wedding made just now: not "married"
             why = _why_not(realm, player, mine, theirs)
             if why:
                 realm.emit(EventId.MARRIAGE_MISMATCH, {"noble": offer.noble, "to": offer.to,
@@ -40,6 +43,7 @@ def marriage_phase(realm: Realm) -> None:
                                actor=p, public=False)
                 continue
             mine.spouse, theirs.spouse = theirs.key, mine.key
+            wed.add(frozenset((mine.key, theirs.key)))
             s.families[mine.family].ring = mine.key
             s.families[theirs.family].ring = theirs.key
             realm.emit(EventId.MARRIAGE, {"a": mine.key, "b": theirs.key})
@@ -57,7 +61,7 @@ def _why_not(realm: Realm, player: str, mine: Noble | None, theirs: Noble | None
     if theirs is None or not theirs.alive:
         return "no such living noble"
     if mine.spouse or theirs.spouse:
-        return "already married"   # the pair matched earlier this phase lands here too
+        return "already married"
     if mine.sex == theirs.sex:
         return "a marriage unites a nobleman and a noblewoman (FE 9.0)"
     if mine.is_clergy or theirs.is_clergy:
@@ -87,27 +91,47 @@ def votes_of(realm: Realm, player: str) -> int:
     return total
 
 
-def eligible(realm: Realm, key: str) -> bool:
-    n = realm.s.nobles.get(key)
-    return (n is not None and n.alive and n.free and n.is_lord and n.clergy is None
-            and not n.abbess and not realm.besieged(n))
+def drop_unfit(realm: Realm) -> None:
+    """FE 9.1, fief-email.md A44: eligibility is checked when the election runs; a
+    candidate who may not stand is dropped with his standing `CANDIDATE` lines, and each
+    player who named him is told why on his sheet."""
+    s = realm.s
+    for key in list(s.candidates):
+        name = s.nobles[key].name if key in s.nobles else key.title()
+        why = s.cannot_stand(name)
+        if why is None:
+            continue
+        namers = [p for p in s.player_order()
+                  if any(d["kind"] == "candidate" and str(d.get("lord", "")).lower() == key
+                         for d in s.players[p].standing)]
+        if not namers and key in s.nobles:
+            namers = [s.player_of(s.nobles[key].family)]
+        for player in namers:
+            realm.refuse(player, f"CANDIDATE {name}",
+                         f"{why}; a candidate is a Lord, not of the clergy, neither captive "
+                         f"nor besieged (FE 9.1): the candidacy is withdrawn")
+        realm.drop_candidacy(key)
 
 
 def election_phase(realm: Realm) -> None:
     """FE 9.1: with no Sovereign and 3 titles in play, one of them a Bishop or
     Archbishop, the standing candidates are voted on; a simple majority elects."""
     s = realm.s
-    s.candidates = [c for c in s.candidates if eligible(realm, c)]
-    if s.sovereign is not None or not s.candidates:
-        return
+    drop_unfit(realm)
     titled = sum(len(n.titles) + (1 if n.clergy else 0) + len(n.abbess) for n in s.living())
-    if titled < 3 or not any(n.clergy for n in s.living()):
+    why = ("England has a Sovereign" if s.sovereign is not None
+           else "no candidate stands" if not s.candidates
+           else "an election needs three Titles in play, one of them a Bishop or Archbishop"
+           if titled < 3 or not any(n.clergy for n in s.living()) else None)
+    if why is not None:
+        _unused_votes(realm, f"no election this round: {why} (FE 9.1)")
         return
     realm.emit(EventId.CANDIDATES, {"candidates": list(s.candidates)})
     # W2 (fief-email.md §3.2): a candidate may be struck before the tally.
     windows.open_window(realm, "election")
-    s.candidates = [c for c in s.candidates if eligible(realm, c)]
+    drop_unfit(realm)
     if s.sovereign is not None or not s.candidates:
+        _unused_votes(realm, "no candidate was left at the tally (FE 9.1)")
         return
     tally: dict[str, int] = {c: 0 for c in s.candidates}
     for player in s.player_order():
@@ -115,6 +139,9 @@ def election_phase(realm: Realm) -> None:
             choice = next((c.lower() for c in vote.candidates if c.lower() in tally), None)
             if choice:
                 tally[choice] += votes_of(realm, player)
+            else:
+                realm.refuse(player, "VOTE " + ", ".join(vote.candidates),
+                             "none of them is a standing candidate (FE 9.1)")
     best = max(tally.values())
     top = [c for c, v in tally.items() if v == best]
     if best == 0 or len(top) > 1:
@@ -122,12 +149,28 @@ def election_phase(realm: Realm) -> None:
         return
     king = s.nobles[top[0]]
     realm.crown(king.key)
-    s.candidates.remove(king.key)
     realm.emit(EventId.ELECTED, {"noble": king.key, "tally": tally,
                                  "title": "King" if king.sex == "m" else "Sovereign Queen"})
 
 
+def _unused_votes(realm: Realm, why: str) -> None:
+    """Found playing by mail: a VOTE written in a round with no election did nothing and
+    the voter's sheet said nothing."""
+    for player in realm.s.player_order():
+        for vote in _orders(realm, player).of(Vote)[-1:]:
+            realm.refuse(player, "VOTE " + ", ".join(vote.candidates), why)
+
+
 ROYAL_TAX = 12
+
+
+def _not_sovereign(realm: Realm, crown: str | None) -> None:
+    """FE 9.2: a CONVENE from anyone but the sitting Sovereign's player is refused (found
+    playing by mail: Cid's, holding no crown, did nothing and said nothing)."""
+    for player in realm.s.player_order():
+        if player != crown and _orders(realm, player).of(Convene):
+            realm.refuse(player, "CONVENE PARLIAMENT", "only a free King or Sovereign Queen, "
+                         "neither captive nor besieged, convenes Parliament (FE 9.2)")
 
 
 def parliament_phase(realm: Realm) -> None:
@@ -139,9 +182,11 @@ def parliament_phase(realm: Realm) -> None:
     Ex 9-2)."""
     s = realm.s
     king = s.nobles.get(s.sovereign) if s.sovereign else None
-    if king is None or not king.free or realm.besieged(king):
+    sits = king is not None and king.free and not realm.besieged(king)
+    crown = realm.account(king.family) if king is not None and sits else None
+    _not_sovereign(realm, crown)
+    if king is None or crown is None:
         return
-    crown = realm.account(king.family)
     calls = _orders(realm, crown).of(Convene)
     if not calls:
         return

@@ -48,6 +48,7 @@ def ransoms(realm: Realm) -> None:
     accept it); invaders' ransoms go to the bank."""
     s = realm.s
     interdictions(realm)
+    ransom.strays(realm)
     for noble in [n for n in s.living() if n.status == "captive"]:
         price = (realm.bandit_ransom(noble) if noble.captor == "bandits"
                  else realm.ransom(noble))
@@ -57,7 +58,7 @@ def ransoms(realm: Realm) -> None:
         captor = noble.captor or ""
         if not captor.startswith("invaders:") and captor in s.nobles:
             realm.earn(s.nobles[captor].family, price)
-        realm.emit(EventId.RANSOM_PAID, {"noble": noble.key, "amount": price, "captor": captor})
+        ransom.told(realm, noble, price, captor)
         realm.release(noble, "ransom")
 
 
@@ -99,7 +100,8 @@ def _buy(realm: Realm, player: str, order: Buy, placed: dict[str, int]) -> None:
     cost = unit.cost * order.count
     cap = realm.t.buildings.new_units_per_city
     if family is None:
-        realm.refuse(player, text, f"you do not control {order.city} (FE 4.0)")
+        realm.refuse(player, text, f"you do not control {order.city} in Phase 4, before this "
+                     f"round's moves (FE 4.0)")
     elif realm.city(order.city).besieged_by:
         realm.refuse(player, text, "no troops can be placed in a besieged city (FE 7.9)")
     elif realm.cash(family) < cost:
@@ -132,7 +134,8 @@ def _build(realm: Realm, player: str, order: Build) -> None:
                    else x.building in ("stronghold", "fortified")))
     pool = b.mills if order.building == "mill" else b.strongholds
     if family is None:
-        realm.refuse(player, text, f"you do not control {order.city} (FE 4.2)")
+        realm.refuse(player, text, f"you do not control {order.city} in Phase 4, before this "
+                     f"round's moves (FE 4.2)")
     elif order.building == "mill" and c.mill:
         realm.refuse(player, text, "one Mill a city (FE 4.2)")
     elif order.building == "stronghold" and c.building:

@@ -84,6 +84,7 @@ class EventId(StrEnum):
     BATTLE_BEGINS = "battle.begins"
     BATTLE_ROUND = "battle.round"
     BATTLE_ENDS = "battle.ends"
+    BATTLE_REPORT = "battle.report"      # private: one player's own account (FE 7.0-7.8)
     NOBLE_SLAIN = "noble.slain"
     NOBLE_CAPTURED = "noble.captured"
     NOBLE_RELEASED = "noble.released"

@@ -66,7 +66,7 @@ def _phases_2_to_4(state: GameState, p: Player, mine: list[Noble]) -> list[str]:
              "# RETAINER <retainer> FROM <noble> TO <noble> [FOR <n>] | CHASUBLE STORMS FROM"
              " III TO IV",
              "## Phase 3 - income:  SCORCH <city>",
-             "## Phase 4 - purchasing (in the order written)",
+             "## Phase 4 - gifts (GIVE) and ransoms first, then the rest in the order written",
              "# BUY 2 MAN-AT-ARMS AT <city> | BUILD MILL AT <city> | BUILD STRONGHOLD AT <city>",
              "# BUY TITLE <region> FOR <noble> | GRANT <region> TO <noble> | TRANSFER <region>"
              " TO <noble>",

@@ -256,7 +256,8 @@ def _pillage(realm: Realm, city: str, armies: list[str]) -> None:
         if lord is not None:
             lord.titles.remove(region.key)
             realm.emit(EventId.TITLE_LOST, {"region": region.key, "from": lord.key,
-                                            "to": None, "city": city})
+                                            "to": None, "city": city},
+                       actor=realm.owner(lord.family))
         realm.s.invaders[armies[0]].garrison = True
     elif c.building:
         lost.append(c.building)
@@ -269,10 +270,11 @@ def _pillage(realm: Realm, city: str, armies: list[str]) -> None:
         lost.append("relic")
         realm.s.removed.append(f"Relic {c.relic}")
         c.relic, c.relic_up = None, False
-    c.holder = None
+    holder, c.holder = c.holder, None
     c.occupants = []
-    if lost:
-        realm.emit(EventId.INVADERS_PILLAGE, {"city": city, "lost": lost})
+    if lost:   # public, and on the sheet of the player whose city it was
+        realm.emit(EventId.INVADERS_PILLAGE, {"city": city, "lost": lost},
+                   actor=realm.owner(holder))
 
 
 def interventions(realm: Realm) -> None:

@@ -176,8 +176,11 @@ def _take_troops(realm: Realm, player: str, order: Move, family: str,
             realm.refuse(player, _text(order), "Trebuchets never move (FE 7.2)")
             return None
         if n > free:
-            realm.refuse(player, _text(order),
-                         f"only {free} {unit.replace('_', '-')} free to move at {here}")
+            kind = realm.t.unit(unit)
+            # Found playing by mail: "only 0 men-at-arms free to move at York".
+            have = "no" if free <= 0 else f"only {free}"
+            realm.refuse(player, _text(order), f"{have} {kind.name if free == 1 else kind.plural}"
+                                               f" free to move at {here}")
             return None
         units[unit] = units.get(unit, 0) + n
     return units
@@ -294,13 +297,15 @@ def _finish(realm: Realm, j: Journey) -> None:
     for unit, n in j.units.items():
         if n:
             drop(realm, j.family, j.here, unit, n)
+    # The ride is told before what it won (found playing by mail: "Green now holds
+    # Oxford." read before "Robert of Green rides London - Oxford.").
+    realm.emit(EventId.MOVED, {"family": j.family, "nobles": [n.key for n in j.group],
+                               "path": j.trail, "troops": sum(n for u, n in j.units.items()
+                                                              if u in TROOPS)})
     for city in dict.fromkeys(j.trail):
         if city == j.here or any(c == city for c, _, _ in j.order.leave):
             realm.arrive(city, j.family)
         realm.refresh_control(city)
-    realm.emit(EventId.MOVED, {"family": j.family, "nobles": [n.key for n in j.group],
-                               "path": j.trail, "troops": sum(n for u, n in j.units.items()
-                                                              if u in TROOPS)})
     if j.stop:
         realm.emit(EventId.MOVE_STOPPED, {"nobles": [n.key for n in j.group], "city": j.here,
                                           "reason": j.stop}, actor=j.player, public=False)
@@ -335,7 +340,7 @@ def royal_move(realm: Realm, player: str, order: RoyalMove, moved: set[str]) -> 
             start = noble.city
             noble.city = royal.name
             moved.add(noble.key)
-            realm.refresh_control(start)
-            realm.arrive(royal.name, noble.family)
             realm.emit(EventId.MOVED, {"family": noble.family, "nobles": [noble.key],
                                        "path": [start, royal.name], "troops": 0})
+            realm.refresh_control(start)
+            realm.arrive(royal.name, noble.family)

@@ -33,7 +33,7 @@ def _mill(realm: Realm, player: str, order: Pillage, text: str) -> None:
     c.mill = False
     realm.earn(c.holder or "", realm.t.money.scorch_bonus)
     realm.emit(EventId.PILLAGED, {"city": order.city, "what": "mill", "player": player,
-                                  "gain": realm.t.money.scorch_bonus})
+                                  "gain": realm.t.money.scorch_bonus}, actor=player)
 
 
 def _abbey(realm: Realm, player: str, order: Pillage, text: str) -> None:
@@ -58,7 +58,8 @@ def _abbey(realm: Realm, player: str, order: Pillage, text: str) -> None:
             leader.relics.append(c.relic)
             c.relic, c.relic_up = None, False
         realm.emit(EventId.PILLAGED, {"city": order.city, "what": "abbey", "abbey": abbey,
-                                      "player": player, "gain": 10, "noble": leader.key})
+                                      "player": player, "gain": 10, "noble": leader.key},
+                   actor=player)
 
 
 def engines(realm: Realm, player: str, city: str, text: str) -> None:
@@ -80,4 +81,4 @@ def engines(realm: Realm, player: str, city: str, text: str) -> None:
             taken += exchange(realm, holder, city, unit, n)
     realm.emit(EventId.PILLAGED, {"city": city, "what": "engines", "player": player,
                                   "gain": 0, "destroyed": sum(found.values()) - taken,
-                                  "taken": taken})
+                                  "taken": taken}, actor=player)

@@ -60,11 +60,51 @@ def lower(realm: Realm, noble: Noble, price: int) -> bool:
     else:
         realm.pay(noble.family, amount)
         realm.earn(captor.family, amount)
-        realm.emit(EventId.RANSOM_PAID, {"noble": noble.key, "amount": amount,
-                                         "captor": captor.key, "lower": True})
+        told(realm, noble, amount, captor.key, lower=True)
         realm.release(noble, "ransom")
         return True
     return False
+
+
+def told(realm: Realm, noble: Noble, amount: int, captor: str, lower: bool = False) -> None:
+    """A ransom paid: the gazette says who was freed, the amount is private (Shillings are
+    secret, fief-email.md §7.1 item 7): on the payer's sheet and the captor's."""
+    realm.emit(EventId.RANSOM_PAID, {"noble": noble.key, "captor": captor})
+    payer = realm.account(noble.family)
+    realm.emit(EventId.RANSOM_PAID, {"noble": noble.key, "captor": captor, "amount": amount,
+                                     "lower": lower}, actor=payer, public=False)
+    keeper = realm.s.nobles.get(captor)
+    if keeper is not None and realm.account(keeper.family) != payer:
+        realm.emit(EventId.RANSOM_PAID, {"noble": noble.key, "captor": captor,
+                                         "amount": amount, "lower": lower, "received": True},
+                   actor=realm.account(keeper.family), public=False)
+
+
+def strays(realm: Realm) -> None:
+    """FE 7.7: a `RANSOM ... OFFER` is for a captive of the player's own families, an
+    `ACCEPT RANSOM` for a captive one of his nobles holds; any other is refused on his
+    sheet (found playing by mail: `RANSOM Edward OFFER 3` for a free noble of another
+    player's did nothing, and said nothing)."""
+    s = realm.s
+    for player in s.player_order():
+        orders = realm.orders.get(player, TurnOrders())
+        mine = s.players[player].families
+        for offer in orders.of(RansomOffer):
+            noble = s.nobles.get(offer.captive.lower())
+            why = ("not in play" if noble is None or not noble.alive
+                   else "not of your family" if noble.family not in mine
+                   else "not a captive" if noble.status != "captive" else "")
+            if why:
+                realm.refuse(player, f"RANSOM {offer.captive} OFFER {offer.amount}",
+                             f"{offer.captive} is {why} (FE 7.7)")
+        for accept in orders.of(AcceptRansom):
+            noble = s.nobles.get(accept.captive.lower())
+            captor = s.nobles.get(noble.captor or "") if noble is not None else None
+            if noble is None or noble.status != "captive" or captor is None \
+                    or captor.family not in mine:
+                realm.refuse(player, f"ACCEPT RANSOM FOR {accept.captive} AT LEAST "
+                             f"{accept.amount}",
+                             f"{accept.captive} is not held by a noble of yours (FE 7.7)")
 
 
 def _mismatch(realm: Realm, players: tuple[str, ...], noble: Noble, offer: int,

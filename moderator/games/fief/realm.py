@@ -34,6 +34,9 @@ class Realm:
         self.loans: list[tuple[str, str, str, int]] = []   # Crossbowmen lent (FE 11.1)
         # FE 5.0, 5.4: this movement phase's arrivals: (city, family, came from).
         self.entries: list[tuple[str, str, str]] = []
+        # Units taken off the map this phase, by (city, family, unit): a battle report
+        # reads its losses here (FE 7.5; battle_report.py).
+        self.off_map: dict[tuple[str, str, str], int] = {}
 
     # -- events and dice ---------------------------------------------------------------
     def emit(self, event: EventId, args: Mapping[str, Any] | None = None,
@@ -76,6 +79,10 @@ class Realm:
     def account(self, family: str) -> str:
         """The player whose purse and hand a family uses (a pot for two, FE 13.7)."""
         return self.s.families[family].player
+
+    def owner(self, family: str | None) -> str | None:
+        """The player of a family, if it is one (None: Independent, the invaders)."""
+        return self.account(family) if family in self.s.families else None
 
     def cash(self, family: str) -> int:
         return self.s.players[self.account(family)].cash
@@ -135,8 +142,7 @@ class Realm:
     def besieged(self, noble: Noble) -> bool:
         """FE 7.9, 9.1-9.2: a noble shut in a city another player besieges (the besiegers
         on its outskirts are not besieged)."""
-        besieger = self.city(noble.city).besieged_by
-        return besieger is not None and self.account(besieger) != self.account(noble.family)
+        return self.s.besieged(noble)
 
     def inside(self, city: str, family: str) -> bool:
         """FE 5.0: a family inside the city's Stronghold, Fortified City or Abbey: its
@@ -174,10 +180,11 @@ class Realm:
         if heirs:
             heirs[0].titles.append(region.key)
             self.emit(EventId.TITLE_LOST, {"region": region.key, "from": lord.key,
-                                           "to": heirs[0].key, "city": city})
+                                           "to": heirs[0].key, "city": city},
+                      actor=self.owner(lord.family))
         else:
             self.emit(EventId.TITLE_LOST, {"region": region.key, "from": lord.key, "to": None,
-                                           "city": city})
+                                           "city": city}, actor=self.owner(lord.family))
 
     def walls(self, city: str) -> int:
         """The attacker's melee penalty of the city's building (FE 7.4, 4.9)."""
@@ -204,19 +211,20 @@ class Realm:
     def return_units(self, city: str, family: str, unit: str, n: int) -> None:
         """Units off the map go back to their family's stockpile (FE 7.5)."""
         self.city(city).add(family, unit, -n)
+        self.off_map[city, family, unit] = self.off_map.get((city, family, unit), 0) + n
         if unit != "crossbow":
             stock = self.s.families[family].stock
             stock[unit] = stock.get(unit, 0) + n
 
     # -- deaths and titles -------------------------------------------------------------
-    def _drop_candidacy(self, noble: Noble) -> None:
-        """FE 9.1: a candidate is a living Lord; his standing `CANDIDATE` line goes."""
-        if noble.key in self.s.candidates:
-            self.s.candidates.remove(noble.key)
+    def drop_candidacy(self, key: str) -> None:
+        """FE 9.1: a candidate is a living Lord; his standing `CANDIDATE` lines go."""
+        if key in self.s.candidates:
+            self.s.candidates.remove(key)
         for player in self.s.players.values():
             player.standing[:] = [d for d in player.standing
                                   if not (d["kind"] == "candidate"
-                                          and str(d.get("lord", "")).lower() == noble.key)]
+                                          and str(d.get("lord", "")).lower() == key)]
 
     def kill(self, noble: Noble, cause: str) -> None:
         """FE 4.8: the noble, card and retainer leave the game; titles pass on."""
@@ -230,7 +238,7 @@ class Realm:
                                         "city": noble.city, "cause": cause},
                   actor=self.s.player_of(noble.family))
         self.s.removed.append(f"Noble {noble.name}")
-        self._drop_candidacy(noble)
+        self.drop_candidacy(noble.key)
         if noble.retainer:
             self.s.removed.append(f"Retainer {noble.retainer}")
             noble.retainer = None
@@ -342,6 +350,7 @@ class Realm:
         king = s.nobles[key]
         s.sovereign = key
         king.royal_knights = 2
+        self.drop_candidacy(key)    # "standing until elected" (fief-email.md §3, 1B)
         if king.spouse:
             self.royal_spouse(king.spouse)
         self._royal_stronghold_changes_sides(king.family)
@@ -427,7 +436,9 @@ class Realm:
             noble.relics = []
         else:
             self.drop_relics(noble)
-        self.emit(EventId.NOBLE_CAPTURED, {"noble": noble.key, "captor": captor, "city": city})
+        # Public news, and on the sheet of the player who lost him (as a death, FE 4.8).
+        self.emit(EventId.NOBLE_CAPTURED, {"noble": noble.key, "captor": captor, "city": city},
+                  actor=self.owner(noble.family))
         self.refresh_control(city)
 
     def ransom(self, noble: Noble) -> int:

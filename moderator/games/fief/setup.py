@@ -65,6 +65,7 @@ def muster(realm: Realm) -> bool:
         player = s.families[colour].player
         ranked = [c for o in realm.orders.get(player, _NO).of(Start)
                   if o.family in (None, colour) for c in o.cities]
+        wanted = list(ranked)
         if t.setup.random_start:
             # FE 13.6: roll the Region (re-roll a taken one); then the player's city there.
             region = realm.d6("setup", f"starting Region of {colour}", actor=player)
@@ -76,6 +77,14 @@ def muster(realm: Realm) -> bool:
                      if t.region_of(c).number not in taken), None)
         if city is None:
             raise AssertionError("more families than regions")
+        if wanted and city != wanted[0]:
+            # Found playing by mail: Bob wrote START Cardiff, Ann's Red had taken Wales,
+            # and Bob's family mustered at London with nothing on his sheet to say why.
+            why = (f"the die chose the Region for {colour} (FE 13.6)" if t.setup.random_start
+                   else f"the Region of {wanted[0]} was taken by a family before {colour} "
+                        "in the order of play (one family a Region, FE Setup)")
+            realm.refuse(player, "START " + ", ".join(wanted), f"{why}: {colour} musters at "
+                         f"{city}")
         taken.add(t.region_of(city).number)
         _found(realm, colour, city)
     s.phase = Phase.ORDERS

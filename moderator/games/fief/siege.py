@@ -83,7 +83,11 @@ def lift(realm: Realm, city: str, why: str) -> None:
     if engines:
         realm.return_units(city, family, "trebuchet", engines)
     c.besieged_by, c.siege_engines = None, 0
-    realm.emit(EventId.SIEGE_LIFTED, {"city": city, "besieger": family, "why": why})
+    # Public, and on the besieger's sheet: his Trebuchets leave the map (found playing
+    # by mail: Bob's report left "1 trebuchet" at Cardiff, his sheet then none, unsaid).
+    realm.emit(EventId.SIEGE_LIFTED, {"city": city, "besieger": family, "why": why,
+                                      "engines": engines},
+               actor=realm.owner(family))
 
 
 def check(realm: Realm) -> None:

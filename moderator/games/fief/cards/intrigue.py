@@ -50,7 +50,8 @@ def justice(realm: Realm, player: str, order: Justice) -> None:
     elif target is not None and not target.alive:
         realm.refuse(player, text, f"{target.name} is dead")
     elif target is None or not target.heresy:
-        realm.refuse(player, text, "Justice strikes only a noble bearing the Heresy marker")
+        realm.refuse(player, text, "Justice strikes only a noble bearing the Heresy marker "
+                                   "(FE 10.4)")
     elif target.key in (s.sovereign, s.queen):
         realm.refuse(player, text, "not the King, the Sovereign Queen or the Queen (FE 10.4)")
     elif realm.city(target.city).building == "abbey":
@@ -96,7 +97,9 @@ def escape(realm: Realm, player: str, order: Escape) -> None:
     if "Passage" not in s.players[player].hand:
         realm.refuse(player, text, "no Passage card in your hand")
     elif captive is None or captive.status != "captive":
-        realm.refuse(player, text, f"{order.captive} is no captive")
+        what = ("dead" if captive is not None and not captive.alive
+                else "not in play" if captive is None else "no captive")
+        realm.refuse(player, text, f"{order.captive} is {what}")
     else:
         take(realm, player, "Passage")
         s.fortune_discard.append("Passage")

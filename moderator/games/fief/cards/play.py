@@ -193,7 +193,8 @@ def _play_clergy(realm: Realm, player: str, order: PlayClergy) -> None:
     """FE 2.13-2.14: Abbess on an unmarried noblewoman (an Abbey in a city without a
     Stronghold); Bishop/Archbishop on an unmarried free nobleman (one religious title)."""
     s, t = realm.s, realm.t
-    text = f"PLAY {order.card.upper()} ON {order.noble}"
+    text = f"PLAY {order.card.upper()} ON {order.noble}" + (f" AT {order.city}" if order.city
+                                                            else "")
     noble = s.nobles.get(order.noble.lower())
     fams = s.players[player].families
     if order.card not in s.players[player].hand:

@@ -133,7 +133,8 @@ def _resolve_rebellion(realm: Realm, player: str, city: str,
     lost = [b for b in (c.building, "mill" if c.mill else "") if b]
     c.building, c.abbey, c.mill = "", None, False
     if lost:
-        realm.emit(EventId.INVADERS_PILLAGE, {"city": city, "lost": lost, "rebels": True})
+        realm.emit(EventId.INVADERS_PILLAGE, {"city": city, "lost": lost, "rebels": True},
+                   actor=realm.owner(c.holder))
     realm.refresh_control(city)
 
 

@@ -9,6 +9,8 @@ from moderator.games.fief.orders.format import format_order
 from moderator.games.fief.orders.parse import Context, parse_text
 from moderator.games.fief.orders.values import (
     STANDING,
+    BuyTitle,
+    Candidate,
     Discard,
     Draw,
     Order,
@@ -16,7 +18,7 @@ from moderator.games.fief.orders.values import (
     TurnOrders,
     Withdraw,
 )
-from moderator.games.fief.state import Phase
+from moderator.games.fief.state import GameState, Phase
 from moderator.games.fief.tables import Tables
 
 
@@ -30,9 +32,18 @@ def context(state: dict[str, Any], player: str, tables: Tables) -> Context:
 def parse_orders(text: str, state: dict[str, Any], player: str, tables: Tables) -> ParsedOrders:
     ctx = context(state, player, tables)
     lines, errors = parse_text(ctx, text)
+    raw = text.splitlines()
+    game = (GameState.from_dict(state)
+            if state.get("nobles") and any(isinstance(o, Candidate) for _, o in lines) else None)
+    titled = {o.noble.lower() for _, o in lines if isinstance(o, BuyTitle)}
+    unfit = [OrderError(n, raw[n - 1].strip(), message, hint, severity=severity)
+             for n, o in lines if (found := _candidacy(o, game, titled))
+             for message, hint, severity in [found]]
+    refused = {e.line for e in unfit if e.severity is Severity.ERROR}
+    errors = [*errors, *unfit]
+    lines = [(n, o) for n, o in lines if n not in refused]
     orders = TurnOrders(tuple(o for _, o in lines))
     muster = state.get("phase", Phase.MUSTER.value) == Phase.MUSTER.value
-    raw = text.splitlines()
     warnings = [OrderError(n, raw[n - 1].strip(), *why, severity=Severity.WARNING)
                 for n, o in lines if (why := _out_of_window(o, muster))]
     normal = tuple(format_order(tables, o, ctx.players) for _, o in lines)
@@ -43,6 +54,29 @@ def parse_orders(text: str, state: dict[str, Any], player: str, tables: Tables) 
 # What the muster reads (Setup, FE 1.0: it founds the families and plays Round 1's
 # Phase 2A-2C, FE 2.0); the standing orders are stored then too.
 MUSTER_ORDERS: tuple[type[Order], ...] = (Start, Draw, Discard, Withdraw, *STANDING)
+
+
+def _candidacy(order: Order, game: GameState | None,
+               titled: set[str]) -> tuple[str, str, Severity] | None:
+    """FE 9.1 on the receipt: a candidate who may not stand as the state is now.  An
+    error when he never can (dead, of the clergy); else a warning, for he may be a free
+    Lord by the election (a ransom paid; not for the title these orders buy him), when
+    the engine checks again."""
+    if not isinstance(order, Candidate) or game is None:
+        return None
+    why = game.cannot_stand(order.lord)
+    if why is None:
+        return None
+    noble = game.nobles.get(order.lord.lower())
+    rule = ("a candidate is a Lord, not of the clergy, neither captive nor besieged "
+            "when the election is held (FE 9.1)")
+    if noble is not None and (not noble.alive or noble.clergy):
+        return (f"{why}; {rule}", "name another Lord", Severity.ERROR)
+    if order.lord.lower() in titled:
+        return None
+    return (f"as things stand, {why}; {rule}",
+            "the line stands; at the election he is dropped, and you are told, unless he "
+            "may stand by then", Severity.WARNING)
 
 
 def _out_of_window(order: Order, muster: bool) -> tuple[str, str] | None:

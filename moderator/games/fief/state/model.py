@@ -179,6 +179,31 @@ class GameState:
     def player_of(self, family: str) -> str:
         return self.families[family].player
 
+    def besieged(self, noble: Noble) -> bool:
+        """FE 7.9, 9.1-9.2: a noble shut in a city another player besieges (the besiegers
+        on its outskirts are not besieged)."""
+        besieger = self.cities[noble.city].besieged_by
+        return besieger is not None and self.player_of(besieger) != self.player_of(noble.family)
+
+    def cannot_stand(self, name: str) -> str | None:
+        """FE 9.1: why the noble named may not be a candidate for the throne ("any
+        non-Clergy Lord"; "a Captive or Besieged Lord cannot be a Candidate"; an Abbess
+        first relinquishes her title, 2.13); None when he may."""
+        n = self.nobles.get(name.lower())
+        if n is None or not n.alive:
+            return f"{name} is {'dead' if n else 'not in play'}"
+        if n.clergy:
+            return f"{name} is of the clergy"
+        if n.abbess:
+            return f"{name} is an Abbess (she must first relinquish her title, FE 2.13)"
+        if not n.titles:
+            return f"{name} holds no Fiefdom title"
+        if not n.free:
+            return f"{name} is captive"
+        if self.besieged(n):
+            return f"{name} is besieged"
+        return None
+
     # -- JSON -------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = _plain(self)

@@ -106,7 +106,8 @@ def _map(r: _Reader, raw: Mapping[str, Any]) -> tuple[Any, ...]:
         cities = tuple(r.get(row, "cities", list, w))
         regions.append(Region(r.get(row, "number", int, w), r.get(row, "key", str, w),
                               r.get(row, "name", str, w), cities, r.get(row, "port", str, w),
-                              r.get(row, "district", str, w), r.status(row, w)))
+                              r.get(row, "district", str, w), r.status(row, w),
+                              r.get(row, "styled", str, w, row.get("name"))))
         if regions[-1].port not in cities:
             r.problem(w, f"port {regions[-1].port!r} is not one of its cities")
         if not 2 <= len(cities) <= 4:

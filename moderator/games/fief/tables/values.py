@@ -18,6 +18,8 @@ class Region:
     port: str
     district: str
     status: str
+    # The name in a sentence: "Duchess of the Midlands", "Baroness of Wales" (FE 9.1 Ex).
+    styled: str = ""
 
     @property
     def numeral(self) -> str:

@@ -32,8 +32,8 @@ def names(state: GameState, tables: Tables) -> dict[str, str]:
         if n.sex == "f":
             out[f"{key}:female"] = "1"
     for r in tables.regions:
-        out[r.key] = r.name
-        out[str(r.number)] = f"{r.name} (Sea {r.numeral})"
+        out[r.key] = r.styled
+        out[str(r.number)] = f"{r.styled} (Sea {r.numeral})"
     for d in tables.districts:
         out[d.key] = d.name
     out["invaders"] = "the Invaders"
@@ -47,12 +47,12 @@ def _style(state: GameState, tables: Tables, key: str) -> str:
         region = tables.region(r)
         title = {"Duchy": ("Duke", "Duchess"), "County": ("Count", "Countess"),
                  "Barony": ("Baron", "Baroness")}[region.title][n.sex == "f"]
-        titles.append(f"{title} of {region.name}")
+        titles.append(f"{title} of {region.styled}")
     if n.clergy:
         d = tables.district(n.clergy)
         titles.append(f"{d.rank.title()} of {d.cathedral}")
     for abbey in n.abbess:
-        titles.append(f"Abbess of {abbey}")
+        titles.append(f"Abbess of the {abbey}")
     if state.sovereign == key:
         titles.insert(0, "King" if n.sex == "m" else "Sovereign Queen")
     if state.queen == key:
@@ -128,12 +128,19 @@ def sheet(state: GameState, tables: Tables, player: str) -> dict[str, Any]:
     nobles = [{"name": _style(state, tables, n.key), "family": n.family, "city": n.city,
                "status": n.status, "spouse": state.nobles[n.spouse].name if n.spouse else None,
                "retainer": n.retainer, "heresy": n.heresy, "relics": list(n.relics),
-               "ransom": realm.ransom(n) if n.status == "captive" else None}
+               "ransom": realm.ransom(n) if n.status == "captive" else None,
+               "captor": _captor(state, n.captor)}
               for n in state.living() if n.family in p.families]
+    # fief-email.md §7.2: the family board's captives held (their ransom is public, FE 7.7).
+    held = [{"name": n.name, "family": n.family, "city": n.city, "ransom": realm.ransom(n),
+             "by": state.nobles[n.captor].name}
+            for n in state.living() if n.status == "captive" and n.captor in state.nobles
+            and state.nobles[n.captor].family in p.families]
     forecast = income.forecast(realm, player) if state.families else {}
     return {
         "player": p.name, "families": p.families, "cash": p.cash, "hand": list(p.hand),
         "pigeons": p.pigeons, "treasures": p.treasures, "nobles": nobles, "troops": troops,
+        "held": held,
         "nmr": p.nmr, "slot": p.slot, "crossbows": p.crossbows,
         "stock": {f: dict(sorted(state.families[f].stock.items())) for f in p.families
                   if f in state.families},
@@ -142,6 +149,18 @@ def sheet(state: GameState, tables: Tables, player: str) -> dict[str, Any]:
                      for i, s in enumerate(p.standing, start=1)],
         "names": names(state, tables),
     }
+
+
+def _captor(state: GameState, captor: str | None) -> str | None:
+    """Who holds a captive, in words: a noble and his family, an invading army, the
+    bandits of Sherwood (FE 7.6, 6.7, 13.4)."""
+    if captor is None:
+        return None
+    if captor.startswith("invaders:"):
+        return f"the {captor[len('invaders:'):]}"
+    if captor in state.nobles:
+        return f"{state.nobles[captor].name} ({state.nobles[captor].family})"
+    return "the bandits of Sherwood" if captor == "bandits" else captor
 
 
 def _standing_text(tables: Tables, data: dict[str, Any], state: GameState) -> str:

@@ -96,6 +96,15 @@ def _first_card(ctx: Context, text: str) -> str:
     return names.match(text, known, "card")
 
 
+# Opportunity cards a new player writes after PLAY (found playing by mail: `PLAY
+# REBELLION ON London`), with the order each is played by.
+OWN_WORD = {"REBELLION": "REBELLION AT <city>",
+            "ASSASSINATION": "ASSASSINATE <noble> BY <your noble>",
+            "JUSTICE": "JUSTICE <noble>",
+            "AMBUSH": "AMBUSH <noble> BY <your noble>",
+            "PASSAGE": "PASSAGE FREE <captive>, or IF DENIED PASSAGE after a MOVE"}
+
+
 def _play(ctx: Context, rest: str) -> Order:
     m = re.match(r"^NOBLE\s+(.+?)\s+AT\s+(.+)$", rest, re.I)
     if m:
@@ -131,6 +140,10 @@ def _play(ctx: Context, rest: str) -> Order:
         card = ctx.card(m.group(1))
         city = ctx.city(m.group(3)) if m.group(3) else None
         return PlayClergy(card=card, noble=ctx.noble(m.group(2)), city=city)
+    first = rest.split()[0].upper() if rest.split() else ""
+    if first in OWN_WORD:
+        raise BadSyntax(f"{first.title()} is played by its own order, without PLAY (FE 10.0)",
+                        OWN_WORD[first])
     raise BadSyntax(f"cannot read PLAY {rest}",
                     "PLAY NOBLE <name> AT <city>, PLAY GOOD WEATHER ON <region>, "
                     "PLAY TAX ON <region>, PLAY ABBESS ON <noble> AT <city>, "

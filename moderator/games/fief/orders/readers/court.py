@@ -35,6 +35,8 @@ def _candidate(ctx: Context, rest: str) -> Order:
 
 
 def _vote(ctx: Context, rest: str) -> Order:
+    # "VOTE FOR Simon" (found playing by mail) is the FOR marker on Simon (FE 9.1).
+    rest = re.sub(r"^FOR\s+", "", rest.strip(), flags=re.I)
     return Vote(candidates=tuple(ctx.noble(n) for n in read_list(rest)))
 
 
@@ -72,7 +74,22 @@ def _interdict(ctx: Context, rest: str) -> Order:
     return Interdict(captive=ctx.noble(rest))
 
 
+def _decoy(ctx: Context, rest: str) -> Order:
+    """FE 9.1's DECOY marker "has no effect" on the election; by mail the votes are
+    secret orders, so there is nothing to mislead with (docs/fief-by-email.md: votes).
+    Found playing by mail: `DECOY Simon` read "unknown order 'DECOY'"."""
+    raise BadSyntax("a DECOY marker has no effect on the election (FE 9.1), and by mail "
+                    "no one sees your markers: leave it out",
+                    "VOTE <lord> places your FOR marker")
+
+
+def _abstain(ctx: Context, rest: str) -> Order:
+    raise BadSyntax("to abstain, write no VOTE (FAQ P1)", "leave the line out")
+
+
 KEYWORDS: dict[str, Callable[[Context, str], Order]] = {
+    "DECOY": _decoy,
+    "ABSTAIN": _abstain,
     "MARRY": _marry,
     "CANDIDATE": _candidate,
     "VOTE": _vote,

@@ -97,6 +97,10 @@ def _transfer(ctx: Context, rest: str) -> Order:
 
 
 def _give(ctx: Context, rest: str) -> Order:
+    if re.match(r"^\d+\s+TO\s", rest.strip(), re.I):
+        # Found playing by mail: `GIVE 2 TO Bob` read "no card in your hand called '2'".
+        raise BadSyntax("say what you give: GIVE <n> SHILLINGS [AND <card>] TO <player>",
+                        "GIVE 2 SHILLINGS TO Dave")
     m = re.match(r"^(?:(\d+)\s+SHILLINGS?)?(?:\s*(?:AND\s+)?(?!TO\b)(.+?))?\s+TO\s+(.+)$",
                  rest.strip(), re.I)
     if not m or not (m.group(1) or m.group(2)):

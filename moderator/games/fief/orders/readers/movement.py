@@ -46,7 +46,9 @@ def _move(ctx: Context, rest: str) -> Order:
     parts = re.split(r"\s+([-=~])\s+", " " + path.strip() + " ")
     tokens = [p.strip() for p in parts]
     if len(tokens) < 3:
-        raise BadSyntax("a path needs at least two places", "Oxford - London")
+        # Found playing by mail: `MOVE Margery: Cardiff to Bristol`.
+        raise BadSyntax("a path needs at least two places, joined by ' - ' (a road), "
+                        "' = ' (a sea) or ' ~ ' (Sherwood)", "Oxford - London")
     start = ctx.city(tokens[0])
     steps: list[str] = []
     leave: list[tuple[str, str, int]] = []

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from moderator.games.fief.orders import names
-from moderator.games.fief.orders.errors import BadSyntax
+from moderator.games.fief.orders.errors import BadSyntax, OrderParseError
 from moderator.games.fief.orders.readers.context import Context, read_count, read_list
 from moderator.games.fief.orders.values import (
     AcceptRansom,
@@ -42,6 +42,11 @@ from moderator.games.fief.orders.values import (
 def _attack(ctx: Context, rest: str) -> Order:
     m = re.match(r"^(.+?)(?:\s+AGAINST\s+(.+?))?(\s+WITH\s+PASSAGE)?$", rest.strip(), re.I)
     assert m
+    if re.search(r"\s(WITH|BY)\s", m.group(1), re.I):
+        # Found playing by mail: `ATTACK Bristol WITH Margery` read "no city called
+        # 'Bristol WITH Margery'".
+        raise BadSyntax("ATTACK names the city only: your free nobles with troops there "
+                        "fight (FE 7.0)", "ATTACK <city> [AGAINST <player>] [WITH PASSAGE]")
     if m.group(3):
         ctx.card("Passage")
     return Attack(city=ctx.city(m.group(1)),
@@ -66,10 +71,17 @@ def _target(ctx: Context, rest: str) -> Order:
 
 
 def _losses(ctx: Context, rest: str) -> Order:
-    units = tuple(dict.fromkeys(names.unit(u) for u in read_list(rest)))
+    """FE 7.5's plan: the troops in the order they are lost; "LOSSES ARCHER FIRST" (found
+    playing by mail) reads as "LOSSES ARCHER", the others after it by the default."""
+    wrong = BadSyntax("LOSSES lists troops: KNIGHT, MAN-AT-ARMS, ARCHER, CROSSBOWMAN",
+                      "LOSSES ARCHER, MAN-AT-ARMS, KNIGHT: the first lost first")
+    try:
+        units = tuple(dict.fromkeys(names.unit(u) for u in
+                                    read_list(re.sub(r"\s+FIRST\s*$", "", rest, flags=re.I))))
+    except OrderParseError as e:
+        raise wrong from e
     if not units or any(u in ("bombard", "trebuchet") for u in units):
-        raise BadSyntax("LOSSES lists troops: KNIGHT, MAN-AT-ARMS, ARCHER, CROSSBOWMAN",
-                        "LOSSES ARCHER, MAN-AT-ARMS, KNIGHT")
+        raise wrong
     return Losses(units=units)
 
 
