@@ -66,10 +66,10 @@ def clash(name: str, taken: Iterable[str]) -> str | None:
 
 def npc_problem(name: str, reserved: Mapping[str, str]) -> str | None:
     """Why ``name`` cannot be a player's character's: it reads as a name in ``reserved``
-    (a non-player character's -> what it is, `GameEngine.reserved_names`), else None."""
+    (a non-player character's, or a word the orders read -> what it is,
+    `GameEngine.reserved_names`), else None."""
     same = clash(name, reserved)
     if same is None:
         return None
     reads = "is" if same == name else f"reads as {same!r},"
-    return (f"{name!r} {reads} {reserved[same]}, and no player may take the name of a "
-            "non-player character: choose another name")
+    return f"{name!r} {reads} {reserved[same]}, which no player may take: choose another name"

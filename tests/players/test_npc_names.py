@@ -43,6 +43,7 @@ TAKEN = [
     ("dwtk", "king george", "King George"),
     ("dwtk", "John the Brother", "John (the Brother)"),
     ("dwtk", "Lady Victoria", "Lady Victoria"),
+    ("dwtk", "an opponent", "An Opponent"),
     ("fief", "William", "William"),
     ("fief", "matilda", "Matilda"),
     ("fief", "Mata", "Mata"),
@@ -77,7 +78,7 @@ def test_the_gms_player_add_refuses_an_npcs_name(db: Engine, config: Config, kin
     with session_scope(db) as session, pytest.raises(admin.AdminError) as refused:
         admin.add_player(session, config, game, "new@example.org", written)
     assert repr(npc) in str(refused.value)  # "'X' is ..." or "'x' reads as 'X', ..."
-    assert "no player may take the name of a non-player character" in str(refused.value)
+    assert "which no player may take: choose another name" in str(refused.value)
     assert len(_players(db, game)) == (3 if kind == "engarde" else 1)
 
 
@@ -160,8 +161,7 @@ def test_the_refusal_says_whose_name_it_is(db: Engine, config: Config) -> None:
     with session_scope(db) as session, pytest.raises(admin.AdminError) as same:
         admin.add_player(session, config, "paris", "n@example.org", "Ninon de Lenclos")
     assert str(same.value).startswith("'Ninon de Lenclos' is a name the ladies of Paris are "
-                                      "given (EG §L), and no player may take the name of a "
-                                      "non-player character")
+                                      "given (EG §L), which no player may take")
     with session_scope(db) as session, pytest.raises(admin.AdminError) as alike:
         admin.add_player(session, config, "paris", "n@example.org", "NINON DE LENCLOS")
     assert str(alike.value).startswith("'NINON DE LENCLOS' reads as 'Ninon de Lenclos', a name")
@@ -173,8 +173,7 @@ def test_npc_problem_reads_names_as_the_name_rule_does() -> None:
     reserved = {"Mlle Anne de Rohan": "a lady", "Sir Drew": "a noble"}
     assert names.npc_problem("Jacques de Lyon", reserved) is None
     assert names.npc_problem("Sir Drew", reserved) == (
-        "'Sir Drew' is a noble, and no player may take the name of a non-player character: "
-        "choose another name")
+        "'Sir Drew' is a noble, which no player may take: choose another name")
     problem = names.npc_problem("mlle ANNE-DE-ROHÁN", reserved)
     assert problem is not None and problem.startswith(
         "'mlle ANNE-DE-ROHÁN' reads as 'Mlle Anne de Rohan', a lady,")

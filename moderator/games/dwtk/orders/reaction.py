@@ -32,6 +32,12 @@ ANYONE = "anyone"  # actor or target: no condition
 OPPONENT = "opponent"  # actor: any player but me
 ME = "me"  # actor: myself
 MINE = "mine"  # target: my PC, any FAC or FARC of mine
+# The words read where a player's name may stand (actor) or a character's (target): no
+# player may be called one of them (`npcs.reserved_names`).
+_ACTOR_WORDS = {"anyone": ANYONE, "anybody": ANYONE, "an opponent": OPPONENT,
+                "opponent": OPPONENT, "i": ME, "me": ME}
+_TARGET_WORDS = {"anyone": ANYONE, "anybody": ANYONE, "mine": MINE}
+REACTION_WORDS = frozenset(word.title() for word in {*_ACTOR_WORDS, *_TARGET_WORDS})
 
 
 class Trigger(StrEnum):
@@ -217,12 +223,11 @@ def _condition(text: str, n: Names) -> tuple[str, Trigger, str]:
     actor_text, trigger = " ".join(words[:at]), _VERBS[words[at].lower()]
     target_text = " ".join(words[at + 1:])
     word = actor_text.lower()
-    actor = {"anyone": ANYONE, "anybody": ANYONE, "an opponent": OPPONENT,
-             "opponent": OPPONENT, "i": ME, "me": ME}.get(word) or n.read_player(word)
+    actor = _ACTOR_WORDS.get(word) or n.read_player(word)
     if actor is None:
         raise UnknownNameError(f"no player called {actor_text!r}",
                                "write ANYONE, AN OPPONENT, I or a player's name")
-    target = {"anyone": ANYONE, "anybody": ANYONE, "mine": MINE}.get(target_text.lower()) \
+    target = _TARGET_WORDS.get(target_text.lower()) \
         or n.read_who(target_text)
     if target is None:
         raise UnknownNameError(f"no character called {target_text!r}",
