@@ -21,7 +21,7 @@ def test_units_are_named_singular_and_plural_by_their_count() -> None:
     assert _units({"knight": 1, "men_at_arms": 1}) == "1 knight, 1 man-at-arms"
     assert _units({"archer": 4, "knight": 7, "men_at_arms": 3, "bombard": 2,
                    "trebuchet": 0}) == (
-        "4 archers, 2 bombards, 7 knights, 3 men-at-arms, 0 trebuchets")
+        "4 archers, 2 bombards, 7 knights, 3 men-at-arms, no trebuchets")
     assert _units({"crossbow": 1}) == "1 crossbowman"
     assert _units({"crossbow": 2}) == "2 crossbowmen"
 
@@ -103,3 +103,10 @@ def test_titles_and_regions_read_as_the_rulebook_writes_them() -> None:
     table = names(s, TABLES)
     assert (table["north"], table["wales"], table["4"]) == ("the North", "Wales",
                                                             "the North (Sea IV)")
+
+
+def test_a_side_without_a_noble_reads_no_nobles() -> None:
+    """FE 7.0: found in the golden game's Round 7, "(1 man-at-arms, 0 nobles)" and a
+    stockpile of "0 men-at-arms"; none of a kind reads "no"."""
+    assert _units({"men_at_arms": 1, "nobles": 0}) == "1 man-at-arms, no nobles"
+    assert _units({"knight": 0}) == "no knights"
