@@ -7,6 +7,7 @@ stands).  Each gives the text of its section of the one reply.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from pathlib import Path
 
@@ -37,13 +38,30 @@ def help_sections(config: Config, game: Game, player: Player,
             ("HELP: your order form", form))
 
 
+# A section of a doc written for the GM or for developers ("## The orders JSON (for
+# developers)"): HELP mails players the rest.
+_NOT_FOR_PLAYERS = re.compile(r"^## .*\(for (?:the GM|developers)\)\s*$")
+
+
 def _doc(config: Config, name: str) -> str:
-    """A file of the project's docs/ folder (beside templates/), as text for a mail."""
+    """A file of the project's docs/ folder (beside templates/), as text for a mail to a
+    player: without its sections for the GM and for developers."""
     for folder in (config.templates_dir.parent / "docs",
                    Path(__file__).resolve().parents[2] / "docs"):
         if (folder / name).is_file():
-            return (folder / name).read_text(encoding="utf-8")
+            return _for_players(folder.joinpath(name).read_text(encoding="utf-8"))
     return f"({name} is missing from this moderator's installation; ask the GM.)"
+
+
+def _for_players(text: str) -> str:
+    kept: list[str] = []
+    skipping = False
+    for line in text.splitlines(keepends=True):
+        if line.startswith("## "):
+            skipping = bool(_NOT_FOR_PLAYERS.match(line))
+        if not skipping:
+            kept.append(line)
+    return "".join(kept)
 
 
 def orders_text(session: Session, config: Config, game: Game, player: Player,
