@@ -208,3 +208,17 @@ def test_an_order_in_the_wrong_section_says_where_it_goes(text: str, message: st
     errors = ENGINE.parse_orders(text + "\n", state, "jacques", _TABLES).errors
     assert [e.message for e in errors] == [message]
     assert "did you mean" not in str(errors[0].hint)
+
+
+@pytest.mark.parametrize("value, words", [
+    ("fine=300,prison=2,disgrace=yes,costs=yes",
+     "a fine of 300 crowns, 2 months in prison, disgrace, the court's costs"),
+    ("prison=1", "1 month in prison"), ("fine=50,disgrace=no,costs=no", "a fine of 50 crowns"),
+    ("none", "no sentence")])
+def test_a_recorded_sentence_reads_as_words(value: str, words: str) -> None:
+    """EG §R: the sentence the GM recorded (``moderator decide ... sentence:<charge>:<him>
+    fine=N,prison=M,...``) reached the player in the GM's syntax, "fine=3,prison=2"."""
+    event = {"id": "decision.applied", "actor": "pierre",
+             "args": {"key": "sentence:3:pierre", "value": value, "recorded": True}}
+    line = str(EVENTS.decision_applied(event, {})).strip()
+    assert line == f"The GM ruled on your sentence: {words}.", line
