@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))  # the order generator lives with the tests
 
 import tests.dwtk.games as games  # noqa: E402
 from moderator.dice import Dice  # noqa: E402
-from moderator.games.base import ReadOrders, StateTurn  # noqa: E402
+from moderator.games.capabilities import ReadOrders, StateTurn  # noqa: E402
 from moderator.games.dwtk import ENGINE  # noqa: E402
 from moderator.games.dwtk.orders import TurnOrders  # noqa: E402
 from moderator.games.dwtk.state import GameState  # noqa: E402

@@ -38,7 +38,8 @@ from moderator.store.backup.verify import verify_backup
 from moderator.store.db import head_revisions, open_store, session_scope, stored_revisions
 from moderator.store.models import AuditEntry, GmLog, Player
 from moderator.store.passwords import server_key, verify_written
-from moderator.turn.run import rerun_turn, run_turn
+from moderator.turn.rerun import rerun_turn
+from moderator.turn.run import run_turn
 
 from support import make_game, order_mail, store_at_revision, write_config
 

@@ -19,7 +19,8 @@ from moderator.intake.process import process_message
 from moderator.settings.config import Config
 from moderator.store import audit, repo
 from moderator.store.models import Newsletter, Outbox
-from moderator.turn.run import rerun_turn, run_turn
+from moderator.turn.rerun import rerun_turn
+from moderator.turn.run import run_turn
 
 from support import make_game, order_mail
 

@@ -21,7 +21,8 @@ from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.statuses import GameStatus
 from moderator.turn.deadlines import current_turn
-from moderator.turn.run import TurnError, rerun_turn, run_turn
+from moderator.turn.rerun import rerun_turn
+from moderator.turn.run import TurnError, run_turn
 
 from support import body_text, mailbox_messages, order_mail
 

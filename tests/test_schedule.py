@@ -209,7 +209,8 @@ def test_the_rules_deadline_is_printed_in_the_newsletters_and_rerun_is_identical
 def test_without_a_rule_the_next_deadline_is_the_same_day_next_month(
     config: Config, db: Engine,
 ) -> None:
-    from moderator.turn.run import rerun_turn, run_turn
+    from moderator.turn.rerun import rerun_turn
+    from moderator.turn.run import run_turn
 
     make_game(db, config)
     with session_scope(db) as session:
@@ -253,7 +254,8 @@ def test_without_a_rule_next_month_keeps_the_wall_clock_time_and_day_in_the_game
 
 
 def test_a_missed_deadline_slides_the_next_ones(config: Config, db: Engine) -> None:
-    from moderator.turn.run import rerun_turn, run_turn
+    from moderator.turn.rerun import rerun_turn
+    from moderator.turn.run import run_turn
 
     _rule_game(db, config)
     run_turn(db, config, "paris", missed=True, now=_paris(2027, 3, 13, 9, 0))

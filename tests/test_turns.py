@@ -15,7 +15,8 @@ from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Newsletter, Outbox, Turn
-from moderator.turn.run import TurnError, rerun_turn, run_turn
+from moderator.turn.rerun import rerun_turn
+from moderator.turn.run import TurnError, run_turn
 
 from support import body_text, mailbox_messages, make_game, order_mail
 

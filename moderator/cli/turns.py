@@ -31,7 +31,8 @@ from moderator.store.db import session_scope
 from moderator.store.statuses import GameStatus
 from moderator.turn.deadlines import now_utc
 from moderator.turn.inputs import due_at
-from moderator.turn.run import TurnReport, rerun_turn, run_turn
+from moderator.turn.rerun import rerun_turn
+from moderator.turn.run import TurnReport, run_turn
 
 
 @click.group()

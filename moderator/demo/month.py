@@ -25,7 +25,8 @@ from moderator.runners.outgoing import deliver_outbox
 from moderator.settings.config import Config, load_config
 from moderator.store.db import open_store, session_scope
 from moderator.transport.maildir import delivery_order, open_maildir
-from moderator.turn.run import rerun_turn, run_turn
+from moderator.turn.rerun import rerun_turn
+from moderator.turn.run import run_turn
 
 GAME = "paris"
 SEED = 1625

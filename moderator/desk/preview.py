@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from moderator import jsonio
 from moderator.games import find_engine
-from moderator.games.base import decisions_due
+from moderator.games.capabilities import decisions_due
 from moderator.publish.newsletter import Reader, RenderedTurn
 from moderator.settings.config import Config, game_tables
 from moderator.store import audit, repo

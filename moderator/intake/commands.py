@@ -32,7 +32,8 @@ from moderator.desk import players as desk_players
 from moderator.desk.admin import AdminError
 from moderator.desk.errors import DeskError
 from moderator.games import find_engine
-from moderator.games.base import ParsedOrders, PreparedForecasting, forecaster
+from moderator.games.base import ParsedOrders
+from moderator.games.capabilities import PreparedForecasting, forecaster
 from moderator.intake import readback
 from moderator.intake.extract import ExtractedMessage
 from moderator.intake.identify import Refusal, game_name, identify

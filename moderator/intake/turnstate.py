@@ -34,7 +34,8 @@ from sqlmodel import Session, col, select
 
 from moderator import jsonio
 from moderator.games import find_engine
-from moderator.games.base import JSON, PreparedForecasting, forecaster
+from moderator.games.base import JSON
+from moderator.games.capabilities import PreparedForecasting, forecaster
 from moderator.store.models import Game, Turn, uncompressed
 from moderator.store.repo import NotFound
 from moderator.store.statuses import TurnStatus

@@ -15,7 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 from moderator.dice import Dice
-from moderator.games.base import Event, StateTurn
+from moderator.games.base import Event
+from moderator.games.capabilities import StateTurn
 from moderator.games.dwtk import ENGINE
 from moderator.games.dwtk.invariants import check
 from moderator.games.dwtk.state import GameState, Phase, Player

@@ -16,7 +16,7 @@ import random
 import pytest
 
 from moderator.dice import Dice
-from moderator.games.base import Batching
+from moderator.games.capabilities import Batching
 from moderator.games.dwtk import ENGINE
 from moderator.games.dwtk.orders import TurnOrders
 from tests.dwtk.conftest import TABLES, muster

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from moderator.games.base import StateTurn
+from moderator.games.capabilities import StateTurn
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.state import Character, GameState
 from tests.dwtk.games import AfterTurn, play, players_for

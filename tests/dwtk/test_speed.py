@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from moderator.games.base import Event, StateTurn
+from moderator.games.base import Event
+from moderator.games.capabilities import StateTurn
 from moderator.games.dwtk import faction, player, status
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.frozen import fast_init, fast_new

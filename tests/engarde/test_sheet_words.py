@@ -8,7 +8,7 @@ import re
 import pytest
 
 from moderator.dice import Dice
-from moderator.games.base import decisions_due
+from moderator.games.capabilities import decisions_due
 from moderator.games.engarde import ENGINE
 from tests.engarde.conftest import _TABLES, give_orders, make_char, make_state
 from tests.engarde.test_golden import ENV, render

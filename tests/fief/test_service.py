@@ -12,7 +12,8 @@ from moderator.runners.outgoing import deliver_outbox
 from moderator.settings.config import Config
 from moderator.settings.tables import load_tables
 from moderator.store.db import session_scope
-from moderator.turn.run import rerun_turn, run_turn
+from moderator.turn.rerun import rerun_turn
+from moderator.turn.run import run_turn
 
 from support import assert_kept_state_unchanged, mailbox_messages, order_mail
 

@@ -38,7 +38,7 @@ from moderator.store.models import Outbox, ReceivedMessage, Submission, Turn
 from moderator.store.statuses import MessageStatus, OutboxStatus, TurnStatus
 from moderator.transport.maildir import open_maildir
 from moderator.turn.deadlines import set_deadlines
-from moderator.turn.run import rerun_turn
+from moderator.turn.rerun import rerun_turn
 from pg.cluster import PgCluster
 
 from support import order_mail, write_config

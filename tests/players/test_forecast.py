@@ -10,7 +10,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from moderator.games import find_engine
-from moderator.games.base import forecaster
+from moderator.games.capabilities import forecaster
 from moderator.intake.process import process_message
 from moderator.settings.config import Config
 from moderator.store.models import Outbox

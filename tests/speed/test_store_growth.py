@@ -24,7 +24,8 @@ from moderator.store import outbox_tidy, repo
 from moderator.store.db import alembic_config, engine_url, session_scope
 from moderator.store.models import Game, Newsletter, Outbox, Turn, pack_texts
 from moderator.transport import open_sender
-from moderator.turn.run import rerun_turn, run_turn
+from moderator.turn.rerun import rerun_turn
+from moderator.turn.run import run_turn
 
 from support import PLAYERS, mailbox_messages, make_game
 

@@ -11,16 +11,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from moderator.dice import Dice
-from moderator.games.base import (
-    JSON,
-    Batching,
-    Event,
-    NewsletterContext,
-    ParsedOrders,
-    ReadOrders,
-    StateTurn,
-    TurnResult,
-)
+from moderator.games.base import JSON, Event, NewsletterContext, ParsedOrders, TurnResult
+from moderator.games.capabilities import Batching, ReadOrders, StateTurn
 from moderator.games.dwtk import faction, forecast, npcs, phases, press, setup
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.orders import TurnOrders, parse_orders, read_orders

@@ -1,0 +1,127 @@
+"""The OPTIONAL capabilities of an engine besides `GameEngine` (`moderator.games.base`),
+each a runtime-checkable protocol the service asks for: the receipt's forecast
+(`Forecasting`, with an index kept per turn: `PreparedForecasting`), the typed batch path
+(`Batching`: the frozen state and orders from turn to turn, no JSON) and the GM's
+decisions a run looks for (`Deciding`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+
+from moderator.dice import Dice
+from moderator.games.base import JSON, Event, OrderError
+
+
+@runtime_checkable
+class Forecasting(Protocol):
+    """An OPTIONAL capability of an engine: the forecast a receipt prints.
+
+    ``forecast(state, orders, tables)`` is pure like the rest of the engine: for each
+    character in ``orders`` (his parsed orders, as `parse_orders` gave them), the lines
+    of what the rules will do with them this turn that do not depend on the dice or on
+    other players (money week by week, the week it runs out, each action the rules will
+    refuse).  An engine without it simply gets receipts without a forecast; use
+    `forecaster` rather than testing for the method.
+    """
+
+    def forecast(self, state: JSON, orders: Mapping[str, JSON],
+                 tables: Any) -> Mapping[str, Sequence[str]]:
+        ...
+
+
+@runtime_checkable
+class PreparedForecasting(Protocol):
+    """An OPTIONAL refinement of `Forecasting`: an engine whose forecast can use an index
+    of the state, made once (``prepare_forecast``, O(world)) and handed to each
+    ``forecast`` of that very state, so one receipt's forecast costs what one
+    character's turn touches, not the whole world (intake keeps it per open turn)."""
+
+    def prepare_forecast(self, state: JSON) -> Any:
+        ...
+
+    def forecast(self, state: JSON, orders: Mapping[str, JSON], tables: Any,
+                 prepared: Any = None) -> Mapping[str, Sequence[str]]:
+        ...
+
+
+StateT = TypeVar("StateT")
+"""An engine's own frozen game state (`Batching`)."""
+
+OrdersT = TypeVar("OrdersT")
+"""An engine's own frozen value of one player's orders for one turn (`Batching`)."""
+
+
+@dataclass(frozen=True)
+class ReadOrders(Generic[OrdersT]):
+    """What `Batching.read_orders` made of one message: the orders as the engine's own
+    value and every problem found (as `ParsedOrders`, without the JSON form and the
+    canonical read-back, which only a receipt needs)."""
+
+    orders: OrdersT
+    errors: tuple[OrderError, ...] = ()
+
+
+@dataclass(frozen=True)
+class StateTurn(Generic[StateT]):
+    """What `Batching.run_turn` returns: the new state as the engine's own value."""
+
+    state: StateT
+    events: tuple[Event, ...]
+
+
+@runtime_checkable
+class Batching(Protocol[StateT, OrdersT]):
+    """An OPTIONAL capability of an engine: turns played on its own frozen values, for a
+    caller that plays many turns in one process (a benchmark, a property test, a batch of
+    simulated games) and stores the JSON only of the turns it keeps.
+
+    ``run_turn(state, orders, tables, dice)`` is `GameEngine.adjudicate` without the JSON
+    round trip: it takes the state that ``load_state`` or the previous ``run_turn`` gave
+    and returns the new one, each a frozen value the engine never changes (nothing is
+    remembered by the identity of what a caller holds: the value passed is the value
+    played).  The results are exactly the per-turn JSON path's: ``store_state`` of each
+    state is what `GameEngine.adjudicate` returns for the same turn, and
+    ``load_state(store_state(s))`` equals ``s`` field by field, mappings in the same
+    order.  ``read_orders`` is `GameEngine.parse_orders` to the engine's orders value
+    (``store_orders`` gives its JSON form).  The per-turn JSON API stays the service's.
+    """
+
+    def load_state(self, state: JSON) -> StateT:
+        ...
+
+    def store_state(self, state: StateT) -> JSON:
+        ...
+
+    def read_orders(self, text: str, state: StateT, character: str,
+                    tables: Any) -> ReadOrders[OrdersT]:
+        ...
+
+    def store_orders(self, orders: OrdersT) -> JSON:
+        ...
+
+    def run_turn(self, state: StateT, orders: Mapping[str, OrdersT], tables: Any,
+                 dice: Dice) -> StateTurn[StateT]:
+        ...
+
+
+@runtime_checkable
+class Deciding(Protocol):
+    """An OPTIONAL capability of an engine that takes GM decisions (`takes_decisions`):
+    the decisions the next run of ``state`` will look for, one line each (key, what it
+    decides, its default).  The GM's side only (`turn run`, `turn preview`): a decision
+    key is never shown to a player.  Use `decisions_due`."""
+
+    def decisions_due(self, state: JSON) -> Sequence[str]:
+        ...
+
+
+def decisions_due(engine: object, state: JSON) -> tuple[str, ...]:
+    """What `Deciding.decisions_due` lists for ``state``; nothing for other engines."""
+    return tuple(engine.decisions_due(state)) if isinstance(engine, Deciding) else ()
+
+
+def forecaster(engine: object) -> Forecasting | None:
+    """The engine as a `Forecasting` one, or None when it makes no forecasts."""
+    return engine if isinstance(engine, Forecasting) else None
