@@ -465,15 +465,22 @@ def test_the_backup_commands(db: Engine, config: Config, tmp_path: Path) -> None
 
 
 def test_another_programs_tables_are_neither_backed_up_nor_touched(
-    db: Engine, config: Config, backend: str, tmp_path: Path, request: pytest.FixtureRequest
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     """A database shared with another program: its tables stay out of the backup, and a
-    restore neither counts their rows as "in use" nor drops them."""
-    make_game(db, config)
-    with db.begin() as connection:
-        connection.execute(sa.text("CREATE TABLE wiki_page (id INTEGER PRIMARY KEY, body TEXT)"))
-        connection.execute(sa.text("INSERT INTO wiki_page VALUES (1, 'theirs')"))
-    path = _backup(db, config)  # no key file yet: no password was generated
+    restore neither counts their rows as "in use" nor drops them.  (Both stores are the
+    test's own: the shared test database must not keep another program's table.)"""
+    old = _new_host(tmp_path, "old", backend, request)
+    db = open_store(old.database_url)
+    try:
+        make_game(db, old)
+        with db.begin() as connection:
+            connection.execute(sa.text("CREATE TABLE wiki_page (id INTEGER PRIMARY KEY, "
+                                       "body TEXT)"))
+            connection.execute(sa.text("INSERT INTO wiki_page VALUES (1, 'theirs')"))
+        path = _backup(db, old)  # no key file yet: no password was generated
+    finally:
+        db.dispose()
     assert not any(m.name == "tables/wiki_page.jsonl" for m in verify_backup(path).members)
     new = _new_host(tmp_path, "new", backend, request)
     other = open_store(new.database_url, upgrade=False)
