@@ -14,7 +14,6 @@ from rich.table import Table
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from moderator import jsonio
 from moderator.cli import hostview
 from moderator.cli.app import App, console, pass_app, styled
 from moderator.cli.hostview import (
@@ -41,6 +40,7 @@ from moderator.store.models import Game, GmLog, Outbox, Turn
 from moderator.store.statuses import GameStatus, LogLevel, OutboxStatus
 from moderator.turn import deadlines
 from moderator.turn.inputs import standing
+from moderator.turn.over import why_over
 
 LEVELS = ("debug", "info", "warning", "error")
 
@@ -172,7 +172,7 @@ def _game_status(
     turn = hostreads.open_turn_light(session, g)  # the deadlines, not the game's state
     rule = deadlines.rule_of(g)
     if g.status == GameStatus.FINISHED:  # no turn runs any more: no deadline, no orders
-        why = find_engine(g.kind).finished(jsonio.loads(repo.open_turn(session, g).state_before))
+        why = why_over(session, g)
         console.print(styled("\n[bold]{name}[/] ({title}), finished after turn {number} "
                              "({label}): {why}", name=g.name, title=find_engine(g.kind).title,
                              number=turn.number - 1, why=why or "over",

@@ -23,7 +23,6 @@ from moderator.clock import as_utc, format_deadline
 from moderator.desk import rollback
 from moderator.desk.errors import DeskError
 from moderator.desk.preview import preview
-from moderator.games import find_engine
 from moderator.publish.archive import archive_dir, write_archive
 from moderator.publish.site.after_turn import rebuild_game_site
 from moderator.store import audit, repo
@@ -31,6 +30,7 @@ from moderator.store.db import session_scope
 from moderator.store.statuses import GameStatus
 from moderator.turn.deadlines import now_utc
 from moderator.turn.inputs import due_at
+from moderator.turn.over import why_over
 from moderator.turn.rerun import rerun_turn
 from moderator.turn.run import TurnReport, run_turn
 
@@ -61,7 +61,7 @@ def turn_run(app: App, game_name: str, assume_yes: bool, reason: str | None,
         number, deadline, zone = t.number, t.deadline, g.time_zone
         active = g.status == GameStatus.ACTIVE  # else run_turn refuses, with the reason
         # A game whose engine says it is over runs no more turns (DWTK 37, FE 8).
-        over = find_engine(g.kind).finished(jsonio.loads(t.state_before))
+        over = why_over(session, g, t)
     if over:
         raise DeskError(f"{game_name} is over: {over}; no turn runs any more")
     early = active and deadline is not None and as_utc(deadline) > now_utc()

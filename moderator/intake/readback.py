@@ -23,6 +23,7 @@ from moderator.store import repo
 from moderator.store.models import Game, Player, Turn
 from moderator.store.statuses import GameStatus
 from moderator.turn.inputs import standing
+from moderator.turn.over import why_over
 
 __all__ = ["help_sections", "orders_text", "published_turn", "resend_text", "status_text"]
 
@@ -125,7 +126,7 @@ def status_text(session: Session, config: Config, game: Game, player: Player, tu
     last = repo.last_done_turn_label(session, game)
     published = f"Last turn published: {last} (RESEND sends it again)."
     if game.status == GameStatus.FINISHED:  # its last turn ended it: no orders, no deadline
-        why = find_engine(game.kind).finished(jsonio.loads(turn.state_before))
+        why = why_over(session, game, turn)
         return "\n".join([f"{game.name} is over{f': {why}' if why else ''}.", published])
     # Turns are named as the players' gazettes name them, never by the internal number.
     lines = [f"{game.name}: {turn.label}, {game.status}."]

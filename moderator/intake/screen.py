@@ -14,8 +14,6 @@ from __future__ import annotations
 from sqlalchemy import bindparam, update
 from sqlmodel import col
 
-from moderator import jsonio
-from moderator.games import find_engine
 from moderator.intake.bounces import detect_bounce, is_player_address, record_bounce
 from moderator.intake.commands import answer_after_orders, answer_commands
 from moderator.intake.context import forget_password, forget_password_lines
@@ -34,6 +32,7 @@ from moderator.publish.receipts import (
 from moderator.store import repo
 from moderator.store.models import ReceivedMessage
 from moderator.store.statuses import GameStatus, IntakeFate, MessageStatus
+from moderator.turn.over import why_over
 
 # Made once: a statement built per message costs as much again as running it.
 _CLAIM = (update(ReceivedMessage)
@@ -143,8 +142,7 @@ def game_over_step(intake: Intake) -> IntakeResult | None:
     game, _player, _ = identified(intake)
     if game.status != GameStatus.FINISHED:
         return None
-    why = find_engine(game.kind).finished(
-        jsonio.loads(repo.open_turn(intake.session, game).state_before))
+    why = why_over(intake.session, game)
     raise Refusal("intake.game-over",
                   f"{game.name} is over{f': {why}' if why else ''}; no more orders are read.",
                   "RESEND TURN n mails a printed issue again; write to the GM with anything "
