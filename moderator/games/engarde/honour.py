@@ -1,15 +1,15 @@
-"""Disgrace, causes for duels and reports to the authorities: the extension points.
+"""Disgrace, causes for duels and reports to the authorities.
 
 The mistress, influence and loan rules produce three kinds of business that the
-engines still to come will settle.  Each is both an `Event` (for the gazette or
-the turn sheet) and a `Matter` kept in `GameState.matters` until an engine
-removes it:
+duels and trials rules settle later.  Each is both an `Event` (for the gazette or
+the turn sheet) and a `Matter` kept in `GameState.matters` until the rule that
+settles it removes it:
 
 * ``duel_cause`` (`cause_for_duel`): a cause for a duel, e.g. courting another's
   mistress and being caught, two suitors who would not withdraw (EG §L), a
-  revealed liaison or a betrayed husband.  **Duels engine:** read the matters of
-  kind ``duel_cause`` (``parties`` = offended, offender; ``args.reason``): a
-  challenge by the offended uses (removes) it as automatic cause (duels.py).  Two
+  revealed liaison or a betrayed husband (``parties`` = offended, offender;
+  ``args.reason``): a challenge by the offended uses (removes) it as automatic
+  cause (duels.py).  Two
   rival suitors still do not win the lady that week.
 * ``crime`` (`report_crime`): someone was reported to the authorities (a bribe
   offered to an honest man, an assassin who took pity; EG §L, §S).  trials.py

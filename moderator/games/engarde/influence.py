@@ -4,8 +4,8 @@ Favours are held on the character (`Character.favours`) with their source and
 the last turn they may be used.  SL favours (Table B) arrive at the start of each
 season and lapse at its end; a lady's favours (Table C) arrive once a year from
 the month after the affair began and last as long as it does; bribed favours
-(NPC favours) never lapse.  Appointment favours: engines still to come call
-`grant` with ``source="appointment"`` and the season's last turn.
+(NPC favours) never lapse; an appointment's favours come each season
+(offices.seasonal_favours calls `grant` with ``source="appointment"``).
 
 ``USE FAVOUR`` orders reserve a favour at the start of the month for a named
 decision (``orders.DECISIONS``); the rule that takes the decision calls

@@ -6,9 +6,10 @@
 * From three months after the loan the lender may ``DEMAND REPAYMENT FROM X``;
   the demand is published.  At the end of the following month the debt is
   collected if the borrower holds the money; otherwise he is disgraced and sent
-  on campaign (``Character.sent_away = "front"``).  Until the army engine makes
-  that real he takes no week actions.  Each month the debt is collected as soon
-  as he can pay; then he comes back and the debt's disgrace ends.
+  to the front (``Character.sent_away = "front"``: front.py sends him with a
+  frontier regiment, or his own if it is deployed, and he fights there).  Each
+  month the debt is collected as soon as he can pay; then he comes back and the
+  debt's disgrace ends.
 * A shylock lends up to 100 x current SL in all (more after a rise), repaid with
   10 % at the end of six months (repaying earlier costs no interest: a reading).
   Unable to pay, the debtor flees to a frontier regiment (``sent_away =

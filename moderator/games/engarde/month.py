@@ -215,7 +215,8 @@ class Month:
         met[man] = met.get(man, 0) + 1
 
     def matter(self, kind: str, parties: tuple[str, ...], **args: Any) -> None:
-        """Leave business for an engine still to come (see honour.py)."""
+        """Leave business for a later rule to settle: a cause for a duel (duels.py), a report
+        to the authorities (trials.py); see honour.py."""
         self.matters.append(Matter(kind, self.turn, parties, args))
 
     def decide(self, key: str, default: str, actor: str | None, **args: Any) -> str:

@@ -1,10 +1,8 @@
 """The month's turn order as a declared table (EG §C–E; style rule 2).
 
-Gaps leave room for the topics still to come (regiments, the front, duels,
-trials, appointments): e.g. duels between "weeks" (60) and "letting" (70) can read
-the ``duel_cause`` matters, and appointments can grant their seasonal favours
-right after "favours" (45) with `influence.grant`.  Each phase takes the `Month`
-and works on every character in key order.
+The numbers leave gaps so that a phase can be placed between two others without
+renumbering the table.  Each phase takes the `Month` and works on every character in
+key order.
 """
 
 from __future__ import annotations

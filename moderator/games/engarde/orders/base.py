@@ -37,8 +37,8 @@ class Answer(StrEnum):
 
 
 # NPC decisions a favour can be used on (EG §S): key -> the words after ON.  Keys in
-# DECISION_SUBJECT name a character (the party's host ...).  Engines still to come add
-# theirs here (an appointment, a regiment, a trial) and resolve them with
+# DECISION_SUBJECT name a character (the party's host ...).  The rule that takes a
+# decision (parties, theatre, army, offices, trials, pardon) resolves it with
 # influence.resolve_npc_decision.
 # FOR pushes a decision towards "yes" (the royals come, he is admitted, the charge is
 # brought ...); on a TRIAL, FOR helps the defendant and AGAINST the prosecution.

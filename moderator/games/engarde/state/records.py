@@ -37,11 +37,11 @@ class Loan:
 
 @dataclass(frozen=True)
 class Matter:
-    """Business left for engines still to come (see honour.py).
+    """Business one rule leaves for a later one (see honour.py).
 
-    ``kind`` is ``duel_cause`` (a cause for a duel: the duels engine), ``crime`` (a
-    report to the authorities: the trials engine) or ``arrest`` (a debtor who did not
-    flee: the trials engine).  Those engines read and remove them.
+    ``kind`` is ``duel_cause`` (a cause for a duel: duels.py), ``crime`` (a report to
+    the authorities: trials.py) or ``arrest`` (a debtor who did not flee: trials.py).
+    Those rules read and remove them.
     """
 
     kind: str
