@@ -24,7 +24,7 @@ from moderator.turn.deadlines import current_turn
 from moderator.turn.rerun import rerun_turn
 from moderator.turn.run import TurnError, run_turn
 
-from support import body_text, mailbox_messages, order_mail
+from support import body_text, mailbox_messages, make_game, order_mail
 
 NOBLES = (("p1@fandonia.example", "Noble One"), ("p2@fandonia.example", "Noble Two"),
           ("p3@fandonia.example", "Noble Three"))
@@ -116,3 +116,69 @@ def test_a_rollback_takes_a_finished_game_back_and_the_replay_ends_it_again(
 def test_en_garde_never_ends_by_its_rules() -> None:
     """An En Garde! campaign runs for as long as its GM runs it."""
     assert find_engine("engarde").finished({}) is None
+
+
+def _cli(config: Config, *args: str, ok: bool = True) -> str:
+    result = CliRunner().invoke(cli, ["--config", str(config.path), *args])
+    assert (result.exit_code == 0) == ok, (result.output, result.exception)
+    return " ".join((result.output + (str(result.exception) if result.exception else ""))
+                    .split())
+
+
+def _mails(config: Config, address: str, subject: str) -> list[str]:
+    return [body_text(m) for m in mailbox_messages(config, address)
+            if subject in str(m["Subject"])]
+
+
+def test_the_gm_ends_a_game_its_players_are_told_and_it_stops(db: Engine,
+                                                              config: Config) -> None:
+    """En Garde! never ends by its rules: the GM ends a campaign (`game end`).  Its open
+    turn is not played, orders are refused with the GM's words, STATUS and `status` say
+    so, the players are told (the note, never the reason), and `game resume` reopens it."""
+    make_game(db, config)
+    run_turn(db, config, "paris")
+    out = _cli(config, "game", "end", "paris", "--reason", "the GM moves abroad",
+               "--note", "The campaign closes with the spring of 1625.")
+    assert "paris is over; its open turn 2 will not run" in out
+    with Session(db) as session:
+        game = repo.game_by_name(session, "paris")
+        assert game.status == GameStatus.FINISHED
+        assert current_turn(session, "paris", 2) is None  # the scheduler leaves it
+    [told] = _mails(config, "jacques@lyon.example", "[paris] the game is over")
+    assert "The GM has ended paris after April 1625. The campaign closes" in " ".join(
+        told.split())
+    assert "abroad" not in told
+    refused = process_message(db, config, order_mail(
+        "jacques@lyon.example", "PASSWORD: rapier\nWEEK 1: PRACTICE rapier\n"))
+    assert refused.status == "refused"
+    assert ("paris is over: the GM ended it: The campaign closes with the spring of 1625; "
+            "no more orders are read.") in refused.detail
+    shown = _cli(config, "status", "paris")
+    assert "finished after turn 1 (April 1625): the GM ended it: The campaign" in shown
+    assert "the spring of 1625; no turn runs any more" in _cli(config, "turn", "run", "paris",
+                                                                ok=False)
+    assert "game.end" in _cli(config, "log", "paris")
+    _cli(config, "game", "resume", "paris", "--reason", "back after all")
+    [reopened] = _mails(config, "cyrano@bergerac.example", "the game goes on")
+    assert "The GM has reopened paris: May 1625 takes orders again." in reopened
+    accepted = process_message(db, config, order_mail(
+        "jacques@lyon.example", "PASSWORD: rapier\nWEEK 1: PRACTICE rapier\n"))
+    assert accepted.status == "accepted", accepted
+
+
+def test_a_game_ended_before_its_first_turn(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    _cli(config, "game", "end", "paris", "--reason", "too few players", "--no-send")
+    assert "finished before its first turn: the GM ended it" in _cli(config, "status", "paris")
+    _cli(config, "game", "end", "paris", "--reason", "twice", ok=False)
+
+
+def test_a_game_its_rules_ended_is_not_reopened_nor_ended_again(db: Engine,
+                                                                config: Config) -> None:
+    _a_court_about_to_end(db, config)
+    run_turn(db, config, "fandonia")
+    out = _cli(config, "game", "resume", "fandonia", "--reason", "more", ok=False)
+    assert f"fandonia is over by its rules ({WON}): `turn rollback`" in out
+    assert "only an active or paused game can be ended" in _cli(
+        config, "game", "end", "fandonia", "--reason", "x", ok=False)
+    assert _status(db) == GameStatus.FINISHED

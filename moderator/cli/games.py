@@ -16,6 +16,7 @@ from moderator.cli.app import (
     desk,
     note_option,
     pass_app,
+    send_option,
     styled,
 )
 from moderator.clock import as_utc, format_deadline, format_local
@@ -136,19 +137,48 @@ def game_pause(app: App, game_name: str, reason: str, actor: str | None) -> None
 @game.command("resume")
 @click.argument("game_name", metavar="GAME")
 @desk
+@send_option
 @pass_app
-def game_resume(app: App, game_name: str, reason: str, actor: str | None) -> None:
+def game_resume(app: App, game_name: str, reason: str, actor: str | None,
+                send: bool) -> None:
     """Restart GAME's clock; a deadline that passed meanwhile runs at once (extend it
-    first with `deadline extend` if that is not wanted).
+    first with `deadline extend` if that is not wanted).  A game ended by `game end`
+    takes orders again, and its players are told.
 
     \b
     moderator game resume paris --reason "back from holiday"
     """
     with session_scope(app.db) as session:
         g = repo.game_by_name(session, game_name)
-        turn = actions.resume(session, g, app.who(actor), reason)
+        turn = actions.resume(session, app.config, g, app.who(actor), reason)
         due = format_deadline(turn.deadline, g.time_zone) or "not set"
     console.print(f"{game_name} is active again; turn {turn.number} orders due {due}.")
+    app.deliver(send)
+
+
+@game.command("end")
+@click.argument("game_name", metavar="GAME")
+@desk
+@click.option("--note", default=None,
+              help="What the players are told, and what STATUS and refused orders say "
+                   "(the --reason stays in the audit log).")
+@send_option
+@pass_app
+def game_end(app: App, game_name: str, reason: str, note: str | None, actor: str | None,
+             send: bool) -> None:
+    """End GAME by the GM's decision: its open turn is not played, no turn runs any more,
+    mailed orders are refused, and every player is told.  Down with the King and Fief
+    end by their own rules; En Garde! ends only so.  `game resume` reopens it.
+
+    \b
+    moderator game end paris --reason "campaign over" --note "The campaign closes with 1627."
+    """
+    with session_scope(app.db) as session:
+        g = repo.game_by_name(session, game_name)
+        turn = actions.end(session, app.config, g, app.who(actor), reason, note)
+    console.print(f"{game_name} is over; its open turn {turn.number} will not run. "
+                  f"`moderator game resume {game_name}` reopens it.")
+    app.deliver(send)
 
 
 @game.command("settings")

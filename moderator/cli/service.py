@@ -172,11 +172,11 @@ def _game_status(
     turn = hostreads.open_turn_light(session, g)  # the deadlines, not the game's state
     rule = deadlines.rule_of(g)
     if g.status == GameStatus.FINISHED:  # no turn runs any more: no deadline, no orders
-        why = why_over(session, g)
-        console.print(styled("\n[bold]{name}[/] ({title}), finished after turn {number} "
-                             "({label}): {why}", name=g.name, title=find_engine(g.kind).title,
-                             number=turn.number - 1, why=why or "over",
-                             label=repo.last_done_turn_label(session, g)))
+        why, label = why_over(session, g), repo.last_done_turn_label(session, g)
+        when = f"after turn {turn.number - 1} ({label})" if label else "before its first turn"
+        console.print(styled("\n[bold]{name}[/] ({title}), finished {when}: {why}",
+                             name=g.name, title=find_engine(g.kind).title, when=when,
+                             why=why or "over"))
         _print_backlog(backlog)
         return
     console.print(styled("\n[bold]{name}[/] ({title}), {status}: turn {number}, {label}",

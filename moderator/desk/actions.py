@@ -23,6 +23,7 @@ from moderator.store import audit, host, repo
 from moderator.store.models import Game, Newsletter, Turn
 from moderator.store.statuses import GameStatus
 from moderator.turn.deadlines import note_change, now_utc, set_deadlines, set_rule
+from moderator.turn.over import GM_ENDED, rules_ended
 
 # The longest `deadline extend`: a year (beyond it the date soon leaves the calendar).
 MAX_EXTEND_HOURS = 366 * 24
@@ -38,17 +39,63 @@ def pause(session: Session, game: Game, who: str, reason: str) -> None:
     note_change(session)
 
 
-def resume(session: Session, game: Game, who: str, reason: str) -> Turn:
-    """Start the clock again; a deadline that passed meanwhile runs at once."""
+def resume(session: Session, config: Config, game: Game, who: str, reason: str) -> Turn:
+    """Start the clock again; a deadline that passed meanwhile runs at once.  A game the
+    GM ended (`end`) takes orders again, and its players are told; one its rules ended
+    stays over (`turn rollback` takes it back)."""
     if game.status == GameStatus.ROLLBACK:
         raise DeskError(f"{game.name} was rolled back: `turn rollforward` replays it")
-    if game.status != GameStatus.PAUSED:
+    ended = game.status == GameStatus.FINISHED
+    if ended and (why := rules_ended(session, game)) is not None:
+        raise DeskError(f"{game.name} is over by its rules ({why}): `turn rollback` "
+                        "takes it back to an earlier turn")
+    if not ended and game.status != GameStatus.PAUSED:
         raise DeskError(f"{game.name} is {game.status}, not paused")
     game.status = GameStatus.ACTIVE
     session.add(game)
     audit.record(session, "game.resume", reason, who, game=game)
     note_change(session)
-    return repo.open_turn(session, game)
+    turn = repo.open_turn(session, game)
+    if ended:
+        _tell_players(session, config, game, f"[{game.name}] {turn.label}: the game goes on", [
+            f"The GM has reopened {game.name}: {turn.label} takes orders again.",
+            f"Orders are due {format_deadline(turn.deadline, game.time_zone)}." if turn.deadline
+            else "The GM will mail its deadline."])
+    return turn
+
+
+def end(session: Session, config: Config, game: Game, who: str, reason: str,
+        note: str | None) -> Turn:
+    """End the game by the GM's decision (a campaign closes, a game is abandoned; En
+    Garde! never ends by its rules): no turn runs any more (its open turn is not played,
+    its stored orders are kept), mailed orders are refused with ``note`` as the reason,
+    STATUS and `status` say so, and every player is told.  `game resume` reopens it."""
+    if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED):
+        raise DeskError(f"{game.name} is {game.status}: only an active or paused game "
+                        "can be ended")
+    game.status = GameStatus.FINISHED
+    session.add(game)
+    turn = repo.open_turn(session, game)
+    last = repo.last_done_turn_label(session, game)
+    audit.record(session, GM_ENDED, reason, who, game=game, turn_number=turn.number,
+                 detail=note or "")
+    repo.log_gm(session, "game.finished",
+                f"ended by the GM before {turn.label}{': ' + note if note else ''}", game=game)
+    note_change(session)
+    _tell_players(session, config, game, f"[{game.name}] the game is over", [
+        f"The GM has ended {game.name}"
+        + (f" after {last}." if last else " before its first turn.")
+        + (f"  {note}" if note else ""), "",
+        "No more orders are read.  Every issue stays in the archive: RESEND TURN n "
+        "mails one again."])
+    return turn
+
+
+def _tell_players(session: Session, config: Config, game: Game, subject: str,
+                  lines: list[str]) -> None:
+    for player in repo.members(session, game):
+        outgoing.queue(session, config, game=game, kind="game-notice", to=player.email,
+                       subject=subject, text="\n".join(lines) + "\n")
 
 
 def panic(session: Session, on: bool, who: str, reason: str) -> None:
