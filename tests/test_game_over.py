@@ -15,6 +15,7 @@ from moderator.desk import admin
 from moderator.desk.rollback import rollback, rollforward
 from moderator.games import find_engine
 from moderator.intake.process import process_message
+from moderator.publish.site.records import read_game
 from moderator.runners.outgoing import deliver_outbox
 from moderator.settings.config import Config
 from moderator.store import repo
@@ -158,6 +159,10 @@ def test_the_gm_ends_a_game_its_players_are_told_and_it_stops(db: Engine,
     assert "the spring of 1625; no turn runs any more" in _cli(config, "turn", "run", "paris",
                                                                 ok=False)
     assert "game.end" in _cli(config, "log", "paris")
+    assert "Over: the GM ended it: The campaign closes with the spring of 1625; turn 2 (May " \
+        "1625) will not run" in _cli(config, "game", "show", "paris")
+    with Session(db) as session:  # the public site prints no deadline for it
+        assert read_game(session, repo.game_by_name(session, "paris")).open_turn is None
     _cli(config, "game", "resume", "paris", "--reason", "back after all")
     [reopened] = _mails(config, "cyrano@bergerac.example", "the game goes on")
     assert "The GM has reopened paris: May 1625 takes orders again." in reopened

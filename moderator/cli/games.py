@@ -26,8 +26,10 @@ from moderator.settings.game import GAME_SETTINGS
 from moderator.store import audit, repo
 from moderator.store.db import session_scope
 from moderator.store.models import GmLog
+from moderator.store.statuses import GameStatus
 from moderator.turn.deadlines import note_change, now_utc, rule_of
 from moderator.turn.inputs import standing
+from moderator.turn.over import why_over
 
 
 @click.group()
@@ -109,8 +111,13 @@ def game_show(app: App, name: str) -> None:
         turn = repo.open_turn(session, g)
         console.print(styled("[bold]{name}[/] ({title}), {status}, seed {seed}", name=g.name,
                              title=find_engine(g.kind).title, status=g.status, seed=g.seed))
-        console.print(f"Turn {turn.number}: {turn.label}; deadline "
-                      f"{format_deadline(turn.deadline, g.time_zone) or 'not set'}")
+        if g.status == GameStatus.FINISHED:  # its open turn will not run
+            console.print(styled("Over: {why}; turn {number} ({label}) will not run",
+                                 why=why_over(session, g, turn) or "finished",
+                                 number=turn.number, label=turn.label))
+        else:
+            console.print(f"Turn {turn.number}: {turn.label}; deadline "
+                          f"{format_deadline(turn.deadline, g.time_zone) or 'not set'}")
         table = Table("player", "email", "character", "orders this turn")
         for p in repo.players(session, g):
             stands = standing(session, app.config, g, turn, p)

@@ -16,7 +16,7 @@ from sqlmodel import Session, col, select
 
 from moderator import jsonio
 from moderator.store.models import Game, Newsletter, RolledBackTurn, Turn
-from moderator.store.statuses import TurnStatus
+from moderator.store.statuses import GameStatus, TurnStatus
 
 _BODY = re.compile(r"<body[^>]*>(.*)</body>", re.S)
 
@@ -127,7 +127,7 @@ def read_game(session: Session, game: Game) -> GameRecord:
         for t in done.values())
     waiting = [t for t in rows if t.status != TurnStatus.DONE]
     open_turn = None
-    if waiting:
+    if waiting and game.status != GameStatus.FINISHED:  # a finished game's turn never runs
         t = waiting[0]
         open_turn = (t.number, t.label, _utc(t.deadline), _utc(t.announcement_deadline))
     return GameRecord(game.name, game.kind, game.time_zone,
