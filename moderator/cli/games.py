@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TextIO
 from zoneinfo import ZoneInfo
 
 import click
@@ -20,7 +21,7 @@ from moderator.cli.app import (
     styled,
 )
 from moderator.clock import as_utc, format_deadline, format_local
-from moderator.desk import actions, admin
+from moderator.desk import actions, admin, letters
 from moderator.games import find_engine, game_kinds
 from moderator.settings.game import GAME_SETTINGS
 from moderator.store import audit, repo
@@ -186,6 +187,49 @@ def game_end(app: App, game_name: str, reason: str, note: str | None, actor: str
     console.print(f"{game_name} is over; its open turn {turn.number} will not run. "
                   f"`moderator game resume {game_name}` reopens it.")
     app.deliver(send)
+
+
+@game.command("mail")
+@click.argument("game_name", metavar="GAME")
+@click.option("--subject", required=True, help="The subject (the game's name is put before it).")
+@click.option("--file", "file_", type=click.File("r", encoding="utf-8"), required=True,
+              help="The letter, plain text ('-' reads standard input).")
+@click.option("--to", "to", multiple=True, metavar="PLAYER",
+              help="A player's address (repeatable); default: every player still in GAME.")
+@desk
+@send_option
+@pass_app
+def game_mail(app: App, game_name: str, subject: str, file_: TextIO, to: tuple[str, ...],
+              reason: str, actor: str | None, send: bool) -> None:
+    """Mail a letter of the GM's to GAME's players now, from the game's address.
+
+    \b
+    moderator game mail paris --subject "A word from the GM" --file letter.txt --reason "move"
+    moderator game mail paris --subject "Your duel" --to a@b.example --file - --reason "ruling"
+    """
+    with session_scope(app.db) as session:
+        sent = letters.mail_players(session, app.config, repo.game_by_name(session, game_name),
+                                    subject, file_.read(), app.who(actor), reason, to=to)
+    console.print(f"Queued to {len(sent)} player{'s' if len(sent) != 1 else ''}: "
+                  f"{', '.join(sent)}")
+    app.deliver(send)
+
+
+@game.command("note")
+@click.argument("game_name", metavar="GAME")
+@click.argument("text")
+@desk
+@pass_app
+def game_note(app: App, game_name: str, text: str, reason: str, actor: str | None) -> None:
+    """A note of the GM's in GAME's next gazette (its GM notes), printed once.
+
+    \b
+    moderator game note paris "Welcome to our two new players." --reason "new players"
+    """
+    with session_scope(app.db) as session:
+        letters.note_for_gazette(session, repo.game_by_name(session, game_name), text,
+                                 app.who(actor), reason)
+    console.print(f"The next gazette of {game_name} prints the note.")
 
 
 @game.command("settings")
