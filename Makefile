@@ -1,11 +1,12 @@
-# make demo — set up and run a whole En Garde! month by email on local Maildirs.
+# make demo — set up and run a whole En Garde! month by email on local Maildirs
+# (make demo-dwtk, make demo-fief: the first turns of the other two games).
 # make test — set up and run the whole test suite.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean mailservers
+.PHONY: demo demo-dwtk demo-fief test lint bench clean mailservers
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,6 +16,9 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(BIN)/moderator demo
+
+demo-dwtk demo-fief: $(STAMP)
+	$(BIN)/moderator demo --kind $(@:demo-%=%)
 
 # The real-mail tests need Dovecot + Postfix (Debian packages, root). Where they cannot
 # be installed the mail tests skip with a message saying so (CI makes that an error).

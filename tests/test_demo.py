@@ -5,9 +5,11 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from moderator.demo.month import PLAYERS, run_demo
+from moderator.demo.others import DEMOS, run_other_demo
 from moderator.settings.config import load_config
 from moderator.transport.maildir import open_maildir
 
@@ -39,3 +41,23 @@ def test_demo_runs_a_month_and_publishes_to_every_mailbox(tmp_path: Path) -> Non
     emails = sorted(p.name for p in (tmp_path / "demo" / "emails").iterdir())
     assert any("gmail" in e for e in emails) and any("outlook" in e for e in emails)
     assert any("apple-mail-reply" in e for e in emails) and any("signature" in e for e in emails)
+
+
+@pytest.mark.parametrize("kind", ["dwtk", "fief"])
+def test_the_other_games_demo_their_first_turns_by_mail(tmp_path: Path, kind: str) -> None:
+    """`moderator demo --kind dwtk|fief`: every order mail accepted (one with a mistake the
+    receipt names), each turn rerun byte-identically, and the newsletters in every box."""
+    demo = DEMOS[kind]
+    out = io.StringIO()
+    run_other_demo(kind, tmp_path / kind, Console(file=out, width=160))
+    printed = out.getvalue()
+    assert printed.count("Rerun from stored inputs: byte-identical.") == len(demo.turns)
+    assert "refused" not in printed and printed.count("1 error") == 1
+    config = load_config(tmp_path / kind / "config.toml")
+    gazette = {"dwtk": "The Fandonian Courier", "fief": "Town Crier"}[kind]
+    for player in demo.players:
+        subjects = [str(m["Subject"]) for m in mailbox_messages(config, player.email)]
+        assert sum(gazette in s for s in subjects) == len(demo.turns), subjects
+        assert sum(f"Turn sheet for {player.name}" in s for s in subjects) == len(demo.turns)
+        assert any("Orders v1" in s for s in subjects), subjects
+    assert len(list(open_maildir(config.maildir_inbox).keys())) == 0  # all processed

@@ -17,6 +17,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+from sqlalchemy import Engine
 
 from moderator.demo import samples
 from moderator.desk import admin
@@ -147,14 +148,19 @@ def reply_email(config: Config, player: DemoPlayer, when: datetime, orders: str)
     )
 
 
-def run_demo(folder: Path, console: Console) -> None:
+def fresh_demo(folder: Path) -> tuple[Config, Engine, Path]:
+    """The demo's folder made anew: its config, its store, and where its emails go."""
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     config = load_config(write_demo_config(folder))
-    db = open_store(config.database_url)
     emails = folder / "emails"
     emails.mkdir()
+    return config, open_store(config.database_url), emails
+
+
+def run_demo(folder: Path, console: Console) -> None:
+    config, db, emails = fresh_demo(folder)
 
     console.rule("1. A new game of En Garde!")
     with session_scope(db) as session:
@@ -178,7 +184,7 @@ def run_demo(folder: Path, console: Console) -> None:
     )
     (emails / "07-unregistered-sender.eml").write_bytes(stranger)
     inbox.add(stranger)
-    _show_intake(console, process_inbox(db, config))
+    show_intake(console, process_inbox(db, config))
     deliver_outbox(db, config)
 
     for n, (address, orders) in enumerate(REPLIES.items(), start=8):
@@ -186,7 +192,7 @@ def run_demo(folder: Path, console: Console) -> None:
         raw = reply_email(config, player, FIRST_MAIL + timedelta(hours=5), orders)
         (emails / f"{n:02d}-apple-mail-reply-{address.split('@')[0]}.eml").write_bytes(raw)
         inbox.add(raw)
-    _show_intake(console, process_inbox(db, config))
+    show_intake(console, process_inbox(db, config))
     deliver_outbox(db, config)
 
     console.rule("3. The deadline: the month is run")
@@ -215,7 +221,7 @@ def _show_where_to_look(console: Console, config: Config, emails: Path, archive:
 
 
 
-def _show_intake(console: Console, results: list) -> None:  # type: ignore[type-arg]
+def show_intake(console: Console, results: list) -> None:  # type: ignore[type-arg]
     table = Table("message", "result", "detail")
     for r in results:
         table.add_row(r.message_id, r.status, r.detail)
