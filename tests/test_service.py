@@ -174,7 +174,9 @@ def test_status_shows_deadlines_orders_backlog_and_problems(config: Config, db: 
         game = repo.game_by_name(session, "paris")
         deadline = deadlines.local_to_utc(datetime(2030, 7, 12, 18), game)
         deadlines.set_deadlines(session, game, deadline)
-        repo.set_status(session, "maildir.last_poll", "0 message(s)")
+        repo.set_status(session, "maildir.last_poll", "2030-07-01T09:00:00+00:00 messages=2 "
+                        "accepted=2")
+        repo.set_status(session, "maildir.last_send", "2030-07-01T09:00:01+00:00: sent 3")
         repo.log_gm(session, "mail.bounced", "cyrano@bergerac.example: 550 no such user",
                     game=game, level="warning")
     orders = f"PASSWORD: {password}\nWEEK 1: PRACTICE rapier\n"
@@ -188,6 +190,8 @@ def test_status_shows_deadlines_orders_backlog_and_problems(config: Config, db: 
     assert "Jacques de Lyon" in out and "v1" in out and out.count("none yet") == 2
     assert "outbox: 4 not sent (queued 4, sending 0, failed 0, bounced 0)" in out
     assert "maildir.last_poll" in out
+    # the note beside each row, without the time the "last" column shows already
+    assert "messages=2 accepted=2" in out and "sent 3" in out and "2030-07-01T" not in out
     assert "mail.bounced" in out and "550 no such user" in out
     one = CliRunner().invoke(cli, ["--config", str(config.path), "status", "paris"])
     assert one.exit_code == 0 and "1 of 3 players" in one.output

@@ -107,7 +107,7 @@ def print_service(service: tuple[ServiceRow, ...], zone: str, now: datetime) -> 
 
     table = Table("service", "last", "ago", "note", title="Service")
     for row in sorted(service, key=lambda r: r.key):
-        note = "" if _is_timestamp(row.value) else row.value[:60]
+        note = _without_stamp(row.value)[:60]
         table.add_row(row.key, short(row.updated_at, zone), ago(now - as_utc(row.updated_at)),
                       note)
     console.print(table if service else "The service has not run yet (no `moderator serve`).")
@@ -127,6 +127,13 @@ def print_problems(problems: tuple[Problem, ...], names: Mapping[int | None, str
         table.add_row(short(entry.at, zone), entry.level,
                       names.get(entry.game_id, "-"), entry.event, entry.detail[:200])
     console.print(table)
+
+
+def _without_stamp(value: str) -> str:
+    """A status value without the time it starts with ("2026-12-07T21:00:47+00:00
+    messages=1 accepted=1" or "...: sent 12"): the "last" column shows that time."""
+    first, _, rest = value.partition(" ")
+    return rest.strip() if _is_timestamp(first.rstrip(":")) else value
 
 
 def _is_timestamp(value: str) -> bool:
