@@ -159,6 +159,7 @@ def test_the_gm_ends_a_game_its_players_are_told_and_it_stops(db: Engine,
     assert "the spring of 1625; no turn runs any more" in _cli(config, "turn", "run", "paris",
                                                                 ok=False)
     assert "game.end" in _cli(config, "log", "paris")
+    assert "│ paris │ engarde │ finished │ - │ - │ 3 │" in _cli(config, "game", "list")
     assert "Over: the GM ended it: The campaign closes with the spring of 1625; turn 2 (May " \
         "1625) will not run" in _cli(config, "game", "show", "paris")
     with Session(db) as session:  # the public site prints no deadline for it

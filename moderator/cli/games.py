@@ -96,9 +96,11 @@ def game_list(app: App) -> None:
     with Session(app.db) as session:
         for g in repo.games(session):
             turn = repo.open_turn(session, g)
-            table.add_row(g.name, g.kind, g.status, f"{turn.number}: {turn.label}",
-                          format_deadline(turn.deadline, g.time_zone) or "-",
-                          str(len(repo.players(session, g))))
+            over = g.status == GameStatus.FINISHED  # its open turn will not run
+            table.add_row(g.name, g.kind, g.status,
+                          "-" if over else f"{turn.number}: {turn.label}",
+                          "-" if over else format_deadline(turn.deadline, g.time_zone) or "-",
+                          str(len(repo.members(session, g))))
     console.print(table)
 
 
