@@ -11,6 +11,7 @@ from moderator.games.fief.orders.values import (
     STANDING,
     BuyTitle,
     Candidate,
+    Decoy,
     Discard,
     Draw,
     Order,
@@ -39,6 +40,7 @@ def parse_orders(text: str, state: dict[str, Any], player: str, tables: Tables) 
     unfit = [OrderError(n, raw[n - 1].strip(), message, hint, severity=severity)
              for n, o in lines if (found := _candidacy(o, game, titled))
              for message, hint, severity in [found]]
+    unfit += _second_decoys(lines, raw)
     refused = {e.line for e in unfit if e.severity is Severity.ERROR}
     errors = [*errors, *unfit]
     lines = [(n, o) for n, o in lines if n not in refused]
@@ -77,6 +79,15 @@ def _candidacy(order: Order, game: GameState | None,
     return (f"as things stand, {why}; {rule}",
             "the line stands; at the election he is dropped, and you are told, unless he "
             "may stand by then", Severity.WARNING)
+
+
+def _second_decoys(lines: list[tuple[int, Order]], raw: list[str]) -> list[OrderError]:
+    """FE 9.1: each player has one DECOY marker; a second DECOY line is refused on the
+    receipt rather than one of them silently ignored at the tally."""
+    decoys = [n for n, o in lines if isinstance(o, Decoy)]
+    return [OrderError(n, raw[n - 1].strip(), "you have one DECOY marker (FE 9.1): the "
+                       f"DECOY on line {decoys[0]} places it", "leave one DECOY line")
+            for n in decoys[1:]]
 
 
 def _out_of_window(order: Order, muster: bool) -> tuple[str, str] | None:
