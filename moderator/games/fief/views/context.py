@@ -148,6 +148,8 @@ def sheet(state: GameState, tables: Tables, player: str) -> dict[str, Any]:
         "standing": [{"n": i, "text": _standing_text(tables, s, state)}
                      for i, s in enumerate(p.standing, start=1)],
         "names": names(state, tables),
+        # FE 7.1: a Battle Die's d6 read as hits, for "Your dice" (Realm.battle_die)
+        "battle_faces": list(tables.battle.die_faces),
     }
 
 
