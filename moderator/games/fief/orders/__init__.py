@@ -15,11 +15,12 @@ from moderator.games.fief.orders.values import (
     Discard,
     Draw,
     Order,
+    PlayTax,
     Start,
     TurnOrders,
     Withdraw,
 )
-from moderator.games.fief.state import GameState, Phase
+from moderator.games.fief.state import TALLAGE_RULE, GameState, Phase
 from moderator.games.fief.tables import Tables
 
 
@@ -34,13 +35,15 @@ def parse_orders(text: str, state: dict[str, Any], player: str, tables: Tables) 
     ctx = context(state, player, tables)
     lines, errors = parse_text(ctx, text)
     raw = text.splitlines()
-    game = (GameState.from_dict(state)
-            if state.get("nobles") and any(isinstance(o, Candidate) for _, o in lines) else None)
+    game = (GameState.from_dict(state) if state.get("nobles") and any(
+        isinstance(o, Candidate | PlayTax) for _, o in lines) else None)
     titled = {o.noble.lower() for _, o in lines if isinstance(o, BuyTitle)}
     unfit = [OrderError(n, raw[n - 1].strip(), message, hint, severity=severity)
              for n, o in lines if (found := _candidacy(o, game, titled))
              for message, hint, severity in [found]]
     unfit += _second_decoys(lines, raw)
+    unfit += [OrderError(n, raw[n - 1].strip(), *why, severity=Severity.WARNING)
+              for n, o in lines if (why := _tallage(o, game, player, tables))]
     refused = {e.line for e in unfit if e.severity is Severity.ERROR}
     errors = [*errors, *unfit]
     lines = [(n, o) for n, o in lines if n not in refused]
@@ -79,6 +82,22 @@ def _candidacy(order: Order, game: GameState | None,
     return (f"as things stand, {why}; {rule}",
             "the line stands; at the election he is dropped, and you are told, unless he "
             "may stand by then", Severity.WARNING)
+
+
+def _tallage(order: Order, game: GameState | None, player: str,
+             tables: Tables) -> tuple[str, str] | None:
+    """FE 2.8 on the receipt (found playing by mail: `PLAY TAX ON Midlands` by a player
+    with no title was read back and only refused on the sheet).  A warning: the line
+    stands, for the Lord may change before Phase 2D (a title granted by an ally)."""
+    if not isinstance(order, PlayTax) or game is None or player not in game.players:
+        return None
+    region = tables.region(order.region)
+    if game.may_tallage(player, region.key):
+        return None
+    return (f"as things stand, you are not the Lord of {region.name} nor a Sovereign on a "
+            f"region with no Lord; {TALLAGE_RULE}",
+            "the line stands; at Phase 2D it is refused, and you are told, unless it may "
+            "be played then")
 
 
 def _second_decoys(lines: list[tuple[int, Order]], raw: list[str]) -> list[OrderError]:

@@ -1,6 +1,7 @@
 """The state of a Fief: England game: plain JSON at the boundary, dataclasses inside."""
 
 from moderator.games.fief.state.model import (
+    TALLAGE_RULE,
     City,
     Family,
     GameState,
@@ -10,4 +11,5 @@ from moderator.games.fief.state.model import (
     Player,
 )
 
-__all__ = ["City", "Family", "GameState", "InvaderArmy", "Noble", "Phase", "Player"]
+__all__ = ["TALLAGE_RULE", "City", "Family", "GameState", "InvaderArmy", "Noble", "Phase",
+           "Player"]

@@ -12,6 +12,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+# Found playing by mail: the refusal said "only its Lord, ..." with no rule to look up.
+TALLAGE_RULE = ("a Tallage is played by the Lord of that fiefdom, or by the Sovereign on a "
+                "region no Lord holds (FE 2.8)")
+
 UNITS = ("knight", "men_at_arms", "archer", "crossbow", "bombard", "trebuchet")
 TROOPS = ("knight", "men_at_arms", "archer", "crossbow")  # FE Definitions: Troops
 
@@ -203,6 +207,16 @@ class GameState:
         if self.besieged(n):
             return f"{name} is besieged"
         return None
+
+    def may_tallage(self, player: str, region: str) -> bool:
+        """FE 2.8: a Tallage is played by the Lord of the fiefdom (captive or not), or by
+        the Sovereign on a region no Lord holds."""
+        families = self.players[player].families
+        lord = next((n for n in self.living() if region in n.titles), None)
+        if lord is not None:
+            return lord.family in families
+        sovereign = self.nobles.get(self.sovereign) if self.sovereign else None
+        return sovereign is not None and sovereign.family in families
 
     # -- JSON -------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
