@@ -74,7 +74,12 @@ def test_fe_9_1_the_decoys_owner_is_told_privately() -> None:
 
 
 def test_fe_9_1_a_decoy_on_no_standing_candidate_is_told() -> None:
-    _, events = _election({"dave": "VOTE Anabel\nDECOY Henri"})
+    s = _court()
+    s.candidates = ["anabel"]
+    r = realm(s)
+    give_orders(r, {"dave": "VOTE Anabel\nDECOY Edward"})
+    court.election_phase(r)
+    events = [e.to_dict() for e in r.events]
     assert [e["args"]["reason"] for e in events  # type: ignore[index]
             if e["id"] == "order.refused"] == [
         "not a standing candidate: the marker stays with you (FE 9.1)"]
@@ -102,3 +107,17 @@ def test_fe_9_1_decoy_reads_back_and_its_mistakes_are_typed() -> None:
     assert bad.errors[3].message == ("you have one DECOY marker (FE 9.1): the DECOY on "
                                      "line 4 places it")
     assert bad.normal_form == ("DECOY Anabel",)
+
+
+def test_fe_9_1_a_marker_on_one_who_never_stands_is_caught_on_the_receipt() -> None:
+    """Found playing by mail: `DECOY Godfrey`, an Archbishop, was read back with no word
+    and refused on the sheet a round later."""
+    state = _court().to_dict()
+    parsed = parse_orders("DECOY Henri\nVOTE Henri, Anabel\nVOTE Edward\nDECOY Anabel\n",
+                          state, "dave", TABLES)
+    assert [(e.line, e.severity) for e in parsed.errors] == [
+        (1, Severity.ERROR), (2, Severity.WARNING)]
+    rule = "a vote marker goes on a candidate, a Lord not of the clergy (FE 9.1)"
+    assert parsed.errors[0].message == f"Henri is of the clergy; {rule}"
+    assert parsed.errors[1].message == f"Henri is of the clergy; {rule}"
+    assert parsed.normal_form == ("VOTE Henri, Anabel", "VOTE Edward", "DECOY Anabel")
