@@ -45,3 +45,25 @@ def test_fe_2_8_the_refusal_on_the_sheet_cites_the_rule() -> None:
     assert refusals(r) == ["a Tallage is played by the Lord of that fiefdom, or by the "
                            "Sovereign on a region no Lord holds (FE 2.8)"]
     assert s.players["lucy"].hand == ["Tax"] and s.players["kirsten"].hand == []
+
+
+def test_fe_4_3_a_title_the_family_may_not_buy_is_warned_on_the_receipt() -> None:
+    """FE 4.3.  Found playing by mail: `BUY TITLE North FOR Philippa`, her family holding
+    York and Whitby but not Lincoln, was read back with no word and refused on the sheet."""
+    s = _england()
+    s.cities["Cardiff"].building = "stronghold"
+    s.cities["Harlech"].holder = "Green"
+    parsed = parse_orders("BUY TITLE Midlands FOR Richard\n", s.to_dict(), "lucy", TABLES)
+    assert [(e.severity, e.message) for e in parsed.errors] == [
+        (Severity.WARNING,
+         "as things stand, your family must control every city of the region (FE 4.3)")]
+    assert parsed.normal_form == ("BUY TITLE Midlands FOR Richard",)
+    s.nobles["anabel"].titles = []
+    assert parse_orders("BUY TITLE Wales FOR Anabel\n", s.to_dict(), "kirsten",
+                        TABLES).errors == ()
+    s.cities["Cardiff"].building = None
+    text = "BUILD STRONGHOLD AT Harlech\nBUY TITLE Wales FOR Anabel\n"
+    assert parse_orders(text, s.to_dict(), "kirsten", TABLES).errors == ()
+    assert [e.message for e in parse_orders("BUY TITLE Wales FOR Anabel\n", s.to_dict(),
+                                            "kirsten", TABLES).errors] == [
+        "as things stand, one of its cities must have a Stronghold (FE 4.3)"]

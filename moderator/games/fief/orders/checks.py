@@ -7,7 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from moderator.games.base import OrderError, Severity
-from moderator.games.fief.orders.values import BuyTitle, Candidate, Decoy, Order, PlayTax, Vote
+from moderator.games.fief.orders.values import (
+    Build,
+    BuyTitle,
+    Candidate,
+    Decoy,
+    Order,
+    PlayTax,
+    Vote,
+)
 from moderator.games.fief.state import TALLAGE_RULE, GameState
 from moderator.games.fief.tables import Tables
 
@@ -15,7 +23,8 @@ from moderator.games.fief.tables import Tables
 def state_checks(lines: list[tuple[int, Order]], raw: list[str], state: dict[str, Any],
                  player: str, tables: Tables) -> list[OrderError]:
     game = (GameState.from_dict(state) if state.get("nobles") and any(
-        isinstance(o, Candidate | PlayTax | Vote | Decoy) for _, o in lines) else None)
+        isinstance(o, Candidate | PlayTax | Vote | Decoy | BuyTitle) for _, o in lines)
+        else None)
     titled = {o.noble.lower() for _, o in lines if isinstance(o, BuyTitle)}
     found = [OrderError(n, raw[n - 1].strip(), message, hint, severity=severity)
              for n, o in lines if (why := _candidacy(o, game, titled))
@@ -27,6 +36,12 @@ def state_checks(lines: list[tuple[int, Order]], raw: list[str], state: dict[str
     found += _second_decoys([(n, o) for n, o in lines if n not in refused], raw)
     found += [OrderError(n, raw[n - 1].strip(), *tax, severity=Severity.WARNING)
               for n, o in lines if (tax := _tallage(o, game, player, tables))]
+    if game is not None:
+        strongholds = {o.city for _, o in lines if isinstance(o, Build)
+                       and o.building == "stronghold"}
+        found += [OrderError(n, raw[n - 1].strip(), *title, severity=Severity.WARNING)
+                  for n, o in lines
+                  if (title := _title(o, game, player, tables, strongholds))]
     return found
 
 
@@ -94,6 +109,26 @@ def _tallage(order: Order, game: GameState | None, player: str,
             f"region with no Lord; {TALLAGE_RULE}",
             "the line stands; at Phase 2D it is refused, and you are told, unless it may "
             "be played then")
+
+
+def _title(order: Order, game: GameState, player: str, tables: Tables,
+           strongholds: set[str]) -> tuple[str, str] | None:
+    """FE 4.3 on the receipt.  Found playing by mail: `BUY TITLE North FOR Philippa`, her
+    family holding two of the North's three cities, was read back with no word.  Phase 4
+    comes before the moves, so the cities held now are most likely those held then; a
+    warning all the same (a Rebellion in Phase 2D may change them).  A Stronghold these
+    orders build in the region answers the Stronghold condition."""
+    if not isinstance(order, BuyTitle):
+        return None
+    noble = game.nobles.get(order.noble.lower())
+    if noble is None or noble.family not in game.players[player].families:
+        return None
+    region = tables.region(order.region)
+    why = game.title_refusal(noble.family, region.key, region.cities)
+    if why is None or ("Stronghold" in why and strongholds & set(region.cities)):
+        return None
+    return (f"as things stand, {why}", "the line stands; at Phase 4 it is refused, and you "
+            "are told, unless it may be bought then")
 
 
 def _second_decoys(lines: list[tuple[int, Order]], raw: list[str]) -> list[OrderError]:
