@@ -11,7 +11,7 @@ from moderator.games.fief import court, phases
 from moderator.games.fief.orders import parse_orders
 from moderator.games.fief.state import GameState
 from tests.fief.board import board, give_orders, noble, realm, refusals
-from tests.fief.conftest import EVENTS, TABLES
+from tests.fief.conftest import EVENTS, TABLES, told
 
 NAMES = {"anabel": "Anabel", "edward": "Edward", "kirsten": "Kirsten", "dave": "Dave"}
 
@@ -60,14 +60,13 @@ def test_fe_9_1_the_gazette_shows_the_markers_not_which_were_decoys() -> None:
 
 def test_fe_9_1_the_decoys_owner_is_told_privately() -> None:
     _, events = _election({"dave": "VOTE Anabel\nDECOY Edward", "kirsten": "DECOY Anabel"})
-    told = [e for e in events if e["id"] == "election.decoy"]
-    assert [(e["actor"], e["public"]) for e in told] == [("kirsten", False), ("dave", False)]
-    lines = [str(EVENTS.election_decoy(e, NAMES)) for e in told]  # type: ignore[attr-defined]
-    assert lines == [
-        "Your DECOY marker lay on Anabel and counted nothing (FE 9.1); you placed no FOR "
-        "marker. The gazette does not say which of your markers was the decoy.",
-        "Your DECOY marker lay on Edward and counted nothing (FE 9.1); your FOR marker gave "
-        "Anabel your 1 vote. The gazette does not say which of your markers was the decoy."]
+    assert told(events, "election.decoy", NAMES) == [
+        ("kirsten", False, "Your DECOY marker lay on Anabel and counted nothing (FE 9.1); "
+         "you placed no FOR marker. The gazette does not say which of your markers was the "
+         "decoy."),
+        ("dave", False, "Your DECOY marker lay on Edward and counted nothing (FE 9.1); your "
+         "FOR marker gave Anabel your 1 vote. The gazette does not say which of your markers "
+         "was the decoy.")]
     # Kirsten's decoy on Anabel adds nothing: Anabel has Dave's 1 vote only.
     assert next(e for e in events if e["id"] == "election.elected")["args"][  # type: ignore[index]
         "tally"] == {"anabel": 1, "edward": 0}

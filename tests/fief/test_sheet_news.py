@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from moderator.games.fief import movement
 from moderator.games.fief.cards import play_phase
 from tests.fief.board import board, give_orders, noble, realm, refusals
+from tests.fief.conftest import told
 
 
 def test_fe_10_3_the_assassination_is_on_both_players_sheets() -> None:
@@ -164,3 +166,23 @@ def test_fe_5_1_the_ride_is_told_before_the_city_it_wins() -> None:
     movement_phase(r)
     assert [e.id for e in r.events if e.id in ("moved", "city.taken")] == ["moved",
                                                                             "city.taken"]
+
+
+def test_fe_13_4_the_bandits_toll_is_on_the_movers_sheet_with_its_price() -> None:
+    """FE 13.4.  Found playing by mail: Dave's Matilda was stopped in Sherwood and paid;
+    the gazette said "Green (Dave) buys free Matilda" with no price, and Dave's own sheet
+    said nothing (his Shillings were two short)."""
+    s = board()
+    noble(s, "Hugh", "Green", "York", titles=["north"])
+    noble(s, "Lucia", "Green", "York")
+    noble(s, "Simon", "Green", "York")
+    s.players["kirsten"].cash = 6
+    r = realm(s, {"bandits": [2, 1]})
+    give_orders(r, {"kirsten": "MOVE Hugh, Lucia: York ~ Lincoln\nMOVE Simon: York ~ Lincoln"})
+    movement.movement_phase(r)
+    names = {"Green": "Green (Kirsten)", "hugh": "Hugh", "lucia": "Lucia", "simon": "Simon"}
+    assert told([e.to_dict() for e in r.events], "bandits", names) == [
+        ("kirsten", True, "BANDITS in Sherwood (rolled 2): Green (Kirsten) pays the outlaws "
+                          "6 Shillings for Hugh and Lucia."),
+        ("kirsten", True, "BANDITS in Sherwood (rolled 1): Green (Kirsten) loses Simon to "
+                          "the outlaws, held for ransom (FE 13.4).")]
