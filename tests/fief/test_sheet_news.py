@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from moderator.games.fief import movement
 from moderator.games.fief.cards import play_phase
-from tests.fief.board import board, give_orders, noble, realm, refusals
+from tests.fief.board import board, give_orders, noble, realm, refusals, troops
 from tests.fief.conftest import told
 
 
@@ -186,3 +186,21 @@ def test_fe_13_4_the_bandits_toll_is_on_the_movers_sheet_with_its_price() -> Non
                           "6 Shillings for Hugh and Lucia."),
         ("kirsten", True, "BANDITS in Sherwood (rolled 1): Green (Kirsten) loses Simon to "
                           "the outlaws, held for ransom (FE 13.4).")]
+
+
+def test_fe_10_1_the_rebels_player_is_told_and_named() -> None:
+    """FE 10.1, 9.3.  Found playing by mail: Kirsten's `REBELLION AT York` after the Royal
+    Tax read on the gazette "REBELLION at York (2 of 2 held off by its walls): the walls
+    hold."; her sheet said nothing, her card gone, and no one learned whose it was."""
+    s = board()
+    noble(s, "Lucia", "Green", "Coventry")
+    troops(s, "Coventry", "Green", men_at_arms=5)
+    s.cities["Coventry"].building = "fortified"
+    s.parliament_rebellion = True
+    s.players["george"].hand = ["Rebellion"]
+    r = realm(s)
+    give_orders(r, {"george": "REBELLION AT Coventry"})
+    play_phase(r)
+    assert told([e.to_dict() for e in r.events], "rebellion", {"george": "George"}) == [
+        ("george", True, "George raises a REBELLION at Coventry (2 Rebellions, the Royal "
+                         "Tax's among them; its walls cancel 2, FE 10.1): the walls hold.")]
