@@ -137,7 +137,10 @@ def sheet(state: GameState, tables: Tables, player: str) -> dict[str, Any]:
              "by": state.nobles[n.captor].name}
             for n in state.living() if n.status == "captive" and n.captor in state.nobles
             and state.nobles[n.captor].family in p.families]
-    forecast = income.forecast(realm, player) if state.families else {}
+    # No Phase 3 comes after the last round (found playing by mail: the last sheet
+    # still forecast the next income).
+    forecast = (income.forecast(realm, player)
+                if state.families and state.phase is not Phase.OVER else {})
     return {
         "player": p.name, "families": p.families, "cash": p.cash, "hand": list(p.hand),
         "pigeons": p.pigeons, "treasures": p.treasures, "nobles": nobles, "troops": troops,
