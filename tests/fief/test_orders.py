@@ -249,3 +249,17 @@ def test_abstain_says_what_to_write_instead() -> None:
     p = ENGINE.parse_orders("ABSTAIN\n", _state(), "ann", TABLES)  # type: ignore[arg-type]
     assert [e.message.split(":")[0] for e in p.errors] == [
         "to abstain, write no VOTE (FAQ P1)"]
+
+
+def test_a_player_is_named_by_name_or_family_and_parliament_decoy_is_against() -> None:
+    """FE 9.2 ("either a FOR or DECOY (against) Vote Marker"); the gazette writes "Green
+    (Bob)".  Found playing by mail: `PARLIAMENT DECOY` and `ATTACK Lincoln AGAINST Green`
+    were refused, and the hint for an unknown player listed the internal keys ("ann,
+    bob") beside the names."""
+    p = ENGINE.parse_orders("PARLIAMENT DECOY\nATTACK Lincoln AGAINST Green\n"
+                            "ALLOW Zed TO PASS\n", _state(), "ann",
+                            TABLES)  # type: ignore[arg-type]
+    assert p.normal_form == ("PARLIAMENT AGAINST", "ATTACK Lincoln AGAINST Bob")
+    assert [(e.line, e.message, e.hint) for e in p.errors] == [
+        (3, "no player called 'Zed'",
+         "a player: Ann, Bob, Cid, Dan or a family: Blue, Green, Red, Yellow")]

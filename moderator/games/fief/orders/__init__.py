@@ -24,8 +24,9 @@ from moderator.games.fief.tables import Tables
 def context(state: dict[str, Any], player: str, tables: Tables) -> Context:
     players = {k: str(p["name"]) for k, p in state.get("players", {}).items()}
     me = state.get("players", {}).get(player, {})
+    owners = {colour: str(f["player"]) for colour, f in state.get("families", {}).items()}
     return Context(tables, players, tuple(me.get("families", [])),
-                   tuple(tables.setup.colours), tuple(me.get("hand", [])))
+                   tuple(tables.setup.colours), tuple(me.get("hand", [])), owners)
 
 
 def parse_orders(text: str, state: dict[str, Any], player: str, tables: Tables) -> ParsedOrders:

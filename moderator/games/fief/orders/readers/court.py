@@ -64,10 +64,13 @@ def _convene(ctx: Context, rest: str) -> Order:
 
 
 def _parliament(ctx: Context, rest: str) -> Order:
-    m = re.match(r"^(FOR|AGAINST)(\s+WITH\s+BURGHER)?$", rest.strip(), re.I)
+    # FE 9.2: "either a FOR or DECOY (against) Vote Marker": PARLIAMENT DECOY, in the
+    # rulebook's words, is AGAINST (found playing by mail: it was refused).
+    m = re.match(r"^(FOR|AGAINST|DECOY)(\s+WITH\s+BURGHER)?$", rest.strip(), re.I)
     if not m:
         raise BadSyntax("PARLIAMENT FOR or PARLIAMENT AGAINST [WITH BURGHER]")
-    return ParliamentVote(vote=m.group(1).lower(), burgher=bool(m.group(2)))
+    vote = "for" if m.group(1).upper() == "FOR" else "against"
+    return ParliamentVote(vote=vote, burgher=bool(m.group(2)))
 
 
 def _garter(ctx: Context, rest: str) -> Order:
