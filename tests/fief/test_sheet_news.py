@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from moderator.games.base import Severity
 from moderator.games.fief import movement
 from moderator.games.fief.cards import play_phase
+from moderator.games.fief.orders import parse_orders
 from tests.fief.board import board, give_orders, noble, realm, refusals, troops
-from tests.fief.conftest import told
+from tests.fief.conftest import TABLES, told
 
 
 def test_fe_10_3_the_assassination_is_on_both_players_sheets() -> None:
@@ -204,3 +206,19 @@ def test_fe_10_1_the_rebels_player_is_told_and_named() -> None:
     assert told([e.to_dict() for e in r.events], "rebellion", {"george": "George"}) == [
         ("george", True, "George raises a REBELLION at Coventry (2 Rebellions, the Royal "
                          "Tax's among them; its walls cancel 2, FE 10.1): the walls hold.")]
+
+
+def test_fe_13_8_a_marriage_at_three_is_refused_on_the_receipt_in_plain_names() -> None:
+    """FE 13.8.  Found playing by mail (three players): `MARRY Godfrey TO Joan` was read
+    back with no word, and the sheet said "No marriage of godfrey to Joan" (the key of a
+    noble not in play)."""
+    s = board(("Red", "Green", "Blue"))
+    noble(s, "Joan", "Blue", "London")
+    parsed = parse_orders("MARRY Godfrey TO Joan\n", s.to_dict(), "kirsten", TABLES)
+    assert [(e.line, e.message, e.severity) for e in parsed.errors] == [
+        (1, "no marriages in the three-player game (FE 13.8)", Severity.ERROR)]
+    assert parsed.normal_form == ()
+    event = {"id": "marriage.mismatch", "actor": "kirsten", "public": False,
+             "args": {"noble": "Godfrey", "to": "Joan", "reason": "no such living noble"}}
+    assert told([event], "marriage.mismatch", {"joan": "Joan"}) == [
+        ("kirsten", False, "No marriage of Godfrey to Joan: no such living noble.")]

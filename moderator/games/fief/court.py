@@ -13,7 +13,7 @@ from moderator.games.fief.orders.values import (
     Vote,
 )
 from moderator.games.fief.realm import Realm
-from moderator.games.fief.state import Noble
+from moderator.games.fief.state import NO_MARRIAGE_AT_THREE, Noble
 
 
 def _orders(realm: Realm, player: str) -> TurnOrders:
@@ -62,7 +62,7 @@ def marriage_phase(realm: Realm) -> None:
 def _why_not(realm: Realm, player: str, mine: Noble | None, theirs: Noble | None) -> str | None:
     s = realm.s
     if realm.player_count() == 3:
-        return "no marriages in the three-player game (FE 13.8)"
+        return NO_MARRIAGE_AT_THREE
     if mine is None or not mine.alive or mine.family not in s.players[player].families:
         return "not a living noble of your family"
     if theirs is None or not theirs.alive:

@@ -12,18 +12,19 @@ from moderator.games.fief.orders.values import (
     BuyTitle,
     Candidate,
     Decoy,
+    Marry,
     Order,
     PlayTax,
     Vote,
 )
-from moderator.games.fief.state import TALLAGE_RULE, GameState
+from moderator.games.fief.state import NO_MARRIAGE_AT_THREE, TALLAGE_RULE, GameState
 from moderator.games.fief.tables import Tables
 
 
 def state_checks(lines: list[tuple[int, Order]], raw: list[str], state: dict[str, Any],
                  player: str, tables: Tables) -> list[OrderError]:
     game = (GameState.from_dict(state) if state.get("nobles") and any(
-        isinstance(o, Candidate | PlayTax | Vote | Decoy | BuyTitle) for _, o in lines)
+        isinstance(o, Candidate | PlayTax | Vote | Decoy | BuyTitle | Marry) for _, o in lines)
         else None)
     titled = {o.noble.lower() for _, o in lines if isinstance(o, BuyTitle)}
     found = [OrderError(n, raw[n - 1].strip(), message, hint, severity=severity)
@@ -32,6 +33,10 @@ def state_checks(lines: list[tuple[int, Order]], raw: list[str], state: dict[str
     found += [OrderError(n, raw[n - 1].strip(), message, hint, severity=severity)
               for n, o in lines if (why := _marker(o, game))
               for message, hint, severity in [why]]
+    if game is not None and len(game.seats) == 3:
+        # Found playing by mail: MARRY here was read back with no word, refused a turn on.
+        found += [OrderError(n, raw[n - 1].strip(), NO_MARRIAGE_AT_THREE, "leave it out")
+                  for n, o in lines if isinstance(o, Marry)]
     refused = {e.line for e in found if e.severity is Severity.ERROR}
     found += _second_decoys([(n, o) for n, o in lines if n not in refused], raw)
     found += [OrderError(n, raw[n - 1].strip(), *tax, severity=Severity.WARNING)

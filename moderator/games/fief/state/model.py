@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 # Found playing by mail: the refusal said "only its Lord, ..." with no rule to look up.
+NO_MARRIAGE_AT_THREE = "no marriages in the three-player game (FE 13.8)"
 TALLAGE_RULE = ("a Tallage is played by the Lord of that fiefdom, or by the Sovereign on a "
                 "region no Lord holds (FE 2.8)")
 
