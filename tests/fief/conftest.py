@@ -65,6 +65,14 @@ def render_all(result: TurnResult) -> None:
         assert text.strip() and "\n" not in text.strip(), (e.id, text)
 
 
+def told(events: list[dict[str, Any]], event_id: str,
+         names: Mapping[str, str]) -> list[tuple[str | None, bool, str]]:
+    """Each event of that id as (actor, public, the line its macro writes)."""
+    macro = getattr(EVENTS, macro_name(event_id))
+    return [(e["actor"], e["public"], str(macro(e, names))) for e in events
+            if e["id"] == event_id]
+
+
 def mustered(players: int = 4, starts: Mapping[str, str] | None = None,
              seed: int = 1) -> dict[str, Any]:
     """The muster played with seeded dice: families founded, Round 1's draws done."""

@@ -30,6 +30,7 @@ LINES = (
     "MARRY Lucia TO Hugh",
     "CANDIDATE Lucia",
     "VOTE Lucia, Hugh",
+    "DECOY Lucia",
     "DANEGELD AT Whitby BY Hugh",
     "WITHDRAW 2",
     "START Durham, York",
@@ -242,11 +243,23 @@ def test_a_path_written_with_to_says_how_places_are_joined() -> None:
     assert "joined by ' - ' (a road)" in p.errors[0].message
 
 
-def test_decoy_and_abstain_say_what_to_write_instead() -> None:
-    """FE 9.1, FAQ P1.  Found playing by mail: a player who read the rulebook wrote
-    `DECOY Simon` and got "unknown order 'DECOY'"."""
-    p = ENGINE.parse_orders("DECOY Lucia\nABSTAIN\n", _state(), "ann",
-                            TABLES)  # type: ignore[arg-type]
+def test_abstain_says_what_to_write_instead() -> None:
+    """FAQ P1.  Found playing by mail: a player who read the rulebook wrote `ABSTAIN`
+    and got "unknown order"; `DECOY` is an order (FE 9.1, tests/fief/test_decoy.py)."""
+    p = ENGINE.parse_orders("ABSTAIN\n", _state(), "ann", TABLES)  # type: ignore[arg-type]
     assert [e.message.split(":")[0] for e in p.errors] == [
-        "a DECOY marker has no effect on the election (FE 9.1), and by mail no one sees "
-        "your markers", "to abstain, write no VOTE (FAQ P1)"]
+        "to abstain, write no VOTE (FAQ P1)"]
+
+
+def test_a_player_is_named_by_name_or_family_and_parliament_decoy_is_against() -> None:
+    """FE 9.2 ("either a FOR or DECOY (against) Vote Marker"); the gazette writes "Green
+    (Bob)".  Found playing by mail: `PARLIAMENT DECOY` and `ATTACK Lincoln AGAINST Green`
+    were refused, and the hint for an unknown player listed the internal keys ("ann,
+    bob") beside the names."""
+    p = ENGINE.parse_orders("PARLIAMENT DECOY\nATTACK Lincoln AGAINST Green\n"
+                            "ALLOW Zed TO PASS\n", _state(), "ann",
+                            TABLES)  # type: ignore[arg-type]
+    assert p.normal_form == ("PARLIAMENT AGAINST", "ATTACK Lincoln AGAINST Bob")
+    assert [(e.line, e.message, e.hint) for e in p.errors] == [
+        (3, "no player called 'Zed'",
+         "a player: Ann, Bob, Cid, Dan or a family: Blue, Green, Red, Yellow")]

@@ -17,6 +17,7 @@ from moderator.games.fief import (
     victory,
 )
 from moderator.games.fief.battle import Side, fight, melee_dice
+from moderator.games.fief.orders.values import Marry, TurnOrders
 from moderator.games.fief.state import GameState
 from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
 
@@ -799,14 +800,18 @@ def test_fe_9_0_a_marriage_needs_both_orders() -> None:
 
 
 def test_faq_p1_f6_no_marriage_in_a_three_player_game() -> None:
-    """F6 (FAQ P1): no marriages in a three-player game; both MARRY lines refused."""
+    """F6 (FAQ P1): no marriages in a three-player game; both MARRY lines refused (on the
+    receipt, tests/fief/test_sheet_news.py; and by the engine, should one be stored)."""
     s = board(("Red", "Green", "Blue"))
     noble(s, "William", "Blue", "Norwich")
     noble(s, "Lucia", "Green", "York")
     r = realm(s)
-    give_orders(r, {"dave": "MARRY William TO Lucia", "kirsten": "MARRY Lucia TO William"})
+    r.orders = {"dave": TurnOrders((Marry(noble="William", to="Lucia"),)),
+                "kirsten": TurnOrders((Marry(noble="Lucia", to="William"),))}
     court.marriage_phase(r)
     assert s.nobles["william"].spouse is None
+    assert refusals(r) == [] and {e.args["reason"] for e in r.events} == {
+        "no marriages in the three-player game (FE 13.8)"}
 
 
 def test_faq_p1_f4_no_order_ends_a_marriage() -> None:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from moderator.games.base import Severity
+from moderator.games.fief import movement
 from moderator.games.fief.cards import play_phase
-from tests.fief.board import board, give_orders, noble, realm, refusals
+from moderator.games.fief.orders import parse_orders
+from tests.fief.board import board, give_orders, noble, realm, refusals, troops
+from tests.fief.conftest import TABLES, told
 
 
 def test_fe_10_3_the_assassination_is_on_both_players_sheets() -> None:
@@ -164,3 +168,57 @@ def test_fe_5_1_the_ride_is_told_before_the_city_it_wins() -> None:
     movement_phase(r)
     assert [e.id for e in r.events if e.id in ("moved", "city.taken")] == ["moved",
                                                                             "city.taken"]
+
+
+def test_fe_13_4_the_bandits_toll_is_on_the_movers_sheet_with_its_price() -> None:
+    """FE 13.4.  Found playing by mail: Dave's Matilda was stopped in Sherwood and paid;
+    the gazette said "Green (Dave) buys free Matilda" with no price, and Dave's own sheet
+    said nothing (his Shillings were two short)."""
+    s = board()
+    noble(s, "Hugh", "Green", "York", titles=["north"])
+    noble(s, "Lucia", "Green", "York")
+    noble(s, "Simon", "Green", "York")
+    s.players["kirsten"].cash = 6
+    r = realm(s, {"bandits": [2, 1]})
+    give_orders(r, {"kirsten": "MOVE Hugh, Lucia: York ~ Lincoln\nMOVE Simon: York ~ Lincoln"})
+    movement.movement_phase(r)
+    names = {"Green": "Green (Kirsten)", "hugh": "Hugh", "lucia": "Lucia", "simon": "Simon"}
+    assert told([e.to_dict() for e in r.events], "bandits", names) == [
+        ("kirsten", True, "BANDITS in Sherwood (rolled 2): Green (Kirsten) pays the outlaws "
+                          "6 Shillings for Hugh and Lucia."),
+        ("kirsten", True, "BANDITS in Sherwood (rolled 1): Green (Kirsten) loses Simon to "
+                          "the outlaws, held for ransom (FE 13.4).")]
+
+
+def test_fe_10_1_the_rebels_player_is_told_and_named() -> None:
+    """FE 10.1, 9.3.  Found playing by mail: Kirsten's `REBELLION AT York` after the Royal
+    Tax read on the gazette "REBELLION at York (2 of 2 held off by its walls): the walls
+    hold."; her sheet said nothing, her card gone, and no one learned whose it was."""
+    s = board()
+    noble(s, "Lucia", "Green", "Coventry")
+    troops(s, "Coventry", "Green", men_at_arms=5)
+    s.cities["Coventry"].building = "fortified"
+    s.parliament_rebellion = True
+    s.players["george"].hand = ["Rebellion"]
+    r = realm(s)
+    give_orders(r, {"george": "REBELLION AT Coventry"})
+    play_phase(r)
+    assert told([e.to_dict() for e in r.events], "rebellion", {"george": "George"}) == [
+        ("george", True, "George raises a REBELLION at Coventry (2 Rebellions, the Royal "
+                         "Tax's among them; its walls cancel 2, FE 10.1): the walls hold.")]
+
+
+def test_fe_13_8_a_marriage_at_three_is_refused_on_the_receipt_in_plain_names() -> None:
+    """FE 13.8.  Found playing by mail (three players): `MARRY Godfrey TO Joan` was read
+    back with no word, and the sheet said "No marriage of godfrey to Joan" (the key of a
+    noble not in play)."""
+    s = board(("Red", "Green", "Blue"))
+    noble(s, "Joan", "Blue", "London")
+    parsed = parse_orders("MARRY Godfrey TO Joan\n", s.to_dict(), "kirsten", TABLES)
+    assert [(e.line, e.message, e.severity) for e in parsed.errors] == [
+        (1, "no marriages in the three-player game (FE 13.8)", Severity.ERROR)]
+    assert parsed.normal_form == ()
+    event = {"id": "marriage.mismatch", "actor": "kirsten", "public": False,
+             "args": {"noble": "Godfrey", "to": "Joan", "reason": "no such living noble"}}
+    assert told([event], "marriage.mismatch", {"joan": "Joan"}) == [
+        ("kirsten", False, "No marriage of Godfrey to Joan: no such living noble.")]

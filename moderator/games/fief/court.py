@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from moderator.games.fief.cards import windows
 from moderator.games.fief.events import EventId
-from moderator.games.fief.orders.values import Convene, Marry, ParliamentVote, TurnOrders, Vote
+from moderator.games.fief.orders.values import (
+    Convene,
+    Decoy,
+    Marry,
+    ParliamentVote,
+    TurnOrders,
+    Vote,
+)
 from moderator.games.fief.realm import Realm
-from moderator.games.fief.state import Noble
+from moderator.games.fief.state import NO_MARRIAGE_AT_THREE, Noble
 
 
 def _orders(realm: Realm, player: str) -> TurnOrders:
@@ -55,7 +62,7 @@ def marriage_phase(realm: Realm) -> None:
 def _why_not(realm: Realm, player: str, mine: Noble | None, theirs: Noble | None) -> str | None:
     s = realm.s
     if realm.player_count() == 3:
-        return "no marriages in the three-player game (FE 13.8)"
+        return NO_MARRIAGE_AT_THREE
     if mine is None or not mine.alive or mine.family not in s.players[player].families:
         return "not a living noble of your family"
     if theirs is None or not theirs.alive:
@@ -133,24 +140,48 @@ def election_phase(realm: Realm) -> None:
     if s.sovereign is not None or not s.candidates:
         _unused_votes(realm, "no candidate was left at the tally (FE 9.1)")
         return
+    tally, markers = _count(realm)
+    best = max(tally.values())
+    top = [c for c, v in tally.items() if v == best]
+    if best == 0 or len(top) > 1:
+        realm.emit(EventId.NOT_ELECTED, {"tally": tally, "markers": markers})
+        return
+    king = s.nobles[top[0]]
+    realm.crown(king.key)
+    realm.emit(EventId.ELECTED, {"noble": king.key, "tally": tally, "markers": markers,
+                                 "title": "King" if king.sex == "m" else "Sovereign Queen"})
+
+
+def _count(realm: Realm) -> tuple[dict[str, int], dict[str, list[str]]]:
+    """FE 9.1: the markers flipped and tallied.  A FOR marker gives the first standing
+    candidate of its list all the player's votes; a DECOY counts nothing.  The gazette
+    shows whose markers lay on whom, not which were decoys (PROPOSED, docs/fief-by-
+    email.md: by mail no one sees them face down, so the decoy misleads afterwards); the
+    decoy's own player is told on his sheet."""
+    s = realm.s
     tally: dict[str, int] = {c: 0 for c in s.candidates}
+    markers: dict[str, list[str]] = {c: [] for c in s.candidates}
     for player in s.player_order():
+        choice = None
         for vote in _orders(realm, player).of(Vote)[-1:]:
             choice = next((c.lower() for c in vote.candidates if c.lower() in tally), None)
             if choice:
                 tally[choice] += votes_of(realm, player)
+                markers[choice].append(player)
             else:
                 realm.refuse(player, "VOTE " + ", ".join(vote.candidates),
                              "none of them is a standing candidate (FE 9.1)")
-    best = max(tally.values())
-    top = [c for c, v in tally.items() if v == best]
-    if best == 0 or len(top) > 1:
-        realm.emit(EventId.NOT_ELECTED, {"tally": tally})
-        return
-    king = s.nobles[top[0]]
-    realm.crown(king.key)
-    realm.emit(EventId.ELECTED, {"noble": king.key, "tally": tally,
-                                 "title": "King" if king.sex == "m" else "Sovereign Queen"})
+        for decoy in _orders(realm, player).of(Decoy)[-1:]:
+            key = decoy.candidate.lower()
+            if key not in markers:
+                realm.refuse(player, f"DECOY {decoy.candidate}",
+                             "not a standing candidate: the marker stays with you (FE 9.1)")
+                continue
+            markers[key].append(player)
+            realm.emit(EventId.DECOY_PLACED, {"decoy": key, "vote": choice,
+                                              "votes": votes_of(realm, player) if choice else 0},
+                       actor=player, public=False)
+    return tally, markers
 
 
 def _unused_votes(realm: Realm, why: str) -> None:
@@ -159,6 +190,8 @@ def _unused_votes(realm: Realm, why: str) -> None:
     for player in realm.s.player_order():
         for vote in _orders(realm, player).of(Vote)[-1:]:
             realm.refuse(player, "VOTE " + ", ".join(vote.candidates), why)
+        for decoy in _orders(realm, player).of(Decoy)[-1:]:
+            realm.refuse(player, f"DECOY {decoy.candidate}", why)
 
 
 ROYAL_TAX = 12

@@ -156,16 +156,7 @@ def _build(realm: Realm, player: str, order: Build) -> None:
 
 def title_allowed(realm: Realm, family: str, region_key: str) -> str | None:
     """Why the family may not hold the region's title now, or None (FE 4.3)."""
-    region = realm.t.region(region_key)
-    # FE 4.9: the Royal Stronghold's city is no longer part of its region.
-    cities = [c for c in region.cities if realm.city(c).building != "royal"]
-    if realm.lord_of(region.key) is not None:
-        return "that title is held"
-    if any(realm.city(c).holder != family for c in cities):
-        return "your family must control every city of the region (FE 4.3)"
-    if not any(realm.city(c).building in ("stronghold", "fortified") for c in cities):
-        return "one of its cities must have a Stronghold (FE 4.3)"
-    return None
+    return realm.s.title_refusal(family, region_key, realm.t.region(region_key).cities)
 
 
 def _title(realm: Realm, player: str, order: BuyTitle) -> None:

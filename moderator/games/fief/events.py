@@ -94,6 +94,7 @@ class EventId(StrEnum):
     CANDIDATES = "election.candidates"
     ELECTED = "election.elected"
     NOT_ELECTED = "election.none"
+    DECOY_PLACED = "election.decoy"      # private: which of the voter's markers was the DECOY
     VICTORY_POINTS = "victory.points"
     GAME_WON = "game.won"
     # war share (battles, sieges, captives)

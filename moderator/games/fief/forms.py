@@ -25,6 +25,10 @@ def order_form(state: GameState, player: str, tables: Tables) -> str:
                           "# and plan your first draws (Phase 2B, FE 2.0):",
                           "# DRAW FORTUNE THEN CHARACTER",
                           ""])
+    if state.phase is Phase.OVER:
+        # Found playing by mail: the last sheet still offered "orders for Round 7".
+        return (f"# Fief: England ({state.name}): the game is over (FE 8); no more orders "
+                "are read.\n")
     mine = [n for n in state.living() if n.family in p.families]
     lines = _header(state, p, mine)
     lines += _phases_2_to_4(state, p, mine)

@@ -19,6 +19,9 @@ from moderator.games.fief.state.model import UNITS
 from moderator.games.fief.tables import Tables
 
 T = TypeVar("T")
+# The dice log's mark of a Battle Die (a d6 read through its faces, FE 7.1); the sheet
+# template reads it (templates/fief/turnsheet.md.j2 "Your dice").
+BATTLE_DIE = "Battle Die: "
 
 
 class Realm:
@@ -53,8 +56,10 @@ class Realm:
         return self.dice.roll(subsystem, "1d6", purpose, actor=actor).total
 
     def battle_die(self, subsystem: str, purpose: str, actor: str | None = None) -> int:
-        """One Battle Die: a d6 read through rules.battle.die_faces (FE 7.1)."""
-        face = self.d6(subsystem, purpose, actor)
+        """One Battle Die: a d6 read through rules.battle.die_faces (FE 7.1).  Its purpose
+        in the dice log starts with `BATTLE_DIE`, so the sheet shows its face ("ff"), not
+        the d6 behind it (templates/fief/turnsheet.md.j2)."""
+        face = self.d6(subsystem, BATTLE_DIE + purpose, actor)
         return self.t.battle.die_faces[face - 1]
 
     def pick(self, items: Sequence[T], subsystem: str, purpose: str) -> T:

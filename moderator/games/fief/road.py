@@ -123,18 +123,23 @@ def bandits(realm: Realm, family: str, group: list[Noble], units: dict[str, int]
         return group
     free: list[Noble] = []
     held: list[Noble] = []
+    cost = 0
     for noble in sorted(group, key=lambda n: (-realm.bandit_ransom(n), n.key)):
         price = realm.bandit_ransom(noble)
         if realm.cash(family) >= price:
             realm.pay(family, price)
+            cost += price
             free.append(noble)
         else:
             held.append(noble)
     for noble in held:
         noble.city = city
         realm.capture(noble, "bandits", city)
+    # Found playing by mail: the player's own sheet did not say his noble was stopped, nor
+    # what the outlaws took (only the gazette's line, with no price).
     realm.emit(EventId.BANDITS, {"family": family, "city": city, "roll": roll,
-                                 "paid": [n.key for n in free], "held": [n.key for n in held]})
+                                 "paid": [n.key for n in free], "held": [n.key for n in held],
+                                 "cost": cost}, actor=realm.account(family))
     if not free:
         for unit in ("men_at_arms", "archer", "crossbow"):
             n = units.pop(unit, 0)

@@ -24,7 +24,7 @@ from moderator.games.fief.orders.values import (
     Shinbone,
 )
 from moderator.games.fief.realm import Realm
-from moderator.games.fief.state import Noble
+from moderator.games.fief.state import TALLAGE_RULE, Noble
 
 # -- 2D ---------------------------------------------------------------------------------
 
@@ -169,14 +169,10 @@ def _play_tax(realm: Realm, player: str, order: PlayTax) -> None:
     region = realm.t.region(order.region)
     text = f"PLAY TAX ON {region.name}"
     p = realm.s.players[player]
-    lord = realm.lord_of(region.key)
-    sovereign = realm.noble(realm.s.sovereign) if realm.s.sovereign else None
-    mine = lord is not None and lord.family in p.families
-    royal = lord is None and sovereign is not None and sovereign.family in p.families
     if "Tax" not in p.hand:
         realm.refuse(player, text, "no Tax card in your hand")
-    elif not (mine or royal):
-        realm.refuse(player, text, "only its Lord, or the Sovereign on an ungoverned region")
+    elif not realm.s.may_tallage(player, region.key):
+        realm.refuse(player, text, TALLAGE_RULE)
     elif p.treasures < 1:
         realm.refuse(player, text, "no Treasure marker left this round (FE 11.3)")
     elif any(tx.get("region") == region.key for tx in realm.s.taxes):

@@ -111,7 +111,11 @@ def _resolve_rebellion(realm: Realm, player: str, city: str,
                                "cancelled": min(cancel, count), "faces": faces, "hits": hits}
     if len(support) > 1:
         args["support"] = [[who, what] for who, what in support]
-    realm.emit(EventId.REBELLION, args)
+    if s.parliament_rebellion:
+        args["royal_tax"] = True           # FE 9.3: the Parliament card adds one
+    # Found playing by mail: Kirsten's own sheet did not say her Rebellion was played, nor
+    # the gazette whose it was (a card played is public, as Fortune cards are).
+    realm.emit(EventId.REBELLION, args, actor=player)
     if not dice:
         return
     left = hits

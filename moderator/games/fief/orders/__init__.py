@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from moderator.games.base import OrderError, ParsedOrders, Severity
+from moderator.games.fief.orders.checks import state_checks
 from moderator.games.fief.orders.format import format_order
 from moderator.games.fief.orders.parse import Context, parse_text
 from moderator.games.fief.orders.values import (
     STANDING,
-    BuyTitle,
-    Candidate,
     Discard,
     Draw,
     Order,
@@ -18,27 +17,23 @@ from moderator.games.fief.orders.values import (
     TurnOrders,
     Withdraw,
 )
-from moderator.games.fief.state import GameState, Phase
+from moderator.games.fief.state import Phase
 from moderator.games.fief.tables import Tables
 
 
 def context(state: dict[str, Any], player: str, tables: Tables) -> Context:
     players = {k: str(p["name"]) for k, p in state.get("players", {}).items()}
     me = state.get("players", {}).get(player, {})
+    owners = {colour: str(f["player"]) for colour, f in state.get("families", {}).items()}
     return Context(tables, players, tuple(me.get("families", [])),
-                   tuple(tables.setup.colours), tuple(me.get("hand", [])))
+                   tuple(tables.setup.colours), tuple(me.get("hand", [])), owners)
 
 
 def parse_orders(text: str, state: dict[str, Any], player: str, tables: Tables) -> ParsedOrders:
     ctx = context(state, player, tables)
     lines, errors = parse_text(ctx, text)
     raw = text.splitlines()
-    game = (GameState.from_dict(state)
-            if state.get("nobles") and any(isinstance(o, Candidate) for _, o in lines) else None)
-    titled = {o.noble.lower() for _, o in lines if isinstance(o, BuyTitle)}
-    unfit = [OrderError(n, raw[n - 1].strip(), message, hint, severity=severity)
-             for n, o in lines if (found := _candidacy(o, game, titled))
-             for message, hint, severity in [found]]
+    unfit = state_checks(lines, raw, state, player, tables)
     refused = {e.line for e in unfit if e.severity is Severity.ERROR}
     errors = [*errors, *unfit]
     lines = [(n, o) for n, o in lines if n not in refused]
@@ -54,29 +49,6 @@ def parse_orders(text: str, state: dict[str, Any], player: str, tables: Tables) 
 # What the muster reads (Setup, FE 1.0: it founds the families and plays Round 1's
 # Phase 2A-2C, FE 2.0); the standing orders are stored then too.
 MUSTER_ORDERS: tuple[type[Order], ...] = (Start, Draw, Discard, Withdraw, *STANDING)
-
-
-def _candidacy(order: Order, game: GameState | None,
-               titled: set[str]) -> tuple[str, str, Severity] | None:
-    """FE 9.1 on the receipt: a candidate who may not stand as the state is now.  An
-    error when he never can (dead, of the clergy); else a warning, for he may be a free
-    Lord by the election (a ransom paid; not for the title these orders buy him), when
-    the engine checks again."""
-    if not isinstance(order, Candidate) or game is None:
-        return None
-    why = game.cannot_stand(order.lord)
-    if why is None:
-        return None
-    noble = game.nobles.get(order.lord.lower())
-    rule = ("a candidate is a Lord, not of the clergy, neither captive nor besieged "
-            "when the election is held (FE 9.1)")
-    if noble is not None and (not noble.alive or noble.clergy):
-        return (f"{why}; {rule}", "name another Lord", Severity.ERROR)
-    if order.lord.lower() in titled:
-        return None
-    return (f"as things stand, {why}; {rule}",
-            "the line stands; at the election he is dropped, and you are told, unless he "
-            "may stand by then", Severity.WARNING)
 
 
 def _out_of_window(order: Order, muster: bool) -> tuple[str, str] | None:

@@ -53,6 +53,7 @@ from moderator.games.fief.orders.kinds.church import (
 from moderator.games.fief.orders.kinds.court import (
     Candidate,
     Convene,
+    Decoy,
     GarterPolicy,
     Interdict,
     Marry,
@@ -116,8 +117,8 @@ WAR_ORDERS: tuple[type[Order], ...] = (Join, Truce, Target, DestroyEngines, Spoi
 ORDER_CLASSES: dict[str, type[Order]] = {
     cls.kind: cls for cls in (Start, Discard, Draw, PlayNoble, PlayFortune, PlayTax, PlayClergy,
                               Assassinate, Scorch, Buy, Build, BuyTitle, Move, Allow, Attack,
-                              Marry, Candidate, Vote, Danegeld, Withdraw, PlayTithe, Justice,
-                              Ambush, Escape, Rebellion, Pillage, Grant, Transfer, Present,
+                              Marry, Candidate, Vote, Decoy, Danegeld, Withdraw, PlayTithe,
+                              Justice, Ambush, Escape, Rebellion, Pillage, Grant, Transfer, Present,
                               Convene, ParliamentVote, Losses, DrawExcalibur, Give, PlaySlot,
                               Hire, GarterPolicy, Siege, BuildTrebuchet, LiftSiege, Intervene,
                               StrikeLeader, Quell, Surrender, Chasuble, Shinbone, Skull,
@@ -196,6 +197,7 @@ __all__ = [
     "Convene",
     "Danegeld",
     "DanegeldReaction",
+    "Decoy",
     "DestroyEngines",
     "Discard",
     "Draw",

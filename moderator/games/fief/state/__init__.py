@@ -1,6 +1,8 @@
 """The state of a Fief: England game: plain JSON at the boundary, dataclasses inside."""
 
 from moderator.games.fief.state.model import (
+    NO_MARRIAGE_AT_THREE,
+    TALLAGE_RULE,
     City,
     Family,
     GameState,
@@ -10,4 +12,5 @@ from moderator.games.fief.state.model import (
     Player,
 )
 
-__all__ = ["City", "Family", "GameState", "InvaderArmy", "Noble", "Phase", "Player"]
+__all__ = ["NO_MARRIAGE_AT_THREE", "TALLAGE_RULE", "City", "Family", "GameState",
+           "InvaderArmy", "Noble", "Phase", "Player"]

@@ -8,9 +8,15 @@ JSON) and every list in a rule-defined order, so reruns are byte-identical.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
+
+# Found playing by mail: the refusal said "only its Lord, ..." with no rule to look up.
+NO_MARRIAGE_AT_THREE = "no marriages in the three-player game (FE 13.8)"
+TALLAGE_RULE = ("a Tallage is played by the Lord of that fiefdom, or by the Sovereign on a "
+                "region no Lord holds (FE 2.8)")
 
 UNITS = ("knight", "men_at_arms", "archer", "crossbow", "bombard", "trebuchet")
 TROOPS = ("knight", "men_at_arms", "archer", "crossbow")  # FE Definitions: Troops
@@ -202,6 +208,30 @@ class GameState:
             return f"{name} is captive"
         if self.besieged(n):
             return f"{name} is besieged"
+        return None
+
+    def may_tallage(self, player: str, region: str) -> bool:
+        """FE 2.8: a Tallage is played by the Lord of the fiefdom (captive or not), or by
+        the Sovereign on a region no Lord holds."""
+        families = self.players[player].families
+        lord = next((n for n in self.living() if region in n.titles), None)
+        if lord is not None:
+            return lord.family in families
+        sovereign = self.nobles.get(self.sovereign) if self.sovereign else None
+        return sovereign is not None and sovereign.family in families
+
+    def title_refusal(self, family: str, region: str,
+                      region_cities: Sequence[str]) -> str | None:
+        """Why the family may not hold the region's title now, or None (FE 4.3): it is
+        unheld, the family controls every city of the region (but a Royal Stronghold's,
+        no longer of its region, FE 4.9), and one of them has a Stronghold."""
+        cities = [self.cities[c] for c in region_cities if self.cities[c].building != "royal"]
+        if any(region in n.titles for n in self.living()):
+            return "that title is held"
+        if any(c.holder != family for c in cities):
+            return "your family must control every city of the region (FE 4.3)"
+        if not any(c.building in ("stronghold", "fortified") for c in cities):
+            return "one of its cities must have a Stronghold (FE 4.3)"
         return None
 
     # -- JSON -------------------------------------------------------------------------

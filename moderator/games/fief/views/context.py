@@ -16,7 +16,7 @@ from moderator.games.fief import income
 from moderator.games.fief.orders.format import format_order
 from moderator.games.fief.orders.values import order_from_dict
 from moderator.games.fief.realm import Realm
-from moderator.games.fief.state import GameState, Phase
+from moderator.games.fief.state import GameState, Noble, Phase
 from moderator.games.fief.state.model import TROOPS
 from moderator.games.fief.tables import Tables
 from moderator.games.fief.views.svgmap import svg_map
@@ -101,6 +101,7 @@ def gazette(state: GameState, tables: Tables, events: Sequence[Event]) -> dict[s
         "cities": cities, "titles": titles, "seas": seas, "vp": vp,
         "sovereign": _style(state, tables, state.sovereign) if state.sovereign else None,
         "queen": _style(state, tables, state.queen) if state.queen else None,
+        "consort": _consort(state),
         "candidates": [_style(state, tables, c) for c in state.candidates],
         "prince": _style(state, tables, state.prince) if state.prince else None,
         "excalibur": (f"in the hands of {_style(state, tables, state.excalibur_holder)}"
@@ -129,14 +130,17 @@ def sheet(state: GameState, tables: Tables, player: str) -> dict[str, Any]:
                "status": n.status, "spouse": state.nobles[n.spouse].name if n.spouse else None,
                "retainer": n.retainer, "heresy": n.heresy, "relics": list(n.relics),
                "ransom": realm.ransom(n) if n.status == "captive" else None,
-               "captor": _captor(state, n.captor)}
+               "captor": _captor(state, n.captor), "royal": _royal_guard(n)}
               for n in state.living() if n.family in p.families]
     # fief-email.md §7.2: the family board's captives held (their ransom is public, FE 7.7).
     held = [{"name": n.name, "family": n.family, "city": n.city, "ransom": realm.ransom(n),
              "by": state.nobles[n.captor].name}
             for n in state.living() if n.status == "captive" and n.captor in state.nobles
             and state.nobles[n.captor].family in p.families]
-    forecast = income.forecast(realm, player) if state.families else {}
+    # No Phase 3 comes after the last round (found playing by mail: the last sheet
+    # still forecast the next income).
+    forecast = (income.forecast(realm, player)
+                if state.families and state.phase is not Phase.OVER else {})
     return {
         "player": p.name, "families": p.families, "cash": p.cash, "hand": list(p.hand),
         "pigeons": p.pigeons, "treasures": p.treasures, "nobles": nobles, "troops": troops,
@@ -148,7 +152,29 @@ def sheet(state: GameState, tables: Tables, player: str) -> dict[str, Any]:
         "standing": [{"n": i, "text": _standing_text(tables, s, state)}
                      for i, s in enumerate(p.standing, start=1)],
         "names": names(state, tables),
+        # FE 7.1: a Battle Die's d6 read as hits, for "Your dice" (Realm.battle_die)
+        "battle_faces": list(tables.battle.die_faces),
     }
+
+
+def _consort(state: GameState) -> str | None:
+    """FE 9.0: the Sovereign Queen's husband, the Prince Consort (no title, but the Royal
+    Guard, 13.1); found playing by mail: the gazette's Crown did not name him."""
+    queen = state.nobles.get(state.sovereign) if state.sovereign else None
+    if queen is None or queen.sex != "f" or not queen.spouse:
+        return None
+    return state.nobles[queen.spouse].name
+
+
+def _royal_guard(noble: Noble) -> str:
+    """FE 13.1: the Royal Guard at the noble's side, in words ("" for none).  Found
+    playing by mail: the sheet of an elected Sovereign's player never named her two Royal
+    Knights, nor the consort's player his two Royal Men-at-Arms."""
+    parts = [f"{count} Royal {one if count == 1 else many}"
+             for count, one, many in ((noble.royal_knights, "Knight", "Knights"),
+                                      (noble.royal_men_at_arms, "Man-at-Arms", "Men-at-Arms"))
+             if count]
+    return " and ".join(parts)
 
 
 def _captor(state: GameState, captor: str | None) -> str | None:

@@ -36,6 +36,14 @@ class Vote(Order):
 
 
 @dataclass(frozen=True)
+class Decoy(Order):
+    """FE 9.1: the DECOY marker on one candidate; it counts nothing, and the gazette shows
+    it among the FOR markers without telling which is which (docs/fief-by-email.md)."""
+    kind: ClassVar[str] = "decoy"
+    candidate: str = ""
+
+
+@dataclass(frozen=True)
 class Convene(Order):
     """FE 9.2: the Sovereign convenes Parliament to vote a 12 Shilling Royal Tax."""
     kind: ClassVar[str] = "convene"

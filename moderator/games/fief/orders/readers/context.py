@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from moderator.games.fief.orders import names
-from moderator.games.fief.orders.errors import BadNumber, BadSyntax, OrderParseError
+from moderator.games.fief.orders.errors import BadNumber, BadSyntax, OrderParseError, UnknownName
 from moderator.games.fief.tables import Tables
 
 RELICS = ("Holy Grail", "Chasuble of Thomas Becket", "Skull of Saint Caradoc",
@@ -29,6 +29,7 @@ class Context:
     families: tuple[str, ...]             # this player's colours
     all_families: tuple[str, ...]
     hand: tuple[str, ...]
+    owners: Mapping[str, str] = field(default_factory=dict)   # family colour -> player key
 
     def city(self, text: str) -> str:
         return names.match(text, self.tables.city_names, "city")
@@ -55,10 +56,19 @@ class Context:
         return names.match(text, [n.name for n in self.tables.nobles], "noble")
 
     def player(self, text: str) -> str:
+        """A player by name, by key, or by his family's colour (the gazette writes "Green
+        (Dave)"; found playing by mail: `ATTACK Lincoln AGAINST Green` was refused, and the
+        hint listed the players' internal keys beside their names)."""
         if text.strip().upper() == "ANYONE":
             return "ANYONE"
-        by_name = {**{v: k for k, v in self.players.items()}, **{k: k for k in self.players}}
-        return by_name[names.match(text, by_name, "player")]
+        by_name = {v: k for k, v in self.players.items()}
+        known = {**{k: k for k in self.players}, **self.owners, **by_name}
+        try:
+            return known[names.match(text, known, "player", hint_list=False)]
+        except UnknownName as e:
+            colours = f" or a family: {', '.join(sorted(self.owners))}" if self.owners else ""
+            raise UnknownName(e.message, f"a player: {', '.join(sorted(by_name))}{colours}"
+                              ) from e
 
     def card(self, text: str) -> str:
         try:

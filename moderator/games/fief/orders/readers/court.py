@@ -14,6 +14,7 @@ from moderator.games.fief.orders.readers.context import Context, read_list
 from moderator.games.fief.orders.values import (
     Candidate,
     Convene,
+    Decoy,
     GarterPolicy,
     Interdict,
     Marry,
@@ -37,6 +38,13 @@ def _candidate(ctx: Context, rest: str) -> Order:
 def _vote(ctx: Context, rest: str) -> Order:
     # "VOTE FOR Simon" (found playing by mail) is the FOR marker on Simon (FE 9.1).
     rest = re.sub(r"^FOR\s+", "", rest.strip(), flags=re.I)
+    if re.search(r"\sDECOY\s", f" {rest} ", re.I):
+        # fief-email.md §2.4.4 shows both markers on one line: two orders, two lines.
+        raise BadSyntax("the DECOY marker is an order of its own", "VOTE Lucia (a line), "
+                        "then DECOY Simon (the next line)")
+    if not rest:
+        raise BadSyntax("VOTE names the candidates, the first still standing takes your "
+                        "FOR marker (FE 9.1)", "VOTE Lucia, Henri")
     return Vote(candidates=tuple(ctx.noble(n) for n in read_list(rest)))
 
 
@@ -56,10 +64,13 @@ def _convene(ctx: Context, rest: str) -> Order:
 
 
 def _parliament(ctx: Context, rest: str) -> Order:
-    m = re.match(r"^(FOR|AGAINST)(\s+WITH\s+BURGHER)?$", rest.strip(), re.I)
+    # FE 9.2: "either a FOR or DECOY (against) Vote Marker": PARLIAMENT DECOY, in the
+    # rulebook's words, is AGAINST (found playing by mail: it was refused).
+    m = re.match(r"^(FOR|AGAINST|DECOY)(\s+WITH\s+BURGHER)?$", rest.strip(), re.I)
     if not m:
         raise BadSyntax("PARLIAMENT FOR or PARLIAMENT AGAINST [WITH BURGHER]")
-    return ParliamentVote(vote=m.group(1).lower(), burgher=bool(m.group(2)))
+    vote = "for" if m.group(1).upper() == "FOR" else "against"
+    return ParliamentVote(vote=vote, burgher=bool(m.group(2)))
 
 
 def _garter(ctx: Context, rest: str) -> Order:
@@ -75,12 +86,13 @@ def _interdict(ctx: Context, rest: str) -> Order:
 
 
 def _decoy(ctx: Context, rest: str) -> Order:
-    """FE 9.1's DECOY marker "has no effect" on the election; by mail the votes are
-    secret orders, so there is nothing to mislead with (docs/fief-by-email.md: votes).
-    Found playing by mail: `DECOY Simon` read "unknown order 'DECOY'"."""
-    raise BadSyntax("a DECOY marker has no effect on the election (FE 9.1), and by mail "
-                    "no one sees your markers: leave it out",
-                    "VOTE <lord> places your FOR marker")
+    """FE 9.1: "A 'DECOY' Vote Marker ... DECOY Votes have no effect": one marker, so one
+    candidate (fief-email.md §2.4.4 `DECOY <c>`)."""
+    names = read_list(rest)
+    if len(names) != 1:
+        raise BadSyntax("you have one DECOY marker: it goes on one candidate (FE 9.1)",
+                        "DECOY Simon")
+    return Decoy(candidate=ctx.noble(names[0]))
 
 
 def _abstain(ctx: Context, rest: str) -> Order:
