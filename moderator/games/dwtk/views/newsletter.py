@@ -18,6 +18,7 @@ from moderator.games.dwtk.orders.reaction import format_reaction
 from moderator.games.dwtk.state import Character, GameState, Phase, Situation
 from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import OfficeKind, Sex, Tables, kind_of
+from moderator.games.dwtk.views.bids import lost_bids
 
 JSON = dict[str, Any]
 
@@ -172,4 +173,6 @@ def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
 def newsletter_context(before: GameState, after: GameState, events: Sequence[Event],
                        characters: Sequence[str], tables: Tables) -> tuple[JSON, dict[str, JSON]]:
     gazette = gazette_context(before, after, events, tables)
-    return gazette, {key: sheet_context(after, key, tables) for key in characters}
+    return gazette, {key: {**sheet_context(after, key, tables),
+                           "lost_bids": lost_bids(events, key)}  # 6.1.1, 6.1.2
+                     for key in characters}
