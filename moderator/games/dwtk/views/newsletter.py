@@ -36,6 +36,9 @@ def names(state: GameState, tables: Tables) -> dict[str, str]:
     # "act:<activity>": a skipped activity as the player wrote it, "DO TITLE" (the
     # forecast's words too; other skipped orders read "BUY PP", "PROPOSE PC": `act`).
     out.update({f"act:{k.value}": f"DO {k.value.upper()}" for k in ActivityKind})
+    # "counsel:<table>:<key>": a counsel by its name ("Ban a courtier", DWTK 15.4).
+    out.update({f"counsel:{table}:{c.key}": c.name
+                for table, counsels in tables.counseling.items() for c in counsels})
     # "<key>:female" lets the event macros say "her" and "she" (templates/dwtk/events.md.j2).
     out.update({f"{n.id}:female": "1" for n in tables.nobles if n.sex is Sex.FEMALE})
     out.update({f"{r.key}:female": "1" for r in tables.royals if r.sex is Sex.FEMALE})

@@ -1,0 +1,33 @@
+"""What new players read by mail, line by line: no internal code, nothing garbled
+(found playing DWTK through the whole service; each test names the rule it words)."""
+
+from __future__ import annotations
+
+import pytest
+
+from moderator.games.dwtk.state import GameState
+from moderator.games.dwtk.views import names
+from tests.dwtk.conftest import EVENTS, TABLES, dealt
+
+
+def _line(macro: str, **args: object) -> str:
+    nm = names(GameState.from_dict(dealt(3)), TABLES)
+    e = {"id": macro.replace("_", ".", 1), "args": args}
+    return str(getattr(EVENTS, macro)(e, nm)).strip()
+
+
+@pytest.mark.parametrize(("table", "said"), [("court_ball", "Court Ball"),
+                                             ("royal_death", "Royal Death"),
+                                             ("peasant_unrest", "Peasant Unrest")])
+def test_a_counsel_names_its_table_in_words(table: str, said: str) -> None:
+    """DWTK 15.4: a counsel on the Court Ball's Counseling Table was printed
+    'on Court&#38;#95;ball' (an escaped key, escaped twice), and a counsel not made by
+    its key."""
+    made = _line("counsel_made", counselor="23", counsel="Ban a courtier", table=table,
+                 total=6, modifier=0, result="rejected", pp=0, ip=0, free=False)
+    refused = _line("counsel_refused", counsel="ban_courtier", table=table, reason="famine")
+    for line in (made, refused):
+        assert f"on {said}" in line and "&" not in line and "_" not in line, line
+    if table == "court_ball":  # the refusal named the counsel by its key, "ban courtier"
+        assert '"Ban a courtier"' in refused, refused
+
