@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from moderator.games.dwtk import ENGINE
 from moderator.games.dwtk.state import GameState
 from moderator.games.dwtk.views import names
 from tests.dwtk.conftest import EVENTS, TABLES, dealt
@@ -31,3 +32,15 @@ def test_a_counsel_names_its_table_in_words(table: str, said: str) -> None:
     if table == "court_ball":  # the refusal named the counsel by its key, "ban courtier"
         assert '"Ban a courtier"' in refused, refused
 
+
+def test_a_receipt_says_when_the_orders_get_no_player_turn() -> None:
+    """DWTK 31.5: a player whose PC died has no Player Turn this turn; his receipt read
+    'After your Player Turn: IP 1, PP 5' as if his ALIGN would be played."""
+    state = dealt(3)
+    pc = str(state["players"]["ann"]["pc"])
+    state["characters"][pc]["face_down_until"] = state["turn"] + 2
+    parsed = ENGINE.parse_orders("ALIGN Alan\nBID High Minister : PC\n", state, "ann", TABLES)
+    dead = ENGINE.forecast(state, {"ann": parsed.orders}, TABLES)["ann"]
+    assert any(line.startswith("You have no Player Turn this turn") for line in dead), dead
+    alive = ENGINE.forecast(dealt(3), {"ann": parsed.orders}, TABLES)["ann"]
+    assert not any("no Player Turn" in line for line in alive), alive

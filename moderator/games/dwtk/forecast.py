@@ -31,6 +31,13 @@ _SEED = 0  # fixed dice: the same forecast every time
 
 _ACTIVITIES = frozenset(kind.value for kind in ActivityKind)
 
+# A player with no Player Turn this turn (31.5: his PC died; 36.11; 7.10.3; 9.4: a
+# mourning turn) sent orders all the same: what of them can still count.
+_NO_PLAYER_TURN = ("You have no Player Turn this turn (DWTK 9.4, 31.5, 36.11, 7.10.3): "
+                   "no activity, purchase, alignment or counsel of these orders is done; "
+                   "your reactions stand, and your bids and stances count at the start "
+                   "of the next turn.")
+
 
 def forecast(state: JSON, orders: Mapping[str, JSON], tables: Tables,
              adjudicate: Adjudicate) -> dict[str, tuple[str, ...]]:
@@ -45,6 +52,9 @@ def forecast(state: JSON, orders: Mapping[str, JSON], tables: Tables,
             continue  # the court has not assembled: nothing to forecast yet
         result = adjudicate(state, {key: orders[key]}, tables, Dice.for_turn(_SEED, 0))
         lines = [f"IP {player.ip}, PP {player.pp} now."]
+        if not any(e.id == "turn.player" and e.args.get("player") == key
+                   for e in result.events):
+            lines.append(_NO_PLAYER_TURN)
         lines += _spending(player.ip, player.pp, _player_turn(result.events, key),
                            names, cards)
         lines += _counters(player.loyalty, player.opportunity, tables)
