@@ -7,8 +7,8 @@ import pytest
 
 from moderator.games.dwtk import ENGINE
 from moderator.games.dwtk.state import GameState
-from moderator.games.dwtk.views import names
-from tests.dwtk.conftest import EVENTS, TABLES, dealt
+from moderator.games.dwtk.views import names, newsletter_context
+from tests.dwtk.conftest import EVENTS, TABLES, dealt, run
 
 
 def _line(macro: str, **args: object) -> str:
@@ -44,3 +44,19 @@ def test_a_receipt_says_when_the_orders_get_no_player_turn() -> None:
     assert any(line.startswith("You have no Player Turn this turn") for line in dead), dead
     alive = ENGINE.forecast(dealt(3), {"ann": parsed.orders}, TABLES)["ann"]
     assert not any("no Player Turn" in line for line in alive), alive
+
+
+def test_an_intrigue_is_told_to_the_intriguer_and_to_the_player_robbed() -> None:
+    """DWTK 13.4.12: Bob's DO INTRIGUE Ann drew her Alibi; the Courier said so, but
+    neither Bob's sheet (his activity) nor Ann's (her card) had a word of it."""
+    state = dealt(3)
+    state["players"]["bob"]["opportunity"] = ["intrigue-1"]
+    result = run(state, {"bob": "DO INTRIGUE Ann\n"})
+    drawn = [e for e in result.events if e.id == "intrigue.drawn"]
+    assert drawn and drawn[0].actor is None  # the event itself stays as recorded
+    _, sheets = newsletter_context(GameState.from_dict(state),
+                                   GameState.from_dict(result.state), result.events,
+                                   ["ann", "bob", "cid"], TABLES)
+    for key in ("ann", "bob"):
+        assert [e["id"] for e in sheets[key]["concerning"]] == ["intrigue.drawn"], key
+    assert sheets["cid"]["concerning"] == []
