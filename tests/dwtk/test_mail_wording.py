@@ -42,6 +42,7 @@ def test_a_receipt_says_when_the_orders_get_no_player_turn() -> None:
     parsed = ENGINE.parse_orders("ALIGN Alan\nBID High Minister : PC\n", state, "ann", TABLES)
     dead = ENGINE.forecast(state, {"ann": parsed.orders}, TABLES)["ann"]
     assert any(line.startswith("You have no Player Turn this turn") for line in dead), dead
+    assert not any(line.startswith("After your Player Turn") for line in dead), dead
     alive = ENGINE.forecast(dealt(3), {"ann": parsed.orders}, TABLES)["ann"]
     assert not any("no Player Turn" in line for line in alive), alive
 

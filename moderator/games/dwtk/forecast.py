@@ -52,11 +52,11 @@ def forecast(state: JSON, orders: Mapping[str, JSON], tables: Tables,
             continue  # the court has not assembled: nothing to forecast yet
         result = adjudicate(state, {key: orders[key]}, tables, Dice.for_turn(_SEED, 0))
         lines = [f"IP {player.ip}, PP {player.pp} now."]
-        if not any(e.id == "turn.player" and e.args.get("player") == key
-                   for e in result.events):
+        if any(e.id == "turn.player" and e.args.get("player") == key for e in result.events):
+            lines += _spending(player.ip, player.pp, _player_turn(result.events, key),
+                               names, cards)
+        else:  # no 'After your Player Turn' line: there is none
             lines.append(_NO_PLAYER_TURN)
-        lines += _spending(player.ip, player.pp, _player_turn(result.events, key),
-                           names, cards)
         lines += _counters(player.loyalty, player.opportunity, tables)
         found[key] = tuple(lines)
     return found
