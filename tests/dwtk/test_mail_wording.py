@@ -61,3 +61,15 @@ def test_an_intrigue_is_told_to_the_intriguer_and_to_the_player_robbed() -> None
     for key in ("ann", "bob"):
         assert [e["id"] for e in sheets[key]["concerning"]] == ["intrigue.drawn"], key
     assert sheets["cid"]["concerning"] == []
+
+
+@pytest.mark.parametrize(("reason", "said"), [
+    ("resolved:diplomatic_crisis", "(Diplomatic Crisis resolved, DWTK 7.9)"),
+    ("unresolved:pirates", "(Pirates unresolved, DWTK 7.9)"),
+    ("crown:court_ball", "(a Court Ball with no unresolved problem, DWTK 7.9)"),
+    ("counsel:raise_taxes", "(a counsel to the Monarch, DWTK 15)")])
+def test_the_support_says_why_it_moved(reason: str, said: str) -> None:
+    """DWTK 7.9: the Courier printed 'Support moves from 70 to 80. ... from 80 to 70.'
+    twice in a row and never why."""
+    line = _line("support_changed", before=70, after=80, reason=reason)
+    assert line == f"The Monarch's Support moves from 70 to 80 {said}.", line
