@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from moderator.games.base import Event
 from moderator.games.dwtk import ENGINE
 from moderator.games.dwtk.state import GameState
 from moderator.games.dwtk.views import names, newsletter_context
@@ -73,3 +74,16 @@ def test_the_support_says_why_it_moved(reason: str, said: str) -> None:
     twice in a row and never why."""
     line = _line("support_changed", before=70, after=80, reason=reason)
     assert line == f"The Monarch's Support moves from 70 to 80 {said}.", line
+
+
+def test_a_pc_placed_in_an_office_by_the_dice_is_told_to_his_player() -> None:
+    """DWTK 6.1.2: the dice made Ann's PC Ambassador To Besyzan and sent him abroad;
+    only the Courier said so ('Sir Robert is appointed ...'), not Ann's sheet."""
+    before = dealt(3)
+    after = dealt(3)
+    pc = str(after["players"]["ann"]["pc"])
+    event = Event("office.random", {"office": "amb_besyzan", "holder": pc})
+    _, sheets = newsletter_context(GameState.from_dict(before), GameState.from_dict(after),
+                                   [event], ["ann", "bob"], TABLES)
+    assert [e["id"] for e in sheets["ann"]["concerning"]] == ["office.random"]
+    assert sheets["bob"]["concerning"] == []

@@ -1,31 +1,53 @@
-"""World events that name a player: put on his own sheet too (DWTK 13.4.12, 8.4.1, 22, 29.1).
+"""World events that name a player or his people: put on his own sheet too.
 
-The publisher gives a sheet the events whose actor is its player.  A few events belong to
-no one yet name players in their arguments: an intrigue drawing a card from a hand (the
-intriguer and the player robbed), the hand spared, the object of a scandal's player, the
-player choosing a banishment's country.  Their actor cannot change without changing
-every recorded game, so the sheet adds them here, from the public events of the turn.
+The publisher gives a sheet the events whose actor is its player.  Many events belong to
+no one yet touch a player: an intrigue drawing a card from his hand (8.4.1, 13.4.12), his
+PC placed in an office by the dice and sent abroad (6.1.2), his FAC Minister failing a
+problem (7.8), his FAC in a duel (19), struck by the plague (8.4.3) or before the judges
+(26-28).  Their actor cannot change without changing every recorded game, so the sheet
+adds them here from the turn's events: those of no one whose arguments name this player
+or a character he held before or after the turn.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from moderator.games.base import Event
-from moderator.games.dwtk.events import EventId
+from moderator.games.dwtk.state import GameState
 
-# event id -> the arguments that name a player it concerns
-_NAMES_PLAYERS: dict[str, tuple[str, ...]] = {
-    EventId.INTRIGUE_DRAWN: ("by", "player"),  # 8.4.1, 13.4.12
-    EventId.INTRIGUE_SPARED: ("player",),  # 8.4.1
-    EventId.SCANDAL_OBJECT: ("owner",),  # 8.4.5, 22
-    EventId.JUSTICE_BANISHED: ("chooser",),  # 29.1
-}
+# Arguments that name a player (the intriguer and the robbed, a scandal's object's
+# player, the player choosing a banishment's country) and arguments that name a
+# character (a noble's id or a royal's key).
+_PLAYER_ARGS = ("by", "player", "owner", "chooser")
+_CHARACTER_ARGS = ("character", "holder", "minister", "a", "b", "opponent")
 
 
-def concerning(events: Sequence[Event], key: str) -> list[dict[str, Any]]:
-    """The turn's events of no one's that name this player, in the order they happened."""
+def owners(*states: GameState) -> dict[str, set[str]]:
+    """Character or royal key -> the players who held him in any of these states."""
+    found: dict[str, set[str]] = {}
+    for state in states:
+        for c in state.characters.values():
+            if c.owner is not None:
+                found.setdefault(c.key, set()).add(c.owner)
+        for r in state.royals.values():
+            if r.owner is not None:
+                found.setdefault(r.key, set()).add(r.owner)
+    return found
+
+
+def concerning(events: Sequence[Event], key: str,
+               held: Mapping[str, set[str]]) -> list[dict[str, Any]]:
+    """The turn's events of no one's that name this player or one of his people, in the
+    order they happened (not the turn's first player: the order of play is in the
+    Courier's masthead)."""
     return [e.to_dict() for e in events
-            if e.actor is None and any(e.args.get(a) == key
-                                       for a in _NAMES_PLAYERS.get(e.id, ()))]
+            if e.actor is None and not e.id.startswith("turn.") and _names(e, key, held)]
+
+
+def _names(e: Event, key: str, held: Mapping[str, set[str]]) -> bool:
+    if any(e.args.get(a) == key for a in _PLAYER_ARGS):
+        return True
+    return any(key in held.get(str(e.args.get(a)), ()) for a in _CHARACTER_ARGS
+               if e.args.get(a) is not None)

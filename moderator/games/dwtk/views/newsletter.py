@@ -19,7 +19,7 @@ from moderator.games.dwtk.state import Character, GameState, Phase, Situation
 from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import OfficeKind, Sex, Tables, kind_of
 from moderator.games.dwtk.views.bids import lost_bids
-from moderator.games.dwtk.views.concerns import concerning
+from moderator.games.dwtk.views.concerns import concerning, owners
 
 JSON = dict[str, Any]
 
@@ -177,7 +177,8 @@ def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
 def newsletter_context(before: GameState, after: GameState, events: Sequence[Event],
                        characters: Sequence[str], tables: Tables) -> tuple[JSON, dict[str, JSON]]:
     gazette = gazette_context(before, after, events, tables)
+    held = owners(before, after)
     return gazette, {key: {**sheet_context(after, key, tables),
-                           "concerning": concerning(events, key),  # 13.4.12, 22, 29.1
+                           "concerning": concerning(events, key, held),  # their people
                            "lost_bids": lost_bids(events, key)}  # 6.1.1, 6.1.2
                      for key in characters}
