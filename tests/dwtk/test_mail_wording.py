@@ -87,3 +87,11 @@ def test_a_pc_placed_in_an_office_by_the_dice_is_told_to_his_player() -> None:
                                    [event], ["ann", "bob"], TABLES)
     assert [e["id"] for e in sheets["ann"]["concerning"]] == ["office.random"]
     assert sheets["bob"]["concerning"] == []
+
+
+def test_a_counsel_leaves_out_a_zero_gain() -> None:
+    """DWTK 15.7: a pleased Monarch's +1 PP read '(+1 PP, +0 IP)'."""
+    line = _line("counsel_made", counselor="23", counsel="Recommend a title",
+                 table="court_ball", total=7, modifier=0, result="pleased", pp=1, ip=0,
+                 free=True)
+    assert line.endswith("the Monarch is pleased (+1 PP)."), line
