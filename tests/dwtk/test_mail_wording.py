@@ -60,8 +60,8 @@ def test_an_intrigue_is_told_to_the_intriguer_and_to_the_player_robbed() -> None
                                    GameState.from_dict(result.state), result.events,
                                    ["ann", "bob", "cid"], TABLES)
     for key in ("ann", "bob"):
-        assert [e["id"] for e in sheets[key]["concerning"]] == ["intrigue.drawn"], key
-    assert sheets["cid"]["concerning"] == []
+        assert "intrigue.drawn" in [e["id"] for e in sheets[key]["happened"]], key
+    assert "intrigue.drawn" not in [e["id"] for e in sheets["cid"]["happened"]]
 
 
 @pytest.mark.parametrize(("reason", "said"), [
@@ -85,8 +85,8 @@ def test_a_pc_placed_in_an_office_by_the_dice_is_told_to_his_player() -> None:
     event = Event("office.random", {"office": "amb_besyzan", "holder": pc})
     _, sheets = newsletter_context(GameState.from_dict(before), GameState.from_dict(after),
                                    [event], ["ann", "bob"], TABLES)
-    assert [e["id"] for e in sheets["ann"]["concerning"]] == ["office.random"]
-    assert sheets["bob"]["concerning"] == []
+    assert [e["id"] for e in sheets["ann"]["happened"]] == ["office.random"]
+    assert sheets["bob"]["happened"] == []
 
 
 def test_a_counsel_leaves_out_a_zero_gain() -> None:
@@ -95,3 +95,17 @@ def test_a_counsel_leaves_out_a_zero_gain() -> None:
                  table="court_ball", total=7, modifier=0, result="pleased", pp=1, ip=0,
                  free=True)
     assert line.endswith("the Monarch is pleased (+1 PP)."), line
+
+
+def test_a_sheet_tells_its_events_in_the_order_they_happened() -> None:
+    """DWTK 19: Dan's sheet said 'Knight Simon of Dan's faction dies' before 'Knight
+    Simon is to fight a duel': the world events touching his people came after his own."""
+    state = dealt(3)
+    pc = str(state["players"]["ann"]["pc"])
+    events = [Event("duel.opponent", {"character": pc, "opponent": "53",
+                                      "cause": "duel_counter"}),
+              Event("death.character", {"character": pc}, actor="ann")]
+    _, sheets = newsletter_context(GameState.from_dict(state), GameState.from_dict(state),
+                                   events, ["ann"], TABLES)
+    assert [e["id"] for e in sheets["ann"]["happened"]] == ["duel.opponent",
+                                                           "death.character"]

@@ -5,8 +5,8 @@ no one yet touch a player: an intrigue drawing a card from his hand (8.4.1, 13.4
 PC placed in an office by the dice and sent abroad (6.1.2), his FAC Minister failing a
 problem (7.8), his FAC in a duel (19), struck by the plague (8.4.3) or before the judges
 (26-28).  Their actor cannot change without changing every recorded game, so the sheet
-adds them here from the turn's events: those of no one whose arguments name this player
-or a character he held before or after the turn.
+tells them here, among his own events in the order they happened: those of no one whose
+arguments name this player or a character he held before or after the turn.
 """
 
 from __future__ import annotations
@@ -37,13 +37,14 @@ def owners(*states: GameState) -> dict[str, set[str]]:
     return found
 
 
-def concerning(events: Sequence[Event], key: str,
-               held: Mapping[str, set[str]]) -> list[dict[str, Any]]:
-    """The turn's events of no one's that name this player or one of his people, in the
-    order they happened (not the turn's first player: the order of play is in the
-    Courier's masthead)."""
+def happened(events: Sequence[Event], key: str,
+             held: Mapping[str, set[str]]) -> list[dict[str, Any]]:
+    """What his sheet tells, in the order it happened: his own events, and the events
+    of no one's that name him or one of his people (not the turn's first player: the
+    order of play is in the Courier's masthead)."""
     return [e.to_dict() for e in events
-            if e.actor is None and not e.id.startswith("turn.") and _names(e, key, held)]
+            if e.actor == key or (e.actor is None and not e.id.startswith("turn.")
+                                  and _names(e, key, held))]
 
 
 def _names(e: Event, key: str, held: Mapping[str, set[str]]) -> bool:

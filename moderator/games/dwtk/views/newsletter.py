@@ -19,7 +19,7 @@ from moderator.games.dwtk.state import Character, GameState, Phase, Situation
 from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import OfficeKind, Sex, Tables, kind_of
 from moderator.games.dwtk.views.bids import lost_bids
-from moderator.games.dwtk.views.concerns import concerning, owners
+from moderator.games.dwtk.views.concerns import happened, owners
 
 JSON = dict[str, Any]
 
@@ -179,6 +179,6 @@ def newsletter_context(before: GameState, after: GameState, events: Sequence[Eve
     gazette = gazette_context(before, after, events, tables)
     held = owners(before, after)
     return gazette, {key: {**sheet_context(after, key, tables),
-                           "concerning": concerning(events, key, held),  # their people
+                           "happened": happened(events, key, held),  # with his people's
                            "lost_bids": lost_bids(events, key)}  # 6.1.1, 6.1.2
                      for key in characters}
