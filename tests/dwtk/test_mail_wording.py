@@ -109,3 +109,11 @@ def test_a_sheet_tells_its_events_in_the_order_they_happened() -> None:
                                    events, ["ann"], TABLES)
     assert [e["id"] for e in sheets["ann"]["happened"]] == ["duel.opponent",
                                                            "death.character"]
+
+
+def test_a_henchman_card_discarded_says_whose_death_discarded_it() -> None:
+    """DWTK 14.2.4: 'Dan discards Henchman (died, DWTK 14.2.4, 16.4).' read as if Dan
+    had died."""
+    line = _line("cards_discarded", player="dan", cards=["henchman"], reason="died")
+    assert line.endswith("Henchman: the character who held it died (DWTK 14.2.4)."), line
+
