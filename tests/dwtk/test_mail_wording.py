@@ -117,3 +117,10 @@ def test_a_henchman_card_discarded_says_whose_death_discarded_it() -> None:
     line = _line("cards_discarded", player="dan", cards=["henchman"], reason="died")
     assert line.endswith("Henchman: the character who held it died (DWTK 14.2.4)."), line
 
+
+def test_a_refusal_for_want_of_ip_gives_the_plain_cause_first() -> None:
+    """DWTK 34.4: a player with 1 IP bidding 2 read 'not enough IP left to spend: none
+    on a Famine turn, ...' on a turn with no Famine; the plain cause comes first, the
+    Famine and the crisis after it."""
+    line = _line("activity_skipped", what="title", reason="ip")
+    assert "not enough IP left to spend, DWTK 34.4 (and none at all on a Famine" in line, line
