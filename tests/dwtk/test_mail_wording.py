@@ -3,13 +3,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from moderator.games.base import Event
 from moderator.games.dwtk import ENGINE
 from moderator.games.dwtk.state import GameState
 from moderator.games.dwtk.views import names, newsletter_context
+from moderator.publish.newsletter import TurnData, render_turn
 from tests.dwtk.conftest import EVENTS, TABLES, dealt, run
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _line(macro: str, **args: object) -> str:
@@ -124,3 +129,13 @@ def test_a_refusal_for_want_of_ip_gives_the_plain_cause_first() -> None:
     Famine and the crisis after it."""
     line = _line("activity_skipped", what="title", reason="ip")
     assert "not enough IP left to spend, DWTK 34.4 (and none at all on a Famine" in line, line
+
+
+def test_the_courier_tells_a_royal_death_once() -> None:
+    """DWTK 8.4.1: 'John (the Brother) is dead.' was printed under The Crown and again
+    under Favour and faction ("royal.death" fits both "royal.death" and "royal.")."""
+    state = dealt(2)
+    death = Event("royal.death", {"royal": "john", "cause": "crown_event", "monarch": False})
+    data = TurnData("Fandonia", 2, "Turn 1", None, state, state, [death], [])
+    gazette = render_turn(ROOT / "templates", ENGINE, TABLES, data, ()).gazette.markdown
+    assert gazette.count("John (the Brother) is dead") == 1, gazette
