@@ -139,3 +139,15 @@ def test_the_courier_tells_a_royal_death_once() -> None:
     data = TurnData("Fandonia", 2, "Turn 1", None, state, state, [death], [])
     gazette = render_turn(ROOT / "templates", ENGINE, TABLES, data, ()).gazette.markdown
     assert gazette.count("John (the Brother) is dead") == 1, gazette
+
+
+def test_a_forecast_counts_the_bribe_it_spends() -> None:
+    """DWTK 13.4.20.1: Bob (1 IP) solicited a bribe of 2 and bought a Title for 3; his
+    receipt read 'DO TITLE: -3 IP -> IP -2': the bribe received first was not counted."""
+    state = dealt(3)
+    pc = str(state["players"]["ann"]["pc"])
+    state["offices"]["high_minister"] = pc
+    state["players"]["ann"]["ip"] = 1
+    parsed = ENGINE.parse_orders("SOLICIT BRIBE 2\nDO DRAW EVENT\n", state, "ann", TABLES)
+    lines = ENGINE.forecast(state, {"ann": parsed.orders}, TABLES)["ann"]
+    assert "DO DRAW EVENT: -1 IP -> IP 2." in lines, lines

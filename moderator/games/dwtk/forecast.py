@@ -97,6 +97,10 @@ def _spending(ip: int, pp: int, events: Sequence[Event], names: Names,
             ip, pp = ip - int(args.get("ip", 0)), pp + int(args.get("pp", 0))
             lines.append(f"BUY {args.get('pp')} PP: -{args.get('ip')} IP, "
                          f"+{args.get('pp')} PP -> IP {ip}, PP {pp}.")
+        elif event.id == "bribe.solicited" and args.get("result") == "received":
+            ip += int(args.get("amount", 0))  # 13.4.20.1: before his activities
+            lines.append(f"SOLICIT BRIBE {args.get('amount')}: +{args.get('amount')} IP if "
+                         f"the die is above {args.get('amount')} (counted here) -> IP {ip}.")
         elif event.id == "activity.skipped":
             reason = str(args.get("reason", ""))
             label = _label(str(args.get("what", "activity")), names)
