@@ -151,3 +151,18 @@ def test_a_forecast_counts_the_bribe_it_spends() -> None:
     parsed = ENGINE.parse_orders("SOLICIT BRIBE 2\nDO DRAW EVENT\n", state, "ann", TABLES)
     lines = ENGINE.forecast(state, {"ann": parsed.orders}, TABLES)["ann"]
     assert "DO DRAW EVENT: -1 IP -> IP 2." in lines, lines
+
+
+def test_a_scandal_exposed_about_a_pc_is_told_to_his_player_and_nothing_private_leaks() -> None:
+    """DWTK 22: Ann exposed a scandal about Cid's PC; Cid's sheet said what it cost him,
+    not who exposed it (the event is Ann's).  Another player's private events stay his."""
+    state = dealt(3)
+    cid_pc = str(state["players"]["cid"]["pc"])
+    exposed = Event("scandal.exposed", {"player": "ann", "character": cid_pc,
+                                        "accuser": str(state["players"]["ann"]["pc"])},
+                    actor="ann")
+    private = Event("activity.skipped", {"what": "assassinate", "reason": "ip",
+                                         "character": cid_pc}, actor="ann", public=False)
+    _, sheets = newsletter_context(GameState.from_dict(state), GameState.from_dict(state),
+                                   [exposed, private], ["cid"], TABLES)
+    assert [e["id"] for e in sheets["cid"]["happened"]] == ["scandal.exposed"]

@@ -4,9 +4,11 @@ The publisher gives a sheet the events whose actor is its player.  Many events b
 no one yet touch a player: an intrigue drawing a card from his hand (8.4.1, 13.4.12), his
 PC placed in an office by the dice and sent abroad (6.1.2), his FAC Minister failing a
 problem (7.8), his FAC in a duel (19), struck by the plague (8.4.3) or before the judges
-(26-28).  Their actor cannot change without changing every recorded game, so the sheet
-tells them here, among his own events in the order they happened: those of no one whose
-arguments name this player or a character he held before or after the turn.
+(26-28); and another player's public act on his people: a scandal exposed about his PC
+(22), an assassin striking at his FAC (13.4.8).  The actor of an event cannot change
+without changing every recorded game, so the sheet tells these here, among his own
+events in the order they happened: those of no one's, or another player's public ones,
+whose arguments name this player or a character he held before or after the turn.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from moderator.games.dwtk.state import GameState
 # player, the player choosing a banishment's country) and arguments that name a
 # character (a noble's id or a royal's key).
 _PLAYER_ARGS = ("by", "player", "owner", "chooser")
-_CHARACTER_ARGS = ("character", "holder", "minister", "a", "b", "opponent")
+_CHARACTER_ARGS = ("character", "holder", "minister", "a", "b", "opponent", "target")
 
 
 def owners(*states: GameState) -> dict[str, set[str]]:
@@ -40,11 +42,12 @@ def owners(*states: GameState) -> dict[str, set[str]]:
 def happened(events: Sequence[Event], key: str,
              held: Mapping[str, set[str]]) -> list[dict[str, Any]]:
     """What his sheet tells, in the order it happened: his own events, and the events
-    of no one's that name him or one of his people (not the turn's first player: the
-    order of play is in the Courier's masthead)."""
+    of no one's, or another player's public ones (the Courier prints them: nothing
+    private leaks), that name him or one of his people (not the turn's first player:
+    the order of play is in the Courier's masthead)."""
     return [e.to_dict() for e in events
-            if e.actor == key or (e.actor is None and not e.id.startswith("turn.")
-                                  and _names(e, key, held))]
+            if e.actor == key or ((e.actor is None or e.public)
+                                  and not e.id.startswith("turn.") and _names(e, key, held))]
 
 
 def _names(e: Event, key: str, held: Mapping[str, set[str]]) -> bool:
