@@ -31,6 +31,13 @@ _SEED = 0  # fixed dice: the same forecast every time
 
 _ACTIVITIES = frozenset(kind.value for kind in ActivityKind)
 
+# A player with no Player Turn this turn (31.5: his PC died; 36.11; 7.10.3; 9.4: a
+# mourning turn) sent orders all the same: what of them can still count.
+_NO_PLAYER_TURN = ("You have no Player Turn this turn (DWTK 9.4, 31.5, 36.11, 7.10.3): "
+                   "no activity, purchase, alignment or counsel of these orders is done; "
+                   "your reactions stand, and your bids and stances count at the start "
+                   "of the next turn.")
+
 
 def forecast(state: JSON, orders: Mapping[str, JSON], tables: Tables,
              adjudicate: Adjudicate) -> dict[str, tuple[str, ...]]:
@@ -45,8 +52,11 @@ def forecast(state: JSON, orders: Mapping[str, JSON], tables: Tables,
             continue  # the court has not assembled: nothing to forecast yet
         result = adjudicate(state, {key: orders[key]}, tables, Dice.for_turn(_SEED, 0))
         lines = [f"IP {player.ip}, PP {player.pp} now."]
-        lines += _spending(player.ip, player.pp, _player_turn(result.events, key),
-                           names, cards)
+        if any(e.id == "turn.player" and e.args.get("player") == key for e in result.events):
+            lines += _spending(player.ip, player.pp, _player_turn(result.events, key),
+                               names, cards)
+        else:  # no 'After your Player Turn' line: there is none
+            lines.append(_NO_PLAYER_TURN)
         lines += _counters(player.loyalty, player.opportunity, tables)
         found[key] = tuple(lines)
     return found
@@ -87,6 +97,10 @@ def _spending(ip: int, pp: int, events: Sequence[Event], names: Names,
             ip, pp = ip - int(args.get("ip", 0)), pp + int(args.get("pp", 0))
             lines.append(f"BUY {args.get('pp')} PP: -{args.get('ip')} IP, "
                          f"+{args.get('pp')} PP -> IP {ip}, PP {pp}.")
+        elif event.id == "bribe.solicited" and args.get("result") == "received":
+            ip += int(args.get("amount", 0))  # 13.4.20.1: before his activities
+            lines.append(f"SOLICIT BRIBE {args.get('amount')}: +{args.get('amount')} IP if "
+                         f"the die is above {args.get('amount')} (counted here) -> IP {ip}.")
         elif event.id == "activity.skipped":
             reason = str(args.get("reason", ""))
             label = _label(str(args.get("what", "activity")), names)

@@ -21,8 +21,8 @@ from typing import Final
 
 REASONS: Final[Mapping[str, str]] = MappingProxyType({
     # -- any activity (13, 12, 34, 35) ------------------------------------------------
-    "ip": "not enough IP left to spend: none on a Famine turn, at most half while the "
-          "government is in crisis, DWTK 34.4, 34.6, 33.2.1",
+    "ip": "not enough IP left to spend, DWTK 34.4 (and none at all on a Famine turn, "
+          "34.6; at most half while the government is in crisis, 33.2.1)",
     "pp": "your PP would not cover your faction's Status, DWTK 35.4",
     "pp_limit": "over the faction's PP limit, DWTK 35.4, 35.5",
     "same_activity_twice": "the same activity only once a turn, DWTK 13.1",

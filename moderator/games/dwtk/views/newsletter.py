@@ -18,6 +18,8 @@ from moderator.games.dwtk.orders.reaction import format_reaction
 from moderator.games.dwtk.state import Character, GameState, Phase, Situation
 from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import OfficeKind, Sex, Tables, kind_of
+from moderator.games.dwtk.views.bids import lost_bids
+from moderator.games.dwtk.views.concerns import happened, owners
 
 JSON = dict[str, Any]
 
@@ -35,6 +37,9 @@ def names(state: GameState, tables: Tables) -> dict[str, str]:
     # "act:<activity>": a skipped activity as the player wrote it, "DO TITLE" (the
     # forecast's words too; other skipped orders read "BUY PP", "PROPOSE PC": `act`).
     out.update({f"act:{k.value}": f"DO {k.value.upper()}" for k in ActivityKind})
+    # "counsel:<table>:<key>": a counsel by its name ("Ban a courtier", DWTK 15.4).
+    out.update({f"counsel:{table}:{c.key}": c.name
+                for table, counsels in tables.counseling.items() for c in counsels})
     # "<key>:female" lets the event macros say "her" and "she" (templates/dwtk/events.md.j2).
     out.update({f"{n.id}:female": "1" for n in tables.nobles if n.sex is Sex.FEMALE})
     out.update({f"{r.key}:female": "1" for r in tables.royals if r.sex is Sex.FEMALE})
@@ -172,4 +177,8 @@ def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
 def newsletter_context(before: GameState, after: GameState, events: Sequence[Event],
                        characters: Sequence[str], tables: Tables) -> tuple[JSON, dict[str, JSON]]:
     gazette = gazette_context(before, after, events, tables)
-    return gazette, {key: sheet_context(after, key, tables) for key in characters}
+    held = owners(before, after)
+    return gazette, {key: {**sheet_context(after, key, tables),
+                           "happened": happened(events, key, held),  # with his people's
+                           "lost_bids": lost_bids(events, key)}  # 6.1.1, 6.1.2
+                     for key in characters}
