@@ -134,7 +134,8 @@ def _phases_6_and_7(state: GameState, p: Player, mine: list[Noble]) -> list[str]
 
 def _next_round(state: GameState) -> list[str]:
     return [f"## Round {state.round + 1}, Phase 1:  MARRY <noble> TO <noble> | "
-            "CANDIDATE <lord> | VOTE <lord>, <lord>",
+            "CANDIDATE <lord>",
+            "# VOTE <lord>, <lord> (your FOR marker) | DECOY <lord> (no vote: to mislead)",
             "# CONVENE PARLIAMENT [SHARES <player> 4] | PARLIAMENT FOR | PARLIAMENT AGAINST",
             "# RELINQUISH <abbess> | PERMIT RELINQUISH <abbess> | APPOINT ABBESS <noblewoman>",
             f"## Round {state.round + 1}, Phase 2:  DISCARD <card> | DRAW FORTUNE THEN CHARACTER",
