@@ -19,7 +19,6 @@ STATUS) are written by `moderator.intake.readback`; this module keeps the others
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -31,26 +30,22 @@ from moderator.clock import as_utc, format_deadline
 from moderator.desk import players as desk_players
 from moderator.desk.admin import AdminError
 from moderator.desk.errors import DeskError
-from moderator.games import find_engine
-from moderator.games.base import ParsedOrders
-from moderator.games.capabilities import PreparedForecasting, forecaster
 from moderator.intake import readback
+from moderator.intake.checking import check_orders, parse_orders
 from moderator.intake.extract import ExtractedMessage
 from moderator.intake.identify import Refusal, game_name, identify
-from moderator.intake.route import Directives, set_aside_chatter
+from moderator.intake.route import Directives
 from moderator.intake.sender import authentication_failure
-from moderator.intake.turnstate import TurnContext, turn_context
 from moderator.publish import outgoing
-from moderator.publish.receipts import ReceiptFacts, Replying, bracketed, queue_receipt
+from moderator.publish.receipts import bracketed
 from moderator.publish.render import render
-from moderator.settings.config import Config, game_tables
+from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.models import Game, Player, ReceivedMessage, Turn
 from moderator.store.passwords import as_written
+from moderator.store.statuses import GameStatus
 from moderator.turn.deadlines import set_deadlines
-from moderator.turn.inputs import standing
-
-log = logging.getLogger(__name__)
+from moderator.turn.over import over_words
 
 __all__ = ["COMMANDS", "Command", "CommandsDone", "answer_after_orders", "answer_commands",
            "find_commands"]
@@ -165,9 +160,13 @@ def answer_commands(session: Session, config: Config, message: ExtractedMessage,
     names = ", ".join(dict.fromkeys(c.name for c in commands))
     done = CommandsDone(f"commands {names}", game, player)
     checked = any(c.name == "CHECK" for c in commands)  # CHECK: the orders are not stored
-    if not checked and _has_orders(session, config, game, player, turn, rest):
+    beside = not checked and _has_orders(session, config, game, player, turn, rest)
+    if beside and game.status != GameStatus.FINISHED:
         return replace(done, rest=rest, later=commands)
-    _answer(_Context(session, config, game, player, turn, now), commands, rest, message)
+    # Orders beside commands for a game that is over: the commands are answered, and the
+    # reply says the orders were not read (the orders' refusal would drop the commands).
+    _answer(_Context(session, config, game, player, turn, now), commands, rest, message,
+            orders_beside=beside)
     return done
 
 
@@ -182,22 +181,41 @@ def answer_after_orders(session: Session, config: Config, message: ExtractedMess
 
 
 def _answer(ctx: _Context, commands: tuple[Command, ...], rest: Directives | None,
-            message: ExtractedMessage) -> None:
-    """Carry out ``commands`` in their order and queue the one reply."""
+            message: ExtractedMessage, *, orders_beside: bool = False) -> None:
+    """Carry out ``commands`` in their order and queue the one reply; ``orders_beside``:
+    the message holds orders too, which a game that is over does not read."""
     reply = _Reply()
+    over = (over_words(ctx.session, ctx.game, ctx.turn)
+            if ctx.game.status == GameStatus.FINISHED else None)
     checked = False
     for command in commands:
-        if command.name == "CHECK":  # one receipt, however many CHECK lines
+        if over is not None and command.name in _FOR_A_NEXT_TURN:
+            reply.add(command.name, _over_answer(over))
+        elif command.name == "CHECK":  # one receipt, however many CHECK lines
             assert rest is not None, "CHECK is answered before any orders are stored"
-            checked = checked or _check(ctx.session, ctx.config, ctx.game, ctx.player,
-                                        ctx.turn, rest, message)
-            continue
-        try:
-            _HANDLERS[command.name](ctx, command, reply)
-        except DeskError as refused:
-            reply.add(command.name, f"Not done: {refused}")
+            if not checked:
+                check_orders(ctx.session, ctx.config, ctx.game, ctx.player, ctx.turn, rest,
+                             message)
+            checked = True
+        else:
+            try:
+                _HANDLERS[command.name](ctx, command, reply)
+            except DeskError as refused:
+                reply.add(command.name, f"Not done: {refused}")
+    if over is not None and orders_beside:
+        reply.add("Your orders", f"Not read: {_over_answer(over).removeprefix('Not done: ')}")
     if reply.sections:
         _queue_reply(ctx.session, ctx.config, ctx.game, ctx.player, message, reply)
+
+
+def _over_answer(over: str) -> str:
+    return (f"Not done: {over}; no more orders are read.  RESEND sends a printed issue "
+            "again; write to the GM with anything else.")
+
+
+# What acts on a turn to come, which a game that is over never runs (DWTK 37, FE 8):
+# refused there with the reason; HELP, RESEND, STATUS and PASSWORD are still answered.
+_FOR_A_NEXT_TURN = frozenset({"ORDERS", "CHECK", "ABSENCE"})
 
 
 @dataclass(frozen=True)
@@ -216,20 +234,12 @@ def _without(directives: Directives, lines: frozenset[int]) -> Directives:
     return replace(directives, text_for_parser=text)
 
 
-def _parse(session: Session, config: Config, game: Game, player: Player, turn: Turn,
-           text: str) -> tuple[ParsedOrders, tuple[str, ...]]:
-    engine, tables = find_engine(game.kind), game_tables(config, game.name, game.kind)
-    state = turn_context(session, game, turn).state  # shared: read, never changed
-    return set_aside_chatter(
-        text, lambda t: engine.parse_orders(t, state, player.character_key, tables))
-
-
 def _has_orders(session: Session, config: Config, game: Game, player: Player, turn: Turn,
                 rest: Directives) -> bool:
     """Whether the lines beside the commands hold orders (then they are stored too)."""
     if not rest.text_for_parser.strip():
         return False
-    parsed, _ = _parse(session, config, game, player, turn, rest.text_for_parser)
+    parsed, _ = parse_orders(session, config, game, player, turn, rest.text_for_parser)
     return bool(parsed.normal_form)
 
 
@@ -292,45 +302,6 @@ _HANDLERS: dict[str, Callable[[_Context, Command, _Reply], None]] = {
     "HELP": _help, "ORDERS": _orders, "RESEND": _resend, "STATUS": _status,
     "ABSENCE": _absence, "PASSWORD": _password,
 }
-
-
-def _check(session: Session, config: Config, game: Game, player: Player, turn: Turn,
-           rest: Directives, message: ExtractedMessage) -> bool:
-    """CHECK: a receipt for the orders of this message, nothing stored (the checker)."""
-    parsed, chatter = _parse(session, config, game, player, turn, rest.text_for_parser)
-    engine = find_engine(game.kind)
-    context = turn_context(session, game, turn)
-    state = context.state
-    facts = ReceiptFacts(
-        accepted=False, version=0,
-        standing=standing(session, config, game, turn, player), late=False,
-        character_name=engine.character_name(state, player.character_key),
-        deadline=format_deadline(turn.deadline, game.time_zone),
-        notes=(*message.notes, *rest.notes, *chatter), checked_only=True,
-        forecast=forecast_lines(config, game, player, context, parsed))
-    queue_receipt(session, config, game, player, turn, parsed, facts,
-                  Replying(message.message_id, message.references))
-    return True
-
-
-def forecast_lines(config: Config, game: Game, player: Player, context: TurnContext,
-                   parsed: ParsedOrders) -> tuple[str, ...]:
-    """The engine's forecast for a receipt, when the engine has one (an optional hook);
-    with the turn's forecast index (`PreparedForecasting`) when the engine makes one."""
-    engine = forecaster(find_engine(game.kind))
-    if engine is None or not parsed.normal_form:
-        return ()
-    tables = game_tables(config, game.name, game.kind)
-    orders = {player.character_key: parsed.orders}
-    try:
-        if isinstance(engine, PreparedForecasting) and context.prepared is not None:
-            found = engine.forecast(context.state, orders, tables, context.prepared)
-        else:
-            found = engine.forecast(context.state, orders, tables)
-    except Exception:  # a forecast is a courtesy: it must never cost a player his orders
-        log.exception("forecast failed for %s in %s", player.character_key, game.name)
-        return ("(no forecast this time)",)
-    return tuple(found.get(player.character_key, ()))
 
 
 def _join(session: Session, config: Config, message: ExtractedMessage,
