@@ -1,11 +1,14 @@
 """Player commands by mail, one a line (the Diplomacy judges' and Eressea's convention).
 
-``HELP``, ``ORDERS``, ``CHECK``, ``RESEND [turn]``, ``STATUS``,
-``JOIN GAME [game] [AS name]``, ``ABSENCE UNTIL yyyy-mm-dd`` and ``PASSWORD new`` (after
-the PASSWORD line that proves who writes).  Every command but JOIN goes through the same
-checks as orders (`moderator.intake.identify`: game, registered sender, mail
-authentication, password); JOIN comes from someone not registered yet.  Answers go in one
-reply, to the registered address (RESEND's newsletters too: never to another address).
+``HELP``, ``ORDERS``, ``CHECK``, ``RESEND [turn]``, ``STATUS``, ``FORM``,
+``DEADLINE [IN zone]``, ``ABSENCE UNTIL yyyy-mm-dd``, ``PASSWORD new`` (after the
+PASSWORD line that proves who writes), ``TO GM`` (the rest of the mail), ``RESIGN``,
+``ADDRESS new``, and from anyone ``JOIN GAME [game] [AS name]`` and ``GAMES``.  Every
+command but JOIN and GAMES goes through the same checks as orders
+(`moderator.intake.identify`: game, registered sender, mail authentication, password);
+JOIN and GAMES come from someone not registered yet (`moderator.intake.newcomers`).
+Answers go in one reply, to the registered address (RESEND's newsletters too: never to
+another address).
 
 `find_commands` only reads the text; `answer_commands` acts, and is the intake step's
 body (`moderator.intake.process`): it returns ``None`` for a message without commands,
@@ -14,7 +17,9 @@ still stored), or nothing when the commands were all.  Beside orders to store, t
 commands are answered once they are stored (`answer_after_orders`): ``ORDERS`` and
 ``STATUS`` read back what stands after this mail, which is what its writer asks.
 The answers of the commands that change nothing in the game (HELP, ORDERS, RESEND,
-STATUS) are written by `moderator.intake.readback`; this module keeps the others.
+STATUS) are written by `moderator.intake.readback`, the newer ones (GAMES, FORM,
+DEADLINE and the requests to the GM) by `moderator.intake.selfservice`; this module
+keeps ABSENCE and PASSWORD.
 """
 
 from __future__ import annotations
@@ -28,14 +33,12 @@ from sqlmodel import Session
 
 from moderator.clock import as_utc, format_deadline
 from moderator.desk import players as desk_players
-from moderator.desk.admin import AdminError
 from moderator.desk.errors import DeskError
-from moderator.intake import readback
+from moderator.intake import newcomers, readback, selfservice
 from moderator.intake.checking import check_orders, parse_orders
 from moderator.intake.extract import ExtractedMessage
-from moderator.intake.identify import Refusal, game_name, identify
+from moderator.intake.identify import identify
 from moderator.intake.route import Directives
-from moderator.intake.sender import authentication_failure
 from moderator.publish import outgoing
 from moderator.publish.receipts import bracketed
 from moderator.publish.render import render
@@ -50,7 +53,8 @@ from moderator.turn.over import over_words
 __all__ = ["COMMANDS", "Command", "CommandsDone", "answer_after_orders", "answer_commands",
            "find_commands"]
 
-COMMANDS = ("HELP", "ORDERS", "CHECK", "RESEND", "STATUS", "JOIN", "ABSENCE", "PASSWORD")
+COMMANDS = ("HELP", "ORDERS", "CHECK", "RESEND", "STATUS", "JOIN", "ABSENCE", "PASSWORD",
+            "GAMES", "FORM", "DEADLINE", "TO GM", "RESIGN", "ADDRESS")
 
 _LINE = re.compile(
     r"^\s*(?:"
@@ -62,6 +66,12 @@ _LINE = re.compile(
     r"|(?P<join>JOIN\s+GAME)(?:\s+(?P<game>[a-z0-9_-]+))?(?:\s+AS\s+(?P<name>\S.*?))?"
     r"|(?P<absence>ABSENCE)(?:\s+UNTIL)?(?:\s+(?P<until>\S.*?))?"
     r"|(?:SET\s+|NEW\s+)(?P<setpw>PASSWORD)\s*[:=]?\s*(?P<newpw>\S+)"
+    r"|(?P<games>GAMES|LIST(?:\s+GAMES)?)"
+    r"|(?P<form>(?:ORDER\s+)?FORM)"
+    r"|(?P<deadline>DEADLINES?)(?:\s+IN\s+(?P<zone>\S+?))?"
+    r"|(?P<gm>TO\s+GM)(?:\s*:\s*(?P<note>.*?))?"
+    r"|(?P<resign>RESIGN)"
+    r"|(?:SET\s+|NEW\s+|CHANGE\s+)?(?P<address>ADDRESS)(?:\s*[:=]?\s*(?P<newaddr>\S+?))?"
     # "HELP!", "status?": a command still, not an unknown order.
     r")\s*[.!?]*\s*$",
     re.IGNORECASE,
@@ -81,6 +91,8 @@ class Command:
     argument: str = ""
     game: str = ""
     """The game a ``JOIN GAME name`` line names (lower case), else empty."""
+    lines: int = 0
+    """How many lines after its own the command takes (TO GM: the rest of the mail)."""
 
 
 def find_commands(text: str) -> tuple[tuple[Command, ...], frozenset[int]]:
@@ -91,8 +103,13 @@ def find_commands(text: str) -> tuple[tuple[Command, ...], frozenset[int]]:
     """
     found: list[Command] = []
     first_password: str | None = None
-    for number, line in enumerate(text.split("\n"), start=1):
+    lines = text.split("\n")
+    for number, line in enumerate(lines, start=1):
         match = _LINE.match(line)
+        if match is not None and match.group("gm"):  # the rest of the mail is for the GM
+            note = "\n".join([match.group("note") or "", *lines[number:]])
+            found.append(Command("TO GM", number, note, lines=len(lines) - number))
+            break
         if match is not None:
             found.append(_command(match, number))
             continue
@@ -103,7 +120,7 @@ def find_commands(text: str) -> tuple[tuple[Command, ...], frozenset[int]]:
             first_password = given.group(1)
         elif as_written(given.group(1)) != as_written(first_password):
             found.append(Command("PASSWORD", number, given.group(1)))
-    return tuple(found), frozenset(c.line for c in found)
+    return tuple(found), frozenset(n for c in found for n in range(c.line, c.line + c.lines + 1))
 
 
 def _command(match: re.Match[str], number: int) -> Command:
@@ -116,7 +133,12 @@ def _command(match: re.Match[str], number: int) -> Command:
         return Command("ABSENCE", number, match.group("until") or "")
     if match.group("setpw"):
         return Command("PASSWORD", number, match.group("newpw"))
-    name = next(k for k in ("help", "orders", "check", "status") if match.group(k))
+    if match.group("deadline"):
+        return Command("DEADLINE", number, match.group("zone") or "")
+    if match.group("address"):
+        return Command("ADDRESS", number, match.group("newaddr") or "")
+    name = next(k for k in ("help", "orders", "check", "status", "games", "form", "resign")
+                if match.group(k))
     return Command(name.upper(), number)
 
 
@@ -153,7 +175,12 @@ def answer_commands(session: Session, config: Config, message: ExtractedMessage,
         return None
     if any(c.name == "JOIN" for c in commands):
         join = next(c for c in commands if c.name == "JOIN")
-        return _join(session, config, message, stored, join)
+        outcome, game = newcomers.join(session, config, message, stored, join.game,
+                                       join.argument)
+        return CommandsDone(f"JOIN GAME: {outcome}", game, None)
+    if all(c.name == "GAMES" for c in commands):  # to anyone: no game, no password
+        newcomers.list_games(session, config, message, stored)
+        return CommandsDone("commands GAMES", None, None)
     game, player, directives = identify(session, config, message, stored.raw)
     rest = _without(directives, lines)
     turn = repo.open_turn(session, game)
@@ -215,7 +242,7 @@ def _over_answer(over: str) -> str:
 
 # What acts on a turn to come, which a game that is over never runs (DWTK 37, FE 8):
 # refused there with the reason; HELP, RESEND, STATUS and PASSWORD are still answered.
-_FOR_A_NEXT_TURN = frozenset({"ORDERS", "CHECK", "ABSENCE"})
+_FOR_A_NEXT_TURN = frozenset({"ORDERS", "CHECK", "ABSENCE", "FORM", "DEADLINE", "RESIGN"})
 
 
 @dataclass(frozen=True)
@@ -301,51 +328,19 @@ def _password(ctx: _Context, command: Command, reply: _Reply) -> None:
 _HANDLERS: dict[str, Callable[[_Context, Command, _Reply], None]] = {
     "HELP": _help, "ORDERS": _orders, "RESEND": _resend, "STATUS": _status,
     "ABSENCE": _absence, "PASSWORD": _password,
+    "GAMES": lambda ctx, _c, reply: reply.add("GAMES", selfservice.games_text(
+        ctx.session, ctx.config)),
+    "FORM": lambda ctx, _c, reply: reply.add("FORM", selfservice.form_text(
+        ctx.config, ctx.game, ctx.player, ctx.turn)),
+    "DEADLINE": lambda ctx, c, reply: reply.add("DEADLINE", selfservice.deadline_text(
+        ctx.game, ctx.turn, c.argument)),
+    "TO GM": lambda ctx, c, reply: reply.add("TO GM", selfservice.ask_gm(
+        ctx.session, ctx.config, ctx.game, ctx.player, c.argument)),
+    "RESIGN": lambda ctx, _c, reply: reply.add("RESIGN", selfservice.ask_to_leave(
+        ctx.session, ctx.config, ctx.game, ctx.player)),
+    "ADDRESS": lambda ctx, c, reply: reply.add("ADDRESS", selfservice.ask_new_address(
+        ctx.session, ctx.config, ctx.game, ctx.player, c.argument)),
 }
-
-
-def _join(session: Session, config: Config, message: ExtractedMessage,
-          stored: ReceivedMessage, command: Command) -> CommandsDone:
-    """JOIN GAME from an address not yet registered, as the game's ``joining`` says."""
-    # The game the line names comes first: the player said it in so many words.
-    name = command.game or game_name(session, config, message)
-    game = repo.find_game(session, name or "")
-    if game is None:
-        unknown = (f"There is no game {command.game} here." if command.game else
-                   "The moderator could not tell which game you want to join.")
-        raise Refusal("intake.join-no-game", unknown, "Write JOIN GAME to the game's own "
-                      "address, or put its name in the subject in brackets, e.g. [paris].")
-    if "@" not in message.sender:
-        raise Refusal("intake.join-no-sender", "Your message has no usable From address.")
-    failure = authentication_failure(stored.raw, message.sender)
-    if failure:  # a forged From must not sign someone else up
-        raise Refusal("intake.authentication-failed",
-                      f"This message may not come from {message.sender}: {failure}.")
-    character = command.argument or message.sender_name or message.sender.split("@")[0]
-    try:
-        outcome = desk_players.request_join(session, config, game, message.sender, character)
-    except desk_players.BadName as refused:
-        chosen = "" if command.argument else " (the name of your mail's From line)"
-        raise Refusal("intake.join-bad-name", f"{refused}{chosen}",
-                      "Write JOIN GAME AS and the name you want, e.g. JOIN GAME AS Jacques "
-                      "d'Artagnan: Latin letters (accents welcome), digits, single spaces "
-                      "and ' - . only, 2 to 40 characters, beginning with a letter, and "
-                      "not another character's name.") from refused
-    except (DeskError, AdminError) as refused:
-        raise Refusal("intake.join-refused", str(refused),
-                      "Write to the GM if you would like a place.") from refused
-    text = {
-        "added": f"Welcome! {character} joins {game.name}: your password and your order "
-                 "form come in a separate mail.",
-        "queued": f"Your request to join {game.name} as {character} waits for the GM's "
-                  "approval; you will get a mail either way.",
-        "already-queued": f"Your request to join {game.name} already waits for the GM.",
-    }[outcome]
-    outgoing.queue(session, config, game=game, kind="command-reply", to=message.sender,
-                   subject=f"[{game.name}] JOIN GAME: {outcome.replace('-', ' ')}",
-                   text=text + "\n", in_reply_to=bracketed(message.message_id),
-                   auto_submitted="auto-replied")
-    return CommandsDone(f"JOIN GAME: {outcome}", game, None)
 
 
 def _queue_reply(session: Session, config: Config, game: Game, player: Player,
