@@ -38,7 +38,7 @@ from moderator.intake import newcomers, readback, selfservice
 from moderator.intake.checking import check_orders, parse_orders
 from moderator.intake.extract import ExtractedMessage
 from moderator.intake.identify import identify
-from moderator.intake.route import Directives
+from moderator.intake.route import Directives, subject_words
 from moderator.publish import outgoing
 from moderator.publish.receipts import bracketed
 from moderator.publish.render import render
@@ -123,6 +123,21 @@ def find_commands(text: str) -> tuple[tuple[Command, ...], frozenset[int]]:
     return tuple(found), frozenset(n for c in found for n in range(c.line, c.line + c.lines + 1))
 
 
+# The commands a subject may give (``[paris] HELP``, Eressea's and pbmserv's way): those
+# that only read, when the body gives none.  Not ORDERS nor CHECK: "Orders" is what
+# many players write in the subject of their orders.
+_IN_SUBJECT = frozenset({"HELP", "STATUS", "RESEND", "GAMES", "FORM", "DEADLINE"})
+
+
+def subject_command(subject: str) -> tuple[Command, ...]:
+    """The command a subject gives, line 0, when it is nothing else (not a reply)."""
+    match = _LINE.match(subject_words(subject))
+    if match is None or match.group("gm"):
+        return ()
+    command = _command(match, 0)
+    return (command,) if command.name in _IN_SUBJECT else ()
+
+
 def _command(match: re.Match[str], number: int) -> Command:
     if match.group("resend"):
         return Command("RESEND", number, match.group("turn") or "")
@@ -171,6 +186,7 @@ def answer_commands(session: Session, config: Config, message: ExtractedMessage,
                     stored: ReceivedMessage, now: datetime) -> CommandsDone | None:
     """Carry out the commands of one message and queue the answers (see module doc)."""
     commands, lines = find_commands(message.text)
+    commands = commands or subject_command(message.subject)
     if not commands:
         return None
     if any(c.name == "JOIN" for c in commands):

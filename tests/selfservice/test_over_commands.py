@@ -4,16 +4,15 @@ the rest (STATUS, RESEND, HELP, PASSWORD) as in a game that goes on."""
 
 from __future__ import annotations
 
+from players.test_commands import count, mails, reply, send, text_of
 from sqlalchemy import Engine
 from sqlmodel import Session
+from test_game_over import NOBLES, WON, _a_court_about_to_end
 
 from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.models import Submission
 from moderator.turn.run import run_turn
-
-from players.test_commands import count, mails, reply, send, text_of
-from test_game_over import NOBLES, WON, _a_court_about_to_end
 
 OVER = f"Not done: fandonia is over: {WON}; no more orders are read."
 
