@@ -43,16 +43,17 @@ def games_text(session: Session, config: Config) -> str:
         if game is None or joining == "closed" or game.status == GameStatus.FINISHED:
             continue
         turn = repo.open_turn(session, game)
-        due = format_deadline(turn.deadline, game.time_zone) or "not set yet"
+        due = format_deadline(turn.deadline, game.time_zone)
         how = "at once" if joining == "open" else "after the GM's approval"
         lines.append(f"  {name}: {find_engine(game.kind).title}, {turn.label}, "
-                     f"{len(repo.members(session, game))} players; orders due {due}; "
-                     f"joins {how}.")
+                     f"{len(repo.members(session, game))} players;\n    "
+                     f"{f'orders due {due}' if due else 'no deadline set yet'}; joins {how}.")
     if not lines:
         return "No game is open to new players just now; write to the GM to be told."
     return ("Games open to new players:\n\n" + "\n".join(lines) + "\n\nTo join one, "
-            "send the line JOIN GAME and its name, e.g. JOIN GAME "
-            f"{lines[0].split(':')[0].strip()} AS Jacques de Lyon (the name you want).")
+            "send the line JOIN GAME and its name, e.g.\n\n    JOIN GAME "
+            f"{lines[0].split(':')[0].strip()} AS Jacques de Lyon\n\n(with the name you "
+            "want for your character).")
 
 
 def form_text(config: Config, game: Game, player: Player, turn: Turn) -> str:
@@ -100,7 +101,7 @@ def ask_gm(session: Session, config: Config, game: Game, player: Player, text: s
     _to_gm(session, config, game, player, "writes to the GM", "player.to-gm",
            f"{player.name} <{player.email}> writes (TO GM by mail; answer him at his "
            f"address):\n\n{kept}\n", f"{len(kept.splitlines())} lines")
-    return ("Your message is passed on to the GM (the lines after TO GM, without your "
+    return ("Your message is passed on to the GM (the lines after TO GM, without your\n"
             "password); he answers you himself.")
 
 
@@ -112,9 +113,9 @@ def ask_to_leave(session: Session, config: Config, game: Game, player: Player) -
            f"  moderator player eject {game.name} {player.email} --reason ...\n"
            f"  moderator player replace {game.name} {player.email} NEW-ADDRESS --reason ...\n",
            "RESIGN")
-    return ("Your wish to leave is passed on to the GM, who will take you out of the game "
-            "or find a new player for your character, and write to you.  Until then you "
-            "are still in the game: orders you send are read as before.")
+    return ("Your wish to leave is passed on to the GM, who will take you out of the\n"
+            "game or find a new player for your character, and write to you.  Until\n"
+            "then you are still in the game: orders you send are read as before.")
 
 
 def ask_new_address(session: Session, config: Config, game: Game, player: Player,
@@ -132,9 +133,9 @@ def ask_new_address(session: Session, config: Config, game: Game, player: Player
            "To move all his mail there (a new password goes to the new address):\n\n"
            f"  moderator player replace {game.name} {player.email} {address} --reason ...\n",
            address)
-    return (f"Your wish to receive the game's mail at {address} is passed on to the GM; "
-            "until he makes the change, the game writes to the address it has, and reads "
-            "your orders only from the addresses registered now.")
+    return (f"Your wish to receive the game's mail at {address} is passed on to the GM;\n"
+            "until he makes the change, the game writes to the address it has, and\n"
+            "reads your orders only from the addresses registered now.")
 
 
 def _to_gm(session: Session, config: Config, game: Game, player: Player, what: str,

@@ -9,7 +9,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from players.test_commands import JACQUES, configured, count, mails, reply, send, text_of
+from players.test_commands import (
+    JACQUES,
+    _game_of_kind,
+    configured,
+    count,
+    mails,
+    reply,
+    send,
+    text_of,
+)
 from sqlalchemy import Engine
 from sqlmodel import Session
 
@@ -42,9 +51,10 @@ def test_games_lists_the_games_open_to_join_to_anyone(tmp_path: Path) -> None:
         == "accepted"
     [answer] = mails(db, "command-reply", "new@example.org")
     text = text_of(answer)
-    assert "  paris: En Garde!, April 1625, 3 players; orders due Sunday 10 January 2027" in text
-    assert "joins after the GM's approval." in text and "london: En Garde!" in text
-    assert "JOIN GAME london AS" in text
+    assert ("  paris: En Garde!, April 1625, 3 players;\n    orders due Sunday 10 January "
+            "2027, 19:00 CET; joins after the GM's approval.") in text
+    assert "london: En Garde!, April 1625, 3 players;\n    no deadline set yet;" in text
+    assert "JOIN GAME london AS Jacques de Lyon" in text
     assert answer.subject == "[moderator] GAMES open to join"
 
 
@@ -140,3 +150,16 @@ def test_games_from_a_forged_sender_is_refused(db: Engine, config: Config) -> No
         "Authentication-Results": "mx.paris.example; dmarc=fail header.from=example.org"})
     assert process_message(db, config, raw).status == "refused"
     assert not mails(db, "command-reply")
+
+
+@pytest.mark.parametrize("kind", ["engarde", "dwtk", "fief"])
+def test_form_and_deadline_in_every_game_before_its_first_turn(
+        db: Engine, config: Config, kind: str) -> None:
+    """A game not started yet (DWTK before the deal, DWTK 3; Fief's muster) has a form
+    and says its deadline is not set."""
+    name, sender, password = _game_of_kind(db, config, kind)
+    assert send(db, config, f"PASSWORD: {password}\nFORM\nDEADLINE\n", sender=sender,
+                subject=f"[{name}] x") == "accepted"
+    text = reply(db)
+    form = text.split("== FORM ==\n\n")[1].split("\n== DEADLINE ==")[0]
+    assert form.strip() and "No deadline is set yet for" in text
