@@ -54,7 +54,7 @@ __all__ = ["COMMANDS", "Command", "CommandsDone", "answer_after_orders", "answer
            "find_commands"]
 
 COMMANDS = ("HELP", "ORDERS", "CHECK", "RESEND", "STATUS", "JOIN", "ABSENCE", "PASSWORD",
-            "GAMES", "FORM", "DEADLINE", "TO GM", "RESIGN", "ADDRESS")
+            "GAMES", "FORM", "DEADLINE", "TO GM", "RESIGN", "ADDRESS", "LOST PASSWORD")
 
 _LINE = re.compile(
     r"^\s*(?:"
@@ -71,6 +71,7 @@ _LINE = re.compile(
     r"|(?P<deadline>DEADLINES?)(?:\s+IN\s+(?P<zone>\S+?))?"
     r"|(?P<gm>TO\s+GM)(?:\s*:\s*(?P<note>.*?))?"
     r"|(?P<resign>RESIGN)"
+    r"|(?P<lost>(?:LOST|FORGOT(?:TEN)?)\s+(?:MY\s+)?PASSWORD)"
     r"|(?:SET\s+|NEW\s+|CHANGE\s+)?(?P<address>ADDRESS)(?:\s*[:=]?\s*(?P<newaddr>\S+?))?"
     # "HELP!", "status?": a command still, not an unknown order.
     r")\s*[.!?]*\s*$",
@@ -152,6 +153,8 @@ def _command(match: re.Match[str], number: int) -> Command:
         return Command("DEADLINE", number, match.group("zone") or "")
     if match.group("address"):
         return Command("ADDRESS", number, match.group("newaddr") or "")
+    if match.group("lost"):
+        return Command("LOST PASSWORD", number)
     name = next(k for k in ("help", "orders", "check", "status", "games", "form", "resign")
                 if match.group(k))
     return Command(name.upper(), number)
@@ -194,6 +197,10 @@ def answer_commands(session: Session, config: Config, message: ExtractedMessage,
         outcome, game = newcomers.join(session, config, message, stored, join.game,
                                        join.argument)
         return CommandsDone(f"JOIN GAME: {outcome}", game, None)
+    if any(c.name == "LOST PASSWORD" for c in commands):  # no password to give
+        game, player = newcomers.lost_password(session, config, message, stored,
+                                               len(commands) - 1)
+        return CommandsDone("LOST PASSWORD: the GM is asked", game, player)
     if all(c.name == "GAMES" for c in commands):  # to anyone: no game, no password
         newcomers.list_games(session, config, message, stored)
         return CommandsDone("commands GAMES", None, None)

@@ -1,7 +1,8 @@
-"""The commands of someone not registered in the game he writes to: ``JOIN GAME``
-(as the game's ``joining`` says) and ``GAMES`` (the games open to join, njudge's
-LIST).  No password proves who writes, so the answer goes to the mail's From, which the
-receiving server must not call forged (`moderator.intake.sender`).
+"""The commands that come without a password: ``JOIN GAME`` (as the game's ``joining``
+says) and ``GAMES`` (the games open to join, njudge's LIST) from someone not registered,
+and ``LOST PASSWORD`` from a player who cannot give his.  No password proves who writes,
+so the answer goes to the mail's From, which the receiving server must not call forged
+(`moderator.intake.sender`); LOST PASSWORD's to the player's registered address.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from moderator.publish import outgoing
 from moderator.publish.receipts import bracketed
 from moderator.settings.config import Config
 from moderator.store import repo
-from moderator.store.models import Game, ReceivedMessage
+from moderator.store.models import Game, Player, ReceivedMessage
+from moderator.store.statuses import PlayerStatus
 
-__all__ = ["join", "list_games"]
+__all__ = ["join", "list_games", "lost_password"]
 
 
 def join(session: Session, config: Config, message: ExtractedMessage,
@@ -84,3 +86,36 @@ def _check_sender(message: ExtractedMessage, stored: ReceivedMessage) -> None:
     if failure:  # a forged From must not sign someone else up, nor get mail he never asked
         raise Refusal("intake.authentication-failed",
                       f"This message may not come from {message.sender}: {failure}.")
+
+
+def lost_password(session: Session, config: Config, message: ExtractedMessage,
+                  stored: ReceivedMessage, others: int) -> tuple[Game, Player]:
+    """LOST PASSWORD from a registered address: the GM is asked to reset it (`player
+    password --reset` mails a new one); the player is told so at his registered
+    address.  Without a password he could not reach the GM by mail at all (TO GM needs
+    one).  ``others``: how many other commands the mail holds, which are not done."""
+    game = repo.find_game(session, game_name(session, config, message) or "")
+    if game is None:
+        raise Refusal("intake.no-game", "The moderator could not tell which game your "
+                      "password is for.", "Put the game's name in the subject in brackets, "
+                      "e.g. [paris].")
+    player = repo.player_by_address(session, game, message.sender)
+    if player is None or player.status == PlayerStatus.REMOVED:
+        raise Refusal("intake.unknown-sender",
+                      f"{message.sender or 'Your address'} is not registered in {game.name}.",
+                      "Write from the address you registered with.")
+    _check_sender(message, stored)
+    repo.log_gm(session, "player.password-lost", f"{player.name} ({message.sender})", game=game)
+    outgoing.queue_gm_notice(
+        session, config, game, f"{player.name} has lost his password",
+        f"{player.name} <{player.email}> has lost his password (LOST PASSWORD by mail from "
+        f"{message.sender}).  To mail him a new one:\n\n  moderator player password "
+        f"{game.name} {player.email} --reset --reason \"lost it\"\n")
+    skipped = ("\n\nThe other commands in your mail need your password: they were not "
+               "done." if others else "")
+    outgoing.queue(session, config, game=game, kind="command-reply", to=player.email,
+                   subject=f"[{game.name}] LOST PASSWORD for {player.name}",
+                   text="The GM is asked to give you a new password; it will come to this "
+                        f"address in a mail of its own.{skipped}\n",
+                   in_reply_to=bracketed(message.message_id), auto_submitted="auto-replied")
+    return game, player
