@@ -237,8 +237,13 @@ def request_join(session: Session, config: Config, game: Game, email: str,
     email = email.strip().lower()
     if joining == "closed":
         raise DeskError(f"{game.name} is not taking new players.")
-    if repo.player_by_address(session, game, email) is not None:
-        raise DeskError(f"{email} already plays in {game.name}.")
+    known = repo.player_by_address(session, game, email)
+    if known is not None and known.status == PlayerStatus.REMOVED:
+        raise DeskError(f"{email} played {known.name} in {game.name}, who has left the "
+                        "game; only the GM can bring you back.")
+    if known is not None:
+        raise DeskError(f"{email} already plays in {game.name}, as {known.name}; send "
+                        "HELP with your PASSWORD line for the guide and your order form.")
     name = names.tidy(name)
     shown = repr(name if len(name) <= 60 else name[:60] + "...")
     problem = names.chosen_name_problem(name)

@@ -13,7 +13,7 @@ from datetime import datetime
 
 from moderator.clock import as_utc, format_deadline
 from moderator.games import find_engine
-from moderator.intake.commands import forecast_lines
+from moderator.intake.checking import forecast_lines
 from moderator.intake.record import (
     Intake,
     IntakeResult,

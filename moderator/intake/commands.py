@@ -1,11 +1,14 @@
 """Player commands by mail, one a line (the Diplomacy judges' and Eressea's convention).
 
-``HELP``, ``ORDERS``, ``CHECK``, ``RESEND [turn]``, ``STATUS``,
-``JOIN GAME [game] [AS name]``, ``ABSENCE UNTIL yyyy-mm-dd`` and ``PASSWORD new`` (after
-the PASSWORD line that proves who writes).  Every command but JOIN goes through the same
-checks as orders (`moderator.intake.identify`: game, registered sender, mail
-authentication, password); JOIN comes from someone not registered yet.  Answers go in one
-reply, to the registered address (RESEND's newsletters too: never to another address).
+``HELP``, ``ORDERS``, ``CHECK``, ``RESEND [turn]``, ``STATUS``, ``FORM``,
+``DEADLINE [IN zone]``, ``ABSENCE UNTIL yyyy-mm-dd``, ``PASSWORD new`` (after the
+PASSWORD line that proves who writes), ``TO GM`` (the rest of the mail), ``RESIGN``,
+``ADDRESS new``, and from anyone ``JOIN GAME [game] [AS name]`` and ``GAMES``.  Every
+command but JOIN and GAMES goes through the same checks as orders
+(`moderator.intake.identify`: game, registered sender, mail authentication, password);
+JOIN and GAMES come from someone not registered yet (`moderator.intake.newcomers`).
+Answers go in one reply, to the registered address (RESEND's newsletters too: never to
+another address).
 
 `find_commands` only reads the text; `answer_commands` acts, and is the intake step's
 body (`moderator.intake.process`): it returns ``None`` for a message without commands,
@@ -14,12 +17,13 @@ still stored), or nothing when the commands were all.  Beside orders to store, t
 commands are answered once they are stored (`answer_after_orders`): ``ORDERS`` and
 ``STATUS`` read back what stands after this mail, which is what its writer asks.
 The answers of the commands that change nothing in the game (HELP, ORDERS, RESEND,
-STATUS) are written by `moderator.intake.readback`; this module keeps the others.
+STATUS) are written by `moderator.intake.readback`, the newer ones (GAMES, FORM,
+DEADLINE and the requests to the GM) by `moderator.intake.selfservice`; this module
+keeps ABSENCE and PASSWORD.
 """
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -29,33 +33,28 @@ from sqlmodel import Session
 
 from moderator.clock import as_utc, format_deadline
 from moderator.desk import players as desk_players
-from moderator.desk.admin import AdminError
 from moderator.desk.errors import DeskError
-from moderator.games import find_engine
-from moderator.games.base import ParsedOrders
-from moderator.games.capabilities import PreparedForecasting, forecaster
-from moderator.intake import readback
+from moderator.intake import newcomers, readback, selfservice
+from moderator.intake.checking import check_orders, parse_orders
 from moderator.intake.extract import ExtractedMessage
-from moderator.intake.identify import Refusal, game_name, identify
-from moderator.intake.route import Directives, set_aside_chatter
-from moderator.intake.sender import authentication_failure
-from moderator.intake.turnstate import TurnContext, turn_context
+from moderator.intake.identify import identify
+from moderator.intake.route import Directives, subject_words
 from moderator.publish import outgoing
-from moderator.publish.receipts import ReceiptFacts, Replying, bracketed, queue_receipt
+from moderator.publish.receipts import bracketed
 from moderator.publish.render import render
-from moderator.settings.config import Config, game_tables
+from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.models import Game, Player, ReceivedMessage, Turn
 from moderator.store.passwords import as_written
+from moderator.store.statuses import GameStatus
 from moderator.turn.deadlines import set_deadlines
-from moderator.turn.inputs import standing
-
-log = logging.getLogger(__name__)
+from moderator.turn.over import over_words
 
 __all__ = ["COMMANDS", "Command", "CommandsDone", "answer_after_orders", "answer_commands",
            "find_commands"]
 
-COMMANDS = ("HELP", "ORDERS", "CHECK", "RESEND", "STATUS", "JOIN", "ABSENCE", "PASSWORD")
+COMMANDS = ("HELP", "ORDERS", "CHECK", "RESEND", "STATUS", "JOIN", "ABSENCE", "PASSWORD",
+            "GAMES", "FORM", "DEADLINE", "TO GM", "RESIGN", "ADDRESS", "LOST PASSWORD")
 
 _LINE = re.compile(
     r"^\s*(?:"
@@ -67,6 +66,13 @@ _LINE = re.compile(
     r"|(?P<join>JOIN\s+GAME)(?:\s+(?P<game>[a-z0-9_-]+))?(?:\s+AS\s+(?P<name>\S.*?))?"
     r"|(?P<absence>ABSENCE)(?:\s+UNTIL)?(?:\s+(?P<until>\S.*?))?"
     r"|(?:SET\s+|NEW\s+)(?P<setpw>PASSWORD)\s*[:=]?\s*(?P<newpw>\S+)"
+    r"|(?P<games>GAMES|LIST(?:\s+GAMES)?)"
+    r"|(?P<form>(?:ORDER\s+)?FORM)"
+    r"|(?P<deadline>DEADLINES?)(?:\s+IN\s+(?P<zone>\S+?))?"
+    r"|(?P<gm>TO\s+GM)(?:\s*:\s*(?P<note>.*?))?"
+    r"|(?P<resign>RESIGN)"
+    r"|(?P<lost>(?:LOST|FORGOT(?:TEN)?)\s+(?:MY\s+)?PASSWORD)"
+    r"|(?:SET\s+|NEW\s+|CHANGE\s+)?(?P<address>ADDRESS)(?:\s*[:=]?\s*(?P<newaddr>\S+?))?"
     # "HELP!", "status?": a command still, not an unknown order.
     r")\s*[.!?]*\s*$",
     re.IGNORECASE,
@@ -86,6 +92,8 @@ class Command:
     argument: str = ""
     game: str = ""
     """The game a ``JOIN GAME name`` line names (lower case), else empty."""
+    lines: int = 0
+    """How many lines after its own the command takes (TO GM: the rest of the mail)."""
 
 
 def find_commands(text: str) -> tuple[tuple[Command, ...], frozenset[int]]:
@@ -96,8 +104,13 @@ def find_commands(text: str) -> tuple[tuple[Command, ...], frozenset[int]]:
     """
     found: list[Command] = []
     first_password: str | None = None
-    for number, line in enumerate(text.split("\n"), start=1):
+    lines = text.split("\n")
+    for number, line in enumerate(lines, start=1):
         match = _LINE.match(line)
+        if match is not None and match.group("gm"):  # the rest of the mail is for the GM
+            note = "\n".join([match.group("note") or "", *lines[number:]])
+            found.append(Command("TO GM", number, note, lines=len(lines) - number))
+            break
         if match is not None:
             found.append(_command(match, number))
             continue
@@ -108,7 +121,22 @@ def find_commands(text: str) -> tuple[tuple[Command, ...], frozenset[int]]:
             first_password = given.group(1)
         elif as_written(given.group(1)) != as_written(first_password):
             found.append(Command("PASSWORD", number, given.group(1)))
-    return tuple(found), frozenset(c.line for c in found)
+    return tuple(found), frozenset(n for c in found for n in range(c.line, c.line + c.lines + 1))
+
+
+# The commands a subject may give (``[paris] HELP``, Eressea's and pbmserv's way): those
+# that only read, when the body gives none.  Not ORDERS nor CHECK: "Orders" is what
+# many players write in the subject of their orders.
+_IN_SUBJECT = frozenset({"HELP", "STATUS", "RESEND", "GAMES", "FORM", "DEADLINE"})
+
+
+def subject_command(subject: str) -> tuple[Command, ...]:
+    """The command a subject gives, line 0, when it is nothing else (not a reply)."""
+    match = _LINE.match(subject_words(subject))
+    if match is None or match.group("gm"):
+        return ()
+    command = _command(match, 0)
+    return (command,) if command.name in _IN_SUBJECT else ()
 
 
 def _command(match: re.Match[str], number: int) -> Command:
@@ -121,7 +149,14 @@ def _command(match: re.Match[str], number: int) -> Command:
         return Command("ABSENCE", number, match.group("until") or "")
     if match.group("setpw"):
         return Command("PASSWORD", number, match.group("newpw"))
-    name = next(k for k in ("help", "orders", "check", "status") if match.group(k))
+    if match.group("deadline"):
+        return Command("DEADLINE", number, match.group("zone") or "")
+    if match.group("address"):
+        return Command("ADDRESS", number, match.group("newaddr") or "")
+    if match.group("lost"):
+        return Command("LOST PASSWORD", number)
+    name = next(k for k in ("help", "orders", "check", "status", "games", "form", "resign")
+                if match.group(k))
     return Command(name.upper(), number)
 
 
@@ -154,20 +189,34 @@ def answer_commands(session: Session, config: Config, message: ExtractedMessage,
                     stored: ReceivedMessage, now: datetime) -> CommandsDone | None:
     """Carry out the commands of one message and queue the answers (see module doc)."""
     commands, lines = find_commands(message.text)
+    commands = commands or subject_command(message.subject)
     if not commands:
         return None
     if any(c.name == "JOIN" for c in commands):
         join = next(c for c in commands if c.name == "JOIN")
-        return _join(session, config, message, stored, join)
+        outcome, game = newcomers.join(session, config, message, stored, join.game,
+                                       join.argument)
+        return CommandsDone(f"JOIN GAME: {outcome}", game, None)
+    if any(c.name == "LOST PASSWORD" for c in commands):  # no password to give
+        game, player = newcomers.lost_password(session, config, message, stored,
+                                               len(commands) - 1)
+        return CommandsDone("LOST PASSWORD: the GM is asked", game, player)
+    if all(c.name == "GAMES" for c in commands):  # to anyone: no game, no password
+        newcomers.list_games(session, config, message, stored)
+        return CommandsDone("commands GAMES", None, None)
     game, player, directives = identify(session, config, message, stored.raw)
     rest = _without(directives, lines)
     turn = repo.open_turn(session, game)
     names = ", ".join(dict.fromkeys(c.name for c in commands))
     done = CommandsDone(f"commands {names}", game, player)
     checked = any(c.name == "CHECK" for c in commands)  # CHECK: the orders are not stored
-    if not checked and _has_orders(session, config, game, player, turn, rest):
+    beside = not checked and _has_orders(session, config, game, player, turn, rest)
+    if beside and game.status != GameStatus.FINISHED:
         return replace(done, rest=rest, later=commands)
-    _answer(_Context(session, config, game, player, turn, now), commands, rest, message)
+    # Orders beside commands for a game that is over: the commands are answered, and the
+    # reply says the orders were not read (the orders' refusal would drop the commands).
+    _answer(_Context(session, config, game, player, turn, now), commands, rest, message,
+            orders_beside=beside)
     return done
 
 
@@ -182,22 +231,41 @@ def answer_after_orders(session: Session, config: Config, message: ExtractedMess
 
 
 def _answer(ctx: _Context, commands: tuple[Command, ...], rest: Directives | None,
-            message: ExtractedMessage) -> None:
-    """Carry out ``commands`` in their order and queue the one reply."""
+            message: ExtractedMessage, *, orders_beside: bool = False) -> None:
+    """Carry out ``commands`` in their order and queue the one reply; ``orders_beside``:
+    the message holds orders too, which a game that is over does not read."""
     reply = _Reply()
+    over = (over_words(ctx.session, ctx.game, ctx.turn)
+            if ctx.game.status == GameStatus.FINISHED else None)
     checked = False
     for command in commands:
-        if command.name == "CHECK":  # one receipt, however many CHECK lines
+        if over is not None and command.name in _FOR_A_NEXT_TURN:
+            reply.add(command.name, _over_answer(over))
+        elif command.name == "CHECK":  # one receipt, however many CHECK lines
             assert rest is not None, "CHECK is answered before any orders are stored"
-            checked = checked or _check(ctx.session, ctx.config, ctx.game, ctx.player,
-                                        ctx.turn, rest, message)
-            continue
-        try:
-            _HANDLERS[command.name](ctx, command, reply)
-        except DeskError as refused:
-            reply.add(command.name, f"Not done: {refused}")
+            if not checked:
+                check_orders(ctx.session, ctx.config, ctx.game, ctx.player, ctx.turn, rest,
+                             message)
+            checked = True
+        else:
+            try:
+                _HANDLERS[command.name](ctx, command, reply)
+            except DeskError as refused:
+                reply.add(command.name, f"Not done: {refused}")
+    if over is not None and orders_beside:
+        reply.add("Your orders", f"Not read: {_over_answer(over).removeprefix('Not done: ')}")
     if reply.sections:
         _queue_reply(ctx.session, ctx.config, ctx.game, ctx.player, message, reply)
+
+
+def _over_answer(over: str) -> str:
+    return (f"Not done: {over}; no more orders are read.  RESEND sends a printed issue "
+            "again; write to the GM with anything else.")
+
+
+# What acts on a turn to come, which a game that is over never runs (DWTK 37, FE 8):
+# refused there with the reason; HELP, RESEND, STATUS and PASSWORD are still answered.
+_FOR_A_NEXT_TURN = frozenset({"ORDERS", "CHECK", "ABSENCE", "FORM", "DEADLINE", "RESIGN"})
 
 
 @dataclass(frozen=True)
@@ -216,20 +284,12 @@ def _without(directives: Directives, lines: frozenset[int]) -> Directives:
     return replace(directives, text_for_parser=text)
 
 
-def _parse(session: Session, config: Config, game: Game, player: Player, turn: Turn,
-           text: str) -> tuple[ParsedOrders, tuple[str, ...]]:
-    engine, tables = find_engine(game.kind), game_tables(config, game.name, game.kind)
-    state = turn_context(session, game, turn).state  # shared: read, never changed
-    return set_aside_chatter(
-        text, lambda t: engine.parse_orders(t, state, player.character_key, tables))
-
-
 def _has_orders(session: Session, config: Config, game: Game, player: Player, turn: Turn,
                 rest: Directives) -> bool:
     """Whether the lines beside the commands hold orders (then they are stored too)."""
     if not rest.text_for_parser.strip():
         return False
-    parsed, _ = _parse(session, config, game, player, turn, rest.text_for_parser)
+    parsed, _ = parse_orders(session, config, game, player, turn, rest.text_for_parser)
     return bool(parsed.normal_form)
 
 
@@ -291,90 +351,19 @@ def _password(ctx: _Context, command: Command, reply: _Reply) -> None:
 _HANDLERS: dict[str, Callable[[_Context, Command, _Reply], None]] = {
     "HELP": _help, "ORDERS": _orders, "RESEND": _resend, "STATUS": _status,
     "ABSENCE": _absence, "PASSWORD": _password,
+    "GAMES": lambda ctx, _c, reply: reply.add("GAMES", selfservice.games_text(
+        ctx.session, ctx.config)),
+    "FORM": lambda ctx, _c, reply: reply.add("FORM", selfservice.form_text(
+        ctx.config, ctx.game, ctx.player, ctx.turn)),
+    "DEADLINE": lambda ctx, c, reply: reply.add("DEADLINE", selfservice.deadline_text(
+        ctx.game, ctx.turn, c.argument)),
+    "TO GM": lambda ctx, c, reply: reply.add("TO GM", selfservice.ask_gm(
+        ctx.session, ctx.config, ctx.game, ctx.player, c.argument)),
+    "RESIGN": lambda ctx, _c, reply: reply.add("RESIGN", selfservice.ask_to_leave(
+        ctx.session, ctx.config, ctx.game, ctx.player)),
+    "ADDRESS": lambda ctx, c, reply: reply.add("ADDRESS", selfservice.ask_new_address(
+        ctx.session, ctx.config, ctx.game, ctx.player, c.argument)),
 }
-
-
-def _check(session: Session, config: Config, game: Game, player: Player, turn: Turn,
-           rest: Directives, message: ExtractedMessage) -> bool:
-    """CHECK: a receipt for the orders of this message, nothing stored (the checker)."""
-    parsed, chatter = _parse(session, config, game, player, turn, rest.text_for_parser)
-    engine = find_engine(game.kind)
-    context = turn_context(session, game, turn)
-    state = context.state
-    facts = ReceiptFacts(
-        accepted=False, version=0,
-        standing=standing(session, config, game, turn, player), late=False,
-        character_name=engine.character_name(state, player.character_key),
-        deadline=format_deadline(turn.deadline, game.time_zone),
-        notes=(*message.notes, *rest.notes, *chatter), checked_only=True,
-        forecast=forecast_lines(config, game, player, context, parsed))
-    queue_receipt(session, config, game, player, turn, parsed, facts,
-                  Replying(message.message_id, message.references))
-    return True
-
-
-def forecast_lines(config: Config, game: Game, player: Player, context: TurnContext,
-                   parsed: ParsedOrders) -> tuple[str, ...]:
-    """The engine's forecast for a receipt, when the engine has one (an optional hook);
-    with the turn's forecast index (`PreparedForecasting`) when the engine makes one."""
-    engine = forecaster(find_engine(game.kind))
-    if engine is None or not parsed.normal_form:
-        return ()
-    tables = game_tables(config, game.name, game.kind)
-    orders = {player.character_key: parsed.orders}
-    try:
-        if isinstance(engine, PreparedForecasting) and context.prepared is not None:
-            found = engine.forecast(context.state, orders, tables, context.prepared)
-        else:
-            found = engine.forecast(context.state, orders, tables)
-    except Exception:  # a forecast is a courtesy: it must never cost a player his orders
-        log.exception("forecast failed for %s in %s", player.character_key, game.name)
-        return ("(no forecast this time)",)
-    return tuple(found.get(player.character_key, ()))
-
-
-def _join(session: Session, config: Config, message: ExtractedMessage,
-          stored: ReceivedMessage, command: Command) -> CommandsDone:
-    """JOIN GAME from an address not yet registered, as the game's ``joining`` says."""
-    # The game the line names comes first: the player said it in so many words.
-    name = command.game or game_name(session, config, message)
-    game = repo.find_game(session, name or "")
-    if game is None:
-        unknown = (f"There is no game {command.game} here." if command.game else
-                   "The moderator could not tell which game you want to join.")
-        raise Refusal("intake.join-no-game", unknown, "Write JOIN GAME to the game's own "
-                      "address, or put its name in the subject in brackets, e.g. [paris].")
-    if "@" not in message.sender:
-        raise Refusal("intake.join-no-sender", "Your message has no usable From address.")
-    failure = authentication_failure(stored.raw, message.sender)
-    if failure:  # a forged From must not sign someone else up
-        raise Refusal("intake.authentication-failed",
-                      f"This message may not come from {message.sender}: {failure}.")
-    character = command.argument or message.sender_name or message.sender.split("@")[0]
-    try:
-        outcome = desk_players.request_join(session, config, game, message.sender, character)
-    except desk_players.BadName as refused:
-        chosen = "" if command.argument else " (the name of your mail's From line)"
-        raise Refusal("intake.join-bad-name", f"{refused}{chosen}",
-                      "Write JOIN GAME AS and the name you want, e.g. JOIN GAME AS Jacques "
-                      "d'Artagnan: Latin letters (accents welcome), digits, single spaces "
-                      "and ' - . only, 2 to 40 characters, beginning with a letter, and "
-                      "not another character's name.") from refused
-    except (DeskError, AdminError) as refused:
-        raise Refusal("intake.join-refused", str(refused),
-                      "Write to the GM if you would like a place.") from refused
-    text = {
-        "added": f"Welcome! {character} joins {game.name}: your password and your order "
-                 "form come in a separate mail.",
-        "queued": f"Your request to join {game.name} as {character} waits for the GM's "
-                  "approval; you will get a mail either way.",
-        "already-queued": f"Your request to join {game.name} already waits for the GM.",
-    }[outcome]
-    outgoing.queue(session, config, game=game, kind="command-reply", to=message.sender,
-                   subject=f"[{game.name}] JOIN GAME: {outcome.replace('-', ' ')}",
-                   text=text + "\n", in_reply_to=bracketed(message.message_id),
-                   auto_submitted="auto-replied")
-    return CommandsDone(f"JOIN GAME: {outcome}", game, None)
 
 
 def _queue_reply(session: Session, config: Config, game: Game, player: Player,

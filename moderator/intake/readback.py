@@ -23,7 +23,7 @@ from moderator.store import repo
 from moderator.store.models import Game, Player, Turn
 from moderator.store.statuses import GameStatus
 from moderator.turn.inputs import standing
-from moderator.turn.over import why_over
+from moderator.turn.over import over_words
 
 __all__ = ["help_sections", "orders_text", "published_turn", "resend_text", "status_text"]
 
@@ -126,8 +126,7 @@ def status_text(session: Session, config: Config, game: Game, player: Player, tu
     last = repo.last_done_turn_label(session, game)
     published = f"Last turn published: {last} (RESEND sends it again)."
     if game.status == GameStatus.FINISHED:  # its last turn ended it: no orders, no deadline
-        why = why_over(session, game, turn)
-        return "\n".join([f"{game.name} is over{f': {why}' if why else ''}.", published])
+        return "\n".join([f"{over_words(session, game, turn)}.", published])
     # Turns are named as the players' gazettes name them, never by the internal number.
     lines = [f"{game.name}: {turn.label}, {game.status}."]
     if last is not None:

@@ -73,6 +73,14 @@ def _subject_tags(subject: str) -> Iterator[str]:
     yield from _SUBJECT_TAG.findall(_REPLY_PREFIX.sub(" ", subject))
 
 
+def subject_words(subject: str) -> str:
+    """The subject without its game tags (``[paris] HELP`` is ``HELP``); empty for a
+    reply or a forward, whose subject is another mail's words."""
+    if _REPLY_PREFIX.search(subject):
+        return ""
+    return " ".join(_SUBJECT_TAG.sub(" ", subject).split())
+
+
 def _plus_tags(addresses: Iterable[str], moderator_address: str) -> Iterator[str]:
     """``name`` from ``local+name@domain`` when local and domain are the moderator's."""
     local, _, domain = parseaddr(moderator_address)[1].lower().rpartition("@")

@@ -32,7 +32,7 @@ from moderator.publish.receipts import (
 from moderator.store import repo
 from moderator.store.models import ReceivedMessage
 from moderator.store.statuses import GameStatus, IntakeFate, MessageStatus
-from moderator.turn.over import why_over
+from moderator.turn.over import over_words
 
 # Made once: a statement built per message costs as much again as running it.
 _CLAIM = (update(ReceivedMessage)
@@ -142,9 +142,8 @@ def game_over_step(intake: Intake) -> IntakeResult | None:
     game, _player, _ = identified(intake)
     if game.status != GameStatus.FINISHED:
         return None
-    why = why_over(intake.session, game)
     raise Refusal("intake.game-over",
-                  f"{game.name} is over{f': {why}' if why else ''}; no more orders are read.",
+                  f"{over_words(intake.session, game)}; no more orders are read.",
                   "RESEND TURN n mails a printed issue again; write to the GM with anything "
                   "else.")
 

@@ -34,3 +34,10 @@ def rules_ended(session: Session, game: Game, turn: Turn | None = None) -> str |
     """Why the game's own rules ended it, or None (its engine's `finished`)."""
     open_turn = turn or repo.open_turn(session, game)
     return find_engine(game.kind).finished(jsonio.loads(open_turn.state_before))
+
+
+def over_words(session: Session, game: Game, turn: Turn | None = None) -> str:
+    """"paris is over: Ann has won the game (DWTK 37)": what a player is told, for a game
+    that is over, about his orders and the commands that act on the next turn."""
+    why = why_over(session, game, turn)
+    return f"{game.name} is over{f': {why}' if why else ''}"

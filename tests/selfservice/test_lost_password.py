@@ -1,0 +1,43 @@
+"""LOST PASSWORD: a player who lost his password could not reach the GM by mail (every
+command, TO GM too, asks for it, and the GM's address is not given out); now the GM is
+asked to reset it and the player told, at his registered address only."""
+
+from __future__ import annotations
+
+from players.test_commands import JACQUES, mails, send, text_of
+from sqlalchemy import Engine
+from sqlmodel import Session
+
+from moderator.desk.admin import add_address
+from moderator.settings.config import Config
+from moderator.store import repo
+from moderator.store.db import session_scope
+
+from support import make_game
+
+
+def test_lost_password_asks_the_gm_and_answers_the_registered_address(
+        db: Engine, config: Config) -> None:
+    make_game(db, config)
+    with session_scope(db) as session:
+        add_address(session, "paris", JACQUES, "jacques@work.example")
+    assert send(db, config, "Hello,\nI lost my password\nSTATUS\n",
+                sender="jacques@work.example") == "refused"  # a sentence is not the command
+    assert send(db, config, "LOST PASSWORD\nSTATUS\n", sender="jacques@work.example") \
+        == "accepted"
+    notice = mails(db, "gm-notice")[-1]
+    assert notice.subject == "[paris] Jacques de Lyon has lost his password"
+    assert f"moderator player password paris {JACQUES} --reset" in text_of(notice)
+    [answer] = mails(db, "command-reply")
+    assert answer.to_addr == JACQUES
+    assert "The GM is asked to give you a new password" in text_of(answer)
+    assert "other commands in your mail need your password: they were not done" in text_of(answer)
+    with Session(db) as session:
+        assert any(e.event == "player.password-lost" for e in repo.gm_log(session))
+
+
+def test_lost_password_from_a_stranger_is_refused(db: Engine, config: Config) -> None:
+    make_game(db, config)
+    assert send(db, config, "FORGOT PASSWORD\n", sender="spy@evil.example") == "refused"
+    assert not mails(db, "gm-notice") and not mails(db, "command-reply")
+    assert "is not registered in paris" in text_of(mails(db, "refusal")[-1])
