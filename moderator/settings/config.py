@@ -160,6 +160,7 @@ class Config:
     games: Mapping[str, GameSettings]
     authserv_id: str = ""
     refusals_per_hour: int = 1
+    spool_keep_days: int = 30
     site_dir: Path | None = None  # None: the folder 'site' beside the archive
     site_after_turn: bool = True
 
@@ -286,6 +287,7 @@ _INT_RANGES: dict[str, tuple[int, int | None]] = {
     "intake.max_lines": (1, None),
     "intake.max_bytes": (1, None),
     "intake.refusals_per_hour": (0, None),
+    "intake.spool_keep_days": (0, None),
     "service.outbox_seconds": (1, None),
     "service.outbox_compact_days": (0, None),
     "service.outage_slide_hours": (0, None),
@@ -344,6 +346,7 @@ def _build(path: Path | None, base: Path, values: Mapping[str, Any], zone: ZoneI
         games=games,
         authserv_id=values["intake.authserv_id"].strip().lower(),
         refusals_per_hour=values["intake.refusals_per_hour"],
+        spool_keep_days=values["intake.spool_keep_days"],
         site_dir=rel("site.folder") if values["site.folder"] else None,
         site_after_turn=values["site.after_turn"],
     )

@@ -105,6 +105,12 @@ SETTINGS: tuple[Setting, ...] = (
         "Refusals sent to one address in an hour; beyond that the moderator stays silent "
         "and logs it for the GM (0: never send refusals).",
     ),
+    Setting(
+        "intake.spool_keep_days",
+        30,
+        "Days a received email's spool file is kept once its message has a fate (the "
+        "store keeps its bytes for ever); 0 keeps the spool for ever.",
+    ),
     Setting("service.outbox_seconds", 5, "How often `serve` sends queued mail."),
     Setting(
         "service.outbox_compact_days",
