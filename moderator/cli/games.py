@@ -141,7 +141,8 @@ def game_pause(app: App, game_name: str, reason: str, actor: str | None) -> None
     """
     with session_scope(app.db) as session:
         actions.pause(session, repo.game_by_name(session, game_name), app.who(actor), reason)
-    console.print(f"{game_name} is paused; `moderator game resume {game_name}` restarts it.")
+    console.print(f"{game_name} is paused; `moderator game resume {game_name} --reason ...` "
+                  "restarts it.")
 
 
 @game.command("resume")
