@@ -115,8 +115,10 @@ def full_status(app: App, game_name: str | None, limit: int, now: datetime) -> N
             print_host(host_view(session, found, limit), zone, limit, now)
             return
         backlog = _backlog(session)
-        # The job store read as rows, without importing (or unpickling for) the scheduler.
-        jobs = dict(hostreads.scheduled_jobs(session))
+        # The job store read as rows, without importing (or unpickling for) the scheduler;
+        # only while `serve` runs: a stopped service's rows are what it last scheduled (a
+        # paused game's deadline, a turn since run), and a starting one derives them anew.
+        jobs = dict(hostreads.scheduled_jobs(session)) if app.running_service() else {}
         for g in found:
             _game_status(session, app.config, g, backlog.get(g.id, {}), jobs, now)
         _print_outbox(backlog, found, bool(game_name))
