@@ -93,6 +93,21 @@ def test_a_month_through_the_cli(run) -> None:  # type: ignore[no-untyped-def]
     assert "jacques-de-lyon" in json.dumps(state)
 
 
+def test_orders_show_leaves_out_an_ejected_players_orders(run) -> None:  # type: ignore[no-untyped-def]
+    """The turn runs without an ejected player's orders; `orders show` listed them as
+    standing ("the ones the turn will run")."""
+    run("game", "new", "paris", "--kind", "engarde", "--seed", "7")
+    run("player", "add", "paris", "bo@lyon.example", "--name", "Bo", "--password", "x")
+    orders = run.folder / "bo.txt"
+    orders.write_text("WEEK 1: PRACTICE rapier\n", encoding="utf-8")
+    run("player", "act-as", "paris", "bo@lyon.example", str(orders), "--reason", "phoned in")
+    assert "Bo, April 1625, v1 stands" in run("orders", "show", "paris")
+    run("player", "eject", "paris", "bo@lyon.example", "--reason", "cheat")
+    assert "Bo" not in run("orders", "show", "paris")
+    assert "Bo was removed from paris: no orders of his count" in run(
+        "orders", "show", "paris", "--player", "bo@lyon.example")
+
+
 def test_names_in_tables_are_shown_as_written_never_as_markup(run) -> None:  # type: ignore[no-untyped-def]
     """A player's name is text: rich must not read "[b]…[/b]" in it as a style (it
     dropped the brackets and styled the name), nor the settings table's title
