@@ -27,7 +27,7 @@ from moderator.settings.game import GAME_SETTINGS
 from moderator.store import audit, repo
 from moderator.store.db import session_scope
 from moderator.store.models import GmLog
-from moderator.store.statuses import GameStatus
+from moderator.store.statuses import GameStatus, PlayerStatus
 from moderator.turn.deadlines import note_change, now_utc, rule_of
 from moderator.turn.inputs import standing
 from moderator.turn.over import why_over
@@ -123,9 +123,11 @@ def game_show(app: App, name: str) -> None:
                           f"{format_deadline(turn.deadline, g.time_zone) or 'not set'}")
         table = Table("player", "email", "character", "orders this turn")
         for p in repo.players(session, g):
-            stands = standing(session, app.config, g, turn, p)
+            stands = None if p.status == PlayerStatus.REMOVED \
+                else standing(session, app.config, g, turn, p)
             table.add_row(p.name, p.email, p.character_key,
-                          f"v{stands.version} stands" if stands else "-")
+                          "removed" if p.status == PlayerStatus.REMOVED
+                          else f"v{stands.version} stands" if stands else "-")
         console.print(table)
 
 

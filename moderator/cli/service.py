@@ -37,7 +37,7 @@ from moderator.settings.config import Config
 from moderator.store import hostreads, repo
 from moderator.store.guard import single_instance
 from moderator.store.models import Game, GmLog, Outbox, Turn
-from moderator.store.statuses import GameStatus, LogLevel, OutboxStatus
+from moderator.store.statuses import GameStatus, LogLevel, OutboxStatus, PlayerStatus
 from moderator.turn import deadlines
 from moderator.turn.inputs import standing
 from moderator.turn.over import why_over
@@ -220,8 +220,12 @@ def _print_due(g: Game, turn: Turn, now: datetime) -> None:
 def _orders_table(session: Session, config: Config, g: Game, turn: Turn) -> Table:
     """Each player and the version of his orders that stands for the open turn, if any."""
     table = Table("player", "email", "orders", "received")
-    sent = 0
+    sent = playing = 0
     for p in repo.players(session, g):
+        if p.status == PlayerStatus.REMOVED:  # the turn runs without his orders
+            table.add_row(p.name, p.email, "removed", "")
+            continue
+        playing += 1
         stands = standing(session, config, g, turn, p)
         if stands:
             sent += 1
@@ -229,7 +233,7 @@ def _orders_table(session: Session, config: Config, g: Game, turn: Turn) -> Tabl
                           short(stands.submission.received_at, g.time_zone))
         else:
             table.add_row(p.name, p.email, styled("[red]none yet[/]"), "")
-    table.title = f"Orders for {turn.label}: {sent} of {len(table.rows)} players"
+    table.title = f"Orders for {turn.label}: {sent} of {playing} players"
     return table
 
 
