@@ -200,9 +200,12 @@ def test_status_shows_deadlines_orders_backlog_and_problems(config: Config, db: 
 
 
 def test_status_of_a_fresh_store(tmp_path: Path, config: Config) -> None:
+    """A new GM's first `status` says there is no game yet and how to make one (it said
+    nothing about games at all)."""
     result = CliRunner().invoke(cli, ["--config", str(config.path), "status"])
     assert result.exit_code == 0
     assert "has not run yet" in result.output
+    assert "No games yet: `moderator game new NAME --kind" in " ".join(result.output.split())
 
 
 def test_imap_intake_wakes_the_outbox_in_serve(config: Config, db: Engine) -> None:

@@ -119,6 +119,9 @@ def full_status(app: App, game_name: str | None, limit: int, now: datetime) -> N
         # only while `serve` runs: a stopped service's rows are what it last scheduled (a
         # paused game's deadline, a turn since run), and a starting one derives them anew.
         jobs = dict(hostreads.scheduled_jobs(session)) if app.running_service() else {}
+        if not found:
+            console.print("No games yet: `moderator game new NAME --kind engarde|dwtk|fief "
+                          "--deadline 'YYYY-MM-DD HH:MM'` makes one.")
         for g in found:
             _game_status(session, app.config, g, backlog.get(g.id, {}), jobs, now)
         _print_outbox(backlog, found, bool(game_name))
