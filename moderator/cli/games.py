@@ -190,7 +190,7 @@ def game_end(app: App, game_name: str, reason: str, note: str | None, actor: str
         g = repo.game_by_name(session, game_name)
         turn = actions.end(session, app.config, g, app.who(actor), reason, note)
     console.print(f"{game_name} is over; its open turn {turn.number} will not run. "
-                  f"`moderator game resume {game_name}` reopens it.")
+                  f"`moderator game resume {game_name} --reason ...` reopens it.")
     app.deliver(send)
 
 
