@@ -8,6 +8,7 @@ store; a restore killed half-way leaves the store empty and can simply be run ag
 from __future__ import annotations
 
 import gzip
+import hashlib
 import io
 import json
 import os
@@ -387,7 +388,7 @@ restore_backup(__import__("pathlib").Path(sys.argv[2]), database_url=config.data
 """
 
 
-@pytest.mark.parametrize("point", ["restore.files-written", "restore.rows-loaded"])
+@pytest.mark.parametrize("point", ["restore.rows-loaded", "restore.committing"])
 def test_a_restore_killed_half_way_leaves_the_store_empty_and_runs_again(
     db: Engine, config: Config, backend: str, tmp_path: Path, request: pytest.FixtureRequest,
     point: str,
@@ -464,6 +465,24 @@ def test_the_backup_commands(db: Engine, config: Config, tmp_path: Path) -> None
         restored.dispose()
 
 
+def _another_programs_table(engine: Engine, row_id: int, body: str) -> None:
+    """Another program's table beside ours, with one row."""
+    with engine.begin() as connection:
+        connection.execute(sa.text("CREATE TABLE wiki_page (id INTEGER PRIMARY KEY, "
+                                   "body TEXT)"))
+        connection.execute(sa.text("INSERT INTO wiki_page VALUES (:id, :body)"),
+                           {"id": row_id, "body": body})
+
+
+def _in_a_new_store(host: Config, row_id: int, body: str) -> None:
+    """Another program's table in ``host``'s store, which has none of ours yet."""
+    other = open_store(host.database_url, upgrade=False)
+    try:
+        _another_programs_table(other, row_id, body)
+    finally:
+        other.dispose()
+
+
 def test_another_programs_tables_are_neither_backed_up_nor_touched(
     backend: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
@@ -474,26 +493,72 @@ def test_another_programs_tables_are_neither_backed_up_nor_touched(
     db = open_store(old.database_url)
     try:
         make_game(db, old)
-        with db.begin() as connection:
-            connection.execute(sa.text("CREATE TABLE wiki_page (id INTEGER PRIMARY KEY, "
-                                       "body TEXT)"))
-            connection.execute(sa.text("INSERT INTO wiki_page VALUES (1, 'theirs')"))
+        _another_programs_table(db, 1, "theirs")
         path = _backup(db, old)  # no key file yet: no password was generated
     finally:
         db.dispose()
     assert not any(m.name == "tables/wiki_page.jsonl" for m in verify_backup(path).members)
     new = _new_host(tmp_path, "new", backend, request)
-    other = open_store(new.database_url, upgrade=False)
-    try:
-        with other.begin() as connection:
-            connection.execute(sa.text("CREATE TABLE wiki_page (id INTEGER PRIMARY KEY, "
-                                       "body TEXT)"))
-            connection.execute(sa.text("INSERT INTO wiki_page VALUES (7, 'also theirs')"))
-    finally:
-        other.dispose()
+    _in_a_new_store(new, 7, "also theirs")
     _restore(path, new)
     assert _rows(new.database_url)["wiki_page"] == [(7, "also theirs")]
     assert [g[1] for g in _rows(new.database_url)["game"]] == ["paris"]
+
+
+def _with_member(path: Path, name: str, data: bytes) -> Path:
+    """A copy of the backup with one more member, listed in its manifest as `create`
+    lists a table (so the copy verifies whole)."""
+    def change(member: str, content: bytes) -> Any:
+        if member != "manifest.json":
+            return member, content
+        manifest = json.loads(content)
+        manifest["members"].append({"name": name, "sha256": hashlib.sha256(data).hexdigest(),
+                                    "size": len(data), "rows": data.count(b"\n") - 1})
+        return [(name, data), (member, json.dumps(manifest).encode())]
+
+    return _rewritten(path, change)
+
+
+def test_a_backup_listing_another_programs_table_is_refused_and_that_table_untouched(
+    db: Engine, config: Config, backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Rows go back only into the tables of the backup's schema: a backup that lists a
+    table of another program sharing the new database (whole by its manifest) was
+    loaded into it."""
+    _played(db, config)
+    path = _with_member(_backup(db, config, with_key=True), "tables/wiki_page.jsonl",
+                        b'["id", "body"]\n[1, "planted"]\n')
+    verify_backup(path)
+    new = _new_host(tmp_path, "new", backend, request)
+    _in_a_new_store(new, 7, "theirs")
+    with pytest.raises(BackupError, match="a table 'wiki_page' its schema does not have"):
+        _restore(path, new)
+    rows = _rows(new.database_url)
+    assert rows["wiki_page"] == [(7, "theirs")] and not rows.get("game")
+
+
+def test_a_restore_reads_the_backup_twice_to_verify_it_then_to_restore_it(
+    db: Engine, config: Config, tmp_path: Path, request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """It read it three times (verify, the files, the rows); once cannot be (the
+    manifest that proves it comes last: restore.py says why)."""
+    _played(db, config)
+    path = _backup(db, config, with_key=True)
+    new = _new_host(tmp_path, "new", "sqlite", request)
+    opened: list[str] = []
+    real_open = tarfile.open
+
+    def counting_open(name: Any = None, *args: Any, **kwargs: Any) -> Any:
+        opened.append(str(name))
+        return real_open(name, *args, **kwargs)
+
+    monkeypatch.setattr(tarfile, "open", counting_open)
+    done = _restore(path, new)
+    assert opened == [str(path), str(path)]
+    assert done.key == "restored" and done.archive_files > 0
+    assert new.key_file.read_bytes() == config.key_file.read_bytes()
+    assert _without_restore_entry(_rows(new.database_url)) == _rows(config.database_url)
 
 
 def test_a_restore_with_a_new_key_tells_the_gm_whom_to_give_a_password(

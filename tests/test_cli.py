@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -91,6 +92,28 @@ def test_a_month_through_the_cli(run) -> None:  # type: ignore[no-untyped-def]
     assert "Jacques de Lyon" in sheet
     state = json.loads(run("state", "show", "paris"))
     assert "jacques-de-lyon" in json.dumps(state)
+
+
+def test_an_ejected_players_orders_are_not_shown_as_standing(run) -> None:  # type: ignore[no-untyped-def]
+    """The turn runs without an ejected player's orders; `orders show`, `status` and `game
+    show` listed them as standing ("the ones the turn will run"), and counted him."""
+    run("game", "new", "paris", "--kind", "engarde", "--seed", "7")
+    run("player", "add", "paris", "bo@lyon.example", "--name", "Bo", "--password", "x")
+    orders = run.folder / "bo.txt"
+    orders.write_text("WEEK 1: PRACTICE rapier\n", encoding="utf-8")
+    run("player", "act-as", "paris", "bo@lyon.example", str(orders), "--reason", "phoned in")
+    assert "Bo, April 1625, v1 stands" in run("orders", "show", "paris")
+    run("player", "add", "paris", "al@lyon.example", "--name", "Al", "--password", "y")
+    run("player", "eject", "paris", "bo@lyon.example", "--reason", "cheat")
+    assert "Bo" not in run("orders", "show", "paris")
+    # status, game show and game list count him out too (1 of 2 players had sent orders).
+    status = run("status", "paris")
+    assert "Orders for April 1625: 0 of 1 players" in status
+    assert re.search(r"Bo +│ bo@lyon.example +│ removed", status)
+    assert re.search(r"bo@lyon.example +│ bo +│ removed", run("game", "show", "paris"))
+    assert re.search(r"paris +│ engarde .*│ 1 +│", run("game", "list"))
+    assert "Bo was removed from paris: no orders of his count" in run(
+        "orders", "show", "paris", "--player", "bo@lyon.example")
 
 
 def test_names_in_tables_are_shown_as_written_never_as_markup(run) -> None:  # type: ignore[no-untyped-def]

@@ -62,6 +62,7 @@ def test_every_problem_is_reported_with_file_and_key(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("section", "line", "named"), [
     ("intake", "max_lines = -1", "intake.max_lines must be at least 1, not -1"),
     ("intake", "max_bytes = 0", "intake.max_bytes must be at least 1, not 0"),
+    ("intake", "spool_keep_days = -1", "intake.spool_keep_days must be at least 0, not -1"),
     ("service", "outbox_seconds = 0", "service.outbox_seconds must be at least 1, not 0"),
     ("service", "outbox_compact_days = -3",
      "service.outbox_compact_days must be at least 0, not -3"),
@@ -83,6 +84,16 @@ def test_a_number_out_of_range_is_refused_with_its_key(tmp_path: Path, section: 
     with pytest.raises(ConfigError) as caught:
         load_config(path)
     assert caught.value.problems == [f"{path}: {named}"]
+
+
+def test_the_spool_retention_is_read_and_0_keeps_for_ever(tmp_path: Path) -> None:
+    """``[intake] spool_keep_days``: 30 days by default (the shipped file says so), the
+    file's value when it sets one, 0 accepted (the spool kept for ever)."""
+    assert load_config(ROOT / "config.toml").spool_keep_days == 30
+    path = tmp_path / "config.toml"
+    for days in (7, 0):
+        path.write_text(f"[intake]\nspool_keep_days = {days}\n")
+        assert load_config(path).spool_keep_days == days
 
 
 def test_relative_paths_are_relative_to_the_config_file(tmp_path: Path) -> None:

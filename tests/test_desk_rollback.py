@@ -77,6 +77,21 @@ def test_rollback_and_rollforward_without_change_is_byte_identical(
     assert rerun_turn(db, config, "paris", 3).identical
 
 
+def test_the_audit_trail_names_the_turns_a_rollback_undid(db: Engine, config: Config) -> None:
+    """One turn undone read "turns 1-1 undone"."""
+    make_game(db, config)
+    run_turn(db, config, "paris")
+    invoke(config, "turn", "rollback", "paris", "1", "--reason", "check")
+    invoke(config, "turn", "rollforward", "paris", "--reason", "fine", "--yes")
+    run_turn(db, config, "paris")
+    invoke(config, "turn", "rollback", "paris", "1", "--reason", "check again")
+    with Session(db) as session:
+        details = [e.detail for e in audit.entries(session, repo.game_by_name(session, "paris"))
+                   if e.action == "turn.rollback"]
+    assert details == ["back to the start of turn 1; turn 1 undone",
+                       "back to the start of turn 1; turns 1-2 undone"]
+
+
 def test_an_amendment_is_rolled_forward_audited_and_announced(
     db: Engine, config: Config
 ) -> None:

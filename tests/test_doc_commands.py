@@ -2,10 +2,13 @@
 exist: every ``moderator ...`` line in a code block of README.md and the deployment and
 mail documents is resolved through the real command tree (each option it names must be
 one of that command's, each argument count must fit), so a renamed or removed option
-cannot leave an example behind that fails when pasted."""
+cannot leave an example behind that fails when pasted.  The same for the command lines
+the moderator's own messages suggest (```moderator game resume paris```), which must
+also give every option the command requires."""
 
 from __future__ import annotations
 
+import ast
 import re
 import shlex
 from pathlib import Path
@@ -16,7 +19,7 @@ import pytest
 from moderator.cli import cli
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = ("README.md", "docs/deployment.md", "docs/site.md", "docs/outbox.md",
+DOCS = ("README.md", "docs/deployment.md", "docs/gm-desk.md", "docs/site.md", "docs/outbox.md",
         "docs/imap-intake.md", "docs/fates-and-robots.md", "docs/mail-testing.md",
         "docs/dwtk-by-email.md", "docs/fief-by-email.md")
 _BLOCK = re.compile(r"^```[a-z]*\n(.*?)^```", re.S | re.M)
@@ -78,7 +81,7 @@ def _resolve(words: list[str]) -> tuple[click.Command, list[str]]:
     return command, words
 
 
-def _check(line: str) -> None:
+def _check(line: str, *, complete: bool = False) -> None:
     words = shlex.split(line)
     while words and words[0].startswith("--") and words[0] in ("--config", "--as"):
         words = words[2:]  # the group's own options
@@ -106,6 +109,11 @@ def _check(line: str) -> None:
     most = sum(p.nargs if p.nargs > 0 else 99 for p in positional)
     assert least <= len(given) <= most, \
         f"{line!r}: {command.name} takes {least}..{most} arguments, not {given}"
+    if complete:
+        named = {word.split("=")[0] for word in rest if word.startswith("--")}
+        for option in known.values():
+            assert not option.required or named & set(option.opts), \
+                f"{line!r}: {command.name} requires {option.opts[0]}"
 
 
 def test_the_documents_show_commands() -> None:
@@ -115,7 +123,56 @@ def test_the_documents_show_commands() -> None:
 @pytest.mark.parametrize(("doc", "line"), CASES, ids=[f"{d}:{i}" for i, (d, _) in
                                                        enumerate(CASES)])
 def test_a_documented_command_line_exists_with_its_options(doc: str, line: str) -> None:
-    _check(line)
+    _check(line, complete=True)
+
+
+_SUGGESTED = re.compile(r"`moderator ([^`]+)`")
+
+
+def _message_texts(tree: ast.Module) -> list[str]:
+    """The texts of a module's string literals but its docstrings, an f-string's fields
+    written as a word (``x``)."""
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef
+                                | ast.AsyncFunctionDef)
+                  and node.body and isinstance(node.body[0], ast.Expr)}
+    parts: set[int] = set()
+    texts = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            parts |= {id(v) for v in node.values}
+            texts.append("".join(v.value if isinstance(v, ast.Constant) else "x"
+                                 for v in node.values))
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+              and id(node) not in docstrings and id(node) not in parts):
+            texts.append(node.value)
+    return texts
+
+
+SUGGESTED = sorted({
+    (path.relative_to(ROOT).as_posix(), _ALTERNATIVES.sub(r"\1", found.replace("[", "")
+                                                           .replace("]", "")))
+    for path in (ROOT / "moderator").rglob("*.py") if "migrations" not in path.parts
+    for text in _message_texts(ast.parse(path.read_text(encoding="utf-8")))
+    for found in _SUGGESTED.findall(text)
+    if not found.startswith("x")})  # `moderator {command}`: whichever runs
+
+
+@pytest.mark.parametrize(("where", "line"), SUGGESTED,
+                         ids=[f"{w}:{i}" for i, (w, _) in enumerate(SUGGESTED)])
+def test_a_command_line_a_message_suggests_runs_as_written(where: str, line: str) -> None:
+    """A message that tells the GM what to type names a command (not a group) and, when it
+    gives the arguments, every option the command requires.  `game pause` said
+    `moderator game resume paris`, a stopped host `moderator panic --off` (both without
+    their required --reason), `status --check` sent failed mail to `moderator outbox` (a
+    group), a turn run's decisions to `moderator decide GAME KEY VALUE`."""
+    command, rest = _resolve(shlex.split(line))
+    if rest or isinstance(command, click.Group):  # else it names a command, as `moderator log`
+        _check(line, complete=True)
+
+
+def test_the_messages_suggest_commands() -> None:
+    assert len(SUGGESTED) > 10
 
 
 @pytest.mark.parametrize("line", ["game new paris --kind engarde --frobnicate 3",

@@ -12,12 +12,14 @@ import threading
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from click.testing import CliRunner
 from sqlalchemy import Engine
 
 from moderator.cli import cli
+from moderator.cli.app import App
 from moderator.intake.process import process_message
 from moderator.runners import schedule
 from moderator.runners.service import JsonLog, Service
@@ -198,9 +200,12 @@ def test_status_shows_deadlines_orders_backlog_and_problems(config: Config, db: 
 
 
 def test_status_of_a_fresh_store(tmp_path: Path, config: Config) -> None:
+    """A new GM's first `status` says there is no game yet and how to make one (it said
+    nothing about games at all)."""
     result = CliRunner().invoke(cli, ["--config", str(config.path), "status"])
     assert result.exit_code == 0
     assert "has not run yet" in result.output
+    assert "No games yet: `moderator game new NAME --kind" in " ".join(result.output.split())
 
 
 def test_imap_intake_wakes_the_outbox_in_serve(config: Config, db: Engine) -> None:
@@ -256,3 +261,26 @@ def test_a_crash_while_delivering_to_maildirs_delivers_each_mail_once(
         assert len(welcomes) == 1, email
     with session_scope(db) as session:
         assert [e.event for e in repo.gm_log(session) if e.event.startswith("mail.")] == [event]
+
+
+def test_status_shows_scheduled_jobs_only_while_serve_runs(config: Config, db: Engine) -> None:
+    """A stopped service's job rows are what it last scheduled: `status` showed them as
+    "scheduled" (a paused game's deadline, the deadline of a turn since run by hand)."""
+    make_game(db, config)
+    with session_scope(db) as session:
+        deadlines.set_deadlines(session, repo.game_by_name(session, "paris"),
+                                datetime.now(UTC) + timedelta(days=3))
+    scheduler = schedule.new_scheduler(db)
+    scheduler.start(paused=True)
+    try:
+        schedule.sync_jobs(scheduler, db, config)
+    finally:
+        scheduler.shutdown(wait=False)
+    run = CliRunner()
+    beat = {"value": None}
+    with patch.object(App, "running_service", lambda _app: beat["value"]):
+        stopped = run.invoke(cli, ["--config", str(config.path), "status", "paris"])
+        beat["value"] = datetime.now(UTC)
+        running = run.invoke(cli, ["--config", str(config.path), "status", "paris"])
+    assert stopped.exit_code == 0 and "scheduled:" not in stopped.output, stopped.output
+    assert "scheduled: reminder" in running.output and "deadline" in running.output

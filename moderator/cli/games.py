@@ -27,7 +27,7 @@ from moderator.settings.game import GAME_SETTINGS
 from moderator.store import audit, repo
 from moderator.store.db import session_scope
 from moderator.store.models import GmLog
-from moderator.store.statuses import GameStatus
+from moderator.store.statuses import GameStatus, PlayerStatus
 from moderator.turn.deadlines import note_change, now_utc, rule_of
 from moderator.turn.inputs import standing
 from moderator.turn.over import why_over
@@ -123,9 +123,11 @@ def game_show(app: App, name: str) -> None:
                           f"{format_deadline(turn.deadline, g.time_zone) or 'not set'}")
         table = Table("player", "email", "character", "orders this turn")
         for p in repo.players(session, g):
-            stands = standing(session, app.config, g, turn, p)
+            stands = None if p.status == PlayerStatus.REMOVED \
+                else standing(session, app.config, g, turn, p)
             table.add_row(p.name, p.email, p.character_key,
-                          f"v{stands.version} stands" if stands else "-")
+                          "removed" if p.status == PlayerStatus.REMOVED
+                          else f"v{stands.version} stands" if stands else "-")
         console.print(table)
 
 
@@ -141,7 +143,8 @@ def game_pause(app: App, game_name: str, reason: str, actor: str | None) -> None
     """
     with session_scope(app.db) as session:
         actions.pause(session, repo.game_by_name(session, game_name), app.who(actor), reason)
-    console.print(f"{game_name} is paused; `moderator game resume {game_name}` restarts it.")
+    console.print(f"{game_name} is paused; `moderator game resume {game_name} --reason ...` "
+                  "restarts it.")
 
 
 @game.command("resume")
@@ -187,7 +190,7 @@ def game_end(app: App, game_name: str, reason: str, note: str | None, actor: str
         g = repo.game_by_name(session, game_name)
         turn = actions.end(session, app.config, g, app.who(actor), reason, note)
     console.print(f"{game_name} is over; its open turn {turn.number} will not run. "
-                  f"`moderator game resume {game_name}` reopens it.")
+                  f"`moderator game resume {game_name} --reason ...` reopens it.")
     app.deliver(send)
 
 

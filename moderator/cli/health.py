@@ -125,7 +125,8 @@ def _outbox(db: Engine, late: timedelta, now: datetime) -> Check:
         oldest = session.exec(select(func.min(Outbox.created_at))
                               .where(Outbox.status == OutboxStatus.QUEUED)).one()
     if failed:
-        return (WARNING, "outbox", f"{failed} mail(s) failed in the last 24 h (`moderator outbox`)")
+        return (WARNING, "outbox", f"{failed} mail(s) failed in the last 24 h (`moderator "
+                "status` lists them among its problems)")
     if oldest is not None and now - as_utc(oldest) > late:
         return (WARNING, "outbox", f"mail queued since {as_utc(oldest):%Y-%m-%d %H:%M} UTC")
     return (OK, "outbox", "nothing failed, nothing waiting long")

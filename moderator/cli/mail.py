@@ -9,8 +9,10 @@ from rich.table import Table
 from sqlmodel import Session
 
 from moderator import jsonio
-from moderator.cli.app import App, console, pass_app, send_option, send_outbox
+from moderator.cli.app import App, console, desk, pass_app, send_option, send_outbox
 from moderator.intake.process import IntakeResult
+from moderator.intake.spool_prune import prune_spool_by_hand
+from moderator.publish.render import plural
 from moderator.runners.incoming import InboxUnavailable, process_inbox
 from moderator.store import repo
 from moderator.store.host import check_running
@@ -41,6 +43,33 @@ def inbox_process(app: App, send: bool) -> None:
     else:
         console.print("The inbox is empty.")
     app.deliver(send)
+
+
+@inbox.command("prune-spool")
+@click.option("--keep-days", type=click.IntRange(min=1), metavar="N",
+              help="Keep the files of the last N days (default: [intake] spool_keep_days).")
+@desk
+@pass_app
+def inbox_prune_spool(app: App, keep_days: int | None, reason: str, actor: str | None) -> None:
+    """Delete the spool's copies of received emails older than [intake] spool_keep_days
+    (or --keep-days) whose message has a fate; the store keeps every email.  `serve` does
+    it every hour; a message still being handled, or a file no stored message holds,
+    stays.
+
+    \b
+    moderator inbox prune-spool --reason "disk nearly full" --keep-days 7
+    """
+    days = keep_days or app.config.spool_keep_days
+    if not days:
+        raise click.ClickException(
+            "[intake] spool_keep_days is 0: the spool is kept for ever; give --keep-days N "
+            "to delete the files older than N days")
+    pruned = prune_spool_by_hand(app.db, app.config, app.who(actor), reason, days)
+    console.print(f"Deleted {plural(pruned.removed, 'spool file')} older than "
+                  f"{plural(days, 'day')} from {app.config.spool_dir}.")
+    if pruned.kept:
+        console.print(f"Kept {plural(pruned.kept, 'older file')}: their message is still "
+                      "being handled, or no stored message holds it.")
 
 
 def _show(app: App, results: list[IntakeResult]) -> None:

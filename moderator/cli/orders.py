@@ -11,6 +11,7 @@ from moderator.desk import players as desk_players
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.models import Submission
+from moderator.store.statuses import PlayerStatus
 from moderator.turn.inputs import standing
 
 
@@ -25,12 +26,17 @@ def orders() -> None:
 @click.option("--all-versions", is_flag=True, help="Every version, not only the one that stands.")
 @pass_app
 def orders_show(app: App, game_name: str, email: str | None, all_versions: bool) -> None:
-    """The orders that stand for the open turn of GAME (the ones the turn will run)."""
+    """The orders that stand for the open turn of GAME (the ones the turn will run); a
+    removed player's count for nothing (named with --player, he is said to be removed)."""
     with Session(app.db) as session:
         g = repo.game_by_name(session, game_name)
         turn = repo.open_turn(session, g)
-        people = [repo.player_by_email(session, g, email)] if email else repo.players(session, g)
+        people = [repo.player_by_email(session, g, email)] if email else repo.members(session, g)
         for p in people:
+            if p.status == PlayerStatus.REMOVED:
+                console.print(styled("[bold]{name}[/] was removed from {game}: no orders of "
+                                     "his count\n", name=p.name, game=g.name))
+                continue
             subs = repo.submissions(session, p, turn.number)
             stands = standing(session, app.config, g, turn, p)
             if not subs:

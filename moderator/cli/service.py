@@ -37,7 +37,7 @@ from moderator.settings.config import Config
 from moderator.store import hostreads, repo
 from moderator.store.guard import single_instance
 from moderator.store.models import Game, GmLog, Outbox, Turn
-from moderator.store.statuses import GameStatus, LogLevel, OutboxStatus
+from moderator.store.statuses import GameStatus, LogLevel, OutboxStatus, PlayerStatus
 from moderator.turn import deadlines
 from moderator.turn.inputs import standing
 from moderator.turn.over import why_over
@@ -115,8 +115,13 @@ def full_status(app: App, game_name: str | None, limit: int, now: datetime) -> N
             print_host(host_view(session, found, limit), zone, limit, now)
             return
         backlog = _backlog(session)
-        # The job store read as rows, without importing (or unpickling for) the scheduler.
-        jobs = dict(hostreads.scheduled_jobs(session))
+        # The job store read as rows, without importing (or unpickling for) the scheduler;
+        # only while `serve` runs: a stopped service's rows are what it last scheduled (a
+        # paused game's deadline, a turn since run), and a starting one derives them anew.
+        jobs = dict(hostreads.scheduled_jobs(session)) if app.running_service() else {}
+        if not found:
+            console.print("No games yet: `moderator game new NAME --kind engarde|dwtk|fief "
+                          "--deadline 'YYYY-MM-DD HH:MM'` makes one.")
         for g in found:
             _game_status(session, app.config, g, backlog.get(g.id, {}), jobs, now)
         _print_outbox(backlog, found, bool(game_name))
@@ -218,8 +223,12 @@ def _print_due(g: Game, turn: Turn, now: datetime) -> None:
 def _orders_table(session: Session, config: Config, g: Game, turn: Turn) -> Table:
     """Each player and the version of his orders that stands for the open turn, if any."""
     table = Table("player", "email", "orders", "received")
-    sent = 0
+    sent = playing = 0
     for p in repo.players(session, g):
+        if p.status == PlayerStatus.REMOVED:  # the turn runs without his orders
+            table.add_row(p.name, p.email, "removed", "")
+            continue
+        playing += 1
         stands = standing(session, config, g, turn, p)
         if stands:
             sent += 1
@@ -227,7 +236,7 @@ def _orders_table(session: Session, config: Config, g: Game, turn: Turn) -> Tabl
                           short(stands.submission.received_at, g.time_zone))
         else:
             table.add_row(p.name, p.email, styled("[red]none yet[/]"), "")
-    table.title = f"Orders for {turn.label}: {sent} of {len(table.rows)} players"
+    table.title = f"Orders for {turn.label}: {sent} of {playing} players"
     return table
 
 

@@ -102,7 +102,7 @@ def _print_decisions_due(due: Sequence[str], which: str) -> None:
     """The GM's decisions a run looks for (never printed for players)."""
     if due:
         console.print(f"GM decisions {which} looks for (`moderator decide GAME KEY "
-                      "VALUE`; without one, the default applies):")
+                      "VALUE --reason ...`; without one, the default applies):")
         for line in due:
             console.print(f"  {line}")
 

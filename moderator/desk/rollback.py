@@ -59,6 +59,11 @@ def _pending(session: Session, game: Game) -> dict[int, RolledBackTurn]:
     return {row.number: row for row in rows}
 
 
+def _turns(first: int, last: int) -> str:
+    """``turn 2``, ``turns 2-4``."""
+    return f"turn {first}" if first == last else f"turns {first}-{last}"
+
+
 def rollback(session: Session, game: Game, number: int, who: str, reason: str) -> list[int]:
     """Reopen turn ``number``; the turns undone (their numbers)."""
     if game.status not in (GameStatus.ACTIVE, GameStatus.PAUSED, GameStatus.ROLLBACK,
@@ -74,8 +79,8 @@ def rollback(session: Session, game: Game, number: int, who: str, reason: str) -
     kept = _pending(session, game)
     entry = audit.record(session, "turn.rollback", reason, who, game=game,
                          turn_number=number,
-                         detail=f"back to the start of turn {number}; turns "
-                                f"{number}-{open_turn.number - 1} undone")
+                         detail=f"back to the start of turn {number}; "
+                                f"{_turns(number, open_turn.number - 1)} undone")
     for turn in turns:
         if turn.number in kept:  # rolled back before: keep the original
             continue

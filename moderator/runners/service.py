@@ -11,7 +11,9 @@ Three loops run in threads, each wrapped so that a failure is logged and retried
 * scheduler: `moderator.runners.schedule.DeadlineScheduler` (APScheduler, jobs in the store),
   re-synced from the database when its change stamp moves (read every
   `schedule.CHANGE_POLL_SECONDS`) and every `schedule.FULL_SYNC_SECONDS`; its first sync
-  runs in its thread after `ready`.
+  runs in its thread after `ready`;
+* spool (unless ``intake.spool_keep_days`` is 0): `moderator.intake.spool_prune` at the
+  start and every `SPOOL_PRUNE_SECONDS` (not while the host is stopped).
 
 The transport is chosen in one place, `moderator.transport.open_inbox` / `open_sender`.
 
@@ -36,6 +38,7 @@ from typing import Any, TextIO
 from sqlalchemy import Engine, make_url
 
 from moderator.intake.process import IntakeResult
+from moderator.intake.spool_prune import prune_spool
 from moderator.runners.incoming import Incoming
 from moderator.runners.outgoing import Outgoing, SendFate, SendReport
 from moderator.runners.schedule import STOPPED, DeadlineScheduler
@@ -43,11 +46,14 @@ from moderator.settings.config import Config, mask_credentials
 from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.store.guard import Guard
+from moderator.store.host import panic_reason
 from moderator.store.statuses import LogLevel
 from moderator.transport import open_inbox, open_sender
 from moderator.turn.archive import write_missing_archives
 
 MAX_BACKOFF = 60.0
+# How often the spool is pruned (its limit is in days: an hour late is nothing).
+SPOOL_PRUNE_SECONDS = 3600.0
 JOIN_SECONDS = 5.0
 # How often the main thread looks whether a signal came (see `Service.serve_forever`).
 SIGNAL_CHECK_SECONDS = 0.2
@@ -200,6 +206,15 @@ class Service:
         if report.error:
             self.log("warning", "outbox", "connection", error=report.error)
 
+    def _spool(self) -> None:
+        """Prune the spool (`intake.spool_keep_days`), then wait for the next time."""
+        if panic_reason(self.db) is None:
+            pruned = prune_spool(self.db, self.config)
+            if pruned.removed:
+                self.log("info", "spool", "pruned", removed=pruned.removed, kept=pruned.kept,
+                         keep_days=pruned.keep_days)
+        self.stop.wait(SPOOL_PRUNE_SECONDS)
+
     def _scheduler_loop(self) -> None:
         if not self._archives_checked:
             # A run killed between its commit and its archive left the archive unwritten.
@@ -225,6 +240,8 @@ class Service:
         self.scheduler.start(sync=False)
         loops = {"intake": self._intake, "outbox": self._outbox,
                  "scheduler": self._scheduler_loop}
+        if self.config.spool_keep_days:
+            loops["spool"] = self._spool
         for name, body in loops.items():
             # Daemon threads: a loop stuck in network I/O cannot keep the process alive.
             thread = threading.Thread(target=self._guarded(name, body), name=name, daemon=True)

@@ -26,7 +26,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from moderator.games import find_engine, game_kinds
 from moderator.settings import resources
-from moderator.settings.deployment import SETTING_BY_KEY, SETTINGS
+from moderator.settings.deployment import INT_RANGES, SETTING_BY_KEY, SETTINGS
 from moderator.settings.game import DEFAULTS, GameSettings, parse_game
 from moderator.settings.tables import check_overrides, load_tables
 
@@ -160,6 +160,7 @@ class Config:
     games: Mapping[str, GameSettings]
     authserv_id: str = ""
     refusals_per_hour: int = 1
+    spool_keep_days: int = 30
     site_dir: Path | None = None  # None: the folder 'site' beside the archive
     site_after_turn: bool = True
 
@@ -266,32 +267,12 @@ def _value_problems(values: Mapping[str, Any], name: str) -> list[str]:
     for key in ("mail.imap.security", "mail.smtp.security"):
         if values[key] not in ("ssl", "starttls", "none"):
             problems.append(f"{name}: {key} must be 'ssl', 'starttls' or 'none'")
-    for key, (least, most) in _INT_RANGES.items():
+    for key, (least, most) in INT_RANGES.items():
         value = values[key]
         if isinstance(value, int) and (value < least or (most is not None and value > most)):
             within = f"from {least} to {most}" if most else f"at least {least}"
             problems.append(f"{name}: {key} must be {within}, not {value}")
     return problems
-
-
-# The whole-number settings and the values that work (None: no upper limit).  0 seconds
-# would spin a loop; a negative count, size, delay or age means nothing (max_lines = -1
-# would drop a message's last line, outage_slide_hours = -24 move deadlines into the past).
-_INT_RANGES: dict[str, tuple[int, int | None]] = {
-    "mail.imap.port": (1, 65535),
-    "mail.imap.poll_seconds": (1, None),
-    "mail.smtp.port": (1, 65535),
-    "mail.smtp.retry_seconds": (1, None),
-    "mail.smtp.max_attempts": (1, None),
-    "intake.max_lines": (1, None),
-    "intake.max_bytes": (1, None),
-    "intake.refusals_per_hour": (0, None),
-    "service.outbox_seconds": (1, None),
-    "service.outbox_compact_days": (0, None),
-    "service.outage_slide_hours": (0, None),
-    "service.reminder_hours": (0, None),
-    "service.maildir_poll_seconds": (1, None),
-}
 
 
 def _build(path: Path | None, base: Path, values: Mapping[str, Any], zone: ZoneInfo,
@@ -344,6 +325,7 @@ def _build(path: Path | None, base: Path, values: Mapping[str, Any], zone: ZoneI
         games=games,
         authserv_id=values["intake.authserv_id"].strip().lower(),
         refusals_per_hour=values["intake.refusals_per_hour"],
+        spool_keep_days=values["intake.spool_keep_days"],
         site_dir=rel("site.folder") if values["site.folder"] else None,
         site_after_turn=values["site.after_turn"],
     )

@@ -1,6 +1,7 @@
 """The deployment settings ``config.toml`` can hold, each declared once with its default
-and help text (`SETTINGS`); `moderator.settings.config` reads them, and a test checks that
-the shipped config.toml documents each of them."""
+and help text (`SETTINGS`), the whole numbers with the values that work (`INT_RANGES`);
+`moderator.settings.config` reads them, and a test checks that the shipped config.toml
+documents each of them."""
 
 from __future__ import annotations
 
@@ -105,6 +106,12 @@ SETTINGS: tuple[Setting, ...] = (
         "Refusals sent to one address in an hour; beyond that the moderator stays silent "
         "and logs it for the GM (0: never send refusals).",
     ),
+    Setting(
+        "intake.spool_keep_days",
+        30,
+        "Days a received email's spool file is kept once its message has a fate (the "
+        "store keeps its bytes for ever); 0 keeps the spool for ever.",
+    ),
     Setting("service.outbox_seconds", 5, "How often `serve` sends queued mail."),
     Setting(
         "service.outbox_compact_days",
@@ -139,3 +146,23 @@ SETTINGS: tuple[Setting, ...] = (
 )
 
 SETTING_BY_KEY = {s.key: s for s in SETTINGS}
+
+# The whole-number settings and the values that work (None: no upper limit).  0 seconds
+# would spin a loop; a negative count, size, delay or age means nothing (max_lines = -1
+# would drop a message's last line, outage_slide_hours = -24 move deadlines into the past).
+INT_RANGES: dict[str, tuple[int, int | None]] = {
+    "mail.imap.port": (1, 65535),
+    "mail.imap.poll_seconds": (1, None),
+    "mail.smtp.port": (1, 65535),
+    "mail.smtp.retry_seconds": (1, None),
+    "mail.smtp.max_attempts": (1, None),
+    "intake.max_lines": (1, None),
+    "intake.max_bytes": (1, None),
+    "intake.refusals_per_hour": (0, None),
+    "intake.spool_keep_days": (0, None),
+    "service.outbox_seconds": (1, None),
+    "service.outbox_compact_days": (0, None),
+    "service.outage_slide_hours": (0, None),
+    "service.reminder_hours": (0, None),
+    "service.maildir_poll_seconds": (1, None),
+}

@@ -50,7 +50,7 @@ class HostStopped(RuntimeError):
 
     def __init__(self, reason: str) -> None:
         super().__init__(f"the host is stopped (moderator panic: {reason}); "
-                         "`moderator panic --off` resumes")
+                         "`moderator panic --off --reason ...` resumes")
 
 
 def check_running(db: Engine | Session) -> None:

@@ -12,12 +12,18 @@ either, which is also how a host moves from SQLite to PostgreSQL):
 3. the server key: the backup's (``--with-key``), else the key file already in place
    must be the one the backup names; ``new_key`` goes on without it (the generated
    passwords will not verify: the GM gives new ones, `moderator player password`);
-4. the key and the archive are written (each file whole or not at all; doing it again
-   is harmless, so a restore that failed later can simply be run again);
-5. in ONE transaction: the empty tables are dropped, the schema is built at the backup's
-   revision, every row goes back with its own id (PostgreSQL's id sequences set past
-   them), the schema is migrated to this code's head, and the restore is written in the
-   audit trail.  Any failure rolls all of it back, leaving the store empty.
+4. in ONE transaction: the empty tables are dropped, the schema is built at the backup's
+   revision, then one read of the backup puts every row back with its own id (only into
+   the tables of that schema: never another program's) and writes the key and the
+   archive (each file whole or not at all), PostgreSQL's id sequences are set past the
+   ids, the schema is migrated to this code's head, and the restore is written in the
+   audit trail.  Any failure rolls the store back, leaving it empty; the files written
+   are the backup's own, which a restore run again accepts (and writes again).
+
+So the file is read twice: to verify it, then to restore it.  Not once: the manifest,
+which names the schema the rows need and proves every member, is the last member of one
+gzip stream, so a single read would have to keep every table aside (as much disk again
+as the store) until the manifest at the end says it can be trusted.
 """
 
 from __future__ import annotations
@@ -35,7 +41,6 @@ from sqlmodel import Session, col
 from moderator.faults import crash_point
 from moderator.store import audit
 from moderator.store.backup.manifest import (
-    MANIFEST,
     SKIPPED_TABLES,
     BackupError,
     Manifest,
@@ -85,9 +90,8 @@ def restore_backup(path: Path, *, database_url: str, key_file: Path, archive_dir
         _check_empty(engine, manifest)
         _check_archive(manifest, archive_dir)
         key = _key_plan(manifest, key_file, new_key)
-        archive_files = _restore_files(path, key_file, archive_dir, key == "restored")
-        crash_point("restore.files-written")
-        rows = _load(engine, path, manifest, reason, who, key)
+        rows, archive_files = _load(engine, path, manifest, _Places(key_file, archive_dir),
+                                    reason, who, key)
         lost = _lost_passwords(engine) if key == "new" else ()
     finally:
         engine.dispose()
@@ -154,36 +158,30 @@ def _key_plan(manifest: Manifest, key_file: Path, new_key: bool) -> str:
                       "--new-key and give the players new passwords")
 
 
-def _restore_files(path: Path, key_file: Path, archive_dir: Path, with_key: bool) -> int:
-    written = 0
-    with open_members(path) as members:
-        for name, handle in members:
-            if name == "key" and with_key:
-                copy_member(handle, key_file)
-                forget_key(key_file)
-            elif name.startswith("archive/"):
-                copy_member(handle, archive_dir / name.removeprefix("archive/"))
-                written += 1
-    return written
+@dataclass(frozen=True)
+class _Places:
+    """Where a restore writes the backup's files."""
+
+    key_file: Path
+    archive_dir: Path
 
 
-def _load(engine: Engine, path: Path, manifest: Manifest, reason: str, who: str,
-          key: str) -> int:
+def _load(engine: Engine, path: Path, manifest: Manifest, places: _Places, reason: str,
+          who: str, key: str) -> tuple[int, int]:
+    """The store rebuilt in one transaction, the files written on the way; (rows, archive
+    files)."""
     from alembic import command
 
-    rows = 0
     with engine.begin() as connection:
         _drop_ours(connection, manifest)
         config = alembic_config()
         config.attributes["connection"] = connection
         for revision in manifest.schema:
             command.upgrade(config, revision)
+        ours = schema_tables(manifest.schema)
         tables = MetaData()
-        tables.reflect(bind=connection)
-        with open_members(path) as members:
-            for name, handle in members:
-                if name.startswith("tables/"):
-                    rows += _load_table(connection, tables, name, handle)
+        tables.reflect(bind=connection, only=lambda name, _meta: name in ours)
+        rows, archive_files = _put_back(connection, tables, path, places, key == "restored")
         crash_point("restore.rows-loaded")
         if connection.dialect.name == "postgresql":
             _move_sequences(connection, tables)
@@ -193,7 +191,26 @@ def _load(engine: Engine, path: Path, manifest: Manifest, reason: str, who: str,
                          detail=f"{path.name}: taken {manifest.created:%Y-%m-%d %H:%M} UTC "
                                 f"on {manifest.backend}, schema {', '.join(manifest.schema)}, "
                                 f"{rows} rows, server key {key}")
-    return rows
+        crash_point("restore.committing")
+    return rows, archive_files
+
+
+def _put_back(connection: Connection, tables: MetaData, path: Path, places: _Places,
+              with_key: bool) -> tuple[int, int]:
+    """One read of the backup: its rows into ``tables``, the key (``with_key``) and the
+    archive into their places; (rows, archive files)."""
+    rows = archive_files = 0
+    with open_members(path) as members:
+        for name, handle in members:
+            if name.startswith("tables/"):
+                rows += _load_table(connection, tables, name, handle)
+            elif name == "key" and with_key:
+                copy_member(handle, places.key_file)
+                forget_key(places.key_file)
+            elif name.startswith("archive/"):
+                copy_member(handle, places.archive_dir / name.removeprefix("archive/"))
+                archive_files += 1
+    return rows, archive_files
 
 
 def _drop_ours(connection: Connection, manifest: Manifest) -> None:
@@ -208,8 +225,8 @@ def _drop_ours(connection: Connection, manifest: Manifest) -> None:
 def _load_table(connection: Connection, tables: MetaData, member: str,
                 handle: IO[bytes]) -> int:
     name = member.removeprefix("tables/").removesuffix(".jsonl")
-    table = tables.tables.get(name)
-    if table is None or name in SKIPPED_TABLES or name == MANIFEST:
+    table = tables.tables.get(name)  # only the tables of the backup's schema
+    if table is None:
         raise BackupError(f"the backup holds a table {name!r} its schema does not have")
     lines = _lines(handle)
     columns = json.loads(next(lines))
