@@ -37,11 +37,13 @@ __all__ = ["App", "cli", "main"]
 # `status` do not pay for every command's imports (tests/speed checks these lines match
 # the commands' own help).
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "game": ("games", "game", "Create and inspect games."),
-    "player": ("players", "player", "Sign players up and list them."),
-    "inbox": ("mail", "inbox", "Incoming mail."),
+    "game": ("games", "game", "Games: create, inspect, pause, resume and end them; write to "
+             "their players."),
+    "player": ("players", "player", "Players: sign them up, approve requests, replace, eject, "
+               "passwords, absences."),
+    "inbox": ("mail", "inbox", "Incoming mail: process the inbox, prune the spool."),
     "orders": ("orders", "orders", "Orders received."),
-    "turn": ("turns", "turn", "Run, rerun and inspect turns."),
+    "turn": ("turns", "turn", "Turns: preview, run, rerun, roll back and forward, inspect."),
     "newsletter": ("newsletters", "newsletter", "Published gazettes and turn sheets."),
     "state": ("newsletters", "state", "Game state."),
     "outbox": ("mail", "outbox", "Outgoing mail."),
@@ -51,8 +53,9 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
               "deadline (until SIGTERM)."),
     "status": ("status", "status", "Games, deadlines, who has sent orders, the outbox, and "
                "the service's last activity."),
-    "demo": ("demo", "demo", "Run a whole En Garde! month by email on local Maildirs and "
-             "show where to look."),
+    "demo": ("demo", "demo", "Run a game by email on local Maildirs and show where to look:"
+             " an En Garde! month, or (--kind) the deal and a turn of Down with the King, the"
+             " muster and a round of Fief: England."),
     "panic": ("games", "panic",
               "Stop ALL processing on this host at once (or, with --off, resume it)."),
     "log": ("games", "log", "The audit trail of GAME: every GM action, who, when and why."),

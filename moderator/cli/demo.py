@@ -17,8 +17,9 @@ from moderator.cli.app import console
 @click.option("--kind", type=click.Choice(["engarde", "dwtk", "fief"]), default="engarde",
               show_default=True, help="Which game.")
 def demo(folder: Path | None, kind: str) -> None:
-    """Run a game by email on local Maildirs (an En Garde! month; the deal and a turn of
-    Down with the King; the muster and a round of Fief: England) and show where to look."""
+    """Run a game by email on local Maildirs and show where to look: an En Garde! month,
+    or (--kind) the deal and a turn of Down with the King, the muster and a round of Fief:
+    England."""
     from moderator.demo.month import run_demo
     from moderator.demo.others import run_other_demo
 

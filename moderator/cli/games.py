@@ -35,7 +35,7 @@ from moderator.turn.over import why_over
 
 @click.group()
 def game() -> None:
-    """Create and inspect games."""
+    """Games: create, inspect, pause, resume and end them; write to their players."""
 
 
 @game.command("new")

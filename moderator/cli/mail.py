@@ -21,7 +21,7 @@ from moderator.store.models import Game, Submission
 
 @click.group()
 def inbox() -> None:
-    """Incoming mail."""
+    """Incoming mail: process the inbox, prune the spool."""
 
 
 @inbox.command("process")

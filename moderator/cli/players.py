@@ -24,7 +24,7 @@ OPTIONAL_REASON = click.option("--reason", default=None,
 
 @click.group()
 def player() -> None:
-    """Sign players up and list them."""
+    """Players: sign them up, approve requests, replace, eject, passwords, absences."""
 
 
 @player.command("add")

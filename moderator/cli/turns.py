@@ -37,7 +37,7 @@ from moderator.turn.run import TurnReport, run_turn
 
 @click.group()
 def turn() -> None:
-    """Run, rerun and inspect turns."""
+    """Turns: preview, run, rerun, roll back and forward, inspect."""
 
 
 @turn.command("run")

@@ -20,7 +20,7 @@ def test_help_imports_no_command_and_no_database_library() -> None:
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True).stdout
     assert "HEAVY []" in out
-    assert "status" in out and "Run, rerun and inspect turns." in out
+    assert "status" in out and "Turns: preview, run, rerun, roll back and forward, inspect." in out
 
 
 def test_the_listed_help_is_each_commands_own() -> None:
