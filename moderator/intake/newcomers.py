@@ -107,9 +107,9 @@ def lost_password(session: Session, config: Config, message: ExtractedMessage,
     _check_sender(message, stored)
     repo.log_gm(session, "player.password-lost", f"{player.name} ({message.sender})", game=game)
     outgoing.queue_gm_notice(
-        session, config, game, f"{player.name} has lost his password",
-        f"{player.name} <{player.email}> has lost his password (LOST PASSWORD by mail from "
-        f"{message.sender}).  To mail him a new one:\n\n  moderator player password "
+        session, config, game, f"{player.name}: password lost",
+        f"{player.name} <{player.email}> asks for a new password (LOST PASSWORD by mail from "
+        f"{message.sender}).  To mail a new one:\n\n  moderator player password "
         f"{game.name} {player.email} --reset --reason \"lost it\"\n")
     skipped = ("\n\nThe other commands in your mail need your password: they were not "
                "done." if others else "")

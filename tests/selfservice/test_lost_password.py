@@ -26,7 +26,7 @@ def test_lost_password_asks_the_gm_and_answers_the_registered_address(
     assert send(db, config, "LOST PASSWORD\nSTATUS\n", sender="jacques@work.example") \
         == "accepted"
     notice = mails(db, "gm-notice")[-1]
-    assert notice.subject == "[paris] Jacques de Lyon has lost his password"
+    assert notice.subject == "[paris] Jacques de Lyon: password lost"
     assert f"moderator player password paris {JACQUES} --reset" in text_of(notice)
     [answer] = mails(db, "command-reply")
     assert answer.to_addr == JACQUES
