@@ -59,7 +59,7 @@ def _addressed(session: Session, game: Game, to: Sequence[str]) -> list[Player]:
     for address in to:
         player = repo.player_by_email(session, game, address)
         if player.status == PlayerStatus.REMOVED:
-            raise DeskError(f"{address} has left {game.name}: he gets no more mail")
+            raise DeskError(f"{address} has left {game.name}: the game mails that address no more")
         if player not in chosen:
             chosen.append(player)
     return chosen

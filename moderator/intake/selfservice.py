@@ -2,8 +2,8 @@
 (`moderator.intake.commands` finds and dispatches them): ``GAMES`` (the games open to
 join, to anyone), ``FORM`` (a fresh order form), ``DEADLINE [IN zone]`` (the deadlines,
 in the player's own time zone too), and the requests a player makes of the GM by mail:
-``TO GM`` (the rest of the mail is passed on), ``RESIGN`` (he asks to leave) and
-``ADDRESS new@address`` (he asks to move his mail there).
+``TO GM`` (the rest of the mail is passed on), ``RESIGN`` (the player asks to leave)
+and ``ADDRESS new@address`` (the player asks to move the game's mail there).
 
 A request is passed on, never carried out by mail: leaving ends a character's play and a
 new address takes every private sheet, so the GM decides (`player eject`, `player
@@ -99,10 +99,10 @@ def ask_gm(session: Session, config: Config, game: Game, player: Player, text: s
         raise DeskError("nothing to pass on: write TO GM and your message on the lines "
                         "after it")
     _to_gm(session, config, game, player, "writes to the GM", "player.to-gm",
-           f"{player.name} <{player.email}> writes (TO GM by mail; answer him at his "
+           f"{player.name} <{player.email}> writes (TO GM by mail; answer at that "
            f"address):\n\n{kept}\n", f"{len(kept.splitlines())} lines")
     return ("Your message is passed on to the GM (the lines after TO GM, without your\n"
-            "password); he answers you himself.")
+            "password); the GM answers you directly.")
 
 
 def ask_to_leave(session: Session, config: Config, game: Game, player: Player) -> str:
@@ -125,16 +125,16 @@ def ask_new_address(session: Session, config: Config, game: Game, player: Player
     if "@" not in address or any(c in address for c in "<>\"'\\ "):
         raise DeskError(f"{address!r} is not a mail address: write ADDRESS and your new "
                         "address, e.g. ADDRESS jacques@example.org")
-    _to_gm(session, config, game, player, f"asks to move his mail to {address}",
+    _to_gm(session, config, game, player, f"asks to move the game's mail to {address}",
            "player.address-request",
-           f"{player.name} <{player.email}> asks to receive his mail at {address} "
-           "(ADDRESS by mail).  To let him send orders from it as well:\n\n"
+           f"{player.name} <{player.email}> asks to receive the game's mail at {address} "
+           "(ADDRESS by mail).  To let that address send orders as well:\n\n"
            f"  moderator player address {game.name} {player.email} {address} --reason ...\n\n"
-           "To move all his mail there (a new password goes to the new address):\n\n"
+           "To move all the player's mail there (a new password goes to the new address):\n\n"
            f"  moderator player replace {game.name} {player.email} {address} --reason ...\n",
            address)
     return (f"Your wish to receive the game's mail at {address} is passed on to the GM;\n"
-            "until he makes the change, the game writes to the address it has, and\n"
+            "until the GM makes the change, the game writes to the address it has, and\n"
             "reads your orders only from the addresses registered now.")
 
 
