@@ -269,6 +269,17 @@ def test_ladies_are_found_by_short_names_and_readable_aliases() -> None:
     assert sum("certainly fail" in w for w in warned) == 1  # Célestine is 8 SL above him
 
 
+def test_a_lady_is_found_without_her_honorific() -> None:
+    """EG §L: "COURT Roxanne de Blois" names her as surely as "Mlle Roxanne de Blois";
+    the honorific alone was refused as an unknown lady (with her full name as the hint)."""
+    parsed = ENGINE.parse_orders("WEEK 2: COURT Roxanne de Blois\n"
+                                 "WEEKEND 2: LIAISE Celestine d'Aubigny", STATE, "jacques",
+                                 _TABLES)
+    assert not parsed.hard_errors, parsed.hard_errors
+    assert parsed.normal_form == ("WEEK 2: COURT Mlle Roxanne de Blois",
+                                  "WEEKEND 2: LIAISE Mme Célestine d'Aubigny")
+
+
 def test_courting_far_above_is_a_warning() -> None:
     """EG §L: more than 6 above always fails: a receipt warning, not an error."""
     parsed = ENGINE.parse_orders("WEEK 1: COURT Celestine\nWEEKEND 1: LIAISE Celestine",

@@ -56,7 +56,8 @@ class Table:
 
 @dataclass(frozen=True)
 class LadyTable(Table):
-    """Ladies are found by full name, or by "Mlle Roxanne" / "Roxanne" when unique."""
+    """Ladies are found by full name, with or without the honorific ("Roxanne de Blois"),
+    or by "Mlle Roxanne" / "Roxanne" when unique."""
 
     def find(self, text: str) -> str | None:
         if not self._index and self.names:
@@ -64,7 +65,7 @@ class LadyTable(Table):
             aliases: dict[str, str] = {}
             for key, name in self.names.items():
                 words = name.split()
-                for alias in {" ".join(words[:2]), " ".join(words[1:2])}:
+                for alias in {" ".join(words[:2]), " ".join(words[1:2]), " ".join(words[1:])}:
                     norm = normalise(alias)
                     counts[norm] = counts.get(norm, 0) + 1
                     aliases[norm] = key
