@@ -280,6 +280,14 @@ def test_a_lady_is_found_without_her_honorific() -> None:
                                   "WEEKEND 2: LIAISE Mme Célestine d'Aubigny")
 
 
+def test_a_week_range_warns_once_not_once_a_week() -> None:
+    """EG §D, reference §4.5: "WEEKS 1-2: REGIMENTAL DUTY" out of a regiment printed the
+    same warning, on the same line, twice on the receipt."""
+    parsed = ENGINE.parse_orders("WEEKS 1-2: REGIMENTAL DUTY", STATE, "jacques", _TABLES)
+    assert len([e for e in parsed.errors if "no regiment" in e.message]) == 1, parsed.errors
+    assert parsed.normal_form == ("WEEK 1: REGIMENTAL DUTY", "WEEK 2: REGIMENTAL DUTY")
+
+
 def test_courting_far_above_is_a_warning() -> None:
     """EG §L: more than 6 above always fails: a receipt warning, not an error."""
     parsed = ENGINE.parse_orders("WEEK 1: COURT Celestine\nWEEKEND 1: LIAISE Celestine",

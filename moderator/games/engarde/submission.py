@@ -192,6 +192,7 @@ def parse_orders(text: str, state: GameState, character: str, tables: Tables,
         sets[mode] = orders
     month = sets["month"] or OrderSet()
     result = MonthOrders(month, sets["standing"], sets["nmr"])
-    errors = sorted(reader.errors, key=lambda e: (e.line, e.severity.value))
+    # A range ("WEEKS 1-3") checks each week on the same line: one warning is enough.
+    errors = sorted(dict.fromkeys(reader.errors), key=lambda e: (e.line, e.severity.value))
     return ParsedOrders(result.to_dict(), tuple(format_month_orders(result, reader.look)),
                         tuple(errors))
