@@ -13,6 +13,7 @@ from tests.engarde.conftest import (
     no_event,
     run_month,
 )
+from tests.engarde.test_templates_purity import ENV
 
 
 def test_weekend_trip_one_sp_for_three_times_sl_once_a_month() -> None:
@@ -50,6 +51,21 @@ def test_first_night_resounding_success_starts_a_long_run() -> None:
     no_event(nxt, "theatre.reception")
     assert_event(nxt, "theatre.run_ends")
     assert nxt.state["theatre"]["play"] == 2
+
+
+def test_gazette_says_once_that_the_play_runs_on() -> None:
+    """EG §O: after a resounding success the gazette said 'Play no. 2 runs on into next
+    month. Next month play no. 2 runs on, so there is no first night.'"""
+    state = make_state(make_char("a", sl=5))
+    result = run_month(state, give_orders(state, a="WEEKEND 1: FIRST NIGHT"), dice(theatre=[6]))
+    ctx = ENGINE.newsletter_context(state, result.state, result.events, ["a"], _TABLES)
+    gazette = ENV.get_template("engarde/gazette.md.j2").render(
+        game={"name": "Paris", "kind": "engarde", "title": "En Garde!"},
+        turn={"number": 1, "label": "April 1625"}, next_deadline=None,
+        events=[e.to_dict() for e in result.events if e.public], ctx=ctx.gazette)
+    theatre = gazette.split("## At the theatre")[1].split("##")[0]
+    assert theatre.count("runs on") == 1, theatre
+    assert "no first night" in theatre
 
 
 def test_box_during_a_long_run_original_owner_keeps_the_benefit() -> None:
