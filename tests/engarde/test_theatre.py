@@ -68,6 +68,21 @@ def test_gazette_says_once_that_the_play_runs_on() -> None:
     assert "no first night" in theatre
 
 
+def test_in_a_long_run_weekend_one_is_an_ordinary_evening_at_the_theatre() -> None:
+    """EG §O: during a long run "there will be no first night that month", so
+    'WEEKEND 1: THEATRE' is a plain trip; it was refused as 'weekend 1 is the first
+    night', leaving no way to the theatre that weekend."""
+    state = make_state(make_char("a", sl=5), theatre={
+        "play": 2, "long_run": True, "run_months": 1, "last_outcome": "resounding_success",
+        "box_holders": []})
+    parsed = ENGINE.parse_orders("WEEKEND 1: THEATRE", state, "a", _TABLES)
+    assert not parsed.hard_errors, parsed.hard_errors
+    trip = assert_event(run_month(state, {"a": parsed.orders}), "theatre.trip", "a")
+    assert (trip.crowns, trip.sp) == (-15, 1)
+    standing = ENGINE.parse_orders("STANDING WEEKEND 1: THEATRE", state, "a", _TABLES)
+    assert standing.hard_errors  # a standing order would meet a first night later
+
+
 def test_box_during_a_long_run_original_owner_keeps_the_benefit() -> None:
     """EG §O: box 150 CR, +4 SP; in a long run repurchasing owners get the same benefit
     (+SL for a resounding success), new owners only the basic 4."""

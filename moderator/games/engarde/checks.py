@@ -117,7 +117,7 @@ def check_set(orders: OrderSet, lines: dict[str, int], state: GameState, key: st
                     if keep(f"ANYTIME {i}", o, _general(o, character, tables)
                             + society.general(o) + switches.get(i, [])))
     weekends = {n: o for n, o in orders.weekends.items()
-                if keep(f"WEEKEND {n}", o, _weekend(n, o, orders, character, state, tables)
+                if keep(f"WEEKEND {n}", o, _weekend(n, o, orders, character, state, tables, mode)
                         + society.weekend(o))}
     weeks = {}
     away = _away_at_the_front(character, state, mode)
@@ -169,12 +169,16 @@ def _general(order: Order, c: Character, tables: Tables) -> list[ParseProblem]:
 
 
 def _weekend(n: int, order: Order, orders: OrderSet, c: Character, state: GameState,
-             tables: Tables) -> list[ParseProblem]:
+             tables: Tables, mode: str) -> list[ParseProblem]:
     found: list[ParseProblem] = []
     first = tables.theatre["first_night_weekend"]
+    # EG §O: in a long run "there will be no first night that month": weekend 1 is then an
+    # ordinary evening (this month only: a standing order would meet a first night later).
+    no_first_night = state.theatre.long_run and mode == "month"
     if isinstance(order, Theatre) and order.first_night and n != first:
         found.append(IllegalOrderError(f"the first night is on weekend {first} (EG §O)"))
-    elif isinstance(order, Theatre) and not order.first_night and n == first:
+    elif isinstance(order, Theatre) and not order.first_night and n == first and (
+            not no_first_night):
         found.append(IllegalOrderError(
             f"weekend {first} is the first night (EG §O)",
             f"write WEEKEND {first}: THEATRE FIRST NIGHT, or go on a later weekend"))
