@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from moderator.games.engarde import ENGINE
 from tests.engarde.conftest import (
+    _TABLES,
     assert_event,
     dice,
     give_orders,
@@ -129,6 +131,19 @@ def test_answers_to_a_pregnancy(answer: str, faces: list[int], event: str, crown
     assert ("rox" in result.state["ladies"]) is stays
     if event == "family.assassin_pity":
         assert result.state["matters"][0]["args"]["crime"] == "murder"
+
+
+def test_the_receipt_warns_of_a_pregnancy_answer_with_no_news_to_answer() -> None:
+    """EG §L: a lady with child tells the father, who answers next month.  An answer with no
+    such news was accepted silently; the turn then skipped it ('no news of a child')."""
+    state = pregnant_state()
+    assert not ENGINE.parse_orders("ANYTIME: PREGNANCY Roxanne ACKNOWLEDGE", state, "d",
+                                   _TABLES).errors
+    state["ladies"]["rox"].update(pregnant_by=None, conceived=None)
+    parsed = ENGINE.parse_orders("ANYTIME: PREGNANCY Roxanne ACKNOWLEDGE", state, "d", _TABLES)
+    assert [e.message for e in parsed.errors] == [
+        "Mlle Roxanne de Blois has sent you no news of a child: there is nothing to answer, "
+        "and the answer will not be carried out (EG §L)"]
 
 
 def test_assassins_pity_one_in_three_if_beautiful() -> None:

@@ -26,6 +26,7 @@ from moderator.games.engarde.orders import (
     Liaise,
     Marry,
     Order,
+    PregnancyAnswer,
     Propose,
     RequestWarrant,
     UseFavour,
@@ -160,6 +161,16 @@ class SocietyChecks:
                                  "(EG §Q)")]
         return []
 
+    def _no_news(self, order: PregnancyAnswer) -> list[ParseProblem]:
+        """EG §L: only the father told of her child answers, once (found by mail: an answer
+        with no news was accepted silently, then skipped at the turn)."""
+        lady = self.ladies.get(order.lady, {})
+        if lady.get("pregnant_by") == self.c.key and not lady.get("answered"):
+            return []
+        return [OrderWarning(f"{lady.get('name', 'she')} has sent you no news of a child: "
+                             "there is nothing to answer, and the answer will not be carried "
+                             "out (EG §L)")]
+
     def general(self, order: Order) -> list[ParseProblem]:
         s = self.tables.society
         found: list[ParseProblem] = self.army(order)
@@ -175,6 +186,8 @@ class SocietyChecks:
             found.append(IllegalOrderError("you cannot lend to yourself"))
         elif isinstance(order, Demand) and self.mode == "month":
             found += self._demand(order)
+        elif isinstance(order, PregnancyAnswer) and self.mode == "month":
+            found += self._no_news(order)
         elif isinstance(order, Lend) and order.amount > self.c.crowns and self.mode == "month":
             found.append(OrderWarning(f"you hold {self.c.crowns} crowns"))
         elif isinstance(order, Bribe) and s.bribes[order.cls] > self.c.crowns \
