@@ -85,3 +85,13 @@ def test_a_lady_no_longer_listed_is_not_mistaken_for_another() -> None:
         "the ladies change every month; this month's are Mlle Célestine de Clermont, "
         "Mlle Gabrielle de Rohan")
     assert ladies.hint("Gabriele de Rohan") == "did you mean Mlle Gabrielle de Rohan?"
+
+
+def test_a_guest_carousing_at_a_party_at_home_is_not_at_his_own_home() -> None:
+    """EG §J: drinks at a party are on the host.  At a party held at the host's home the
+    guest's sheet read 'Carousing at home, on Henri', as if at the guest's own home (at a
+    joint party the home is the senior host's, who need not be the one named)."""
+    event = {"id": "carouse.drink", "actor": "pierre",
+             "args": {"venue": "home", "cost": 7, "paid_by": "henri"}}
+    line = str(EVENTS.carouse_drink(event, {"henri": "Henri"})).strip()
+    assert line == "Carousing at the party, on Henri."
