@@ -95,3 +95,13 @@ def test_a_guest_carousing_at_a_party_at_home_is_not_at_his_own_home() -> None:
              "args": {"venue": "home", "cost": 7, "paid_by": "henri"}}
     line = str(EVENTS.carouse_drink(event, {"henri": "Henri"})).strip()
     assert line == "Carousing at the party, on Henri."
+
+
+def test_an_unpaid_post_does_not_say_zero_crowns() -> None:
+    """Reference §7: an aide's post brings standing (SP) but no pay; the sheet read
+    'As Aide to a Brigadier-General: 0 crowns. (+3 SP, total 11)'."""
+    assert _line("appointment_pay", {"position": "Aide to a Brigadier-General", "pay": 0}) \
+        == "Standing as Aide to a Brigadier-General (no pay)."
+    assert _line("appointment_pay", {"position": "Military Governor of Paris", "pay": 75}) \
+        == "As Military Governor of Paris: 75 crowns."
+
