@@ -4,6 +4,8 @@ the turn sheet's summary (EG §S)."""
 
 from __future__ import annotations
 
+from tests.engarde.conftest import make_char, make_state
+from tests.engarde.test_sheet_words import _month
 from tests.engarde.test_templates_purity import ENGINE, ENV, _contexts, _run
 
 EVENTS = ENV.get_template("engarde/events.md.j2").module
@@ -105,3 +107,11 @@ def test_an_unpaid_post_does_not_say_zero_crowns() -> None:
     assert _line("appointment_pay", {"position": "Military Governor of Paris", "pay": 75}) \
         == "As Military Governor of Paris: 75 crowns."
 
+
+def test_a_favour_that_does_not_lapse_says_until_used() -> None:
+    """EG §S: a favour from a bribe is held until it is used; the summary said 'class 1
+    (a grateful official, kept)', which tells a player nothing of when it goes."""
+    state = make_state(make_char("pierre", "Pierre", sl=5, favours=[
+        {"id": "pierre.1", "cls": 1, "source": "npc", "expires": None, "lady": None}]))
+    sheet = _month(state, pierre="")["pierre"]
+    assert "- Favours: class 1 (a grateful official, until used)" in sheet, sheet
