@@ -154,3 +154,19 @@ def test_the_challenger_is_told_his_challenge_was_refused() -> None:
     mine = assert_event(result, "duel.refused", "a", refuser="b")
     assert not mine.public and mine.sp == 0
     assert len([e for e in result.events if e.id == "duel.refused" and e.public]) == 1
+
+
+def test_a_challenge_without_cause_may_be_refused_freely_from_the_front() -> None:
+    """Reference §6: without cause the challenged may refuse freely, and at the front his
+    agents answer for him (anytime orders work there).  Found by mail: Luc, volunteered to the
+    front, wrote REFUSE CHALLENGE FROM Henri; he was published as failing to appear, -2 SP,
+    and Henri took +2."""
+    state = challenged(make_char("a"), make_char("b"))
+    away = dict(state, characters={**state["characters"],
+                                   "b": dict(state["characters"]["b"], location="front",
+                                             front_reason="volunteer", front_until=9)})
+    result = run_month(away, present(away, b="ANYTIME: REFUSE CHALLENGE FROM A"),
+                       dice(front=[1] * 20))
+    assert assert_event(result, "duel.refused", "b", refuser="b").sp == 0
+    no_event(result, "duel.no_show")
+    no_event(result, "duel.walkover")

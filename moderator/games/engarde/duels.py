@@ -111,6 +111,12 @@ def _settle(m: Month, ch: Challenge) -> None:
             cause = "gm"
         else:
             m.emit(a.key, EventId.DUEL_NO_CAUSE, args, sp=d["no_cause"], public=True)
+    if not _answer(b, a.key) and cause is None:
+        # Refused freely (reference §6), from the front too: his agents answer for him.
+        # The challenger reads it on his own sheet as well.
+        m.emit(b.key, EventId.DUEL_REFUSED, {**args, "refuser": b.key}, public=True)
+        m.emit(a.key, EventId.DUEL_REFUSED, {**args, "refuser": b.key})
+        return
     absent = [x for x in (a, b) if x.absent()]
     if len(absent) == 2:
         m.emit(a.key, EventId.DUEL_NO_SHOW, {**args, "absent": "both"}, public=True)
@@ -119,11 +125,7 @@ def _settle(m: Month, ch: Challenge) -> None:
         _walkover(m, absent[0], b if absent[0] is a else a, args, cause, EventId.DUEL_NO_SHOW)
         return
     if not _answer(b, a.key):
-        if cause is None:  # refused freely: the challenger reads it on his own sheet too
-            m.emit(b.key, EventId.DUEL_REFUSED, {**args, "refuser": b.key}, public=True)
-            m.emit(a.key, EventId.DUEL_REFUSED, {**args, "refuser": b.key})
-        else:
-            _walkover(m, b, a, args, cause, EventId.DUEL_REFUSED)
+        _walkover(m, b, a, args, cause, EventId.DUEL_REFUSED)
         return
     _fight(m, a, b, ch, args, cause)
 
