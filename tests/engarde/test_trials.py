@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from moderator.games.engarde import ENGINE
 from tests.engarde.conftest import (
     _TABLES,
     assert_event,
@@ -142,3 +143,15 @@ def test_divorce_by_the_husband_and_a_champion_for_the_wife() -> None:
         dice(offices=[4, 6]))
     assert_event(championed, "divorce.granted", "h", by_wife=True)
     assert_event(championed, "honour.disgraced", "h", reason="divorced")
+
+
+def test_the_receipt_warns_of_testimony_with_no_charge_on_record() -> None:
+    """EG §R: a witness testifies at the trial, the month after the charge is published.
+    Found by mail: Gaston's TESTIFY AGAINST Rene, with no charge against Rene, was accepted
+    silently and vanished at the turn (no line on his sheet)."""
+    state = _charged()
+    assert not ENGINE.parse_orders("ANYTIME: TESTIFY AGAINST B", state, "c", _TABLES).errors
+    parsed = ENGINE.parse_orders("ANYTIME: TESTIFY FOR C", state, "d", _TABLES)
+    assert [e.message for e in parsed.errors] == [
+        "no charge against him is on record: a witness testifies at the trial, in the month "
+        "after the gazette publishes the charge (EG §R); this testimony will count for nothing"]

@@ -29,6 +29,7 @@ from moderator.games.engarde.orders import (
     PregnancyAnswer,
     Propose,
     RequestWarrant,
+    Testify,
     UseFavour,
     VisitMistress,
 )
@@ -131,6 +132,11 @@ class SocietyChecks:
             return [OrderWarning("a disgraced man is refused every post (reference §9)")]
         if isinstance(order, RequestWarrant) and not c.title:
             return [OrderWarning("only a titled noble may ask the King for a warrant (EG §R)")]
+        if isinstance(order, Testify) and self.mode == "month" and not any(
+                ch.accused == order.accused for ch in self.state.charges):
+            return [OrderWarning("no charge against him is on record: a witness testifies at "
+                                 "the trial, in the month after the gazette publishes the "
+                                 "charge (EG §R); this testimony will count for nothing")]
         return []
 
     def _answer(self, order: AnswerChallenge) -> list[ParseProblem]:
