@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from moderator.dice import Dice
 from moderator.games.engarde import ENGINE
 from tests.engarde.conftest import (
     _TABLES,
@@ -111,3 +112,14 @@ def test_week_orders_at_the_front_are_warned_on_the_receipt() -> None:
     home = make_state(make_char("s", sl=4, crowns=100))
     parsed = ENGINE.parse_orders("WEEK 1: PRACTICE cutlass", home, "s", _TABLES)
     assert not any("at the front" in p.message for p in parsed.errors)
+
+
+def test_the_death_roll_says_what_a_success_means() -> None:
+    """Reference §5.4: the Death roll kills on a success.  The sheet's dice read 'death at the
+    front: 2d6 = 6, needs 7: failure', which a player takes for bad news; it names the
+    outcome the roll decides, as the promotion and mention rolls do."""
+    state = make_state(soldier())
+    rolls = Dice.for_turn(3, 1)
+    ENGINE.adjudicate(state, {}, _TABLES, rolls)
+    texts = [r["text"] for r in rolls.log_dicts() if r.get("actor") == "s"]
+    assert any(t.startswith("killed at the front: 2d6 = ") for t in texts), texts

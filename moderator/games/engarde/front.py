@@ -227,7 +227,7 @@ def _personal(m: Month, a: Actor, mission: str, result: int, reg_key: str, strea
         return base + rank_mods.get(what, 0) + reg_mods.get(what, 0)
 
     args = {"unit": army.regiment(reg_key).name, "result": result}
-    if stream.roll("2d6", "death at the front", actor=a.key,
+    if stream.roll("2d6", "killed at the front", actor=a.key,
                    needs=target(death, "death")).success:
         m.emit(a.key, EventId.FRONT_DIED, args, public=True)
         offices.kill(m, a)
