@@ -115,3 +115,14 @@ def test_a_favour_that_does_not_lapse_says_until_used() -> None:
         {"id": "pierre.1", "cls": 1, "source": "npc", "expires": None, "lady": None}]))
     sheet = _month(state, pierre="")["pierre"]
     assert "- Favours: class 1 (a grateful official, until used)" in sheet, sheet
+
+
+def test_a_rent_free_garret_says_there_is_no_rent() -> None:
+    """EG §P: a garret costs nothing a month.  The sheet read 'Rent of the Garret in La
+    Villette.' with no sum beside it, as though a charge had been left out."""
+    event = {"id": "housing.rent", "actor": "pierre", "crowns": 0,
+             "args": {"house": "Garret", "area": "La Villette"}}
+    assert str(EVENTS.housing_rent(event, NAMES)).strip() == \
+        "No rent to pay for the Garret in La Villette."
+    event = dict(event, crowns=-20, args={"house": "Town House", "area": "Passy"})
+    assert str(EVENTS.housing_rent(event, NAMES)).strip() == "Rent of the Town House in Passy."
