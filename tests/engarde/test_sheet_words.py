@@ -222,3 +222,14 @@ def test_a_recorded_sentence_reads_as_words(value: str, words: str) -> None:
              "args": {"key": "sentence:3:pierre", "value": value, "recorded": True}}
     line = str(EVENTS.decision_applied(event, {})).strip()
     assert line == f"The GM ruled on your sentence: {words}.", line
+
+
+def test_notices_say_which_week_they_are_about() -> None:
+    """EG §D: 'WEEKS 2-3: REGIMENTAL DUTY' out of a regiment gave two identical notices,
+    'REGIMENTAL DUTY was not carried out: you are in no regiment.', with no week to tell
+    them apart (the month's lines had it)."""
+    sheet = _month(make_state(make_char("rene", "Rene", sl=3)),
+                   rene="WEEKS 2-3: REGIMENTAL DUTY\n")["rene"]
+    notices = sheet.split("## Notices")[1].split("##")[0]
+    assert "- Week 2: REGIMENTAL DUTY was not carried out: you are in no regiment." in notices
+    assert "- Week 3: REGIMENTAL DUTY was not carried out: you are in no regiment." in notices
