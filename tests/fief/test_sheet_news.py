@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from moderator.games.base import Severity
-from moderator.games.fief import movement
+from moderator.games.fief import court, movement
 from moderator.games.fief.cards import play_phase
 from moderator.games.fief.orders import parse_orders
+from moderator.games.fief.views import names
 from tests.fief.board import board, give_orders, noble, realm, refusals, troops
 from tests.fief.conftest import TABLES, told
 
@@ -222,3 +223,23 @@ def test_fe_13_8_a_marriage_at_three_is_refused_on_the_receipt_in_plain_names() 
              "args": {"noble": "Godfrey", "to": "Joan", "reason": "no such living noble"}}
     assert told([event], "marriage.mismatch", {"joan": "Joan"}) == [
         ("kirsten", False, "No marriage of Godfrey to Joan: no such living noble.")]
+
+
+def test_fe_9_2_the_gazette_shows_each_familys_parliament_vote_and_strength() -> None:
+    """FE 9.2, fief-email.md §7.1: the Parliament line gave only totals ("3 votes of 4");
+    the markers are revealed, so the gazette names each family's vote and its strength."""
+    s = board()
+    noble(s, "William", "Red", "London", titles=["south-east"])
+    s.sovereign = "william"
+    noble(s, "Hugh", "Green", "York", clergy="york")          # 2 votes
+    noble(s, "Henri", "Blue", "Exeter", titles=["south-west"])  # 1 vote
+    r = realm(s)
+    give_orders(r, {"george": "CONVENE PARLIAMENT", "kirsten": "PARLIAMENT FOR"})
+    court.parliament_phase(r)
+    table = names(s, TABLES)
+    [(_, public, line)] = [t for t in told([e.to_dict() for e in r.events], "parliament", table)
+                           if t[1]]
+    red, green, blue = (table[s.player_of(c)] for c in ("Red", "Green", "Blue"))
+    assert public and f"{red} FOR with 1 vote" in line and f"{green} FOR with 2 votes" in line
+    assert f"{blue} AGAINST with 1 vote" in line and "(3 votes of 4: " in line
+
