@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.fief.conftest import EVENTS
+from moderator.games.fief.views.context import gazette
+from tests.fief.board import board
+from tests.fief.conftest import ENV, EVENTS, TABLES
 
 NAMES = {"ann": "Ann", "Red": "Red (Ann)", "Blue": "Blue (Bob)"}
 
@@ -45,3 +47,30 @@ def test_fe_7_1_a_battle_round_is_called_so_and_its_hits_are_counted_in_words() 
                     "archers roll blank for no hits; melee: the attacker rolls f (1 hit), the "
                     "defender blank (no hits).")
     assert "for 1 hit." in line("rebellion", city="York", cancelled=0, faces=[1], hits=1)
+
+
+def test_fe_6_3_an_invader_army_marches_by_the_compass_in_words() -> None:
+    """FE 6.3: "The Black Raven march S from Whitby to Lincoln": the compass point written
+    out; FE 4.2: "builds a mill" -> the rulebook's Mill."""
+    assert line("invaders_move", army="Black Raven", direction="S", **{"from": "Whitby"},
+                to="Lincoln") == "The Black Raven march south from Whitby to Lincoln."
+    assert line("built", family="Red", building="royal stronghold", city="York") \
+        == "Red (Ann) builds a Royal Stronghold at York."
+
+
+def test_fe_4_9_the_gazette_names_each_building_never_its_key() -> None:
+    """FE 4.4, 4.9: the gazette's city table showed "royal" for a Royal Stronghold (the
+    state's key) and lower-case "fortified city, mill"."""
+    s = board()
+    s.cities["York"].building = "royal"
+    s.cities["Exeter"].building = "fortified"
+    s.cities["Exeter"].mill = True
+    ctx = gazette(s, TABLES, [])
+    rows = {c["city"]: c for c in ctx["cities"]}
+    assert rows["York"]["building"] == "Royal Stronghold"
+    assert rows["Exeter"]["building"] == "Fortified City"
+    text = ENV.get_template("fief/gazette.md.j2").render(
+        game={"name": "G", "kind": "fief", "title": "Fief: England"}, turn={"number": 1,
+        "label": "Round 1"}, next_deadline=None, events=[], next_label="Round 2", ctx=ctx,
+        gm_notes=[], correction=None)
+    assert "| Fortified City, Mill |" in text and "| Royal Stronghold |" in text
