@@ -74,3 +74,11 @@ def test_fe_4_9_the_gazette_names_each_building_never_its_key() -> None:
         "label": "Round 1"}, next_deadline=None, events=[], next_label="Round 2", ctx=ctx,
         gm_notes=[], correction=None)
     assert "| Fortified City, Mill |" in text and "| Royal Stronghold |" in text
+
+
+def test_fe_10_3_the_assassination_names_the_card_and_why_the_sponsor_bears_heresy() -> None:
+    """FE 10.3: "Isabel is assassinated; Anabel bears the Heresy marker" did not say that
+    Anabel was the sponsor of the ASSASSINATION card."""
+    assert line("assassination", target="ann", sponsor="Red") == (
+        "ASSASSINATION: Ann is slain; the sponsor, Red (Ann), bears the Heresy marker "
+        "(FE 10.3).")
