@@ -82,3 +82,15 @@ def test_fe_10_3_the_assassination_names_the_card_and_why_the_sponsor_bears_here
     assert line("assassination", target="ann", sponsor="Red") == (
         "ASSASSINATION: Ann is slain; the sponsor, Red (Ann), bears the Heresy marker "
         "(FE 10.3).")
+
+
+def test_fe_3_0_an_income_lists_only_what_paid_in_shillings() -> None:
+    """FE 3.0-3.1: "Income 5: cities 3, mills 2, abbeys 0, tallage 0, tithe 0, queen 0"
+    listed every source, "queen" as a key, and no money unit."""
+    assert line("income", total=5, cities=3, mills=2, abbeys=0, tallage=0, tithe=0,
+                queen=0, halved=False) == "Income 5 Shillings: cities 3, Mills 2."
+    assert line("income", total=2, cities=0, mills=0, abbeys=0, tallage=0, tithe=0,
+                queen=2, halved=False) == "Income 2 Shillings: Queen 2."
+    assert line("income", total=0, cities=0, mills=0, abbeys=0, tallage=0, tithe=0,
+                queen=0, halved=True) \
+        == "Income 0 Shillings: nothing, halved for the Invaders (FE 3.3)."
