@@ -94,3 +94,14 @@ def test_fe_3_0_an_income_lists_only_what_paid_in_shillings() -> None:
     assert line("income", total=0, cities=0, mills=0, abbeys=0, tallage=0, tithe=0,
                 queen=0, halved=True) \
         == "Income 0 Shillings: nothing, halved for the Invaders (FE 3.3)."
+
+
+def test_fe_2_1_2_5_the_deck_by_its_name_and_a_plague_death_told_once() -> None:
+    """FE 2.1: "The character deck is reshuffled"; FE 2.5: "Simon rolls 1 against the
+    Plague and dies." was followed by "Simon of Red (Ann) dies at Berwick (plague)."."""
+    assert line("deck_reshuffled", deck="character", cards=11) \
+        == "The Character deck is reshuffled from its 11 discards (FE 2.1)."
+    assert line("deck_reshuffled", deck="fortune", cards=3).startswith(
+        "The Fortune & Disaster deck is reshuffled")
+    assert line("plague_noble", noble="ann", roll=1, dies=True) \
+        == "Ann rolls 1 against the Plague: 1 to 3 is death (FE 2.5)."
