@@ -151,8 +151,8 @@ def test_fe_7_6_the_sheets_name_each_captives_captor_and_the_captives_held() -> 
     r = realm(s)
     _, sheets = _rendered(GameState.from_dict(s.to_dict()), r)
     assert "- Henri, Duke of the Midlands (Blue) at London, **captive** of William (Red) " \
-           "(ransom 4)" in sheets["dave"]
-    assert "- Your captive: Henri (Blue) at London, held by William (ransom 4)" \
+           "(ransom 4 Shillings)" in sheets["dave"]
+    assert "- Your captive: Henri (Blue) at London, held by William (ransom 4 Shillings)" \
         in sheets["george"]
     assert "Your captive" not in sheets["kirsten"] + sheets["lucy"] + sheets["dave"]
 

@@ -17,11 +17,11 @@ LINES = (
     "PLAY GOOD WEATHER ON North",
     "PLAY TAX ON Marches",
     "SCORCH London, York",
-    "BUY 2 KNIGHT AT King's Lynn",
+    "BUY 2 KNIGHTS AT King's Lynn",
     "BUILD MILL AT London",
     "BUILD STRONGHOLD AT York",
     "BUY TITLE Midlands FOR Lucia",
-    "MOVE Lucia, Hugh WITH 2 KNIGHT, 1 MAN-AT-ARMS: Winchester - Canterbury LEAVE 1 KNIGHT"
+    "MOVE Lucia, Hugh WITH 2 KNIGHTS, 1 MAN-AT-ARMS: Winchester - Canterbury LEAVE 1 KNIGHT"
     " - London IF DENIED RETURN",
     "MOVE Hugh: Whitby = Sea V = King's Lynn - Coventry",
     "MOVE Hugh: Whitby = Sea V = Sea VI = London",
@@ -53,7 +53,7 @@ LINES = (
     "HIRE 2 CROSSBOWMEN AT York",
     "GARTER FIRST",
     "SIEGE London",
-    "BUILD 2 TREBUCHET AT London",
+    "BUILD 2 TREBUCHETS AT London",
     "LIFT SIEGE AT London",
     "INTERVENE AT York BY Hugh",
     "AMBUSH LEADER AT York BY Hugh",
@@ -100,7 +100,7 @@ def test_names_match_loosely() -> None:
     state = _state()
     p = ENGINE.parse_orders("buy 2 knights at kings lynn\nmove lucia: york - whitby\n"
                             "play good weather on iv", state, "ann", TABLES)  # type: ignore[arg-type]
-    assert p.normal_form == ("BUY 2 KNIGHT AT King's Lynn", "MOVE Lucia: York - Whitby",
+    assert p.normal_form == ("BUY 2 KNIGHTS AT King's Lynn", "MOVE Lucia: York - Whitby",
                              "PLAY GOOD WEATHER ON North")
 
 

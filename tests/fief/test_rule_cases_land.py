@@ -297,7 +297,7 @@ def test_the_land_shares_orders_read_back_in_normal_form() -> None:
     noble(s, "Lucia", "Green", "Winchester")
     lines = ["ALLOW Dave TO ENTER AT Norwich", "ALLOW ANYONE TO ENTER",
              "MOVE Lucia: Winchester - Canterbury - London IF DENIED BURGHER",
-             "CAVALCADE Lucia WITH 2 KNIGHT: Winchester - Canterbury - London",
+             "CAVALCADE Lucia WITH 2 KNIGHTS: Winchester - Canterbury - London",
              "LEAVE RELIC Holy Grail BY Lucia", "TAKE RELIC Skull of Saint Caradoc BY Lucia"]
     parsed = parse_orders("\n".join(lines), s.to_dict(), "kirsten", TABLES)
     assert not parsed.errors

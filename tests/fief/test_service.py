@@ -72,7 +72,7 @@ def test_fief_orders_by_mail_get_a_receipt_with_every_line_and_every_error(
     deliver_outbox(db, config)
     receipt = mailbox_messages(config, BARONS[0][0])[-1]
     body = receipt.get_body(preferencelist=("plain",)).get_content()
-    assert "BUY 2 KNIGHT AT London" in body and "ALLOW Dave TO PASS" in body, body
+    assert "BUY 2 KNIGHTS AT London" in body and "ALLOW Dave TO PASS" in body, body
     for line in ("line 3: MOVE Nobody", "line 4: attack Atlantis", "line 6: FLY TO THE MOON"):
         assert line in body, body
     assert_kept_state_unchanged(db, "england")

@@ -29,7 +29,7 @@ def _your_dice(script: list[int]) -> list[str]:
 def test_fe_7_1_your_dice_shows_battle_dice_by_their_faces() -> None:
     assert _your_dice([5, 1, 5]) == [
         "- melee (Green): a Battle Die shows ff (2 hits)",
-        "- melee (Green): a Battle Die shows blank (0 hits)",
+        "- melee (Green): a Battle Die shows blank (no hits)",
         "- plague: Lucia: 1d6 = 5"]
     assert _your_dice([6, 2, 1])[:2] == [
         "- melee (Green): a Battle Die shows fff (3 hits)",

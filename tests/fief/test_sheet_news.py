@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from moderator.games.base import Severity
-from moderator.games.fief import movement
+from moderator.games.fief import cards, court, movement
 from moderator.games.fief.cards import play_phase
 from moderator.games.fief.orders import parse_orders
+from moderator.games.fief.views import names
 from tests.fief.board import board, give_orders, noble, realm, refusals, troops
 from tests.fief.conftest import TABLES, told
 
@@ -222,3 +223,43 @@ def test_fe_13_8_a_marriage_at_three_is_refused_on_the_receipt_in_plain_names() 
              "args": {"noble": "Godfrey", "to": "Joan", "reason": "no such living noble"}}
     assert told([event], "marriage.mismatch", {"joan": "Joan"}) == [
         ("kirsten", False, "No marriage of Godfrey to Joan: no such living noble.")]
+
+
+def test_fe_9_2_the_gazette_shows_each_familys_parliament_vote_and_strength() -> None:
+    """FE 9.2, fief-email.md §7.1: the Parliament line gave only totals ("3 votes of 4");
+    the markers are revealed, so the gazette names each family's vote and its strength."""
+    s = board()
+    noble(s, "William", "Red", "London", titles=["south-east"])
+    s.sovereign = "william"
+    noble(s, "Hugh", "Green", "York", clergy="york")          # 2 votes
+    noble(s, "Henri", "Blue", "Exeter", titles=["south-west"])  # 1 vote
+    r = realm(s)
+    give_orders(r, {"george": "CONVENE PARLIAMENT", "kirsten": "PARLIAMENT FOR"})
+    court.parliament_phase(r)
+    table = names(s, TABLES)
+    [(_, public, line)] = [t for t in told([e.to_dict() for e in r.events], "parliament", table)
+                           if t[1]]
+    red, green, blue = (table[s.player_of(c)] for c in ("Red", "Green", "Blue"))
+    assert public and f"{red} FOR with 1 vote" in line and f"{green} FOR with 2 votes" in line
+    assert f"{blue} AGAINST with 1 vote" in line and "(3 votes of 4: " in line
+
+
+def test_fe_2_4_the_player_who_turned_up_a_disaster_reads_which_on_his_sheet() -> None:
+    """FE 2.3-2.4: found in the golden game's muster: Dan turned up a red card, and his
+    sheet said nothing of it, nor which Disaster it proved to be; only the gazette told
+    "STORMS falls on the South East".  The drawer's sheet now has both lines, and the
+    gazette names who turned each Disaster up (a duplicate too)."""
+    s = board(round_=2)
+    s.fortune_deck = ["Storms", "Storms", "Passage", "Justice"]
+    r = realm(s, {"disaster": [6, 6]})
+    give_orders(r, {"dave": "DRAW FORTUNE"})
+    cards.draw_phase(r)
+    cards.disasters_phase(r)
+    table = names(s, TABLES)
+    mine = [e.id for e in r.events if e.actor == "dave"]
+    assert mine.count("disaster.tracked") == 2 and "disaster.placed" in mine
+    assert "disaster.duplicate" in mine
+    [(_, public, line)] = told([e.to_dict() for e in r.events], "disaster.placed", table)
+    assert public and line.startswith(f"STORMS, turned up by {table['dave']}, falls on ")
+    [(_, _, again)] = told([e.to_dict() for e in r.events], "disaster.duplicate", table)
+    assert again.startswith(f"A second STORMS, turned up by {table['dave']}, falls on ")

@@ -30,7 +30,7 @@ def test_a_purchase_names_its_units_by_the_count() -> None:
     module = environment(TEMPLATES, False).get_template("fief/events.md.j2").module
     event = {"args": {"family": "Blue", "count": 2, "unit": "archer", "city": "Exeter",
                       "cost": 4}}
-    assert str(module.bought(event)) == "Blue buys 2 archers at Exeter for 4."  # type: ignore[attr-defined]
+    assert str(module.bought(event)) == "Blue buys 2 archers at Exeter for 4 Shillings."  # type: ignore[attr-defined]
 
 
 def test_one_troop_one_noble_one_card_are_singular() -> None:
@@ -43,7 +43,7 @@ def test_one_troop_one_noble_one_card_are_singular() -> None:
     assert _units({"archer": 2, "nobles": 1}) == "2 archers, 1 noble"
     drawn = {"args": {"player": "George", "count": 1, "disasters": 1}}
     assert str(module.card_drawn(drawn)) == (  # type: ignore[attr-defined]
-        "George draws 1 card and turns up 1 red card.")
+        "George draws 1 card and turns up 1 Disaster.")
     drawn = {"args": {"player": "George", "count": 2, "disasters": 0}}
     assert str(module.card_drawn(drawn)) == "George draws 2 cards."  # type: ignore[attr-defined]
 

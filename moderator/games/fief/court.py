@@ -256,8 +256,11 @@ def parliament_phase(realm: Realm) -> None:
         for player, n in shares.items():
             s.players[player].cash += n
         s.parliament_rebellion = True
+    # fief-email.md §7.1: the gazette shows each family's revealed marker and its strength.
     realm.emit(EventId.PARLIAMENT, {"sovereign": king.key, "for": ayes, "total": total,
-                                    "passed": passed})
+                                    "passed": passed,
+                                    "votes": [[p, votes[p], strength[p]]
+                                              for p in s.player_order()]})
     for player, n in sorted(shares.items()):
         # FE 9.2: the Royal Tax is distributed secretly.
         realm.emit(EventId.PARLIAMENT, {"sovereign": king.key, "share": n, "passed": True},

@@ -71,14 +71,14 @@ def _phases_2_to_4(state: GameState, p: Player, mine: list[Noble]) -> list[str]:
              " III TO IV",
              "## Phase 3 - income:  SCORCH <city>",
              "## Phase 4 - gifts (GIVE) and ransoms first, then the rest in the order written",
-             "# BUY 2 MAN-AT-ARMS AT <city> | BUILD MILL AT <city> | BUILD STRONGHOLD AT <city>",
+             "# BUY 2 MEN-AT-ARMS AT <city> | BUILD MILL AT <city> | BUILD STRONGHOLD AT <city>",
              "# BUY TITLE <region> FOR <noble> | GRANT <region> TO <noble> | TRANSFER <region>"
              " TO <noble>",
              "# GIVE 3 SHILLINGS [AND <card>] TO <player> | HIRE 2 CROSSBOWMEN AT <city>",
              "# LEND 2 CROSSBOWMEN TO <player> FOR 3 | HIRE 2 CROSSBOWMEN FROM <player> FOR 3"
              " AT <city>",
              "# RANSOM <captive> OFFER <n> | ACCEPT RANSOM FOR <captive> AT LEAST <n>",
-             "# BUILD 2 TREBUCHET AT <city> | REBUILD ABBEY <abbey> AT <city>"]
+             "# BUILD 2 TREBUCHETS AT <city> | REBUILD ABBEY <abbey> AT <city>"]
     for n in mine:
         if n.status == "captive":
             lines.append(f"{EG}RANSOM {n.name} OFFER 2")
@@ -91,7 +91,7 @@ def _phases_2_to_4(state: GameState, p: Player, mine: list[Noble]) -> list[str]:
 
 def _phase_5(state: GameState, mine: list[Noble]) -> list[str]:
     lines = ["## Phase 5 - movement (two moves a noble)",
-             "# MOVE <noble> WITH 1 KNIGHT, 2 MAN-AT-ARMS: <city> - <city> IF DENIED RETURN",
+             "# MOVE <noble> WITH 1 KNIGHT, 2 MEN-AT-ARMS: <city> - <city> IF DENIED RETURN",
              "#   ... IF DENIED CAVALCADE | IF DENIED PASSAGE | IF DENIED BURGHER",
              "# MOVE <noble>: <port> = Sea V = <port> | MOVE <noble>: York ~ King's Lynn",
              "# CAVALCADE <noble> WITH 2 KNIGHT: <city> - <city> - <city>",

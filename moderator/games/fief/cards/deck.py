@@ -126,10 +126,12 @@ def _track(realm: Realm, card: str, player: str) -> None:
     with the track full it is discarded."""
     if len(realm.s.track) < realm.t.cards.disaster_track:
         realm.s.track.append(card)
-        realm.emit(EventId.DISASTER_TRACKED, {"player": player, "slot": len(realm.s.track)})
+        realm.emit(EventId.DISASTER_TRACKED, {"player": player, "slot": len(realm.s.track)},
+                   actor=player)
     else:
         realm.s.fortune_discard.append(card)
-        realm.emit(EventId.DISASTER_TRACKED, {"player": player, "slot": None, "card": card})
+        realm.emit(EventId.DISASTER_TRACKED, {"player": player, "slot": None, "card": card},
+                   actor=player)
 
 
 # -- 2C ---------------------------------------------------------------------------------
@@ -143,25 +145,40 @@ def disasters_phase(realm: Realm) -> None:
         for region, card in s.dormant:
             _place(realm, int(region), str(card), first, from_round_one=True)
         s.dormant = []
+    drawers = _track_drawers(realm)
+    slot = 0
     while s.track:
         card = s.track.pop(0)
+        slot += 1
         region = realm.d6("disaster", f"region of the {card}", actor=first)
+        drawer = drawers.get(slot)
         if s.round == 1:
             s.dormant.append([region, card])
-            realm.emit(EventId.DISASTER_PLACED, {"card": card, "region": region, "dormant": True})
+            realm.emit(EventId.DISASTER_PLACED, {"card": card, "region": region, "dormant": True,
+                                                 "drawn_by": drawer}, actor=drawer)
         else:
-            _place(realm, region, card, first)
+            _place(realm, region, card, first, drawer=drawer)
 
 
-def _place(realm: Realm, region: int, card: str, first: str, from_round_one: bool = False) -> None:
+def _track_drawers(realm: Realm) -> dict[int, str]:
+    """Who laid each track space's card this phase (FE 2.3), so that the player who turned
+    a Disaster up reads on his sheet which one it was once it is revealed (FE 2.4)."""
+    return {int(e.args["slot"]): str(e.args["player"]) for e in realm.events
+            if e.id == EventId.DISASTER_TRACKED.value and e.args.get("slot")}
+
+
+def _place(realm: Realm, region: int, card: str, first: str, from_round_one: bool = False,
+           drawer: str | None = None) -> None:
     sea = realm.s.seas.setdefault(str(region), [])
     if card in sea:
         realm.s.fortune_discard.append(card)
-        realm.emit(EventId.DISASTER_DUPLICATE, {"card": card, "region": region})
+        realm.emit(EventId.DISASTER_DUPLICATE, {"card": card, "region": region,
+                                                "drawn_by": drawer}, actor=drawer)
         return
     sea.append(card)
     realm.emit(EventId.DISASTER_PLACED, {"card": card, "region": region,
-                                         "dormant": False, "woken": from_round_one})
+                                         "dormant": False, "woken": from_round_one,
+                                         "drawn_by": drawer}, actor=drawer)
     if card == "Plague":
         plague(realm, region)
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from moderator.games.fief.orders.names import UNIT_NAMES
+from moderator.games.fief.orders.names import UNIT_NAMES, counted_unit
 from moderator.games.fief.orders.values import (
     AcceptRansom,
     AidInvaders,
@@ -98,7 +98,7 @@ NUMERAL = ("", "I", "II", "III", "IV", "V", "VI")
 
 
 def _units(units: Any) -> str:
-    return ", ".join(f"{n} {UNIT_NAMES[u]}" for u, n in units)
+    return ", ".join(counted_unit(n, u) for u, n in units)
 
 
 def _region(t: Tables, key: str) -> str:
@@ -140,7 +140,7 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
                               + (f" AT {o.city}" if o.city else "")),
     Assassinate: lambda t, o: f"ASSASSINATE {o.target} BY {o.sponsor}",
     Scorch: lambda t, o: "SCORCH " + ", ".join(o.cities),
-    Buy: lambda t, o: f"BUY {o.count} {UNIT_NAMES[o.unit]} AT {o.city}",
+    Buy: lambda t, o: f"BUY {counted_unit(o.count, o.unit)} AT {o.city}",
     Build: lambda t, o: f"BUILD {o.building.upper()} AT {o.city}",
     BuyTitle: lambda t, o: f"BUY TITLE {_region(t, o.region)} FOR {o.noble}",
     Move: _move,
@@ -171,7 +171,7 @@ FORMATTERS: dict[type[Order], Callable[[Tables, Any], str]] = {
     Hire: lambda t, o: f"HIRE {o.count} CROSSBOWMEN AT {o.city}",
     GarterPolicy: lambda t, o: "GARTER FIRST" if o.award else "GARTER NONE",
     Siege: lambda t, o: f"SIEGE {o.city}",
-    BuildTrebuchet: lambda t, o: f"BUILD {o.count} TREBUCHET AT {o.city}",
+    BuildTrebuchet: lambda t, o: f"BUILD {counted_unit(o.count, 'trebuchet')} AT {o.city}",
     LiftSiege: lambda t, o: f"LIFT SIEGE AT {o.city}",
     Intervene: lambda t, o: f"INTERVENE AT {o.city} BY {o.cleric}",
     StrikeLeader: lambda t, o: (f"AMBUSH LEADER AT {o.city} BY {o.by}" if o.card == "Ambush"

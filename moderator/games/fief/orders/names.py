@@ -19,6 +19,14 @@ UNIT_WORDS = {
 }
 UNIT_NAMES = {"knight": "KNIGHT", "men_at_arms": "MAN-AT-ARMS", "archer": "ARCHER",
               "crossbow": "CROSSBOWMAN", "bombard": "BOMBARD", "trebuchet": "TREBUCHET"}
+UNIT_PLURALS = {"knight": "KNIGHTS", "men_at_arms": "MEN-AT-ARMS", "archer": "ARCHERS",
+                "crossbow": "CROSSBOWMEN", "bombard": "BOMBARDS", "trebuchet": "TREBUCHETS"}
+
+
+def counted_unit(count: int, unit: str) -> str:
+    """A count of a unit as a player writes it back: "1 KNIGHT", "2 KNIGHTS" (receipts
+    read "BUY 2 KNIGHT" before; the parser takes both)."""
+    return f"{count} {UNIT_NAMES[unit] if count == 1 else UNIT_PLURALS[unit]}"
 
 
 _DROP = str.maketrans("", "", "’'`.")

@@ -13,6 +13,7 @@ from typing import Any
 from moderator.dice import Dice
 from moderator.games.base import Event
 from moderator.games.fief import income
+from moderator.games.fief.movement import BUILDINGS
 from moderator.games.fief.orders.format import format_order
 from moderator.games.fief.orders.values import order_from_dict
 from moderator.games.fief.realm import Realm
@@ -69,7 +70,8 @@ def gazette(state: GameState, tables: Tables, events: Sequence[Event]) -> dict[s
             troops = {f: c.troop_count(f) for f in sorted(c.troops) if c.troop_count(f)}
             cities.append({
                 "city": city, "region": region.name, "holder": c.holder,
-                "building": c.building.replace("fortified", "fortified city") or "",
+                # FE 4.2-4.4, 4.9: a building by its rulebook name, never its key ("royal").
+                "building": BUILDINGS.get(c.building, c.building),
                 "abbey": c.abbey, "mill": c.mill, "troops": troops,
                 "besieged_by": c.besieged_by,
                 "nobles": [_style(state, tables, n.key) + ("" if n.free else " (captive)")
