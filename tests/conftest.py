@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -20,6 +21,8 @@ from pg.cluster import PgCluster, start_cluster
 from sqlalchemy import Engine
 
 from moderator.intake import turnstate
+from moderator.publish import outgoing
+from moderator.publish.text import REPLY_COLUMNS
 from moderator.settings.config import Config, load_config
 from moderator.store.db import open_store
 
@@ -68,6 +71,24 @@ def _fresh_turn_contexts() -> Iterator[None]:
     otherwise be handed another test's context (one made before a monkeypatch)."""
     turnstate._contexts.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _command_replies_fit(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every reply to a player's commands that a test queues has lines of at most
+    `REPLY_COLUMNS` columns: a check over all the replies the tests produce."""
+    queued: list[str] = []
+    real = outgoing.queue
+
+    def queue(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("kind") == outgoing.REPLY_KIND:
+            queued.append(kwargs["text"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(outgoing, "queue", queue)
+    yield
+    long = [line for text in queued for line in text.splitlines() if len(line) > REPLY_COLUMNS]
+    assert not long, f"command reply lines over {REPLY_COLUMNS} columns: {long}"
 
 
 @pytest.fixture

@@ -182,3 +182,16 @@ def test_control_characters_in_a_name_reach_the_terminal_as_text(run) -> None:  
         assert "\\x1b" in output  # a table may wrap the rest
     assert "Bo\\x1b[2J\\x1b]0;pwned\\x07\\x9b31m\\u202eX: no orders" in \
         run("orders", "show", "paris")
+
+
+def test_inbox_process_shows_the_game_of_a_refused_message(run) -> None:  # type: ignore[no-untyped-def]
+    """A refusal whose game is known (a wrong password for a game's player) records it on
+    the stored message, so the table shows the game, not "-"."""
+    run("game", "new", "paris", "--kind", "engarde", "--seed", "7")
+    run("player", "add", "paris", "jacques@lyon.example", "--name", "Jacques de Lyon",
+        "--password", "rapier")
+    inbox = open_maildir(run.folder / "mail" / "moderator")
+    inbox.add(order_mail("jacques@lyon.example", "PASSWORD: sabre\nWEEK 1: PRACTICE rapier\n"))
+    shown = run("inbox", "process")
+    row = next(line for line in shown.splitlines() if "jacques@lyon.example" in line)
+    assert "refused" in row and " paris " in row, shown

@@ -55,7 +55,8 @@ def preview(db: Engine, config: Config, game_name: str) -> Preview:
             people = turns.readers(session, game)
             notes = audit.peek_notes(session, game, turn.number)
             rendered = turns.render_done_turn(config, engine, tables, game, turn,
-                                              following.deadline, result, people, notes)
+                                              following.deadline, result, people, inputs,
+                                              notes)
             return Preview(turn.number, turn.label, tuple(sorted(inputs)), rendered, people,
                            game.status == GameStatus.ROLLBACK,
                            decisions_due(engine, state))

@@ -371,7 +371,7 @@ def _queue_reply(session: Session, config: Config, game: Game, player: Player,
     names = ", ".join(dict.fromkeys(title.split(":")[0] for title, _ in reply.sections))
     text = render(config.templates_dir, "mail/commands.txt.j2", game=game, player=player,
                   sections=reply.sections)
-    outgoing.queue(session, config, game=game, kind="command-reply", to=player.email,
+    outgoing.queue_reply(session, config, game=game, to=player.email,
                    subject=f"[{game.name}] {names} for {player.name}", text=text,
                    in_reply_to=bracketed(message.message_id),
                    references=tuple(bracketed(r) for r in message.references),

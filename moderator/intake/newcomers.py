@@ -60,7 +60,7 @@ def join(session: Session, config: Config, message: ExtractedMessage,
                   "approval; you will get a mail either way.",
         "already-queued": f"Your request to join {game.name} already waits for the GM.",
     }[outcome]
-    outgoing.queue(session, config, game=game, kind="command-reply", to=message.sender,
+    outgoing.queue_reply(session, config, game=game, to=message.sender,
                    subject=f"[{game.name}] JOIN GAME: {outcome.replace('-', ' ')}",
                    text=text + "\n", in_reply_to=bracketed(message.message_id),
                    auto_submitted="auto-replied")
@@ -72,7 +72,7 @@ def list_games(session: Session, config: Config, message: ExtractedMessage,
     """GAMES from anyone (njudge's LIST): the games open to join, to the sender, whose
     mail server must not call his From forged (the answer would be backscatter)."""
     _check_sender(message, stored)
-    outgoing.queue(session, config, game=None, kind="command-reply", to=message.sender,
+    outgoing.queue_reply(session, config, game=None, to=message.sender,
                    subject="[moderator] GAMES open to join",
                    text=games_text(session, config) + "\n",
                    in_reply_to=bracketed(message.message_id), auto_submitted="auto-replied")
@@ -113,7 +113,7 @@ def lost_password(session: Session, config: Config, message: ExtractedMessage,
         f"{game.name} {player.email} --reset --reason \"lost it\"\n")
     skipped = ("\n\nThe other commands in your mail need your password: they were not "
                "done." if others else "")
-    outgoing.queue(session, config, game=game, kind="command-reply", to=player.email,
+    outgoing.queue_reply(session, config, game=game, to=player.email,
                    subject=f"[{game.name}] LOST PASSWORD for {player.name}",
                    text="The GM is asked to give you a new password; it will come to this "
                         f"address in a mail of its own.{skipped}\n",

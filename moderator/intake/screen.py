@@ -152,7 +152,9 @@ def refuse(intake: Intake, refusal: Refusal) -> IntakeResult:
     session, config, message, stored = intake.session, intake.config, intake.message, \
         stored_message(intake)
     stored.status, stored.detail = MessageStatus.REFUSED, refusal.reason
-    game = repo.find_game(session, game_name(session, config, message) or "")
+    game = intake.game or repo.find_game(session, game_name(session, config, message) or "")
+    if game is not None and stored.game_id is None:  # `inbox process` shows the game
+        stored.game_id = game.id
     repo.log_gm(
         session,
         refusal.event,

@@ -47,7 +47,7 @@ def games_text(session: Session, config: Config) -> str:
         how = "at once" if joining == "open" else "after the GM's approval"
         lines.append(f"  {name}: {find_engine(game.kind).title}, {turn.label}, "
                      f"{len(repo.members(session, game))} players;\n    "
-                     f"{f'orders due {due}' if due else 'no deadline set yet'}; joins {how}.")
+                     f"{f'orders due {due}' if due else 'no deadline set yet'};\n    joins {how}.")
     if not lines:
         return "No game is open to new players just now; write to the GM to be told."
     return ("Games open to new players:\n\n" + "\n".join(lines) + "\n\nTo join one, "

@@ -53,6 +53,8 @@ class TurnData:
     dice: Sequence[Mapping[str, Any]]
     gm_notes: Sequence[str] = ()
     correction: str | None = None  # a corrected reissue: the note saying so
+    # Whose orders came in (character keys); None: not known, and the sheets say nothing.
+    orders_from: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -106,9 +108,30 @@ class _SheetJob:
             order_form=self.forms[reader.character],
             ctx=self.contexts[reader.character],
         )
+        if self.data.orders_from is not None and reader.character not in self.data.orders_from:
+            sheet_md = _with_notice(sheet_md, self._no_orders(reader))
         subject = _subject(self.data, f"[{self.data.game_name}] Turn sheet for {reader.name}, "
                                       f"{self.data.turn_label}")
         return _finish(subject, sheet_md)
+
+    def _no_orders(self, reader: Reader) -> str:
+        """What the sheet of a reader who sent no orders says about it (may be empty)."""
+        events = self.own_events.get(reader.character, [])
+        return render(self.templates_dir, NO_ORDERS_TEMPLATE, game=self.common["game"],
+                      turn=self.common["turn"],
+                      indisposed=any(e["id"] == "character.indisposed" for e in events))
+
+
+NO_ORDERS_TEMPLATE = "sheet/no-orders.md.j2"
+
+
+def _with_notice(sheet_md: str, notice: str) -> str:
+    """The sheet with a notice paragraph after its title (at the top if it has none)."""
+    if not notice.strip():
+        return sheet_md
+    lines = sheet_md.split("\n")
+    at = next((i + 1 for i, line in enumerate(lines) if line.startswith("# ")), 0)
+    return "\n".join([*lines[:at], "", notice.strip(), "", *lines[at:]])
 
 
 def render_turn(

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlmodel import Session, col, select
 
 from moderator.publish.compose import assemble, compose, new_message_id
 from moderator.publish.render import render
+from moderator.publish.text import fit_lines
 from moderator.settings.config import Config
 from moderator.store.models import Game, Newsletter, Outbox, Player
 
@@ -74,6 +76,15 @@ def queue(
     )
     session.add(row)
     return row
+
+
+def queue_reply(session: Session, config: Config, *, text: str, **headers: Any) -> Outbox:
+    """Queue an answer to a player's commands, its prose fitted to 78 columns
+    (`fit_lines`)."""
+    return queue(session, config, kind=REPLY_KIND, text=fit_lines(text), **headers)
+
+
+REPLY_KIND = "command-reply"
 
 
 def queue_newsletter(

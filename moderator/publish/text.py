@@ -9,6 +9,7 @@ are, links as ``text <https://...>``.  Pure: the same HTML always gives the same
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import dataclass, field
 from html import unescape
 from html.parser import HTMLParser
@@ -267,3 +268,27 @@ def html_to_text(html: str) -> str:
     out: list[str] = []
     _blocks(_parse(html), out)
     return "\n".join(out).strip("\n") + "\n"
+
+
+REPLY_COLUMNS = 78  # RFC 5322 2.1.1: lines of a mail SHOULD be at most 78 characters
+
+
+def fit_lines(text: str, width: int = REPLY_COLUMNS) -> str:
+    """Plain text with every line of prose at most ``width`` columns, for the replies we
+    write.  A longer line is wrapped at spaces, its continuation indented as the line
+    was (under a list item's text); a ``#`` comment line (an order form's) goes on as a
+    comment.  Lines indented four spaces or more (orders read back, commands to type)
+    and words longer than the width are left whole: breaking them would change them."""
+    return "\n".join(_fit(line, width) for line in text.split("\n"))
+
+
+_LEAD_RE = re.compile(r"^(#\s*|\s*(?:[-*]|\d+\.)\s+|\s*)")
+
+
+def _fit(line: str, width: int) -> str:
+    if len(line) <= width or line.startswith("    "):
+        return line
+    lead = _LEAD_RE.match(line).group(1)  # type: ignore[union-attr]
+    follow = "#" + " " * (len(lead) - 1) if lead.startswith("#") else " " * len(lead)
+    return textwrap.fill(line, width, initial_indent="", subsequent_indent=follow,
+                         break_long_words=False, break_on_hyphens=False)

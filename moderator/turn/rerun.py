@@ -45,7 +45,7 @@ def rerun_turn(db: Engine, config: Config, game_name: str, number: int) -> Rerun
         notes = tuple(e.note for e in audit.notes_of_turn(session, game, number) if e.note)
         rendered = render_done_turn(
             config, engine, tables, game, turn, next_deadline, result, people,
-            notes, turn.correction,
+            inputs, notes, turn.correction,
         )
         differences = _compare(session, game, turn, result, rendered, people)
     return RerunReport(number, not differences, tuple(differences))

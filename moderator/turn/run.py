@@ -15,7 +15,7 @@ transaction, before rendering, so the newsletters print the deadline that is sto
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -109,11 +109,12 @@ def readers(session: Session, game: Game) -> list[Reader]:
 def render_done_turn(
     config: Config, engine: GameEngine, tables: Any, game: Game, turn: Turn,
     next_deadline: datetime | None, result: Adjudication, people: list[Reader],
-    notes: Sequence[str] = (), correction: str | None = None,
+    orders_from: Collection[str], notes: Sequence[str] = (), correction: str | None = None,
 ) -> RenderedTurn:
     """The newsletters of a run turn; shared by `run_turn`, `rerun_turn`, `turn preview`
     and `turn rollforward` so all agree.  ``notes``: the GM notes; ``correction``: the
-    note of a reissue (its subjects then say CORRECTION)."""
+    note of a reissue (its subjects then say CORRECTION); ``orders_from``: the characters
+    whose orders came in (the others' sheets say none did)."""
     data = TurnData(
         game_name=game.name,
         turn_number=turn.number,
@@ -125,6 +126,7 @@ def render_done_turn(
         dice=result.dice,
         gm_notes=tuple(notes),
         correction=correction,
+        orders_from=frozenset(orders_from),
     )
     return render_turn(config.templates_dir, engine, tables, data, people)
 
@@ -244,7 +246,7 @@ def execute(session: Session, config: Config, game: Game, turn: Turn,
         "readers": [[r.player_id, r.character, r.name, r.email] for r in people],
     })
     rendered = render_done_turn(config, engine, tables, game, turn, following.deadline,
-                                result, people, notes)
+                                result, people, inputs, notes)
     return Executed(engine, tables, inputs, result, people, notes, following, rendered,
                     finished)
 
@@ -271,7 +273,7 @@ def publish(session: Session, config: Config, game: Game, turn: Turn, done: Exec
         session.add(turn)
         done.rendered = render_done_turn(
             config, done.engine, done.tables, game, turn, done.following.deadline,
-            done.result, done.people, done.notes, correction)
+            done.result, done.people, done.inputs, done.notes, correction)
     _store_newsletters(session, config, game, turn.number, done.rendered, done.people, mail)
 
 

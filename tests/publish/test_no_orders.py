@@ -1,0 +1,65 @@
+"""A player who sent no orders for a turn reads so on his own sheet, with what was done
+instead (EG §D NMR orders or indisposed; DWTK: no action, standing reactions, 14.1);
+the sheets of players whose orders came in say nothing of it."""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine
+from sqlmodel import Session, select
+
+from moderator.desk import admin
+from moderator.intake.process import process_message
+from moderator.settings.config import Config
+from moderator.store import repo
+from moderator.store.db import session_scope
+from moderator.store.models import Newsletter
+from moderator.turn.rerun import rerun_turn
+from moderator.turn.run import run_turn
+
+from support import make_game, order_mail
+
+JACQUES = "PASSWORD: rapier\nWEEK 1: PRACTICE rapier\nWEEK 2: PRACTICE rapier\n" \
+          "WEEK 3: PRACTICE rapier\nWEEK 4: PRACTICE rapier\n"
+NOTICE = "No orders from you were received for"
+
+
+def _sheets(db: Engine, game_name: str, number: int) -> dict[str, str]:
+    """The turn's sheets by character key (their plain-text part)."""
+    with Session(db) as session:
+        game = repo.game_by_name(session, game_name)
+        keys = {p.id: p.character_key for p in repo.players(session, game)}
+        rows = session.exec(select(Newsletter).where(
+            Newsletter.game_id == game.id, Newsletter.turn_number == number,
+            Newsletter.kind == "turnsheet"))
+        return {keys[n.player_id]: n.text for n in rows}
+
+
+def test_an_engarde_sheet_says_no_orders_came_in_and_the_month_was_indisposed(
+        db: Engine, config: Config) -> None:
+    make_game(db, config)
+    process_message(db, config, order_mail("jacques@lyon.example", JACQUES))
+    run_turn(db, config, "paris")
+    sheets = _sheets(db, "paris", 1)
+    assert NOTICE not in sheets["jacques-de-lyon"]
+    for key in ("cyrano-de-bergerac", "porthos-du-vallon"):
+        assert f"{NOTICE} April 1625." in sheets[key], sheets[key]
+        assert "indisposed" in sheets[key].split(NOTICE)[1].split("\n\n")[0]
+    assert rerun_turn(db, config, "paris", 1).identical
+
+
+def test_a_dwtk_sheet_says_no_orders_came_in_and_no_action_was_taken(
+        db: Engine, config: Config) -> None:
+    with session_scope(db) as session:
+        admin.create_game(session, config, "fandonia", "dwtk", seed=3)
+        for email, name in (("p1@f.example", "Noble One"), ("p2@f.example", "Noble Two"),
+                            ("p3@f.example", "Noble Three")):
+            admin.add_player(session, config, "fandonia", email, name, password="pw")
+    run_turn(db, config, "fandonia")
+    result = process_message(db, config, order_mail(
+        "p1@f.example", "PASSWORD: pw\nDO DRAW EVENT\nBUY 1 PP\n", subject="[fandonia] orders"))
+    assert result.status == "accepted", result
+    second = run_turn(db, config, "fandonia")
+    sheets = _sheets(db, "fandonia", second.number)
+    assert NOTICE not in sheets["noble-one"]
+    assert NOTICE in sheets["noble-two"] and "standing reactions" in sheets["noble-two"]
+    assert rerun_turn(db, config, "fandonia", second.number).identical
