@@ -115,14 +115,18 @@ class _SheetJob:
         return _finish(subject, sheet_md)
 
     def _no_orders(self, reader: Reader) -> str:
-        """What the sheet of a reader who sent no orders says about it (may be empty)."""
-        events = self.own_events.get(reader.character, [])
-        return render(self.templates_dir, NO_ORDERS_TEMPLATE, game=self.common["game"],
-                      turn=self.common["turn"],
-                      indisposed=any(e["id"] == "character.indisposed" for e in events))
+        """What the sheet of a reader who sent no orders says about it: the game's own
+        ``no-orders.md.j2``, given the reader's events (none: the game's sheet says it
+        itself, as Fief's does)."""
+        kind = self.common["game"]["kind"]
+        if not (self.templates_dir / kind / NO_ORDERS_TEMPLATE).exists():
+            return ""
+        return render(self.templates_dir, f"{kind}/{NO_ORDERS_TEMPLATE}",
+                      game=self.common["game"], turn=self.common["turn"],
+                      events=self.own_events.get(reader.character, []))
 
 
-NO_ORDERS_TEMPLATE = "sheet/no-orders.md.j2"
+NO_ORDERS_TEMPLATE = "no-orders.md.j2"
 
 
 def _with_notice(sheet_md: str, notice: str) -> str:
