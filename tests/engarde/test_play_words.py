@@ -126,3 +126,21 @@ def test_a_rent_free_garret_says_there_is_no_rent() -> None:
         "No rent to pay for the Garret in La Villette."
     event = dict(event, crowns=-20, args={"house": "Town House", "area": "Passy"})
     assert str(EVENTS.housing_rent(event, NAMES)).strip() == "Rent of the Town House in Passy."
+
+
+def test_the_list_of_ladies_in_a_hint_is_the_gazettes() -> None:
+    """EG §L: an unknown lady's name is answered with this month's ladies, and those are
+    the gazette's list: a lady kept as a mistress or expecting a child is not on it, and a
+    stranger's receipt named her.  She is still found by her name (courting another's
+    mistress is an order the rules allow)."""
+    from moderator.games.engarde.lookup import LadyTable, listed_ladies
+    state = {"characters": {"pierre": {"mistress": "lady8", "wife": None}},
+             "ladies": {"lady2": {"name": "Mlle Gabrielle de Rohan"},
+                        "lady5": {"name": "Mme Anne de Vergy", "pregnant_by": "henri"},
+                        "lady8": {"name": "Mlle Célestine de Clermont"}}}
+    assert listed_ladies(state) == {"lady2"}
+    ladies = LadyTable("lady", {k: v["name"] for k, v in state["ladies"].items()},
+                       listed_ladies(state))
+    assert ladies.hint("Mlle Adelaide de Sully") == (
+        "the ladies change every month; this month's are Mlle Gabrielle de Rohan")
+    assert ladies.find("Célestine de Clermont") == "lady8"

@@ -15,7 +15,7 @@ from moderator.games.engarde import forecast, npcs, phases, submission
 from moderator.games.engarde.character import roll_character
 from moderator.games.engarde.events import EventId
 from moderator.games.engarde.forecast import World as ForecastWorld
-from moderator.games.engarde.lookup import Lookup, character_names, lady_names
+from moderator.games.engarde.lookup import Lookup, character_names, lady_names, listed_ladies
 from moderator.games.engarde.month import Month
 from moderator.games.engarde.orders import Support
 from moderator.games.engarde.orderset import MonthOrders, OrderSet
@@ -61,7 +61,7 @@ class _ParseContext:
         self.parts = _parts(state)
         self.names = character_names(state)
         self.ladies = state.get("ladies", {})
-        self.look = Lookup(self.names, tables, lady_names(state))
+        self.look = Lookup(self.names, tables, lady_names(state), listed_ladies(state))
         self.tables = tables
         position = {k: i for i, k in enumerate(self.ladies)}
         self.lady_position = position

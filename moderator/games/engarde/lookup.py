@@ -57,7 +57,10 @@ class Table:
 @dataclass(frozen=True)
 class LadyTable(Table):
     """Ladies are found by full name, with or without the honorific ("Roxanne de Blois"),
-    or by "Mlle Roxanne" / "Roxanne" when unique."""
+    or by "Mlle Roxanne" / "Roxanne" when unique.  ``listed``: the keys of the ladies the
+    gazette lists this month (`listed_ladies`; None: all), the only ones a hint names."""
+
+    listed: frozenset[str] | None = None
 
     def find(self, text: str) -> str | None:
         if not self._index and self.names:
@@ -82,7 +85,9 @@ class LadyTable(Table):
         close = difflib.get_close_matches(_own(text), list(by_own), n=1, cutoff=0.6)
         if close:
             return f"did you mean {by_own[close[0]]}?"
-        listed = ", ".join(sorted(self.names.values()))
+        # Only the gazette's list: a kept or expecting lady is not named to a stranger.
+        listed = ", ".join(sorted(n for k, n in self.names.items()
+                                  if self.listed is None or k in self.listed))
         return ("the ladies change every month; this month's are "
                 f"{listed}" if listed else "no lady is on this month's list")
 
@@ -100,11 +105,13 @@ class Lookup:
     """All the tables a parser or a view needs, built once per call."""
 
     def __init__(self, characters: Mapping[str, str], tables: Tables,
-                 ladies: Mapping[str, str] | None = None) -> None:
+                 ladies: Mapping[str, str] | None = None,
+                 listed: frozenset[str] | None = None) -> None:
         """``characters`` maps key -> name (`character_names` builds it from a state);
-        ``ladies`` likewise for the NPC ladies (`lady_names`)."""
+        ``ladies`` likewise for the NPC ladies (`lady_names`); ``listed``: those the
+        gazette lists (`listed_ladies`), the only ones a hint names."""
         self.characters = Table("character", dict(sorted(characters.items())))
-        self.ladies = LadyTable("lady", dict(ladies or {}))
+        self.ladies = LadyTable("lady", dict(ladies or {}), listed)
         self.positions = Table("position", {p.key: p.name for p in tables.society.positions})
         self.clubs = Table("club", {c.key: c.name for c in tables.clubs})
         self.areas = Table("area", {a.key: a.name for a in tables.areas})
@@ -156,6 +163,15 @@ def character_names(state: Mapping[str, Any]) -> dict[str, str]:
 def lady_names(state: Mapping[str, Any]) -> dict[str, str]:
     """lady key -> name straight from a state dict."""
     return {key: str(lady["name"]) for key, lady in state.get("ladies", {}).items()}
+
+
+def listed_ladies(state: Mapping[str, Any]) -> frozenset[str]:
+    """The ladies the gazette lists (EG §L, views `ladies_of_paris`): neither kept as a
+    mistress or wife nor expecting a child."""
+    kept = {k for c in state["characters"].values()
+            for k in (c.get("mistress"), c.get("wife")) if k}
+    return frozenset(key for key, lady in state.get("ladies", {}).items()
+                     if key not in kept and lady.get("pregnant_by") is None)
 
 
 def keyword_hint(word: str, keywords: Iterable[str]) -> str | None:
