@@ -9,7 +9,6 @@ are, links as ``text <https://...>``.  Pure: the same HTML always gives the same
 from __future__ import annotations
 
 import re
-import textwrap
 from dataclasses import dataclass, field
 from html import unescape
 from html.parser import HTMLParser
@@ -135,12 +134,12 @@ def _wrap(text: str, first: str = "", rest: str = "") -> list[str]:
     return out
 
 
-def _fill(words: list[str], first: str, rest: str) -> list[str]:
-    """``words`` filled greedily into lines of at most `WIDTH` columns, a word longer
+def _fill(words: list[str], first: str, rest: str, width: int = WIDTH) -> list[str]:
+    """``words`` filled greedily into lines of at most ``width`` columns, a word longer
     than a line on a line of its own: what ``textwrap.wrap`` gives for words that hold
     no whitespace (without breaking long words or at hyphens), without its chunking."""
     lines: list[str] = []
-    indent, room = first, WIDTH - len(first)
+    indent, room = first, width - len(first)
     line = [words[0]]
     used = len(words[0])
     for word in words[1:]:
@@ -149,7 +148,7 @@ def _fill(words: list[str], first: str, rest: str) -> list[str]:
             used += 1 + len(word)
             continue
         lines.append(indent + " ".join(line))
-        indent, room = rest, WIDTH - len(rest)
+        indent, room = rest, width - len(rest)
         line = [word]
         used = len(word)
     lines.append(indent + " ".join(line))
@@ -290,5 +289,5 @@ def _fit(line: str, width: int) -> str:
         return line
     lead = _LEAD_RE.match(line).group(1)  # type: ignore[union-attr]
     follow = "#" + " " * (len(lead) - 1) if lead.startswith("#") else " " * len(lead)
-    return textwrap.fill(line, width, initial_indent="", subsequent_indent=follow,
-                         break_long_words=False, break_on_hyphens=False)
+    words = line[len(lead):].split()
+    return "\n".join(_fill(words, lead, follow, width)) if words else line
