@@ -260,7 +260,7 @@ def _answer(ctx: _Context, commands: tuple[Command, ...], rest: Directives | Non
 
 def _over_answer(over: str) -> str:
     return (f"Not done: {over}; no more orders are read.  RESEND sends a printed issue "
-            "again; write to the GM with anything else.")
+            "again; for anything else write TO GM and your message: the GM gets it.")
 
 
 # What acts on a turn to come, which a game that is over never runs (DWTK 37, FE 8):

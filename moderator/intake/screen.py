@@ -144,8 +144,8 @@ def game_over_step(intake: Intake) -> IntakeResult | None:
         return None
     raise Refusal("intake.game-over",
                   f"{over_words(intake.session, game)}; no more orders are read.",
-                  "RESEND TURN n mails a printed issue again; write to the GM with anything "
-                  "else.")
+                  "RESEND TURN n mails a printed issue again; for anything else write TO GM "
+                  "and your message, with your PASSWORD line: the GM gets it.")
 
 
 def refuse(intake: Intake, refusal: Refusal) -> IntakeResult:
