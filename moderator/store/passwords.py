@@ -223,6 +223,31 @@ def masked(raw: bytes, values: Sequence[str] = ()) -> bytes:
     """A raw message with its password lines and ``values`` masked, edited as bytes when
     that suffices (the rest of the message stays byte for byte), else the text parts
     that hide one in an encoding decoded, masked and encoded again."""
+    edited = _masked_bytes(raw, values)
+    # Parsing costs ~50 ms a message with the default policy: only when a part is encoded.
+    if _ENCODED.search(edited) is None or not _still_readable(edited, values):
+        return edited
+    return _reencoded(edited, values)
+
+
+# A password as an HTML part writes it: the keyword after a tag, the value alone before
+# the next one (``<div>PASSWORD: x</div>``), for a message intake never parses.
+_HTML_VALUE_BYTES = re.compile(rb">[ \t]*(?:PASSWORD|PW)" + _KEYWORD_GAP_BYTES
+                               + rb"([^\s<>&]+)(?=(?:\s|&nbsp;)*<)", re.IGNORECASE)
+
+
+def masked_unread(raw: bytes) -> bytes:
+    """A message intake refuses unread (oversized: it is never parsed) with what its
+    bytes show of a password masked: the password lines and the HTML that writes one,
+    and their values wherever else they stand, nothing decoded."""
+    given = {m.group(2).decode("utf-8", "replace") for m in _LINE_BYTES.finditer(raw)}
+    given |= {m.group(1).decode("utf-8", "replace") for m in _HTML_VALUE_BYTES.finditer(raw)}
+    values = sorted(given | {b for v in given if (b := as_written(v))}, key=len, reverse=True)
+    return _masked_bytes(raw, values)
+
+
+def _masked_bytes(raw: bytes, values: Sequence[str]) -> bytes:
+    """`masked`'s edit of the bytes as they stand."""
     edited = _LINE_BYTES.sub(lambda m: m.group(1) + MASK.encode(), raw)
     edited = _SUBJECT_BYTES.sub(lambda m: m.group(1) + MASK.encode(), edited)
     for value in values:
@@ -231,10 +256,7 @@ def masked(raw: bytes, values: Sequence[str] = ()) -> bytes:
         else:
             edited = _after_keyword_bytes(value).sub(
                 lambda m: m.group(1) + MASK.encode(), edited)
-    # Parsing costs ~50 ms a message with the default policy: only when a part is encoded.
-    if _ENCODED.search(edited) is None or not _still_readable(edited, values):
-        return edited
-    return _reencoded(edited, values)
+    return edited
 
 
 def _text_parts(message: EmailMessage) -> list[EmailMessage]:

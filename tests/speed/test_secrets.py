@@ -523,3 +523,17 @@ def test_a_password_after_a_unicode_blank_is_kept_nowhere_in_clear(
         text = body.get_content()  # type: ignore[union-attr]
         assert "rapier" not in text.replace("RAPIER", "") and token not in text
         assert passwords.MASK in text and "PRACTICE RAPIER" in text
+
+
+def test_an_oversized_message_keeps_no_password_in_clear(db: Engine, config: Config) -> None:
+    """A message over ``intake.max_bytes`` is refused on its size, unread (its body is
+    never parsed); the password lines it held stayed in clear in the stored copy and the
+    spool.  What its bytes show is masked: the lines, and their value in its HTML too."""
+    make_game(db, config)
+    token = _welcomed_player(db, config)
+    body = f"PASSWORD: {token}\n{ORDERS}" + "# " + "x" * (config.max_bytes + 10) + "\n"
+    result = process_message(db, config, order_mail("athos@musket.example", body, html=True))
+    assert result.status == "refused" and "the moderator reads at most" in result.detail
+    plain = order_mail("athos@musket.example", body, message_id="<big@client.example>")
+    assert process_message(db, config, plain).status == "refused"
+    assert _grep(token, _stored_files(db, config)) == []
