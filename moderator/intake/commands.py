@@ -45,7 +45,7 @@ from moderator.publish.render import render
 from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.models import Game, Player, ReceivedMessage, Turn
-from moderator.store.passwords import as_written
+from moderator.store.passwords import as_written, masked_text, passwords_in
 from moderator.store.statuses import GameStatus
 from moderator.turn.deadlines import set_deadlines
 from moderator.turn.over import over_words
@@ -215,8 +215,8 @@ def answer_commands(session: Session, config: Config, message: ExtractedMessage,
         return replace(done, rest=rest, later=commands)
     # Orders beside commands for a game that is over: the commands are answered, and the
     # reply says the orders were not read (the orders' refusal would drop the commands).
-    _answer(_Context(session, config, game, player, turn, now), commands, rest, message,
-            orders_beside=beside)
+    _answer(_Context(session, config, game, player, turn, now, _given(message)), commands,
+            rest, message, orders_beside=beside)
     return done
 
 
@@ -227,7 +227,8 @@ def answer_after_orders(session: Session, config: Config, message: ExtractedMess
     intake step after ``store``, before the receipt."""
     session.flush()  # the new version takes part in choosing the orders that stand
     turn = repo.open_turn(session, game)
-    _answer(_Context(session, config, game, player, turn, now), commands, None, message)
+    _answer(_Context(session, config, game, player, turn, now, _given(message)), commands,
+            None, message)
 
 
 def _answer(ctx: _Context, commands: tuple[Command, ...], rest: Directives | None,
@@ -276,6 +277,12 @@ class _Context:
     player: Player
     turn: Turn
     now: datetime
+    passwords: tuple[str, ...]
+    """The passwords the mail gives (`passwords_in`): masked in what TO GM passes on."""
+
+
+def _given(message: ExtractedMessage) -> tuple[str, ...]:
+    return tuple(passwords_in(message.text))
 
 
 def _without(directives: Directives, lines: frozenset[int]) -> Directives:
@@ -357,8 +364,10 @@ _HANDLERS: dict[str, Callable[[_Context, Command, _Reply], None]] = {
         ctx.config, ctx.game, ctx.player, ctx.turn)),
     "DEADLINE": lambda ctx, c, reply: reply.add("DEADLINE", selfservice.deadline_text(
         ctx.game, ctx.turn, c.argument)),
+    # The GM's notice is kept and mailed: a password in the player's words is masked there
+    # as in the stored message (`selfservice.ask_gm` leaves out the PASSWORD lines only).
     "TO GM": lambda ctx, c, reply: reply.add("TO GM", selfservice.ask_gm(
-        ctx.session, ctx.config, ctx.game, ctx.player, c.argument)),
+        ctx.session, ctx.config, ctx.game, ctx.player, masked_text(c.argument, ctx.passwords))),
     "RESIGN": lambda ctx, _c, reply: reply.add("RESIGN", selfservice.ask_to_leave(
         ctx.session, ctx.config, ctx.game, ctx.player)),
     "ADDRESS": lambda ctx, c, reply: reply.add("ADDRESS", selfservice.ask_new_address(

@@ -108,6 +108,22 @@ def test_to_gm_passes_the_rest_of_the_mail_on_without_the_password(
         assert any(e.event == "player.to-gm" for e in repo.gm_log(session))
 
 
+def test_to_gm_never_passes_on_a_password_written_in_the_note(
+        db: Engine, config: Config) -> None:
+    """The GM's notice is kept in the outbox and mailed: a password the player writes in
+    his words to the GM (the one he proves himself with, after its keyword; the new one
+    his PASSWORD command sets, wherever) is masked there as in the stored message.  Only
+    lines beginning with PASSWORD were left out, so both went to the GM in clear."""
+    make_game(db, config)
+    assert send(db, config, "PASSWORD: rapier\nPASSWORD longsecret7\nTO GM\nIs my "
+                            "password rapier too short?  I made it longsecret7 now.\n"
+                            ) == "accepted"
+    text = text_of(mails(db, "gm-notice")[-1])
+    assert "Is my password [removed after the check] too short?  I made it " \
+           "[removed after the check] now." in text
+    assert "rapier" not in text and "longsecret7" not in text
+
+
 def test_resign_asks_the_gm_and_the_player_plays_on(db: Engine, config: Config) -> None:
     make_game(db, config)
     assert send(db, config, "PASSWORD: rapier\nRESIGN\n") == "accepted"
