@@ -179,7 +179,8 @@ def test_a_duel_names_the_seconds_as_such() -> None:
         event = {"id": "duel.fought", "actor": "cyrano",
                  "args": {"challenger": "cyrano", "challenged": "jacques", "weapon": "rapier",
                           "to_death": False, "seconds": seconds, "winner": "cyrano",
-                          "passes": 1, "killed": False}}
+                          "loser": "jacques", "passes": 1, "killed": False,
+                          "wounds": {"cyrano": 0, "jacques": 3}}}
         assert words in str(EVENTS.duel_fought(event, names))
 
 
