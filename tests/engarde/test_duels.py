@@ -181,8 +181,9 @@ def test_the_duel_line_tells_the_wound_the_loser_took() -> None:
                        "ANYTIME: CHALLENGE Bruno")
     rolls = dice(duels=[3, 3, 5, 2, 4])  # pass 2: Armand 5 + 2 beats 2 + 2; wound 4 + 1
     pages = render(state, run_month(state, present(state), rolls), rolls, 2)
-    for page in (pages["gazette"], pages["a"], pages["b"]):
-        assert "Armand won after 2 passes, wounding Bruno for 5 Endurance." in page, page
+    assert "Armand won after 2 passes, wounding Bruno for 5 Endurance." in pages["gazette"]
+    assert "you won after 2 passes, wounding Bruno for 5 Endurance." in pages["a"]
+    assert "Armand won after 2 passes, wounding you for 5 Endurance." in pages["b"]
 
 
 def test_to_the_death_tells_the_winner_s_own_wounds() -> None:
@@ -194,4 +195,8 @@ def test_to_the_death_tells_the_winner_s_own_wounds() -> None:
     rolls = dice(duels=[2, 5, 3, 6, 1, 5, 6, 1, 4])
     pages = render(state, run_month(state, present(state), rolls), rolls, 2)
     assert "Armand won after 3 passes, killing Bruno; Armand was wounded for 4 Endurance." \
+        in pages["gazette"]
+    assert "you won after 3 passes, killing Bruno; you were wounded for 4 Endurance." \
         in pages["a"], pages["a"]
+    assert "Armand won after 3 passes, killing you; Armand was wounded for 4 Endurance." \
+        in pages["b"], pages["b"]
