@@ -282,3 +282,17 @@ def test_the_reader_s_own_lines_read_you_and_the_gazette_still_names_him() -> No
         "You and Jacques fought with rapiers to first blood (your second: Aramis): you won "
         "after 1 pass, wounding Jacques for 4 Endurance.")
     assert str(EVENTS.duel_fought(event, names)).startswith("Cyrano and Jacques fought")
+
+
+def test_the_greasy_pole_does_not_call_a_dead_man_indisposed() -> None:
+    """Reference §13.2 item 8 (the pole's flags) and EG §D (indisposed: a living man who
+    sent no orders).  Found by playing on by mail: the dead, who send no orders, read
+    "Porthos, dead, indisposed" month after month."""
+    state = make_state(make_char("athos", "Athos", sl=9),
+                       make_char("porthos", "Porthos", sl=6, dead=True, missed_months=2),
+                       make_char("jacques", "Jacques", sl=3, missed_months=1))
+    pole = _month(state, athos="WEEK 1: REST")["gazette"].split("The Greasy Pole", 1)[1]
+    row = next(line for line in pole.splitlines() if line.startswith("| Porthos"))
+    assert row.startswith("| Porthos, dead |"), row
+    assert next(line for line in pole.splitlines()
+                if line.startswith("| Jacques")).startswith("| Jacques, indisposed |")

@@ -131,7 +131,9 @@ def gazette_context(before: JSON, a: GameState, events: Sequence[Event], idx: _I
             "location": "the front" if c.at_front else "Paris",
             "flags": ", ".join(f for f, on in (
                 ("dead", c.dead), ("disgraced", bool(c.disgraced)),
-                ("in prison", c.imprisoned(a.turn)), ("indisposed", c.missed_months > 0))
+                ("in prison", c.imprisoned(a.turn)),
+                # EG §D: a living man who sent no orders; the dead send none.
+                ("indisposed", c.missed_months > 0 and not c.dead))
                 if on),
         })
     pole.sort(key=lambda r: (-r["sl"], -r["sp"], r["name"]))
