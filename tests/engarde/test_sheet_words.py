@@ -296,3 +296,26 @@ def test_the_greasy_pole_does_not_call_a_dead_man_indisposed() -> None:
     assert row.startswith("| Porthos, dead |"), row
     assert next(line for line in pole.splitlines()
                 if line.startswith("| Jacques")).startswith("| Jacques, indisposed |")
+
+
+def test_why_he_is_disgraced_and_why_he_has_cause_speak_to_the_reader() -> None:
+    """Reference §9 (PROPOSED) and §6: his own sheet said "You are disgraced (divorced by his
+    wife)", its summary "**Disgraced** (he abandoned a lady with child)", and "You have cause
+    for a duel with D (a liaison with his lady)" of his own lady."""
+    names = {"pierre": "Pierre", "didier": "Didier", "reader:": "pierre"}
+    disgraced = {"id": "honour.disgraced", "actor": "pierre",
+                 "args": {"reason": "divorced", "sl_after": 4, "club": None}}
+    assert str(EVENTS.honour_disgraced(disgraced, names)) == (
+        "You are disgraced (divorced by your wife) and fall to SL 4.")
+    cause = {"id": "honour.cause", "actor": "pierre",
+             "args": {"offended": "pierre", "offender": "didier", "reason": "liaison",
+                      "lady": "Mlle Roxanne"}}
+    assert str(EVENTS.honour_cause(cause, names)) == (
+        "You have cause for a duel with Didier (a liaison with your lady: Mlle Roxanne).")
+    assert "(a liaison with his lady" in str(EVENTS.honour_cause(
+        cause, {**names, "reader:": "didier"}))
+    gazette = {k: v for k, v in names.items() if k != "reader:"}
+    assert "(divorced by his wife)" in str(EVENTS.honour_disgraced(disgraced, gazette))
+    sheet = _month(make_state(make_char("pierre", "Pierre", disgraced="ignored_pregnancy")),
+                   pierre="WEEK 1: REST")["pierre"]
+    assert "- **Disgraced** (you abandoned a lady with child)" in sheet, sheet
