@@ -319,3 +319,21 @@ def test_why_he_is_disgraced_and_why_he_has_cause_speak_to_the_reader() -> None:
     sheet = _month(make_state(make_char("pierre", "Pierre", disgraced="ignored_pregnancy")),
                    pierre="WEEK 1: REST")["pierre"]
     assert "- **Disgraced** (you abandoned a lady with child)" in sheet, sheet
+
+
+def test_cutlasses_are_not_cutlasss() -> None:
+    """Reference §6 (the Royal Marines' weapon, EG §M): "fought with cutlasss"."""
+    names = {"a": "Armand", "b": "Bruno"}
+    fought = {"id": "duel.fought", "actor": "a",
+              "args": {"challenger": "a", "challenged": "b", "weapon": "cutlass",
+                       "to_death": False, "seconds": {}, "winner": "a", "loser": "b",
+                       "passes": 1, "killed": False, "wounds": {"a": 0, "b": 3}}}
+    challenged = {"id": "duel.challenged", "actor": "a",
+                  "args": {"challenger": "a", "challenged": "b", "weapon": "cutlass",
+                           "to_death": False, "week": 2, "cause": None}}
+    for reader in ({}, {"reader:": "a"}, {"reader:": "b"}):
+        for macro, event in ((EVENTS.duel_fought, fought), (EVENTS.duel_challenged, challenged)):
+            line = str(macro(event, {**names, **reader}))
+            assert "with cutlasses" in line and "cutlasss" not in line, line
+    assert "with rapiers" in str(EVENTS.duel_fought({**fought, "args": {
+        **fought["args"], "weapon": "rapier"}}, names))
