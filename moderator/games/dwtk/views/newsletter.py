@@ -40,6 +40,10 @@ def names(state: GameState, tables: Tables) -> dict[str, str]:
     # "counsel:<table>:<key>": a counsel by its name ("Ban a courtier", DWTK 15.4).
     out.update({f"counsel:{table}:{c.key}": c.name
                 for table, counsels in tables.counseling.items() for c in counsels})
+    # "counsel:<key>": the same by its key alone (a bribed NC's modifier, 13.4.20.2: the
+    # event does not say the table; a key in two tables has one name in both).
+    out.update({f"counsel:{c.key}": c.name
+                for counsels in tables.counseling.values() for c in counsels})
     # "<key>:female" lets the event macros say "her" and "she" (templates/dwtk/events.md.j2).
     out.update({f"{n.id}:female": "1" for n in tables.nobles if n.sex is Sex.FEMALE})
     out.update({f"{r.key}:female": "1" for r in tables.royals if r.sex is Sex.FEMALE})
