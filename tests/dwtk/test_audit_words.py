@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+from moderator.dice import Roll
+from moderator.games.base import Event
+from moderator.games.dwtk import ENGINE
 from moderator.games.dwtk.state import GameState
 from moderator.games.dwtk.views import names
+from moderator.publish.newsletter import Reader, TurnData, render_turn
 from tests.dwtk.conftest import EVENTS, TABLES, dealt
 
+ROOT = Path(__file__).resolve().parents[2]
+READERS = tuple(Reader(i, key, key.title(), f"{key}@example.org")
+                for i, key in enumerate(("ann", "bob", "cid"), 1))
 JAMES = "22"  # an NC, Minister of Justice in the dealt game
+MAXWELL = "32"  # an NC
 
 
 def _line(macro: str, args: dict[str, object], actor: str = "ann") -> str:
@@ -38,3 +49,30 @@ def test_a_bribed_problem_is_named_in_words() -> None:
     line = _line("bribe_used", {"character": JAMES, "player": "ann", "roll": "problem",
                                 "key": "treasury_crisis", "sign": -1})
     assert "the problem Treasury Crisis by -1" in line, line
+
+
+def _sheets(state: dict[str, Any], events: list[Event],
+            dice: list[dict[str, Any]]) -> dict[str, str]:
+    data = TurnData("Fandonia", 2, "Turn 1", None, state, state, events, dice)
+    rendered = render_turn(ROOT / "templates", ENGINE, TABLES, data, READERS)
+    return {r.character: rendered.sheets[r.player_id].markdown for r in READERS}
+
+
+def _die(face: int, actor: str, purpose: str = "Dueling (DWTK 19.8)") -> dict[str, Any]:
+    return Roll("duel", purpose, "1d6", (face,), actor=actor).to_dict()
+
+
+def test_an_ncs_duel_die_names_whose_it_is() -> None:
+    """DWTK 5, 19.8: the first player rolls an NC's Dueling die; his sheet listed
+    "Dueling (DWTK 19.8): 1d6 = 3" with no word of whose die it was (the same words as
+    his own PC's die).  Here Cid (first player) fights Earl Maxwell (an NC) with his PC:
+    his own die stays as it was, the NC's is named."""
+    state = dealt(3)
+    state["order"] = ["cid", "ann", "bob"]
+    cid_pc = str(state["players"]["cid"]["pc"])
+    fought = Event("duel.fought", {"a": cid_pc, "b": MAXWELL, "roll_a": 5, "roll_b": 3,
+                                   "rating_a": 4, "rating_b": 4, "killed": []})
+    sheet = _sheets(state, [fought], [_die(5, "cid"), _die(3, "cid")])["cid"]
+    assert "- Dueling (DWTK 19.8): 1d6 = 5\n" in sheet, sheet
+    assert ("- Dueling (DWTK 19.8): 1d6 = 3 (Earl Maxwell's die: the first player rolls "
+            "for an NC, DWTK 5)") in sheet, sheet

@@ -11,6 +11,7 @@ from typing import Any
 
 from moderator.dice import Dice
 from moderator.games.base import Event
+from moderator.games.capabilities import TurnRecord
 from moderator.games.dwtk import reasons, status
 from moderator.games.dwtk.orders.activity import ActivityKind
 from moderator.games.dwtk.orders.names import Names
@@ -20,8 +21,10 @@ from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import OfficeKind, Sex, Tables, kind_of
 from moderator.games.dwtk.views.bids import lost_bids
 from moderator.games.dwtk.views.concerns import happened, owners
+from moderator.games.dwtk.views.dice import own_dice
 
 JSON = dict[str, Any]
+NO_RECORD = TurnRecord(None, ())  # a turn's newsletters without its orders and dice log
 
 
 def names(state: GameState, tables: Tables) -> dict[str, str]:
@@ -179,10 +182,15 @@ def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
 
 
 def newsletter_context(before: GameState, after: GameState, events: Sequence[Event],
-                       characters: Sequence[str], tables: Tables) -> tuple[JSON, dict[str, JSON]]:
+                       characters: Sequence[str], tables: Tables,
+                       record: TurnRecord = NO_RECORD) -> tuple[JSON, dict[str, JSON]]:
+    """The gazette's context and each listed player's sheet's; ``record``: the turn's
+    orders and dice log (none given: the sheets list no dice and know no orders)."""
     gazette = gazette_context(before, after, events, tables)
     held = owners(before, after)
+    rolls = own_dice(record.dice, events, before, characters)
     return gazette, {key: {**sheet_context(after, key, tables),
                            "happened": happened(events, key, held),  # with his people's
-                           "lost_bids": lost_bids(events, key)}  # 6.1.1, 6.1.2
+                           "lost_bids": lost_bids(events, key),  # 6.1.1, 6.1.2
+                           "dice": rolls[key]}  # whose each die was (5, 19.8)
                      for key in characters}
