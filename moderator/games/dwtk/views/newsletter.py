@@ -13,8 +13,9 @@ from moderator.dice import Dice
 from moderator.games.base import Event
 from moderator.games.capabilities import TurnRecord
 from moderator.games.dwtk import reasons, status
+from moderator.games.dwtk.orders import TurnOrders
 from moderator.games.dwtk.orders.activity import ActivityKind
-from moderator.games.dwtk.orders.names import Names
+from moderator.games.dwtk.orders.names import PC, Names
 from moderator.games.dwtk.orders.reaction import format_reaction
 from moderator.games.dwtk.state import Character, GameState, Phase, Situation
 from moderator.games.dwtk.state.court import Court
@@ -181,6 +182,18 @@ def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
     }
 
 
+def own_bids(record: TurnRecord, after: GameState, key: str) -> dict[str, str] | None:
+    """The player's own office bids of the turn (DWTK 6.1.1), office -> the character he
+    bid, his PC by its id ("pc" if he has none); None: his orders are not known."""
+    if record.orders is None:
+        return None
+    pc = after.players[key].pc
+    out: dict[str, str] = {}
+    for office, who in TurnOrders.from_dict(record.orders.get(key)).bids:
+        out.setdefault(office, str(pc) if who == PC and pc is not None else who)
+    return out
+
+
 def newsletter_context(before: GameState, after: GameState, events: Sequence[Event],
                        characters: Sequence[str], tables: Tables,
                        record: TurnRecord = NO_RECORD) -> tuple[JSON, dict[str, JSON]]:
@@ -191,6 +204,7 @@ def newsletter_context(before: GameState, after: GameState, events: Sequence[Eve
     rolls = own_dice(record.dice, events, before, characters)
     return gazette, {key: {**sheet_context(after, key, tables),
                            "happened": happened(events, key, held),  # with his people's
-                           "lost_bids": lost_bids(events, key),  # 6.1.1, 6.1.2
+                           "lost_bids": lost_bids(events, key,  # 6.1.1, 6.1.2
+                                                  own_bids(record, after, key)),
                            "dice": rolls[key]}  # whose each die was (5, 19.8)
                      for key in characters}
