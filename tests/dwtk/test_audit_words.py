@@ -76,3 +76,14 @@ def test_an_ncs_duel_die_names_whose_it_is() -> None:
     assert "- Dueling (DWTK 19.8): 1d6 = 5\n" in sheet, sheet
     assert ("- Dueling (DWTK 19.8): 1d6 = 3 (Earl Maxwell's die: the first player rolls "
             "for an NC, DWTK 5)") in sheet, sheet
+
+
+def test_the_prestige_modifiers_on_the_sheet_name_their_tables() -> None:
+    """DWTK 13.4.17: Basil's sheet read "Court Ball modifier +0; romance +1" (the table's
+    key) and Cora's "; socializing +0" (a modifier of nothing).  The table by its name,
+    and only the modifiers that count."""
+    state = dealt(3)
+    state["players"]["ann"]["prestige_mods"] = {"romance": 1, "socializing": 0}
+    sheet = _sheets(state, [], [])["ann"]
+    line = next(x for x in sheet.splitlines() if "Court Ball modifier" in x)
+    assert line == "- Court Ball modifier +0; Romance Table modifier +1", line

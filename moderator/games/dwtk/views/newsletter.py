@@ -174,7 +174,8 @@ def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
         "opportunity": [nm[kind_of(c)] for c in p.opportunity],
         "drawn": [nm[kind_of(c)] for c in p.drawn],
         "court_ball_mod": p.court_ball_mod,
-        "prestige_mods": dict(p.prestige_mods),
+        # 13.4.17: each Prestige Table's modifier that counts, by the table's name
+        "prestige_mods": {tables.prestige[t].name: m for t, m in p.prestige_mods.items() if m},
         "free_counsel": p.free_counsel,
         "reactions": [{"n": r.n, "text": format_reaction(r, order_names)}
                       for r in p.reactions],
