@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from moderator.dice import Roll
 from moderator.games.base import Event
 from moderator.games.dwtk import ENGINE
@@ -76,6 +78,16 @@ def test_an_ncs_duel_die_names_whose_it_is() -> None:
     assert "- Dueling (DWTK 19.8): 1d6 = 5\n" in sheet, sheet
     assert ("- Dueling (DWTK 19.8): 1d6 = 3 (Earl Maxwell's die: the first player rolls "
             "for an NC, DWTK 5)") in sheet, sheet
+
+
+@pytest.mark.parametrize("macro", ["romance_free_lost", "romance_proposal"])
+def test_a_free_proposal_names_its_prestige_table_in_words(macro: str) -> None:
+    """DWTK 18.4.5, 13.4.17: Basil read "the proposal automatically accepted (romance
+    table) is lost": the source's internal key.  The table is named as the Courier names
+    it when consulted ("the Romance Table")."""
+    line = _line(macro, {"player": "ann", "source": "romance_table", "free": "romance_table",
+                         "suitor": MAXWELL, "beloved": "64", "ip": 0})
+    assert "(the Romance Table, DWTK 18.4.5)" in line and "romance table" not in line, line
 
 
 def test_the_prestige_modifiers_on_the_sheet_name_their_tables() -> None:
