@@ -90,6 +90,16 @@ def test_a_free_proposal_names_its_prestige_table_in_words(macro: str) -> None:
     assert "(the Romance Table, DWTK 18.4.5)" in line and "romance table" not in line, line
 
 
+@pytest.mark.parametrize(("why", "said"), [
+    ("captain_dead", "its captain is dead"), ("founders", "the ship founders"),
+    ("armed_ship", "an armed ship takes it"), ("confiscated", "the ship is confiscated")])
+def test_a_failed_voyage_says_why_in_words(why: str, said: str) -> None:
+    """DWTK 13.4.17.1: "Ann's voyage ends in failure (founders)" read as a key."""
+    line = _line("privateer_lost", {"player": "ann", "why": why, "cargo": 0,
+                                    "captain_died": False, "captain": None})
+    assert f"ends in failure ({said}, DWTK 13.4.17.1)" in line, line
+
+
 def test_the_prestige_modifiers_on_the_sheet_name_their_tables() -> None:
     """DWTK 13.4.17: Basil's sheet read "Court Ball modifier +0; romance +1" (the table's
     key) and Cora's "; socializing +0" (a modifier of nothing).  The table by its name,
