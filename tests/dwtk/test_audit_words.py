@@ -109,3 +109,12 @@ def test_the_prestige_modifiers_on_the_sheet_name_their_tables() -> None:
     sheet = _sheets(state, [], [])["ann"]
     line = next(x for x in sheet.splitlines() if "Court Ball modifier" in x)
     assert line == "- Court Ball modifier +0; Romance Table modifier +1", line
+
+
+def test_the_couriers_legend_does_not_call_every_noble_him() -> None:
+    """The Courier's legend under The Nobles read "the royals who favour him" above a
+    table of Duchess Rosamund and Countess Beatrice (PCs 56-66 are women, DWTK 3)."""
+    state = dealt(3)
+    data = TurnData("Fandonia", 2, "Turn 1", None, state, state, [], [])
+    gazette = render_turn(ROOT / "templates", ENGINE, TABLES, data, ()).gazette.markdown
+    assert "the royals who favour that noble." in gazette and "favour him" not in gazette
