@@ -13,7 +13,7 @@ from moderator.games.dwtk import ENGINE
 from moderator.games.dwtk.state import GameState
 from moderator.games.dwtk.views import names
 from moderator.publish.newsletter import Reader, TurnData, render_turn
-from tests.dwtk.conftest import EVENTS, TABLES, dealt
+from tests.dwtk.conftest import EVENTS, TABLES, dealt, muster
 
 ROOT = Path(__file__).resolve().parents[2]
 READERS = tuple(Reader(i, key, key.title(), f"{key}@example.org")
@@ -118,3 +118,18 @@ def test_the_couriers_legend_does_not_call_every_noble_him() -> None:
     data = TurnData("Fandonia", 2, "Turn 1", None, state, state, [], [])
     gazette = render_turn(ROOT / "templates", ENGINE, TABLES, data, ()).gazette.markdown
     assert "the royals who favour that noble." in gazette and "favour him" not in gazette
+
+
+def test_the_order_form_fits_78_columns_in_the_text_part() -> None:
+    """RFC 5322 2.1.1: the order form is preformatted (never re-wrapped), and its lines
+    ran to 92 columns ("#   DO ASSASSINATE 32 [BY 42] [WITH 2 CARDS] 13.4.8 Intrigue
+    counter + Assassination card(s)") in every sheet's text part and the welcome."""
+    state = dealt(3)
+    data = TurnData("Fandonia", 2, "Turn 1", None, state, state, [], [])
+    rendered = render_turn(ROOT / "templates", ENGINE, TABLES, data, READERS)
+    for sheet in rendered.sheets.values():
+        assert "#   DO ASSASSINATE 32 [BY 42] [WITH 2 CARDS]" in sheet.text
+        long = [x for x in sheet.text.splitlines() if len(x) > 78]
+        assert not long, long
+    welcome = ENGINE.order_form(muster(3), "ann", TABLES)
+    assert not [x for x in welcome.splitlines() if len(x) > 78]
