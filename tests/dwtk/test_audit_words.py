@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from moderator.games.dwtk import ENGINE
 from moderator.games.dwtk.state import GameState
 from moderator.games.dwtk.views import names
 from moderator.publish.newsletter import Reader, TurnData, render_turn
+from moderator.publish.render import render
 from tests.dwtk.conftest import EVENTS, TABLES, dealt, muster
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -133,3 +135,15 @@ def test_the_order_form_fits_78_columns_in_the_text_part() -> None:
         assert not long, long
     welcome = ENGINE.order_form(muster(3), "ann", TABLES)
     assert not [x for x in welcome.splitlines() if len(x) > 78]
+
+
+def test_the_welcome_to_the_court_fits_78_columns() -> None:
+    """RFC 5322 2.1.1: the welcome's paragraph on the deal (DWTK 3) had lines of 79 and
+    80 columns (the mail is sent as written)."""
+    game = SimpleNamespace(name="fandonia", kind="dwtk")
+    text = render(ROOT / "templates", "mail/welcome.txt.j2", game=game,
+                  player=SimpleNamespace(name="Anne"), password="pw", address="m@x.example",
+                  order_form=ENGINE.order_form(muster(3), "ann", TABLES),
+                  turn_label="The court assembles", deadline="Saturday 12 December 2026")
+    assert "You have a seat at the court of Fandonia." in text
+    assert not [x for x in text.splitlines() if len(x) > 78], text
