@@ -147,3 +147,11 @@ def test_the_welcome_to_the_court_fits_78_columns() -> None:
                   turn_label="The court assembles", deadline="Saturday 12 December 2026")
     assert "You have a seat at the court of Fandonia." in text
     assert not [x for x in text.splitlines() if len(x) > 78], text
+
+
+def test_gout_with_no_ip_says_there_was_none_to_lose() -> None:
+    """DWTK 12.3.8: a player with no IP read "Gout: +0 IP." (a gain of nothing, no
+    reason); Gout takes One IP, and he had none to take."""
+    line = _line("opportunity_ip", {"counter": "gout", "ip": 0})
+    assert line == "Gout: you had no IP to lose (DWTK 12.3.8).", line
+    assert _line("opportunity_ip", {"counter": "gout", "ip": -1}) == "Gout: -1 IP."
