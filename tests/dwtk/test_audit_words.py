@@ -155,3 +155,10 @@ def test_gout_with_no_ip_says_there_was_none_to_lose() -> None:
     line = _line("opportunity_ip", {"counter": "gout", "ip": 0})
     assert line == "Gout: you had no IP to lose (DWTK 12.3.8).", line
     assert _line("opportunity_ip", {"counter": "gout", "ip": -1}) == "Gout: -1 IP."
+
+
+def test_a_solicit_not_done_is_named_as_written() -> None:
+    """DWTK 13.4.20.1: the order "SOLICIT BRIBE 2" came back as "Not done: SOLICIT (your
+    PC holds no office nor counselorship ...)", half the order's words."""
+    line = _line("activity_skipped", {"what": "solicit", "reason": "no_office"})
+    assert line.startswith("Not done: SOLICIT BRIBE ("), line

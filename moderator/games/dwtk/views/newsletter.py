@@ -41,6 +41,7 @@ def names(state: GameState, tables: Tables) -> dict[str, str]:
     # "act:<activity>": a skipped activity as the player wrote it, "DO TITLE" (the
     # forecast's words too; other skipped orders read "BUY PP", "PROPOSE PC": `act`).
     out.update({f"act:{k.value}": f"DO {k.value.upper()}" for k in ActivityKind})
+    out["act:solicit"] = "SOLICIT BRIBE"  # 13.4.20.1, the order's two words
     # "counsel:<table>:<key>": a counsel by its name ("Ban a courtier", DWTK 15.4).
     out.update({f"counsel:{table}:{c.key}": c.name
                 for table, counsels in tables.counseling.items() for c in counsels})
