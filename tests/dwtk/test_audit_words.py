@@ -162,3 +162,12 @@ def test_a_solicit_not_done_is_named_as_written() -> None:
     PC holds no office nor counselorship ...)", half the order's words."""
     line = _line("activity_skipped", {"what": "solicit", "reason": "no_office"})
     assert line.startswith("Not done: SOLICIT BRIBE ("), line
+
+
+def test_the_forecast_names_a_solicit_as_written() -> None:
+    """DWTK 13.4.20.1: the receipt's forecast said "- SOLICIT: your PC holds no office"
+    of the order "SOLICIT BRIBE 2"."""
+    state = dealt(3)
+    parsed = ENGINE.parse_orders("SOLICIT BRIBE 2\n", state, "ann", TABLES)
+    lines = ENGINE.forecast(state, {"ann": parsed.orders}, TABLES)["ann"]
+    assert any(x.startswith("  - SOLICIT BRIBE: ") for x in lines), lines
