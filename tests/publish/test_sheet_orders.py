@@ -8,7 +8,6 @@ from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from moderator import jsonio
-from moderator.desk import admin
 from moderator.intake.process import process_message
 from moderator.settings.config import Config
 from moderator.store import repo
@@ -17,7 +16,7 @@ from moderator.store.models import Newsletter
 from moderator.turn.rerun import rerun_turn
 from moderator.turn.run import run_turn
 
-from support import order_mail
+from support import make_dwtk_game, order_mail
 
 BIDDERS = ("p1@f.example", "p2@f.example")
 
@@ -36,11 +35,7 @@ def _vacate(db: Engine) -> None:
 
 def test_a_bid_never_reached_is_named_on_the_sheet_the_service_sends(
         db: Engine, config: Config) -> None:
-    with session_scope(db) as session:
-        admin.create_game(session, config, "fandonia", "dwtk", seed=3)
-        for email, name in (("p1@f.example", "Noble One"), ("p2@f.example", "Noble Two"),
-                            ("p3@f.example", "Noble Three")):
-            admin.add_player(session, config, "fandonia", email, name, password="pw")
+    make_dwtk_game(db, config)
     run_turn(db, config, "fandonia")
     _vacate(db)
     for email in BIDDERS:
