@@ -69,6 +69,19 @@ def make_game(db: Engine, config: Config, name: str = "paris", seed: int = 1625)
     return Setup(name, PLAYERS)
 
 
+DWTK_PLAYERS = (("p1@f.example", "Noble One"), ("p2@f.example", "Noble Two"),
+                ("p3@f.example", "Noble Three"))
+
+
+def make_dwtk_game(db: Engine, config: Config, name: str = "fandonia", seed: int = 3) -> None:
+    """A Down with the King game of three players (`DWTK_PLAYERS`, password "pw"), not
+    yet dealt (the first run deals it, DWTK 3)."""
+    with session_scope(db) as session:
+        admin.create_game(session, config, name, "dwtk", seed=seed)
+        for email, player in DWTK_PLAYERS:
+            admin.add_player(session, config, name, email, player, password="pw")
+
+
 def order_mail(
     sender: str,
     body: str,

@@ -1,8 +1,9 @@
 """The OPTIONAL capabilities of an engine besides `GameEngine` (`moderator.games.base`),
 each a runtime-checkable protocol the service asks for: the receipt's forecast
 (`Forecasting`, with an index kept per turn: `PreparedForecasting`), the typed batch path
-(`Batching`: the frozen state and orders from turn to turn, no JSON) and the GM's
-decisions a run looks for (`Deciding`)."""
+(`Batching`: the frozen state and orders from turn to turn, no JSON), the GM's
+decisions a run looks for (`Deciding`) and sheets that read the turn's whole record
+(`RecordReading`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from moderator.dice import Dice
-from moderator.games.base import JSON, Event, OrderError
+from moderator.games.base import JSON, Event, NewsletterContext, OrderError
 
 
 @runtime_checkable
@@ -125,3 +126,29 @@ def decisions_due(engine: object, state: JSON) -> tuple[str, ...]:
 def forecaster(engine: object) -> Forecasting | None:
     """The engine as a `Forecasting` one, or None when it makes no forecasts."""
     return engine if isinstance(engine, Forecasting) else None
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """What a run turn's record holds besides its states and events, for its newsletters:
+    each player's own orders of the turn (by character, the JSON `parse_orders` gave;
+    None: not known, e.g. a turn rendered outside the service) and the dice log
+    (`Dice.log_dicts`, in the order rolled)."""
+
+    orders: Mapping[str, JSON] | None
+    dice: Sequence[Mapping[str, Any]]
+
+
+@runtime_checkable
+class RecordReading(Protocol):
+    """An OPTIONAL capability of an engine: its newsletter contexts read the turn's whole
+    record (`TurnRecord`), not only its events: a sheet may then word what the events
+    leave out (a bid the Office Phase never reached is in the player's orders, not in
+    an event) without a new event, which would change every recorded game.  The same
+    contract as `GameEngine.newsletter_context` otherwise; the publisher calls it when
+    the engine has it.  A private sheet may read only its own player's orders."""
+
+    def record_newsletter_context(self, before: JSON, after: JSON, events: Sequence[Event],
+                                  record: TurnRecord, characters: Sequence[str],
+                                  tables: Any) -> NewsletterContext:
+        ...

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from moderator.games.base import Event, GameEngine
+from moderator.games.base import Event, GameEngine, NewsletterContext
+from moderator.games.capabilities import RecordReading, TurnRecord
 from moderator.publish import pool
 from moderator.publish.render import markdown_to_parts, render, warm
 
@@ -55,6 +56,9 @@ class TurnData:
     correction: str | None = None  # a corrected reissue: the note saying so
     # Whose orders came in (character keys); None: not known, and the sheets say nothing.
     orders_from: frozenset[str] | None = None
+    # Each character's own orders of the turn, as parsed (for an engine that reads them,
+    # `RecordReading`: a sheet says what became of them); None: not known.
+    orders: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -150,9 +154,7 @@ def render_turn(
     the machine's cores for a turn of ``pool.PARALLEL_FROM`` sheets or more, else this
     process); the bytes are the same whichever renders them."""
     game = {"name": data.game_name, "kind": engine.kind, "title": engine.title}
-    contexts = engine.newsletter_context(
-        data.before, data.after, data.events, [r.character for r in readers], tables
-    )
+    contexts = _contexts(engine, tables, data, [r.character for r in readers])
     turn = {"number": data.turn_number, "label": data.turn_label}
     event_dicts = [event.to_dict() for event in data.events]
     # The same for every sheet: computed once (the engine's label may read the whole state).
@@ -192,6 +194,18 @@ def render_turn(
         rendered = sheets.results()
     return RenderedTurn(gazette, {r.player_id: sheet
                                   for r, sheet in zip(readers, rendered, strict=True)})
+
+
+def _contexts(engine: GameEngine, tables: Any, data: TurnData,
+              characters: Sequence[str]) -> NewsletterContext:
+    """The engine's contexts: from the turn's whole record (its orders and dice log too)
+    when the engine reads it (`RecordReading`), else from the states and events."""
+    if isinstance(engine, RecordReading):
+        return engine.record_newsletter_context(data.before, data.after, data.events,
+                                                TurnRecord(data.orders, data.dice),
+                                                characters, tables)
+    return engine.newsletter_context(data.before, data.after, data.events, characters,
+                                     tables)
 
 
 def _order_forms(engine: GameEngine, state: dict[str, Any], characters: Sequence[str],

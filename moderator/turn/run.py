@@ -15,7 +15,7 @@ transaction, before rendering, so the newsletters print the deadline that is sto
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -109,12 +109,14 @@ def readers(session: Session, game: Game) -> list[Reader]:
 def render_done_turn(
     config: Config, engine: GameEngine, tables: Any, game: Game, turn: Turn,
     next_deadline: datetime | None, result: Adjudication, people: list[Reader],
-    orders_from: Collection[str], notes: Sequence[str] = (), correction: str | None = None,
+    inputs: Mapping[str, Mapping[str, Any]], notes: Sequence[str] = (),
+    correction: str | None = None,
 ) -> RenderedTurn:
     """The newsletters of a run turn; shared by `run_turn`, `rerun_turn`, `turn preview`
     and `turn rollforward` so all agree.  ``notes``: the GM notes; ``correction``: the
-    note of a reissue (its subjects then say CORRECTION); ``orders_from``: the characters
-    whose orders came in (the others' sheets say none did)."""
+    note of a reissue (its subjects then say CORRECTION); ``inputs``: the turn's inputs
+    by character (whose orders came in: the others' sheets say none did; and each one's
+    orders, for a sheet that says what became of them)."""
     data = TurnData(
         game_name=game.name,
         turn_number=turn.number,
@@ -126,7 +128,8 @@ def render_done_turn(
         dice=result.dice,
         gm_notes=tuple(notes),
         correction=correction,
-        orders_from=frozenset(orders_from),
+        orders_from=frozenset(inputs),
+        orders={key: value["orders"] for key, value in inputs.items()},
     )
     return render_turn(config.templates_dir, engine, tables, data, people)
 

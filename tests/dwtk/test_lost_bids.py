@@ -20,10 +20,15 @@ READERS = tuple(Reader(i, key, key.title(), f"{key}@example.org")
                 for i, key in enumerate(("ann", "bob", "cid"), 1))
 
 
-def _sheets(before: JSON, orders: dict[str, str]) -> tuple[JSON, dict[str, str]]:
+def _sheets(before: JSON, orders: dict[str, str],
+            known: bool = False) -> tuple[JSON, dict[str, str]]:
+    """The turn run and each sheet; ``known``: the publisher has the orders (the
+    service's path), else the sheets word the bids from the events alone."""
     result = run(before, orders)
+    parsed = {k: ENGINE.parse_orders(text, before, k, TABLES).orders
+              for k, text in orders.items()}
     data = TurnData("Fandonia", 1, ENGINE.turn_label(before), None, before, result.state,
-                    result.events, [])
+                    result.events, [], orders=parsed if known else None)
     rendered = render_turn(ROOT / "templates", ENGINE, TABLES, data, READERS)
     return result.state, {r.character: rendered.sheets[r.player_id].markdown for r in READERS}
 
@@ -60,3 +65,23 @@ def test_a_refused_bid_says_who_got_the_office() -> None:
     holder = TABLES.noble(int(after["offices"]["high_minister"])).name
     lines = [x for x in sheets["ann"].splitlines() if "High Minister" in x and x.startswith("- ")]
     assert any(holder in x and "cost you nothing" in x and "6.1.2" in x for x in lines), lines
+
+
+def test_a_bid_never_reached_says_whom_the_player_bid() -> None:
+    """DWTK 6.1.1: the players are asked in player order; once the office is filled the
+    later players' bids are never considered, and the engine records nothing of them.
+    The sheet reads the player's own orders (the publisher has them): the bid is named,
+    with whom he bid, and said never reached; a player who made no bid for the office
+    reads nothing of it (he read "any bid of yours for it was never reached")."""
+    before = _vacant("high_minister")
+    order = _sheets(before, {})[0]["order"]  # the dice of the turn give the same order
+    winner, loser, idle = order
+    after, sheets = _sheets(before, {winner: "BID High Minister : PC",
+                                     loser: "BID High Minister : PC"}, known=True)
+    pc = TABLES.noble(int(after["players"][loser]["pc"])).name
+    holder = TABLES.noble(int(after["offices"]["high_minister"])).name
+    lines = [x for x in sheets[loser].splitlines() if "High Minister" in x]
+    assert (f"- Your bid of {pc} for High Minister was never reached: {winner.title()} "
+            f"comes before you in player order and filled it first, with {holder}, for 2 IP; "
+            "your bid cost you nothing (DWTK 6.1.1).") in lines, lines
+    assert "never reached" not in sheets[idle] and "never reached" not in sheets[winner]

@@ -67,7 +67,10 @@ def test_the_roll_after_a_kill_says_what_it_decided(roll: int, accused: bool,
     ("event", "an Event card"), ("loyalty", "a Loyalty counter"),
     ("opportunity", "an Opportunity counter")])
 def test_a_paid_draw_names_what_was_drawn_in_words(what: str, words: str) -> None:
-    """DWTK 13.4.19: the sheet said 'You paid 1 IP for another draw (event).'"""
+    """DWTK 13.4.19: the sheet said 'You paid 1 IP for another draw (event).'  Then
+    'You draw ... Lord Mortimer (35). You paid 1 IP for another draw: a Loyalty counter.
+    You draw ... Sir Charles (24).' read as if the next draw (the turn's own) were the
+    paid one: the line comes after the draw it paid for, and says so."""
     e = {"id": "activity.draw", "args": {"cost": 1, "what": what}}
     assert str(EVENTS.activity_draw(e, {})).strip() == (
-        f"You paid 1 IP for another draw: {words} (DWTK 13.4.19).")
+        f"You paid 1 IP for the extra draw above: {words} (DWTK 13.4.19).")

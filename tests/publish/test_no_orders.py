@@ -7,16 +7,14 @@ from __future__ import annotations
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from moderator.desk import admin
 from moderator.intake.process import process_message
 from moderator.settings.config import Config
 from moderator.store import repo
-from moderator.store.db import session_scope
 from moderator.store.models import Newsletter
 from moderator.turn.rerun import rerun_turn
 from moderator.turn.run import run_turn
 
-from support import make_game, order_mail
+from support import make_dwtk_game, make_game, order_mail
 
 JACQUES = "PASSWORD: rapier\nWEEK 1: PRACTICE rapier\nWEEK 2: PRACTICE rapier\n" \
           "WEEK 3: PRACTICE rapier\nWEEK 4: PRACTICE rapier\n"
@@ -49,11 +47,7 @@ def test_an_engarde_sheet_says_no_orders_came_in_and_the_month_was_indisposed(
 
 def test_a_dwtk_sheet_says_no_orders_came_in_and_no_action_was_taken(
         db: Engine, config: Config) -> None:
-    with session_scope(db) as session:
-        admin.create_game(session, config, "fandonia", "dwtk", seed=3)
-        for email, name in (("p1@f.example", "Noble One"), ("p2@f.example", "Noble Two"),
-                            ("p3@f.example", "Noble Three")):
-            admin.add_player(session, config, "fandonia", email, name, password="pw")
+    make_dwtk_game(db, config)
     run_turn(db, config, "fandonia")
     result = process_message(db, config, order_mail(
         "p1@f.example", "PASSWORD: pw\nDO DRAW EVENT\nBUY 1 PP\n", subject="[fandonia] orders"))

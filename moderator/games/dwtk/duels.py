@@ -31,6 +31,8 @@ from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import Sex
 
 Pairing = Callable[[Character], bool]
+# The purpose of each fighter's die in the dice log (views/dice.py finds whose it is).
+DUELING = "Dueling (DWTK 19.8)"
 
 
 def can_fight(court: Court, c: Character) -> bool:
@@ -194,7 +196,7 @@ def fight(court: Court, a: Character, b: Character, bonus: int = 0) -> None:
     rolls: dict[int, int] = {}
     for me, them, extra in ((a, b, bonus), (b, a, 0)):
         mod = extra + play_cards(court, Trigger.DUELS, me.key, them.owner, once_each=once)[0]
-        rolls[me.id] = court.dice.roll("duel", "1d6", "Dueling (DWTK 19.8)",
+        rolls[me.id] = court.dice.roll("duel", "1d6", DUELING,
                                        actor=roller(court, me.id), modifier=mod).total
     kills = [(me, them) for me, them in ((a, b), (b, a))
              if rolls[me.id] < (court.t.noble(me.id).dueling or 0)]

@@ -12,7 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 from moderator.dice import Dice
 from moderator.games.base import JSON, Event, NewsletterContext, ParsedOrders, TurnResult
-from moderator.games.capabilities import Batching, ReadOrders, StateTurn
+from moderator.games.capabilities import (
+    Batching,
+    ReadOrders,
+    RecordReading,
+    StateTurn,
+    TurnRecord,
+)
 from moderator.games.dwtk import faction, forecast, npcs, phases, press, setup
 from moderator.games.dwtk.events import EventId
 from moderator.games.dwtk.orders import TurnOrders, parse_orders, read_orders
@@ -127,9 +133,20 @@ class DwtkEngine:
 
     def newsletter_context(self, before: JSON, after: JSON, events: Sequence[Event],
                            characters: Sequence[str], tables: Any) -> NewsletterContext:
+        """Without the turn's record: its sheets list no dice and know no orders."""
         gazette, sheets = newsletter_context(GameState.from_dict(before),
                                              GameState.from_dict(after), events, characters,
                                              _tables(tables))
+        return NewsletterContext(gazette, sheets)
+
+    def record_newsletter_context(self, before: JSON, after: JSON, events: Sequence[Event],
+                                  record: TurnRecord, characters: Sequence[str],
+                                  tables: Any) -> NewsletterContext:
+        """`RecordReading` (moderator.games.capabilities): the sheets read the dice log
+        (whose each die was, DWTK 5, 19.8) and the player's own orders."""
+        gazette, sheets = newsletter_context(GameState.from_dict(before),
+                                             GameState.from_dict(after), events, characters,
+                                             _tables(tables), record)
         return NewsletterContext(gazette, sheets)
 
     def forecast(self, state: JSON, orders: Mapping[str, JSON],
@@ -140,3 +157,4 @@ class DwtkEngine:
 
 if TYPE_CHECKING:  # mypy --strict: the engine keeps the optional capability's contract
     _BATCHING: Batching[GameState, TurnOrders] = DwtkEngine()
+    _RECORD_READING: RecordReading = DwtkEngine()

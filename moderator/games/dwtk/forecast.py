@@ -82,8 +82,11 @@ def _label(what: str, names: Names) -> str:
     word, _, who = what.partition(":")
     if word in _ACTIVITIES:
         return f"DO {word.upper()}"
-    label = word.replace("_", " ").upper()
+    label = _WRITTEN.get(word, word.replace("_", " ").upper())
     return f"{label} {names.who(who)}" if who else label
+
+
+_WRITTEN = {"solicit": "SOLICIT BRIBE"}  # an order of two words (13.4.20.1)
 
 
 def _spending(ip: int, pp: int, events: Sequence[Event], names: Names,

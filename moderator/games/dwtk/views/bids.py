@@ -6,12 +6,14 @@ the fills (public) and each bid it tried and refused (private); a bid never reac
 leaves no event (one more event would change every recorded game).  So a player's lost
 bids are worded here from what the turn's events already hold: for each office filled in
 the Office Phase and not by him, either his own refused bid for it, or his place after
-the winner in player order (then any bid of his for it was never reached).
+the winner in player order (then any bid of his for it was never reached).  Where his
+orders of the turn are known (`TurnRecord`, the publisher has them) a bid never reached
+is one he made, named with whom he bid, and an office he did not bid for is not his loss.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from moderator.games.base import Event
@@ -32,12 +34,15 @@ def office_phase(events: Sequence[Event]) -> tuple[list[str], list[Event]]:
     return order, [e for e in events[start + 1:] if e.id in _PHASE]
 
 
-def lost_bids(events: Sequence[Event], key: str) -> list[JSON]:
+def lost_bids(events: Sequence[Event], key: str,
+              bids: Mapping[str, str] | None = None) -> list[JSON]:
     """Each office this player may have bid for and did not get: the office, who holds
     it now, the player whose bid placed him (None: the dice or no one), what that player
-    paid, and whether this player's own bid was tried and refused; and, when another's
-    Monarch dissolved the government (36.14), one entry listing the offices he filled by
-    appointment before any bid."""
+    paid, whether this player's own bid was tried and refused, and ``bid``: whom his bid
+    never reached named (None: not known); and, when another's Monarch dissolved the
+    government (36.14), one entry listing the offices he filled by appointment before
+    any bid.  ``bids``: his own bids, office -> the character he bid (None: his orders
+    are not known; then any office filled before his turn to bid may have been his)."""
     order, phase = office_phase(events)
     refused = {str(e.args["office"]) for e in phase
                if e.id == EventId.OFFICE_BID_REFUSED and e.actor == key}
@@ -46,19 +51,22 @@ def lost_bids(events: Sequence[Event], key: str) -> list[JSON]:
     for e in phase:
         if e.id == EventId.GOVERNMENT_DISSOLVED and e.args.get("player") != key:
             appointed = {"office": None, "holder": None, "by": e.args.get("player"),
-                         "cost": 0, "tried": False, "appointed": []}
+                         "cost": 0, "tried": False, "appointed": [], "bid": None}
             out.append(appointed)
         if e.id not in _FILLS:
             continue
         office, holder, by = str(e.args["office"]), e.args.get("holder"), e.args.get("player")
         if appointed is not None and by == appointed["by"] and e.args.get("cost") == 0:
-            appointed["appointed"].append({"office": office, "holder": holder})  # 36.14
+            if bids is None or office in bids:
+                appointed["appointed"].append({"office": office, "holder": holder})  # 36.14
             continue
         tried = office in refused
-        if by == key or not (tried or _after(order, key, by)):
+        if by == key or not (tried or _after(order, key, by)) or \
+                not (tried or bids is None or office in bids):
             continue
         out.append({"office": office, "holder": holder, "by": by,
-                    "cost": e.args.get("cost", 0), "tried": tried, "appointed": []})
+                    "cost": e.args.get("cost", 0), "tried": tried, "appointed": [],
+                    "bid": None if tried or bids is None else bids[office]})
     return [b for b in out if b["office"] or b["appointed"]]
 
 

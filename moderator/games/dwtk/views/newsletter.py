@@ -11,17 +11,21 @@ from typing import Any
 
 from moderator.dice import Dice
 from moderator.games.base import Event
+from moderator.games.capabilities import TurnRecord
 from moderator.games.dwtk import reasons, status
+from moderator.games.dwtk.orders import TurnOrders
 from moderator.games.dwtk.orders.activity import ActivityKind
-from moderator.games.dwtk.orders.names import Names
+from moderator.games.dwtk.orders.names import PC, Names
 from moderator.games.dwtk.orders.reaction import format_reaction
 from moderator.games.dwtk.state import Character, GameState, Phase, Situation
 from moderator.games.dwtk.state.court import Court
 from moderator.games.dwtk.tables import OfficeKind, Sex, Tables, kind_of
 from moderator.games.dwtk.views.bids import lost_bids
 from moderator.games.dwtk.views.concerns import happened, owners
+from moderator.games.dwtk.views.dice import own_dice
 
 JSON = dict[str, Any]
+NO_RECORD = TurnRecord(None, ())  # a turn's newsletters without its orders and dice log
 
 
 def names(state: GameState, tables: Tables) -> dict[str, str]:
@@ -37,9 +41,14 @@ def names(state: GameState, tables: Tables) -> dict[str, str]:
     # "act:<activity>": a skipped activity as the player wrote it, "DO TITLE" (the
     # forecast's words too; other skipped orders read "BUY PP", "PROPOSE PC": `act`).
     out.update({f"act:{k.value}": f"DO {k.value.upper()}" for k in ActivityKind})
+    out["act:solicit"] = "SOLICIT BRIBE"  # 13.4.20.1, the order's two words
     # "counsel:<table>:<key>": a counsel by its name ("Ban a courtier", DWTK 15.4).
     out.update({f"counsel:{table}:{c.key}": c.name
                 for table, counsels in tables.counseling.items() for c in counsels})
+    # "counsel:<key>": the same by its key alone (a bribed NC's modifier, 13.4.20.2: the
+    # event does not say the table; a key in two tables has one name in both).
+    out.update({f"counsel:{c.key}": c.name
+                for counsels in tables.counseling.values() for c in counsels})
     # "<key>:female" lets the event macros say "her" and "she" (templates/dwtk/events.md.j2).
     out.update({f"{n.id}:female": "1" for n in tables.nobles if n.sex is Sex.FEMALE})
     out.update({f"{r.key}:female": "1" for r in tables.royals if r.sex is Sex.FEMALE})
@@ -166,7 +175,8 @@ def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
         "opportunity": [nm[kind_of(c)] for c in p.opportunity],
         "drawn": [nm[kind_of(c)] for c in p.drawn],
         "court_ball_mod": p.court_ball_mod,
-        "prestige_mods": dict(p.prestige_mods),
+        # 13.4.17: each Prestige Table's modifier that counts, by the table's name
+        "prestige_mods": {tables.prestige[t].name: m for t, m in p.prestige_mods.items() if m},
         "free_counsel": p.free_counsel,
         "reactions": [{"n": r.n, "text": format_reaction(r, order_names)}
                       for r in p.reactions],
@@ -174,11 +184,29 @@ def sheet_context(after: GameState, key: str, tables: Tables) -> JSON:
     }
 
 
+def own_bids(record: TurnRecord, after: GameState, key: str) -> dict[str, str] | None:
+    """The player's own office bids of the turn (DWTK 6.1.1), office -> the character he
+    bid, his PC by its id ("pc" if he has none); None: his orders are not known."""
+    if record.orders is None:
+        return None
+    pc = after.players[key].pc
+    out: dict[str, str] = {}
+    for office, who in TurnOrders.from_dict(record.orders.get(key)).bids:
+        out.setdefault(office, str(pc) if who == PC and pc is not None else who)
+    return out
+
+
 def newsletter_context(before: GameState, after: GameState, events: Sequence[Event],
-                       characters: Sequence[str], tables: Tables) -> tuple[JSON, dict[str, JSON]]:
+                       characters: Sequence[str], tables: Tables,
+                       record: TurnRecord = NO_RECORD) -> tuple[JSON, dict[str, JSON]]:
+    """The gazette's context and each listed player's sheet's; ``record``: the turn's
+    orders and dice log (none given: the sheets list no dice and know no orders)."""
     gazette = gazette_context(before, after, events, tables)
     held = owners(before, after)
+    rolls = own_dice(record.dice, events, before, characters)
     return gazette, {key: {**sheet_context(after, key, tables),
                            "happened": happened(events, key, held),  # with his people's
-                           "lost_bids": lost_bids(events, key)}  # 6.1.1, 6.1.2
+                           "lost_bids": lost_bids(events, key,  # 6.1.1, 6.1.2
+                                                  own_bids(record, after, key)),
+                           "dice": rolls[key]}  # whose each die was (5, 19.8)
                      for key in characters}
