@@ -100,8 +100,8 @@ def test_fe_7_10_a_pillage_is_on_the_pillagers_sheet() -> None:
     battle.battles_phase(r)
     _, sheets = _rendered(before, r)
     mine = sheets["dave"].split("## What happened to you")[1]
-    assert "Dave pillages Oxford: its Mill is destroyed." in mine
-    assert "Dave pillages Oxford: the Abbey of the Autumn is destroyed" in mine
+    assert "You pillage Oxford: its Mill is destroyed." in mine
+    assert "You pillage Oxford: the Abbey of the Autumn is destroyed" in mine
     assert "pillages" not in sheets["george"]
 
 
