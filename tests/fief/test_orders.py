@@ -263,3 +263,20 @@ def test_a_player_is_named_by_name_or_family_and_parliament_decoy_is_against() -
     assert [(e.line, e.message, e.hint) for e in p.errors] == [
         (3, "no player called 'Zed'",
          "a player: Ann, Bob, Cid, Dan or a family: Blue, Green, Red, Yellow")]
+
+
+def test_an_unknown_noble_is_answered_with_the_nobles_a_player_could_mean() -> None:
+    """Found playing by mail: a misspelt noble was answered with all 20 nobles of the
+    Character deck (FE 1.0), most never in play.  A near spelling is offered; else the
+    player's own nobles and the others in play."""
+    state = _state()
+    in_play = sorted(str(n["name"]) for n in state["nobles"].values())  # type: ignore[attr-defined]
+    mine = sorted(str(n["name"]) for n in state["nobles"].values()  # type: ignore[attr-defined]
+                  if n["family"] in state["players"]["ann"]["families"])  # type: ignore[index]
+    near = ENGINE.parse_orders(f"MOVE {mine[0][:-1]}x: York - Whitby", state, "ann", TABLES)  # type: ignore[arg-type]
+    assert near.errors[0].hint == f"did you mean {mine[0]}?"
+    far = ENGINE.parse_orders("MOVE Zebedee: York - Whitby", state, "ann", TABLES)  # type: ignore[arg-type]
+    others = [n for n in in_play if n not in mine]
+    assert far.errors[0].hint == (f"your nobles: {', '.join(mine)}; "
+                                  f"the others in play: {', '.join(others)}")
+    assert len(in_play) < len(TABLES.nobles)
