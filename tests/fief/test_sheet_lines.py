@@ -90,3 +90,24 @@ def test_the_readers_own_deeds_read_you_on_his_sheet() -> None:
     assert _what_happened("kirsten", events)[:2] == [
         "- Dave lays a face-down Disaster on track space 1.",
         "- PLAGUE, turned up by Dave, falls on the Marches (Sea III)."]
+
+
+def test_the_readers_own_family_and_gifts_read_you_on_his_sheet() -> None:
+    """Found playing a game by mail (tests/fief/test_seven_rounds_by_mail.py): Dave's own
+    sheet read "Green (Dave) buys 1 knight at York for 3 Shillings." (FE 4.1) and
+    Kirsten's "Kirsten gives Dave 2 Shillings by Carrier Pigeon." (FE 2.15)."""
+    events: list[dict[str, object]] = [
+        {"id": "bought", "args": {"family": "Green", "count": 1, "unit": "knight",
+                                  "city": "York", "cost": 3}},
+        {"id": "built", "args": {"family": "Green", "building": "mill", "city": "York"}},
+        {"id": "gift", "args": {"from": "kirsten", "to": "dave", "amount": 2, "card": None,
+                                "pigeon": True, "lost": False}},
+    ]
+    assert _what_happened("kirsten", events) == [
+        "- You buy 1 knight at York for 3 Shillings.",
+        "- You build a Mill at York.",
+        "- You give Dave 2 Shillings by Carrier Pigeon."]
+    assert _what_happened("dave", events) == [
+        "- Green (Kirsten) buys 1 knight at York for 3 Shillings.",
+        "- Green (Kirsten) builds a Mill at York.",
+        "- Kirsten gives you 2 Shillings by Carrier Pigeon."]
