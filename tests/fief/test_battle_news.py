@@ -193,3 +193,18 @@ def test_fe_7_9_the_besieger_reads_his_trebuchets_leave_with_the_siege() -> None
     _, sheets = _rendered(GameState.from_dict(s.to_dict()), r)
     assert ("The siege of Cardiff is lifted (the defenders are gone); Green (Kirsten)'s "
             "1 trebuchet there goes back to the stockpile.") in sheets["kirsten"]
+
+
+def test_fe_7_2_a_target_whose_archers_never_aimed_is_told_with_why() -> None:
+    """FE 7.2.  Found playing a game by mail (test_seven_rounds_by_mail.py): George wrote
+    `TARGET Simon AT Bristol` with no archers in the battle, and his sheet said nothing
+    of it.  Now each TARGET that did not aim is a "Not done" line with its reason."""
+    s = _lincoln()
+    r = realm(s, bd(2) + bd(1))
+    give_orders(r, {"dave": "ATTACK Lincoln\nTARGET William AT Lincoln\nTARGET Edward AT York"})
+    battle.battles_phase(r)
+    refused = [e.args for e in r.events if e.id == "order.refused" and e.actor == "dave"]
+    assert [a["order"] for a in refused] == ["TARGET William AT Lincoln",
+                                              "TARGET Edward AT York"]
+    assert "archers did not aim at William" in refused[0]["reason"]
+    assert refused[1]["reason"] == "no battle was fought at York"
