@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from moderator.games.fief import ENGINE, battle, invaders
+from moderator.games.fief import ENGINE, battle, invaders, movement
 from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import GameState, InvaderArmy
 from moderator.publish.newsletter import Reader, TurnData, render_turn
@@ -208,3 +208,17 @@ def test_fe_7_2_a_target_whose_archers_never_aimed_is_told_with_why() -> None:
                                               "TARGET Edward AT York"]
     assert "archers did not aim at William" in refused[0]["reason"]
     assert refused[1]["reason"] == "no battle was fought at York"
+
+
+def test_fe_2_11_a_noble_not_in_play_or_dead_is_named_as_such() -> None:
+    """FE 2.11.  Found playing a game by mail: Dave's `PLAY NOBLE Hugh` was refused (a
+    family has at most 3 nobles), and his `MOVE Hugh` then read only "no such living
+    noble", as if Hugh had died."""
+    s = _lincoln()
+    s.nobles["philippa"].status = "dead"
+    r = realm(s)
+    give_orders(r, {"dave": "MOVE Hugh: Lincoln - Whitby\nMOVE Philippa: Lincoln - Whitby"})
+    movement.movement_phase(r)
+    reasons = [e.args["reason"] for e in r.events if e.id == "order.refused"]
+    assert reasons == ["Hugh is not in play: a noble enters it when his card is played "
+                       "(FE 2.11)", "Philippa is dead"]

@@ -205,7 +205,7 @@ def _grant(realm: Realm, player: str, order: Grant) -> None:
         realm.refuse(player, text, "only a free Sovereign grants titles (FE 4.5)")
         return
     if noble is None or not noble.alive:
-        realm.refuse(player, text, "no such living noble")
+        realm.refuse(player, text, realm.not_living(order.noble))
         return
     why = title_allowed(realm, noble.family, region.key)
     if why:

@@ -104,6 +104,15 @@ class RealmCore:
     def noble(self, key: str) -> Noble:
         return self.s.nobles[key]
 
+    def not_living(self, name: str) -> str:
+        """Why a noble an order names cannot act: he is dead, or not in play (his card in
+        a hand or a deck; found playing by mail: `MOVE Hugh` after a refused `PLAY NOBLE
+        Hugh` was answered only "no such living noble")."""
+        noble = self.s.nobles.get(name.lower())
+        if noble is not None and not noble.alive:
+            return f"{noble.name} is dead"
+        return f"{name} is not in play: a noble enters it when his card is played (FE 2.11)"
+
     def nobles_at(self, city: str, family: str | None = None,
                   free_only: bool = True) -> list[Noble]:
         return [n for n in self.s.living(family) if n.city == city
