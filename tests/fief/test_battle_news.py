@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from moderator.games.fief import ENGINE, battle, invaders, movement
+from moderator.games.fief.cards import deck
 from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import GameState, InvaderArmy
 from moderator.publish.newsletter import Reader, TurnData, render_turn
@@ -222,3 +223,17 @@ def test_fe_2_11_a_noble_not_in_play_or_dead_is_named_as_such() -> None:
     reasons = [e.args["reason"] for e in r.events if e.id == "order.refused"]
     assert reasons == ["Hugh is not in play: a noble enters it when his card is played "
                        "(FE 2.11)", "Philippa is dead"]
+
+
+def test_fe_2_0_a_draw_into_a_full_hand_says_what_makes_room() -> None:
+    """FE 2.0: a hand holds 3 cards.  Found playing a game by mail: Kirsten's draws were
+    refused round after round with "your hand is full (3 cards)", never told that a
+    DISCARD line (Phase 2A, before the draws) makes room."""
+    s = board()
+    s.players["kirsten"].hand = ["Tax", "Abbess", "Passage"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "DRAW FORTUNE"})
+    deck.draw_phase(r)
+    assert [e.args["reason"] for e in r.events if e.id == "order.refused"] == [
+        "your hand is full (3 cards, the most it holds, FE 2.0): a DISCARD line in the "
+        "same orders makes room"]
