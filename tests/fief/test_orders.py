@@ -280,3 +280,20 @@ def test_an_unknown_noble_is_answered_with_the_nobles_a_player_could_mean() -> N
     assert far.errors[0].hint == (f"your nobles: {', '.join(mine)}; "
                                   f"the others in play: {', '.join(others)}")
     assert len(in_play) < len(TABLES.nobles)
+
+
+def test_a_noble_card_for_a_full_family_is_flagged_on_the_receipt() -> None:
+    """FE 2.11: a family has at most 3 nobles.  Found playing a game by mail: Dave's
+    `PLAY NOBLE Hugh`, his family at 3 nobles, was read back with no word and refused a
+    turn later on the sheet."""
+    state = _state()
+    red = [n for n in state["nobles"].values() if n["family"] == "Red"]  # type: ignore[attr-defined]
+    spare = next(c.name for c in TABLES.nobles if c.key not in state["nobles"])  # type: ignore[operator]
+    third = next(c for c in TABLES.nobles if c.key not in state["nobles"] and c.name != spare)  # type: ignore[operator]
+    state["nobles"][third.key] = {**red[0], "key": third.key, "name": third.name}  # type: ignore[index]
+    state["players"]["ann"]["hand"] = [f"Noble {spare}"]  # type: ignore[index]
+    p = ENGINE.parse_orders(f"PLAY NOBLE {spare} AT London", state, "ann", TABLES)  # type: ignore[arg-type]
+    assert [(e.severity.value, e.message) for e in p.errors] == [
+        ("warning", "as things stand, the Red family has 3 nobles, the most a family has "
+                    "(FE 2.11)")]
+    assert p.normal_form == (f"PLAY NOBLE {spare} AT London",)
