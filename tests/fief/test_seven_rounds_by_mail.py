@@ -55,6 +55,7 @@ def test_a_game_of_seven_rounds_is_played_by_mail(db: Engine, config: Config) ->
     for player in PLAYERS:
         _bodies(config, player, seen)
     receipts: dict[str, str] = {}
+    sheets: dict[str, str] = {}
     last: dict[str, str] = {}
     for path in sorted(ORDERS.glob("*.txt")):
         for player, orders in read_orders(path).items():
@@ -80,10 +81,22 @@ def test_a_game_of_seven_rounds_is_played_by_mail(db: Engine, config: Config) ->
                 assert not INTERNAL.findall(text), (path.name, mail["Subject"],
                                                     INTERNAL.findall(text))
                 last[str(mail["Subject"])] = text
+                if "Turn sheet" in str(mail["Subject"]):
+                    sheets[f"{path.stem}/{player}"] = " ".join(text.split())
     # The receipts answered each mistake with what to write instead.
     assert "no noble called 'Jaon' (did you mean Joan?)" in receipts["01/george"]
     assert "roads from York: Durham, Whitby" in receipts["02/dave"]
     assert "your hand: Noble Hugh, Assassination, Noble Robert" in receipts["06/dave"]
+    assert "as things stand, the Green family has 3 nobles" in " ".join(
+        receipts["04/dave"].split())
+    # What the sheets said wrong or not at all when this game was first played.
+    assert "- You buy 1 knight at York for 3 Shillings." in sheets["01/dave"]
+    assert "- You give Dave 2 Shillings by Carrier Pigeon." in sheets["05/kirsten"]
+    assert "- Kirsten gives you 2 Shillings by Carrier Pigeon." in sheets["05/dave"]
+    assert "Through Sherwood from York (rolled 6)" in sheets["03/dave"]
+    assert "“MOVE Hugh”: Hugh is not in play" in sheets["04/dave"]
+    assert "“TARGET Simon AT Bristol”: your side's archers did not aim" in sheets["06/george"]
+    assert "a DISCARD line in the same orders makes room" in sheets["03/kirsten"]
     # FE 8.0, 8.5: the game is over after Round 7, and the last sheets take no orders.
     gazette = next(t for s, t in last.items() if "Town Crier" in s and "Round 7" in s)
     assert "wins Fief: England in Round 7" in gazette
