@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from moderator.games.base import Severity
-from moderator.games.fief import cards, court, movement
+from moderator.games.fief import cards, court, economy, movement
 from moderator.games.fief.cards import play_phase
 from moderator.games.fief.orders import parse_orders
 from moderator.games.fief.views import names
@@ -279,3 +279,19 @@ def test_fe_13_4_a_safe_road_through_sherwood_is_told_on_the_movers_sheet() -> N
         ("kirsten", False, "Through Sherwood from York (rolled 6): the outlaws strike only "
                            "on 1 or 2 (FE 13.4), and let Green (Kirsten) pass.")]
     assert s.nobles["hugh"].city == "Lincoln"
+
+
+def test_fe_11_1_a_hire_without_a_mercenary_card_in_play_names_the_one_in_hand() -> None:
+    """FE 11.1.  Found playing a game by mail: Lucy wrote `HIRE 2 CROSSBOWMEN AT London`
+    holding Flemish Crossbowmen, and was told only "you have no Mercenary card in play"."""
+    s = board()
+    noble(s, "Hugh", "Green", "York")
+    s.cities["York"].holder = "Green"
+    s.players["kirsten"].cash = 9
+    s.players["kirsten"].hand = ["Flemish Crossbowmen"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "HIRE 2 CROSSBOWMEN AT York"})
+    economy.purchase_phase(r)
+    assert [e.args["reason"] for e in r.events if e.id == "order.refused"] == [
+        "you have no Mercenary card in play (FE 11.1): PLAY FLEMISH CROSSBOWMEN in the same "
+        "orders puts it in play first"]
