@@ -11,7 +11,7 @@ from moderator.games.fief.cards import deck
 from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import GameState, InvaderArmy
 from moderator.publish.newsletter import Reader, TurnData, render_turn
-from tests.fief.board import bd, board, give_orders, noble, realm, troops
+from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
 from tests.fief.conftest import TABLES
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -220,8 +220,7 @@ def test_fe_2_11_a_noble_not_in_play_or_dead_is_named_as_such() -> None:
     r = realm(s)
     give_orders(r, {"dave": "MOVE Hugh: Lincoln - Whitby\nMOVE Philippa: Lincoln - Whitby"})
     movement.movement_phase(r)
-    reasons = [e.args["reason"] for e in r.events if e.id == "order.refused"]
-    assert reasons == ["Hugh is not in play: a noble enters it when his card is played "
+    assert refusals(r) == ["Hugh is not in play: a noble enters it when his card is played "
                        "(FE 2.11)", "Philippa is dead"]
 
 
@@ -234,6 +233,6 @@ def test_fe_2_0_a_draw_into_a_full_hand_says_what_makes_room() -> None:
     r = realm(s)
     give_orders(r, {"kirsten": "DRAW FORTUNE"})
     deck.draw_phase(r)
-    assert [e.args["reason"] for e in r.events if e.id == "order.refused"] == [
+    assert refusals(r) == [
         "your hand is full (3 cards, the most it holds, FE 2.0): a DISCARD line in the "
         "same orders makes room"]

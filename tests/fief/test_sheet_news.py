@@ -292,6 +292,6 @@ def test_fe_11_1_a_hire_without_a_mercenary_card_in_play_names_the_one_in_hand()
     r = realm(s)
     give_orders(r, {"kirsten": "HIRE 2 CROSSBOWMEN AT York"})
     economy.purchase_phase(r)
-    assert [e.args["reason"] for e in r.events if e.id == "order.refused"] == [
+    assert refusals(r) == [
         "you have no Mercenary card in play (FE 11.1): PLAY FLEMISH CROSSBOWMEN in the same "
         "orders puts it in play first"]
