@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from moderator.games.fief import ENGINE, battle, invaders
+from moderator.games.fief import ENGINE, battle, invaders, movement
+from moderator.games.fief.cards import deck
 from moderator.games.fief.realm import Realm
 from moderator.games.fief.state import GameState, InvaderArmy
 from moderator.publish.newsletter import Reader, TurnData, render_turn
-from tests.fief.board import bd, board, give_orders, noble, realm, troops
+from tests.fief.board import bd, board, give_orders, noble, realm, refusals, troops
 from tests.fief.conftest import TABLES
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -100,8 +101,8 @@ def test_fe_7_10_a_pillage_is_on_the_pillagers_sheet() -> None:
     battle.battles_phase(r)
     _, sheets = _rendered(before, r)
     mine = sheets["dave"].split("## What happened to you")[1]
-    assert "Dave pillages Oxford: its Mill is destroyed." in mine
-    assert "Dave pillages Oxford: the Abbey of the Autumn is destroyed" in mine
+    assert "You pillage Oxford: its Mill is destroyed." in mine
+    assert "You pillage Oxford: the Abbey of the Autumn is destroyed" in mine
     assert "pillages" not in sheets["george"]
 
 
@@ -193,3 +194,45 @@ def test_fe_7_9_the_besieger_reads_his_trebuchets_leave_with_the_siege() -> None
     _, sheets = _rendered(GameState.from_dict(s.to_dict()), r)
     assert ("The siege of Cardiff is lifted (the defenders are gone); Green (Kirsten)'s "
             "1 trebuchet there goes back to the stockpile.") in sheets["kirsten"]
+
+
+def test_fe_7_2_a_target_whose_archers_never_aimed_is_told_with_why() -> None:
+    """FE 7.2.  Found playing a game by mail (test_seven_rounds_by_mail.py): George wrote
+    `TARGET Simon AT Bristol` with no archers in the battle, and his sheet said nothing
+    of it.  Now each TARGET that did not aim is a "Not done" line with its reason."""
+    s = _lincoln()
+    r = realm(s, bd(2) + bd(1))
+    give_orders(r, {"dave": "ATTACK Lincoln\nTARGET William AT Lincoln\nTARGET Edward AT York"})
+    battle.battles_phase(r)
+    refused = [e.args for e in r.events if e.id == "order.refused" and e.actor == "dave"]
+    assert [a["order"] for a in refused] == ["TARGET William AT Lincoln",
+                                              "TARGET Edward AT York"]
+    assert "archers did not aim at William" in refused[0]["reason"]
+    assert refused[1]["reason"] == "no battle was fought at York"
+
+
+def test_fe_2_11_a_noble_not_in_play_or_dead_is_named_as_such() -> None:
+    """FE 2.11.  Found playing a game by mail: Dave's `PLAY NOBLE Hugh` was refused (a
+    family has at most 3 nobles), and his `MOVE Hugh` then read only "no such living
+    noble", as if Hugh had died."""
+    s = _lincoln()
+    s.nobles["philippa"].status = "dead"
+    r = realm(s)
+    give_orders(r, {"dave": "MOVE Hugh: Lincoln - Whitby\nMOVE Philippa: Lincoln - Whitby"})
+    movement.movement_phase(r)
+    assert refusals(r) == ["Hugh is not in play: a noble enters it when his card is played "
+                       "(FE 2.11)", "Philippa is dead"]
+
+
+def test_fe_2_0_a_draw_into_a_full_hand_says_what_makes_room() -> None:
+    """FE 2.0: a hand holds 3 cards.  Found playing a game by mail: Kirsten's draws were
+    refused round after round with "your hand is full (3 cards)", never told that a
+    DISCARD line (Phase 2A, before the draws) makes room."""
+    s = board()
+    s.players["kirsten"].hand = ["Tax", "Abbess", "Passage"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "DRAW FORTUNE"})
+    deck.draw_phase(r)
+    assert refusals(r) == [
+        "your hand is full (3 cards, the most it holds, FE 2.0): a DISCARD line in the "
+        "same orders makes room"]

@@ -263,3 +263,37 @@ def test_a_player_is_named_by_name_or_family_and_parliament_decoy_is_against() -
     assert [(e.line, e.message, e.hint) for e in p.errors] == [
         (3, "no player called 'Zed'",
          "a player: Ann, Bob, Cid, Dan or a family: Blue, Green, Red, Yellow")]
+
+
+def test_an_unknown_noble_is_answered_with_the_nobles_a_player_could_mean() -> None:
+    """Found playing by mail: a misspelt noble was answered with all 20 nobles of the
+    Character deck (FE 1.0), most never in play.  A near spelling is offered; else the
+    player's own nobles and the others in play."""
+    state = _state()
+    in_play = sorted(str(n["name"]) for n in state["nobles"].values())  # type: ignore[attr-defined]
+    mine = sorted(str(n["name"]) for n in state["nobles"].values()  # type: ignore[attr-defined]
+                  if n["family"] in state["players"]["ann"]["families"])  # type: ignore[index]
+    near = ENGINE.parse_orders(f"MOVE {mine[0][:-1]}x: York - Whitby", state, "ann", TABLES)  # type: ignore[arg-type]
+    assert near.errors[0].hint == f"did you mean {mine[0]}?"
+    far = ENGINE.parse_orders("MOVE Zebedee: York - Whitby", state, "ann", TABLES)  # type: ignore[arg-type]
+    others = [n for n in in_play if n not in mine]
+    assert far.errors[0].hint == (f"your nobles: {', '.join(mine)}; "
+                                  f"the others in play: {', '.join(others)}")
+    assert len(in_play) < len(TABLES.nobles)
+
+
+def test_a_noble_card_for_a_full_family_is_flagged_on_the_receipt() -> None:
+    """FE 2.11: a family has at most 3 nobles.  Found playing a game by mail: Dave's
+    `PLAY NOBLE Hugh`, his family at 3 nobles, was read back with no word and refused a
+    turn later on the sheet."""
+    state = _state()
+    red = [n for n in state["nobles"].values() if n["family"] == "Red"]  # type: ignore[attr-defined]
+    spare = next(c.name for c in TABLES.nobles if c.key not in state["nobles"])  # type: ignore[operator]
+    third = next(c for c in TABLES.nobles if c.key not in state["nobles"] and c.name != spare)  # type: ignore[operator]
+    state["nobles"][third.key] = {**red[0], "key": third.key, "name": third.name}  # type: ignore[index]
+    state["players"]["ann"]["hand"] = [f"Noble {spare}"]  # type: ignore[index]
+    p = ENGINE.parse_orders(f"PLAY NOBLE {spare} AT London", state, "ann", TABLES)  # type: ignore[arg-type]
+    assert [(e.severity.value, e.message) for e in p.errors] == [
+        ("warning", "as things stand, the Red family has 3 nobles, the most a family has "
+                    "(FE 2.11)")]
+    assert p.normal_form == (f"PLAY NOBLE {spare} AT London",)

@@ -122,3 +122,15 @@ def test_a_fief_game_rolls_back_and_forward_byte_identically(db: Engine, config:
     out = invoke("turn", "rollforward", "england", "--reason", "nothing wrong")
     assert out.count("identical, not mailed again") == 2
     assert published() == before
+
+
+def test_a_fief_welcome_speaks_of_the_family_and_its_muster(db: Engine, config: Config) -> None:
+    """Found playing by mail: a Fief player was welcomed with "Your character has been
+    created and awaits your orders for The muster." (En Garde!'s words): a Fief player
+    has a family, founded at the muster from his START and DRAW lines (Setup, FE 2.0)."""
+    _game(db, config)
+    deliver_outbox(db, config)
+    welcome = mailbox_messages(config, BARONS[0][0])[0]
+    body = welcome.get_body(preferencelist=("plain",)).get_content()
+    assert "character" not in body.split("Your order form")[0], body
+    assert "Your family musters at the first deadline" in " ".join(body.split()), body

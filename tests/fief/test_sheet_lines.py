@@ -55,3 +55,59 @@ def test_fe_13_1_the_royal_guard_is_on_its_lords_sheet_and_the_consort_in_the_ga
     assert "; Royal Guard: 2 Royal Knights (FE 13.1)" in " ".join(text.split())
     s.nobles["philippa"].spouse = s.nobles["simon"].spouse = None
     assert gazette(s, TABLES, [])["consort"] is None
+
+
+def _what_happened(player: str, events: list[dict[str, object]]) -> list[str]:
+    s = board()
+    text = render(ROOT / "templates", "fief/turnsheet.md.j2",
+                  game={"name": "England", "title": "Fief: England"},
+                  turn={"label": "Round 2"}, next_deadline=None, events=events, dice=[],
+                  order_form="", ctx=sheet(s, TABLES, player))
+    part = text[text.index("## What happened to you"):text.index("## Your dice")]
+    return [" ".join(line.split()) for line in part.splitlines() if line.startswith("- ")]
+
+
+def test_the_readers_own_deeds_read_you_on_his_sheet() -> None:
+    """Found playing by mail: Cid's own sheet read "Cid lays a face-down Disaster on track
+    space 1." (FE 2.3) and "PLAGUE, turned up by Cid, falls on ..."; on his sheet he is
+    "you", on another's (and in the gazette) he is named."""
+    events: list[dict[str, object]] = [
+        {"id": "disaster.tracked", "args": {"player": "dave", "slot": 1}},
+        {"id": "disaster.placed", "args": {"card": "plague", "region": 3, "drawn_by": "dave",
+                                            "dormant": False}},
+        {"id": "card.drawn", "args": {"player": "dave", "count": 2, "disasters": 1}},
+        {"id": "fortune.played", "args": {"player": "dave", "card": "good harvest",
+                                          "region": 3}},
+        {"id": "mata", "args": {"player": "dave", "other": "kirsten", "gave": "a card",
+                                "took": "Treasure"}},
+    ]
+    assert _what_happened("dave", events) == [
+        "- You lay a face-down Disaster on track space 1.",
+        "- PLAGUE, turned up by you, falls on the Marches (Sea III).",
+        "- You draw 2 cards and turn up 1 Disaster.",
+        "- You play GOOD HARVEST on the Marches (Sea III).",
+        "- Mata the spy: you give Kirsten a card and take Treasure."]
+    assert _what_happened("kirsten", events)[:2] == [
+        "- Dave lays a face-down Disaster on track space 1.",
+        "- PLAGUE, turned up by Dave, falls on the Marches (Sea III)."]
+
+
+def test_the_readers_own_family_and_gifts_read_you_on_his_sheet() -> None:
+    """Found playing a game by mail (tests/fief/test_seven_rounds_by_mail.py): Dave's own
+    sheet read "Green (Dave) buys 1 knight at York for 3 Shillings." (FE 4.1) and
+    Kirsten's "Kirsten gives Dave 2 Shillings by Carrier Pigeon." (FE 2.15)."""
+    events: list[dict[str, object]] = [
+        {"id": "bought", "args": {"family": "Green", "count": 1, "unit": "knight",
+                                  "city": "York", "cost": 3}},
+        {"id": "built", "args": {"family": "Green", "building": "mill", "city": "York"}},
+        {"id": "gift", "args": {"from": "kirsten", "to": "dave", "amount": 2, "card": None,
+                                "pigeon": True, "lost": False}},
+    ]
+    assert _what_happened("kirsten", events) == [
+        "- You buy 1 knight at York for 3 Shillings.",
+        "- You build a Mill at York.",
+        "- You give Dave 2 Shillings by Carrier Pigeon."]
+    assert _what_happened("dave", events) == [
+        "- Green (Kirsten) buys 1 knight at York for 3 Shillings.",
+        "- Green (Kirsten) builds a Mill at York.",
+        "- Kirsten gives you 2 Shillings by Carrier Pigeon."]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from moderator.games.base import Severity
-from moderator.games.fief import cards, court, movement
+from moderator.games.fief import cards, court, economy, movement
 from moderator.games.fief.cards import play_phase
 from moderator.games.fief.orders import parse_orders
 from moderator.games.fief.views import names
@@ -263,3 +263,35 @@ def test_fe_2_4_the_player_who_turned_up_a_disaster_reads_which_on_his_sheet() -
     assert public and line.startswith(f"STORMS, turned up by {table['dave']}, falls on ")
     [(_, _, again)] = told([e.to_dict() for e in r.events], "disaster.duplicate", table)
     assert again.startswith(f"A second STORMS, turned up by {table['dave']}, falls on ")
+
+
+def test_fe_13_4_a_safe_road_through_sherwood_is_told_on_the_movers_sheet() -> None:
+    """FE 13.4.  Found playing a game by mail: Dave's Godfrey rode York ~ Lincoln; his
+    sheet's "Your dice" read "the road through Sherwood: 1d6 = 6" and nothing said what
+    the die was for.  The roll that lets him pass is told on his sheet only."""
+    s = board()
+    noble(s, "Hugh", "Green", "York")
+    r = realm(s, {"bandits": [6]})
+    give_orders(r, {"kirsten": "MOVE Hugh: York ~ Lincoln"})
+    movement.movement_phase(r)
+    names = {"Green": "Green (Kirsten)", "hugh": "Hugh"}
+    assert told([e.to_dict() for e in r.events], "bandits", names) == [
+        ("kirsten", False, "Through Sherwood from York (rolled 6): the outlaws strike only "
+                           "on 1 or 2 (FE 13.4), and let Green (Kirsten) pass.")]
+    assert s.nobles["hugh"].city == "Lincoln"
+
+
+def test_fe_11_1_a_hire_without_a_mercenary_card_in_play_names_the_one_in_hand() -> None:
+    """FE 11.1.  Found playing a game by mail: Lucy wrote `HIRE 2 CROSSBOWMEN AT London`
+    holding Flemish Crossbowmen, and was told only "you have no Mercenary card in play"."""
+    s = board()
+    noble(s, "Hugh", "Green", "York")
+    s.cities["York"].holder = "Green"
+    s.players["kirsten"].cash = 9
+    s.players["kirsten"].hand = ["Flemish Crossbowmen"]
+    r = realm(s)
+    give_orders(r, {"kirsten": "HIRE 2 CROSSBOWMEN AT York"})
+    economy.purchase_phase(r)
+    assert refusals(r) == [
+        "you have no Mercenary card in play (FE 11.1): PLAY FLEMISH CROSSBOWMEN in the same "
+        "orders puts it in play first"]

@@ -18,7 +18,7 @@ from moderator.games.fief.army import LOSS_ORDER, Side
 from moderator.games.fief.events import EventId
 from moderator.games.fief.orders.values import Attack, Pillage, Sally, TurnOrders
 from moderator.games.fief.pillage import pillage
-from moderator.games.fief.projectiles import actor, fire, roll
+from moderator.games.fief.projectiles import actor, fire, roll, untaken_aims
 from moderator.games.fief.realm import Realm
 
 __all__ = ["LOSS_ORDER", "Side", "battles_phase", "declare", "fight", "lone_nobles",
@@ -172,7 +172,7 @@ def _bonus(realm: Realm, side: Side) -> int:
 
 def battles_phase(realm: Realm) -> None:
     """FE 7.0: in player order, each player's SALLY and ATTACK lines; then sieges and
-    pillage."""
+    pillage; last, a TARGET whose archers never aimed is told (FE 7.2)."""
     lone_nobles(realm)
     siege.check(realm)
     coalition.note_mismatches(realm)
@@ -189,6 +189,7 @@ def battles_phase(realm: Realm) -> None:
     for player in realm.s.player_order():
         for p in realm.orders.get(player, TurnOrders()).of(Pillage):
             pillage(realm, player, p)
+    untaken_aims(realm)
 
 
 def declare(realm: Realm, player: str, city: str, against: str | None,

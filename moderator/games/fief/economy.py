@@ -205,7 +205,7 @@ def _grant(realm: Realm, player: str, order: Grant) -> None:
         realm.refuse(player, text, "only a free Sovereign grants titles (FE 4.5)")
         return
     if noble is None or not noble.alive:
-        realm.refuse(player, text, "no such living noble")
+        realm.refuse(player, text, realm.not_living(order.noble))
         return
     why = title_allowed(realm, noble.family, region.key)
     if why:
@@ -314,7 +314,7 @@ def _hire(realm: Realm, player: str, order: Hire) -> None:
     c = realm.city(order.city)
     family = c.holder if c.holder in p.families else next(
         (n.family for n in realm.nobles_at(order.city) if n.family in p.families), None)
-    why = mercenaries.refusal(p, order.count, cost)
+    why = mercenaries.hire_refusal(p, order.count, cost)
     if why:
         realm.refuse(player, text, why)
     elif family is None:

@@ -21,6 +21,18 @@ def refusal(p: Player, count: int, cost: int) -> str | None:
     return None
 
 
+def hire_refusal(p: Player, count: int, cost: int) -> str | None:
+    """`refusal` for the player's own HIRE, naming the Mercenary card in his hand that
+    would put Crossbowmen on his board (found playing by mail: Lucy held Flemish
+    Crossbowmen and was told only that she had no Mercenary card in play).  Never for a
+    lender: his hand is hidden (FE 4.1)."""
+    why = refusal(p, count, cost)
+    card = next((c for c in p.hand if c.endswith("Crossbowmen")), None)
+    if why and card and (p.slot is None or p.slot.startswith("Burgher")):
+        return f"{why}: PLAY {card.upper()} in the same orders puts it in play first"
+    return why
+
+
 def take(p: Player, count: int, cost: int) -> None:
     """Pay for them and take them off the card."""
     p.cash -= cost

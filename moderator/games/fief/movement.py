@@ -141,8 +141,9 @@ def _movers(realm: Realm, player: str, order: Move,
     """The order's nobles if they may set out together (FE 5.0, 7.6, 7.9), else refused."""
     s = realm.s
     nobles = [s.nobles.get(k.lower()) for k in order.nobles]
-    if any(n is None or not n.alive for n in nobles):
-        realm.refuse(player, _text(order), "no such living noble")
+    gone = [k for k, n in zip(order.nobles, nobles, strict=True) if n is None or not n.alive]
+    if gone:
+        realm.refuse(player, _text(order), realm.not_living(gone[0]))
         return None
     group = [n for n in nobles if n is not None]
     family, here = group[0].family, group[0].city

@@ -116,3 +116,22 @@ def _aims_at_leader(realm: Realm, me: Side, them: Side) -> bool:
         return False
     orders = realm.orders.get(realm.account(me.family), TurnOrders()).of(Target)
     return any(o.city == me.city and o.noble.upper() == "LEADER" for o in orders)
+
+
+def untaken_aims(realm: Realm) -> None:
+    """FE 7.2: a `TARGET` line whose archers never aimed at its noble this round is told
+    on the sheet, with why (found playing by mail: `TARGET Simon AT Bristol` by a side
+    with no archers did nothing, and the sheet did not say so)."""
+    aimed = {(str(e.args["city"]), str(e.args["side"]), str(e.args["noble"]).lower())
+             for e in realm.events if e.id == EventId.ARCHERS_TARGET.value}
+    fought = {str(b["city"]) for b in realm.battles}
+    for player in realm.s.player_order():
+        families = realm.s.players[player].families
+        for order in realm.orders.get(player, TurnOrders()).of(Target):
+            if any((order.city, f, order.noble.lower()) in aimed for f in families):
+                continue
+            why = (f"no battle was fought at {order.city}" if order.city not in fought
+                   else f"your side's archers did not aim at {order.noble}: it takes Archers "
+                        "or Crossbowmen enough to shoot, your side leading the battle, and "
+                        f"{order.noble} free on the other side (FE 7.2)")
+            realm.refuse(player, f"TARGET {order.noble} AT {order.city}", why)

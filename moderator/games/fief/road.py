@@ -120,6 +120,11 @@ def bandits(realm: Realm, family: str, group: list[Noble], units: dict[str, int]
     nobles (left at the city they set out from, PROPOSED)."""
     roll = realm.d6("bandits", "the road through Sherwood", realm.account(family))
     if roll not in realm.t.bandit_capture_on:
+        # Found playing by mail: the die stood alone under "Your dice", unexplained.
+        realm.emit(EventId.BANDITS, {"family": family, "city": city, "roll": roll,
+                                     "paid": [], "held": [], "cost": 0, "passed": True,
+                                     "strike_on": list(realm.t.bandit_capture_on)},
+                   actor=realm.account(family), public=False)
         return group
     free: list[Noble] = []
     held: list[Noble] = []

@@ -39,7 +39,7 @@ def hire_in_battle(realm: Realm, *sides: Side) -> None:
                     continue
                 text = f"HIRE {order.count} CROSSBOWMEN AT {order.city} IN BATTLE"
                 cost = realm.t.unit("crossbow").cost * order.count
-                why = mercenaries.refusal(p, order.count, cost)
+                why = mercenaries.hire_refusal(p, order.count, cost)
                 if why:
                     realm.refuse(player, text, why)
                 else:

@@ -59,7 +59,11 @@ def draw_phase(realm: Realm) -> None:
         for index in range(min(most, len(plan.decks))):
             deck = plan.deck_after(first, index)
             if len(hand) >= limit:
-                realm.refuse(player, f"DRAW {deck}", f"your hand is full ({limit} cards)")
+                # Found playing by mail: the refusal did not say what makes room.
+                rule = "FE 13.7" if realm.player_count() == 2 else "FE 2.0"
+                realm.refuse(player, f"DRAW {deck}",
+                             f"your hand is full ({limit} cards, the most it holds, {rule}): "
+                             "a DISCARD line in the same orders makes room")
                 break
             if deck == "CHARACTER":
                 if chars >= most_char:

@@ -25,7 +25,7 @@ def assassinate(realm: Realm, player: str, order: Assassinate) -> None:
     if "Assassination" not in s.players[player].hand:
         realm.refuse(player, text, "no Assassination card in your hand")
     elif target is None or not target.alive:
-        realm.refuse(player, text, "no such living noble")
+        realm.refuse(player, text, realm.not_living(order.target))
     elif sponsor is None or not sponsor.alive or sponsor.family not in s.players[player].families:
         realm.refuse(player, text, "the Sponsor must be a living noble of your family")
     else:

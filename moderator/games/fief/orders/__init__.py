@@ -25,8 +25,11 @@ def context(state: dict[str, Any], player: str, tables: Tables) -> Context:
     players = {k: str(p["name"]) for k, p in state.get("players", {}).items()}
     me = state.get("players", {}).get(player, {})
     owners = {colour: str(f["player"]) for colour, f in state.get("families", {}).items()}
+    living = [n for n in state.get("nobles", {}).values() if n.get("status") != "dead"]
+    mine = sorted(str(n["name"]) for n in living if n.get("family") in me.get("families", []))
     return Context(tables, players, tuple(me.get("families", [])),
-                   tuple(tables.setup.colours), tuple(me.get("hand", [])), owners)
+                   tuple(tables.setup.colours), tuple(me.get("hand", [])), owners,
+                   tuple(mine), tuple(sorted(str(n["name"]) for n in living)))
 
 
 def parse_orders(text: str, state: dict[str, Any], player: str, tables: Tables) -> ParsedOrders:

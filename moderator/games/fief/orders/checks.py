@@ -14,6 +14,7 @@ from moderator.games.fief.orders.values import (
     Decoy,
     Marry,
     Order,
+    PlayNoble,
     PlayTax,
     Vote,
 )
@@ -23,9 +24,9 @@ from moderator.games.fief.tables import Tables
 
 def state_checks(lines: list[tuple[int, Order]], raw: list[str], state: dict[str, Any],
                  player: str, tables: Tables) -> list[OrderError]:
+    looked_up = Candidate | PlayTax | Vote | Decoy | BuyTitle | Marry | PlayNoble
     game = (GameState.from_dict(state) if state.get("nobles") and any(
-        isinstance(o, Candidate | PlayTax | Vote | Decoy | BuyTitle | Marry) for _, o in lines)
-        else None)
+        isinstance(o, looked_up) for _, o in lines) else None)
     titled = {o.noble.lower() for _, o in lines if isinstance(o, BuyTitle)}
     found = [OrderError(n, raw[n - 1].strip(), message, hint, severity=severity)
              for n, o in lines if (why := _candidacy(o, game, titled))
@@ -42,6 +43,8 @@ def state_checks(lines: list[tuple[int, Order]], raw: list[str], state: dict[str
     found += [OrderError(n, raw[n - 1].strip(), *tax, severity=Severity.WARNING)
               for n, o in lines if (tax := _tallage(o, game, player, tables))]
     if game is not None:
+        found += [OrderError(n, raw[n - 1].strip(), *full, severity=Severity.WARNING)
+                  for n, o in lines if (full := _no_room(o, game, player, tables))]
         strongholds = {o.city for _, o in lines if isinstance(o, Build)
                        and o.building == "stronghold"}
         found += [OrderError(n, raw[n - 1].strip(), *title, severity=Severity.WARNING)
@@ -134,6 +137,23 @@ def _title(order: Order, game: GameState, player: str, tables: Tables,
         return None
     return (f"as things stand, {why}", "the line stands; at Phase 4 it is refused, and you "
             "are told, unless it may be bought then")
+
+
+def _no_room(order: Order, game: GameState, player: str,
+             tables: Tables) -> tuple[str, str] | None:
+    """FE 2.11 on the receipt.  Found playing by mail: Dave's `PLAY NOBLE Hugh`, his
+    family at 3 nobles, was read back with no word and refused on the sheet.  A warning:
+    a noble may die or be wed away before Phase 2D."""
+    if not isinstance(order, PlayNoble) or player not in game.players:
+        return None
+    families = game.players[player].families
+    family = order.family if order.family in families else families[0] if families else None
+    most = tables.cards.nobles_max
+    if family is None or len(game.living(family)) < most:
+        return None
+    return (f"as things stand, the {family} family has {most} nobles, the most a family "
+            "has (FE 2.11)", "the line stands; at Phase 2D it is refused, and you are told, "
+            "unless a noble has left the family by then")
 
 
 def _second_decoys(lines: list[tuple[int, Order]], raw: list[str]) -> list[OrderError]:

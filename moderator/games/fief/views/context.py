@@ -144,7 +144,10 @@ def sheet(state: GameState, tables: Tables, player: str) -> dict[str, Any]:
     forecast = (income.forecast(realm, player)
                 if state.families and state.phase is not Phase.OVER else {})
     return {
-        "player": p.name, "families": p.families, "cash": p.cash, "hand": list(p.hand),
+        # The keys that are the reader, his and his families': his own deeds read "you"
+        # (templates/fief/events.md.j2).
+        "player": p.name, "reader": [player, *p.families],
+        "families": p.families, "cash": p.cash, "hand": list(p.hand),
         "pigeons": p.pigeons, "treasures": p.treasures, "nobles": nobles, "troops": troops,
         "held": held,
         "nmr": p.nmr, "slot": p.slot, "crossbows": p.crossbows,

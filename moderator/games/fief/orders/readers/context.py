@@ -8,6 +8,7 @@ reader (`orders.readers`) starts here.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -30,6 +31,8 @@ class Context:
     all_families: tuple[str, ...]
     hand: tuple[str, ...]
     owners: Mapping[str, str] = field(default_factory=dict)   # family colour -> player key
+    mine: tuple[str, ...] = ()            # the names of this player's nobles in play
+    in_play: tuple[str, ...] = ()         # the names of every noble in play
 
     def city(self, text: str) -> str:
         return names.match(text, self.tables.city_names, "city")
@@ -53,7 +56,24 @@ class Context:
         return known[names.match(t, known, "Bishopric or Archbishopric")]
 
     def noble(self, text: str) -> str:
-        return names.match(text, [n.name for n in self.tables.nobles], "noble")
+        known = [n.name for n in self.tables.nobles]
+        try:
+            return names.match(text, known, "noble", hint_list=False)
+        except UnknownName as e:
+            raise UnknownName(e.message, self._nobles_meant(text, known)) from e
+
+    def _nobles_meant(self, text: str, known: list[str]) -> str | None:
+        """The nobles a player could mean by an unknown name: a near spelling, else his
+        own nobles and the others in play (found playing by mail: the hint listed all 20
+        of the Character deck, most never in play, FE 1.0)."""
+        folded = {names.fold(k): k for k in known}
+        near = difflib.get_close_matches(names.fold(text), sorted(folded), n=2, cutoff=0.7)
+        if near:
+            return f"did you mean {' or '.join(folded[f] for f in near)}?"
+        others = [k for k in self.in_play if k not in self.mine]
+        parts = [f"your nobles: {', '.join(self.mine)}" if self.mine else "",
+                 f"the others in play: {', '.join(others)}" if others else ""]
+        return "; ".join(p for p in parts if p) or None
 
     def player(self, text: str) -> str:
         """A player by name, by key, or by his family's colour (the gazette writes "Green
