@@ -94,6 +94,8 @@ class _SheetJob:
     own_dice: Mapping[str, list[Mapping[str, Any]]]
     forms: Mapping[str, str]
     contexts: Mapping[str, Any]
+    no_orders: str | None
+    """The game's no-orders notice template (`no_orders_template`), None if it has none."""
 
     def warm(self) -> None:
         """Compile the template and build the converter (before workers fork)."""
@@ -118,15 +120,21 @@ class _SheetJob:
         """What the sheet of a reader who sent no orders says about it: the game's own
         ``no-orders.md.j2``, given the reader's events (none: the game's sheet says it
         itself, as Fief's does)."""
-        kind = self.common["game"]["kind"]
-        if not (self.templates_dir / kind / NO_ORDERS_TEMPLATE).exists():
+        if self.no_orders is None:
             return ""
-        return render(self.templates_dir, f"{kind}/{NO_ORDERS_TEMPLATE}",
-                      game=self.common["game"], turn=self.common["turn"],
+        return render(self.templates_dir, self.no_orders, game=self.common["game"],
+                      turn=self.common["turn"],
                       events=self.own_events.get(reader.character, []))
 
 
 NO_ORDERS_TEMPLATE = "no-orders.md.j2"
+
+
+def no_orders_template(templates_dir: Path, kind: str) -> str | None:
+    """The game's no-orders notice template, if it has one: looked for once a turn, not
+    once a sheet."""
+    name = f"{kind}/{NO_ORDERS_TEMPLATE}"
+    return name if (templates_dir / name).exists() else None
 
 
 def _with_notice(sheet_md: str, notice: str) -> str:
@@ -173,7 +181,7 @@ def render_turn(
          "next_label": next_label, "gm_notes": notes, "correction": data.correction},
         data, readers, own_events, own_dice,
         _order_forms(engine, data.after, [r.character for r in readers], tables),
-        contexts.sheets)
+        contexts.sheets, no_orders_template(templates_dir, engine.kind))
     with pool.SheetPool(job, len(readers), workers) as sheets:
         gazette_md = render(
             templates_dir,

@@ -4,11 +4,16 @@ the sheets of players whose orders came in say nothing of it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+import pytest
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from moderator.desk import admin
 from moderator.intake.process import process_message
+from moderator.publish.newsletter import NO_ORDERS_TEMPLATE
 from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
@@ -63,3 +68,23 @@ def test_a_dwtk_sheet_says_no_orders_came_in_and_no_action_was_taken(
     assert NOTICE not in sheets["noble-one"]
     assert NOTICE in sheets["noble-two"] and "standing reactions" in sheets["noble-two"]
     assert rerun_turn(db, config, "fandonia", second.number).identical
+
+
+def test_the_game_is_asked_for_its_no_orders_notice_once_a_turn(
+        db: Engine, config: Config, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two sheets without orders, one look for the template (not one per sheet)."""
+    make_game(db, config)
+    process_message(db, config, order_mail("jacques@lyon.example", JACQUES))
+    looked: list[Path] = []
+    real = Path.exists
+
+    def exists(path: Path, *args: Any, **kwargs: Any) -> bool:
+        if path.name == NO_ORDERS_TEMPLATE:
+            looked.append(path)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "exists", exists)
+    run_turn(db, config, "paris")
+    sheets = _sheets(db, "paris", 1)
+    assert sum(NOTICE in sheet for sheet in sheets.values()) == 2
+    assert len(looked) == 1, looked
