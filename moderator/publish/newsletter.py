@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ class Reader:
     character: str
     name: str
     email: str
+    time_zone: str | None = None  # his own (``TIME ZONE``); None: the game's only
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,9 @@ class TurnData:
     correction: str | None = None  # a corrected reissue: the note saying so
     # Whose orders came in (character keys); None: not known, and the sheets say nothing.
     orders_from: frozenset[str] | None = None
+    # The next deadline in a reader's own zone, by player id, for the readers who have
+    # one that writes it otherwise (`clock.format_deadline_for`): his sheet shows both.
+    own_deadlines: Mapping[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,7 @@ class _SheetJob:
             dice=self.own_dice.get(reader.character, []),
             order_form=self.forms[reader.character],
             ctx=self.contexts[reader.character],
+            own_deadline=self.data.own_deadlines.get(reader.player_id),
         )
         if self.data.orders_from is not None and reader.character not in self.data.orders_from:
             sheet_md = _with_notice(sheet_md, self._no_orders(reader))

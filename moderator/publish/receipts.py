@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session
 
+from moderator.clock import format_deadline_for
 from moderator.games.base import OrderError, ParsedOrders, Severity
 from moderator.publish import outgoing
 from moderator.publish.render import render
@@ -112,6 +113,7 @@ def queue_receipt(
         notes=tuple(facts.notes),
         forecast=tuple(facts.forecast),
         deadline=facts.deadline,
+        own_deadline=format_deadline_for(turn.deadline, game.time_zone, player.time_zone),
     ))
     marks = () if facts.submission_id is None else (
         (RECEIPT_HEADER, str(facts.submission_id)),)

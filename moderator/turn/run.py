@@ -25,7 +25,7 @@ from sqlalchemy import Engine, update
 from sqlmodel import Session, col
 
 from moderator import jsonio
-from moderator.clock import format_deadline
+from moderator.clock import format_deadline, format_deadline_for
 from moderator.dice import Dice
 from moderator.faults import crash_point
 from moderator.games import find_engine
@@ -101,7 +101,7 @@ def _claim(session: Session, turn: Turn) -> None:
 def readers(session: Session, game: Game) -> list[Reader]:
     """Who gets the newsletters: every player not removed from the game."""
     return [
-        Reader(p.id, p.character_key, p.name, p.email)  # type: ignore[arg-type]
+        Reader(p.id, p.character_key, p.name, p.email, p.time_zone)  # type: ignore[arg-type]
         for p in repo.members(session, game)
     ]
 
@@ -127,6 +127,8 @@ def render_done_turn(
         gm_notes=tuple(notes),
         correction=correction,
         orders_from=frozenset(orders_from),
+        own_deadlines={r.player_id: own for r in people if (own := format_deadline_for(
+            next_deadline, game.time_zone, r.time_zone))},
     )
     return render_turn(config.templates_dir, engine, tables, data, people)
 
@@ -243,7 +245,8 @@ def execute(session: Session, config: Config, game: Game, turn: Turn,
     people = readers(session, game)
     turn.render_json = jsonio.dumps({
         "next_deadline": following.deadline.isoformat() if following.deadline else None,
-        "readers": [[r.player_id, r.character, r.name, r.email] for r in people],
+        "readers": [[r.player_id, r.character, r.name, r.email, r.time_zone]
+                    for r in people],
     })
     rendered = render_done_turn(config, engine, tables, game, turn, following.deadline,
                                 result, people, inputs, notes)
