@@ -59,6 +59,9 @@ class TurnData:
     # The next deadline in a reader's own zone, by player id, for the readers who have
     # one that writes it otherwise (`clock.format_deadline_for`): his sheet shows both.
     own_deadlines: Mapping[int, str] = field(default_factory=dict)
+    # What the NMR policy does to a reader after this turn, by player id (Markdown,
+    # `moderator.turn.nmr.sheet_notices`): his sheet says it beside the no-orders notice.
+    notices: Mapping[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -115,8 +118,10 @@ class _SheetJob:
             ctx=self.contexts[reader.character],
             own_deadline=self.data.own_deadlines.get(reader.player_id),
         )
+        notices = [self.data.notices.get(reader.player_id, "")]
         if self.data.orders_from is not None and reader.character not in self.data.orders_from:
-            sheet_md = _with_notice(sheet_md, self._no_orders(reader))
+            notices.insert(0, self._no_orders(reader))
+        sheet_md = _with_notice(sheet_md, "\n\n".join(n.strip() for n in notices if n.strip()))
         subject = _subject(self.data, f"[{self.data.game_name}] Turn sheet for {reader.name}, "
                                       f"{self.data.turn_label}")
         return _finish(subject, sheet_md)
