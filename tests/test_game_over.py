@@ -91,6 +91,10 @@ def test_orders_for_a_finished_game_are_refused_and_commands_answered(
         NOBLES[1][0], "PASSWORD: pw\nDO DRAW EVENT\n", subject="[fandonia] orders"))
     assert refused.status == "refused"
     assert f"fandonia is over: {WON}; no more orders are read." in refused.detail
+    # How to reach the GM, since no mail of ours gives his address.
+    deliver_outbox(db, config)
+    refusal = " ".join(body_text(mailbox_messages(config, NOBLES[1][0])[-1]).split())
+    assert "write TO GM and your message, with your PASSWORD line: the GM gets it" in refusal
     answered = process_message(db, config, order_mail(
         NOBLES[2][0], "PASSWORD: pw\nSTATUS\n", subject="[fandonia] status"))
     assert answered.status != "refused", answered

@@ -8,6 +8,7 @@ what was done, never why."""
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -277,10 +278,13 @@ def request_join(session: Session, config: Config, game: Game, email: str,
         return "already-queued"
     audit.record(session, JOIN_REQUEST, "JOIN GAME by mail", email, game=game,
                  detail=jsonio.dumps({"email": email, "name": name}))
+    # The address is a stranger's: RFC 5322 lets it hold ` & | $, which a shell runs if
+    # the GM pastes the suggested line; quoted, it is one word (and plain ones stay bare).
+    shown = shlex.quote(email)
     outgoing.queue_gm_notice(session, config, game, f"{name} <{email}> asks to join",
                              f"{name} <{email}> asks to join {game.name}.\n\n"
-                             f"  moderator player approve {game.name} {email} --reason ...\n"
-                             f"  moderator player reject {game.name} {email} --reason ...\n")
+                             f"  moderator player approve {game.name} {shown} --reason ...\n"
+                             f"  moderator player reject {game.name} {shown} --reason ...\n")
     return "queued"
 
 

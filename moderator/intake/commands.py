@@ -45,7 +45,7 @@ from moderator.publish.render import render
 from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.models import Game, Player, ReceivedMessage, Turn
-from moderator.store.passwords import as_written
+from moderator.store.passwords import as_written, masked_text, passwords_in
 from moderator.store.statuses import GameStatus
 from moderator.turn.deadlines import set_deadlines
 from moderator.turn.over import over_words
@@ -219,8 +219,8 @@ def answer_commands(session: Session, config: Config, message: ExtractedMessage,
         return replace(done, rest=rest, later=commands)
     # Orders beside commands for a game that is over: the commands are answered, and the
     # reply says the orders were not read (the orders' refusal would drop the commands).
-    _answer(_Context(session, config, game, player, turn, now), commands, rest, message,
-            orders_beside=beside)
+    _answer(_Context(session, config, game, player, turn, now, _given(message)), commands,
+            rest, message, orders_beside=beside)
     return done
 
 
@@ -231,7 +231,8 @@ def answer_after_orders(session: Session, config: Config, message: ExtractedMess
     intake step after ``store``, before the receipt."""
     session.flush()  # the new version takes part in choosing the orders that stand
     turn = repo.open_turn(session, game)
-    _answer(_Context(session, config, game, player, turn, now), commands, None, message)
+    _answer(_Context(session, config, game, player, turn, now, _given(message)), commands,
+            None, message)
 
 
 def _answer(ctx: _Context, commands: tuple[Command, ...], rest: Directives | None,
@@ -264,7 +265,7 @@ def _answer(ctx: _Context, commands: tuple[Command, ...], rest: Directives | Non
 
 def _over_answer(over: str) -> str:
     return (f"Not done: {over}; no more orders are read.  RESEND sends a printed issue "
-            "again; write to the GM with anything else.")
+            "again; for anything else write TO GM and your message: the GM gets it.")
 
 
 # What acts on a turn to come, which a game that is over never runs (DWTK 37, FE 8):
@@ -280,6 +281,12 @@ class _Context:
     player: Player
     turn: Turn
     now: datetime
+    passwords: tuple[str, ...]
+    """The passwords the mail gives (`passwords_in`): masked in what TO GM passes on."""
+
+
+def _given(message: ExtractedMessage) -> tuple[str, ...]:
+    return tuple(passwords_in(message.text))
 
 
 def _without(directives: Directives, lines: frozenset[int]) -> Directives:
@@ -363,8 +370,10 @@ _HANDLERS: dict[str, Callable[[_Context, Command, _Reply], None]] = {
         ctx.game, ctx.player, ctx.turn, c.argument)),
     "TIME ZONE": lambda ctx, c, reply: reply.add("TIME ZONE", selfservice.set_time_zone(
         ctx.session, ctx.game, ctx.player, ctx.turn, c.argument)),
+    # The GM's notice is kept and mailed: a password in the player's words is masked there
+    # as in the stored message (`selfservice.ask_gm` leaves out the PASSWORD lines only).
     "TO GM": lambda ctx, c, reply: reply.add("TO GM", selfservice.ask_gm(
-        ctx.session, ctx.config, ctx.game, ctx.player, c.argument)),
+        ctx.session, ctx.config, ctx.game, ctx.player, masked_text(c.argument, ctx.passwords))),
     "RESIGN": lambda ctx, _c, reply: reply.add("RESIGN", selfservice.ask_to_leave(
         ctx.session, ctx.config, ctx.game, ctx.player)),
     "ADDRESS": lambda ctx, c, reply: reply.add("ADDRESS", selfservice.ask_new_address(

@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 from moderator.store.models import ReceivedMessage
-from moderator.store.passwords import has_subject_password, masked, passwords_in
+from moderator.store.passwords import has_subject_password, masked, masked_unread, passwords_in
 
 
 def forget_password(stored: ReceivedMessage, text: str) -> bytes | None:
@@ -52,6 +52,14 @@ def forget_password_lines(stored: ReceivedMessage) -> bytes | None:
     reply returning our welcome: ``Your password:`` and ``PASSWORD:`` lines, quoted or
     attached) in the stored bytes and the spool file; the masked bytes, if they differ."""
     raw = masked(stored.raw)
+    return _keep(stored, raw if raw != stored.raw else None)
+
+
+def forget_unread_password_lines(stored: ReceivedMessage) -> bytes | None:
+    """Mask what the bytes of a message refused unread (oversized) show of a password
+    (`masked_unread`: never parsed) in the stored bytes and the spool file; the masked
+    bytes, if they differ."""
+    raw = masked_unread(stored.raw)
     return _keep(stored, raw if raw != stored.raw else None)
 
 

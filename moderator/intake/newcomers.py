@@ -7,6 +7,8 @@ so the answer goes to the mail's From, which the receiving server must not call 
 
 from __future__ import annotations
 
+import shlex
+
 from sqlmodel import Session
 
 from moderator.desk import players as desk_players
@@ -106,11 +108,13 @@ def lost_password(session: Session, config: Config, message: ExtractedMessage,
                       "Write from the address you registered with.")
     _check_sender(message, stored)
     repo.log_gm(session, "player.password-lost", f"{player.name} ({message.sender})", game=game)
+    # The address is quoted for the shell the GM pastes the line into (an RFC 5322
+    # address may hold ` & | $: `moderator.desk.players.request_join`).
     outgoing.queue_gm_notice(
         session, config, game, f"{player.name}: password lost",
         f"{player.name} <{player.email}> asks for a new password (LOST PASSWORD by mail from "
         f"{message.sender}).  To mail a new one:\n\n  moderator player password "
-        f"{game.name} {player.email} --reset --reason \"lost it\"\n")
+        f"{game.name} {shlex.quote(player.email)} --reset --reason \"lost it\"\n")
     skipped = ("\n\nThe other commands in your mail need your password: they were not "
                "done." if others else "")
     outgoing.queue_reply(session, config, game=game, to=player.email,

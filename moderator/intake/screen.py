@@ -16,7 +16,11 @@ from sqlmodel import col
 
 from moderator.intake.bounces import detect_bounce, is_player_address, record_bounce
 from moderator.intake.commands import answer_after_orders, answer_commands
-from moderator.intake.context import forget_password, forget_password_lines
+from moderator.intake.context import (
+    forget_password,
+    forget_password_lines,
+    forget_unread_password_lines,
+)
 from moderator.intake.identify import Refusal, check_size, game_name, identify
 from moderator.intake.record import (
     Intake,
@@ -77,7 +81,12 @@ def robots_step(intake: Intake) -> IntakeResult | None:
 
 
 def size_step(intake: Intake) -> IntakeResult | None:
-    check_size(intake.config, stored_message(intake))
+    stored = stored_message(intake)
+    try:
+        check_size(intake.config, stored)
+    except Refusal:  # refused unread, but the copies keep no password its bytes show
+        intake.kept = forget_unread_password_lines(stored) or intake.kept
+        raise
     return None
 
 
@@ -144,8 +153,8 @@ def game_over_step(intake: Intake) -> IntakeResult | None:
         return None
     raise Refusal("intake.game-over",
                   f"{over_words(intake.session, game)}; no more orders are read.",
-                  "RESEND TURN n mails a printed issue again; write to the GM with anything "
-                  "else.")
+                  "RESEND TURN n mails a printed issue again; for anything else write TO GM "
+                  "and your message, with your PASSWORD line: the GM gets it.")
 
 
 def refuse(intake: Intake, refusal: Refusal) -> IntakeResult:

@@ -17,6 +17,7 @@ text goes to the GM in plain text only, its password lines left out.
 from __future__ import annotations
 
 import re
+import shlex
 
 from sqlmodel import Session
 
@@ -25,6 +26,7 @@ from moderator.clock import UnknownZone, format_deadline, zone_named
 from moderator.desk import players as desk_players
 from moderator.desk.errors import DeskError
 from moderator.games import find_engine
+from moderator.intake.sender import usable_address
 from moderator.publish import outgoing
 from moderator.settings.config import Config, game_tables
 from moderator.store import repo
@@ -142,8 +144,9 @@ def ask_to_leave(session: Session, config: Config, game: Game, player: Player) -
     new player for the character (`player replace`)."""
     _to_gm(session, config, game, player, "asks to leave", "player.resign-request",
            f"{player.name} <{player.email}> asks to leave {game.name} (RESIGN by mail).\n\n"
-           f"  moderator player eject {game.name} {player.email} --reason ...\n"
-           f"  moderator player replace {game.name} {player.email} NEW-ADDRESS --reason ...\n",
+           f"  moderator player eject {game.name} {shlex.quote(player.email)} --reason ...\n"
+           f"  moderator player replace {game.name} {shlex.quote(player.email)} NEW-ADDRESS "
+           "--reason ...\n",
            "RESIGN")
     return ("Your wish to leave is passed on to the GM, who will take you out of the\n"
             "game or find a new player for your character, and write to you.  Until\n"
@@ -154,16 +157,21 @@ def ask_new_address(session: Session, config: Config, game: Game, player: Player
                     address: str) -> str:
     """ADDRESS new: the GM is asked to add the address (`player address`)."""
     address = address.strip().lower().rstrip(".,;:!?")
-    if "@" not in address or any(c in address for c in "<>\"'\\ "):
+    # Only an address mail can go to; it is quoted besides in the lines the GM pastes:
+    # RFC 5322 lets an address hold ` $ & |, which a shell would run.
+    if not usable_address(address):
         raise DeskError(f"{address!r} is not a mail address: write ADDRESS and your new "
                         "address, e.g. ADDRESS jacques@example.org")
+    quoted = shlex.quote(player.email)
     _to_gm(session, config, game, player, f"asks to move the game's mail to {address}",
            "player.address-request",
            f"{player.name} <{player.email}> asks to receive the game's mail at {address} "
            "(ADDRESS by mail).  To let that address send orders as well:\n\n"
-           f"  moderator player address {game.name} {player.email} {address} --reason ...\n\n"
+           f"  moderator player address {game.name} {quoted} {shlex.quote(address)} "
+           "--reason ...\n\n"
            "To move all the player's mail there (a new password goes to the new address):\n\n"
-           f"  moderator player replace {game.name} {player.email} {address} --reason ...\n",
+           f"  moderator player replace {game.name} {quoted} {shlex.quote(address)} "
+           "--reason ...\n",
            address)
     return (f"Your wish to receive the game's mail at {address} is passed on to the GM;\n"
             "until the GM makes the change, the game writes to the address it has, and\n"

@@ -61,8 +61,13 @@ def delivery_order(key: str, mtime_ns: int = 0) -> DeliveryOrder:
 def delivered_mtime(folder: Path, key: str) -> int:
     """The mtime (ns) of message ``key`` in the Maildir ``folder`` (new/ or cur/, where
     the name gains ``:2,flags``); 0 when it is gone."""
-    for candidate in (folder / "new" / key,
-                      *sorted((folder / "cur").glob(f"{glob.escape(key)}*"))):
+    try:
+        return (folder / "new" / key).stat().st_mtime_ns
+    except OSError:
+        pass
+    # Only a message not in new/ is looked for in cur/: listing cur/ for every message
+    # of a pass cost more than reading the message (issue 16, goal 3).
+    for candidate in sorted((folder / "cur").glob(f"{glob.escape(key)}*")):
         try:
             return candidate.stat().st_mtime_ns
         except OSError:

@@ -15,6 +15,7 @@ from tests.engarde.conftest import (
     no_event,
     run_month,
 )
+from tests.engarde.test_golden import render
 
 
 def challenged(a: dict, b: dict, text: str = "ANYTIME: CHALLENGE B", **state: object) -> dict:
@@ -170,3 +171,32 @@ def test_a_challenge_without_cause_may_be_refused_freely_from_the_front() -> Non
     assert assert_event(result, "duel.refused", "b", refuser="b").sp == 0
     no_event(result, "duel.no_show")
     no_event(result, "duel.walkover")
+
+
+def test_the_duel_line_tells_the_wound_the_loser_took() -> None:
+    """Reference §6 (b): the higher pass wounds the other for 1d6 + Str/6 Endurance.  The
+    engine records each man's wound (``wounds``), yet the line said only who won: the
+    loser read nothing of his wound, nor the winner of the wound he gave."""
+    state = challenged(make_char("a", "Armand"), make_char("b", "Bruno"),
+                       "ANYTIME: CHALLENGE Bruno")
+    rolls = dice(duels=[3, 3, 5, 2, 4])  # pass 2: Armand 5 + 2 beats 2 + 2; wound 4 + 1
+    pages = render(state, run_month(state, present(state), rolls), rolls, 2)
+    assert "Armand won after 2 passes, wounding Bruno for 5 Endurance." in pages["gazette"]
+    assert "you won after 2 passes, wounding Bruno for 5 Endurance." in pages["a"]
+    assert "Armand won after 2 passes, wounding you for 5 Endurance." in pages["b"]
+
+
+def test_to_the_death_tells_the_winner_s_own_wounds() -> None:
+    """Reference §6 (b): to the death the passes go on, and the winner may be hurt too."""
+    state = challenged(make_char("a", "Armand"), make_char("b", "Bruno", endurance=8),
+                       "ANYTIME: CHALLENGE Bruno TO THE DEATH")
+    # pass 1: Bruno 5 beats 2, wounds Armand 3 + 1; pass 2: Armand 6 beats 1, wounds Bruno
+    # 5 + 1; pass 3: Armand again, 4 + 1: Bruno's 8 Endurance is spent.
+    rolls = dice(duels=[2, 5, 3, 6, 1, 5, 6, 1, 4])
+    pages = render(state, run_month(state, present(state), rolls), rolls, 2)
+    assert "Armand won after 3 passes, killing Bruno; Armand was wounded for 4 Endurance." \
+        in pages["gazette"]
+    assert "you won after 3 passes, killing Bruno; you were wounded for 4 Endurance." \
+        in pages["a"], pages["a"]
+    assert "Armand won after 3 passes, killing you; Armand was wounded for 4 Endurance." \
+        in pages["b"], pages["b"]

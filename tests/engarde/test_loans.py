@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from moderator.games.base import TurnResult
 from tests.engarde.conftest import (
     assert_event,
     dice,
@@ -11,6 +12,7 @@ from tests.engarde.conftest import (
     no_event,
     run_month,
 )
+from tests.engarde.test_golden import render
 
 
 def loan(lender: str | None, borrower: str, amount: int, taken: int,
@@ -136,3 +138,60 @@ def test_a_demand_too_early_or_for_no_loan_is_warned_on_the_receipt() -> None:
     none = make_state(make_char("athos"), make_char("porthos"))
     nothing = [e.message for e in ENGINE.parse_orders(order, none, "athos", _TABLES).errors]
     assert any("owes you nothing" in m for m in nothing), nothing
+
+
+def _killed_in_a_duel(porthos_crowns: int) -> tuple[TurnResult, dict[str, str]]:
+    """Porthos, who owes Athos 300 and a shylock 100, is killed by Cyrano in week 1."""
+    start = make_state(make_char("athos"), make_char("porthos", crowns=porthos_crowns,
+                                                     endurance=3),
+                       make_char("cyrano"), turn=2,
+                       loans=[loan("athos", "porthos", 300, 1),
+                              loan(None, "porthos", 100, 1, lid=2)])
+    month1 = run_month(start, give_orders(start, cyrano="ANYTIME: CHALLENGE Porthos WEEK 1 "
+                                                        "TO THE DEATH"))
+    state = month1.state
+    rolls = dice(duels=[6, 1, 6])  # Cyrano's first pass wounds Porthos for 6 + 1: dead
+    orders = give_orders(state, athos="WEEK 4: REST", porthos="WEEK 4: REST",
+                         cyrano="WEEK 4: REST")
+    result = run_month(state, orders, rolls)
+    assert_event(result, "duel.killed", "porthos")
+    return result, render(state, result, rolls, 3)
+
+
+def test_a_dead_man_s_estate_pays_his_debts_oldest_first() -> None:
+    """EG §Q says nothing of a debtor's death (PROPOSED, docs/rules-coverage.md §Q): what
+    he leaves pays his debts, oldest first.  Found by audit: a dead debtor's loan stayed on
+    the lender's sheet as owed, for ever, and a shylock's could still "default"."""
+    result, pages = _killed_in_a_duel(1000)
+    assert assert_event(result, "loan.estate", "athos", paid=300, left=0).crowns == 300
+    paid = assert_event(result, "loan.estate_paid", "porthos", lender=None)
+    assert paid.args["paid"] == 100 and result.state["loans"] == []
+    assert sum(e.crowns for e in result.events if e.id == "loan.estate_paid") == -400
+    assert "- Debts: none" in pages["athos"] and "- Debts: none" in pages["porthos"]
+    assert "Porthos died owing you 300 crowns: his estate has repaid it all." in pages["athos"]
+
+
+def test_what_a_dead_man_cannot_pay_dies_with_him() -> None:
+    """PROPOSED (EG §Q silent): the rest of a dead man's debts is written off, and neither a
+    collection nor a default is ever reckoned against the dead."""
+    result, pages = _killed_in_a_duel(0)
+    estate = assert_event(result, "loan.estate", "athos", paid=0, left=300)
+    assert estate.crowns == 0
+    no_event(result, "loan.defaulted", "porthos")
+    assert result.state["loans"] == []
+    assert "- Debts: none" in pages["athos"]
+    assert "Porthos died owing you 300 crowns: he left nothing to pay it, and the debt " \
+        "dies with him." in pages["athos"]
+    assert "Your debt of 100 crowns to the shylock: you left nothing to pay it, and it " \
+        "dies with you." in pages["porthos"]
+
+
+def test_a_debt_of_a_man_dead_before_this_rule_is_settled_at_the_month_s_end() -> None:
+    """PROPOSED (EG §Q silent): a game saved while a dead man's debt was still on the books
+    settles it at the next month's end, and never reckons a default against him."""
+    state = make_state(make_char("athos"), make_char("porthos", crowns=50, dead=True),
+                       turn=8, loans=[loan("athos", "porthos", 200, 1, demanded=6)])
+    result = run_month(state, give_orders(state, athos="WEEK 4: REST"))
+    assert assert_event(result, "loan.estate", "athos", paid=50, left=150).crowns == 50
+    no_event(result, "loan.defaulted")
+    assert result.state["loans"] == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from moderator.games.engarde import ENGINE
 from tests.engarde.conftest import (
     _TABLES,
     assert_event,
@@ -49,6 +50,27 @@ def test_apply_requirements(extra: dict, reason: str) -> None:
     state = make_state(captain)
     result = run_month(state, give_orders(state, a="ANYTIME: APPLY FOR Regimental Adjutant"))
     assert_event(result, "appointment.refused", "a", reason=reason)
+
+
+def test_applying_while_holding_a_post_is_warned_on_the_receipt() -> None:
+    """Reference §7 (PROPOSED, `offices.py`): one post at a time, so an APPLY FOR while he
+    holds a post is refused at the turn (reason "holds_one") unless a RESIGN POSITION in the
+    same orders frees it first: the month's applications are decided after every anytime
+    order, so the RESIGN line may come before or after the APPLY line.  Found by mail: the
+    receipt said nothing and the sheet said "you already hold a post"."""
+    captain = make_char("a", sl=6, regiment="13f", rank="captain", horses=1,
+                        military_ability=4, appointment="brigade_major")
+    state = make_state(captain)
+    parsed = ENGINE.parse_orders("ANYTIME: APPLY FOR Regimental Adjutant", state, "a", _TABLES)
+    warned = [e for e in parsed.errors if "Brigade Major" in e.message]
+    assert warned and "RESIGN POSITION" in str(warned[0].hint), parsed.errors
+    assert not parsed.hard_errors
+    for text in ("ANYTIME: RESIGN POSITION\nANYTIME: APPLY FOR Regimental Adjutant",
+                 "ANYTIME: APPLY FOR Regimental Adjutant\nANYTIME: RESIGN POSITION"):
+        resigned = ENGINE.parse_orders(text, state, "a", _TABLES)
+        assert not any("Brigade Major" in e.message for e in resigned.errors), text
+        result = run_month(state, give_orders(state, a=text), dice(offices=[6]))
+        assert_event(result, "appointment.granted", "a", position="Regimental Adjutant")
 
 
 @pytest.mark.parametrize(("title", "sl", "raised", "sp", "home"), [

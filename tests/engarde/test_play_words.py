@@ -108,6 +108,17 @@ def test_an_unpaid_post_does_not_say_zero_crowns() -> None:
         == "As Military Governor of Paris: 75 crowns."
 
 
+def test_a_failed_application_does_not_invent_a_rival() -> None:
+    """Reference §7 (PROPOSED 6+ on 1d6 at the appointer's level): an application the
+    appointer turns down read 'another was preferred', though no one else had applied
+    (found playing on: Athos, alone for Aide to a General, failed his roll).  A post given
+    to a better candidate reads 'the post is filled'."""
+    line = _line("appointment_refused", {"position": "Aide to a General", "reason": "roll"})
+    assert line == "Not appointed Aide to a General: you were passed over."
+    assert _line("appointment_refused", {"position": "Aide to a General",
+                                         "reason": "vacancy"}).endswith("the post is filled.")
+
+
 def test_a_favour_that_does_not_lapse_says_until_used() -> None:
     """EG §S: a favour from a bribe is held until it is used; the summary said 'class 1
     (a grateful official, kept)', which tells a player nothing of when it goes."""

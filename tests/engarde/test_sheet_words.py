@@ -4,6 +4,7 @@ mail: each statement made once, in words (never the engine's keys)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -29,7 +30,7 @@ def test_the_summary_does_not_say_held_when_the_month_says_stays_at_the_lowest()
     """EG §E: a man at SL 1 who fails to hold stays at SL 1.  The month says so ("stays
     at SL 1, the lowest"); the summary said "SL 1 (held)" beside it, which he had not."""
     sheet = _month(make_state(make_char("pierre", "Pierre", sl=1)), pierre="")["pierre"]
-    assert "Pierre stays at SL 1, the lowest" in sheet
+    assert "You stay at SL 1, the lowest" in sheet
     assert _summary_sl(sheet) == "- SL 1, -2 SP this month"
 
 
@@ -179,7 +180,8 @@ def test_a_duel_names_the_seconds_as_such() -> None:
         event = {"id": "duel.fought", "actor": "cyrano",
                  "args": {"challenger": "cyrano", "challenged": "jacques", "weapon": "rapier",
                           "to_death": False, "seconds": seconds, "winner": "cyrano",
-                          "passes": 1, "killed": False}}
+                          "loser": "jacques", "passes": 1, "killed": False,
+                          "wounds": {"cyrano": 0, "jacques": 3}}}
         assert words in str(EVENTS.duel_fought(event, names))
 
 
@@ -233,3 +235,105 @@ def test_notices_say_which_week_they_are_about() -> None:
     notices = sheet.split("## Notices")[1].split("##")[0]
     assert "- Week 2: REGIMENTAL DUTY was not carried out: you are in no regiment." in notices
     assert "- Week 3: REGIMENTAL DUTY was not carried out: you are in no regiment." in notices
+
+
+def _own_lines(sheet: str) -> list[str]:
+    """A sheet's lines about the month (not the dice purposes nor the order form), without
+    the letters he signed ("..." — Aramis: a signature, not a sentence about him)."""
+    body = sheet.split("## The month", 1)[1].split("## Dice rolled", 1)[0]
+    return [line for line in body.splitlines() if line.startswith("- ")
+            and not line.startswith('- "')]
+
+
+def test_a_reader_s_own_lines_speak_to_him_in_the_second_person() -> None:
+    """Reference §13.2: a turn sheet is written to its reader.  Found by audit: Athos's own
+    sheet read "Athos holds SL 11", "Athos joins Hunter's", "Athos leaves for the front",
+    while his notices said "you".  No line of the golden game's sheets names their reader;
+    the gazette still names everyone."""
+    expected = Path(__file__).resolve().parent / "golden" / "expected"
+    found = []
+    for path in sorted(expected.glob("*/*.md")):
+        if path.stem == "gazette":
+            continue
+        sheet = path.read_text(encoding="utf-8")
+        name = sheet.split("\n", 1)[0].removeprefix("# ").split(" — ")[0].split(",")[0]
+        found += [(path.parent.name, line) for line in _own_lines(sheet) if name in line]
+    assert not found, found[:10]
+
+
+def test_the_reader_s_own_lines_read_you_and_the_gazette_still_names_him() -> None:
+    """Reference §13.2: the same public line is his on his sheet ("You join Hunter's") and
+    the town's in the gazette ("Cyrano joins Hunter's"); a duel reads as each man's own."""
+    state = make_state(make_char("cyrano", "Cyrano", sl=9, crowns=500),
+                       make_char("jacques", "Jacques", sl=3))
+    pages = _month(state, cyrano="ANYTIME: JOIN CLUB Hunter's", jacques="WEEK 1: REST")
+    assert "- You join Hunter's (dues 20 crowns)." in pages["cyrano"], pages["cyrano"]
+    assert "Cyrano joins Hunter's (dues 20 crowns)." in pages["gazette"]
+    event = {"id": "duel.fought", "actor": "cyrano",
+             "args": {"challenger": "cyrano", "challenged": "jacques", "weapon": "rapier",
+                      "to_death": False, "seconds": {"cyrano": ["aramis"]},
+                      "winner": "cyrano", "loser": "jacques", "passes": 1, "killed": False,
+                      "wounds": {"cyrano": 0, "jacques": 4}}}
+    names = {"cyrano": "Cyrano", "jacques": "Jacques", "aramis": "Aramis"}
+    assert str(EVENTS.duel_fought(event, {**names, "reader:": "jacques"})) == (
+        "You and Cyrano fought with rapiers to first blood (Cyrano's second: Aramis): Cyrano "
+        "won after 1 pass, wounding you for 4 Endurance.")
+    assert str(EVENTS.duel_fought(event, {**names, "reader:": "cyrano"})) == (
+        "You and Jacques fought with rapiers to first blood (your second: Aramis): you won "
+        "after 1 pass, wounding Jacques for 4 Endurance.")
+    assert str(EVENTS.duel_fought(event, names)).startswith("Cyrano and Jacques fought")
+
+
+def test_the_greasy_pole_does_not_call_a_dead_man_indisposed() -> None:
+    """Reference §13.2 item 8 (the pole's flags) and EG §D (indisposed: a living man who
+    sent no orders).  Found by playing on by mail: the dead, who send no orders, read
+    "Porthos, dead, indisposed" month after month."""
+    state = make_state(make_char("athos", "Athos", sl=9),
+                       make_char("porthos", "Porthos", sl=6, dead=True, missed_months=2),
+                       make_char("jacques", "Jacques", sl=3, missed_months=1))
+    pole = _month(state, athos="WEEK 1: REST")["gazette"].split("The Greasy Pole", 1)[1]
+    row = next(line for line in pole.splitlines() if line.startswith("| Porthos"))
+    assert row.startswith("| Porthos, dead |"), row
+    assert next(line for line in pole.splitlines()
+                if line.startswith("| Jacques")).startswith("| Jacques, indisposed |")
+
+
+def test_why_he_is_disgraced_and_why_he_has_cause_speak_to_the_reader() -> None:
+    """Reference §9 (PROPOSED) and §6: his own sheet said "You are disgraced (divorced by his
+    wife)", its summary "**Disgraced** (he abandoned a lady with child)", and "You have cause
+    for a duel with D (a liaison with his lady)" of his own lady."""
+    names = {"pierre": "Pierre", "didier": "Didier", "reader:": "pierre"}
+    disgraced = {"id": "honour.disgraced", "actor": "pierre",
+                 "args": {"reason": "divorced", "sl_after": 4, "club": None}}
+    assert str(EVENTS.honour_disgraced(disgraced, names)) == (
+        "You are disgraced (divorced by your wife) and fall to SL 4.")
+    cause = {"id": "honour.cause", "actor": "pierre",
+             "args": {"offended": "pierre", "offender": "didier", "reason": "liaison",
+                      "lady": "Mlle Roxanne"}}
+    assert str(EVENTS.honour_cause(cause, names)) == (
+        "You have cause for a duel with Didier (a liaison with your lady: Mlle Roxanne).")
+    assert "(a liaison with his lady" in str(EVENTS.honour_cause(
+        cause, {**names, "reader:": "didier"}))
+    gazette = {k: v for k, v in names.items() if k != "reader:"}
+    assert "(divorced by his wife)" in str(EVENTS.honour_disgraced(disgraced, gazette))
+    sheet = _month(make_state(make_char("pierre", "Pierre", disgraced="ignored_pregnancy")),
+                   pierre="WEEK 1: REST")["pierre"]
+    assert "- **Disgraced** (you abandoned a lady with child)" in sheet, sheet
+
+
+def test_cutlasses_are_not_cutlasss() -> None:
+    """Reference §6 (the Royal Marines' weapon, EG §M): "fought with cutlasss"."""
+    names = {"a": "Armand", "b": "Bruno"}
+    fought = {"id": "duel.fought", "actor": "a",
+              "args": {"challenger": "a", "challenged": "b", "weapon": "cutlass",
+                       "to_death": False, "seconds": {}, "winner": "a", "loser": "b",
+                       "passes": 1, "killed": False, "wounds": {"a": 0, "b": 3}}}
+    challenged = {"id": "duel.challenged", "actor": "a",
+                  "args": {"challenger": "a", "challenged": "b", "weapon": "cutlass",
+                           "to_death": False, "week": 2, "cause": None}}
+    for reader in ({}, {"reader:": "a"}, {"reader:": "b"}):
+        for macro, event in ((EVENTS.duel_fought, fought), (EVENTS.duel_challenged, challenged)):
+            line = str(macro(event, {**names, **reader}))
+            assert "with cutlasses" in line and "cutlasss" not in line, line
+    assert "with rapiers" in str(EVENTS.duel_fought({**fought, "args": {
+        **fought["args"], "weapon": "rapier"}}, names))

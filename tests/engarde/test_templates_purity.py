@@ -65,7 +65,7 @@ def test_gazette_and_turnsheet_render() -> None:
         dice=[], order_form=ENGINE.order_form(result.state, "jacques", _TABLES),
         ctx=_contexts(state, result).sheets["jacques"])
     assert "Opening balance" in sheet and "Closing balance" in sheet
-    assert "Toadies to Cyrano" not in sheet and "toadies to Cyrano" in sheet
+    assert "Toadies to Cyrano" not in sheet and "You toady to Cyrano" in sheet
 
 
 def test_sheet_accounts_run_from_opening_to_closing_balance() -> None:

@@ -4,6 +4,7 @@ what it changes, and its refusal for a wrong password or a stranger."""
 from __future__ import annotations
 
 import base64
+import shlex
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from pathlib import Path
@@ -358,6 +359,27 @@ def test_join_open_creates_the_character_and_mails_the_welcome(db: Engine,
     with Session(db) as session:
         game = repo.game_by_name(session, "paris")
         assert repo.player_by_address(session, game, "aramis@example.org") is not None
+
+
+# An address RFC 5322 allows (backquote, ampersand, bar and dollar are "atext") that a
+# shell reads as commands if a GM pastes the line his notice suggests.
+SHELL_ADDRESS = "a`reboot`&b|c$d@evil.example"
+
+
+def test_the_join_request_notice_quotes_the_address_for_the_shell(tmp_path: Path) -> None:
+    """The GM's notice of a JOIN request suggests the command lines that decide it; the
+    sender's address went into them bare, so pasting ``player approve`` ran what a
+    stranger put between backquotes.  It is quoted: the shell reads it as one word."""
+    db, config = configured(tmp_path, 'joining = "approval"')
+    make_game(db, config)
+    assert send(db, config, "JOIN GAME AS Mordaunt\n", sender=f"<{SHELL_ADDRESS}>",
+                subject="[paris] x") == "accepted"
+    text = text_of(mails(db, "gm-notice")[-1])
+    for verb in ("approve", "reject"):
+        line = next(line for line in text.splitlines() if f"player {verb}" in line)
+        assert line.strip() == f"moderator player {verb} paris '{SHELL_ADDRESS}' --reason ..."
+        assert shlex.split(line) == ["moderator", "player", verb, "paris", SHELL_ADDRESS,
+                                     "--reason", "..."]
 
 
 def test_join_with_approval_waits_for_the_gm(tmp_path: Path) -> None:

@@ -13,7 +13,12 @@ from sqlmodel import Session, select
 from moderator.runners.incoming import process_inbox
 from moderator.settings.config import Config
 from moderator.store.models import Submission
-from moderator.transport.maildir import delivery_order, in_delivery_order, open_maildir
+from moderator.transport.maildir import (
+    delivered_mtime,
+    delivery_order,
+    in_delivery_order,
+    open_maildir,
+)
 
 from support import make_game, order_mail
 
@@ -63,3 +68,26 @@ def test_the_inbox_reads_mail_in_delivery_order(db: Engine, config: Config) -> N
             select(Submission).order_by(Submission.version))]  # type: ignore[arg-type]
     assert ["rapier" in texts[0], "sabre" in texts[1], "cutlass" in texts[2]] == [True] * 3
     assert "WEEK 2" in texts[3]
+
+
+def test_a_message_in_new_is_dated_without_listing_cur(tmp_path: Path,
+                                                       monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Each message of a pass is dated by its file: one in new/ (where the MDA puts
+    mail) is found there at once; listing cur/ for each one made a pass of n messages
+    list cur/ n times (issue 16, goal 3).  One already in cur/ is still found."""
+    box = tmp_path / "inbox"
+    open_maildir(box)
+    put(box, DOVECOT, b"x", 5 * 10**9)
+    put(box, f"{POSTFIX}:2,S", b"y", 7 * 10**9, sub="cur")
+    listed: list[str] = []
+    real_glob = Path.glob
+
+    def counting_glob(self: Path, pattern: str):  # type: ignore[no-untyped-def]
+        listed.append(pattern)
+        return real_glob(self, pattern)
+
+    monkeypatch.setattr(Path, "glob", counting_glob)
+    assert delivered_mtime(box, DOVECOT) == 5 * 10**9
+    assert listed == []
+    assert delivered_mtime(box, POSTFIX) == 7 * 10**9
+    assert delivered_mtime(box, PYTHON) == 0

@@ -4,11 +4,13 @@ asked to reset it and the player told, at his registered address only."""
 
 from __future__ import annotations
 
-from players.test_commands import JACQUES, mails, send, text_of
+import shlex
+
+from players.test_commands import JACQUES, SHELL_ADDRESS, mails, send, text_of
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from moderator.desk.admin import add_address
+from moderator.desk.admin import add_address, add_player
 from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.db import session_scope
@@ -41,3 +43,18 @@ def test_lost_password_from_a_stranger_is_refused(db: Engine, config: Config) ->
     assert send(db, config, "FORGOT PASSWORD\n", sender="spy@evil.example") == "refused"
     assert not mails(db, "gm-notice") and not mails(db, "command-reply")
     assert "is not registered in paris" in text_of(mails(db, "refusal")[-1])
+
+
+def test_lost_password_notice_quotes_the_address_for_the_shell(
+        db: Engine, config: Config) -> None:
+    """The notice's ``player password`` line names the player's address; one with shell
+    characters (an RFC 5322 local part may hold backquotes) is quoted for the paste."""
+    make_game(db, config)
+    with session_scope(db) as session:
+        add_player(session, config, "paris", SHELL_ADDRESS, "Mordaunt", password="dark")
+    assert send(db, config, "LOST PASSWORD\n", sender=SHELL_ADDRESS) == "accepted"
+    line = next(line for line in text_of(mails(db, "gm-notice")[-1]).splitlines()
+                if "player password" in line)
+    assert line.strip() == (f"moderator player password paris '{SHELL_ADDRESS}' --reset "
+                            "--reason \"lost it\"")
+    assert shlex.split(line)[4] == SHELL_ADDRESS

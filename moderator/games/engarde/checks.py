@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from moderator.games.engarde.orders import (
+    Apply,
     AttendParty,
     Bawdyhouse,
     Buy,
@@ -25,6 +26,7 @@ from moderator.games.engarde.orders import (
     Practice,
     Rent,
     ResignClub,
+    ResignPosition,
     Sell,
     Theatre,
 )
@@ -92,6 +94,30 @@ def _club_switches(orders: OrderSet, c: Character,
     return found
 
 
+def _second_posts(orders: OrderSet, c: Character,
+                  tables: Tables) -> dict[int, list[ParseProblem]]:
+    """Reference §7 (PROPOSED, `offices.py`): one post at a time.  APPLY FOR while he holds
+    a post is refused at the turn unless a RESIGN POSITION in the same orders frees it: the
+    month's applications are decided after every anytime order, so that line may come
+    before or after.  The receipt says so at the APPLY FOR line (a disgraced man is told
+    why he gets no post at all by `SocietyChecks.army`)."""
+    if not c.appointment or c.disgraced or any(isinstance(o, ResignPosition)
+                                                for o in orders.anytime):
+        return {}
+    held = tables.army.appointment(c.appointment).name
+    found: dict[int, list[ParseProblem]] = {}
+    for i, order in enumerate(orders.anytime):
+        if isinstance(order, Apply):
+            same = tables.army.appointment(order.position).name == held
+            found[i] = [OrderWarning(
+                f"you are already {held}" + ("" if same else " and may hold only one post at a "
+                                             "time") + ": this application will be refused "
+                "(reference §7)",
+                None if same else "to give up your post for this one, add the line "
+                "ANYTIME: RESIGN POSITION")]
+    return found
+
+
 def check_set(orders: OrderSet, lines: dict[str, int], state: GameState, key: str,
               tables: Tables, mode: str,
               ladies: Mapping[str, Mapping[str, Any]] | None = None,
@@ -113,6 +139,8 @@ def check_set(orders: OrderSet, lines: dict[str, int], state: GameState, key: st
         return not any(not isinstance(p, OrderWarning) for p in checks)
 
     switches = _club_switches(orders, character, tables)
+    for i, found in _second_posts(orders, character, tables).items():
+        switches.setdefault(i, []).extend(found)
     anytime = tuple(o for i, o in enumerate(orders.anytime)
                     if keep(f"ANYTIME {i}", o, _general(o, character, tables)
                             + society.general(o) + switches.get(i, [])))

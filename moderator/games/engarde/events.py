@@ -137,6 +137,8 @@ class EventId(StrEnum):
     LOAN_COLLECTED = "loan.collected"
     LOAN_DEFAULTED = "loan.defaulted"
     LOAN_DEMANDED = "loan.demanded"
+    LOAN_ESTATE = "loan.estate"
+    LOAN_ESTATE_PAID = "loan.estate_paid"
     LOAN_LENT = "loan.lent"
     LOAN_RECEIVED = "loan.received"
     LOAN_REFUSED = "loan.refused"

@@ -15,6 +15,9 @@
   Unable to pay, the debtor flees to a frontier regiment (``sent_away =
   "frontier"``) until he can; with ``STAY IN PARIS`` he stays and is reported for
   arrest instead (an ``arrest`` matter for the trials engine, EG §Q/§R).
+* A dead man's debts (EG §Q is silent; PROPOSED): what he leaves pays them at his
+  death, oldest first (a shylock's with the interest then due); the rest dies with him.
+  His lenders are told, and nothing is ever collected from him or defaulted after.
 """
 
 from __future__ import annotations
@@ -158,6 +161,9 @@ def demand(m: Month, a: Actor, order: Demand) -> None:
 def reckon(m: Month) -> None:
     """Demanded and due debts at the month's end: collected, or the debtor defaults."""
     months = m.tables.society.loans["shylock_months"]
+    for key in sorted(m.actors):  # a game saved before debts were settled at death
+        if m.actors[key].c.dead:
+            settle_estate(m, m.actors[key])
     for loan in list(m.loans):
         a = m.actors.get(loan.borrower)
         if a is None:
@@ -173,6 +179,21 @@ def reckon(m: Month) -> None:
         _default(m, a, loan)
     for a in m:
         _come_home(m, a)
+
+
+def settle_estate(m: Month, a: Actor) -> None:
+    """A debtor dies (PROPOSED, see the module's doc): his crowns pay each debt in turn,
+    oldest first; the rest is written off.  The loan leaves the books either way, so no
+    sheet lists it as owed and `reckon` never collects from the dead."""
+    for loan in [loan for loan in m.loans if loan.borrower == a.key]:
+        owed = due(m, loan)
+        paid = min(owed, max(0, a.crowns))
+        m.loans.remove(loan)
+        args = {"lender": loan.lender, "borrower": a.key, "amount": owed, "paid": paid,
+                "left": owed - paid}
+        m.emit(a.key, EventId.LOAN_ESTATE_PAID, args, crowns=-paid)
+        if loan.lender and loan.lender in m.actors:
+            m.emit(loan.lender, EventId.LOAN_ESTATE, args, crowns=paid)
 
 
 def _default(m: Month, a: Actor, loan: Loan) -> None:

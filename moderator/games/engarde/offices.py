@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from moderator.games.engarde import influence
+from moderator.games.engarde import influence, loans
 from moderator.games.engarde.events import EventId
 from moderator.games.engarde.month import Actor, Month
 from moderator.games.engarde.orders import Apply, ResignPosition
@@ -259,9 +259,11 @@ def grant_title(m: Month, a: Actor, key: str, how: str) -> None:
 
 
 def kill(m: Month, a: Actor) -> None:
-    """A dead character is out of the game: his lady, post and club are free."""
+    """A dead character is out of the game: his lady, post and club are free, and what he
+    leaves pays his debts (`loans.settle_estate`, PROPOSED)."""
     for lady in (a.c.mistress, a.c.wife):
         if lady:
             m.keepers.pop(lady, None)
     a.update(dead=True, mistress=None, wife=None, appointment=None, club=None,
              qualified=None)
+    loans.settle_estate(m, a)

@@ -19,6 +19,9 @@ from moderator.games.engarde.state import Character, GameState
 from moderator.games.engarde.tables import Tables
 
 JSON = dict[str, Any]
+# The key in a sheet's ``names`` naming its reader (events.md.j2 writes his own lines in
+# the second person); the gazette's names have none.
+READER = "reader:"
 NOTICE_IDS = {
     EventId.MUTUAL_NO_SHOW, EventId.ORDERS_SKIPPED, EventId.CLUB_REFUSED_ENTRY,
     EventId.CLUB_JOIN_REFUSED, EventId.HOUSING_REFUSED, EventId.PARTY_CANCELLED,
@@ -128,7 +131,9 @@ def gazette_context(before: JSON, a: GameState, events: Sequence[Event], idx: _I
             "location": "the front" if c.at_front else "Paris",
             "flags": ", ".join(f for f, on in (
                 ("dead", c.dead), ("disgraced", bool(c.disgraced)),
-                ("in prison", c.imprisoned(a.turn)), ("indisposed", c.missed_months > 0))
+                ("in prison", c.imprisoned(a.turn)),
+                # EG §D: a living man who sent no orders; the dead send none.
+                ("indisposed", c.missed_months > 0 and not c.dead))
                 if on),
         })
     pole.sort(key=lambda r: (-r["sl"], -r["sp"], r["name"]))
@@ -314,7 +319,8 @@ def sheet_context(before: JSON, after: JSON, key: str, idx: _Index, tables: Tabl
     change = c.sl - start.sl
     look = idx.look
     return {
-        "names": idx.names,
+        # READER: whose sheet it is, so his own lines read "You hold SL 5", not his name.
+        "names": {**idx.names, READER: key},
         "month": _month(before, tables),
         "summary": {
             "name": c.name, "title": tables_title(c, tables), "sl": c.sl, "sl_before": start.sl,
