@@ -174,7 +174,7 @@ def old_full_sync(db: Any, config: Any, scheduler: Any) -> int:
     """The sync as it was: every game's whole open turn, its jobs, every job unpickled."""
     from sqlmodel import Session
 
-    from moderator.runners import schedule
+    from moderator.runners import job_sync
     from moderator.store import repo
 
     specs = []
@@ -182,8 +182,8 @@ def old_full_sync(db: Any, config: Any, scheduler: Any) -> int:
         for game in repo.games(session):
             turn = repo.open_turn(session, game)  # the whole row, the state included
             if game.status == "active" and turn.deadline is not None:
-                specs += schedule._jobs_for(session, config, game, turn, None,
-                                            datetime.now(UTC))
+                specs += job_sync.jobs_for(session, config, game, turn, None,
+                                           datetime.now(UTC))
     wanted = {s.id: s for s in specs}
     kept = 0
     for job in scheduler.get_jobs():

@@ -11,10 +11,12 @@ letters (the tz database writes Dubai's as ``+04``) the offset stands in its pla
 from __future__ import annotations
 
 import calendar
+import difflib
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from types import MappingProxyType
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 # The abbreviations a reader may take for another zone's, with the zones that share them.
 # Provenance: (tz) the IANA tz database (release 2025b, as Python's zoneinfo reads it)
@@ -76,6 +78,55 @@ def format_deadline(moment: datetime | None, zone: str) -> str | None:
     if moment is None:
         return None
     return format_local(moment, zone, "%A %d %B %Y, %H:%M")
+
+
+def format_deadline_for(moment: datetime | None, zone: str, own: str | None) -> str | None:
+    """The deadline in a player's own zone ``own`` (`zone_named`), when he has one and
+    it writes the moment otherwise than the game's ``zone`` does; else None (the
+    game's alone is told)."""
+    if moment is None or not own:
+        return None
+    shown = format_deadline(moment, own)
+    return shown if shown != format_deadline(moment, zone) else None
+
+
+class UnknownZone(ValueError):
+    """A time zone name the tz database does not know; the message says what might be
+    meant."""
+
+
+def zone_named(text: str) -> str:
+    """The tz database's name for a zone a player wrote (``europe/paris`` is
+    ``Europe/Paris``), or `UnknownZone` with the names he may have meant
+    (``Paris``: ``Europe/Paris``)."""
+    wanted = text.strip()
+    found = _zones_by_folded_name().get(wanted.casefold())
+    if found is not None:
+        try:
+            ZoneInfo(found)
+        except (ZoneInfoNotFoundError, ValueError):
+            found = None
+    if found is None:
+        raise UnknownZone(_zone_hint(wanted))
+    return found
+
+
+@lru_cache(maxsize=1)
+def _zones_by_folded_name() -> Mapping[str, str]:
+    return {name.casefold(): name for name in available_timezones()}
+
+
+def _zone_hint(wanted: str) -> str:
+    """Why ``wanted`` is refused and the zones whose city or name is near it."""
+    folded = _zones_by_folded_name()
+    city = wanted.casefold().replace(" ", "_").rsplit("/", 1)[-1]
+    near = sorted(name for key, name in folded.items() if key.rsplit("/", 1)[-1] == city)
+    near += [folded[key] for key in difflib.get_close_matches(wanted.casefold(), folded, 3)
+             if folded[key] not in near]
+    meant = f"did you mean {' or '.join(near[:3])}? " if near else ""
+    return (f"{wanted!r} is not a time zone the moderator knows: {meant}a zone is named "
+            "by region and city as the tz database writes it, e.g. Europe/Paris, "
+            "America/New_York, Asia/Kolkata")
 
 
 def add_month(moment: datetime, zone: ZoneInfo) -> datetime:

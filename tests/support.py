@@ -7,7 +7,7 @@ import mailbox
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
@@ -18,8 +18,10 @@ from sqlalchemy import Engine
 
 from moderator.desk import admin
 from moderator.settings.config import Config
+from moderator.store import repo
 from moderator.store.db import session_scope
 from moderator.transport.maildir import delivery_order
+from moderator.turn.deadlines import set_deadlines
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -80,6 +82,15 @@ def make_dwtk_game(db: Engine, config: Config, name: str = "fandonia", seed: int
         admin.create_game(session, config, name, "dwtk", seed=seed)
         for email, player in DWTK_PLAYERS:
             admin.add_player(session, config, name, email, player, password="pw")
+
+
+def absent_porthos(db: Engine, game_name: str = "paris") -> None:
+    """Porthos away until 2100 (his misses excused), the deadline a day from now."""
+    with session_scope(db) as session:
+        game = repo.game_by_name(session, game_name)
+        porthos = repo.player_by_email(session, game, "porthos@musket.example")
+        porthos.absent_until = datetime(2100, 1, 1, tzinfo=UTC)
+        set_deadlines(session, game, datetime.now(UTC) + timedelta(days=1))
 
 
 def order_mail(

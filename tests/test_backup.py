@@ -370,8 +370,8 @@ def test_a_backup_of_an_older_schema_is_restored_at_it_then_migrated(
 def test_a_backup_of_a_newer_schema_is_refused(db: Engine, config: Config, tmp_path: Path,
                                                request: pytest.FixtureRequest) -> None:
     path = _rewritten(_backup(db, config), lambda n, d: (n, d.replace(
-        b'"schema": [\n  "0008"', b'"schema": [\n  "9999"')) if n == "manifest.json"
-        else (n, d))
+        f'"schema": [\n  "{max(head_revisions())}"'.encode(), b'"schema": [\n  "9999"'))
+        if n == "manifest.json" else (n, d))
     assert verify_backup(path).schema == ("9999",)
     with pytest.raises(BackupError, match="newer than this moderator's"):
         _restore(path, _new_host(tmp_path, "new", "sqlite", request))

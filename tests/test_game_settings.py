@@ -18,7 +18,7 @@ from moderator.turn.deadlines import set_deadlines
 from moderator.turn.inputs import accepted_late
 from moderator.turn.run import run_turn
 
-from support import gazette_of, make_game, order_mail, write_config
+from support import absent_porthos, gazette_of, make_game, order_mail, write_config
 
 FULL = """
 [games.paris]
@@ -171,11 +171,7 @@ def test_nmr_policy_puts_a_player_in_civil_disorder_absence_excused(tmp_path: Pa
     _path, config = _load(tmp_path, NMR)
     db = open_store(config.database_url)
     make_game(db, config)
-    with session_scope(db) as session:
-        game = repo.game_by_name(session, "paris")
-        porthos = repo.player_by_email(session, game, "porthos@musket.example")
-        porthos.absent_until = datetime(2100, 1, 1, tzinfo=UTC)
-        set_deadlines(session, game, datetime.now(UTC) + timedelta(days=1))
+    absent_porthos(db)
     for _ in range(2):
         process_message(db, config, order_mail("jacques@lyon.example",
                                                "PASSWORD: rapier\nWEEK 1: PRACTICE rapier\n"))

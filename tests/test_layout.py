@@ -4,7 +4,9 @@
   no import cycle between the siblings of any package;
 * no function-local import of our own modules dodges a cycle: the only ones allowed are the
   command line's on-demand imports, which keep `moderator --help` fast;
-* a function over 60 lines says why, in a comment starting ``# Long:`` in its first lines.
+* a function over 60 lines says why, in a comment starting ``# Long:`` in its first lines;
+* a module stays within 400 lines (`LONGEST_MODULE`), but for those `TOO_LONG` names
+  (each to be split along its seams).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "moderator"
 LONGEST = 60
+LONGEST_MODULE = 400
+TOO_LONG: tuple[str, ...] = ()  # relative to moderator/
 ON_DEMAND_IMPORTS = ("cli",)  # folders whose function-local imports keep start-up fast
 
 
@@ -72,3 +76,12 @@ def test_a_long_function_says_why() -> None:
     assert not unexplained, "functions over 60 lines without '# Long: why': " \
         + ", ".join(unexplained)
 
+
+
+def test_a_module_stays_within_the_limit() -> None:
+    long = []
+    for path, _tree in _modules():
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if lines > LONGEST_MODULE and path.relative_to(PACKAGE).as_posix() not in TOO_LONG:
+            long.append(f"{path.relative_to(PACKAGE.parent)} ({lines} lines)")
+    assert not long, f"modules over {LONGEST_MODULE} lines: " + ", ".join(long)

@@ -17,7 +17,8 @@ from sqlmodel import Session, select
 from moderator.cli import cli
 from moderator.clock import add_month, as_utc
 from moderator.intake.process import process_message
-from moderator.runners import reminders, schedule
+from moderator.runners import job_entry, reminders, schedule
+from moderator.runners.job_store import new_scheduler
 from moderator.runners.schedule import DeadlineScheduler
 from moderator.settings.config import Config
 from moderator.settings.deadline_rule import Rule, ScheduleError
@@ -644,3 +645,19 @@ def test_a_clock_set_as_the_host_boots_still_shows_the_downtime_it_hid(
     s.heartbeat(_utc(2027, 3, 13, 9, 0))  # NTP set it: it was off a day
     assert s.runtime.missed(_utc(2027, 3, 12, 17, 0))
     assert len(_events(db, "service.outage")) == 1
+
+
+@pytest.mark.parametrize("name", ["_job_deadline", "_job_announcements", "_job_reminder"])
+def test_a_job_stored_under_the_old_reference_still_loads(db: Engine, name: str) -> None:
+    """Jobs stored before the entry points moved to `moderator.runners.job_entry` name
+    them in `moderator.runners.schedule`; such a job loads and calls the entry point."""
+    scheduler = new_scheduler(db)
+    scheduler.start(paused=True)
+    try:
+        scheduler.add_job(f"moderator.runners.schedule:{name}", "date",
+                          run_date=datetime(2030, 1, 1, tzinfo=UTC), args=["paris", 1],
+                          id=f"x:{name}")
+        [job] = [j for j in scheduler.get_jobs() if j.id == f"x:{name}"]
+        assert job.func is getattr(job_entry, name.removeprefix("_"))
+    finally:
+        scheduler.shutdown(wait=False)

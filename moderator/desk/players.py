@@ -181,6 +181,20 @@ def absence(session: Session, config: Config, game: Game, player: Player,
     return end
 
 
+def set_time_zone(session: Session, game: Game, player: Player, zone: str | None,
+                  who: str, reason: str) -> None:
+    """The player's own time zone (a tz database name, `clock.zone_named`; None: the
+    game's only), told beside the game's wherever a deadline is told to him."""
+    had = player.time_zone or GAME_ZONE
+    player.time_zone = zone
+    session.add(player)
+    audit.record(session, "player.time-zone", reason, who, game=game, player=player,
+                 detail=f"time zone {zone or GAME_ZONE} (was {had})")
+
+
+GAME_ZONE = "the game's"  # how the audit log writes a player's zone left unset
+
+
 def _zone(game: Game):  # type: ignore[no-untyped-def]
     from zoneinfo import ZoneInfo
 

@@ -22,6 +22,7 @@ from moderator.store.statuses import GameStatus
 from moderator.turn import run as turns
 from moderator.turn.deadlines import next_deadlines, now_utc
 from moderator.turn.inputs import turn_inputs
+from moderator.turn.nmr import nmr_outcomes, sheet_notices
 
 
 @dataclass(frozen=True)
@@ -54,9 +55,10 @@ def preview(db: Engine, config: Config, game_name: str) -> Preview:
                 config, game, next_deadlines(game, turn, now=now_utc()))
             people = turns.readers(session, game)
             notes = audit.peek_notes(session, game, turn.number)
+            notices = sheet_notices(nmr_outcomes(session, config, game, turn, inputs))
             rendered = turns.render_done_turn(config, engine, tables, game, turn,
                                               following.deadline, result, people, inputs,
-                                              notes)
+                                              notes, notices=notices)
             return Preview(turn.number, turn.label, tuple(sorted(inputs)), rendered, people,
                            game.status == GameStatus.ROLLBACK,
                            decisions_due(engine, state))

@@ -1,10 +1,10 @@
 """Player commands by mail, one a line (the Diplomacy judges' and Eressea's convention).
 
 ``HELP``, ``ORDERS``, ``CHECK``, ``RESEND [turn]``, ``STATUS``, ``FORM``,
-``DEADLINE [IN zone]``, ``ABSENCE UNTIL yyyy-mm-dd``, ``PASSWORD new`` (after the
-PASSWORD line that proves who writes), ``TO GM`` (the rest of the mail), ``RESIGN``,
-``ADDRESS new``, and from anyone ``JOIN GAME [game] [AS name]`` and ``GAMES``.  Every
-command but JOIN and GAMES goes through the same checks as orders
+``DEADLINE [IN zone]``, ``TIME ZONE zone``, ``ABSENCE UNTIL yyyy-mm-dd``, ``PASSWORD
+new`` (after the PASSWORD line that proves who writes), ``TO GM`` (the rest of the
+mail), ``RESIGN``, ``ADDRESS new``, and from anyone ``JOIN GAME [game] [AS name]`` and
+``GAMES``.  Every command but JOIN and GAMES goes through the same checks as orders
 (`moderator.intake.identify`: game, registered sender, mail authentication, password);
 JOIN and GAMES come from someone not registered yet (`moderator.intake.newcomers`).
 Answers go in one reply, to the registered address (RESEND's newsletters too: never to
@@ -18,8 +18,8 @@ commands are answered once they are stored (`answer_after_orders`): ``ORDERS`` a
 ``STATUS`` read back what stands after this mail, which is what its writer asks.
 The answers of the commands that change nothing in the game (HELP, ORDERS, RESEND,
 STATUS) are written by `moderator.intake.readback`, the newer ones (GAMES, FORM,
-DEADLINE and the requests to the GM) by `moderator.intake.selfservice`; this module
-keeps ABSENCE and PASSWORD.
+DEADLINE, TIME ZONE and the requests to the GM) by `moderator.intake.selfservice`; this
+module keeps ABSENCE and PASSWORD.
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ __all__ = ["COMMANDS", "Command", "CommandsDone", "answer_after_orders", "answer
            "find_commands"]
 
 COMMANDS = ("HELP", "ORDERS", "CHECK", "RESEND", "STATUS", "JOIN", "ABSENCE", "PASSWORD",
-            "GAMES", "FORM", "DEADLINE", "TO GM", "RESIGN", "ADDRESS", "LOST PASSWORD")
+            "GAMES", "FORM", "DEADLINE", "TIME ZONE", "TO GM", "RESIGN", "ADDRESS",
+            "LOST PASSWORD")
 
 _LINE = re.compile(
     r"^\s*(?:"
@@ -69,6 +70,7 @@ _LINE = re.compile(
     r"|(?P<games>GAMES|LIST(?:\s+GAMES)?)"
     r"|(?P<form>(?:ORDER\s+)?FORM)"
     r"|(?P<deadline>DEADLINES?)(?:\s+IN\s+(?P<zone>\S+?))?"
+    r"|(?P<tz>TIME\s*ZONE)(?:\s*[:=]?\s*(?P<newzone>\S+?))?"
     r"|(?P<gm>TO\s+GM)(?:\s*:\s*(?P<note>.*?))?"
     r"|(?P<resign>RESIGN)"
     r"|(?P<lost>(?:LOST|FORGOT(?:TEN)?)\s+(?:MY\s+)?PASSWORD)"
@@ -151,6 +153,8 @@ def _command(match: re.Match[str], number: int) -> Command:
         return Command("PASSWORD", number, match.group("newpw"))
     if match.group("deadline"):
         return Command("DEADLINE", number, match.group("zone") or "")
+    if match.group("tz"):
+        return Command("TIME ZONE", number, match.group("newzone") or "")
     if match.group("address"):
         return Command("ADDRESS", number, match.group("newaddr") or "")
     if match.group("lost"):
@@ -363,7 +367,9 @@ _HANDLERS: dict[str, Callable[[_Context, Command, _Reply], None]] = {
     "FORM": lambda ctx, _c, reply: reply.add("FORM", selfservice.form_text(
         ctx.config, ctx.game, ctx.player, ctx.turn)),
     "DEADLINE": lambda ctx, c, reply: reply.add("DEADLINE", selfservice.deadline_text(
-        ctx.game, ctx.turn, c.argument)),
+        ctx.game, ctx.player, ctx.turn, c.argument)),
+    "TIME ZONE": lambda ctx, c, reply: reply.add("TIME ZONE", selfservice.set_time_zone(
+        ctx.session, ctx.game, ctx.player, ctx.turn, c.argument)),
     # The GM's notice is kept and mailed: a password in the player's words is masked there
     # as in the stored message (`selfservice.ask_gm` leaves out the PASSWORD lines only).
     "TO GM": lambda ctx, c, reply: reply.add("TO GM", selfservice.ask_gm(

@@ -14,7 +14,7 @@ from pathlib import Path
 from sqlmodel import Session
 
 from moderator import jsonio
-from moderator.clock import as_utc, format_deadline
+from moderator.clock import as_utc, format_deadline, format_deadline_for
 from moderator.desk import actions as desk_actions
 from moderator.desk.errors import DeskError
 from moderator.games import find_engine
@@ -132,8 +132,8 @@ def status_text(session: Session, config: Config, game: Game, player: Player, tu
     if last is not None:
         lines.append(published)
     if turn.announcement_deadline:
-        lines.append(f"Announcements due: {format_deadline(turn.announcement_deadline, zone)}")
-    lines.append(f"Orders due: {format_deadline(turn.deadline, zone) or 'not set yet'}")
+        lines.append(f"Announcements due: {_due(turn.announcement_deadline, zone, player)}")
+    lines.append(f"Orders due: {_due(turn.deadline, zone, player) or 'not set yet'}")
     mine = standing(session, config, game, turn, player)
     lines.append(f"Your orders: v{mine.version} stand." if mine else "Your orders: none yet.")
     if player.absent_until is not None and as_utc(player.absent_until) > now:
@@ -149,3 +149,10 @@ def status_text(session: Session, config: Config, game: Game, player: Player, tu
     else:  # who is kept private; how many is not
         lines.append(f"Orders received: {len(sent)} of {len(sent) + len(waiting)}.")
     return "\n".join(lines)
+
+
+def _due(moment: datetime | None, zone: str, player: Player) -> str | None:
+    """A deadline in the game's zone, and in the player's own (``TIME ZONE``) beside it."""
+    own = format_deadline_for(moment, zone, player.time_zone)
+    shown = format_deadline(moment, zone)
+    return f"{shown} (your time: {own})" if own else shown

@@ -1,7 +1,9 @@
 """The answers of the player commands a judge's player expects beside HELP and STATUS
 (`moderator.intake.commands` finds and dispatches them): ``GAMES`` (the games open to
 join, to anyone), ``FORM`` (a fresh order form), ``DEADLINE [IN zone]`` (the deadlines,
-in the player's own time zone too), and the requests a player makes of the GM by mail:
+in the player's own time zone too), ``TIME ZONE zone`` (that zone kept for him: every
+deadline told to him shows it beside the game's), and the requests a player makes of the
+GM by mail:
 ``TO GM`` (the rest of the mail is passed on), ``RESIGN`` (the player asks to leave)
 and ``ADDRESS new@address`` (the player asks to move the game's mail there).
 
@@ -16,12 +18,12 @@ from __future__ import annotations
 
 import re
 import shlex
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlmodel import Session
 
 from moderator import jsonio
-from moderator.clock import format_deadline
+from moderator.clock import UnknownZone, format_deadline, zone_named
+from moderator.desk import players as desk_players
 from moderator.desk.errors import DeskError
 from moderator.games import find_engine
 from moderator.intake.sender import usable_address
@@ -32,7 +34,7 @@ from moderator.store.models import Game, Player, Turn
 from moderator.store.statuses import GameStatus
 
 __all__ = ["ask_gm", "ask_new_address", "ask_to_leave", "deadline_text", "form_text",
-           "games_text"]
+           "games_text", "set_time_zone"]
 
 
 def games_text(session: Session, config: Config) -> str:
@@ -65,18 +67,19 @@ def form_text(config: Config, game: Game, player: Player, turn: Turn) -> str:
     return engine.order_form(jsonio.loads(turn.state_before), player.character_key, tables)
 
 
-def deadline_text(game: Game, turn: Turn, zone: str) -> str:
+def deadline_text(game: Game, player: Player, turn: Turn, zone: str = "") -> str:
     """The open turn's deadlines in the game's zone, and in ``zone`` when the player
-    names one (``DEADLINE IN America/New_York``): the same moments, written for him."""
+    names one (``DEADLINE IN America/New_York``), else in his own (``TIME ZONE``): the
+    same moments, written for him."""
     zones = [game.time_zone]
     if zone:
         try:
-            ZoneInfo(zone)
-        except (ZoneInfoNotFoundError, ValueError) as bad:
-            raise DeskError(f"{zone!r} is not a time zone the moderator knows: write "
-                            "DEADLINE IN and a zone's name, e.g. DEADLINE IN "
-                            "America/New_York or DEADLINE IN Europe/London") from bad
-        zones.append(zone)
+            zones.append(zone_named(zone))
+        except UnknownZone as bad:
+            raise DeskError(f"{bad}; write DEADLINE IN and the zone's name, e.g. DEADLINE "
+                            "IN America/New_York") from bad
+    elif player.time_zone:
+        zones.append(player.time_zone)
     lines = []
     for label, moment in (("Announcements", turn.announcement_deadline),
                           ("Orders", turn.deadline)):
@@ -87,6 +90,35 @@ def deadline_text(game: Game, turn: Turn, zone: str) -> str:
     if not lines:
         return f"No deadline is set yet for {turn.label}; the GM will announce it."
     return "\n".join(lines)
+
+
+# What TIME ZONE takes to go back to the game's zone alone.
+_NO_ZONE = frozenset({"NONE", "OFF", "GAME"})
+
+
+def set_time_zone(session: Session, game: Game, player: Player, turn: Turn,
+                  argument: str) -> str:
+    """TIME ZONE zone: the player's own zone, kept; the DEADLINE answer, his receipts'
+    deadline and his turn sheets' next deadline show it beside the game's (``TIME ZONE
+    NONE``: the game's alone again)."""
+    if not argument:
+        now = player.time_zone or f"none, the game's ({game.time_zone}) only"
+        raise DeskError(f"no zone given (yours now: {now}): write TIME ZONE and your "
+                        "zone's name, e.g. TIME ZONE Europe/Paris, or TIME ZONE NONE")
+    if argument.upper() in _NO_ZONE:
+        desk_players.set_time_zone(session, game, player, None, player.email,
+                                   "TIME ZONE by mail")
+        return (f"Your own time zone is forgotten: deadlines are told to you in the "
+                f"game's ({game.time_zone}) only.")
+    try:
+        zone = zone_named(argument)
+    except UnknownZone as bad:
+        raise DeskError(f"{bad}; or TIME ZONE NONE for the game's zone only") from bad
+    desk_players.set_time_zone(session, game, player, zone, player.email,
+                               "TIME ZONE by mail")
+    return (f"Your time zone is now {zone}: the deadlines told to you (DEADLINE, STATUS, "
+            f"your receipts, your turn sheets) show it beside the game's ({game.time_zone}).\n"
+            + deadline_text(game, player, turn))
 
 
 # A password line (`moderator.intake.commands`) stays out of what the GM is sent.

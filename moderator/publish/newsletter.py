@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,7 @@ class Reader:
     character: str
     name: str
     email: str
+    time_zone: str | None = None  # his own (``TIME ZONE``); None: the game's only
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,12 @@ class TurnData:
     # Each character's own orders of the turn, as parsed (for an engine that reads them,
     # `RecordReading`: a sheet says what became of them); None: not known.
     orders: Mapping[str, Any] | None = None
+    # The next deadline in a reader's own zone, by player id, for the readers who have
+    # one that writes it otherwise (`clock.format_deadline_for`): his sheet shows both.
+    own_deadlines: Mapping[int, str] = field(default_factory=dict)
+    # What the NMR policy does to a reader after this turn, by player id (Markdown,
+    # `moderator.turn.nmr.sheet_notices`): his sheet says it beside the no-orders notice.
+    notices: Mapping[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -98,6 +105,8 @@ class _SheetJob:
     own_dice: Mapping[str, list[Mapping[str, Any]]]
     forms: Mapping[str, str]
     contexts: Mapping[str, Any]
+    no_orders: str | None
+    """The game's no-orders notice template (`no_orders_template`), None if it has none."""
 
     def warm(self) -> None:
         """Compile the template and build the converter (before workers fork)."""
@@ -111,9 +120,12 @@ class _SheetJob:
             dice=self.own_dice.get(reader.character, []),
             order_form=self.forms[reader.character],
             ctx=self.contexts[reader.character],
+            own_deadline=self.data.own_deadlines.get(reader.player_id),
         )
+        notices = [self.data.notices.get(reader.player_id, "")]
         if self.data.orders_from is not None and reader.character not in self.data.orders_from:
-            sheet_md = _with_notice(sheet_md, self._no_orders(reader))
+            notices.insert(0, self._no_orders(reader))
+        sheet_md = _with_notice(sheet_md, "\n\n".join(n.strip() for n in notices if n.strip()))
         subject = _subject(self.data, f"[{self.data.game_name}] Turn sheet for {reader.name}, "
                                       f"{self.data.turn_label}")
         return _finish(subject, sheet_md)
@@ -122,15 +134,21 @@ class _SheetJob:
         """What the sheet of a reader who sent no orders says about it: the game's own
         ``no-orders.md.j2``, given the reader's events (none: the game's sheet says it
         itself, as Fief's does)."""
-        kind = self.common["game"]["kind"]
-        if not (self.templates_dir / kind / NO_ORDERS_TEMPLATE).exists():
+        if self.no_orders is None:
             return ""
-        return render(self.templates_dir, f"{kind}/{NO_ORDERS_TEMPLATE}",
-                      game=self.common["game"], turn=self.common["turn"],
+        return render(self.templates_dir, self.no_orders, game=self.common["game"],
+                      turn=self.common["turn"],
                       events=self.own_events.get(reader.character, []))
 
 
 NO_ORDERS_TEMPLATE = "no-orders.md.j2"
+
+
+def no_orders_template(templates_dir: Path, kind: str) -> str | None:
+    """The game's no-orders notice template, if it has one: looked for once a turn, not
+    once a sheet."""
+    name = f"{kind}/{NO_ORDERS_TEMPLATE}"
+    return name if (templates_dir / name).exists() else None
 
 
 def _with_notice(sheet_md: str, notice: str) -> str:
@@ -175,7 +193,7 @@ def render_turn(
          "next_label": next_label, "gm_notes": notes, "correction": data.correction},
         data, readers, own_events, own_dice,
         _order_forms(engine, data.after, [r.character for r in readers], tables),
-        contexts.sheets)
+        contexts.sheets, no_orders_template(templates_dir, engine.kind))
     with pool.SheetPool(job, len(readers), workers) as sheets:
         gazette_md = render(
             templates_dir,

@@ -12,9 +12,11 @@ from dataclasses import dataclass
 
 from sqlmodel import Session
 
+from moderator.clock import format_deadline_for
 from moderator.games.base import OrderError, ParsedOrders, Severity
 from moderator.publish import outgoing
 from moderator.publish.render import render
+from moderator.publish.text import fit_lines
 from moderator.settings.config import Config
 from moderator.store.models import Game, Player, Submission, Turn
 from moderator.store.repo import RECEIPT_HEADER, Standing
@@ -89,9 +91,10 @@ def queue_receipt(
     session: Session, config: Config, game: Game, player: Player, turn: Turn,
     parsed: ParsedOrders, facts: ReceiptFacts, replying: Replying,
 ) -> None:
-    """Every order read back in normal form, every error with its line and hint."""
+    """Every order read back in normal form, every error with its line and hint; its
+    prose fitted to 78 columns (`fit_lines`), as a command reply's is."""
     errors = _of(parsed.errors, Severity.ERROR)
-    text = render(
+    text = fit_lines(render(
         config.templates_dir,
         "mail/receipt.txt.j2",
         accepted=facts.accepted,
@@ -110,7 +113,8 @@ def queue_receipt(
         notes=tuple(facts.notes),
         forecast=tuple(facts.forecast),
         deadline=facts.deadline,
-    )
+        own_deadline=format_deadline_for(turn.deadline, game.time_zone, player.time_zone),
+    ))
     marks = () if facts.submission_id is None else (
         (RECEIPT_HEADER, str(facts.submission_id)),)
     outgoing.queue(

@@ -33,7 +33,7 @@ from markupsafe import Markup
 
 from moderator.publish.converter import thread_converter
 from moderator.publish.sanitize import MAIL_POLICY, Policy, escape_text, sanitize
-from moderator.publish.text import html_to_text
+from moderator.publish.text import fill_text, html_to_text
 
 __all__ = ["CSS", "environment", "html_to_text", "markdown_to_html", "markdown_to_parts",
            "md_escape", "render"]
@@ -176,7 +176,7 @@ def environment(templates_dir: Path, markdown: bool = True) -> jinja2.Environmen
         finalize=_finalize if markdown else None,
     )
     env.filters.update(press=press, code=code, codeblock=codeblock, months=months,
-                       plural=plural, tally=tally)
+                       plural=plural, tally=tally, fill=fill_text)
     env.tests["startswith_any"] = _startswith_any
     env.globals.update(who=who, cr=cr)
     return env

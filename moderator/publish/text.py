@@ -281,6 +281,14 @@ def fit_lines(text: str, width: int = REPLY_COLUMNS) -> str:
     return "\n".join(_fit(line, width) for line in text.split("\n"))
 
 
+def fill_text(text: str, indent: str, width: int = REPLY_COLUMNS) -> str:
+    """``text`` as one paragraph filled to ``width`` columns, every line indented by
+    ``indent`` (a template's ``fill`` filter: prose under an indented line, which
+    `fit_lines` leaves whole)."""
+    words = str(text).split()
+    return "\n".join(_fill(words, indent, indent, width)) if words else ""
+
+
 _LEAD_RE = re.compile(r"^(#\s*|\s*(?:[-*]|\d+\.)\s+|\s*)")
 
 

@@ -106,6 +106,9 @@ class Player(SQLModel, table=True):
     absent_until: datetime | None = Field(default=None, sa_column=_when(nullable=True))
     # Turns missed in a row (absences excused); the NMR policy acts on it.
     missed_turns: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    # The player's own time zone (``TIME ZONE`` by mail): deadlines told to him show it
+    # beside the game's.  None: the game's zone only.
+    time_zone: str | None = None
 
 
 class PlayerAddress(SQLModel, table=True):

@@ -65,8 +65,7 @@ def _committed_newsletters(session: Session, game: Game, turn: Turn
     if not gazettes:
         return None
     stored = jsonio.loads(turn.render_json) or {}
-    people = [Reader(int(pid), character, name, email)
-              for pid, character, name, email in stored.get("readers", [])]
+    people = [Reader(int(row[0]), *row[1:]) for row in stored.get("readers", [])]
     sheets = {r.player_id: _rendered(r) for r in rows
               if r.kind == "turnsheet" and r.player_id is not None}
     people = [p for p in people if p.player_id in sheets]

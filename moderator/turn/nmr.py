@@ -1,10 +1,13 @@
 """The NMR policy: a player who misses ``nmr_limit`` turns in a row (absences excused)
 falls into civil disorder or is removed, as the game's settings say; the next gazette
-announces it.  A rollback puts every player back as the snapshot taken before had him.
+announces it, and his own sheet of the turn says it (`nmr_outcomes`, worked out before
+the sheets are rendered; `sheet_notices`).  A rollback puts every player back as the
+snapshot taken before had him.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sqlmodel import Session
@@ -30,26 +33,90 @@ def restore_players(session: Session, game: Game, snapshot: dict[str, list[Any]]
             session.add(player)
 
 
-def apply_nmr_policy(session: Session, config: Config, game: Game, turn: Turn,
-                     inputs: dict[str, Any]) -> list[str]:
-    """Count each player's misses (absences excused) and act at ``nmr_limit``."""
+@dataclass(frozen=True)
+class NmrOutcome:
+    """What the policy does to one player after a turn: his misses in a row and status
+    then, and the step it took (``civil-disorder``, ``remove``, ``back``: back from civil
+    disorder; None: only the count moved)."""
+
+    player: Player
+    missed: int
+    status: str
+    action: str | None
+    limit: int  # the game's nmr_limit (0: none)
+    policy: str  # the game's nmr_action
+
+
+def nmr_outcomes(session: Session, config: Config, game: Game, turn: Turn,
+                 inputs: dict[str, Any]) -> list[NmrOutcome]:
+    """What `apply_nmr_policy` will do after this turn, changing nothing: each player's
+    misses (absences excused) and the action at ``nmr_limit``.  The turn's sheets are
+    rendered before the policy runs, so they tell it from this."""
     settings = config.game(game.name)
     at = as_utc(turn.deadline) if turn.deadline else None
-    done = []
+    limit = settings.nmr_limit
+    found = []
     for player in repo.players(session, game):
         if player.status == PlayerStatus.REMOVED:
             continue
+        missed, status, action = player.missed_turns, player.status, None
         if player.character_key in inputs:
-            player.missed_turns = 0
-            if player.status == PlayerStatus.CIVIL_DISORDER:
-                player.status = PlayerStatus.ACTIVE
-                done.append(f"{player.name} is back from civil disorder")
+            missed = 0
+            if status == PlayerStatus.CIVIL_DISORDER:
+                status, action = PlayerStatus.ACTIVE, "back"
         elif at is None or not is_absent(player, at):
-            player.missed_turns += 1
+            missed += 1
+        if limit and missed >= limit and status == PlayerStatus.ACTIVE:
+            action = settings.nmr_action
+            status = (PlayerStatus.REMOVED if action == "remove"
+                      else PlayerStatus.CIVIL_DISORDER)
+        found.append(NmrOutcome(player, missed, status, action, limit,
+                                settings.nmr_action))
+    return found
+
+
+def sheet_notices(outcomes: list[NmrOutcome]) -> dict[int, str]:
+    """What each affected player's own sheet says of the policy, by player id: the step
+    it took, or, in a game with a limit, how many months he has missed toward it."""
+    notices = {}
+    for outcome in outcomes:
+        text = _sheet_notice(outcome)
+        if text and outcome.player.id is not None:
+            notices[outcome.player.id] = text
+    return notices
+
+
+def _sheet_notice(o: NmrOutcome) -> str | None:
+    months = f"{o.missed} month{'s' if o.missed != 1 else ''} in a row without orders"
+    if o.action == "back":
+        return ("**Your orders came in: you are back from civil disorder**, and your "
+                "character acts on your orders again.")
+    if o.action == "remove":
+        return f"**After {months}, you are removed from the game.**"
+    if o.action is not None:
+        return (f"**After {months}, you are in civil disorder:** your character follows "
+                "your standing orders until orders from you come in again.")
+    if o.limit and o.missed and o.status == PlayerStatus.ACTIVE:
+        then = ("you are removed from the game" if o.policy == "remove"
+                else "your character falls into civil disorder")
+        return f"You have now had {months}; at {o.limit}, {then}."
+    return None
+
+
+def apply_nmr_policy(session: Session, config: Config, game: Game, turn: Turn,
+                     inputs: dict[str, Any]) -> list[str]:
+    """Count each player's misses (absences excused) and act at ``nmr_limit``
+    (`nmr_outcomes`)."""
+    done = []
+    for outcome in nmr_outcomes(session, config, game, turn, inputs):
+        player = outcome.player
+        player.missed_turns = outcome.missed
         session.add(player)
-        limit = settings.nmr_limit
-        if limit and player.missed_turns >= limit and player.status == PlayerStatus.ACTIVE:
-            done.append(_act(session, settings.nmr_action, game, player, turn))
+        if outcome.action == "back":
+            player.status = PlayerStatus.ACTIVE
+            done.append(f"{player.name} is back from civil disorder")
+        elif outcome.action is not None:
+            done.append(_act(session, outcome.action, game, player, turn))
     return done
 
 

@@ -42,10 +42,12 @@ def rerun_turn(db: Engine, config: Config, game_name: str, number: int) -> Rerun
             engine, tables, turn.seed, turn.number, jsonio.loads(turn.state_before), orders
         )
         next_deadline, people = _rendered_for(session, game, turn)
+        notices = {int(pid): text for pid, text in
+                   (jsonio.loads(turn.render_json) or {}).get("notices", {}).items()}
         notes = tuple(e.note for e in audit.notes_of_turn(session, game, number) if e.note)
         rendered = render_done_turn(
             config, engine, tables, game, turn, next_deadline, result, people,
-            inputs, notes, turn.correction,
+            inputs, notes, turn.correction, notices,
         )
         differences = _compare(session, game, turn, result, rendered, people)
     return RerunReport(number, not differences, tuple(differences))

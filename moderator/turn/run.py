@@ -25,7 +25,7 @@ from sqlalchemy import Engine, update
 from sqlmodel import Session, col
 
 from moderator import jsonio
-from moderator.clock import format_deadline
+from moderator.clock import format_deadline, format_deadline_for
 from moderator.dice import Dice
 from moderator.faults import crash_point
 from moderator.games import find_engine
@@ -46,7 +46,7 @@ from moderator.turn.archive import write_archive_atomically, write_missing_archi
 from moderator.turn.collector import collector_paused
 from moderator.turn.deadlines import NextDeadlines, log_next_deadlines, next_deadlines, note_change
 from moderator.turn.inputs import turn_inputs
-from moderator.turn.nmr import apply_nmr_policy, players_snapshot
+from moderator.turn.nmr import apply_nmr_policy, nmr_outcomes, players_snapshot, sheet_notices
 
 
 class TurnError(RuntimeError):
@@ -101,7 +101,7 @@ def _claim(session: Session, turn: Turn) -> None:
 def readers(session: Session, game: Game) -> list[Reader]:
     """Who gets the newsletters: every player not removed from the game."""
     return [
-        Reader(p.id, p.character_key, p.name, p.email)  # type: ignore[arg-type]
+        Reader(p.id, p.character_key, p.name, p.email, p.time_zone)  # type: ignore[arg-type]
         for p in repo.members(session, game)
     ]
 
@@ -110,13 +110,14 @@ def render_done_turn(
     config: Config, engine: GameEngine, tables: Any, game: Game, turn: Turn,
     next_deadline: datetime | None, result: Adjudication, people: list[Reader],
     inputs: Mapping[str, Mapping[str, Any]], notes: Sequence[str] = (),
-    correction: str | None = None,
+    correction: str | None = None, notices: Mapping[int, str] | None = None,
 ) -> RenderedTurn:
     """The newsletters of a run turn; shared by `run_turn`, `rerun_turn`, `turn preview`
     and `turn rollforward` so all agree.  ``notes``: the GM notes; ``correction``: the
     note of a reissue (its subjects then say CORRECTION); ``inputs``: the turn's inputs
     by character (whose orders came in: the others' sheets say none did; and each one's
-    orders, for a sheet that says what became of them)."""
+    orders, for a sheet that says what became of them); ``notices``: what the NMR
+    policy does to each reader after the turn (`nmr.sheet_notices`), on his sheet."""
     data = TurnData(
         game_name=game.name,
         turn_number=turn.number,
@@ -130,6 +131,9 @@ def render_done_turn(
         correction=correction,
         orders_from=frozenset(inputs),
         orders={key: value["orders"] for key, value in inputs.items()},
+        own_deadlines={r.player_id: own for r in people if (own := format_deadline_for(
+            next_deadline, game.time_zone, r.time_zone))},
+        notices=notices or {},
     )
     return render_turn(config.templates_dir, engine, tables, data, people)
 
@@ -222,6 +226,7 @@ class Executed:
     following: NextDeadlines
     rendered: RenderedTurn
     finished: str | None  # the turn ended the game: why
+    notices: Mapping[int, str]  # the NMR policy's step for each reader it acts on
 
 
 def execute(session: Session, config: Config, game: Game, turn: Turn,
@@ -244,14 +249,19 @@ def execute(session: Session, config: Config, game: Game, turn: Turn,
     press.expire(session, game, turn.number)
     notes = audit.take_notes(session, game, turn.number)
     people = readers(session, game)
+    # The policy runs once the turn is stored (`settle_players`); its sheets say now
+    # what it will do.
+    notices = sheet_notices(nmr_outcomes(session, config, game, turn, inputs))
     turn.render_json = jsonio.dumps({
         "next_deadline": following.deadline.isoformat() if following.deadline else None,
-        "readers": [[r.player_id, r.character, r.name, r.email] for r in people],
+        "readers": [[r.player_id, r.character, r.name, r.email, r.time_zone]
+                    for r in people],
+        "notices": {str(pid): text for pid, text in notices.items()},
     })
     rendered = render_done_turn(config, engine, tables, game, turn, following.deadline,
-                                result, people, inputs, notes)
+                                result, people, inputs, notes, notices=notices)
     return Executed(engine, tables, inputs, result, people, notes, following, rendered,
-                    finished)
+                    finished, notices)
 
 
 def _game_over(session: Session, game: Game, turn: Turn, why: str) -> NextDeadlines:
@@ -276,7 +286,7 @@ def publish(session: Session, config: Config, game: Game, turn: Turn, done: Exec
         session.add(turn)
         done.rendered = render_done_turn(
             config, done.engine, done.tables, game, turn, done.following.deadline,
-            done.result, done.people, done.inputs, done.notes, correction)
+            done.result, done.people, done.inputs, done.notes, correction, done.notices)
     _store_newsletters(session, config, game, turn.number, done.rendered, done.people, mail)
 
 

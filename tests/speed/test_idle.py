@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, event
 
-from moderator.runners import schedule
+from moderator.runners import job_entry, schedule
 from moderator.runners.service import JsonLog, Service
 from moderator.settings.config import Config
 from moderator.store import repo
@@ -176,7 +176,7 @@ def test_a_running_job_is_not_put_back_until_it_ends(
     run (its writes move the stamp) put it back, and it fired a second time."""
     with db.begin() as conn:  # as APScheduler does when it starts the job
         conn.exec_driver_sql("DELETE FROM apscheduler_jobs WHERE id = 'deadline:a1'")
-    with schedule._run(started.runtime, "deadline", "a1", 1):
+    with job_entry.running(started.runtime, "deadline", "a1", 1):
         started.sync()
         assert _run_date(started, "deadline:a1") is None
     assert started._sync_wanted.is_set()  # its end asks for a sync, which puts it back

@@ -19,13 +19,9 @@ not change are not rewritten, files no game produces any more are removed).
 
 from __future__ import annotations
 
-import fcntl
-import os
 import re
-import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
@@ -41,6 +37,7 @@ from moderator.games.base import GameEngine
 from moderator.publish.render import CSS, markdown_body, render
 from moderator.publish.sanitize import SITE_POLICY, escape_text, sanitize
 from moderator.publish.site import charts, feeds
+from moderator.publish.site.output import Output, locked, write_changed
 from moderator.publish.site.records import (
     GameRecord,
     TurnResult,
@@ -71,16 +68,6 @@ POLE_LINES = 12
 class Person:
     key: str
     name: str
-
-
-@dataclass
-class Output:
-    """The files of one build, by path relative to the site's root."""
-
-    files: dict[str, bytes] = field(default_factory=dict)
-
-    def add(self, path: str, text: str) -> None:
-        self.files[path] = text.encode("utf-8")
 
 
 @lru_cache(maxsize=4)
@@ -328,10 +315,10 @@ def build_site(session: Session, config: Config, out_dir: Path,
     the site switched on late) is built with them, so that every link of the index
     resolves.
 
-    One build at a time writes a folder (`_locked`), reading the database once it holds
+    One build at a time writes a folder (`locked`), reading the database once it holds
     it: two workers publishing two games at once would otherwise race, the one that read
     first writing an index without the other's new issue."""
-    with _locked(out_dir):
+    with locked(out_dir):
         session.expire_all()  # read what was committed until the lock was ours
         if games is not None:
             games = [*games, *(g.name for g in repo.games(session)
@@ -347,56 +334,10 @@ def build_site(session: Session, config: Config, out_dir: Path,
                                     games=listed, issue_file=_issue_file, feed=None))
         out.add("style.css", _SITE_CSS.lstrip())
         built = sorted(g.name for g in records)
-        return _write(out_dir, out, only=built if games is not None else None)
-
-
-@contextmanager
-def _locked(out_dir: Path) -> Iterator[None]:
-    """Hold ``out_dir/.lock`` (an flock: other processes and threads wait; a process that
-    dies lets go of it)."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    with open(out_dir / ".lock", "a+b") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+        return write_changed(out_dir, out, only=built if games is not None else None)
 
 
 def _summary(game: GameRecord) -> dict[str, Any]:
     engine = find_engine(game.kind)
     return {"name": game.name, "paper": engine.gazette_title, "title": engine.title,
             "issues": len(game.issues), "latest": game.issues[-1] if game.issues else None}
-
-
-def _write(out_dir: Path, out: Output, only: Sequence[str] | None) -> list[str]:
-    """Write what changed; remove what is no longer built (only under the games built).
-
-    Each file is written beside itself and renamed into place, so a web server never
-    shows half a page.  Dot-files and dot-folders are never removed: a GM's ``.htaccess`` or
-    ``.well-known/`` stays, and so does another writer's file in the making."""
-    changed = []
-    for rel, data in sorted(out.files.items()):
-        path = out_dir / rel
-        if path.exists() and path.read_bytes() == data:
-            continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        staging = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        staging.write_bytes(data)
-        os.replace(staging, path)
-        changed.append(rel)
-    roots = [out_dir / name for name in only] if only is not None else [out_dir]
-    for root in roots:
-        if not root.exists():
-            continue
-        for path in sorted(root.rglob("*"), reverse=True):
-            parts = path.relative_to(out_dir).parts
-            if any(part.startswith(".") for part in parts):
-                continue
-            rel = "/".join(parts)
-            if path.is_file() and rel not in out.files:
-                path.unlink()
-                changed.append(f"{rel} (removed)")
-            elif path.is_dir() and not any(path.iterdir()):
-                path.rmdir()
-    return changed
