@@ -277,7 +277,9 @@ def fit_lines(text: str, width: int = REPLY_COLUMNS) -> str:
     write.  A longer line is wrapped at spaces, its continuation indented as the line
     was (under a list item's text); a ``#`` comment line (an order form's) goes on as a
     comment.  Lines indented four spaces or more (orders read back, commands to type)
-    and words longer than the width are left whole: breaking them would change them."""
+    and words longer than the width are left whole: breaking them would change them;
+    but an indented ``- `` item is prose (a receipt's forecast lists its refusals so:
+    DWTK's ran to 150 columns), never an order nor a command."""
     return "\n".join(_fit(line, width) for line in text.split("\n"))
 
 
@@ -290,10 +292,11 @@ def fill_text(text: str, indent: str, width: int = REPLY_COLUMNS) -> str:
 
 
 _LEAD_RE = re.compile(r"^(#\s*|\s*(?:[-*]|\d+\.)\s+|\s*)")
+_ITEM_RE = re.compile(r"^\s+- ")
 
 
 def _fit(line: str, width: int) -> str:
-    if len(line) <= width or line.startswith("    "):
+    if len(line) <= width or (line.startswith("    ") and not _ITEM_RE.match(line)):
         return line
     lead = _LEAD_RE.match(line).group(1)  # type: ignore[union-attr]
     follow = "#" + " " * (len(lead) - 1) if lead.startswith("#") else " " * len(lead)
