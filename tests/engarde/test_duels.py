@@ -81,6 +81,20 @@ def test_to_the_death_kills() -> None:
     assert result.state["characters"]["b"]["dead"] is True
 
 
+def test_a_man_killed_mid_month_is_not_reckoned_at_its_end() -> None:
+    """Reference §5.5: the dead take no further part, so the month's end (EG §L company,
+    EG §E status) skips a man killed in its weeks.  Found by the play audit: the dead man's
+    sheet said "Female company this month" and "You hold SL 5"."""
+    state = challenged(make_char("a"), make_char("b", endurance=8),
+                       "ANYTIME: CHALLENGE B TO THE DEATH")
+    result = run_month(state, present(state), dice(duels=[6, 1, 3, 6, 1, 6]))
+    assert_event(result, "duel.killed", "b", by="a")
+    late = [e.id for e in result.events if e.actor == "b"
+            and e.id.split(".")[0] in ("companionship", "status")]
+    assert late == []
+    assert [e.id for e in result.events if e.actor == "a" and e.id.startswith("status.")]
+
+
 def test_refusal_and_no_show() -> None:
     """PROPOSED: refusing costs 2 SP (+ half SL with cause); the other +2; a man away no-shows."""
     state = challenged(make_char("a", regiment="km", rank="private"),
