@@ -55,6 +55,9 @@ class TurnData:
     correction: str | None = None  # a corrected reissue: the note saying so
     # Whose orders came in (character keys); None: not known, and the sheets say nothing.
     orders_from: frozenset[str] | None = None
+    # Characters out of the game (En Garde!'s dead): they owe no orders, and their
+    # sheets say nothing of having sent none.
+    out_of_play: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,8 @@ class _SheetJob:
             order_form=self.forms[reader.character],
             ctx=self.contexts[reader.character],
         )
-        if self.data.orders_from is not None and reader.character not in self.data.orders_from:
+        if self.data.orders_from is not None and reader.character not in self.data.orders_from \
+                and reader.character not in self.data.out_of_play:
             sheet_md = _with_notice(sheet_md, self._no_orders(reader))
         subject = _subject(self.data, f"[{self.data.game_name}] Turn sheet for {reader.name}, "
                                       f"{self.data.turn_label}")

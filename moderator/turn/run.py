@@ -30,7 +30,7 @@ from moderator.dice import Dice
 from moderator.faults import crash_point
 from moderator.games import find_engine
 from moderator.games.base import Event, GameEngine
-from moderator.games.capabilities import decisions_due
+from moderator.games.capabilities import decisions_due, out_of_play
 from moderator.publish import outgoing
 from moderator.publish.archive import archive_dir
 from moderator.publish.newsletter import Reader, Rendered, RenderedTurn, TurnData, render_turn
@@ -45,7 +45,7 @@ from moderator.turn import press
 from moderator.turn.archive import write_archive_atomically, write_missing_archives
 from moderator.turn.collector import collector_paused
 from moderator.turn.deadlines import NextDeadlines, log_next_deadlines, next_deadlines, note_change
-from moderator.turn.inputs import turn_inputs
+from moderator.turn.inputs import out_of_play_at, turn_inputs
 from moderator.turn.nmr import apply_nmr_policy, players_snapshot
 
 
@@ -114,19 +114,22 @@ def render_done_turn(
     """The newsletters of a run turn; shared by `run_turn`, `rerun_turn`, `turn preview`
     and `turn rollforward` so all agree.  ``notes``: the GM notes; ``correction``: the
     note of a reissue (its subjects then say CORRECTION); ``orders_from``: the characters
-    whose orders came in (the others' sheets say none did)."""
+    whose orders came in (the others' sheets say none did, but for a character out of the
+    game: `out_of_play`)."""
+    before = jsonio.loads(turn.state_before)
     data = TurnData(
         game_name=game.name,
         turn_number=turn.number,
         turn_label=turn.label,
         next_deadline=format_deadline(next_deadline, game.time_zone),
-        before=jsonio.loads(turn.state_before),
+        before=before,
         after=result.state,
         events=result.events,
         dice=result.dice,
         gm_notes=tuple(notes),
         correction=correction,
         orders_from=frozenset(orders_from),
+        out_of_play=out_of_play(engine, before),
     )
     return render_turn(config.templates_dir, engine, tables, data, people)
 
@@ -173,7 +176,8 @@ def run_turn(
             events=len(done.result.events),
             rolls=len(done.result.dice),
             orders_from=tuple(sorted(done.inputs)),
-            no_orders_from=tuple(sorted({r.character for r in done.people} - set(done.inputs))),
+            no_orders_from=tuple(sorted({r.character for r in done.people} - set(done.inputs)
+                                        - out_of_play_at(game, turn))),
             archive=archive_dir(config, game.name, turn.number),
             next_deadlines=following,
             time_zone=game.time_zone,
