@@ -214,3 +214,25 @@ def test_to_the_death_tells_the_winner_s_own_wounds() -> None:
         in pages["a"], pages["a"]
     assert "Armand won after 3 passes, killing you; Armand was wounded for 4 Endurance." \
         in pages["b"], pages["b"]
+
+
+def test_a_second_s_sheet_tells_him_of_the_duel_he_seconded() -> None:
+    """Reference §6: each duellist names up to two seconds.  Found by the play audit: the
+    second's own sheet said nothing of the duel he stood at, nor of its result; it says
+    it now, to him ("You seconded ..."), while the gazette keeps the public line."""
+    start = make_state(make_char("a", "Armand"), make_char("b", "Bruno"),
+                       make_char("c", "Claude"), make_char("d", "Didier"))
+    first = run_month(start, give_orders(start, a="ANYTIME: CHALLENGE Bruno"))
+    orders = present(first.state, a="ANYTIME: DUEL Bruno: SECONDS Claude",
+                     b="ANYTIME: DUEL Armand: SECONDS Didier", c="WEEK 4: REST",
+                     d="WEEK 4: REST")
+    rolls = dice(duels=[3, 3, 5, 2, 4])  # pass 2: Armand 5 + 2 beats 2 + 2; wound 4 + 1
+    result = run_month(first.state, orders, rolls)
+    pages = render(first.state, result, rolls, 2)
+    assert "You seconded Armand in his duel with Bruno, with rapiers to first blood " \
+        "(Bruno's second: Didier): Armand won after 2 passes, wounding Bruno for 5 " \
+        "Endurance." in pages["c"], pages["c"]
+    assert "You seconded Bruno in his duel with Armand, with rapiers to first blood " \
+        "(Armand's second: Claude): Armand won after 2 passes, wounding Bruno for 5 " \
+        "Endurance." in pages["d"], pages["d"]
+    assert [e.actor for e in result.events if e.id == "duel.fought" and e.public] == ["a"]
