@@ -9,13 +9,14 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session
 
+from moderator import jsonio
 from moderator.intake.process import process_message
 from moderator.runners.schedule import desired_jobs
 from moderator.settings.config import ConfigError, load_config
 from moderator.store import repo
 from moderator.store.db import open_store, session_scope
 from moderator.turn.deadlines import set_deadlines
-from moderator.turn.inputs import accepted_late
+from moderator.turn.inputs import accepted_late, active_players
 from moderator.turn.run import run_turn
 
 from support import absent_porthos, gazette_of, make_game, order_mail, write_config
@@ -167,10 +168,16 @@ nmr_action = "civil-disorder"
 """
 
 
-def test_nmr_policy_puts_a_player_in_civil_disorder_absence_excused(tmp_path: Path) -> None:
+def _nmr_game(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """The paris game of three players under the NMR settings above: (store, config)."""
     _path, config = _load(tmp_path, NMR)
     db = open_store(config.database_url)
     make_game(db, config)
+    return db, config
+
+
+def test_nmr_policy_puts_a_player_in_civil_disorder_absence_excused(tmp_path: Path) -> None:
+    db, config = _nmr_game(tmp_path)
     absent_porthos(db)
     for _ in range(2):
         process_message(db, config, order_mail("jacques@lyon.example",
@@ -189,6 +196,35 @@ def test_nmr_policy_puts_a_player_in_civil_disorder_absence_excused(tmp_path: Pa
         gazette3 = gazette_of(db, 3)
         assert accepted_late(session, game, 3) == set()
     assert "Cyrano de Bergerac is in civil disorder" in gazette3.markdown
+
+
+def test_a_dead_character_s_player_owes_no_orders(tmp_path: Path) -> None:
+    """Reference §5.5: the dead take no further part, so their players are not missing
+    orders: not counted by the NMR policy, not reminded (`active_players`), not listed as
+    NMR, and their sheets carry no no-orders notice.  Found by the play audit: a dead
+    man's player fell into civil disorder and was told each month he had sent nothing."""
+    db, config = _nmr_game(tmp_path)
+    with session_scope(db) as session:
+        game = repo.game_by_name(session, "paris")
+        porthos = repo.player_by_email(session, game, "porthos@musket.example")
+        turn = repo.open_turn(session, game)
+        state = jsonio.loads(turn.state_before)
+        state["characters"][porthos.character_key]["dead"] = True
+        turn.state_before = jsonio.dumps(state)
+        set_deadlines(session, game, datetime.now(UTC) + timedelta(days=1))
+        owing = {p.email for p in active_players(session, game, turn, datetime.now(UTC))}
+    assert owing == {"jacques@lyon.example", "cyrano@bergerac.example"}
+    reports = [run_turn(db, config, "paris") for _ in range(2)]
+    with Session(db) as session:
+        game = repo.game_by_name(session, "paris")
+        status = {p.email: (p.status, p.missed_turns) for p in repo.players(session, game)}
+        porthos = repo.player_by_email(session, game, "porthos@musket.example")
+        sheets = [n.markdown for n in repo.newsletters(session, game, 2, porthos)
+                  if n.kind == "turnsheet"]
+    assert status["porthos@musket.example"] == ("active", 0)
+    assert status["cyrano@bergerac.example"] == ("civil-disorder", 2)
+    assert all(porthos.character_key not in r.no_orders_from for r in reports)
+    assert sheets and all("No orders from you" not in md for md in sheets)
 
 
 def test_config_toml_documents_every_per_game_setting(tmp_path: Path) -> None:

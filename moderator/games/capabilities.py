@@ -2,12 +2,12 @@
 each a runtime-checkable protocol the service asks for: the receipt's forecast
 (`Forecasting`, with an index kept per turn: `PreparedForecasting`), the typed batch path
 (`Batching`: the frozen state and orders from turn to turn, no JSON), the GM's
-decisions a run looks for (`Deciding`) and sheets that read the turn's whole record
-(`RecordReading`)."""
+decisions a run looks for (`Deciding`), sheets that read the turn's whole record
+(`RecordReading`) and the characters who owe no orders any more (`Retiring`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
@@ -121,6 +121,22 @@ class Deciding(Protocol):
 def decisions_due(engine: object, state: JSON) -> tuple[str, ...]:
     """What `Deciding.decisions_due` lists for ``state``; nothing for other engines."""
     return tuple(engine.decisions_due(state)) if isinstance(engine, Deciding) else ()
+
+
+@runtime_checkable
+class Retiring(Protocol):
+    """An OPTIONAL capability of an engine whose rules take characters out of the game
+    (En Garde!'s dead, reference §5.5): the characters of ``state`` who send no more
+    orders.  Their players are not missing orders: not reminded, not counted by the NMR
+    policy, their sheets carry no no-orders notice.  Use `out_of_play`."""
+
+    def out_of_play(self, state: JSON) -> Collection[str]:
+        ...
+
+
+def out_of_play(engine: object, state: JSON) -> frozenset[str]:
+    """What `Retiring.out_of_play` lists for ``state``; nobody for other engines."""
+    return frozenset(engine.out_of_play(state)) if isinstance(engine, Retiring) else frozenset()
 
 
 def forecaster(engine: object) -> Forecasting | None:

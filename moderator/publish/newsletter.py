@@ -66,6 +66,9 @@ class TurnData:
     # What the NMR policy does to a reader after this turn, by player id (Markdown,
     # `moderator.turn.nmr.sheet_notices`): his sheet says it beside the no-orders notice.
     notices: Mapping[int, str] = field(default_factory=dict)
+    # Characters out of the game (En Garde!'s dead): they owe no orders, and their
+    # sheets say nothing of having sent none.
+    out_of_play: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -123,7 +126,8 @@ class _SheetJob:
             own_deadline=self.data.own_deadlines.get(reader.player_id),
         )
         notices = [self.data.notices.get(reader.player_id, "")]
-        if self.data.orders_from is not None and reader.character not in self.data.orders_from:
+        if self.data.orders_from is not None and reader.character not in self.data.orders_from \
+                and reader.character not in self.data.out_of_play:
             notices.insert(0, self._no_orders(reader))
         sheet_md = _with_notice(sheet_md, "\n\n".join(n.strip() for n in notices if n.strip()))
         subject = _subject(self.data, f"[{self.data.game_name}] Turn sheet for {reader.name}, "

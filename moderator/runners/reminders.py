@@ -31,8 +31,9 @@ def send_reminders(
     db: Engine, config: Config, game_name: str, number: int, *, now: datetime | None = None
 ) -> list[str]:
     """Remind the players who have sent no orders for turn ``number`` (once per reminder
-    time: a game may have several, ``reminder_hours``); absent and removed players are
-    not reminded, and nothing goes out during a panic."""
+    time: a game may have several, ``reminder_hours``); absent and removed players, and
+    those whose character is out of the game (`active_players`), are not reminded, and
+    nothing goes out during a panic."""
     now = now or now_utc()
     if panic_reason(db) is not None:
         return []
@@ -46,7 +47,7 @@ def send_reminders(
         if not _claim_reminder(session, turn, now, _slot(config, game, turn, now)):
             return []
         sent = []
-        for player in active_players(session, game, now):
+        for player in active_players(session, game, turn, now):
             if not repo.submissions(session, player, turn.number):
                 _queue_reminder(session, config, game, turn, player)
                 sent.append(player.email)

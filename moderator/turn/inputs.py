@@ -8,6 +8,8 @@ The turn runner (`moderator.turn.run`) calls these; they keep the game rules out
   then the press settings and the press queue (`moderator.turn.press`);
 * `due_at`: when the scheduler runs the turn: the deadline plus ``grace_hours``, or
   earlier with ``early_run`` once every active player has sent orders;
+* `out_of_play_at`: the characters who owe no orders (the rules took them out of the
+  game: En Garde!'s dead), so nobody waits for, reminds or counts their players;
 * after a run, the NMR policy (`moderator.turn.nmr`) counts the misses.
 """
 
@@ -21,6 +23,8 @@ from sqlmodel import Session, col, select
 
 from moderator import jsonio
 from moderator.clock import as_utc
+from moderator.games import find_engine
+from moderator.games.capabilities import out_of_play
 from moderator.settings.config import Config
 from moderator.store import repo
 from moderator.store.models import AuditEntry, Game, Player, Submission, Turn
@@ -82,9 +86,19 @@ def turn_inputs(session: Session, config: Config, game: Game, turn: Turn,
     return inputs, changes
 
 
-def active_players(session: Session, game: Game, at: datetime) -> list[Player]:
-    """Players expected to send orders: not removed, not absent at ``at``."""
-    return [p for p in repo.members(session, game) if not is_absent(p, at)]
+def active_players(session: Session, game: Game, turn: Turn, at: datetime) -> list[Player]:
+    """Players expected to send orders for ``turn``: not removed, not absent at ``at``,
+    their character not out of the game."""
+    gone = out_of_play_at(game, turn)
+    return [p for p in repo.members(session, game)
+            if not is_absent(p, at) and p.character_key not in gone]
+
+
+def out_of_play_at(game: Game, turn: Turn) -> frozenset[str]:
+    """The characters who owe no orders for ``turn``: those the rules took out of the
+    game before it (En Garde!'s dead, reference §5.5), read from the state its orders
+    are given against (a man killed in this turn still owed its orders)."""
+    return out_of_play(find_engine(game.kind), jsonio.loads(turn.state_before))
 
 
 def is_absent(player: Player, at: datetime) -> bool:
@@ -99,7 +113,7 @@ def due_at(session: Session, config: Config, game: Game, turn: Turn) -> datetime
     due = as_utc(turn.deadline) + timedelta(hours=settings.grace_hours)
     if not settings.early_run:
         return due
-    people = active_players(session, game, as_utc(turn.deadline))
+    people = active_players(session, game, turn, as_utc(turn.deadline))
     latest: datetime | None = None
     for player in people:
         subs = repo.submissions(session, player, turn.number)

@@ -1,8 +1,9 @@
-"""The NMR policy: a player who misses ``nmr_limit`` turns in a row (absences excused)
-falls into civil disorder or is removed, as the game's settings say; the next gazette
-announces it, and his own sheet of the turn says it (`nmr_outcomes`, worked out before
-the sheets are rendered; `sheet_notices`).  A rollback puts every player back as the
-snapshot taken before had him.
+"""The NMR policy: a player who misses ``nmr_limit`` turns in a row (absences excused,
+and a character out of the game owes none: `inputs.out_of_play_at`) falls into civil
+disorder or is removed, as the game's settings say; the next gazette announces it, and
+his own sheet of the turn says it (`nmr_outcomes`, worked out before the sheets are
+rendered; `sheet_notices`).  A rollback puts every player back as the snapshot taken
+before had him.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from moderator.settings.config import Config
 from moderator.store import audit, repo
 from moderator.store.models import Game, Player, Turn
 from moderator.store.statuses import PlayerStatus
-from moderator.turn.inputs import MODERATOR, is_absent
+from moderator.turn.inputs import MODERATOR, is_absent, out_of_play_at
 
 
 def players_snapshot(session: Session, game: Game) -> dict[str, list[Any]]:
@@ -56,8 +57,9 @@ def nmr_outcomes(session: Session, config: Config, game: Game, turn: Turn,
     at = as_utc(turn.deadline) if turn.deadline else None
     limit = settings.nmr_limit
     found = []
+    gone = out_of_play_at(game, turn)
     for player in repo.players(session, game):
-        if player.status == PlayerStatus.REMOVED:
+        if player.status == PlayerStatus.REMOVED or player.character_key in gone:
             continue
         missed, status, action = player.missed_turns, player.status, None
         if player.character_key in inputs:

@@ -30,7 +30,7 @@ from moderator.dice import Dice
 from moderator.faults import crash_point
 from moderator.games import find_engine
 from moderator.games.base import Event, GameEngine
-from moderator.games.capabilities import decisions_due
+from moderator.games.capabilities import decisions_due, out_of_play
 from moderator.publish import outgoing
 from moderator.publish.archive import archive_dir
 from moderator.publish.newsletter import Reader, Rendered, RenderedTurn, TurnData, render_turn
@@ -45,7 +45,7 @@ from moderator.turn import press
 from moderator.turn.archive import write_archive_atomically, write_missing_archives
 from moderator.turn.collector import collector_paused
 from moderator.turn.deadlines import NextDeadlines, log_next_deadlines, next_deadlines, note_change
-from moderator.turn.inputs import turn_inputs
+from moderator.turn.inputs import out_of_play_at, turn_inputs
 from moderator.turn.nmr import apply_nmr_policy, nmr_outcomes, players_snapshot, sheet_notices
 
 
@@ -116,14 +116,16 @@ def render_done_turn(
     and `turn rollforward` so all agree.  ``notes``: the GM notes; ``correction``: the
     note of a reissue (its subjects then say CORRECTION); ``inputs``: the turn's inputs
     by character (whose orders came in: the others' sheets say none did; and each one's
-    orders, for a sheet that says what became of them); ``notices``: what the NMR
-    policy does to each reader after the turn (`nmr.sheet_notices`), on his sheet."""
+    orders, for a sheet that says what became of them; no sheet of a character out of
+    the game, `out_of_play`, says none did); ``notices``: what the NMR policy does to
+    each reader after the turn (`nmr.sheet_notices`), on his sheet."""
+    before = jsonio.loads(turn.state_before)
     data = TurnData(
         game_name=game.name,
         turn_number=turn.number,
         turn_label=turn.label,
         next_deadline=format_deadline(next_deadline, game.time_zone),
-        before=jsonio.loads(turn.state_before),
+        before=before,
         after=result.state,
         events=result.events,
         dice=result.dice,
@@ -134,6 +136,7 @@ def render_done_turn(
         own_deadlines={r.player_id: own for r in people if (own := format_deadline_for(
             next_deadline, game.time_zone, r.time_zone))},
         notices=notices or {},
+        out_of_play=out_of_play(engine, before),
     )
     return render_turn(config.templates_dir, engine, tables, data, people)
 
@@ -180,7 +183,8 @@ def run_turn(
             events=len(done.result.events),
             rolls=len(done.result.dice),
             orders_from=tuple(sorted(done.inputs)),
-            no_orders_from=tuple(sorted({r.character for r in done.people} - set(done.inputs))),
+            no_orders_from=tuple(sorted({r.character for r in done.people} - set(done.inputs)
+                                        - out_of_play_at(game, turn))),
             archive=archive_dir(config, game.name, turn.number),
             next_deadlines=following,
             time_zone=game.time_zone,

@@ -81,6 +81,20 @@ def test_to_the_death_kills() -> None:
     assert result.state["characters"]["b"]["dead"] is True
 
 
+def test_a_man_killed_mid_month_is_not_reckoned_at_its_end() -> None:
+    """Reference §5.5: the dead take no further part, so the month's end (EG §L company,
+    EG §E status) skips a man killed in its weeks.  Found by the play audit: the dead man's
+    sheet said "Female company this month" and "You hold SL 5"."""
+    state = challenged(make_char("a"), make_char("b", endurance=8),
+                       "ANYTIME: CHALLENGE B TO THE DEATH")
+    result = run_month(state, present(state), dice(duels=[6, 1, 3, 6, 1, 6]))
+    assert_event(result, "duel.killed", "b", by="a")
+    late = [e.id for e in result.events if e.actor == "b"
+            and e.id.split(".")[0] in ("companionship", "status")]
+    assert late == []
+    assert [e.id for e in result.events if e.actor == "a" and e.id.startswith("status.")]
+
+
 def test_refusal_and_no_show() -> None:
     """PROPOSED: refusing costs 2 SP (+ half SL with cause); the other +2; a man away no-shows."""
     state = challenged(make_char("a", regiment="km", rank="private"),
@@ -200,3 +214,25 @@ def test_to_the_death_tells_the_winner_s_own_wounds() -> None:
         in pages["a"], pages["a"]
     assert "Armand won after 3 passes, killing you; Armand was wounded for 4 Endurance." \
         in pages["b"], pages["b"]
+
+
+def test_a_second_s_sheet_tells_him_of_the_duel_he_seconded() -> None:
+    """Reference §6: each duellist names up to two seconds.  Found by the play audit: the
+    second's own sheet said nothing of the duel he stood at, nor of its result; it says
+    it now, to him ("You seconded ..."), while the gazette keeps the public line."""
+    start = make_state(make_char("a", "Armand"), make_char("b", "Bruno"),
+                       make_char("c", "Claude"), make_char("d", "Didier"))
+    first = run_month(start, give_orders(start, a="ANYTIME: CHALLENGE Bruno"))
+    orders = present(first.state, a="ANYTIME: DUEL Bruno: SECONDS Claude",
+                     b="ANYTIME: DUEL Armand: SECONDS Didier", c="WEEK 4: REST",
+                     d="WEEK 4: REST")
+    rolls = dice(duels=[3, 3, 5, 2, 4])  # pass 2: Armand 5 + 2 beats 2 + 2; wound 4 + 1
+    result = run_month(first.state, orders, rolls)
+    pages = render(first.state, result, rolls, 2)
+    assert "You seconded Armand in his duel with Bruno, with rapiers to first blood " \
+        "(Bruno's second: Didier): Armand won after 2 passes, wounding Bruno for 5 " \
+        "Endurance." in pages["c"], pages["c"]
+    assert "You seconded Bruno in his duel with Armand, with rapiers to first blood " \
+        "(Armand's second: Claude): Armand won after 2 passes, wounding Bruno for 5 " \
+        "Endurance." in pages["d"], pages["d"]
+    assert [e.actor for e in result.events if e.id == "duel.fought" and e.public] == ["a"]

@@ -140,13 +140,16 @@ def test_a_demand_too_early_or_for_no_loan_is_warned_on_the_receipt() -> None:
     assert any("owes you nothing" in m for m in nothing), nothing
 
 
-def _killed_in_a_duel(porthos_crowns: int) -> tuple[TurnResult, dict[str, str]]:
-    """Porthos, who owes Athos 300 and a shylock 100, is killed by Cyrano in week 1."""
+def _killed_in_a_duel(porthos_crowns: int, loans: list[dict] | None = None,
+                     ) -> tuple[TurnResult, dict[str, str]]:
+    """Porthos, who owes Athos 300 and a shylock 100 (unless ``loans`` says otherwise), is
+    killed by Cyrano in week 1."""
     start = make_state(make_char("athos"), make_char("porthos", crowns=porthos_crowns,
                                                      endurance=3),
                        make_char("cyrano"), turn=2,
-                       loans=[loan("athos", "porthos", 300, 1),
-                              loan(None, "porthos", 100, 1, lid=2)])
+                       loans=loans if loans is not None else [
+                           loan("athos", "porthos", 300, 1),
+                           loan(None, "porthos", 100, 1, lid=2)])
     month1 = run_month(start, give_orders(start, cyrano="ANYTIME: CHALLENGE Porthos WEEK 1 "
                                                         "TO THE DEATH"))
     state = month1.state
@@ -195,3 +198,22 @@ def test_a_debt_of_a_man_dead_before_this_rule_is_settled_at_the_month_s_end() -
     assert assert_event(result, "loan.estate", "athos", paid=50, left=150).crowns == 50
     no_event(result, "loan.defaulted")
     assert result.state["loans"] == []
+
+
+def test_a_debt_owed_to_a_dead_man_dies_with_him() -> None:
+    """PROPOSED (EG §Q silent; docs/rules-coverage.md §Q): a dead lender leaves nobody in
+    the game to collect, so what he is owed is written off at his death, as a dead
+    borrower's unpaid rest is; the borrower keeps the money, no demand or default follows,
+    and his sheet says so.  Found by the play audit: a debt to a dead man stayed on the
+    borrower's sheet for ever (and could still be collected or defaulted)."""
+    result, pages = _killed_in_a_duel(0, [loan("porthos", "athos", 300, 1, demanded=2)])
+    off = assert_event(result, "loan.written_off", "athos", lender="porthos", amount=300)
+    assert off.crowns == 0
+    assert_event(result, "loan.written_off", "porthos", borrower="athos")
+    no_event(result, "loan.defaulted")
+    no_event(result, "loan.collected")
+    assert result.state["loans"] == []
+    assert "- Debts: none" in pages["athos"]
+    assert "Porthos is dead: your debt of 300 crowns to him dies with him, with nobody " \
+        "left to collect it." in pages["athos"]
+    assert "Athos's debt of 300 crowns to you dies with you." in pages["porthos"]

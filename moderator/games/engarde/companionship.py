@@ -20,7 +20,7 @@ def reckon(m: Month) -> None:
     for a in m:
         # PROPOSED: at the front or in prison the need is waived.
         if a.company or a.c.wife or a.c.grieving_until >= m.turn or a.c.at_front \
-                or a.c.imprisoned(m.turn) or a.c.dead:
+                or a.c.imprisoned(m.turn):
             a.c = replace(a.c, lonely_months=0)
             m.emit(a.key, EventId.COMPANIONSHIP_MET)
             continue

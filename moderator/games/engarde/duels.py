@@ -142,6 +142,17 @@ def _walkover(m: Month, coward: Actor, other: Actor, args: dict[str, Any], cause
            sp=d["refused_winner"])
 
 
+def _tell(m: Month, a: Actor, b: Actor, fought: dict[str, Any],
+          seconds: dict[str, list[str]]) -> None:
+    """The duel's line: public once (the gazette prints it), and a private copy for the
+    challenged man and for each second (reference §6), since a sheet lists only its
+    owner's events: each reads of the duel he fought or stood at, and how it ended."""
+    m.emit(a.key, EventId.DUEL_FOUGHT, fought, public=True)
+    m.emit(b.key, EventId.DUEL_FOUGHT, fought)
+    for key in sorted({s for group in seconds.values() for s in group} - {a.key, b.key}):
+        m.emit(key, EventId.DUEL_FOUGHT, fought)
+
+
 def _fight(m: Month, a: Actor, b: Actor, ch: Challenge, args: dict[str, Any],
            cause: str | None) -> None:
     d = m.tables.army.duel
@@ -179,10 +190,7 @@ def _fight(m: Month, a: Actor, b: Actor, ch: Challenge, args: dict[str, Any],
     fought = {**args, "weapon": weapon, "to_death": to_death, "passes": passes,
               "winner": winner.key if winner else None, "loser": loser.key if loser else None,
               "seconds": seconds, "wounds": hits, "killed": killed}
-    m.emit(a.key, EventId.DUEL_FOUGHT, fought, public=True)
-    # The challenged man's own turn sheet tells him of his fight too (a private copy: the
-    # gazette prints the public one once); a sheet lists only its owner's events.
-    m.emit(b.key, EventId.DUEL_FOUGHT, fought)
+    _tell(m, a, b, fought, seconds)
     if winner is None or loser is None:
         return
     pardon.beaten_accuser(m, winner, loser)  # reference §9 (PROPOSED)

@@ -220,6 +220,11 @@ class EnGardeEngine:
         # Read straight from the dict: building the whole `GameState` is O(characters).
         return f"{_MONTHS[state['month'] - 1]} {state['year']}"
 
+    def out_of_play(self, state: JSON) -> frozenset[str]:
+        """The optional `Retiring` capability: the dead take no further part (reference
+        §5.5), so their players owe no orders."""
+        return frozenset(k for k, c in state["characters"].items() if c.get("dead"))
+
     def character_name(self, state: JSON, character: str) -> str:
         return str(state["characters"][character]["name"])
 

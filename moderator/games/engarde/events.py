@@ -145,6 +145,7 @@ class EventId(StrEnum):
     LOAN_REPAID = "loan.repaid"
     LOAN_TOO_EARLY = "loan.too_early"
     LOAN_UNMATCHED = "loan.unmatched"
+    LOAN_WRITTEN_OFF = "loan.written_off"
     # EG §S: influence and bribery
     BRIBE_ACCEPTED = "bribe.accepted"
     BRIBE_REPORTED = "bribe.reported"

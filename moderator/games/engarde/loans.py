@@ -18,6 +18,10 @@
 * A dead man's debts (EG §Q is silent; PROPOSED): what he leaves pays them at his
   death, oldest first (a shylock's with the interest then due); the rest dies with him.
   His lenders are told, and nothing is ever collected from him or defaulted after.
+* A dead lender (EG §Q is silent; PROPOSED): nobody in the game is left to collect for
+  him (the rules know no heirs), so what he is owed is written off at his death, as the
+  unpaid rest of a dead borrower's debts is; the borrower keeps the money, any demand
+  lapses, and both are told (the borrower's sheet says it).
 """
 
 from __future__ import annotations
@@ -182,9 +186,16 @@ def reckon(m: Month) -> None:
 
 
 def settle_estate(m: Month, a: Actor) -> None:
-    """A debtor dies (PROPOSED, see the module's doc): his crowns pay each debt in turn,
-    oldest first; the rest is written off.  The loan leaves the books either way, so no
-    sheet lists it as owed and `reckon` never collects from the dead."""
+    """A man dies (PROPOSED, see the module's doc): his crowns pay each debt of his in
+    turn, oldest first, the rest is written off, and so is every debt owed to him.  The
+    loan leaves the books either way, so no sheet lists it as owed and `reckon` never
+    collects from or for the dead."""
+    for loan in [loan for loan in m.loans if loan.lender == a.key]:
+        m.loans.remove(loan)
+        args = {"lender": a.key, "borrower": loan.borrower, "amount": loan.amount}
+        m.emit(a.key, EventId.LOAN_WRITTEN_OFF, args)
+        if loan.borrower in m.actors:
+            m.emit(loan.borrower, EventId.LOAN_WRITTEN_OFF, args)
     for loan in [loan for loan in m.loans if loan.borrower == a.key]:
         owed = due(m, loan)
         paid = min(owed, max(0, a.crowns))

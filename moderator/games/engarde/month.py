@@ -170,8 +170,10 @@ class Month:
             insort(self._posts.setdefault(now, []), a.key)
 
     def __iter__(self) -> Iterator[Actor]:
-        """Actors in key order: the order every rule iterates in (determinism)."""
-        return iter(self.living)
+        """The living actors in key order: the order every rule iterates in (determinism).
+        A man killed in the month's weeks drops out here too, so the phases after his
+        death (pay, company, status ...) pass him by (reference §5.5)."""
+        return iter([a for a in self.living if not a.c.dead])
 
     def emit(self, key: str, event: EventId, args: Mapping[str, Any] | None = None, *,
              sp: int = 0, crowns: int = 0, public: bool = False) -> None:
