@@ -90,6 +90,15 @@ def format_deadline_for(moment: datetime | None, zone: str, own: str | None) -> 
     return shown if shown != format_deadline(moment, zone) else None
 
 
+def deadline_for(moment: datetime | None, zone: str, own: str | None) -> str:
+    """The deadline as a player reads it: the game's zone, and his own after it when he
+    has one that writes it otherwise (`format_deadline_for`): "..., 18:00 CET (your
+    time: ..., 12:00 EST)"."""
+    shown = format_deadline(moment, zone) or ""
+    mine = format_deadline_for(moment, zone, own)
+    return f"{shown} (your time: {mine})" if mine else shown
+
+
 class UnknownZone(ValueError):
     """A time zone name the tz database does not know; the message says what might be
     meant."""

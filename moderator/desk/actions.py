@@ -12,7 +12,7 @@ from typing import Any
 from sqlmodel import Session
 
 from moderator import jsonio
-from moderator.clock import as_utc, format_deadline
+from moderator.clock import as_utc, deadline_for, format_deadline
 from moderator.desk import amend
 from moderator.desk.errors import DeskError
 from moderator.games import find_engine
@@ -218,16 +218,17 @@ def announce_deadlines(session: Session, config: Config, game: Game, turn: Turn,
     else:
         lines = [f"The deadlines of {game.name}, {turn.label}, were {why}.", ""]
         subject = f"[{game.name}] {turn.label}: new deadline"
-    if turn.announcement_deadline:
-        lines.append("Announcements and challenges are now due "
-                     f"{format_deadline(turn.announcement_deadline, game.time_zone)}.")
-    lines.append(f"Orders are now due {format_deadline(turn.deadline, game.time_zone)}.")
-    lines += ["", "Orders you have already sent still stand; you may change them until "
-              "the deadline."]
+    closing = ["", "Orders you have already sent still stand; you may change them until "
+               "the deadline."]
     sent = []
     for player in repo.members(session, game):
+        zones = (game.time_zone, player.time_zone)  # his own too, when he set one
+        due = [f"Orders are now due {deadline_for(turn.deadline, *zones)}."]
+        if turn.announcement_deadline:
+            due.insert(0, "Announcements and challenges are now due "
+                       f"{deadline_for(turn.announcement_deadline, *zones)}.")
         outgoing.queue(session, config, game=game, kind="deadline-moved", to=player.email,
-                       subject=subject, text="\n".join(lines) + "\n")
+                       subject=subject, text="\n".join(lines + due + closing) + "\n")
         sent.append(player.email)
     return sent
 

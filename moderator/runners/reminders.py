@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import ColumnElement, Engine, or_, update
 from sqlmodel import Session, col, select
 
-from moderator.clock import as_utc, format_deadline
+from moderator.clock import as_utc, format_deadline, format_deadline_for
 from moderator.games import find_engine
 from moderator.publish import outgoing
 from moderator.publish.render import html_to_text, markdown_to_html, render
@@ -104,7 +104,9 @@ def _queue_reminder(
     address = outgoing.game_address(config, game)
     deadline = format_deadline(turn.deadline, game.time_zone)
     text = render(config.templates_dir, "mail/reminder.txt.j2", game=game,
-                  player=player, turn=turn, deadline=deadline, address=address)
+                  player=player, turn=turn, deadline=deadline, address=address,
+                  own_deadline=format_deadline_for(turn.deadline, game.time_zone,
+                                                   player.time_zone))
     outgoing.queue(session, config, game=game, kind="reminder", to=player.email,
                    subject=f"[{game.name}] Reminder: orders for {turn.label} due "
                            f"{deadline}", text=text)

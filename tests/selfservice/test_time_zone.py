@@ -10,9 +10,12 @@ from players.test_commands import JACQUES, mails, reply, send, text_of
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
+from moderator.desk import actions
 from moderator.intake.commands import find_commands
+from moderator.runners import reminders
 from moderator.settings.config import Config
 from moderator.store import repo
+from moderator.store.db import session_scope
 from moderator.store.models import AuditEntry, Newsletter, Player
 from moderator.turn.rerun import rerun_turn
 from moderator.turn.run import run_turn
@@ -91,3 +94,26 @@ def test_a_wrong_password_changes_nothing(db: Engine, config: Config) -> None:
     make_game(db, config)
     assert send(db, config, "PASSWORD: wrong\nTIME ZONE Asia/Kolkata\n") == "refused"
     assert _zone(db) is None
+
+
+def test_the_reminder_and_a_moved_deadline_show_his_zone_too(db: Engine,
+                                                             config: Config) -> None:
+    """TIME ZONE was shown on the answers, receipts and sheets, but the reminder and
+    the GM's new-deadline notice still told the game's zone alone."""
+    make_game(db, config)
+    _deadline(db)
+    send(db, config, "PASSWORD: rapier\nTIME ZONE America/New_York\n")
+    with session_scope(db) as session:
+        game = repo.game_by_name(session, "paris")
+        reminders._queue_reminder(session, config, game, repo.open_turn(session, game),
+                                  repo.player_by_address(session, game, JACQUES))
+    reminder = _flat(text_of(mails(db, "reminder")[-1]))
+    assert f"Orders are due: {GAME_TIME} your time: {NEW_YORK}" in reminder
+    with session_scope(db) as session:
+        actions.extend(session, config, repo.game_by_name(session, "paris"), 24, "gm",
+                       "a day more")
+    moved = {m.to_addr: _flat(text_of(m)) for m in mails(db, "deadline-moved")}
+    later = "Monday 11 January 2027"
+    assert f"(your time: {later}, 13:00 EST (UTC-05:00))." in moved[JACQUES]
+    assert all("your time" not in text and later in text
+               for who, text in moved.items() if who != JACQUES)
