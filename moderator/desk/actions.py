@@ -16,6 +16,7 @@ from moderator.clock import as_utc, deadline_for, format_deadline
 from moderator.desk import amend
 from moderator.desk.errors import DeskError
 from moderator.games import find_engine
+from moderator.games.base import label_in_sentence
 from moderator.publish import outgoing
 from moderator.settings.config import Config, game_tables
 from moderator.settings.deadline_rule import Rule
@@ -58,7 +59,7 @@ def resume(session: Session, config: Config, game: Game, who: str, reason: str) 
     turn = repo.open_turn(session, game)
     if ended:
         _tell_players(session, config, game, f"[{game.name}] {turn.label}: the game goes on", [
-            f"The GM has reopened {game.name}: {turn.label} takes orders again.",
+            f"The GM has reopened {game.name}: {label_in_sentence(turn.label)} takes orders again.",
             f"Orders are due {format_deadline(turn.deadline, game.time_zone)}." if turn.deadline
             else "The GM will mail its deadline."])
     return turn
@@ -79,8 +80,8 @@ def end(session: Session, config: Config, game: Game, who: str, reason: str,
     last = repo.last_done_turn_label(session, game)
     audit.record(session, GM_ENDED, reason, who, game=game, turn_number=turn.number,
                  detail=note or "")
-    repo.log_gm(session, "game.finished",
-                f"ended by the GM before {turn.label}{': ' + note if note else ''}", game=game)
+    repo.log_gm(session, "game.finished", f"ended by the GM before "
+                f"{label_in_sentence(turn.label)}{': ' + note if note else ''}", game=game)
     note_change(session)
     _tell_players(session, config, game, f"[{game.name}] the game is over", [
         f"The GM has ended {game.name}"
@@ -145,8 +146,8 @@ def move_deadlines(session: Session, config: Config, game: Game, deadline: datet
     turn = repo.open_turn(session, game)
     if as_utc(deadline) <= now and not force:
         effect = (f"orders received after it will not count when `turn rollforward` "
-                  f"replays {turn.label}" if game.status == GameStatus.ROLLBACK else
-                  "the turn would run at once")
+                  f"replays {label_in_sentence(turn.label)}"
+                  if game.status == GameStatus.ROLLBACK else "the turn would run at once")
         raise DeskError(f"{format_deadline(deadline, game.time_zone)} is in the past "
                         f"(now {format_deadline(now, game.time_zone)}): {effect}; add "
                         "--force to set it anyway")
@@ -211,12 +212,13 @@ def announce_deadlines(session: Session, config: Config, game: Game, turn: Turn,
     if game.status == GameStatus.ROLLBACK and not reopened_for_orders(game, turn):
         return []
     if game.status == GameStatus.ROLLBACK:
-        lines = [f"The GM has taken {game.name} back to the start of {turn.label} to play "
-                 f"it again: {turn.label} takes orders again, and its results so far will "
+        label = label_in_sentence(turn.label)
+        lines = [f"The GM has taken {game.name} back to the start of {label} to play "
+                 f"it again: {label} takes orders again, and its results so far will "
                  f"be replaced.  Its deadlines were {why}.", ""]
         subject = f"[{game.name}] {turn.label}: reopened for orders"
     else:
-        lines = [f"The deadlines of {game.name}, {turn.label}, were {why}.", ""]
+        lines = [f"The deadlines of {game.name}, {label_in_sentence(turn.label)}, were {why}.", ""]
         subject = f"[{game.name}] {turn.label}: new deadline"
     closing = ["", "Orders you have already sent still stand; you may change them until "
                "the deadline."]
@@ -257,8 +259,8 @@ def decide(session: Session, config: Config, game: Game, key: str, value: str, w
     was = f" (was {old})" if old is not None else ""
     audit.record(session, "decide", reason, who, game=game, turn_number=turn.number,
                  detail=f"{key} = {value}{was}",
-                 note=_public(note) or f"The GM made a ruling for {turn.label}; the turn "
-                 "sheets it touches tell it.")
+                 note=_public(note) or f"The GM made a ruling for "
+                 f"{label_in_sentence(turn.label)}; the turn sheets it touches tell it.")
     return turn
 
 
@@ -283,7 +285,8 @@ def amend_state(session: Session, config: Config, game: Game, changes: list[amen
     summary = amend.summary(before, changes, after)
     audit.record(session, "state.amend", reason, who, game=game, turn_number=turn.number,
                  detail="; ".join(c.describe() for c in changes) + f" => {summary}",
-                 note=_public(note) or f"The GM amended the state before {turn.label}.")
+                 note=_public(note)
+                 or f"The GM amended the state before {label_in_sentence(turn.label)}.")
     return shown, True
 
 

@@ -19,7 +19,7 @@ from moderator.clock import as_utc, format_deadline
 from moderator.desk import admin, names, press
 from moderator.desk.errors import DeskError
 from moderator.games import find_engine
-from moderator.games.base import Severity
+from moderator.games.base import Severity, label_in_sentence
 from moderator.publish import outgoing
 from moderator.settings.config import Config, game_tables
 from moderator.store import audit, repo
@@ -42,9 +42,10 @@ def accept_late(session: Session, config: Config, game: Game, player: Player, wh
     turn = repo.open_turn(session, game)
     latest = last_submission(session, player, turn.number)
     if latest is None:
-        raise DeskError(f"{player.name} has sent no orders for {turn.label}")
+        raise DeskError(f"{player.name} has sent no orders for {label_in_sentence(turn.label)}")
     if player.id in accepted_late(session, game, turn.number):
-        raise DeskError(f"{player.name}'s late orders for {turn.label} are already accepted")
+        raise DeskError(f"{player.name}'s late orders for {label_in_sentence(turn.label)} "
+                        "are already accepted")
     last = cutoff(config, game, turn)
     if last is not None and as_utc(latest.received_at) <= last:
         raise DeskError(f"{player.name}'s orders v{latest.version} came in time; "
@@ -52,8 +53,9 @@ def accept_late(session: Session, config: Config, game: Game, player: Player, wh
     audit.record(session, ACCEPT_LATE, reason, who, game=game, player=player,
                  turn_number=turn.number, detail=f"v{latest.version} received "
                  f"{format_deadline(latest.received_at, game.time_zone)}",
-                 note=_gazette_note(note, f"{player.name}'s orders for {turn.label} "
-                                          "arrived late and were accepted by the GM."))
+                 note=_gazette_note(note, f"{player.name}'s orders for "
+                                          f"{label_in_sentence(turn.label)} arrived late and "
+                                          "were accepted by the GM."))
     return latest
 
 
@@ -93,7 +95,7 @@ def act_as(session: Session, config: Config, game: Game, player: Player, text: s
                  turn_number=turn.number, detail=f"v{version}: {len(parsed.normal_form)} "
                  f"order(s), {len(errors)} error(s)",
                  note=_gazette_note(note, f"The GM entered {player.name}'s orders for "
-                                          f"{turn.label}."))
+                                          f"{label_in_sentence(turn.label)}."))
     last = cutoff(config, game, turn)
     if last is not None and now > last and player.id not in accepted_late(
             session, game, turn.number):

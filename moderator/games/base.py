@@ -197,6 +197,13 @@ def load_problems(load: Callable[[JSON], object], state: JSON) -> list[str]:
     return []
 
 
+def label_in_sentence(label: str) -> str:
+    """A turn's name (`GameEngine.turn_label`) inside a sentence: "Orders for the muster",
+    "for the court assembles": a name that opens with its article lowers it; a proper
+    name ("Round 2", "April 1625") stays as it is."""
+    return "t" + label[1:] if label.startswith("The ") else label
+
+
 class GameEngine(Protocol[TablesT]):
     """What every game under `moderator/games/` provides (see `games/__init__.py`).
 

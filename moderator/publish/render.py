@@ -31,6 +31,7 @@ import css_inline
 import jinja2
 from markupsafe import Markup
 
+from moderator.games.base import label_in_sentence
 from moderator.publish.converter import thread_converter
 from moderator.publish.sanitize import MAIL_POLICY, Policy, escape_text, sanitize
 from moderator.publish.text import fill_text, html_to_text
@@ -176,7 +177,8 @@ def environment(templates_dir: Path, markdown: bool = True) -> jinja2.Environmen
         finalize=_finalize if markdown else None,
     )
     env.filters.update(press=press, code=code, codeblock=codeblock, months=months,
-                       plural=plural, tally=tally, fill=fill_text)
+                       plural=plural, tally=tally, fill=fill_text,
+                       in_sentence=label_in_sentence)
     env.tests["startswith_any"] = _startswith_any
     env.globals.update(who=who, cr=cr)
     return env

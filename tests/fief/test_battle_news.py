@@ -51,13 +51,14 @@ def test_fe_7_0_a_battle_is_on_each_fighters_sheet_and_no_one_elses() -> None:
     battle.battles_phase(r)
     gazette, sheets = _rendered(before, r)
     assert ("Your battle at Lincoln: you attacked Red (George); your side won. "
-            "Blue lost 1 man-at-arms; Blue has 1 knight, 2 men-at-arms left there. "
-            "Your captives: William. Lincoln is now held by Blue (Dave).") in sheets["dave"]
+            "You lost 1 man-at-arms; you have 1 knight, 2 men-at-arms left there. "
+            "Your captives: William. Lincoln is now held by you.") in sheets["dave"]
     assert ("Your battle at Lincoln: Blue (Dave) attacked you; your side lost. "
-            "Red lost 2 men-at-arms; none of your troops is left there. "
+            "You lost 2 men-at-arms; none of your troops is left there. "
             "Taken captive: William (by Philippa). "
             "Lincoln is now held by Blue (Dave).") in sheets["george"]
     assert "William is taken captive at Lincoln by Philippa." in sheets["george"]
+    assert "Blue lost" not in sheets["dave"] and "victory for Blue (Dave)" in gazette
     # The others read the battle in the gazette only; its losses by family nowhere.
     for other in ("kirsten", "lucy"):
         assert "Your battle" not in sheets[other]
@@ -191,8 +192,9 @@ def test_fe_7_9_the_besieger_reads_his_trebuchets_leave_with_the_siege() -> None
     siege.lift(r, "Cardiff", "the defenders are gone")
     (lifted,) = [e for e in r.events if e.id == "siege.lifted"]
     assert lifted.actor == "kirsten" and lifted.public
-    _, sheets = _rendered(GameState.from_dict(s.to_dict()), r)
-    assert ("The siege of Cardiff is lifted (the defenders are gone); Green (Kirsten)'s "
+    gazette, sheets = _rendered(GameState.from_dict(s.to_dict()), r)
+    assert "Green (Kirsten)'s 1 trebuchet there goes back" in gazette
+    assert ("The siege of Cardiff is lifted (the defenders are gone); your "
             "1 trebuchet there goes back to the stockpile.") in sheets["kirsten"]
 
 

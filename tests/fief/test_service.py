@@ -7,6 +7,7 @@ from sqlalchemy import Engine
 
 from moderator.desk import admin
 from moderator.desk.preview import preview
+from moderator.games.base import label_in_sentence
 from moderator.intake.process import process_message
 from moderator.runners.outgoing import deliver_outbox
 from moderator.settings.config import Config
@@ -134,3 +135,22 @@ def test_a_fief_welcome_speaks_of_the_family_and_its_muster(db: Engine, config: 
     body = welcome.get_body(preferencelist=("plain",)).get_content()
     assert "character" not in body.split("Your order form")[0], body
     assert "Your family musters at the first deadline" in " ".join(body.split()), body
+
+
+def test_the_muster_is_lower_case_inside_the_receipts_sentences(
+        db: Engine, config: Config) -> None:
+    """Found playing by mail: the receipt read "Orders v1 for Kirsten, The muster
+    (england)." and "before for The muster.": the turn's name, capitalised as a heading,
+    in the middle of a sentence.  "Round 1" is a name and keeps its capital."""
+    _game(db, config)
+    muster = "PASSWORD: pw\nSTART Cardiff\nDRAW FORTUNE THEN CHARACTER\n"
+    process_message(db, config, order_mail(BARONS[0][0], muster, subject="[england] orders"))
+    deliver_outbox(db, config)
+    body = mailbox_messages(config, BARONS[0][0])[-1].get_body(
+        preferencelist=("plain",)).get_content()
+    text = " ".join(body.split())
+    assert "Orders v1 for Kirsten, the muster (england)." in text, body
+    assert "replace any you sent before for the muster." in text, body
+    assert "The muster" not in body, body
+    assert label_in_sentence("The court assembles") == "the court assembles"
+    assert label_in_sentence("Round 1") == "Round 1"

@@ -33,7 +33,7 @@ from sqlmodel import Session
 
 from moderator.clock import format_local
 from moderator.games import find_engine
-from moderator.games.base import GameEngine
+from moderator.games.base import GameEngine, label_in_sentence
 from moderator.publish.render import CSS, markdown_body, render
 from moderator.publish.sanitize import SITE_POLICY, escape_text, sanitize
 from moderator.publish.site import charts, feeds
@@ -254,11 +254,12 @@ def _deadlines(game: GameRecord) -> Iterable[feeds.Deadline]:
     for number, label, orders, announcements in rows:
         if announcements is not None:
             yield feeds.Deadline(f"turn-{number}-announcements",
-                                 f"{game.name}: announcements and challenges for {label}",
+                                 f"{game.name}: announcements and challenges for "
+                                 f"{label_in_sentence(label)}",
                                  announcements)
         if orders is not None:
-            yield feeds.Deadline(f"turn-{number}-orders", f"{game.name}: orders for {label}",
-                                 orders)
+            yield feeds.Deadline(f"turn-{number}-orders",
+                                 f"{game.name}: orders for {label_in_sentence(label)}", orders)
 
 
 def _issue_pages(config: Config, game: GameRecord, engine: GameEngine, out: Output) -> None:
