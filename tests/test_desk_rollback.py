@@ -15,10 +15,11 @@ from sqlmodel import Session, select
 
 from moderator import jsonio
 from moderator.cli import cli
+from moderator.desk.rollback import _correction
 from moderator.intake.process import process_message
 from moderator.settings.config import Config
 from moderator.store import audit, repo
-from moderator.store.models import Newsletter, Outbox
+from moderator.store.models import Game, Newsletter, Outbox, Turn
 from moderator.turn.rerun import rerun_turn
 from moderator.turn.run import run_turn
 
@@ -204,3 +205,13 @@ def test_a_deadline_set_during_a_rollback_is_mailed_only_when_the_turn_reopens(
         assert repo.game_by_name(session, "paris").status == "rollback"
     out = invoke(config, "turn", "rollforward", "paris", "--reason", "refought", "--yes")
     assert f"Turn 2 ({label}): CORRECTED" in out
+
+
+def test_a_correction_names_the_turn_it_replaces_inside_its_sentence() -> None:
+    """A reissue of Fief's first turn read "replaces the The muster issue"."""
+    game = Game(name="england", kind="fief", seed=1, time_zone="Europe/London")
+    for label, said in (("The muster", "the one for the muster."),
+                        ("April 1625", "the one for April 1625.")):
+        turn = Turn(game_id=1, number=1, label=label, seed=1, state_before="{}")
+        assert _correction(game, turn, {}, "typo") == \
+            f"CORRECTION: this issue replaces {said}"

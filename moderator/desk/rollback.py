@@ -25,6 +25,7 @@ from sqlmodel import Session, select
 from moderator import jsonio
 from moderator.clock import as_utc, format_deadline
 from moderator.desk.errors import DeskError
+from moderator.games.base import label_in_sentence
 from moderator.publish import outgoing
 from moderator.publish.newsletter import Rendered, RenderedTurn
 from moderator.settings.config import Config
@@ -193,4 +194,6 @@ def _correction(game: Game, turn: Turn, old: dict[str, Any], reason: str) -> str
     sent = _when(old, "adjudicated_at")
     when = f" first sent {format_deadline(sent, game.time_zone)}" if sent else ""
     # The --reason stays in the audit log: the gazette prints no GM reason (issue 12).
-    return f"CORRECTION: this issue replaces the {turn.label} issue{when}."
+    # "the one for the muster" (a Fief turn), not "the The muster issue".
+    return (f"CORRECTION: this issue replaces the one for {label_in_sentence(turn.label)}"
+            f"{when}.")
