@@ -14,7 +14,7 @@ from pathlib import Path
 from sqlmodel import Session
 
 from moderator import jsonio
-from moderator.clock import as_utc, format_deadline, format_deadline_for
+from moderator.clock import as_utc, deadline_for, format_deadline
 from moderator.desk import actions as desk_actions
 from moderator.desk.errors import DeskError
 from moderator.games import find_engine
@@ -131,9 +131,10 @@ def status_text(session: Session, config: Config, game: Game, player: Player, tu
     lines = [f"{game.name}: {turn.label}, {game.status}."]
     if last is not None:
         lines.append(published)
+    zones = (zone, player.time_zone)  # the game's, and his own (TIME ZONE) beside it
     if turn.announcement_deadline:
-        lines.append(f"Announcements due: {_due(turn.announcement_deadline, zone, player)}")
-    lines.append(f"Orders due: {_due(turn.deadline, zone, player) or 'not set yet'}")
+        lines.append(f"Announcements due: {deadline_for(turn.announcement_deadline, *zones)}")
+    lines.append(f"Orders due: {deadline_for(turn.deadline, *zones) or 'not set yet'}")
     mine = standing(session, config, game, turn, player)
     lines.append(f"Your orders: v{mine.version} stand." if mine else "Your orders: none yet.")
     if player.absent_until is not None and as_utc(player.absent_until) > now:
@@ -150,9 +151,3 @@ def status_text(session: Session, config: Config, game: Game, player: Player, tu
         lines.append(f"Orders received: {len(sent)} of {len(sent) + len(waiting)}.")
     return "\n".join(lines)
 
-
-def _due(moment: datetime | None, zone: str, player: Player) -> str | None:
-    """A deadline in the game's zone, and in the player's own (``TIME ZONE``) beside it."""
-    own = format_deadline_for(moment, zone, player.time_zone)
-    shown = format_deadline(moment, zone)
-    return f"{shown} (your time: {own})" if own else shown
